@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The tool's configuration, filled from the option table (nb_options.c).
+ * Pure data: no rte_ types.
+ */
+#ifndef NB_CONFIG_H
+#define NB_CONFIG_H
+
+#include <stdint.h>
+
+#include "nb_units.h"
+
+#define NB_MAX_PORTS 32
+#define NB_MAX_STREAMS 1024
+#define NB_MAX_QUEUES 16
+
+enum nb_mode {
+	NB_MODE_NONE = 0, /* nothing asked for: a usage error until peer mode */
+	NB_MODE_PORTS,    /* --list-ports: bring ports up, report, exit */
+	NB_MODE_LOOPBACK, /* --tx-port/--rx-port: ports of this process */
+};
+
+struct nb_config {
+	enum nb_mode mode;
+	uint16_t nb_tx_ports;
+	uint16_t tx_ports[NB_MAX_PORTS];
+	uint16_t nb_rx_ports;
+	uint16_t rx_ports[NB_MAX_PORTS];
+
+	struct nb_rate_spec rate;
+	struct nb_size_list sizes;
+	uint8_t proto;        /* NB_IPPROTO_UDP / NB_IPPROTO_TCP */
+	uint32_t streams;
+	uint16_t vlan_id;     /* 0: untagged */
+	uint32_t src_ip, dst_ip;
+	int have_src_mac, have_dst_mac;
+	uint8_t src_mac[6], dst_mac[6];
+
+	double duration;      /* seconds; 0 with packets/bytes: until count */
+	int duration_set;     /* --time given explicitly */
+	uint64_t packets;     /* total over all streams; 0 = unlimited */
+	uint64_t bytes;       /* total L2 bytes incl. FCS; 0 = unlimited */
+	double omit;          /* warm-up seconds, excluded from results */
+	double interval;      /* report interval seconds; 0 = none */
+
+	uint32_t queues;      /* RX and TX queues per test port */
+	uint32_t rxd, txd;    /* descriptors per queue */
+	double link_timeout;  /* seconds to wait for link up */
+	double drain;         /* seconds the sinks keep receiving after TX ends */
+
+	int json;
+	int help;
+	int version;
+
+	/* Which options were given (bit per table entry), to reject repeats. */
+	uint64_t seen;
+};
+
+#endif /* NB_CONFIG_H */

@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The data frame layout, coded once.  docs/protocol.md describes the same
+ * bytes; keep the two in step.  Pure: no rte_ calls.
+ *
+ *   Ethernet II (14 B) [802.1Q tag (4 B)] IPv4 (20 B, no options) UDP|TCP
+ *
+ * Every data frame carries a 14-byte "stamp" (logical fields):
+ *   magic   16 bits  NB_MAGIC_DATA, or NB_MAGIC_WARMUP during --omit
+ *   seq     48 bits  per-stream sequence number, starting at 0
+ *   tstamp  48 bits  sender's TX time in ns since its clock epoch
+ * and a 16-bit stream id.  Placement:
+ *   stream id   IPv4 Identification (DF is set, so RFC 6864 lets us)
+ *   UDP         payload[0..1] magic, [2..7] seq, [8..13] tstamp (big endian)
+ *   TCP         seq field = seq[31:0], window = seq[47:32],
+ *               ack field = tstamp[31:0], urgent ptr = tstamp[47:32]
+ *               (URG not set), payload[0..1] = magic
+ * so the smallest case, a 64 B TCP frame with a VLAN tag, still fits (2 B of
+ * payload).  All stamp fields sit at even offsets from the L4 header, so
+ * both protocols fix their checksum up with the same six 16-bit words
+ * (RFC 1624 incremental update from the template, which has seq = tstamp =
+ * 0).
+ */
+#ifndef NB_FRAME_H
+#define NB_FRAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define NB_FCS_LEN 4
+#define NB_L1_OVERHEAD 20 /* preamble + SFD (8) + inter-frame gap (12) */
+
+#define NB_ETH_HLEN 14
+#define NB_VLAN_HLEN 4
+#define NB_IPV4_HLEN 20
+#define NB_UDP_HLEN 8
+#define NB_TCP_HLEN 20
+
+#define NB_ETHERTYPE_IPV4 0x0800
+#define NB_ETHERTYPE_VLAN 0x8100
+#define NB_ETHERTYPE_ARP 0x0806
+#define NB_IPPROTO_TCP 6
+#define NB_IPPROTO_UDP 17
+
+#define NB_MAGIC_DATA 0x4e42   /* "NB" */
+#define NB_MAGIC_WARMUP 0x4e57 /* "NW": sent during --omit, not counted */
+#define NB_STAMP_LEN 14        /* UDP payload bytes used by the stamp */
+
+/* The UDP port control messages go to (docs/protocol.md). */
+#define NB_CONTROL_UDP_PORT 7201
+
+/* Default addressing: RFC 2544 benchmarking range 198.18.0.0/15. */
+#define NB_DEFAULT_SRC_IP 0xc6120001u /* 198.18.0.1 */
+#define NB_DEFAULT_DST_IP 0xc6130001u /* 198.19.0.1 */
+#define NB_DEFAULT_SPORT_BASE 49152
+#define NB_DEFAULT_DPORT 5001
+
+/* Byte offsets of the stamp fields from the start of the L4 header. */
+enum {
+	NB_UDP_OFF_MAGIC = NB_UDP_HLEN + 0,
+	NB_UDP_OFF_SEQ = NB_UDP_HLEN + 2,
+	NB_UDP_OFF_TS = NB_UDP_HLEN + 8,
+	NB_UDP_OFF_CSUM = 6,
+	NB_TCP_OFF_SEQ = 4,
+	NB_TCP_OFF_ACK = 8,
+	NB_TCP_OFF_WIN = 14,
+	NB_TCP_OFF_CSUM = 16,
+	NB_TCP_OFF_URG = 18,
+	NB_TCP_OFF_MAGIC = NB_TCP_HLEN + 0,
+};
+
+/* One stream's addressing. */
+struct nb_flow {
+	uint8_t dst_mac[6];
+	uint8_t src_mac[6];
+	uint16_t vlan_id;    /* 0: untagged; 1..4094: 802.1Q tag, PCP 0 */
+	uint8_t proto;       /* NB_IPPROTO_UDP or NB_IPPROTO_TCP */
+	uint8_t ttl;
+	uint32_t src_ip;     /* host byte order */
+	uint32_t dst_ip;
+	uint16_t src_port;
+	uint16_t dst_port;
+	uint16_t stream_id;
+};
+
+/* A built template: the frame bytes plus what stamping needs. */
+#define NB_TMPL_MAX_HDR 64 /* bytes copied per packet (headers + stamp) */
+
+struct nb_tmpl {
+	uint16_t wire_len;  /* frame length without FCS = size - 4 */
+	uint16_t l4_off;    /* offset of the UDP/TCP header */
+	uint16_t copy_len;  /* bytes to copy per packet: headers + stamp */
+	uint16_t csum0;     /* L4 checksum as stored with seq = tstamp = 0 */
+	uint8_t proto;
+	uint8_t hdr[NB_TMPL_MAX_HDR];
+};
+
+/* Header bytes before the L4 payload for this proto and tagging. */
+size_t nb_frame_hdr_len(uint8_t proto, int vlan);
+
+/* Smallest frame size (incl. FCS) that carries the stamp: 64 always. */
+int nb_frame_size_ok(uint8_t proto, int vlan, uint32_t size);
+
+/*
+ * Build a frame of `size` bytes (incl. FCS) into buf (buflen >= size - 4):
+ * headers, magic, zero seq/tstamp, zero padding, valid IPv4 and L4
+ * checksums.  Fills *t (t may be NULL).  Returns the wire length (size - 4)
+ * or -EINVAL.
+ */
+int nb_frame_build(uint8_t *buf, size_t buflen, const struct nb_flow *f,
+		   uint32_t size, uint16_t magic, struct nb_tmpl *t);
+
+/* One's-complement sum helpers (RFC 1071), exposed for tests and ICMP. */
+uint32_t nb_csum_partial(const void *data, size_t len, uint32_t sum);
+uint16_t nb_csum_fold(uint32_t sum);
+
+static inline void
+nb_put_be16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static inline uint16_t
+nb_get_be16(const uint8_t *p)
+{
+	return (uint16_t)((p[0] << 8) | p[1]);
+}
+
+static inline void
+nb_put_be32(uint8_t *p, uint32_t v)
+{
+	nb_put_be16(p, (uint16_t)(v >> 16));
+	nb_put_be16(p + 2, (uint16_t)v);
+}
+
+static inline uint32_t
+nb_get_be32(const uint8_t *p)
+{
+	return ((uint32_t)nb_get_be16(p) << 16) | nb_get_be16(p + 2);
+}
+
+static inline void
+nb_put_be48(uint8_t *p, uint64_t v)
+{
+	nb_put_be16(p, (uint16_t)(v >> 32));
+	nb_put_be32(p + 2, (uint32_t)v);
+}
+
+static inline uint64_t
+nb_get_be48(const uint8_t *p)
+{
+	return ((uint64_t)nb_get_be16(p) << 32) | nb_get_be32(p + 2);
+}
+
+/* Checksum after adding the six stamp words to a template's checksum. */
+static inline uint16_t
+nb_stamp_csum(uint16_t csum0, uint64_t seq, uint64_t ts, int udp)
+{
+	uint32_t sum = (uint16_t)~csum0;
+	uint16_t c;
+
+	sum += (uint32_t)((seq >> 32) & 0xffff) + ((seq >> 16) & 0xffff) +
+	       (seq & 0xffff);
+	sum += (uint32_t)((ts >> 32) & 0xffff) + ((ts >> 16) & 0xffff) +
+	       (ts & 0xffff);
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	c = (uint16_t)~sum;
+	/* UDP sends a computed 0 as 0xffff (0 means "no checksum"). */
+	if (udp && c == 0)
+		c = 0xffff;
+	return c;
+}
+
+/* Write seq and tstamp into a UDP frame copied from t, fix the checksum. */
+static inline void
+nb_stamp_udp(uint8_t *frame, const struct nb_tmpl *t, uint64_t seq,
+	     uint64_t ts)
+{
+	uint8_t *l4 = frame + t->l4_off;
+
+	nb_put_be48(l4 + NB_UDP_OFF_SEQ, seq);
+	nb_put_be48(l4 + NB_UDP_OFF_TS, ts);
+	nb_put_be16(l4 + NB_UDP_OFF_CSUM, nb_stamp_csum(t->csum0, seq, ts, 1));
+}
+
+static inline void
+nb_stamp_tcp(uint8_t *frame, const struct nb_tmpl *t, uint64_t seq,
+	     uint64_t ts)
+{
+	uint8_t *l4 = frame + t->l4_off;
+
+	nb_put_be32(l4 + NB_TCP_OFF_SEQ, (uint32_t)seq);
+	nb_put_be16(l4 + NB_TCP_OFF_WIN, (uint16_t)(seq >> 32));
+	nb_put_be32(l4 + NB_TCP_OFF_ACK, (uint32_t)ts);
+	nb_put_be16(l4 + NB_TCP_OFF_URG, (uint16_t)(ts >> 32));
+	nb_put_be16(l4 + NB_TCP_OFF_CSUM, nb_stamp_csum(t->csum0, seq, ts, 0));
+}
+
+/* What a received frame is. */
+enum nb_frame_kind {
+	NB_FRAME_FOREIGN = 0, /* not ours (or malformed): counted, freed */
+	NB_FRAME_DATA,
+	NB_FRAME_WARMUP,
+	NB_FRAME_CONTROL,     /* UDP to NB_CONTROL_UDP_PORT */
+	NB_FRAME_ARP,
+};
+
+struct nb_stamp {
+	uint16_t stream_id;
+	uint64_t seq;  /* 48 bits */
+	uint64_t ts;   /* 48 bits */
+	uint16_t l4_off;
+};
+
+/*
+ * Classify a received frame and, for data and warm-up frames, extract the
+ * stamp.  len is the number of contiguous bytes at p (the first segment),
+ * frame_len the whole frame without FCS (>= len for multi-segment mbufs).
+ * Never reads past len; the IPv4 total length is checked against frame_len.
+ * Any inconsistency (bad version, IHL, lengths, truncation) makes the frame
+ * FOREIGN.  Checksums are not verified here (the NIC or the test checks
+ * them).
+ */
+static inline enum nb_frame_kind
+nb_frame_parse(const uint8_t *p, uint32_t len, uint32_t frame_len,
+	       struct nb_stamp *s)
+{
+	uint32_t off = NB_ETH_HLEN, ihl, tot, l4, need;
+	uint16_t et, magic;
+	uint8_t proto;
+
+	if (len < NB_ETH_HLEN + NB_IPV4_HLEN + NB_UDP_HLEN)
+		return NB_FRAME_FOREIGN;
+	et = nb_get_be16(p + 12);
+	if (et == NB_ETHERTYPE_VLAN) {
+		et = nb_get_be16(p + 16);
+		off += NB_VLAN_HLEN;
+	}
+	if (et != NB_ETHERTYPE_IPV4)
+		return et == NB_ETHERTYPE_ARP ? NB_FRAME_ARP : NB_FRAME_FOREIGN;
+	if (len < off + NB_IPV4_HLEN || (p[off] >> 4) != 4)
+		return NB_FRAME_FOREIGN;
+	ihl = (uint32_t)(p[off] & 0xf) * 4;
+	tot = nb_get_be16(p + off + 2);
+	if (ihl < NB_IPV4_HLEN || tot < ihl || off + tot > frame_len ||
+	    frame_len < len)
+		return NB_FRAME_FOREIGN;
+	proto = p[off + 9];
+	l4 = off + ihl;
+	s->l4_off = (uint16_t)l4;
+	s->stream_id = nb_get_be16(p + off + 4);
+	if (proto == NB_IPPROTO_UDP) {
+		if (tot < ihl + NB_UDP_HLEN || len < l4 + NB_UDP_HLEN)
+			return NB_FRAME_FOREIGN;
+		if (nb_get_be16(p + l4 + 2) == NB_CONTROL_UDP_PORT)
+			return NB_FRAME_CONTROL;
+		if (tot < ihl + NB_UDP_HLEN + NB_STAMP_LEN ||
+		    len < l4 + NB_UDP_HLEN + NB_STAMP_LEN)
+			return NB_FRAME_FOREIGN;
+		magic = nb_get_be16(p + l4 + NB_UDP_OFF_MAGIC);
+		s->seq = nb_get_be48(p + l4 + NB_UDP_OFF_SEQ);
+		s->ts = nb_get_be48(p + l4 + NB_UDP_OFF_TS);
+	} else if (proto == NB_IPPROTO_TCP) {
+		need = ihl + NB_TCP_HLEN + 2;
+		if (tot < need || len < l4 + NB_TCP_HLEN + 2 ||
+		    (uint32_t)(p[l4 + 12] >> 4) * 4 != NB_TCP_HLEN)
+			return NB_FRAME_FOREIGN;
+		magic = nb_get_be16(p + l4 + NB_TCP_OFF_MAGIC);
+		s->seq = ((uint64_t)nb_get_be16(p + l4 + NB_TCP_OFF_WIN) << 32) |
+			 nb_get_be32(p + l4 + NB_TCP_OFF_SEQ);
+		s->ts = ((uint64_t)nb_get_be16(p + l4 + NB_TCP_OFF_URG) << 32) |
+			nb_get_be32(p + l4 + NB_TCP_OFF_ACK);
+	} else {
+		return NB_FRAME_FOREIGN;
+	}
+	if (magic == NB_MAGIC_DATA)
+		return NB_FRAME_DATA;
+	if (magic == NB_MAGIC_WARMUP)
+		return NB_FRAME_WARMUP;
+	return NB_FRAME_FOREIGN;
+}
+
+#endif /* NB_FRAME_H */

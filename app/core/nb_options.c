@@ -1,0 +1,575 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nb_frame.h"
+#include "nb_options.h"
+
+#define WHY(...) snprintf(why, whylen, __VA_ARGS__)
+
+static int
+parse_port_list(const char *val, uint16_t *ports, uint16_t *nb, char *why,
+		size_t whylen)
+{
+	char buf[256], *tok, *save = NULL;
+	uint32_t id;
+	uint16_t i, n = 0;
+
+	if (strlen(val) >= sizeof(buf) || val[0] == '\0') {
+		WHY("expected a port id or a comma-separated list such as 0,1");
+		return -EINVAL;
+	}
+	strcpy(buf, val);
+	for (tok = strtok_r(buf, ",", &save); tok != NULL;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (nb_parse_u32(tok, 0, NB_MAX_PORTS - 1, &id) != 0) {
+			WHY("'%s' is not a port id (0..%d)", tok,
+			    NB_MAX_PORTS - 1);
+			return -EINVAL;
+		}
+		for (i = 0; i < n; i++) {
+			if (ports[i] == id) {
+				WHY("port %u is listed twice", id);
+				return -EINVAL;
+			}
+		}
+		ports[n++] = (uint16_t)id;
+	}
+	/* A trailing or doubled comma leaves an empty element. */
+	if (val[strlen(val) - 1] == ',' || strstr(val, ",,") != NULL ||
+	    val[0] == ',') {
+		WHY("empty element in port list");
+		return -EINVAL;
+	}
+	*nb = n;
+	return 0;
+}
+
+static int
+opt_help(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	(void)val, (void)why, (void)whylen;
+	cfg->help = 1;
+	return 0;
+}
+
+static int
+opt_version(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	(void)val, (void)why, (void)whylen;
+	cfg->version = 1;
+	return 0;
+}
+
+static int
+opt_list_ports(struct nb_config *cfg, const char *val, char *why,
+	       size_t whylen)
+{
+	(void)val, (void)why, (void)whylen;
+	if (cfg->mode == NB_MODE_LOOPBACK) {
+		WHY("cannot be combined with --tx-port/--rx-port");
+		return -EINVAL;
+	}
+	cfg->mode = NB_MODE_PORTS;
+	return 0;
+}
+
+static int
+opt_tx_port(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	if (cfg->mode == NB_MODE_PORTS) {
+		WHY("cannot be combined with --list-ports");
+		return -EINVAL;
+	}
+	cfg->mode = NB_MODE_LOOPBACK;
+	return parse_port_list(val, cfg->tx_ports, &cfg->nb_tx_ports, why,
+			       whylen);
+}
+
+static int
+opt_rx_port(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	if (cfg->mode == NB_MODE_PORTS) {
+		WHY("cannot be combined with --list-ports");
+		return -EINVAL;
+	}
+	cfg->mode = NB_MODE_LOOPBACK;
+	return parse_port_list(val, cfg->rx_ports, &cfg->nb_rx_ports, why,
+			       whylen);
+}
+
+static int
+opt_rate(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	if (nb_parse_rate(val, &cfg->rate) != 0) {
+		WHY("expected e.g. 10G, 2.5Gl2, 14.88Mpps, 50%% or max");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+opt_size(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	if (nb_parse_sizes(val, &cfg->sizes) != 0) {
+		WHY("expected a frame size %d..%d (incl. FCS), a list such as "
+		    "64,512,1518, or imix",
+		    NB_FRAME_MIN, NB_FRAME_MAX);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+opt_proto(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	if (strcmp(val, "udp") == 0) {
+		cfg->proto = NB_IPPROTO_UDP;
+	} else if (strcmp(val, "tcp") == 0) {
+		cfg->proto = NB_IPPROTO_TCP;
+	} else {
+		WHY("expected udp or tcp");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+opt_streams(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	if (nb_parse_u32(val, 1, NB_MAX_STREAMS, &cfg->streams) != 0) {
+		WHY("expected 1..%d", NB_MAX_STREAMS);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+opt_vlan(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	uint32_t v;
+
+	if (nb_parse_u32(val, 1, 4094, &v) != 0) {
+		WHY("expected a VLAN id 1..4094");
+		return -EINVAL;
+	}
+	cfg->vlan_id = (uint16_t)v;
+	return 0;
+}
+
+static int
+opt_ip(uint32_t *dst, const char *val, char *why, size_t whylen)
+{
+	if (nb_parse_ipv4(val, dst) != 0) {
+		WHY("expected an IPv4 address such as 198.18.0.1");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+opt_src_ip(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	return opt_ip(&cfg->src_ip, val, why, whylen);
+}
+
+static int
+opt_dst_ip(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	return opt_ip(&cfg->dst_ip, val, why, whylen);
+}
+
+static int
+opt_mac(uint8_t *dst, int *have, const char *val, char *why, size_t whylen)
+{
+	if (nb_parse_mac(val, dst) != 0) {
+		WHY("expected a MAC address such as 02:00:00:00:00:01");
+		return -EINVAL;
+	}
+	*have = 1;
+	return 0;
+}
+
+static int
+opt_src_mac(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	return opt_mac(cfg->src_mac, &cfg->have_src_mac, val, why, whylen);
+}
+
+static int
+opt_dst_mac(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	return opt_mac(cfg->dst_mac, &cfg->have_dst_mac, val, why, whylen);
+}
+
+static int
+opt_secs(double *dst, double max, const char *val, char *why, size_t whylen)
+{
+	double v;
+
+	if (nb_parse_seconds(val, &v) != 0 || v > max) {
+		WHY("expected seconds, 0..%g", max);
+		return -EINVAL;
+	}
+	*dst = v;
+	return 0;
+}
+
+static int
+opt_time(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	cfg->duration_set = 1;
+	return opt_secs(&cfg->duration, 86400.0 * 30, val, why, whylen);
+}
+
+static int
+opt_omit(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	return opt_secs(&cfg->omit, 3600, val, why, whylen);
+}
+
+static int
+opt_interval(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	if (opt_secs(&cfg->interval, 3600, val, why, whylen) != 0)
+		return -EINVAL;
+	if (cfg->interval != 0 && cfg->interval < 0.1) {
+		WHY("the shortest interval is 0.1 s (0 turns intervals off)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+opt_link_timeout(struct nb_config *cfg, const char *val, char *why,
+		 size_t whylen)
+{
+	return opt_secs(&cfg->link_timeout, 600, val, why, whylen);
+}
+
+static int
+opt_drain(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	return opt_secs(&cfg->drain, 60, val, why, whylen);
+}
+
+static int
+opt_packets(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	if (nb_parse_count(val, &cfg->packets) != 0 || cfg->packets == 0) {
+		WHY("expected a packet count > 0, K/M/G allowed (10M)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+opt_bytes(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	if (nb_parse_bytes(val, &cfg->bytes) != 0 || cfg->bytes == 0) {
+		WHY("expected a byte count > 0, K/M/G allowed (1G = 2^30)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+opt_queues(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	if (nb_parse_u32(val, 1, NB_MAX_QUEUES, &cfg->queues) != 0) {
+		WHY("expected 1..%d", NB_MAX_QUEUES);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+opt_desc(uint32_t *dst, const char *val, char *why, size_t whylen)
+{
+	if (nb_parse_u32(val, 64, 16384, dst) != 0) {
+		WHY("expected a descriptor count 64..16384");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+opt_rxd(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	return opt_desc(&cfg->rxd, val, why, whylen);
+}
+
+static int
+opt_txd(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	return opt_desc(&cfg->txd, val, why, whylen);
+}
+
+static int
+opt_json(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	(void)val, (void)why, (void)whylen;
+	cfg->json = 1;
+	return 0;
+}
+
+const struct nb_option nb_options[] = {
+	{"help", 'h', NULL, opt_help, "show this help and exit"},
+	{"version", 'V', NULL, opt_version, "show the version and exit"},
+	{"list-ports", 0, NULL, opt_list_ports,
+	 "bring every port up, report driver, MAC, link and NUMA node, exit"},
+	{"tx-port", 0, "LIST", opt_tx_port,
+	 "loopback test: ports that transmit, e.g. 0 or 0,2"},
+	{"rx-port", 0, "LIST", opt_rx_port,
+	 "loopback test: ports that receive, e.g. 1 or 1,3"},
+	{"rate", 'b', "RATE", opt_rate,
+	 "total rate: 10G (L1 bits/s, default layer), 9.5Gl2 (L2 bits/s), "
+	 "14.88Mpps, 50% (of link), max [max]"},
+	{"size", 'l', "SIZES", opt_size,
+	 "frame size incl. FCS (64..9000), a list 64,512,1518, or imix [64]"},
+	{"proto", 0, "udp|tcp", opt_proto, "L4 protocol of data frames [udp]"},
+	{"streams", 'P', "N", opt_streams,
+	 "streams (distinct UDP/TCP source ports) [1]"},
+	{"vlan", 0, "ID", opt_vlan, "add an 802.1Q tag with this VLAN id"},
+	{"src-ip", 0, "IP", opt_src_ip, "source IPv4 [198.18.0.1]"},
+	{"dst-ip", 0, "IP", opt_dst_ip, "destination IPv4 [198.19.0.1]"},
+	{"src-mac", 0, "MAC", opt_src_mac, "source MAC [the TX port's]"},
+	{"dst-mac", 0, "MAC", opt_dst_mac,
+	 "destination MAC [the RX port's in loopback]"},
+	{"time", 't', "SECS", opt_time,
+	 "test length in seconds [10; with --packets/--bytes: until sent]"},
+	{"packets", 'k', "N", opt_packets,
+	 "send exactly N frames in total (K/M/G = 1e3/1e6/1e9)"},
+	{"bytes", 'n', "N", opt_bytes,
+	 "send N bytes of frames (incl. FCS) in total (K/M/G = 2^10/2^20/2^30)"},
+	{"omit", 'O', "SECS", opt_omit,
+	 "warm-up seconds sent first and left out of the results [0]"},
+	{"interval", 'i', "SECS", opt_interval,
+	 "seconds between interval reports, 0 for none [1]"},
+	{"queues", 'q', "N", opt_queues, "RX and TX queues per test port [1]"},
+	{"rxd", 0, "N", opt_rxd, "RX descriptors per queue [1024]"},
+	{"txd", 0, "N", opt_txd, "TX descriptors per queue [1024]"},
+	{"link-timeout", 0, "SECS", opt_link_timeout,
+	 "how long to wait for link up [10]"},
+	{"drain", 0, "SECS", opt_drain,
+	 "how long receivers keep counting after the senders stop [0.5]"},
+	{"json", 'J', NULL, opt_json,
+	 "print one JSON document on stdout instead of text"},
+};
+
+const size_t nb_nb_options = sizeof(nb_options) / sizeof(nb_options[0]);
+
+void
+nb_config_defaults(struct nb_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->rate.kind = NB_RATE_MAX;
+	nb_parse_sizes("64", &cfg->sizes);
+	cfg->proto = NB_IPPROTO_UDP;
+	cfg->streams = 1;
+	cfg->src_ip = NB_DEFAULT_SRC_IP;
+	cfg->dst_ip = NB_DEFAULT_DST_IP;
+	cfg->duration = 10;
+	cfg->interval = 1;
+	cfg->queues = 1;
+	cfg->rxd = 1024;
+	cfg->txd = 1024;
+	cfg->link_timeout = 10;
+	cfg->drain = 0.5;
+}
+
+static const struct nb_option *
+find_long(const char *name, size_t len, size_t *idx)
+{
+	size_t i;
+
+	for (i = 0; i < nb_nb_options; i++) {
+		if (strlen(nb_options[i].name) == len &&
+		    strncmp(nb_options[i].name, name, len) == 0) {
+			*idx = i;
+			return &nb_options[i];
+		}
+	}
+	return NULL;
+}
+
+static const struct nb_option *
+find_short(char c, size_t *idx)
+{
+	size_t i;
+
+	for (i = 0; i < nb_nb_options; i++) {
+		if (nb_options[i].short_name == c && c != 0) {
+			*idx = i;
+			return &nb_options[i];
+		}
+	}
+	return NULL;
+}
+
+int
+nb_options_parse(struct nb_config *cfg, int argc, char **argv, char *err,
+		 size_t errlen)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *tok = argv[i], *val = NULL, *eq;
+		const struct nb_option *o = NULL;
+		char why[160] = "";
+		size_t idx = 0;
+
+		if (strncmp(tok, "--", 2) == 0 && tok[2] != '\0') {
+			eq = strchr(tok + 2, '=');
+			o = find_long(tok + 2,
+				      eq ? (size_t)(eq - tok - 2) : strlen(tok + 2),
+				      &idx);
+			if (eq != NULL)
+				val = eq + 1;
+		} else if (tok[0] == '-' && tok[1] != '\0' && tok[2] == '\0') {
+			o = find_short(tok[1], &idx);
+		} else {
+			snprintf(err, errlen,
+				 "unexpected argument '%s' (options start with "
+				 "--; see --help)",
+				 tok);
+			return -EINVAL;
+		}
+		if (o == NULL) {
+			snprintf(err, errlen, "unknown option '%s' (see --help)",
+				 tok);
+			return -EINVAL;
+		}
+		if (o->arg == NULL && val != NULL) {
+			snprintf(err, errlen, "option '--%s' takes no value",
+				 o->name);
+			return -EINVAL;
+		}
+		if (o->arg != NULL && val == NULL) {
+			if (i + 1 >= argc) {
+				snprintf(err, errlen,
+					 "option '%s' needs a value %s", tok,
+					 o->arg);
+				return -EINVAL;
+			}
+			val = argv[++i];
+		}
+		if (cfg->seen & (UINT64_C(1) << idx)) {
+			snprintf(err, errlen, "option '--%s' given twice",
+				 o->name);
+			return -EINVAL;
+		}
+		cfg->seen |= UINT64_C(1) << idx;
+		if (o->apply(cfg, val, why, sizeof(why)) != 0) {
+			snprintf(err, errlen, "bad value '%s' for '--%s': %s",
+				 val ? val : "", o->name, why);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+int
+nb_config_check(const struct nb_config *cfg, char *err, size_t errlen)
+{
+	uint16_t i, j;
+
+	if (cfg->help || cfg->version)
+		return 0;
+	if (cfg->mode == NB_MODE_NONE) {
+		snprintf(err, errlen,
+			 "nothing to do: give --tx-port and --rx-port for a "
+			 "loopback test, or --list-ports (peer mode, "
+			 "--peer, is not built yet)");
+		return -EINVAL;
+	}
+	if (cfg->mode == NB_MODE_LOOPBACK) {
+		if (cfg->nb_tx_ports == 0 || cfg->nb_rx_ports == 0) {
+			snprintf(err, errlen,
+				 "a loopback test needs both --tx-port and "
+				 "--rx-port");
+			return -EINVAL;
+		}
+		for (i = 0; i < cfg->nb_tx_ports; i++)
+			for (j = 0; j < cfg->nb_rx_ports; j++)
+				if (cfg->tx_ports[i] == cfg->rx_ports[j]) {
+					snprintf(err, errlen,
+						 "port %u is both --tx-port "
+						 "and --rx-port; a loopback "
+						 "test needs two ports facing "
+						 "each other",
+						 cfg->tx_ports[i]);
+					return -EINVAL;
+				}
+		if (cfg->nb_tx_ports != cfg->nb_rx_ports) {
+			snprintf(err, errlen,
+				 "--tx-port and --rx-port must list the same "
+				 "number of ports (TX port i faces RX port i)");
+			return -EINVAL;
+		}
+	}
+	if (cfg->packets && cfg->bytes) {
+		snprintf(err, errlen, "--packets and --bytes exclude each other");
+		return -EINVAL;
+	}
+	if (cfg->omit > 0 && (cfg->packets || cfg->bytes)) {
+		snprintf(err, errlen,
+			 "--omit works with --time, not with --packets/--bytes");
+		return -EINVAL;
+	}
+	if (cfg->duration_set && cfg->duration == 0 && !cfg->packets &&
+	    !cfg->bytes) {
+		snprintf(err, errlen,
+			 "--time 0 needs --packets or --bytes to end the test");
+		return -EINVAL;
+	}
+	for (i = 0; i < cfg->sizes.nb_sizes; i++) {
+		if (!nb_frame_size_ok(cfg->proto, cfg->vlan_id != 0,
+				      cfg->sizes.sizes[i])) {
+			snprintf(err, errlen, "frame size %u is too small",
+				 cfg->sizes.sizes[i]);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+void
+nb_options_usage(FILE *f, const char *prog)
+{
+	size_t i;
+	char left[64];
+
+	fprintf(f,
+		"Usage: %s [EAL options] -- [options]\n"
+		"\n"
+		"Kernel-bypass network tester.  EAL options (lcores, devices,\n"
+		"hugepages) go before '--', the tool's own options after it.\n"
+		"On a 2-CPU host map lcores as --lcores 0@0,1@0,2@0,3@1.\n"
+		"\n"
+		"Options:\n",
+		prog);
+	for (i = 0; i < nb_nb_options; i++) {
+		const struct nb_option *o = &nb_options[i];
+
+		if (o->short_name)
+			snprintf(left, sizeof(left), "-%c, --%s%s%s",
+				 o->short_name, o->name, o->arg ? " " : "",
+				 o->arg ? o->arg : "");
+		else
+			snprintf(left, sizeof(left), "    --%s%s%s", o->name,
+				 o->arg ? " " : "", o->arg ? o->arg : "");
+		fprintf(f, "  %-26s %s\n", left, o->help);
+	}
+	fprintf(f,
+		"\nExit status: 0 ok, 1 runtime failure or test failed, "
+		"2 usage error.\n"
+		"Example (loopback over a memif pair):\n"
+		"  %s --lcores 0@0,1@0,2@0,3@1 --file-prefix nb \\\n"
+		"    --vdev net_memif0,role=server,socket=/tmp/nb.sock \\\n"
+		"    --vdev net_memif1,role=client,socket=/tmp/nb.sock \\\n"
+		"    -- --tx-port 0 --rx-port 1 --rate 1G --size 64 --time 5\n",
+		prog);
+}

@@ -1,0 +1,625 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nb_frame.h"
+#include "nb_result.h"
+#include "nb_version.h"
+
+int
+nb_result_init(struct nb_result *r, const struct nb_config *cfg,
+	       uint32_t nb_streams)
+{
+	uint32_t i;
+
+	memset(r, 0, sizeof(*r));
+	r->cfg = cfg;
+	r->clock = "tsc";
+	if (nb_streams) {
+		r->streams = calloc(nb_streams, sizeof(*r->streams));
+		if (r->streams == NULL)
+			return -ENOMEM;
+	}
+	r->nb_streams = nb_streams;
+	for (i = 0; i < nb_streams; i++) {
+		r->streams[i].id = i;
+		nb_hist_init(&r->streams[i].hist);
+	}
+	nb_hist_init(&r->sum.hist);
+	return 0;
+}
+
+static void
+interval_free(struct nb_interval *iv)
+{
+	free(iv->stream_tx_pkts);
+	free(iv->stream_tx_bytes);
+	free(iv->stream_rx_pkts);
+	free(iv->stream_rx_bytes);
+}
+
+void
+nb_result_free(struct nb_result *r)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->nb_intervals; i++)
+		interval_free(&r->intervals[i]);
+	free(r->intervals);
+	free(r->streams);
+	r->intervals = NULL;
+	r->streams = NULL;
+}
+
+static uint64_t *
+dup_array(const uint64_t *a, uint32_t n)
+{
+	uint64_t *c;
+
+	if (a == NULL || n == 0)
+		return NULL;
+	c = malloc(n * sizeof(*c));
+	if (c != NULL)
+		memcpy(c, a, n * sizeof(*c));
+	return c;
+}
+
+int
+nb_result_add_interval(struct nb_result *r, const struct nb_interval *iv)
+{
+	struct nb_interval *c;
+
+	if (r->nb_intervals == r->cap_intervals) {
+		uint32_t cap = r->cap_intervals ? r->cap_intervals * 2 : 64;
+		struct nb_interval *n = realloc(r->intervals, cap * sizeof(*n));
+
+		if (n == NULL)
+			return -ENOMEM;
+		r->intervals = n;
+		r->cap_intervals = cap;
+	}
+	c = &r->intervals[r->nb_intervals];
+	*c = *iv;
+	c->stream_tx_pkts = dup_array(iv->stream_tx_pkts, iv->nb_streams);
+	c->stream_tx_bytes = dup_array(iv->stream_tx_bytes, iv->nb_streams);
+	c->stream_rx_pkts = dup_array(iv->stream_rx_pkts, iv->nb_streams);
+	c->stream_rx_bytes = dup_array(iv->stream_rx_bytes, iv->nb_streams);
+	if (iv->nb_streams && (c->stream_tx_pkts == NULL ||
+			       c->stream_tx_bytes == NULL ||
+			       c->stream_rx_pkts == NULL ||
+			       c->stream_rx_bytes == NULL)) {
+		interval_free(c);
+		return -ENOMEM;
+	}
+	r->nb_intervals++;
+	return 0;
+}
+
+static double
+safe_div(double a, double b)
+{
+	return b > 0 ? a / b : 0;
+}
+
+void
+nb_result_finish(struct nb_result *r)
+{
+	struct nb_stream_result *sum = &r->sum;
+	double jsum = 0;
+	uint32_t i;
+
+	memset(sum, 0, offsetof(struct nb_stream_result, hist));
+	nb_hist_init(&sum->hist);
+	sum->id = UINT32_MAX;
+	for (i = 0; i < r->nb_streams; i++) {
+		struct nb_stream_result *s = &r->streams[i];
+
+		s->lost = s->tx_pkts > s->rx_unique ? s->tx_pkts - s->rx_unique :
+						      0;
+		sum->tx_pkts += s->tx_pkts;
+		sum->tx_bytes += s->tx_bytes;
+		sum->rx_pkts += s->rx_pkts;
+		sum->rx_bytes += s->rx_bytes;
+		sum->rx_unique += s->rx_unique;
+		sum->out_of_order += s->out_of_order;
+		sum->duplicates += s->duplicates;
+		sum->late += s->late;
+		sum->lost += s->lost;
+		jsum += s->jitter_ns;
+		nb_hist_merge(&sum->hist, &s->hist);
+	}
+	/* Like iperf3's sum: the mean of the streams' jitter. */
+	sum->jitter_ns = r->nb_streams ? jsum / r->nb_streams : 0;
+
+	r->tx_pps = safe_div((double)sum->tx_pkts, r->tx_seconds);
+	r->rx_pps = safe_div((double)sum->rx_pkts, r->rx_seconds);
+	r->tx_l2_bps = safe_div(sum->tx_bytes * 8.0, r->tx_seconds);
+	r->tx_l1_bps = safe_div((sum->tx_bytes + sum->tx_pkts *
+					  (double)NB_L1_OVERHEAD) * 8.0,
+				r->tx_seconds);
+	r->rx_l2_bps = safe_div(sum->rx_bytes * 8.0, r->rx_seconds);
+	r->rx_l1_bps = safe_div((sum->rx_bytes + sum->rx_pkts *
+					  (double)NB_L1_OVERHEAD) * 8.0,
+				r->rx_seconds);
+	r->lost_percent = safe_div(100.0 * (double)sum->lost,
+				   (double)sum->tx_pkts);
+	r->shortfall = 0;
+	r->shortfall_percent = 0;
+	if (r->req_pps > 0 && r->tx_seconds > 0) {
+		r->shortfall_percent = 100.0 * (1.0 - r->tx_pps / r->req_pps);
+		if (r->tx_pps < r->req_pps * 0.995)
+			r->shortfall = 1;
+	}
+}
+
+void
+nb_fmt_bytes(char *buf, size_t len, double bytes)
+{
+	static const char *const unit[] = {"Bytes", "KBytes", "MBytes",
+					   "GBytes", "TBytes"};
+	unsigned int u = 0;
+
+	while (bytes >= 1024.0 && u < 4) {
+		bytes /= 1024.0;
+		u++;
+	}
+	snprintf(buf, len, "%.3g %s", bytes, unit[u]);
+	if (bytes >= 100)
+		snprintf(buf, len, "%.0f %s", bytes, unit[u]);
+	else if (bytes >= 10)
+		snprintf(buf, len, "%.1f %s", bytes, unit[u]);
+	else
+		snprintf(buf, len, "%.2f %s", bytes, unit[u]);
+}
+
+void
+nb_fmt_bits(char *buf, size_t len, double bps)
+{
+	static const char *const unit[] = {"bits/sec", "Kbits/sec",
+					   "Mbits/sec", "Gbits/sec",
+					   "Tbits/sec"};
+	unsigned int u = 0;
+
+	while (bps >= 1000.0 && u < 4) {
+		bps /= 1000.0;
+		u++;
+	}
+	if (bps >= 100)
+		snprintf(buf, len, "%.0f %s", bps, unit[u]);
+	else if (bps >= 10)
+		snprintf(buf, len, "%.1f %s", bps, unit[u]);
+	else
+		snprintf(buf, len, "%.2f %s", bps, unit[u]);
+}
+
+void
+nb_report_interval_header(FILE *f)
+{
+	fprintf(f, "[ ID] Interval           Transfer     Bitrate(L2)    "
+		   "    Mpps  Lost/Total          Latency p50/p99/max us\n");
+}
+
+void
+nb_report_interval_text(FILE *f, const struct nb_interval *iv)
+{
+	char tb[32], bb[32];
+	double secs = iv->end - iv->start;
+
+	nb_fmt_bytes(tb, sizeof(tb), (double)iv->rx_bytes);
+	nb_fmt_bits(bb, sizeof(bb), safe_div(iv->rx_bytes * 8.0, secs));
+	fprintf(f,
+		"[SUM] %6.2f-%-6.2f sec  %-11s  %-15s %7.3f  %llu/%llu "
+		"(%.2g%%)  %.1f/%.1f/%.1f%s\n",
+		iv->start, iv->end, tb, bb,
+		safe_div((double)iv->rx_pkts, secs) / 1e6,
+		(unsigned long long)iv->lost,
+		(unsigned long long)(iv->rx_pkts + iv->lost),
+		safe_div(100.0 * iv->lost, (double)(iv->rx_pkts + iv->lost)),
+		iv->lat_p50 / 1e3, iv->lat_p99 / 1e3, iv->lat_max / 1e3,
+		iv->omitted ? "  (omitted)" : "");
+}
+
+static void
+row(FILE *f, const char *id, double secs, uint64_t pkts, uint64_t bytes,
+    const char *tail)
+{
+	char tb[32], bb[32], l1[32];
+
+	nb_fmt_bytes(tb, sizeof(tb), (double)bytes);
+	nb_fmt_bits(bb, sizeof(bb), safe_div(bytes * 8.0, secs));
+	nb_fmt_bits(l1, sizeof(l1),
+		    safe_div((bytes + pkts * (double)NB_L1_OVERHEAD) * 8.0,
+			     secs));
+	fprintf(f, "[%5s] 0.00-%-6.2f sec %-12s %-15s (L1 %-15s) %8.4f Mpps %s\n",
+		id, secs, tb, bb, l1, safe_div((double)pkts, secs) / 1e6, tail);
+}
+
+static void
+rx_tail(char *buf, size_t len, const struct nb_stream_result *s)
+{
+	snprintf(buf, len,
+		 "receiver  lost %llu/%llu (%.4g%%) reord %llu dup %llu "
+		 "jitter %.3f us  latency p50/p99/max %.2f/%.2f/%.2f us",
+		 (unsigned long long)s->lost, (unsigned long long)s->tx_pkts,
+		 safe_div(100.0 * s->lost, (double)s->tx_pkts),
+		 (unsigned long long)s->out_of_order,
+		 (unsigned long long)s->duplicates, s->jitter_ns / 1e3,
+		 nb_hist_percentile(&s->hist, 50) / 1e3,
+		 nb_hist_percentile(&s->hist, 99) / 1e3, s->hist.max == 0 ?
+							 0 :
+							 s->hist.max / 1e3);
+}
+
+void
+nb_report_text(FILE *f, const struct nb_result *r)
+{
+	char tail[256], id[16], a[32], b[32];
+	const struct nb_stream_result *s;
+	uint32_t i;
+
+	fprintf(f, "- - - - - - - - - - - - - - - - - - - - - - - - -\n");
+	for (i = 0; i < r->nb_streams; i++) {
+		s = &r->streams[i];
+		snprintf(id, sizeof(id), "%u", s->id);
+		row(f, id, r->tx_seconds, s->tx_pkts, s->tx_bytes, "sender");
+		rx_tail(tail, sizeof(tail), s);
+		row(f, id, r->rx_seconds, s->rx_pkts, s->rx_bytes, tail);
+	}
+	if (r->nb_streams > 1) {
+		row(f, "SUM", r->tx_seconds, r->sum.tx_pkts, r->sum.tx_bytes,
+		    "sender");
+		rx_tail(tail, sizeof(tail), &r->sum);
+		row(f, "SUM", r->rx_seconds, r->sum.rx_pkts, r->sum.rx_bytes,
+		    tail);
+	}
+	if (r->sum.hist.count) {
+		const struct nb_hist *h = &r->sum.hist;
+
+		fprintf(f,
+			"latency (%s clock, one-way, %llu samples) ns: min %llu "
+			"mean %.0f p50 %llu p90 %llu p99 %llu p99.9 %llu "
+			"p99.99 %llu max %llu\n",
+			r->clock, (unsigned long long)h->count,
+			(unsigned long long)h->min, nb_hist_mean(h),
+			(unsigned long long)nb_hist_percentile(h, 50),
+			(unsigned long long)nb_hist_percentile(h, 90),
+			(unsigned long long)nb_hist_percentile(h, 99),
+			(unsigned long long)nb_hist_percentile(h, 99.9),
+			(unsigned long long)nb_hist_percentile(h, 99.99),
+			(unsigned long long)h->max);
+	}
+	if (r->req_pps > 0) {
+		nb_fmt_bits(a, sizeof(a), r->req_l1_bps);
+		nb_fmt_bits(b, sizeof(b), r->tx_l1_bps);
+		fprintf(f,
+			"rate: requested %.4f Mpps (L1 %s), achieved %.4f Mpps "
+			"(L1 %s)%s\n",
+			r->req_pps / 1e6, a, r->tx_pps / 1e6, b,
+			r->shortfall ? "" : ", on target");
+		if (r->shortfall)
+			fprintf(f,
+				"WARNING: achieved rate is %.2f%% below the "
+				"requested rate\n",
+				r->shortfall_percent);
+	} else {
+		nb_fmt_bits(b, sizeof(b), r->tx_l1_bps);
+		fprintf(f, "rate: max requested, achieved %.4f Mpps (L1 %s)\n",
+			r->tx_pps / 1e6, b);
+	}
+	for (i = 0; i < r->nb_ports; i++) {
+		const struct nb_port_result *p = &r->ports[i];
+		int tx = strcmp(p->role, "tx") == 0;
+		uint64_t pmd = tx ? p->pmd.opackets : p->pmd.ipackets;
+
+		fprintf(f,
+			"port %u (%s, %s) %s: tool %llu pkts, PMD %s %llu, "
+			"imissed %llu ierrors %llu oerrors %llu rx_nombuf "
+			"%llu%s\n",
+			p->desc.port_id, p->desc.name, p->desc.driver, p->role,
+			(unsigned long long)p->tool_pkts,
+			tx ? "opackets" : "ipackets", (unsigned long long)pmd,
+			(unsigned long long)p->pmd.imissed,
+			(unsigned long long)p->pmd.ierrors,
+			(unsigned long long)p->pmd.oerrors,
+			(unsigned long long)p->pmd.rx_nombuf,
+			pmd == p->tool_pkts ? "" : "  <- MISMATCH");
+		if (!tx && (p->pmd.imissed || p->pmd.rx_nombuf))
+			fprintf(f,
+				"WARNING: port %u dropped %llu frames the tool "
+				"never saw (imissed + rx_nombuf)\n",
+				p->desc.port_id,
+				(unsigned long long)(p->pmd.imissed +
+						     p->pmd.rx_nombuf));
+	}
+	if (r->tx_dropped)
+		fprintf(f,
+			"WARNING: %llu frames were refused by the TX queue "
+			"after retries and freed (tx_dropped)\n",
+			(unsigned long long)r->tx_dropped);
+	if (r->rx_foreign || r->rx_bad_stream)
+		fprintf(f, "note: %llu foreign frames and %llu with an unknown "
+			   "stream id were received and ignored\n",
+			(unsigned long long)r->rx_foreign,
+			(unsigned long long)r->rx_bad_stream);
+	if (r->interrupted)
+		fprintf(f, "note: interrupted; results cover %.2f s actually "
+			   "run\n",
+			r->tx_seconds);
+}
+
+static json_t *
+jreal(double v)
+{
+	return json_real(isfinite(v) ? v : 0.0);
+}
+
+static json_t *
+jint(uint64_t v)
+{
+	return json_integer((json_int_t)v);
+}
+
+static json_t *
+latency_json(const struct nb_hist *h, const char *clock, int buckets)
+{
+	json_t *o = json_object(), *arr;
+	uint32_t i;
+
+	json_object_set_new(o, "clock", json_string(clock));
+	json_object_set_new(o, "method", json_string("one-way, same host"));
+	json_object_set_new(o, "count", jint(h->count));
+	json_object_set_new(o, "min_ns", jint(h->count ? h->min : 0));
+	json_object_set_new(o, "mean_ns", jreal(nb_hist_mean(h)));
+	json_object_set_new(o, "p50_ns", jint(nb_hist_percentile(h, 50)));
+	json_object_set_new(o, "p90_ns", jint(nb_hist_percentile(h, 90)));
+	json_object_set_new(o, "p99_ns", jint(nb_hist_percentile(h, 99)));
+	json_object_set_new(o, "p99_9_ns", jint(nb_hist_percentile(h, 99.9)));
+	json_object_set_new(o, "p99_99_ns",
+			    jint(nb_hist_percentile(h, 99.99)));
+	json_object_set_new(o, "max_ns", jint(h->max));
+	json_object_set_new(o, "overflow", jint(h->overflow));
+	if (buckets) {
+		arr = json_array();
+		for (i = 0; i < NB_HIST_BUCKETS; i++) {
+			if (h->buckets[i] == 0)
+				continue;
+			json_array_append_new(
+				arr, json_pack("[I,I,I]",
+					       (json_int_t)nb_hist_bucket_low(i),
+					       (json_int_t)nb_hist_bucket_high(i),
+					       (json_int_t)h->buckets[i]));
+		}
+		json_object_set_new(o, "histogram", arr);
+	}
+	return o;
+}
+
+static json_t *
+side_json(double secs, uint64_t pkts, uint64_t bytes, int sender)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "start", jreal(0));
+	json_object_set_new(o, "end", jreal(secs));
+	json_object_set_new(o, "seconds", jreal(secs));
+	json_object_set_new(o, "bytes", jint(bytes));
+	json_object_set_new(o, "bits_per_second",
+			    jreal(safe_div(bytes * 8.0, secs)));
+	json_object_set_new(
+		o, "l1_bits_per_second",
+		jreal(safe_div((bytes + pkts * (double)NB_L1_OVERHEAD) * 8.0,
+			       secs)));
+	json_object_set_new(o, "packets", jint(pkts));
+	json_object_set_new(o, "pps", jreal(safe_div((double)pkts, secs)));
+	json_object_set_new(o, "sender", json_boolean(sender));
+	return o;
+}
+
+static json_t *
+receiver_json(const struct nb_result *r, const struct nb_stream_result *s,
+	      int buckets)
+{
+	json_t *o = side_json(r->rx_seconds, s->rx_pkts, s->rx_bytes, 0);
+
+	json_object_set_new(o, "unique_packets", jint(s->rx_unique));
+	json_object_set_new(o, "lost_packets", jint(s->lost));
+	json_object_set_new(o, "lost_percent",
+			    jreal(safe_div(100.0 * s->lost, (double)s->tx_pkts)));
+	json_object_set_new(o, "out_of_order", jint(s->out_of_order));
+	json_object_set_new(o, "duplicates", jint(s->duplicates));
+	json_object_set_new(o, "late", jint(s->late));
+	json_object_set_new(o, "jitter_ms", jreal(s->jitter_ns / 1e6));
+	json_object_set_new(o, "latency", latency_json(&s->hist, r->clock,
+						       buckets));
+	return o;
+}
+
+static json_t *
+pmd_json(const struct nb_pmd_stats *p)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "ipackets", jint(p->ipackets));
+	json_object_set_new(o, "opackets", jint(p->opackets));
+	json_object_set_new(o, "ibytes", jint(p->ibytes));
+	json_object_set_new(o, "obytes", jint(p->obytes));
+	json_object_set_new(o, "imissed", jint(p->imissed));
+	json_object_set_new(o, "ierrors", jint(p->ierrors));
+	json_object_set_new(o, "oerrors", jint(p->oerrors));
+	json_object_set_new(o, "rx_nombuf", jint(p->rx_nombuf));
+	return o;
+}
+
+static json_t *
+port_json(const struct nb_port_result *p, int with_counts)
+{
+	json_t *o = json_object();
+	char mac[18];
+
+	snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x",
+		 p->desc.mac[0], p->desc.mac[1], p->desc.mac[2],
+		 p->desc.mac[3], p->desc.mac[4], p->desc.mac[5]);
+	json_object_set_new(o, "port", jint(p->desc.port_id));
+	json_object_set_new(o, "name", json_string(p->desc.name));
+	json_object_set_new(o, "driver", json_string(p->desc.driver));
+	json_object_set_new(o, "mac", json_string(mac));
+	json_object_set_new(o, "numa_node", json_integer(p->desc.numa_node));
+	json_object_set_new(o, "link_up", json_boolean(p->desc.link_up));
+	json_object_set_new(o, "link_speed_mbps", jint(p->desc.link_speed));
+	json_object_set_new(o, "mtu", jint(p->desc.mtu));
+	if (p->role)
+		json_object_set_new(o, "role", json_string(p->role));
+	if (with_counts) {
+		json_object_set_new(o, "tool_packets", jint(p->tool_pkts));
+		json_object_set_new(o, "tool_bytes", jint(p->tool_bytes));
+		json_object_set_new(o, "pmd", pmd_json(&p->pmd));
+	}
+	return o;
+}
+
+json_t *
+nb_report_json(const struct nb_result *r)
+{
+	const struct nb_config *cfg = r->cfg;
+	json_t *root = json_object(), *start = json_object(),
+	       *ts = json_object(), *arr, *ivs = json_array(),
+	       *end = json_object(), *rate = json_object();
+	uint32_t i, k;
+
+	json_object_set_new(start, "version",
+			    json_string("dpdk-nbench " NB_VERSION));
+	json_object_set_new(ts, "protocol",
+			    json_string(cfg->proto == NB_IPPROTO_TCP ? "TCP" :
+								       "UDP"));
+	json_object_set_new(ts, "num_streams", jint(cfg->streams));
+	json_object_set_new(ts, "duration", jreal(cfg->duration));
+	json_object_set_new(ts, "omit", jreal(cfg->omit));
+	json_object_set_new(ts, "packets", jint(cfg->packets));
+	json_object_set_new(ts, "bytes", jint(cfg->bytes));
+	json_object_set_new(ts, "vlan", jint(cfg->vlan_id));
+	arr = json_array();
+	for (i = 0; i < cfg->sizes.nb_sizes; i++)
+		json_array_append_new(arr, jint(cfg->sizes.sizes[i]));
+	json_object_set_new(ts, "frame_sizes", arr);
+	json_object_set_new(ts, "topology", json_string("loopback"));
+	json_object_set_new(start, "test_start", ts);
+	arr = json_array();
+	for (i = 0; i < r->nb_ports; i++)
+		json_array_append_new(arr, port_json(&r->ports[i], 0));
+	json_object_set_new(start, "ports", arr);
+	json_object_set_new(start, "lcore_map", json_string(r->lcore_map));
+	json_object_set_new(start, "clock",
+			    json_pack("{s:s,s:I}", "source", r->clock, "hz",
+				      (json_int_t)r->tsc_hz));
+	json_object_set_new(root, "start", start);
+
+	for (i = 0; i < r->nb_intervals; i++) {
+		const struct nb_interval *iv = &r->intervals[i];
+		double secs = iv->end - iv->start;
+		json_t *o = json_object(), *sum, *ss = json_array();
+
+		for (k = 0; k < iv->nb_streams; k++) {
+			json_t *s = json_object();
+
+			json_object_set_new(s, "id", jint(k));
+			json_object_set_new(s, "start", jreal(iv->start));
+			json_object_set_new(s, "end", jreal(iv->end));
+			json_object_set_new(s, "seconds", jreal(secs));
+			json_object_set_new(s, "bytes",
+					    jint(iv->stream_rx_bytes[k]));
+			json_object_set_new(
+				s, "bits_per_second",
+				jreal(safe_div(iv->stream_rx_bytes[k] * 8.0,
+					       secs)));
+			json_object_set_new(s, "packets",
+					    jint(iv->stream_rx_pkts[k]));
+			json_object_set_new(s, "sent_packets",
+					    jint(iv->stream_tx_pkts[k]));
+			json_object_set_new(s, "sent_bytes",
+					    jint(iv->stream_tx_bytes[k]));
+			json_object_set_new(s, "omitted",
+					    json_boolean(iv->omitted));
+			json_array_append_new(ss, s);
+		}
+		sum = json_object();
+		json_object_set_new(sum, "start", jreal(iv->start));
+		json_object_set_new(sum, "end", jreal(iv->end));
+		json_object_set_new(sum, "seconds", jreal(secs));
+		json_object_set_new(sum, "bytes", jint(iv->rx_bytes));
+		json_object_set_new(sum, "bits_per_second",
+				    jreal(safe_div(iv->rx_bytes * 8.0, secs)));
+		json_object_set_new(
+			sum, "l1_bits_per_second",
+			jreal(safe_div((iv->rx_bytes +
+					iv->rx_pkts * (double)NB_L1_OVERHEAD) *
+					       8.0,
+				       secs)));
+		json_object_set_new(sum, "packets", jint(iv->rx_pkts));
+		json_object_set_new(sum, "pps",
+				    jreal(safe_div((double)iv->rx_pkts, secs)));
+		json_object_set_new(sum, "sent_packets", jint(iv->tx_pkts));
+		json_object_set_new(sum, "sent_bytes", jint(iv->tx_bytes));
+		json_object_set_new(sum, "lost_packets", jint(iv->lost));
+		json_object_set_new(sum, "omitted", json_boolean(iv->omitted));
+		json_object_set_new(
+			sum, "latency",
+			json_pack("{s:I,s:I,s:I,s:I}", "count",
+				  (json_int_t)iv->lat_count, "p50_ns",
+				  (json_int_t)iv->lat_p50, "p99_ns",
+				  (json_int_t)iv->lat_p99, "max_ns",
+				  (json_int_t)iv->lat_max));
+		json_object_set_new(o, "streams", ss);
+		json_object_set_new(o, "sum", sum);
+		json_array_append_new(ivs, o);
+	}
+	json_object_set_new(root, "intervals", ivs);
+
+	arr = json_array();
+	for (i = 0; i < r->nb_streams; i++) {
+		const struct nb_stream_result *s = &r->streams[i];
+		json_t *o = json_object();
+
+		json_object_set_new(o, "id", jint(s->id));
+		json_object_set_new(o, "sender", side_json(r->tx_seconds,
+							   s->tx_pkts,
+							   s->tx_bytes, 1));
+		json_object_set_new(o, "receiver", receiver_json(r, s, 0));
+		json_array_append_new(arr, o);
+	}
+	json_object_set_new(end, "streams", arr);
+	json_object_set_new(end, "sum_sent", side_json(r->tx_seconds,
+						       r->sum.tx_pkts,
+						       r->sum.tx_bytes, 1));
+	json_object_set_new(end, "sum_received", receiver_json(r, &r->sum, 1));
+	json_object_set_new(rate, "requested_pps", jreal(r->req_pps));
+	json_object_set_new(rate, "requested_l1_bits_per_second",
+			    jreal(r->req_l1_bps));
+	json_object_set_new(rate, "requested_l2_bits_per_second",
+			    jreal(r->req_l2_bps));
+	json_object_set_new(rate, "max", json_boolean(r->req_pps <= 0));
+	json_object_set_new(rate, "achieved_pps", jreal(r->tx_pps));
+	json_object_set_new(rate, "achieved_l1_bits_per_second",
+			    jreal(r->tx_l1_bps));
+	json_object_set_new(rate, "achieved_l2_bits_per_second",
+			    jreal(r->tx_l2_bps));
+	json_object_set_new(rate, "shortfall", json_boolean(r->shortfall));
+	json_object_set_new(rate, "shortfall_percent",
+			    jreal(r->shortfall_percent));
+	json_object_set_new(end, "rate", rate);
+	json_object_set_new(end, "tx_dropped", jint(r->tx_dropped));
+	json_object_set_new(end, "tx_alloc_fail", jint(r->alloc_fail));
+	json_object_set_new(end, "rx_omitted_packets", jint(r->rx_warm));
+	json_object_set_new(end, "rx_foreign", jint(r->rx_foreign));
+	json_object_set_new(end, "rx_bad_stream", jint(r->rx_bad_stream));
+	arr = json_array();
+	for (i = 0; i < r->nb_ports; i++)
+		json_array_append_new(arr, port_json(&r->ports[i], 1));
+	json_object_set_new(end, "ports", arr);
+	json_object_set_new(end, "interrupted", json_boolean(r->interrupted));
+	json_object_set_new(root, "end", end);
+	if (r->error[0])
+		json_object_set_new(root, "error", json_string(r->error));
+	return root;
+}

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The results of a test as pure data, and the writers that turn them into
+ * text and JSON.  Filled by the control and stats lcores from worker
+ * counters and PMD counters; nothing here calls rte_.
+ */
+#ifndef NB_RESULT_H
+#define NB_RESULT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "nb_config.h"
+#include "nb_hist.h"
+#include "nb_pmd_stats.h"
+
+struct nb_stream_result {
+	uint32_t id;
+	uint64_t tx_pkts, tx_bytes;     /* accepted by the PMD */
+	uint64_t rx_pkts, rx_bytes;     /* every data frame of the stream */
+	uint64_t rx_unique;             /* distinct sequence numbers */
+	uint64_t out_of_order, duplicates, late;
+	uint64_t lost;                  /* tx_pkts - rx_unique, >= 0 */
+	double jitter_ns;
+	struct nb_hist hist;
+};
+
+struct nb_port_result {
+	struct nb_port_desc desc;
+	const char *role;               /* "tx", "rx" */
+	uint64_t tool_pkts;             /* what the tool counted */
+	uint64_t tool_bytes;
+	struct nb_pmd_stats pmd;        /* the PMD's own counters */
+};
+
+struct nb_interval {
+	double start, end;              /* seconds from the measured start */
+	int omitted;
+	uint64_t tx_pkts, tx_bytes, rx_pkts, rx_bytes, lost;
+	uint64_t lat_count, lat_p50, lat_p99, lat_max;
+	uint32_t nb_streams;
+	uint64_t *stream_tx_pkts, *stream_tx_bytes;  /* [nb_streams] */
+	uint64_t *stream_rx_pkts, *stream_rx_bytes;
+};
+
+struct nb_result {
+	/* the test */
+	const struct nb_config *cfg;
+	double req_pps;                 /* 0 for max */
+	double req_l1_bps, req_l2_bps;
+	uint64_t tsc_hz;
+	const char *clock;              /* what timed the latency */
+	char lcore_map[512];
+
+	/* what happened */
+	double tx_seconds;              /* measured phase, senders */
+	double rx_seconds;              /* measured start to last data frame */
+	int interrupted;                /* Ctrl-C / SIGTERM */
+	char error[256];                /* empty when none */
+	uint64_t tx_dropped;            /* frames the PMD refused after retries */
+	uint64_t alloc_fail;
+	uint64_t rx_warm, rx_foreign, rx_bad_stream;
+
+	uint32_t nb_streams;
+	struct nb_stream_result *streams;
+	struct nb_stream_result sum;    /* totals, merged histogram */
+
+	uint32_t nb_ports;
+	struct nb_port_result ports[NB_MAX_PORTS];
+
+	uint32_t nb_intervals, cap_intervals;
+	struct nb_interval *intervals;
+
+	/* derived by nb_result_finish() */
+	double tx_pps, rx_pps;
+	double tx_l1_bps, tx_l2_bps, rx_l1_bps, rx_l2_bps;
+	double lost_percent;
+	int shortfall;                  /* achieved < 99.5 % of requested */
+	double shortfall_percent;
+};
+
+/* Allocate streams (zeroed, histograms initialised). */
+int nb_result_init(struct nb_result *r, const struct nb_config *cfg,
+		   uint32_t nb_streams);
+void nb_result_free(struct nb_result *r);
+
+/* Append a copy of iv (stream arrays are copied too). */
+int nb_result_add_interval(struct nb_result *r, const struct nb_interval *iv);
+
+/* Per-stream loss, sums, rates, shortfall. */
+void nb_result_finish(struct nb_result *r);
+
+/* Text: iperf3-like sender/receiver rows, port counters, warnings. */
+void nb_report_text(FILE *f, const struct nb_result *r);
+void nb_report_interval_header(FILE *f);
+void nb_report_interval_text(FILE *f, const struct nb_interval *iv);
+
+/* JSON document (iperf3's top-level shape: start, intervals, end). */
+json_t *nb_report_json(const struct nb_result *r);
+
+/* Human units: "1.16 GBytes" (base 1024), "9.99 Gbits/sec" (base 1000). */
+void nb_fmt_bytes(char *buf, size_t len, double bytes);
+void nb_fmt_bits(char *buf, size_t len, double bps);
+
+#endif /* NB_RESULT_H */

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* State shared by the control and stats lcores of one process. */
+#ifndef NB_APP_H
+#define NB_APP_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "nb_config.h"
+#include "nb_plan.h"
+#include "nb_port.h"
+#include "nb_result.h"
+#include "nb_worker.h"
+
+struct nb_app {
+	struct nb_config cfg;
+	struct nb_plan plan;
+	uint16_t nb_ports;            /* ports in use */
+	uint16_t port_ids[NB_MAX_PORTS];
+	struct nb_port ports[NB_MAX_PORTS]; /* indexed by position */
+	struct nb_rate rate;          /* resolved total rate */
+	uint64_t total_packets;       /* 0 = unlimited */
+
+	struct nb_run run;
+	struct nb_worker *workers[NB_MAX_LCORES];
+	struct nb_txjob *txjobs[NB_MAX_JOBS];
+	struct nb_rxjob *rxjobs[NB_MAX_JOBS];
+	unsigned int nb_txjobs, nb_rxjobs;
+
+	struct nb_result result;
+	volatile int stats_stop;
+	volatile int stats_exited;
+};
+
+extern volatile sig_atomic_t nb_force_quit;
+
+/* stats/nb_stats.c: the stats lcore's entry point and the collectors. */
+int nb_stats_main(void *arg);
+void nb_collect_final(struct nb_app *app);
+
+/* control/nb_loopback.c */
+int nb_loopback_setup(struct nb_app *app, char *err, size_t errlen);
+int nb_loopback_run(struct nb_app *app);
+void nb_loopback_free(struct nb_app *app);
+
+/* port of a position in app->port_ids, or -1 */
+int nb_app_port_index(const struct nb_app *app, uint16_t port_id);
+
+#endif /* NB_APP_H */

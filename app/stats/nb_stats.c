@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The stats lcore: wakes once per interval (sleeping in between: it shares a
+ * CPU on small hosts), reads the workers' single-writer counters without
+ * locks, and records and prints interval results.  Also the final collector
+ * the control lcore runs once every worker has stopped.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_cycles.h>
+
+#include "nb_app.h"
+
+struct snap {
+	uint64_t *tx_pkts, *tx_bytes, *rx_pkts, *rx_bytes;
+	uint64_t tx_warm_pkts, tx_warm_bytes, rx_warm;
+	uint64_t gap_lost;
+	struct nb_hist *hist;
+};
+
+static int
+snap_alloc(struct snap *s, uint32_t n)
+{
+	memset(s, 0, sizeof(*s));
+	s->tx_pkts = calloc(n, sizeof(uint64_t));
+	s->tx_bytes = calloc(n, sizeof(uint64_t));
+	s->rx_pkts = calloc(n, sizeof(uint64_t));
+	s->rx_bytes = calloc(n, sizeof(uint64_t));
+	s->hist = malloc(sizeof(*s->hist));
+	if (!s->tx_pkts || !s->tx_bytes || !s->rx_pkts || !s->rx_bytes ||
+	    !s->hist)
+		return -1;
+	nb_hist_init(s->hist);
+	return 0;
+}
+
+static void
+snap_free(struct snap *s)
+{
+	free(s->tx_pkts);
+	free(s->tx_bytes);
+	free(s->rx_pkts);
+	free(s->rx_bytes);
+	free(s->hist);
+}
+
+static void
+snap_take(const struct nb_app *app, struct snap *s)
+{
+	uint32_t n = app->cfg.streams, k, st;
+	unsigned int i;
+
+	memset(s->tx_pkts, 0, n * sizeof(uint64_t));
+	memset(s->tx_bytes, 0, n * sizeof(uint64_t));
+	memset(s->rx_pkts, 0, n * sizeof(uint64_t));
+	memset(s->rx_bytes, 0, n * sizeof(uint64_t));
+	s->tx_warm_pkts = s->tx_warm_bytes = s->rx_warm = s->gap_lost = 0;
+	nb_hist_init(s->hist);
+	for (i = 0; i < app->nb_txjobs; i++) {
+		const struct nb_txjob *j = app->txjobs[i];
+
+		if (j->cnt_data == NULL)
+			continue;
+		for (k = 0; k < j->nb_streams; k++) {
+			st = j->first_stream + k * j->stream_stride;
+			s->tx_pkts[st] += j->cnt_data[k].pkts;
+			s->tx_bytes[st] += j->cnt_data[k].bytes;
+			s->tx_warm_pkts += j->cnt_warm[k].pkts;
+			s->tx_warm_bytes += j->cnt_warm[k].bytes;
+		}
+	}
+	for (i = 0; i < app->nb_rxjobs; i++) {
+		const struct nb_rxjob *j = app->rxjobs[i];
+
+		s->rx_warm += j->warm;
+		for (st = 0; st < n; st++) {
+			const struct nb_rx_stream *r = &j->streams[st];
+
+			s->rx_pkts[st] += r->seq.received;
+			s->rx_bytes[st] += r->bytes;
+			s->gap_lost += nb_seq_gap_lost(&r->seq);
+			if (r->hist.count)
+				nb_hist_merge(s->hist, &r->hist);
+		}
+	}
+}
+
+static void
+sleep_until(uint64_t tsc, uint64_t hz, volatile int *stop)
+{
+	uint64_t now;
+
+	while (!*stop && (now = rte_get_tsc_cycles()) < tsc) {
+		uint64_t us = (tsc - now) * 1000000 / hz;
+		struct timespec ts;
+
+		if (us > 20000)
+			us = 20000;
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)us * 1000;
+		nanosleep(&ts, NULL);
+	}
+}
+
+static void
+record(struct nb_app *app, const struct snap *now, const struct snap *prev,
+       double t0, double t1, int omitted, struct nb_hist *tmp)
+{
+	uint32_t n = app->cfg.streams, k;
+	struct nb_interval iv;
+	uint64_t *a;
+
+	memset(&iv, 0, sizeof(iv));
+	iv.start = t0;
+	iv.end = t1;
+	iv.omitted = omitted;
+	iv.nb_streams = n;
+	a = calloc(4 * (size_t)n, sizeof(uint64_t));
+	if (a == NULL)
+		return;
+	iv.stream_tx_pkts = a;
+	iv.stream_tx_bytes = a + n;
+	iv.stream_rx_pkts = a + 2 * n;
+	iv.stream_rx_bytes = a + 3 * n;
+	if (omitted) {
+		iv.tx_pkts = now->tx_warm_pkts - prev->tx_warm_pkts;
+		iv.tx_bytes = now->tx_warm_bytes - prev->tx_warm_bytes;
+		iv.rx_pkts = now->rx_warm - prev->rx_warm;
+	} else {
+		for (k = 0; k < n; k++) {
+			iv.stream_tx_pkts[k] = now->tx_pkts[k] - prev->tx_pkts[k];
+			iv.stream_tx_bytes[k] =
+				now->tx_bytes[k] - prev->tx_bytes[k];
+			iv.stream_rx_pkts[k] = now->rx_pkts[k] - prev->rx_pkts[k];
+			iv.stream_rx_bytes[k] =
+				now->rx_bytes[k] - prev->rx_bytes[k];
+			iv.tx_pkts += iv.stream_tx_pkts[k];
+			iv.tx_bytes += iv.stream_tx_bytes[k];
+			iv.rx_pkts += iv.stream_rx_pkts[k];
+			iv.rx_bytes += iv.stream_rx_bytes[k];
+		}
+		iv.lost = now->gap_lost > prev->gap_lost ?
+				  now->gap_lost - prev->gap_lost :
+				  0;
+		nb_hist_diff(tmp, now->hist, prev->hist);
+		iv.lat_count = tmp->count;
+		iv.lat_p50 = nb_hist_percentile(tmp, 50);
+		iv.lat_p99 = nb_hist_percentile(tmp, 99);
+		iv.lat_max = tmp->count ? tmp->max : 0;
+	}
+	if (nb_result_add_interval(&app->result, &iv) == 0 && !app->cfg.json) {
+		nb_report_interval_text(stdout, &iv);
+		fflush(stdout);
+	}
+	free(a);
+}
+
+int
+nb_stats_main(void *arg)
+{
+	struct nb_app *app = arg;
+	const struct nb_run *run = &app->run;
+	uint64_t hz = rte_get_tsc_hz(), step, tick, base, last;
+	struct snap cur, prev, zero;
+	struct nb_hist *tmp = malloc(sizeof(*tmp));
+	int omitted;
+
+	if (app->cfg.interval <= 0 || tmp == NULL ||
+	    snap_alloc(&cur, app->cfg.streams) ||
+	    snap_alloc(&prev, app->cfg.streams) ||
+	    snap_alloc(&zero, app->cfg.streams)) {
+		free(tmp);
+		app->stats_exited = 1;
+		return 0;
+	}
+	if (!app->cfg.json)
+		nb_report_interval_header(stdout);
+	step = (uint64_t)(app->cfg.interval * hz);
+	omitted = run->measure_tsc > run->start_tsc;
+	base = run->start_tsc;
+	last = base;
+	tick = base + step;
+	while (!app->stats_stop) {
+		if (omitted && tick > run->measure_tsc)
+			tick = run->measure_tsc;
+		sleep_until(tick, hz, &app->stats_stop);
+		if (app->stats_stop)
+			break;
+		snap_take(app, &cur);
+		record(app, &cur, &prev, (double)(last - base) / hz,
+		       (double)(tick - base) / hz, omitted, tmp);
+		{
+			struct snap t = prev;
+
+			prev = cur;
+			cur = t;
+		}
+		last = tick;
+		if (omitted && tick >= run->measure_tsc) {
+			/* Results restart at 0 s, as iperf3 does after -O. */
+			omitted = 0;
+			base = last = run->measure_tsc;
+			tick = base;
+			/* Data counters start at zero at the phase change. */
+			snap_take(app, &prev);
+			memset(prev.tx_pkts, 0, app->cfg.streams * 8);
+			memset(prev.tx_bytes, 0, app->cfg.streams * 8);
+			memset(prev.rx_pkts, 0, app->cfg.streams * 8);
+			memset(prev.rx_bytes, 0, app->cfg.streams * 8);
+			prev.gap_lost = 0;
+			nb_hist_init(prev.hist);
+		}
+		tick += step;
+		if (tick > run->end_tsc && last >= run->end_tsc)
+			break;
+		if (tick > run->end_tsc)
+			tick = run->end_tsc;
+	}
+	snap_free(&cur);
+	snap_free(&prev);
+	snap_free(&zero);
+	free(tmp);
+	app->stats_exited = 1;
+	return 0;
+}
+
+void
+nb_collect_final(struct nb_app *app)
+{
+	struct nb_result *r = &app->result;
+	const struct nb_run *run = &app->run;
+	uint64_t hz = rte_get_tsc_hz(), tx_end = run->measure_tsc,
+		 rx_end = run->measure_tsc;
+	uint32_t k, st;
+	unsigned int i, p;
+
+	for (i = 0; i < app->nb_txjobs; i++) {
+		const struct nb_txjob *j = app->txjobs[i];
+		int pi = nb_app_port_index(app, j->port);
+
+		r->tx_dropped += j->dropped;
+		r->alloc_fail += j->alloc_fail;
+		if (j->stop_tsc > tx_end && j->cnt_data != NULL)
+			tx_end = j->stop_tsc;
+		if (j->cnt_data == NULL)
+			continue;
+		for (k = 0; k < j->nb_streams; k++) {
+			st = j->first_stream + k * j->stream_stride;
+			r->streams[st].tx_pkts += j->cnt_data[k].pkts;
+			r->streams[st].tx_bytes += j->cnt_data[k].bytes;
+			r->ports[pi].tool_pkts += j->cnt_data[k].pkts +
+						  j->cnt_warm[k].pkts;
+			r->ports[pi].tool_bytes += j->cnt_data[k].bytes +
+						   j->cnt_warm[k].bytes;
+		}
+	}
+	for (i = 0; i < app->nb_rxjobs; i++) {
+		const struct nb_rxjob *j = app->rxjobs[i];
+		int pi = nb_app_port_index(app, j->port);
+
+		r->rx_warm += j->warm;
+		r->rx_foreign += j->foreign;
+		r->rx_bad_stream += j->bad_stream;
+		r->ports[pi].tool_pkts += j->pkts;
+		r->ports[pi].tool_bytes += j->bytes;
+		if (j->last_data_tsc > rx_end)
+			rx_end = j->last_data_tsc;
+		for (st = 0; st < app->cfg.streams; st++) {
+			const struct nb_rx_stream *s = &j->streams[st];
+			struct nb_stream_result *o = &r->streams[st];
+
+			if (s->seq.received == 0)
+				continue;
+			o->rx_pkts += s->seq.received;
+			o->rx_unique += s->seq.unique;
+			o->out_of_order += s->seq.out_of_order;
+			o->duplicates += s->seq.duplicates;
+			o->late += s->seq.late;
+			o->rx_bytes += s->bytes;
+			/* A stream lands on one queue; keep the busiest. */
+			if (s->seq.received >= o->rx_pkts - s->seq.received)
+				o->jitter_ns = nb_jitter_ns(&s->jit);
+			nb_hist_merge(&o->hist, &s->hist);
+		}
+	}
+	for (p = 0; p < app->nb_ports; p++)
+		nb_port_stats(app->port_ids[p], &r->ports[p].pmd);
+	r->tx_seconds = (double)(tx_end - run->measure_tsc) / hz;
+	r->rx_seconds = (double)(rx_end - run->measure_tsc) / hz;
+	if (r->rx_seconds < r->tx_seconds)
+		r->rx_seconds = r->tx_seconds;
+	nb_result_finish(r);
+}

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The worker loops.  One loop body, specialised at compile time by constant
+ * arguments (has TX jobs, has RX jobs, TCP or UDP), gives one engine per
+ * combination; nb_engine_select() picks one per worker at setup, so nothing
+ * in the loop branches on configuration.
+ */
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_pause.h>
+
+#include "nb_gen.h"
+#include "nb_sink.h"
+#include "nb_worker.h"
+
+void
+nb_gen_event(struct nb_txjob *j, const struct nb_run *run, uint64_t now)
+{
+	if (j->phase == 0 && now >= run->measure_tsc) {
+		/* Warm-up over: fresh sequence numbers, data magic. */
+		j->phase = 1;
+		j->tmpl = j->tmpl_data;
+		j->cnt = j->cnt_data;
+		memset(j->seq, 0, sizeof(*j->seq) * j->nb_streams);
+		j->first_tsc = now;
+		j->next_event = run->end_tsc;
+	}
+	if (j->phase == 1 && now >= run->end_tsc) {
+		/* Out of time: release nothing more. */
+		j->left = 0;
+		j->owed = 0;
+		j->stop_tsc = run->end_tsc;
+		j->next_event = UINT64_MAX;
+	}
+}
+
+void
+nb_gen_drop(struct nb_txjob *j, struct rte_mbuf **pkts, uint32_t sent,
+	    uint32_t n, uint16_t first_stream_pos)
+{
+	uint32_t i;
+	uint16_t sp = (uint16_t)((first_stream_pos + sent) % j->nb_streams);
+
+	/* Take the unsent frames back out of their streams' counts. */
+	for (i = sent; i < n; i++) {
+		j->cnt[sp].pkts--;
+		j->cnt[sp].bytes -= pkts[i]->pkt_len + NB_FCS_LEN;
+		if (++sp == j->nb_streams)
+			sp = 0;
+	}
+	rte_pktmbuf_free_bulk(pkts + sent, n - sent);
+	j->dropped += n - sent;
+}
+
+static __rte_always_inline int
+nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
+	       const int tcp)
+{
+	struct nb_run *run = w->run;
+	struct nb_txjob *active[NB_MAX_WORKER_JOBS];
+	uint16_t nb_active = 0, i;
+	uint64_t now;
+
+	if (has_tx) {
+		for (i = 0; i < w->nb_tx; i++)
+			if (!w->tx[i]->done)
+				active[nb_active++] = w->tx[i];
+		if (nb_active == 0)
+			w->tx_finished = 1;
+	}
+	/* Receivers poll from the start; senders wait for the start time. */
+	while ((now = rte_rdtsc()) < run->start_tsc && !run->rx_stop) {
+		if (has_rx)
+			for (i = 0; i < w->nb_rx; i++)
+				nb_sink_step(w->rx[i], run, now);
+		else
+			rte_pause();
+	}
+	while (!run->rx_stop) {
+		uint32_t work = 0;
+
+		now = rte_rdtsc();
+		if (has_tx && nb_active) {
+			for (i = 0; i < nb_active;) {
+				struct nb_txjob *j = active[i];
+
+				nb_gen_step(j, run, now, tcp);
+				if (unlikely(j->left == 0 || run->tx_stop)) {
+					if (j->stop_tsc == 0)
+						j->stop_tsc = now;
+					rte_wmb();
+					j->done = 1;
+					active[i] = active[--nb_active];
+					if (nb_active == 0)
+						w->tx_finished = 1;
+					continue;
+				}
+				i++;
+			}
+			work = 1;
+		} else if (!has_rx) {
+			break;
+		}
+		if (has_rx)
+			for (i = 0; i < w->nb_rx; i++)
+				work += nb_sink_step(w->rx[i], run, now);
+		w->loops++;
+		if (!work)
+			w->idle_loops++;
+	}
+	if (has_tx)
+		w->tx_finished = 1;
+	w->exited = 1;
+	return 0;
+}
+
+static int
+engine_gen_udp(struct nb_worker *w)
+{
+	return nb_engine_loop(w, 1, 0, 0);
+}
+
+static int
+engine_gen_tcp(struct nb_worker *w)
+{
+	return nb_engine_loop(w, 1, 0, 1);
+}
+
+static int
+engine_sink(struct nb_worker *w)
+{
+	return nb_engine_loop(w, 0, 1, 0);
+}
+
+static int
+engine_gensink_udp(struct nb_worker *w)
+{
+	return nb_engine_loop(w, 1, 1, 0);
+}
+
+static int
+engine_gensink_tcp(struct nb_worker *w)
+{
+	return nb_engine_loop(w, 1, 1, 1);
+}
+
+int
+nb_engine_select(struct nb_worker *w, uint8_t proto)
+{
+	int tcp = proto == NB_IPPROTO_TCP;
+
+	if (w->nb_tx && w->nb_rx) {
+		w->engine = tcp ? engine_gensink_tcp : engine_gensink_udp;
+		w->engine_name = "gen+sink";
+	} else if (w->nb_tx) {
+		w->engine = tcp ? engine_gen_tcp : engine_gen_udp;
+		w->engine_name = "gen";
+	} else if (w->nb_rx) {
+		w->engine = engine_sink;
+		w->engine_name = "sink";
+	} else {
+		w->engine = NULL;
+		w->engine_name = "idle";
+		return -1;
+	}
+	return 0;
+}
+
+int
+nb_worker_main(void *arg)
+{
+	struct nb_worker *w = arg;
+
+	return w->engine(w);
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The sink's burst step: classify each frame, account it to its stream
+ * (sequence, latency, jitter), free the burst.  Frames that are not ours are
+ * counted and freed; nothing from the wire can make it read out of bounds.
+ */
+#ifndef NB_SINK_H
+#define NB_SINK_H
+
+#include <rte_branch_prediction.h>
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+#include <rte_prefetch.h>
+
+#include "nb_worker.h"
+
+#define NB_PREFETCH_AHEAD 4
+
+/*
+ * rx - tx over 48-bit ns stamps.  A negative difference (clocks of two
+ * hosts, or a corrupted stamp) records as 0 rather than as 2^48.
+ */
+static __rte_always_inline uint64_t
+nb_latency_ns(uint64_t rx_ns, uint64_t tx_ns)
+{
+	uint64_t d = (rx_ns - tx_ns) & NB_SEQ_MASK;
+
+	return d < (UINT64_C(1) << (NB_SEQ_BITS - 1)) ? d : 0;
+}
+
+static __rte_always_inline uint16_t
+nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now)
+{
+	struct rte_mbuf *pkts[NB_BURST];
+	uint64_t rx_ns, bytes = 0, data = 0, warm = 0, bad = 0;
+	uint16_t n, i;
+
+	n = rte_eth_rx_burst(j->port, j->queue, pkts, NB_BURST);
+	if (n == 0)
+		return 0;
+	/*
+	 * Time the burst after it arrived: the loop's `now` may predate
+	 * stamps another lcore wrote since.
+	 */
+	now = rte_rdtsc();
+	rx_ns = nb_clock_ns(&run->clock, now) & NB_SEQ_MASK;
+	for (i = 0; i < n && i < NB_PREFETCH_AHEAD; i++)
+		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		struct nb_stamp st;
+		enum nb_frame_kind kind;
+		struct nb_rx_stream *s;
+
+		if (i + NB_PREFETCH_AHEAD < n)
+			rte_prefetch0(rte_pktmbuf_mtod(
+				pkts[i + NB_PREFETCH_AHEAD], void *));
+		bytes += m->pkt_len + NB_FCS_LEN;
+		kind = nb_frame_parse(rte_pktmbuf_mtod(m, const uint8_t *),
+				      m->data_len, m->pkt_len, &st);
+		if (likely(kind == NB_FRAME_DATA &&
+			   st.stream_id < j->nb_streams)) {
+			s = &j->streams[st.stream_id];
+			nb_seq_update(&s->seq, st.seq);
+			s->bytes += m->pkt_len + NB_FCS_LEN;
+			nb_hist_record(&s->hist, nb_latency_ns(rx_ns, st.ts));
+			nb_jitter_update(&s->jit, st.ts, rx_ns);
+			data++;
+		} else if (kind == NB_FRAME_WARMUP) {
+			warm++;
+		} else if (kind == NB_FRAME_DATA) {
+			bad++;
+		}
+	}
+	rte_pktmbuf_free_bulk(pkts, n);
+	j->pkts += n;
+	j->bytes += bytes;
+	j->data += data;
+	j->warm += warm;
+	j->bad_stream += bad;
+	j->foreign += n - data - warm - bad;
+	if (data)
+		j->last_data_tsc = now;
+	return n;
+}
+
+#endif /* NB_SINK_H */

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Per-worker state.  Everything a worker lcore touches in its loop lives in
+ * structures it alone writes (single writer); the stats and control lcores
+ * only read them.  Counters are plain 64-bit fields: aligned 64-bit loads
+ * are atomic on the targets we support (x86-64, arm64), so readers see a
+ * value that is at most one burst old.
+ */
+#ifndef NB_WORKER_H
+#define NB_WORKER_H
+
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_mempool.h>
+
+#include "nb_clock.h"
+#include "nb_frame.h"
+#include "nb_hist.h"
+#include "nb_jitter.h"
+#include "nb_pacer.h"
+#include "nb_plan.h"
+#include "nb_seq.h"
+
+#define NB_BURST 32
+/* A full TX queue is retried for up to RETRIES x RETRY_US, then dropped. */
+#define NB_TX_RETRIES 64
+#define NB_TX_RETRY_US 1
+
+/* Run states set by the control lcore. */
+struct nb_run {
+	volatile int tx_stop;   /* senders stop now (Ctrl-C) */
+	volatile int rx_stop;   /* receivers stop now (after drain) */
+	uint64_t start_tsc;     /* when senders begin (warm-up first) */
+	uint64_t measure_tsc;   /* start + omit: results count from here */
+	uint64_t end_tsc;       /* measure + duration; UINT64_MAX if none */
+	struct nb_clock clock;  /* TSC -> ns, epoch shared by all lcores */
+};
+
+/* Per-stream sender counters (one array for warm-up, one for results). */
+struct nb_tx_stream {
+	uint64_t pkts;
+	uint64_t bytes;  /* L2 incl. FCS */
+};
+
+struct nb_txjob {
+	/* hot, read-mostly */
+	uint16_t port, queue;
+	uint16_t nb_streams, nb_sizes;
+	uint16_t nb_pattern;
+	uint16_t stream_pos, pat_pos;
+	uint32_t owed;             /* due but not yet sent (alloc failed) */
+	struct rte_mempool *pool;
+	const uint8_t *pattern;    /* size index per frame, repeating */
+	struct nb_tmpl *tmpl;      /* [stream * nb_sizes + size], current phase */
+	struct nb_tx_stream *cnt;  /* [stream], current phase */
+	uint64_t *seq;             /* [stream] */
+	struct nb_pacer pacer;
+	uint64_t left;             /* frames still to send; UINT64_MAX = no limit */
+	uint64_t next_event;       /* TSC of the next phase change */
+
+	/* written by the worker, read by stats/control */
+	uint64_t dropped __rte_cache_aligned; /* freed after TX retries */
+	uint64_t alloc_fail;
+	uint64_t first_tsc;        /* first frame of the measured phase */
+	uint64_t last_tsc;         /* last burst handed to the PMD */
+	uint64_t stop_tsc;         /* when the job ended (time, count, stop) */
+	volatile int done;
+	int phase;                 /* 0 warm-up, 1 measured */
+
+	/* setup-time storage */
+	struct nb_tmpl *tmpl_warm, *tmpl_data;
+	struct nb_tx_stream *cnt_warm, *cnt_data;
+	uint16_t first_stream, stream_stride;
+	const struct nb_job *job;
+} __rte_cache_aligned;
+
+/* Per-stream receiver state: sequence, jitter, latency. */
+struct nb_rx_stream {
+	struct nb_seq seq;
+	struct nb_jitter jit;
+	uint64_t bytes;            /* L2 incl. FCS, data frames */
+	struct nb_hist hist;
+} __rte_cache_aligned;
+
+struct nb_rxjob {
+	uint16_t port, queue;
+	uint32_t nb_streams;
+	struct nb_rx_stream *streams;  /* [stream id] */
+	/* counters, single writer */
+	uint64_t pkts;             /* every frame received, as the PMD counts */
+	uint64_t bytes;
+	uint64_t data;             /* our data frames */
+	uint64_t warm;             /* our warm-up frames */
+	uint64_t foreign;          /* not ours (ARP, other traffic, junk) */
+	uint64_t bad_stream;       /* ours, but a stream id out of range */
+	uint64_t last_data_tsc;
+	const struct nb_job *job;
+} __rte_cache_aligned;
+
+struct nb_worker;
+typedef int (*nb_engine_fn)(struct nb_worker *w);
+
+struct nb_worker {
+	unsigned int lcore;
+	uint16_t nb_tx, nb_rx;
+	struct nb_txjob *tx[NB_MAX_WORKER_JOBS];
+	struct nb_rxjob *rx[NB_MAX_WORKER_JOBS];
+	struct nb_run *run;
+	nb_engine_fn engine;
+	const char *engine_name;
+	uint64_t loops __rte_cache_aligned;
+	uint64_t idle_loops;
+	volatile int tx_finished;  /* all this worker's TX jobs are done */
+	volatile int exited;
+} __rte_cache_aligned;
+
+/* Pick the loop for this worker's jobs and protocol (once, at setup). */
+int nb_engine_select(struct nb_worker *w, uint8_t proto);
+
+/* rte_eal_remote_launch entry point. */
+int nb_worker_main(void *arg);
+
+#endif /* NB_WORKER_H */

@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+
+#include "nb_port.h"
+
+#define NB_MBUF_CACHE 256
+
+static uint16_t
+mbuf_room(uint32_t max_frame)
+{
+	uint32_t data = max_frame < RTE_MBUF_DEFAULT_DATAROOM ?
+				RTE_MBUF_DEFAULT_DATAROOM :
+				max_frame;
+
+	return (uint16_t)(data + RTE_PKTMBUF_HEADROOM);
+}
+
+int
+nb_port_describe(uint16_t port_id, struct nb_port_desc *d)
+{
+	struct rte_eth_dev_info info;
+	struct rte_eth_link link;
+	struct rte_ether_addr mac;
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	d->port_id = port_id;
+	ret = rte_eth_dev_info_get(port_id, &info);
+	if (ret != 0)
+		return ret;
+	snprintf(d->driver, sizeof(d->driver), "%s",
+		 info.driver_name ? info.driver_name : "?");
+	if (rte_eth_dev_get_name_by_port(port_id, d->name) != 0)
+		snprintf(d->name, sizeof(d->name), "port%u", port_id);
+	if (rte_eth_macaddr_get(port_id, &mac) == 0)
+		memcpy(d->mac, mac.addr_bytes, 6);
+	d->numa_node = rte_eth_dev_socket_id(port_id);
+	if (rte_eth_link_get_nowait(port_id, &link) == 0) {
+		d->link_up = link.link_status == RTE_ETH_LINK_UP;
+		d->link_speed = link.link_speed == RTE_ETH_SPEED_NUM_UNKNOWN ?
+					0 :
+					link.link_speed;
+		d->full_duplex = link.link_duplex == RTE_ETH_LINK_FULL_DUPLEX;
+	}
+	rte_eth_dev_get_mtu(port_id, &d->mtu);
+	return 0;
+}
+
+struct rte_mempool *
+nb_tx_pool_create(const char *name, unsigned int n, uint32_t max_frame,
+		  int socket)
+{
+	struct rte_mempool *mp;
+	struct rte_mbuf *m;
+	struct rte_mbuf **all;
+	unsigned int i;
+
+	mp = rte_pktmbuf_pool_create(name, n, NB_MBUF_CACHE, 0,
+				     mbuf_room(max_frame), socket);
+	if (mp == NULL)
+		return NULL;
+	/*
+	 * Zero every data area once: generators then copy only headers and
+	 * stamp, and the padding after them stays zero for the pool's life
+	 * (nothing else writes into TX mbufs).
+	 */
+	all = calloc(n, sizeof(*all));
+	if (all == NULL) {
+		rte_mempool_free(mp);
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		m = rte_pktmbuf_alloc(mp);
+		if (m == NULL)
+			break;
+		memset(rte_pktmbuf_mtod(m, void *), 0,
+		       rte_pktmbuf_tailroom(m));
+		all[i] = m;
+	}
+	while (i > 0)
+		rte_pktmbuf_free(all[--i]);
+	free(all);
+	return mp;
+}
+
+int
+nb_port_setup(uint16_t port_id, const struct nb_port_req *req,
+	      struct nb_port *p, char *err, size_t errlen)
+{
+	struct rte_eth_conf conf;
+	struct rte_eth_dev_info info;
+	struct rte_eth_rxconf rxc;
+	struct rte_eth_txconf txc;
+	uint16_t rxd = req->rxd, txd = req->txd, q;
+	uint32_t mtu;
+	char name[RTE_MEMPOOL_NAMESIZE];
+	int socket, ret;
+
+	memset(p, 0, sizeof(*p));
+	ret = rte_eth_dev_info_get(port_id, &info);
+	if (ret != 0) {
+		snprintf(err, errlen, "port %u: cannot get device info: %s",
+			 port_id, rte_strerror(-ret));
+		return ret;
+	}
+	if (req->nb_rxq > info.max_rx_queues ||
+	    req->nb_txq > info.max_tx_queues) {
+		snprintf(err, errlen,
+			 "port %u (%s): needs %u RX / %u TX queues, the device "
+			 "has %u / %u (lower --queues)",
+			 port_id, info.driver_name, req->nb_rxq, req->nb_txq,
+			 info.max_rx_queues, info.max_tx_queues);
+		return -EINVAL;
+	}
+	socket = rte_eth_dev_socket_id(port_id);
+	if (socket < 0)
+		socket = (int)rte_socket_id();
+
+	memset(&conf, 0, sizeof(conf));
+	mtu = req->max_frame > RTE_ETHER_MAX_LEN ?
+		      req->max_frame - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN :
+		      RTE_ETHER_MTU;
+	if (info.max_mtu != 0 && mtu > info.max_mtu) {
+		snprintf(err, errlen,
+			 "port %u (%s): %u B frames need MTU %u, the device "
+			 "allows %u",
+			 port_id, info.driver_name, req->max_frame, mtu,
+			 info.max_mtu);
+		return -EINVAL;
+	}
+	conf.rxmode.mtu = mtu;
+	if (req->nb_rxq > 1 && info.flow_type_rss_offloads != 0) {
+		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+		conf.rx_adv_conf.rss_conf.rss_hf =
+			info.flow_type_rss_offloads &
+			(RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP | RTE_ETH_RSS_TCP);
+	}
+	if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE)
+		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
+	if (req->max_frame > RTE_MBUF_DEFAULT_DATAROOM &&
+	    (info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_SCATTER))
+		conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_SCATTER;
+
+	ret = rte_eth_dev_configure(port_id, req->nb_rxq, req->nb_txq, &conf);
+	if (ret != 0) {
+		snprintf(err, errlen, "port %u (%s): configure failed: %s",
+			 port_id, info.driver_name, rte_strerror(-ret));
+		return ret;
+	}
+	ret = rte_eth_dev_adjust_nb_rx_tx_desc(port_id, &rxd, &txd);
+	if (ret != 0) {
+		snprintf(err, errlen, "port %u: descriptor counts: %s",
+			 port_id, rte_strerror(-ret));
+		return ret;
+	}
+
+	if (req->nb_rxq > 0) {
+		snprintf(name, sizeof(name), "nb_rx_p%u", port_id);
+		p->rx_pool = rte_pktmbuf_pool_create(
+			name, req->nb_rx_mbufs, NB_MBUF_CACHE, 0,
+			mbuf_room(req->max_frame), socket);
+		if (p->rx_pool == NULL) {
+			snprintf(err, errlen,
+				 "port %u: cannot create RX mbuf pool of %u "
+				 "mbufs on NUMA node %d: %s (too few "
+				 "hugepages? see hugepages.md)",
+				 port_id, req->nb_rx_mbufs, socket,
+				 rte_strerror(rte_errno));
+			return -ENOMEM;
+		}
+	}
+	rxc = info.default_rxconf;
+	rxc.offloads = conf.rxmode.offloads;
+	for (q = 0; q < req->nb_rxq; q++) {
+		ret = rte_eth_rx_queue_setup(port_id, q, rxd, (unsigned)socket,
+					     &rxc, p->rx_pool);
+		if (ret != 0) {
+			snprintf(err, errlen, "port %u: RX queue %u: %s",
+				 port_id, q, rte_strerror(-ret));
+			return ret;
+		}
+	}
+	txc = info.default_txconf;
+	txc.offloads = conf.txmode.offloads;
+	for (q = 0; q < req->nb_txq; q++) {
+		ret = rte_eth_tx_queue_setup(port_id, q, txd, (unsigned)socket,
+					     &txc);
+		if (ret != 0) {
+			snprintf(err, errlen, "port %u: TX queue %u: %s",
+				 port_id, q, rte_strerror(-ret));
+			return ret;
+		}
+	}
+	ret = rte_eth_dev_start(port_id);
+	if (ret != 0) {
+		snprintf(err, errlen, "port %u (%s): start failed: %s",
+			 port_id, info.driver_name, rte_strerror(-ret));
+		return ret;
+	}
+	p->started = 1;
+	/* Loopback tests address the facing port's MAC; accept all anyway. */
+	rte_eth_promiscuous_enable(port_id);
+	nb_port_describe(port_id, &p->desc);
+	p->desc.nb_rxq = req->nb_rxq;
+	p->desc.nb_txq = req->nb_txq;
+	return 0;
+}
+
+int
+nb_port_wait_link(struct nb_port *p, double timeout_s)
+{
+	uint64_t hz = rte_get_tsc_hz();
+	uint64_t end = rte_get_tsc_cycles() + (uint64_t)(timeout_s * hz);
+	struct rte_eth_link link;
+
+	for (;;) {
+		memset(&link, 0, sizeof(link));
+		if (rte_eth_link_get_nowait(p->desc.port_id, &link) == 0 &&
+		    link.link_status == RTE_ETH_LINK_UP)
+			break;
+		if (rte_get_tsc_cycles() >= end)
+			return -ETIMEDOUT;
+		rte_delay_us_sleep(20 * 1000);
+	}
+	nb_port_describe(p->desc.port_id, &p->desc);
+	return 0;
+}
+
+int
+nb_port_stats(uint16_t port_id, struct nb_pmd_stats *s)
+{
+	struct rte_eth_stats st;
+	int ret;
+
+	memset(s, 0, sizeof(*s));
+	ret = rte_eth_stats_get(port_id, &st);
+	if (ret != 0)
+		return ret;
+	s->ipackets = st.ipackets;
+	s->opackets = st.opackets;
+	s->ibytes = st.ibytes;
+	s->obytes = st.obytes;
+	s->imissed = st.imissed;
+	s->ierrors = st.ierrors;
+	s->oerrors = st.oerrors;
+	s->rx_nombuf = st.rx_nombuf;
+	return 0;
+}
+
+void
+nb_port_stats_reset(uint16_t port_id)
+{
+	rte_eth_stats_reset(port_id);
+}
+
+void
+nb_port_shutdown(struct nb_port *p)
+{
+	if (p->started) {
+		rte_eth_dev_stop(p->desc.port_id);
+		p->started = 0;
+	}
+	rte_eth_dev_close(p->desc.port_id);
+}
