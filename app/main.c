@@ -309,7 +309,7 @@ print_json(const struct nb_result *r)
 {
 	json_t *root = nb_report_json(r);
 
-	json_dumpf(root, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	json_dumpf(root, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
 	fputc('\n', stdout);
 	fflush(stdout);
 	json_decref(root);

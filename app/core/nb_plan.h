@@ -6,8 +6,9 @@
  * Roles: the first enabled lcore (EAL's main) is control, the next is stats,
  * every further one is a worker.  Jobs are the TX queues of the TX ports
  * followed by the RX queues of the RX ports; job i goes to worker
- * i % nb_workers, so with one worker it does everything (a gen+sink loop) and
- * with as many workers as jobs each has one.  Streams go round-robin over
+ * nb_workers - 1 - i % nb_workers (senders first, on the last workers, which
+ * have CPUs of their own), so with one worker it does everything (a gen+sink
+ * loop) and with as many workers as jobs each has one.  Streams go round-robin over
  * TX jobs; a TX job's rate is the total times its share of streams.
  */
 #ifndef NB_PLAN_H

@@ -42,8 +42,13 @@ nb_gen_drop(struct nb_txjob *j, struct rte_mbuf **pkts, uint32_t sent,
 	uint32_t i;
 	uint16_t sp = (uint16_t)((first_stream_pos + sent) % j->nb_streams);
 
-	/* Take the unsent frames back out of their streams' counts. */
+	/*
+	 * Take the unsent frames back out of their streams' counts and give
+	 * their sequence numbers back (they were each stream's latest), so
+	 * the receiver sees no gap for frames that never left.
+	 */
 	for (i = sent; i < n; i++) {
+		j->seq[sp]--;
 		j->cnt[sp].pkts--;
 		j->cnt[sp].bytes -= pkts[i]->pkt_len + NB_FCS_LEN;
 		if (++sp == j->nb_streams)
@@ -51,6 +56,8 @@ nb_gen_drop(struct nb_txjob *j, struct rte_mbuf **pkts, uint32_t sent,
 	}
 	rte_pktmbuf_free_bulk(pkts + sent, n - sent);
 	j->dropped += n - sent;
+	/* With --packets/--bytes the count is of frames sent: make them up. */
+	j->left += n - sent;
 }
 
 static __rte_always_inline int

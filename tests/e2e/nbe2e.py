@@ -1,0 +1,165 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Helpers every e2e test uses: run real dpdk-nbench processes on vdevs.
+
+- unique --file-prefix and memif socket path per process;
+- an lcore map that works on a 2-CPU host (control and stats sleep and share
+  CPU 0 with one worker; each further worker gets its own CPU);
+- --no-pci, so a test never touches a NIC of the host;
+- a hard time bound per process; only processes this module started are
+  ended, by PID;
+- logs kept under $NB_E2E_LOGS (default build/e2e-logs) and printed when a
+  test fails;
+- veth pairs across two network namespaces for af_packet tests.
+"""
+import itertools
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BIN = os.environ.get("NBENCH_BIN", "")
+LOGDIR = os.environ.get("NB_E2E_LOGS", os.path.join(os.getcwd(), "e2e-logs"))
+_counter = itertools.count()
+
+
+def lcore_map(workers=2):
+    """control=0, stats=1 on CPU 0; workers from lcore 2. The first worker
+    shares CPU 0 with the sleeping lcores, the others get a CPU each."""
+    ncpu = os.cpu_count() or 1
+    if workers - 1 > max(ncpu - 1, 0):
+        raise unittest.SkipTest("needs %d CPUs" % workers)
+    parts = ["0@0", "1@0", "2@0"]
+    for i in range(1, workers):
+        parts.append("%d@%d" % (2 + i, i))
+    return ",".join(parts)
+
+
+def unique(tag):
+    return "nbe%d_%s_%d" % (os.getpid(), tag, next(_counter))
+
+
+class Run:
+    """One finished dpdk-nbench process."""
+
+    def __init__(self, args, rc, out, err, elapsed, log):
+        self.args, self.rc, self.out, self.err = args, rc, out, err
+        self.elapsed, self.log = elapsed, log
+
+    def json(self):
+        try:
+            return json.loads(self.out)
+        except ValueError as e:
+            raise AssertionError("stdout is not JSON (%s); log: %s\n%s"
+                                 % (e, self.log, self.out[:2000]))
+
+
+class Nbench:
+    """Builds and runs dpdk-nbench command lines."""
+
+    def __init__(self, tmpdir):
+        self.tmpdir = tmpdir
+        os.makedirs(LOGDIR, exist_ok=True)
+
+    def memif_pair(self, rsize=14):
+        """Two vdevs of one process facing each other: server and client on
+        one socket.  rsize 14 = 16K-slot rings absorb scheduling stalls of
+        a shared CI host."""
+        sock = os.path.join(self.tmpdir, unique("sock") + ".sock")
+        return ["--vdev", "net_memif0,role=server,socket=%s,rsize=%d"
+                % (sock, rsize),
+                "--vdev", "net_memif1,role=client,socket=%s,rsize=%d"
+                % (sock, rsize)]
+
+    def eal(self, vdevs, workers=2, prefix=None):
+        return ["--no-pci", "--lcores", lcore_map(workers), "--file-prefix",
+                prefix or unique("fp"), "--log-level", "lib.eal:error"] + vdevs
+
+    def run(self, eal, tool, timeout=60, name="run"):
+        argv = [BIN] + eal + ["--"] + tool
+        log = os.path.join(LOGDIR, unique(name) + ".log")
+        t0 = time.monotonic()
+        p = subprocess.Popen(argv, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True,
+                             start_new_session=True)
+        try:
+            out, err = p.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)   # our own process group only
+            out, err = p.communicate()
+            self._log(log, argv, None, out, err)
+            raise AssertionError("timed out after %ss: %s (log %s)"
+                                 % (timeout, " ".join(argv), log))
+        self._log(log, argv, p.returncode, out, err)
+        return Run(argv, p.returncode, out, err, time.monotonic() - t0, log)
+
+    def start(self, eal, tool, name="bg"):
+        """Start in the background; returns (Popen, log path)."""
+        argv = [BIN] + eal + ["--"] + tool
+        log = os.path.join(LOGDIR, unique(name) + ".log")
+        p = subprocess.Popen(argv, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True,
+                             start_new_session=True)
+        return p, argv, log
+
+    @staticmethod
+    def _log(path, argv, rc, out, err):
+        with open(path, "w") as f:
+            f.write("$ %s\nrc=%s\n--- stdout\n%s\n--- stderr\n%s\n"
+                    % (" ".join(argv), rc, out, err))
+
+
+def netns_up(prefix):
+    subprocess.run(["bash", os.path.join(HERE, "netns.sh"), "up", prefix],
+                   check=True, capture_output=True, text=True)
+
+
+def netns_down(prefix):
+    subprocess.run(["bash", os.path.join(HERE, "netns.sh"), "down", prefix],
+                   capture_output=True, text=True)
+
+
+def have_hugepages():
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("HugePages_Free:"):
+                    return int(line.split()[1]) > 0
+    except OSError:
+        pass
+    return False
+
+
+class E2ECase(unittest.TestCase):
+    """Base class: a temp dir, an Nbench runner, hugepages required."""
+
+    def setUp(self):
+        if not BIN or not os.access(BIN, os.X_OK):
+            self.fail("NBENCH_BIN is not set to the built dpdk-nbench")
+        if not have_hugepages():
+            self.fail("no free hugepages: run scripts/setup.sh "
+                      "(see hugepages.md)")
+        self.tmpdir = tempfile.mkdtemp(prefix="nbe2e")
+        self.nb = Nbench(self.tmpdir)
+
+    def tearDown(self):
+        shutil.rmtree(self.tmpdir, ignore_errors=True)
+
+    def assertOk(self, run, code=0):
+        if run.rc != code:
+            self.fail("exit %s, expected %s: %s\nlog: %s\nstderr tail:\n%s"
+                      % (run.rc, code, " ".join(run.args), run.log,
+                         run.err[-3000:]))
+
+
+def main():
+    unittest.main(verbosity=2, buffer=False)
+
+
+if __name__ == "__main__":
+    sys.exit("library module")

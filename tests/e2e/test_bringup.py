@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Port bring-up on net_null, a memif pair and af_packet over veth."""
+import os
+import unittest
+
+import nbe2e
+
+
+class BringUp(nbe2e.E2ECase):
+
+    def ports(self, vdevs):
+        r = self.nb.run(self.nb.eal(vdevs), ["--list-ports", "--json"],
+                        timeout=60, name="ports")
+        self.assertOk(r)
+        return r.json()
+
+    def test_net_null(self):
+        d = self.ports(["--vdev", "net_null0", "--vdev", "net_null1"])
+        ports = d["ports"]
+        self.assertEqual([p["port"] for p in ports], [0, 1])
+        for p in ports:
+            self.assertEqual(p["driver"], "net_null")
+            self.assertTrue(p["link_up"])
+            self.assertEqual(p["link_speed_mbps"], 10000)
+        self.assertIn("control=0 stats=1", d["lcore_map"])
+
+    def test_memif_pair_one_process(self):
+        d = self.ports(self.nb.memif_pair())
+        ports = d["ports"]
+        self.assertEqual(len(ports), 2)
+        self.assertEqual({p["driver"] for p in ports}, {"net_memif"})
+        self.assertTrue(all(p["link_up"] for p in ports))
+        self.assertNotEqual(ports[0]["mac"], ports[1]["mac"])
+
+    def test_af_packet_over_veth(self):
+        if os.geteuid() != 0:
+            self.skipTest("needs root for network namespaces")
+        ns = "nb%d" % (os.getpid() % 100000)
+        nbe2e.netns_up(ns)
+        self.addCleanup(nbe2e.netns_down, ns)
+        # The veth end stays in its namespace: run the tool inside it.
+        eal = self.nb.eal(["--vdev", "net_af_packet0,iface=%sva" % ns])
+        import subprocess
+        argv = ["ip", "netns", "exec", ns + "a", nbe2e.BIN] + eal + [
+            "--", "--list-ports", "--json"]
+        p = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr[-2000:])
+        import json
+        d = json.loads(p.stdout)
+        self.assertEqual(len(d["ports"]), 1)
+        self.assertEqual(d["ports"][0]["driver"], "net_af_packet")
+        self.assertTrue(d["ports"][0]["link_up"])
+
+
+if __name__ == "__main__":
+    nbe2e.main()

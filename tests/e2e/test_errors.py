@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Usage errors exit 2 and name the offending token; no hugepages needed."""
+import subprocess
+import unittest
+
+import nbe2e
+
+
+def run(args):
+    return subprocess.run([nbe2e.BIN] + args, capture_output=True, text=True,
+                          timeout=30)
+
+
+class Errors(unittest.TestCase):
+
+    def test_help_lists_every_option(self):
+        p = run(["--help"])
+        self.assertEqual(p.returncode, 0)
+        for opt in ["--rate", "--size", "--proto", "--streams", "--vlan",
+                    "--time", "--packets", "--bytes", "--omit",
+                    "--interval", "--tx-port", "--rx-port", "--json",
+                    "--list-ports", "--queues", "--drain"]:
+            self.assertIn(opt, p.stdout)
+
+    def test_unknown_option(self):
+        p = run(["--", "--bogus-opt"])
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--bogus-opt", p.stderr)
+
+    def test_bad_values_name_the_token(self):
+        cases = [
+            (["--rate", "10X"], "10X"),
+            (["--size", "63"], "63"),
+            (["--size", "9001"], "9001"),
+            (["--proto", "sctp"], "sctp"),
+            (["--streams", "0"], "--streams"),
+            (["--vlan", "4095"], "4095"),
+            (["--tx-port", "0", "--rx-port", "0"], "port 0"),
+            (["--time"], "--time"),
+            (["--rate", "1G", "--rate", "2G"], "twice"),
+            (["--tx-port", "0", "--rx-port", "1", "--packets", "10",
+              "--bytes", "10"], "--bytes"),
+        ]
+        for args, token in cases:
+            with self.subTest(args=args):
+                p = run(["--"] + args)
+                self.assertEqual(p.returncode, 2, p.stderr)
+                self.assertIn(token, p.stderr)
+
+    def test_nothing_to_do(self):
+        p = run(["--"])
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("--tx-port", p.stderr)
+
+    def test_missing_port(self):
+        # Needs EAL (hugepages) to know how many ports exist.
+        if not nbe2e.have_hugepages():
+            self.skipTest("no hugepages")
+        p = run(["--no-pci", "--lcores", nbe2e.lcore_map(2),
+                 "--file-prefix", nbe2e.unique("err"),
+                 "--vdev", "net_null0", "--", "--tx-port", "0",
+                 "--rx-port", "5"])
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("port 5 does not exist", p.stderr)
+
+    def test_too_few_lcores(self):
+        if not nbe2e.have_hugepages():
+            self.skipTest("no hugepages")
+        p = run(["--no-pci", "--lcores", "0@0,1@0", "--file-prefix",
+                 nbe2e.unique("err"), "--vdev", "net_null0", "--vdev",
+                 "net_null1", "--", "--tx-port", "0", "--rx-port", "1"])
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("3 needed", p.stderr)
+
+
+if __name__ == "__main__":
+    nbe2e.main()

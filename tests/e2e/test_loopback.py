@@ -1,0 +1,219 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Open-loop datapath in the loopback topology: a memif server/client pair in
+one process (port 0 sends, port 1 receives), and net_null.  Every assertion
+is on numbers from the JSON report, checked against values computed here and
+against the PMD's own counters."""
+import os
+import signal
+import subprocess
+import time
+import unittest
+
+import nbe2e
+
+L1_OVERHEAD = 20
+
+
+def req_pps(bps, size):
+    return bps / ((size + L1_OVERHEAD) * 8.0)
+
+
+class Loopback(nbe2e.E2ECase):
+
+    def loop(self, tool, workers=2, timeout=90, vdevs=None):
+        eal = self.nb.eal(vdevs or self.nb.memif_pair(), workers=workers)
+        r = self.nb.run(eal, ["--tx-port", "0", "--rx-port", "1", "--json"]
+                        + tool, timeout=timeout, name="loop")
+        self.assertOk(r)
+        return r.json()
+
+    def check_counts(self, d):
+        """Tool counts equal the PMD counters; receiver equals sender."""
+        e = d["end"]
+        tx = [p for p in e["ports"] if p["role"] == "tx"]
+        rx = [p for p in e["ports"] if p["role"] == "rx"]
+        self.assertEqual(sum(p["tool_packets"] for p in tx),
+                         sum(p["pmd"]["opackets"] for p in tx))
+        self.assertEqual(sum(p["tool_packets"] for p in rx),
+                         sum(p["pmd"]["ipackets"] for p in rx))
+        for p in rx:
+            self.assertEqual(p["pmd"]["imissed"], 0)
+            self.assertEqual(p["pmd"]["rx_nombuf"], 0)
+        sent = e["sum_sent"]["packets"]
+        recv = e["sum_received"]["packets"]
+        # every data frame sent arrives once; warm-up and foreign add up
+        self.assertEqual(recv, sent)
+        self.assertEqual(e["sum_received"]["lost_packets"], 0)
+        self.assertEqual(e["sum_received"]["duplicates"], 0)
+        self.assertEqual(sum(p["tool_packets"] for p in rx),
+                         recv + e["rx_omitted_packets"] + e["rx_foreign"]
+                         + e["rx_bad_stream"])
+        per = e["streams"]
+        self.assertEqual(sum(s["sender"]["packets"] for s in per), sent)
+        self.assertEqual(sum(s["receiver"]["packets"] for s in per), recv)
+        for s in per:
+            self.assertEqual(s["receiver"]["lost_packets"],
+                             s["sender"]["packets"]
+                             - s["receiver"]["unique_packets"])
+        lat = e["sum_received"]["latency"]
+        self.assertEqual(lat["count"], recv)
+        self.assertLessEqual(lat["min_ns"], lat["p50_ns"])
+        self.assertLessEqual(lat["p50_ns"], lat["p99_ns"])
+        self.assertLessEqual(lat["p99_ns"], lat["max_ns"])
+        self.assertEqual(sum(b[2] for b in lat["histogram"]), lat["count"])
+
+    def check_rate(self, d, bps, size, strict):
+        e = d["end"]
+        want = req_pps(bps, size)
+        self.assertAlmostEqual(e["rate"]["requested_pps"], want,
+                               delta=want * 1e-9)
+        got = e["sum_sent"]["packets"] / e["sum_sent"]["seconds"]
+        self.assertAlmostEqual(e["rate"]["achieved_pps"], got,
+                               delta=got * 1e-9)
+        short = got < want * 0.995
+        # the report flags a shortfall exactly when there is one
+        self.assertEqual(e["rate"]["shortfall"], short)
+        if strict:
+            self.assertFalse(short, "achieved %.0f pps of %.0f requested"
+                             % (got, want))
+            self.assertLess(abs(got - want) / want, 0.005)
+            self.assertEqual(e["tx_dropped"], 0)
+        # L1 bits/s from bytes and packets as defined
+        s = e["sum_sent"]
+        self.assertAlmostEqual(
+            s["l1_bits_per_second"],
+            (s["bytes"] + L1_OVERHEAD * s["packets"]) * 8 / s["seconds"],
+            delta=1.0)
+        self.assertEqual(s["bytes"], s["packets"] * size)
+
+    def test_rate_matrix(self):
+        """1G/5G/10G L1 x 64/1518 B x UDP/TCP.  Rates the 2-CPU host can
+        carry (all 1518 B runs, 64 B at 1G) must be met within 0.5 % with
+        nothing dropped; above that the shortfall must be reported."""
+        for proto in ("udp", "tcp"):
+            for size in (64, 1518):
+                for g in (1, 5, 10):
+                    strict = size == 1518 or g == 1
+                    with self.subTest(proto=proto, size=size, rate=g):
+                        d = self.loop(["--rate", "%dG" % g, "--size",
+                                       str(size), "--proto", proto,
+                                       "--time", "2", "--interval", "0"])
+                        self.assertEqual(
+                            d["start"]["test_start"]["protocol"],
+                            proto.upper())
+                        self.check_counts(d)
+                        self.check_rate(d, g * 1e9, size, strict)
+
+    def test_packets_exact(self):
+        n = 123457
+        d = self.loop(["--rate", "500M", "--packets", str(n), "--streams",
+                       "3", "--size", "128"])
+        self.check_counts(d)
+        e = d["end"]
+        self.assertEqual(e["sum_sent"]["packets"], n)
+        self.assertEqual(e["sum_received"]["packets"], n)
+        self.assertEqual(e["tx_dropped"], 0)
+        # split over 3 streams: n/3 each, remainder to the first ones
+        want = [n // 3 + (1 if i < n % 3 else 0) for i in range(3)]
+        self.assertEqual([s["sender"]["packets"] for s in e["streams"]], want)
+        self.assertEqual([s["receiver"]["packets"] for s in e["streams"]],
+                         want)
+        tx = [p for p in e["ports"] if p["role"] == "tx"][0]
+        self.assertEqual(tx["pmd"]["opackets"], n)
+
+    def test_bytes_imix(self):
+        d = self.loop(["--rate", "1G", "--bytes", "1M", "--size", "imix"])
+        self.check_counts(d)
+        e = d["end"]
+        pattern = [64, 594, 64, 64, 594, 64, 1518, 64, 594, 64, 64, 594]
+        self.assertEqual(sorted(pattern), sorted([64] * 7 + [594] * 4
+                                                 + [1518]))
+        # frames needed to reach 1 MiB, whatever the interleaving order:
+        # whole cycles plus the shortest prefix of the sent order.
+        target, cyc = 1 << 20, sum(pattern)
+        full = target // cyc
+        sent_bytes = e["sum_sent"]["bytes"]
+        pkts = e["sum_sent"]["packets"]
+        self.assertGreaterEqual(sent_bytes, target)
+        self.assertLess(sent_bytes - target, 1518)
+        self.assertGreaterEqual(pkts, full * 12)
+        self.assertLess(pkts, (full + 1) * 12 + 1)
+
+    def test_omit_warmup_not_counted(self):
+        d = self.loop(["--rate", "1G", "--size", "1518", "--time", "2",
+                       "--omit", "1", "--interval", "0.5"])
+        self.check_counts(d)
+        e = d["end"]
+        warm_expected = req_pps(1e9, 1518) * 1.0
+        self.assertAlmostEqual(e["rx_omitted_packets"], warm_expected,
+                               delta=warm_expected * 0.02)
+        self.check_rate(d, 1e9, 1518, True)
+        iv = d["intervals"]
+        self.assertTrue(any(i["sum"]["omitted"] for i in iv))
+        self.assertTrue(any(not i["sum"]["omitted"] for i in iv))
+
+    def test_vlan_streams(self):
+        d = self.loop(["--rate", "2G", "--size", "256", "--time", "1",
+                       "--vlan", "100", "--streams", "4", "--proto", "tcp"])
+        self.check_counts(d)
+        e = d["end"]
+        self.assertEqual(len(e["streams"]), 4)
+        for s in e["streams"]:
+            self.assertGreater(s["receiver"]["packets"], 0)
+        self.check_rate(d, 2e9, 256, True)
+
+    def test_single_worker_gen_sink(self):
+        """One worker runs both the generator and the sink loop."""
+        d = self.loop(["--rate", "1G", "--size", "512", "--time", "1"],
+                      workers=1)
+        self.assertIn("tx p0/q0,rx p1/q0", d["start"]["lcore_map"])
+        self.check_counts(d)
+        self.check_rate(d, 1e9, 512, True)
+
+    def test_net_null_max(self):
+        vdevs = ["--vdev", "net_null0", "--vdev", "net_null1,no-rx=1"]
+        d = self.loop(["--rate", "max", "--size", "64", "--time", "1"],
+                      vdevs=vdevs)
+        e = d["end"]
+        self.assertTrue(e["rate"]["max"])
+        self.assertGreater(e["rate"]["achieved_pps"], 0)
+        tx = [p for p in e["ports"] if p["role"] == "tx"][0]
+        self.assertEqual(tx["tool_packets"], tx["pmd"]["opackets"])
+        self.assertEqual(e["sum_sent"]["packets"], tx["pmd"]["opackets"])
+        self.assertAlmostEqual(e["rate"]["achieved_pps"],
+                               e["sum_sent"]["packets"]
+                               / e["sum_sent"]["seconds"], delta=1)
+
+    def test_sigint_final_report(self):
+        eal = self.nb.eal(self.nb.memif_pair())
+        p, argv, log = self.nb.start(eal, ["--tx-port", "0", "--rx-port",
+                                           "1", "--rate", "1G", "--size",
+                                           "1518", "--time", "60"])
+        try:
+            # wait for the first interval line, then interrupt
+            line = ""
+            deadline = time.monotonic() + 30
+            while "[SUM]" not in line and time.monotonic() < deadline:
+                line = p.stdout.readline()
+                if not line and p.poll() is not None:
+                    break
+            self.assertIn("[SUM]", line)
+            t0 = time.monotonic()
+            p.send_signal(signal.SIGINT)
+            out, err = p.communicate(timeout=10)
+            took = time.monotonic() - t0
+        finally:
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.communicate()
+        self.assertEqual(p.returncode, 1, err[-2000:])
+        self.assertLess(took, 5)
+        self.assertIn("interrupted", out)
+        self.assertIn("sender", out)
+        self.assertNotIn("MISMATCH", out)
+        # receiver row agrees with the sender row: "lost 0/N"
+        self.assertRegex(out, r"lost 0/[1-9]")
+
+
+if __name__ == "__main__":
+    nbe2e.main()
