@@ -138,7 +138,8 @@ build_roles(struct nb_app *app)
 			}
 		}
 		n++;
-		id = rte_get_next_lcore(id, 1, 0);
+		/* the main lcore first, then every other in id order */
+		id = rte_get_next_lcore(n == 1 ? (unsigned int)-1 : id, 1, 0);
 		if (id >= RTE_MAX_LCORE)
 			break;
 	}
@@ -407,11 +408,16 @@ run_loopback(struct nb_app *app)
 		printf("\n");
 		fflush(stdout);
 	}
-	nb_loopback_run(app);
+	ret = nb_loopback_run(app);
 	if (cfg->json)
 		print_json(r);
 	else
 		nb_report_text(stdout, r);
+	if (ret != 0 || r->error[0]) {
+		fprintf(stderr, PROG ": %s\n",
+			r->error[0] ? r->error : "test failed");
+		return 1;
+	}
 	return r->interrupted ? 1 : 0;
 }
 
@@ -427,7 +433,8 @@ main(int argc, char **argv)
 	/* The tool's options first: a usage error needs no hugepages. */
 	if (dd < 0 && argc > 1 &&
 	    (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-	     strcmp(argv[1], "--version") == 0)) {
+	     strcmp(argv[1], "--version") == 0 ||
+	     strcmp(argv[1], "-V") == 0)) {
 		ret = nb_options_parse(cfg, 2, argv, err, sizeof(err));
 		dd = -2;
 	} else if (dd >= 0) {
@@ -440,8 +447,10 @@ main(int argc, char **argv)
 		die(EXIT_USAGE, "%s", err);
 	if (cfg->help) {
 		nb_options_usage(stdout, PROG);
-		printf("\nEAL options: see '" PROG " -h' without '--', or the "
-		       "DPDK EAL documentation.\n");
+		printf("\nEAL options (-l, --lcores, -a, --vdev, --no-pci, "
+		       "--file-prefix, ...): see the DPDK EAL\n"
+		       "documentation; docs/usage.md lists the ones this "
+		       "tool's tests use.\n");
 		return 0;
 	}
 	if (cfg->version) {

@@ -564,10 +564,10 @@ nb_options_usage(FILE *f, const char *prog)
 		fprintf(f, "  %-26s %s\n", left, o->help);
 	}
 	fprintf(f,
-		"\nExit status: 0 ok, 1 runtime failure or test failed, "
+		"\nExit status: 0 ok, 1 runtime failure or interrupted, "
 		"2 usage error.\n"
 		"Example (loopback over a memif pair):\n"
-		"  %s --lcores 0@0,1@0,2@0,3@1 --file-prefix nb \\\n"
+		"  %s --no-pci --lcores 0@0,1@0,2@0,3@1 --file-prefix nb \\\n"
 		"    --vdev net_memif0,role=server,socket=/tmp/nb.sock \\\n"
 		"    --vdev net_memif1,role=client,socket=/tmp/nb.sock \\\n"
 		"    -- --tx-port 0 --rx-port 1 --rate 1G --size 64 --time 5\n",

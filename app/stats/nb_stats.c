@@ -15,7 +15,7 @@
 
 struct snap {
 	uint64_t *tx_pkts, *tx_bytes, *rx_pkts, *rx_bytes;
-	uint64_t tx_warm_pkts, tx_warm_bytes, rx_warm;
+	uint64_t tx_warm_pkts, tx_warm_bytes, rx_warm, rx_warm_bytes;
 	uint64_t gap_lost;
 	struct nb_hist *hist;
 };
@@ -57,6 +57,7 @@ snap_take(const struct nb_app *app, struct snap *s)
 	memset(s->rx_pkts, 0, n * sizeof(uint64_t));
 	memset(s->rx_bytes, 0, n * sizeof(uint64_t));
 	s->tx_warm_pkts = s->tx_warm_bytes = s->rx_warm = s->gap_lost = 0;
+	s->rx_warm_bytes = 0;
 	nb_hist_init(s->hist);
 	for (i = 0; i < app->nb_txjobs; i++) {
 		const struct nb_txjob *j = app->txjobs[i];
@@ -75,6 +76,7 @@ snap_take(const struct nb_app *app, struct snap *s)
 		const struct nb_rxjob *j = app->rxjobs[i];
 
 		s->rx_warm += j->warm;
+		s->rx_warm_bytes += j->warm_bytes;
 		for (st = 0; st < n; st++) {
 			const struct nb_rx_stream *r = &j->streams[st];
 
@@ -128,6 +130,7 @@ record(struct nb_app *app, const struct snap *now, const struct snap *prev,
 		iv.tx_pkts = now->tx_warm_pkts - prev->tx_warm_pkts;
 		iv.tx_bytes = now->tx_warm_bytes - prev->tx_warm_bytes;
 		iv.rx_pkts = now->rx_warm - prev->rx_warm;
+		iv.rx_bytes = now->rx_warm_bytes - prev->rx_warm_bytes;
 	} else {
 		for (k = 0; k < n; k++) {
 			iv.stream_tx_pkts[k] = now->tx_pkts[k] - prev->tx_pkts[k];
@@ -233,9 +236,14 @@ nb_collect_final(struct nb_app *app)
 	const struct nb_run *run = &app->run;
 	uint64_t hz = rte_get_tsc_hz(), tx_end = run->measure_tsc,
 		 rx_end = run->measure_tsc;
+	uint64_t *best = calloc(app->cfg.streams, sizeof(uint64_t));
 	uint32_t k, st;
 	unsigned int i, p;
 
+	if (best == NULL) {
+		snprintf(r->error, sizeof(r->error), "out of memory");
+		return;
+	}
 	for (i = 0; i < app->nb_txjobs; i++) {
 		const struct nb_txjob *j = app->txjobs[i];
 		int pi = nb_app_port_index(app, j->port);
@@ -280,11 +288,14 @@ nb_collect_final(struct nb_app *app)
 			o->late += s->seq.late;
 			o->rx_bytes += s->bytes;
 			/* A stream lands on one queue; keep the busiest. */
-			if (s->seq.received >= o->rx_pkts - s->seq.received)
+			if (s->seq.received > best[st]) {
+				best[st] = s->seq.received;
 				o->jitter_ns = nb_jitter_ns(&s->jit);
+			}
 			nb_hist_merge(&o->hist, &s->hist);
 		}
 	}
+	free(best);
 	for (p = 0; p < app->nb_ports; p++)
 		nb_port_stats(app->port_ids[p], &r->ports[p].pmd);
 	r->tx_seconds = (double)(tx_end - run->measure_tsc) / hz;

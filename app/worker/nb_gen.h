@@ -62,10 +62,13 @@ nb_gen_step(struct nb_txjob *j, const struct nb_run *run, uint64_t now,
 			nb_stamp_udp(d, t, j->seq[sp]++, ts);
 		j->cnt[sp].pkts++;
 		j->cnt[sp].bytes += t->wire_len + NB_FCS_LEN;
-		if (++sp == j->nb_streams)
+		/* Each round over the streams takes the next size, so every
+		 * stream sees every size of the pattern. */
+		if (++sp == j->nb_streams) {
 			sp = 0;
-		if (++pp == j->nb_pattern)
-			pp = 0;
+			if (++pp == j->nb_pattern)
+				pp = 0;
+		}
 	}
 	j->stream_pos = sp;
 	j->pat_pos = pp;

@@ -33,7 +33,8 @@ static __rte_always_inline uint16_t
 nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now)
 {
 	struct rte_mbuf *pkts[NB_BURST];
-	uint64_t rx_ns, bytes = 0, data = 0, warm = 0, bad = 0;
+	uint64_t rx_ns, lat, bytes = 0, data = 0, warm = 0, bad = 0;
+	uint64_t warm_bytes = 0;
 	uint16_t n, i;
 
 	n = rte_eth_rx_burst(j->port, j->queue, pkts, NB_BURST);
@@ -64,11 +65,14 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now)
 			s = &j->streams[st.stream_id];
 			nb_seq_update(&s->seq, st.seq);
 			s->bytes += m->pkt_len + NB_FCS_LEN;
-			nb_hist_record(&s->hist, nb_latency_ns(rx_ns, st.ts));
-			nb_jitter_update(&s->jit, st.ts, rx_ns);
+			lat = nb_latency_ns(rx_ns, st.ts);
+			nb_hist_record(&s->hist, lat);
+			/* transit = lat: already reduced mod 2^48 */
+			nb_jitter_update(&s->jit, 0, lat);
 			data++;
 		} else if (kind == NB_FRAME_WARMUP) {
 			warm++;
+			warm_bytes += m->pkt_len + NB_FCS_LEN;
 		} else if (kind == NB_FRAME_DATA) {
 			bad++;
 		}
@@ -78,6 +82,7 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now)
 	j->bytes += bytes;
 	j->data += data;
 	j->warm += warm;
+	j->warm_bytes += warm_bytes;
 	j->bad_stream += bad;
 	j->foreign += n - data - warm - bad;
 	if (data)

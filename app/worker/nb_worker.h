@@ -92,6 +92,7 @@ struct nb_rxjob {
 	uint64_t bytes;
 	uint64_t data;             /* our data frames */
 	uint64_t warm;             /* our warm-up frames */
+	uint64_t warm_bytes;
 	uint64_t foreign;          /* not ours (ARP, other traffic, junk) */
 	uint64_t bad_stream;       /* ours, but a stream id out of range */
 	uint64_t last_data_tsc;

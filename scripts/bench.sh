@@ -1,0 +1,371 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Benchmark dpdk-nbench against dpdk-testpmd, side by side in one invocation,
+# on virtual devices (no NIC needed):
+#
+#   1. net_null: pure generator cost. dpdk-nbench sends at --rate max from a
+#      worker alone on CPU 1; testpmd txonly forwards from lcore 1 (CPU 1).
+#   2. memif loopback in one process: dpdk-nbench sends on the memif server
+#      port (CPU 1) and receives on the client port (CPU 0); testpmd io
+#      forwarding on the same kind of pair, packets circulating (one core).
+#
+# Prints the environment, every command exactly as run, and a table of Mpps
+# with dpdk-nbench/testpmd ratios. Ratios only mean something within one
+# invocation: the host is shared and its speed drifts between runs.
+#
+#   sudo scripts/bench.sh                 # 10 s per run, 64 B frames
+#   sudo scripts/bench.sh --time 3 --size 128
+#
+# Exit status: 0 when every run completed (whichever tool was faster),
+# 1 when a run failed, 2 on a usage error. See docs/performance.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+BUILD=${NB_BUILD_DIR:-build}
+NBENCH=$BUILD/app/dpdk-nbench
+TESTPMD=dpdk-testpmd
+HUGE_MNT=/dev/hugepages
+RUNTIME_DIR=/var/run/dpdk
+PY=/usr/bin/python3
+# Time a process gets for EAL init, pool creation and port start, on top of
+# the test itself, before timeout stops it and the run counts as failed.
+STARTUP_BUDGET=60
+
+usage() {
+	cat <<EOF
+Usage: sudo scripts/bench.sh [--time S] [--size B]
+
+Runs dpdk-nbench and dpdk-testpmd one after the other on net_null and on a
+memif pair, then prints Mpps for each and the dpdk-nbench/testpmd ratios.
+
+Options:
+  --time S   seconds each run measures, a whole number 1..3600 (default 10)
+  --size B   frame size in bytes including the 4 B FCS, 64..1518 (default 64);
+             testpmd gets --txpkts=B-4 (its lengths exclude the FCS)
+  -h, --help show this help and exit
+
+Environment:
+  NB_BUILD_DIR  build directory (default build)
+
+Needs root (hugepages) and 2 CPUs: lcore 1/CPU 1 runs the sender of both
+tools, CPU 0 the rest. Exit status: 0 all runs completed, 1 a run failed,
+2 usage error.
+EOF
+}
+
+die_usage() {
+	printf 'bench: %s\n\n' "$1" >&2
+	usage >&2
+	exit 2
+}
+
+time_s=10
+size=64
+while (($#)); do
+	case "$1" in
+	--time) (($# >= 2)) || die_usage "--time needs a value"; time_s=$2; shift ;;
+	--time=*) time_s=${1#--time=} ;;
+	--size) (($# >= 2)) || die_usage "--size needs a value"; size=$2; shift ;;
+	--size=*) size=${1#--size=} ;;
+	-h | --help) usage; exit 0 ;;
+	*) die_usage "unknown option: $1" ;;
+	esac
+	shift
+done
+if ! [[ $time_s =~ ^[1-9][0-9]{0,3}$ ]] || ((time_s > 3600)); then
+	die_usage "--time must be a whole number of seconds 1..3600, not '$time_s'"
+fi
+if ! [[ $size =~ ^[1-9][0-9]{1,3}$ ]] || ((size < 64 || size > 1518)); then
+	die_usage "--size must be 64..1518 bytes, not '$size'"
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "bench: run as root (hugepages)" >&2
+	exit 1
+fi
+
+bash scripts/setup.sh
+[ -f "$BUILD/build.ninja" ] || meson setup "$BUILD"
+ninja -C "$BUILD"
+command -v "$TESTPMD" >/dev/null || {
+	echo "bench: $TESTPMD not found (Debian package dpdk)" >&2
+	exit 1
+}
+
+# ------------------------------------------------------------ process control
+
+tmp=$(mktemp -d /tmp/nbench-bench.XXXXXX)
+CLK_TCK=$(getconf CLK_TCK)
+NCPU=$(nproc)
+tag=nbb$$
+PIDS=()     # timeout wrappers started and not yet reaped
+PREFIXES=() # --file-prefix of every DPDK process started
+
+cleanup() {
+	local pid i
+	trap - EXIT INT TERM
+	for pid in "${PIDS[@]}"; do
+		kill -INT "$pid" 2>/dev/null || true
+	done
+	for pid in "${PIDS[@]}"; do
+		for ((i = 0; i < 50; i++)); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.2
+		done
+		kill -KILL "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+	done
+	# testpmd leaves its hugepage files behind when stopped by a signal.
+	for p in "${PREFIXES[@]}"; do
+		rm -f "$HUGE_MNT/${p}map_"*
+		rm -rf "${RUNTIME_DIR:?}/$p"
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'echo "bench: interrupted" >&2; exit 130' INT TERM
+
+fail() {
+	printf 'bench: error: %s\n' "$1" >&2
+	if [ -n "${2:-}" ] && [ -s "$2" ]; then
+		printf 'bench: last lines of %s:\n' "$(basename "$2")" >&2
+		tail -n 15 "$2" | tr -d '\033' >&2
+	fi
+	exit 1
+}
+
+# start_bounded LIMIT OUT ERR CMD...: CMD in the background under timeout;
+# sets BG_PID to the timeout wrapper's PID.
+start_bounded() {
+	local limit=$1 out=$2 err=$3
+	shift 3
+	if [ "$out" = "$err" ]; then
+		timeout -k 5 "$limit" "$@" >"$out" 2>&1 </dev/null &
+	else
+		timeout -k 5 "$limit" "$@" >"$out" 2>"$err" </dev/null &
+	fi
+	BG_PID=$!
+	PIDS+=("$BG_PID")
+}
+
+# reap PID: wait for a wrapper started by start_bounded; sets RC.
+reap() {
+	local pid=$1 keep=() p
+	RC=0
+	wait "$pid" || RC=$?
+	for p in "${PIDS[@]}"; do
+		[ "$p" = "$pid" ] || keep+=("$p")
+	done
+	PIDS=("${keep[@]}")
+}
+
+# The PID of the command a timeout wrapper runs (its only child).
+child_of() {
+	local kids first=
+	kids=$(cat "/proc/$1/task/$1/children" 2>/dev/null || true)
+	read -r first _ <<<"$kids" || true
+	echo "$first"
+}
+
+# cpu_snap: sets SNAP to "total busy steal ours": jiffies of all CPUs from
+# /proc/stat (total = user..steal; guest time is already inside user), and
+# the CPU seconds this shell's reaped children used (bash times, so it must
+# run in this shell, not in a subshell).
+cpu_snap() {
+	times >"$tmp/times"
+	SNAP="$(awk '$1 == "cpu" { t = 0; for (i = 2; i <= 9; i++) t += $i;
+		print t, $2 + $3 + $4 + $7 + $8, $9 }' /proc/stat) $(awk 'NR == 2 {
+		s = 0; for (i = 1; i <= 2; i++) { split($i, m, "m"); sub("s", "", m[2]); s += m[1] * 60 + m[2] }
+		print s }' "$tmp/times")"
+}
+# cpu_load "SNAP0" "SNAP1": sets STEAL (% of all CPU time stolen by the
+# hypervisor) and OTHERS (CPUs kept busy by processes other than the one
+# measured, on average; the host is shared).
+cpu_load() {
+	read -r STEAL OTHERS < <(awk -v a="$1" -v b="$2" -v hz="$CLK_TCK" -v n="$NCPU" 'BEGIN {
+		split(a, x); split(b, y); d = y[1] - x[1]; wall = d / hz / n
+		st = d > 0 ? 100 * (y[3] - x[3]) / d : 0
+		o = wall > 0 ? ((y[2] - x[2]) / hz - (y[4] - x[4])) / wall : 0
+		printf "%.1f %.2f\n", st, (o < 0 ? 0 : o) }')
+}
+
+# Print a command so that it can be pasted into a shell.
+show_cmd() {
+	local a out='  $'
+	for a in "$@"; do
+		if [[ $a =~ ^[A-Za-z0-9_@%+=:,./-]+$ ]]; then
+			out+=" $a"
+		else
+			out+=" $(printf '%q' "$a")"
+		fi
+	done
+	printf '%s\n' "$out"
+}
+
+# ------------------------------------------------------------------- parsing
+
+# nb_result JSON: "achieved_pps sent received received_seconds tx_dropped
+# opackets(tx port) ipackets(rx port)"
+nb_result() {
+	"$PY" - "$1" <<'PY'
+import json, sys
+e = json.load(open(sys.argv[1]))["end"]
+ports = {p["role"]: p["pmd"] for p in e["ports"]}
+r = e["sum_received"]
+print(e["rate"]["achieved_pps"], e["sum_sent"]["packets"], r["packets"],
+      r["seconds"], e["tx_dropped"], ports.get("tx", {}).get("opackets", 0),
+      ports.get("rx", {}).get("ipackets", 0))
+PY
+}
+
+# tp_rate LOG FIELD PORT N: testpmd prints one stats block per --stats-period
+# whose "Rx-pps:"/"Tx-pps:" cover the time since the previous block (the
+# first block has none and shows 0). Uses blocks 2..N+1 of PORT:
+# "median min max count".
+tp_rate() {
+	"$PY" - "$@" <<'PY'
+import re, statistics, sys
+log, field, port, n = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+vals, cur = [], None
+for line in open(log, errors="replace"):
+    m = re.search(r"NIC statistics for port (\d+)", line)
+    if m:
+        cur = int(m.group(1))
+        continue
+    m = re.search(field + r":\s+(\d+)", line)
+    if m and cur == port:
+        vals.append(int(m.group(1)))
+vals = vals[1:n + 1]
+if not vals:
+    sys.exit("no %s lines for port %d in %s" % (field, port, log))
+print(statistics.median(vals), min(vals), max(vals), len(vals))
+PY
+}
+
+mpps() { awk -v v="$1" 'BEGIN { printf "%.2f", v / 1e6 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "n/a" }'; }
+
+# ---------------------------------------------------------------------- runs
+
+# run_nbench NAME VDEV0 VDEV1: dpdk-nbench loopback port 0 -> port 1 at
+# --rate max; JSON in $tmp/NAME.json. Sets NB_*, STEAL and OTHERS.
+run_nbench() {
+	local name=$1 prefix=$tag$1 s0
+	PREFIXES+=("$prefix")
+	local cmd=("$NBENCH" --no-pci --lcores "0@0,1@0,2@0,3@1" --file-prefix "$prefix"
+		--log-level lib.eal:error --vdev "$2" --vdev "$3"
+		-- --tx-port 0 --rx-port 1 --rate max --size "$size" --time "$time_s"
+		--json --interval 0)
+	echo "== $name: dpdk-nbench, $time_s s"
+	show_cmd "${cmd[@]}"
+	cpu_snap
+	s0=$SNAP
+	start_bounded $((time_s + STARTUP_BUDGET)) "$tmp/$name.json" "$tmp/$name.err" "${cmd[@]}"
+	reap "$BG_PID"
+	cpu_snap
+	cpu_load "$s0" "$SNAP"
+	((RC == 0)) || fail "dpdk-nbench ($name) exited with status $RC" "$tmp/$name.err"
+	read -r NB_PPS NB_SENT NB_RCVD NB_RSECS NB_DROP NB_OPK NB_IPK < <(nb_result "$tmp/$name.json") ||
+		fail "dpdk-nbench ($name): no JSON result" "$tmp/$name.err"
+	NB_RPPS=$(awk -v p="$NB_RCVD" -v s="$NB_RSECS" 'BEGIN { printf "%.0f", (s > 0 ? p / s : 0) }')
+	printf '  achieved %s Mpps, sent %s, received %s in %.3f s (%s Mpps), tx_dropped %s, PMD opackets %s ipackets %s; other processes %s CPUs, steal %s%%\n' \
+		"$(mpps "$NB_PPS")" "$NB_SENT" "$NB_RCVD" "$NB_RSECS" "$(mpps "$NB_RPPS")" \
+		"$NB_DROP" "$NB_OPK" "$NB_IPK" "$OTHERS" "$STEAL"
+}
+
+# run_testpmd NAME -- EAL/testpmd args: stops testpmd with SIGINT (by its
+# PID) once time_s stats periods after the first are printed.
+run_testpmd() {
+	local name=$1 prefix=$tag$1 log=$tmp/$1.log s0 deadline n pid
+	shift
+	PREFIXES+=("$prefix")
+	local cmd=("$TESTPMD" --no-pci -l "0,1" --file-prefix "$prefix" --log-level lib.eal:error "$@")
+	echo "== $name: dpdk-testpmd, $time_s stats periods of 1 s after the first"
+	show_cmd "${cmd[@]}"
+	cpu_snap
+	s0=$SNAP
+	start_bounded $((time_s + STARTUP_BUDGET)) "$log" "$log" "${cmd[@]}"
+	deadline=$((SECONDS + time_s + STARTUP_BUDGET - 5))
+	while :; do
+		n=$(grep -c 'Port statistics ====' "$log" || true)
+		((n >= time_s + 1)) && break
+		kill -0 "$BG_PID" 2>/dev/null || {
+			reap "$BG_PID"
+			fail "dpdk-testpmd ($name) exited early with status $RC" "$log"
+		}
+		((SECONDS < deadline)) || fail "dpdk-testpmd ($name): no statistics after $((time_s + STARTUP_BUDGET - 5)) s" "$log"
+		sleep 0.2
+	done
+	pid=$(child_of "$BG_PID")
+	kill -INT "${pid:-$BG_PID}"
+	reap "$BG_PID"
+	cpu_snap
+	cpu_load "$s0" "$SNAP"
+	# testpmd re-raises SIGINT after its cleanup: 130 is the normal end here.
+	((RC == 0 || RC == 130)) || fail "dpdk-testpmd ($name) exited with status $RC" "$log"
+	grep -q 'Bye' "$log" || fail "dpdk-testpmd ($name) did not shut down cleanly" "$log"
+}
+
+# ---------------------------------------------------------------- environment
+
+cpu_model=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+dpdk_ver=$(pkg-config --modversion libdpdk 2>/dev/null || echo unknown)
+tp_ver=$(dpkg-query -W -f='${Version}' dpdk 2>/dev/null || echo unknown)
+echo
+echo "environment: cpu '$cpu_model', nproc $(nproc), dpdk $dpdk_ver (pkg-config libdpdk), testpmd from package dpdk $tp_ver, kernel $(uname -r), $(date -u '+%Y-%m-%d %H:%M:%S UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "settings: --time $time_s s per run, frames $size B incl. FCS (dpdk-nbench --size $size, testpmd --txpkts=$((size - 4)))"
+[ "$(nproc)" -eq 2 ] || echo "note: the lcore maps assume 2 CPUs; this host has $(nproc)"
+echo
+
+# 1. net_null: generator cost
+run_nbench null_nbench net_null0 net_null1,no-rx=1
+null_nb_pps=$NB_PPS null_nb_drop=$NB_DROP null_nb_load=("$OTHERS" "$STEAL")
+
+run_testpmd null_testpmd --vdev net_null0 \
+	-- --forward-mode=txonly --txpkts=$((size - 4)) --nb-cores=1 --stats-period 1
+null_tp_load=("$OTHERS" "$STEAL")
+read -r null_tp_pps null_tp_min null_tp_max null_tp_n < <(tp_rate "$tmp/null_testpmd.log" Tx-pps 0 "$time_s") ||
+	fail "dpdk-testpmd (null_testpmd): no Tx-pps lines" "$tmp/null_testpmd.log"
+printf '  port 0 Tx-pps median %s Mpps over %s periods (min %s, max %s); other processes %s CPUs, steal %s%%\n' \
+	"$(mpps "$null_tp_pps")" "$null_tp_n" "$(mpps "$null_tp_min")" "$(mpps "$null_tp_max")" "${null_tp_load[@]}"
+
+# 2. memif loopback in one process; each process its own socket.
+nsock=$tmp/nbench-memif.sock
+run_nbench memif_nbench "net_memif0,role=server,socket=$nsock,rsize=14" \
+	"net_memif1,role=client,socket=$nsock,rsize=14"
+mem_nb_pps=$NB_PPS mem_nb_rpps=$NB_RPPS mem_nb_drop=$NB_DROP mem_nb_load=("$OTHERS" "$STEAL")
+mem_nb_sent=$NB_SENT mem_nb_rcvd=$NB_RCVD
+
+tsock=$tmp/testpmd-memif.sock
+run_testpmd memif_testpmd \
+	--vdev "net_memif0,role=server,socket=$tsock,rsize=14" \
+	--vdev "net_memif1,role=client,socket=$tsock,rsize=14" \
+	-- --forward-mode=io --tx-first --txpkts=$((size - 4)) --nb-cores=1 --stats-period 1
+mem_tp_load=("$OTHERS" "$STEAL")
+read -r mem_tp0 mem_tp0_min mem_tp0_max mem_tp_n < <(tp_rate "$tmp/memif_testpmd.log" Rx-pps 0 "$time_s") ||
+	fail "dpdk-testpmd (memif_testpmd): no Rx-pps lines for port 0" "$tmp/memif_testpmd.log"
+read -r mem_tp1 mem_tp1_min mem_tp1_max _ < <(tp_rate "$tmp/memif_testpmd.log" Rx-pps 1 "$time_s") ||
+	fail "dpdk-testpmd (memif_testpmd): no Rx-pps lines for port 1" "$tmp/memif_testpmd.log"
+mem_tp_mean=$(awk -v a="$mem_tp0" -v b="$mem_tp1" 'BEGIN { printf "%.0f", (a + b) / 2 }')
+printf '  Rx-pps median port 0 %s Mpps (min %s, max %s), port 1 %s Mpps (min %s, max %s) over %s periods; other processes %s CPUs, steal %s%%\n' \
+	"$(mpps "$mem_tp0")" "$(mpps "$mem_tp0_min")" "$(mpps "$mem_tp0_max")" \
+	"$(mpps "$mem_tp1")" "$(mpps "$mem_tp1_min")" "$(mpps "$mem_tp1_max")" "$mem_tp_n" "${mem_tp_load[@]}"
+
+# ---------------------------------------------------------------------- table
+
+echo
+echo "results: $size B frames incl. FCS, $time_s s per run, ratio = dpdk-nbench / testpmd"
+echo "testpmd rate = median of its per-second Rx-pps/Tx-pps lines, periods 2..$((time_s + 1)) (the first line is always 0)"
+echo "other CPUs = CPUs kept busy on average by processes other than the one measured (shared host); steal = hypervisor steal"
+row() { printf '%-9s %-44s %7s %6s %10s %6s\n' "$@"; }
+row test measure Mpps ratio "other CPUs" steal%
+row net_null "dpdk-nbench achieved_pps (TX)" "$(mpps "$null_nb_pps")" "$(ratio "$null_nb_pps" "$null_tp_pps")" "${null_nb_load[@]}"
+row "" "testpmd txonly Tx-pps, port 0" "$(mpps "$null_tp_pps")" "" "${null_tp_load[@]}"
+row memif "dpdk-nbench achieved_pps (TX)" "$(mpps "$mem_nb_pps")" "$(ratio "$mem_nb_pps" "$mem_tp_mean")" "${mem_nb_load[@]}"
+row "" "dpdk-nbench received (packets / seconds)" "$(mpps "$mem_nb_rpps")" "$(ratio "$mem_nb_rpps" "$mem_tp_mean")" "" ""
+row "" "testpmd io Rx-pps, port 0" "$(mpps "$mem_tp0")" "" "${mem_tp_load[@]}"
+row "" "testpmd io Rx-pps, port 1" "$(mpps "$mem_tp1")" "" "" ""
+row "" "testpmd io Rx-pps per port, mean of 0 and 1" "$(mpps "$mem_tp_mean")" "" "" ""
+echo
+echo "dpdk-nbench tx_dropped: net_null $null_nb_drop, memif $mem_nb_drop; memif sent $mem_nb_sent, received $mem_nb_rcvd"
+echo "memif ratios: dpdk-nbench's one direction (sender CPU 1, receiver CPU 0) against testpmd's rate per port, where one core (CPU 1) forwards both directions"

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Set up (packages, hugepages), build, and run every test suite:
+#   unit  cmocka tests of app/core, no EAL, no hugepages
+#   e2e   real dpdk-nbench processes on virtual devices
+# plus a build with -Db_sanitize=address,undefined whose unit suite must
+# pass too.  Exits non-zero on any failure; the last line is the total as
+# "N passed, N failed".
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+BUILD=${NB_BUILD_DIR:-build}
+ASAN_BUILD=${NB_ASAN_BUILD_DIR:-build-asan}
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "scripts/test.sh: run as root (hugepages, network namespaces)" >&2
+	exit 1
+fi
+bash scripts/setup.sh
+
+configure() {
+	local dir=$1
+	shift
+	if [ -f "$dir/build.ninja" ]; then
+		meson setup --reconfigure "$dir" "$@" >/dev/null
+	else
+		meson setup "$dir" "$@"
+	fi
+}
+
+configure "$BUILD"
+ninja -C "$BUILD"
+configure "$ASAN_BUILD" -Db_sanitize=address,undefined -Db_lundef=false
+ninja -C "$ASAN_BUILD"
+
+status=0
+meson test -C "$ASAN_BUILD" --suite unit --print-errorlogs || status=1
+cp "$ASAN_BUILD/meson-logs/testlog.json" "$ASAN_BUILD/testlog-unit.json"
+meson test -C "$BUILD" --suite unit --print-errorlogs || status=1
+cp "$BUILD/meson-logs/testlog.json" "$BUILD/testlog-unit.json"
+meson test -C "$BUILD" --suite e2e --print-errorlogs || status=1
+cp "$BUILD/meson-logs/testlog.json" "$BUILD/testlog-e2e.json"
+
+# One closing line for the whole run, counted from meson's logs.
+/usr/bin/python3 - "$ASAN_BUILD/testlog-unit.json" "$BUILD/testlog-unit.json" \
+	"$BUILD/testlog-e2e.json" <<'PY'
+import json, sys
+ok = bad = skip = 0
+for path in sys.argv[1:]:
+    with open(path) as f:
+        for line in f:
+            r = json.loads(line)["result"]
+            if r in ("OK", "EXPECTEDFAIL"):
+                ok += 1
+            elif r == "SKIP":
+                skip += 1
+            else:
+                bad += 1
+print("tests: %d passed, %d failed, %d skipped" % (ok, bad, skip))
+PY
+exit $status

@@ -1,0 +1,793 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Unit tests for the option table and parser (app/core/nb_options.c).
+ *
+ * Every entry of nb_options[] must have a case below (a new option without
+ * one fails test_every_option_has_a_case), and each case is parsed in every
+ * accepted spelling: "--name value", "--name=value" and "-x value".
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "nb_frame.h"
+#include "nb_options.h"
+
+#define ERRLEN 512
+
+static uint32_t
+ip4(unsigned int a, unsigned int b, unsigned int c, unsigned int d)
+{
+	return (uint32_t)a << 24 | (uint32_t)b << 16 | (uint32_t)c << 8 | d;
+}
+
+/* Parse a NULL-terminated list of tokens (argv[0] is added here). */
+static int
+parse_tokens(struct nb_config *cfg, const char *const *toks, char *err)
+{
+	char *argv[64];
+	int argc = 0;
+
+	argv[argc++] = (char *)"dpdk-nbench";
+	while (*toks != NULL) {
+		assert_true(argc < 63);
+		argv[argc++] = (char *)*toks++;
+	}
+	argv[argc] = NULL;
+	nb_config_defaults(cfg);
+	err[0] = '\0';
+	return nb_options_parse(cfg, argc, argv, err, ERRLEN);
+}
+
+#define PARSE(cfg, err, ...)                                                   \
+	parse_tokens((cfg), (const char *const[]){ __VA_ARGS__, NULL }, (err))
+
+static void
+test_defaults(void **state)
+{
+	struct nb_config cfg;
+	char err[ERRLEN];
+
+	(void)state;
+	nb_config_defaults(&cfg);
+	assert_int_equal(cfg.mode, NB_MODE_NONE);
+	assert_int_equal(cfg.nb_tx_ports, 0);
+	assert_int_equal(cfg.nb_rx_ports, 0);
+	assert_int_equal(cfg.rate.kind, NB_RATE_MAX);
+	assert_int_equal(cfg.sizes.nb_sizes, 1);
+	assert_int_equal(cfg.sizes.sizes[0], 64);
+	assert_int_equal(cfg.sizes.nb_pattern, 1);
+	assert_int_equal(cfg.sizes.pattern[0], 0);
+	assert_int_equal(cfg.proto, 17);
+	assert_int_equal(cfg.streams, 1);
+	assert_int_equal(cfg.vlan_id, 0);
+	assert_int_equal(cfg.src_ip, ip4(198, 18, 0, 1));
+	assert_int_equal(cfg.dst_ip, ip4(198, 19, 0, 1));
+	assert_int_equal(cfg.have_src_mac, 0);
+	assert_int_equal(cfg.have_dst_mac, 0);
+	assert_true(cfg.duration == 10.0);
+	assert_int_equal(cfg.duration_set, 0);
+	assert_int_equal(cfg.packets, 0);
+	assert_int_equal(cfg.bytes, 0);
+	assert_true(cfg.omit == 0.0);
+	assert_true(cfg.interval == 1.0);
+	assert_int_equal(cfg.queues, 1);
+	assert_int_equal(cfg.rxd, 1024);
+	assert_int_equal(cfg.txd, 1024);
+	assert_true(cfg.link_timeout == 10.0);
+	assert_true(cfg.drain == 0.5);
+	assert_int_equal(cfg.json, 0);
+	assert_int_equal(cfg.help, 0);
+	assert_int_equal(cfg.version, 0);
+	assert_int_equal(cfg.seen, 0);
+
+	/* No arguments at all: defaults, no error. */
+	{
+		char *argv[] = { (char *)"dpdk-nbench", NULL };
+		struct nb_config c2;
+
+		nb_config_defaults(&c2);
+		assert_int_equal(nb_options_parse(&c2, 1, argv, err, ERRLEN),
+				 0);
+		assert_memory_equal(&c2, &cfg, sizeof(cfg));
+	}
+	/* The table fits the "seen" bitmap. */
+	assert_true(nb_nb_options <= 64);
+	assert_true(nb_nb_options > 0);
+}
+
+/* One case per option: a valid value and a check of its effect. */
+struct opt_case {
+	const char *name;
+	char short_name;
+	const char *value; /* NULL for a flag */
+	void (*check)(const struct nb_config *cfg);
+	const char *bad[6]; /* rejected values, NULL-terminated */
+};
+
+static void
+chk_help(const struct nb_config *c)
+{
+	assert_int_equal(c->help, 1);
+}
+
+static void
+chk_version(const struct nb_config *c)
+{
+	assert_int_equal(c->version, 1);
+}
+
+static void
+chk_list_ports(const struct nb_config *c)
+{
+	assert_int_equal(c->mode, NB_MODE_PORTS);
+}
+
+static void
+chk_tx_port(const struct nb_config *c)
+{
+	assert_int_equal(c->mode, NB_MODE_LOOPBACK);
+	assert_int_equal(c->nb_tx_ports, 3);
+	assert_int_equal(c->tx_ports[0], 0);
+	assert_int_equal(c->tx_ports[1], 2);
+	assert_int_equal(c->tx_ports[2], 31);
+	assert_int_equal(c->nb_rx_ports, 0);
+}
+
+static void
+chk_rx_port(const struct nb_config *c)
+{
+	assert_int_equal(c->mode, NB_MODE_LOOPBACK);
+	assert_int_equal(c->nb_rx_ports, 1);
+	assert_int_equal(c->rx_ports[0], 1);
+	assert_int_equal(c->nb_tx_ports, 0);
+}
+
+static void
+chk_rate(const struct nb_config *c)
+{
+	assert_int_equal(c->rate.kind, NB_RATE_BPS_L2);
+	assert_true(c->rate.value == 2.5e9);
+}
+
+static void
+chk_size(const struct nb_config *c)
+{
+	assert_int_equal(c->sizes.nb_sizes, 3);
+	assert_int_equal(c->sizes.sizes[0], 64);
+	assert_int_equal(c->sizes.sizes[1], 512);
+	assert_int_equal(c->sizes.sizes[2], 1518);
+	assert_int_equal(c->sizes.nb_pattern, 3);
+}
+
+static void
+chk_proto(const struct nb_config *c)
+{
+	assert_int_equal(c->proto, 6);
+}
+
+static void
+chk_streams(const struct nb_config *c)
+{
+	assert_int_equal(c->streams, 7);
+}
+
+static void
+chk_vlan(const struct nb_config *c)
+{
+	assert_int_equal(c->vlan_id, 100);
+}
+
+static void
+chk_src_ip(const struct nb_config *c)
+{
+	assert_int_equal(c->src_ip, ip4(10, 0, 0, 1));
+	assert_int_equal(c->dst_ip, ip4(198, 19, 0, 1));
+}
+
+static void
+chk_dst_ip(const struct nb_config *c)
+{
+	assert_int_equal(c->dst_ip, ip4(192, 168, 255, 254));
+	assert_int_equal(c->src_ip, ip4(198, 18, 0, 1));
+}
+
+static void
+chk_src_mac(const struct nb_config *c)
+{
+	static const uint8_t m[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 };
+
+	assert_int_equal(c->have_src_mac, 1);
+	assert_int_equal(c->have_dst_mac, 0);
+	assert_memory_equal(c->src_mac, m, 6);
+}
+
+static void
+chk_dst_mac(const struct nb_config *c)
+{
+	static const uint8_t m[6] = { 0x0a, 0xbc, 0xde, 0xf0, 0x12, 0x34 };
+
+	assert_int_equal(c->have_dst_mac, 1);
+	assert_int_equal(c->have_src_mac, 0);
+	assert_memory_equal(c->dst_mac, m, 6);
+}
+
+static void
+chk_time(const struct nb_config *c)
+{
+	assert_int_equal(c->duration_set, 1);
+	assert_true(c->duration == 2.5);
+}
+
+static void
+chk_packets(const struct nb_config *c)
+{
+	assert_int_equal(c->packets, 10000000);
+}
+
+static void
+chk_bytes(const struct nb_config *c)
+{
+	assert_int_equal(c->bytes, 3 * 1024);
+}
+
+static void
+chk_omit(const struct nb_config *c)
+{
+	assert_true(c->omit == 1.5);
+}
+
+static void
+chk_interval(const struct nb_config *c)
+{
+	assert_true(c->interval == 0.5);
+}
+
+static void
+chk_queues(const struct nb_config *c)
+{
+	assert_int_equal(c->queues, 4);
+}
+
+static void
+chk_rxd(const struct nb_config *c)
+{
+	assert_int_equal(c->rxd, 512);
+	assert_int_equal(c->txd, 1024);
+}
+
+static void
+chk_txd(const struct nb_config *c)
+{
+	assert_int_equal(c->txd, 2048);
+	assert_int_equal(c->rxd, 1024);
+}
+
+static void
+chk_link_timeout(const struct nb_config *c)
+{
+	assert_true(c->link_timeout == 3.0);
+}
+
+static void
+chk_drain(const struct nb_config *c)
+{
+	assert_true(c->drain == 0.25);
+}
+
+static void
+chk_json(const struct nb_config *c)
+{
+	assert_int_equal(c->json, 1);
+}
+
+static const struct opt_case cases[] = {
+	{ "help", 'h', NULL, chk_help, { NULL } },
+	{ "version", 'V', NULL, chk_version, { NULL } },
+	{ "list-ports", 0, NULL, chk_list_ports, { NULL } },
+	{ "tx-port", 0, "0,2,31", chk_tx_port,
+	  { "", "32", "0,,1", "0,", "1,1", NULL } },
+	{ "rx-port", 0, "1", chk_rx_port, { "x", ",1", "-1", "1 ", NULL } },
+	{ "rate", 'b', "2.5Gl2", chk_rate,
+	  { "10Gx", "0", "101%", "fast", "-1G", NULL } },
+	{ "size", 'l', "64,512,1518", chk_size,
+	  { "63", "9001", "64,,128", "big", NULL } },
+	{ "proto", 0, "tcp", chk_proto, { "icmp", "UDP", "", NULL } },
+	{ "streams", 'P', "7", chk_streams, { "0", "1025", "-1", "2x", NULL } },
+	{ "vlan", 0, "100", chk_vlan, { "0", "4095", "abc", NULL } },
+	{ "src-ip", 0, "10.0.0.1", chk_src_ip,
+	  { "256.0.0.1", "10.0.0", "10.0.0.01", NULL } },
+	{ "dst-ip", 0, "192.168.255.254", chk_dst_ip,
+	  { "1.2.3.4.5", "host", NULL } },
+	{ "src-mac", 0, "02:00:00:00:00:01", chk_src_mac,
+	  { "02:00:00:00:00", "02:00:00:00:00:0g", "02:00-00:00:00:01",
+	    NULL } },
+	{ "dst-mac", 0, "0A-bc-DE-f0-12-34", chk_dst_mac,
+	  { "", "0a:bc:de:f0:12:34:56", NULL } },
+	{ "time", 't', "2.5", chk_time, { "-1", "abc", "2592001", NULL } },
+	{ "packets", 'k', "10M", chk_packets, { "0", "1.5", "10X", NULL } },
+	{ "bytes", 'n', "3K", chk_bytes, { "0", "-5", "1T", NULL } },
+	{ "omit", 'O', "1.5", chk_omit, { "3601", "-0.5", "x", NULL } },
+	{ "interval", 'i', "0.5", chk_interval,
+	  { "0.05", "3601", "1s", NULL } },
+	{ "queues", 'q', "4", chk_queues, { "0", "17", NULL } },
+	{ "rxd", 0, "512", chk_rxd, { "63", "16385", NULL } },
+	{ "txd", 0, "2048", chk_txd, { "0", "99999", NULL } },
+	{ "link-timeout", 0, "3", chk_link_timeout, { "601", "-", NULL } },
+	{ "drain", 0, "0.25", chk_drain, { "61", "1e9", NULL } },
+	{ "json", 'J', NULL, chk_json, { NULL } },
+};
+
+#define N_CASES (sizeof(cases) / sizeof(cases[0]))
+
+static const struct opt_case *
+find_case(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < N_CASES; i++)
+		if (strcmp(cases[i].name, name) == 0)
+			return &cases[i];
+	return NULL;
+}
+
+static void
+test_every_option_has_a_case(void **state)
+{
+	size_t i, j;
+
+	(void)state;
+	assert_int_equal(nb_nb_options, N_CASES);
+	for (i = 0; i < nb_nb_options; i++) {
+		const struct opt_case *c = find_case(nb_options[i].name);
+
+		if (c == NULL)
+			fail_msg("option --%s has no test case",
+				 nb_options[i].name);
+		assert_int_equal(c->short_name, nb_options[i].short_name);
+		assert_int_equal(c->value == NULL, nb_options[i].arg == NULL);
+		assert_non_null(nb_options[i].apply);
+		assert_non_null(nb_options[i].help);
+		/* Names and short names are unique. */
+		for (j = 0; j < i; j++) {
+			assert_string_not_equal(nb_options[i].name,
+						nb_options[j].name);
+			if (nb_options[i].short_name)
+				assert_int_not_equal(nb_options[i].short_name,
+						     nb_options[j].short_name);
+		}
+	}
+}
+
+static void
+check_parsed(const struct opt_case *c, char **argv, int argc)
+{
+	struct nb_config cfg;
+	char err[ERRLEN] = "";
+	int rc;
+
+	nb_config_defaults(&cfg);
+	rc = nb_options_parse(&cfg, argc, argv, err, ERRLEN);
+	if (rc != 0)
+		fail_msg("'%s %s' failed: %s", argv[1],
+			 argc > 2 ? argv[2] : "", err);
+	c->check(&cfg);
+}
+
+static void
+test_every_option_every_form(void **state)
+{
+	char lng[64], eq[128], shrt[3];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < N_CASES; i++) {
+		const struct opt_case *c = &cases[i];
+
+		snprintf(lng, sizeof(lng), "--%s", c->name);
+		snprintf(shrt, sizeof(shrt), "-%c", c->short_name);
+		if (c->value == NULL) {
+			char *a1[] = { (char *)"x", lng, NULL };
+			char *a2[] = { (char *)"x", shrt, NULL };
+
+			check_parsed(c, a1, 2);
+			if (c->short_name)
+				check_parsed(c, a2, 2);
+		} else {
+			char *a1[] = { (char *)"x", lng, (char *)c->value,
+				       NULL };
+			char *a2[] = { (char *)"x", eq, NULL };
+			char *a3[] = { (char *)"x", shrt, (char *)c->value,
+				       NULL };
+
+			snprintf(eq, sizeof(eq), "--%s=%s", c->name,
+				 c->value);
+			check_parsed(c, a1, 3);
+			check_parsed(c, a2, 2);
+			if (c->short_name)
+				check_parsed(c, a3, 3);
+		}
+	}
+}
+
+/* All options at once (those that combine), mixing the forms. */
+static void
+test_all_together(void **state)
+{
+	struct nb_config cfg;
+	char err[ERRLEN];
+
+	(void)state;
+	assert_int_equal(PARSE(&cfg, err, "--tx-port", "0,2,31",
+			       "--rx-port=1", "-b", "2.5Gl2",
+			       "--size=64,512,1518", "--proto", "tcp", "-P",
+			       "7", "--vlan=100", "--src-ip", "10.0.0.1",
+			       "--dst-ip=192.168.255.254", "--src-mac",
+			       "02:00:00:00:00:01", "--dst-mac",
+			       "0A-bc-DE-f0-12-34", "-t", "2.5", "-k", "10M",
+			       "--omit=1.5", "-i", "0.5", "-q", "4", "--rxd",
+			       "512", "--link-timeout=3", "--drain", "0.25",
+			       "-J", "-h", "-V"),
+			 0);
+	assert_int_equal(cfg.mode, NB_MODE_LOOPBACK);
+	assert_int_equal(cfg.nb_tx_ports, 3);
+	assert_int_equal(cfg.rx_ports[0], 1);
+	chk_rate(&cfg);
+	chk_size(&cfg);
+	chk_proto(&cfg);
+	chk_streams(&cfg);
+	chk_vlan(&cfg);
+	assert_int_equal(cfg.src_ip, ip4(10, 0, 0, 1));
+	assert_int_equal(cfg.dst_ip, ip4(192, 168, 255, 254));
+	assert_int_equal(cfg.have_src_mac, 1);
+	assert_int_equal(cfg.have_dst_mac, 1);
+	chk_time(&cfg);
+	chk_packets(&cfg);
+	chk_omit(&cfg);
+	chk_interval(&cfg);
+	chk_queues(&cfg);
+	chk_rxd(&cfg);
+	chk_link_timeout(&cfg);
+	chk_drain(&cfg);
+	chk_json(&cfg);
+	chk_help(&cfg);
+	chk_version(&cfg);
+	assert_int_equal(cfg.bytes, 0);
+
+	/* A value may look like an option; it is taken as the value. */
+	assert_int_equal(PARSE(&cfg, err, "--rate", "-5"), -EINVAL);
+	assert_non_null(strstr(err, "'-5'"));
+	/* An "=" inside the value is kept. */
+	assert_int_equal(PARSE(&cfg, err, "--proto=tcp=udp"), -EINVAL);
+	assert_non_null(strstr(err, "tcp=udp"));
+	/* "--name=" is an empty value, not a missing one. */
+	assert_int_equal(PARSE(&cfg, err, "--proto="), -EINVAL);
+	assert_non_null(strstr(err, "--proto"));
+}
+
+static void
+expect_error(const char *const *toks, const char *needle, const char *needle2)
+{
+	struct nb_config cfg;
+	char err[ERRLEN];
+	int rc = parse_tokens(&cfg, toks, err);
+
+	if (rc != -EINVAL)
+		fail_msg("'%s ...' returned %d, expected -EINVAL", toks[0], rc);
+	if (strstr(err, needle) == NULL)
+		fail_msg("error '%s' does not name '%s'", err, needle);
+	if (needle2 != NULL && strstr(err, needle2) == NULL)
+		fail_msg("error '%s' does not name '%s'", err, needle2);
+}
+
+#define EXPECT_ERROR(needle, needle2, ...)                                     \
+	expect_error((const char *const[]){ __VA_ARGS__, NULL }, (needle),     \
+		     (needle2))
+
+static void
+test_bad_values(void **state)
+{
+	char lng[64], eq[128], shrt[3];
+	size_t i, b;
+
+	(void)state;
+	for (i = 0; i < N_CASES; i++) {
+		const struct opt_case *c = &cases[i];
+
+		snprintf(lng, sizeof(lng), "--%s", c->name);
+		snprintf(shrt, sizeof(shrt), "-%c", c->short_name);
+		for (b = 0; c->bad[b] != NULL; b++) {
+			const char *v = c->bad[b];
+			char quoted[64];
+
+			snprintf(quoted, sizeof(quoted), "'%s'", v);
+			expect_error((const char *const[]){ lng, v, NULL },
+				     quoted, lng);
+			snprintf(eq, sizeof(eq), "%s=%s", lng, v);
+			expect_error((const char *const[]){ eq, NULL }, quoted,
+				     lng);
+			if (c->short_name)
+				expect_error((const char *const[]){ shrt, v,
+								    NULL },
+					     quoted, lng);
+		}
+	}
+}
+
+static void
+test_flag_with_value(void **state)
+{
+	char tok[64];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < nb_nb_options; i++) {
+		char name[64];
+
+		if (nb_options[i].arg != NULL)
+			continue;
+		snprintf(name, sizeof(name), "--%s", nb_options[i].name);
+		snprintf(tok, sizeof(tok), "--%s=1", nb_options[i].name);
+		expect_error((const char *const[]){ tok, NULL }, name, NULL);
+		snprintf(tok, sizeof(tok), "--%s=", nb_options[i].name);
+		expect_error((const char *const[]){ tok, NULL }, name, NULL);
+	}
+	/* A flag does not consume the next token. */
+	{
+		struct nb_config cfg;
+		char err[ERRLEN];
+
+		assert_int_equal(PARSE(&cfg, err, "--json", "1"), -EINVAL);
+		assert_non_null(strstr(err, "'1'"));
+	}
+}
+
+static void
+test_unknown_and_malformed(void **state)
+{
+	(void)state;
+	EXPECT_ERROR("--bogus", NULL, "--bogus");
+	EXPECT_ERROR("--bogus=1", NULL, "--bogus=1");
+	EXPECT_ERROR("--Rate", NULL, "--Rate", "1G");
+	EXPECT_ERROR("--rat", NULL, "--rat", "1G"); /* no prefix matching */
+	EXPECT_ERROR("--rates", NULL, "--rates", "1G");
+	EXPECT_ERROR("-z", NULL, "-z");
+	EXPECT_ERROR("-H", NULL, "-H");
+	EXPECT_ERROR("'--'", NULL, "--");
+	EXPECT_ERROR("'-'", NULL, "-");
+	EXPECT_ERROR("''", NULL, "");
+	EXPECT_ERROR("'--='", NULL, "--=");
+	EXPECT_ERROR("positional", NULL, "positional");
+	EXPECT_ERROR("-bJ", NULL, "-bJ");
+	EXPECT_ERROR("-b=1G", NULL, "-b=1G");
+	EXPECT_ERROR("---rate", NULL, "---rate", "1G");
+	/* The bad token is reported even after good ones. */
+	EXPECT_ERROR("--nope", NULL, "--tx-port", "0", "--rx-port", "1",
+		     "--nope");
+	EXPECT_ERROR("stray", NULL, "--json", "stray", "--rate", "1G");
+}
+
+static void
+test_missing_value(void **state)
+{
+	char lng[64], shrt[3];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < nb_nb_options; i++) {
+		if (nb_options[i].arg == NULL)
+			continue;
+		snprintf(lng, sizeof(lng), "--%s", nb_options[i].name);
+		expect_error((const char *const[]){ lng, NULL }, lng, NULL);
+		expect_error((const char *const[]){ "--json", lng, NULL }, lng,
+			     NULL);
+		if (nb_options[i].short_name) {
+			snprintf(shrt, sizeof(shrt), "-%c",
+				 nb_options[i].short_name);
+			expect_error((const char *const[]){ shrt, NULL },
+				     shrt, NULL);
+		}
+	}
+}
+
+static void
+test_repeated(void **state)
+{
+	(void)state;
+	EXPECT_ERROR("--rate", "twice", "--rate", "1G", "--rate", "2G");
+	EXPECT_ERROR("--rate", "twice", "--rate=1G", "-b", "2G");
+	EXPECT_ERROR("--rate", "twice", "-b", "1G", "--rate=1G");
+	EXPECT_ERROR("--json", "twice", "--json", "-J");
+	EXPECT_ERROR("--help", "twice", "-h", "-h");
+	EXPECT_ERROR("--tx-port", "twice", "--tx-port", "0", "--rx-port", "1",
+		     "--tx-port", "2");
+	EXPECT_ERROR("--list-ports", "twice", "--list-ports", "--list-ports");
+	EXPECT_ERROR("--drain", "twice", "--drain", "1", "--drain=1");
+}
+
+static void
+test_mode_conflicts(void **state)
+{
+	(void)state;
+	EXPECT_ERROR("--list-ports", "--tx-port", "--tx-port", "0",
+		     "--list-ports");
+	EXPECT_ERROR("--rx-port", "--list-ports", "--list-ports",
+		     "--rx-port", "1");
+	EXPECT_ERROR("--tx-port", "--list-ports", "--list-ports",
+		     "--tx-port=0");
+}
+
+static int
+check(const char *const *toks, char *err)
+{
+	struct nb_config cfg;
+	int rc = parse_tokens(&cfg, toks, err);
+
+	if (rc != 0)
+		fail_msg("parse failed: %s", err);
+	err[0] = '\0';
+	return nb_config_check(&cfg, err, ERRLEN);
+}
+
+#define CHECK(err, ...) check((const char *const[]){ __VA_ARGS__, NULL }, (err))
+
+static void
+test_config_check(void **state)
+{
+	struct nb_config cfg;
+	char err[ERRLEN];
+
+	(void)state;
+	/* No mode. */
+	nb_config_defaults(&cfg);
+	assert_int_equal(nb_config_check(&cfg, err, ERRLEN), -EINVAL);
+	assert_non_null(strstr(err, "--tx-port"));
+	assert_int_equal(CHECK(err, "--rate", "1G"), -EINVAL);
+	assert_true(err[0] != '\0');
+	/* --help and --version need nothing else. */
+	assert_int_equal(CHECK(err, "--help"), 0);
+	assert_int_equal(CHECK(err, "-V"), 0);
+	assert_int_equal(CHECK(err, "-h", "--tx-port", "0", "--rx-port", "0"),
+			 0);
+
+	/* One side only. */
+	assert_int_equal(CHECK(err, "--tx-port", "0"), -EINVAL);
+	assert_non_null(strstr(err, "--rx-port"));
+	assert_int_equal(CHECK(err, "--rx-port", "1"), -EINVAL);
+	assert_non_null(strstr(err, "--tx-port"));
+
+	/* A port on both sides. */
+	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "0"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "port 0"));
+	assert_int_equal(CHECK(err, "--tx-port", "0,5", "--rx-port", "1,5"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "port 5"));
+
+	/* Unequal list lengths. */
+	assert_int_equal(CHECK(err, "--tx-port", "0,2", "--rx-port", "1"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "same number"));
+	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1,3"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "same number"));
+
+	/* --packets with --bytes. */
+	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1",
+			       "--packets", "10", "--bytes", "10"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "--packets"));
+	assert_non_null(strstr(err, "--bytes"));
+
+	/* --omit with a count. */
+	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1",
+			       "--omit", "1", "--packets", "1000"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "--omit"));
+	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1",
+			       "--omit", "1", "--bytes", "1M"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "--omit"));
+	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1",
+			       "--omit", "0", "--packets", "1000"),
+			 0);
+	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1",
+			       "--omit", "2", "--time", "5"),
+			 0);
+
+	/* --time 0 needs a count. */
+	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1",
+			       "--time", "0"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "--time 0"));
+	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1",
+			       "--time", "0", "--packets", "1"),
+			 0);
+	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1",
+			       "-t", "0", "-n", "1G"),
+			 0);
+
+	/* Ok. */
+	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1"), 0);
+	assert_int_equal(CHECK(err, "--tx-port", "0,2", "--rx-port", "1,3",
+			       "--size", "imix", "--vlan", "4094", "--proto",
+			       "tcp", "-P", "1024", "-q", "16"),
+			 0);
+	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1",
+			       "--packets", "10M"),
+			 0);
+	assert_int_equal(CHECK(err, "--list-ports"), 0);
+}
+
+static void
+test_usage(void **state)
+{
+	char *buf = NULL, needle[256];
+	size_t len = 0, i;
+	FILE *f;
+
+	(void)state;
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	nb_options_usage(f, "my-prog");
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(buf);
+	assert_non_null(strstr(buf, "my-prog"));
+	assert_non_null(strstr(buf, "Usage:"));
+	for (i = 0; i < nb_nb_options; i++) {
+		const struct nb_option *o = &nb_options[i];
+
+		/* "-x, --name ARG" or "--name ARG", then the help text. */
+		if (o->short_name)
+			snprintf(needle, sizeof(needle), "-%c, --%s%s%s ",
+				 o->short_name, o->name, o->arg ? " " : "",
+				 o->arg ? o->arg : "");
+		else
+			snprintf(needle, sizeof(needle), " --%s%s%s ",
+				 o->name, o->arg ? " " : "",
+				 o->arg ? o->arg : "");
+		{
+			const char *at = strstr(buf, needle);
+			const char *eol;
+
+			if (at == NULL)
+				fail_msg("usage does not list '%s'", needle);
+			eol = strchr(at, '\n');
+			assert_non_null(eol);
+			at = strstr(at, o->help);
+			if (at == NULL || at > eol)
+				fail_msg("help of --%s not on its line",
+					 o->name);
+		}
+	}
+	free(buf);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_every_option_has_a_case),
+		cmocka_unit_test(test_every_option_every_form),
+		cmocka_unit_test(test_all_together),
+		cmocka_unit_test(test_bad_values),
+		cmocka_unit_test(test_flag_with_value),
+		cmocka_unit_test(test_unknown_and_malformed),
+		cmocka_unit_test(test_missing_value),
+		cmocka_unit_test(test_repeated),
+		cmocka_unit_test(test_mode_conflicts),
+		cmocka_unit_test(test_config_check),
+		cmocka_unit_test(test_usage),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
