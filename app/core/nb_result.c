@@ -197,8 +197,9 @@ nb_fmt_bits(char *buf, size_t len, double bps)
 void
 nb_report_interval_header(FILE *f)
 {
-	fprintf(f, "[ ID] Interval           Transfer     Bitrate(L2)    "
-		   "    Mpps  Lost/Total          Latency p50/p99/max us\n");
+	fprintf(f, "[ ID] Interval           Transfer     Bitrate(L2)     "
+		   "L1 Gbit/s    Mpps  Lost/Total (%%)         Reord   Dup  "
+		   "Jitter us  Latency p50/p99/max us\n");
 }
 
 void
@@ -209,14 +210,22 @@ nb_report_interval_text(FILE *f, const struct nb_interval *iv)
 
 	nb_fmt_bytes(tb, sizeof(tb), (double)iv->rx_bytes);
 	nb_fmt_bits(bb, sizeof(bb), safe_div(iv->rx_bytes * 8.0, secs));
+	char lt[48];
+
+	snprintf(lt, sizeof(lt), "%llu/%llu (%.2g%%)",
+		 (unsigned long long)iv->lost,
+		 (unsigned long long)(iv->rx_pkts + iv->lost),
+		 safe_div(100.0 * iv->lost, (double)(iv->rx_pkts + iv->lost)));
 	fprintf(f,
-		"[SUM] %6.2f-%-6.2f sec  %-11s  %-15s %7.3f  %llu/%llu "
-		"(%.2g%%)  %.1f/%.1f/%.1f%s\n",
+		"[SUM] %6.2f-%-6.2f sec  %-11s  %-15s %7.3f  %7.3f  %-22s "
+		"%5llu %5llu  %9.3f  %.1f/%.1f/%.1f%s\n",
 		iv->start, iv->end, tb, bb,
-		safe_div((double)iv->rx_pkts, secs) / 1e6,
-		(unsigned long long)iv->lost,
-		(unsigned long long)(iv->rx_pkts + iv->lost),
-		safe_div(100.0 * iv->lost, (double)(iv->rx_pkts + iv->lost)),
+		safe_div((iv->rx_bytes + iv->rx_pkts * (double)NB_L1_OVERHEAD) *
+				 8.0,
+			 secs) / 1e9,
+		safe_div((double)iv->rx_pkts, secs) / 1e6, lt,
+		(unsigned long long)iv->out_of_order,
+		(unsigned long long)iv->duplicates, iv->jitter_ns / 1e3,
 		iv->lat_p50 / 1e3, iv->lat_p99 / 1e3, iv->lat_max / 1e3,
 		iv->omitted ? "  (omitted)" : "");
 }
@@ -562,6 +571,9 @@ nb_report_json(const struct nb_result *r)
 		json_object_set_new(sum, "sent_packets", jint(iv->tx_pkts));
 		json_object_set_new(sum, "sent_bytes", jint(iv->tx_bytes));
 		json_object_set_new(sum, "lost_packets", jint(iv->lost));
+		json_object_set_new(sum, "out_of_order", jint(iv->out_of_order));
+		json_object_set_new(sum, "duplicates", jint(iv->duplicates));
+		json_object_set_new(sum, "jitter_ms", jreal(iv->jitter_ns / 1e6));
 		json_object_set_new(sum, "omitted", json_boolean(iv->omitted));
 		json_object_set_new(
 			sum, "latency",

@@ -39,6 +39,8 @@ struct nb_interval {
 	double start, end;              /* seconds from the measured start */
 	int omitted;
 	uint64_t tx_pkts, tx_bytes, rx_pkts, rx_bytes, lost;
+	uint64_t out_of_order, duplicates;
+	double jitter_ns;               /* mean of the streams' current jitter */
 	uint64_t lat_count, lat_p50, lat_p99, lat_max;
 	uint32_t nb_streams;
 	uint64_t *stream_tx_pkts, *stream_tx_bytes;  /* [nb_streams] */

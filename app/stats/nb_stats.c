@@ -16,7 +16,8 @@
 struct snap {
 	uint64_t *tx_pkts, *tx_bytes, *rx_pkts, *rx_bytes;
 	uint64_t tx_warm_pkts, tx_warm_bytes, rx_warm, rx_warm_bytes;
-	uint64_t gap_lost;
+	uint64_t gap_lost, out_of_order, duplicates;
+	double jitter_ns;
 	struct nb_hist *hist;
 };
 
@@ -58,6 +59,8 @@ snap_take(const struct nb_app *app, struct snap *s)
 	memset(s->rx_bytes, 0, n * sizeof(uint64_t));
 	s->tx_warm_pkts = s->tx_warm_bytes = s->rx_warm = s->gap_lost = 0;
 	s->rx_warm_bytes = 0;
+	s->out_of_order = s->duplicates = 0;
+	s->jitter_ns = 0;
 	nb_hist_init(s->hist);
 	for (i = 0; i < app->nb_txjobs; i++) {
 		const struct nb_txjob *j = app->txjobs[i];
@@ -83,6 +86,10 @@ snap_take(const struct nb_app *app, struct snap *s)
 			s->rx_pkts[st] += r->seq.received;
 			s->rx_bytes[st] += r->bytes;
 			s->gap_lost += nb_seq_gap_lost(&r->seq);
+			s->out_of_order += r->seq.out_of_order;
+			s->duplicates += r->seq.duplicates;
+			if (r->seq.received)
+				s->jitter_ns += nb_jitter_ns(&r->jit) / n;
 			if (r->hist.count)
 				nb_hist_merge(s->hist, &r->hist);
 		}
@@ -144,6 +151,9 @@ record(struct nb_app *app, const struct snap *now, const struct snap *prev,
 			iv.rx_pkts += iv.stream_rx_pkts[k];
 			iv.rx_bytes += iv.stream_rx_bytes[k];
 		}
+		iv.out_of_order = now->out_of_order - prev->out_of_order;
+		iv.duplicates = now->duplicates - prev->duplicates;
+		iv.jitter_ns = now->jitter_ns;
 		iv.lost = now->gap_lost > prev->gap_lost ?
 				  now->gap_lost - prev->gap_lost :
 				  0;
@@ -213,6 +223,7 @@ nb_stats_main(void *arg)
 			memset(prev.rx_pkts, 0, app->cfg.streams * 8);
 			memset(prev.rx_bytes, 0, app->cfg.streams * 8);
 			prev.gap_lost = 0;
+			prev.out_of_order = prev.duplicates = 0;
 			nb_hist_init(prev.hist);
 		}
 		tick += step;
