@@ -210,7 +210,9 @@ bring_up(struct nb_app *app, int all)
 		for (i = 0; i < cfg->nb_tx_ports; i++)
 			app->port_ids[app->nb_ports++] = cfg->tx_ports[i];
 		for (i = 0; i < cfg->nb_rx_ports; i++)
-			app->port_ids[app->nb_ports++] = cfg->rx_ports[i];
+			if (nb_app_port_index(app, cfg->rx_ports[i]) < 0)
+				app->port_ids[app->nb_ports++] =
+					cfg->rx_ports[i];
 	}
 	for (i = 0; i < app->nb_ports; i++) {
 		struct nb_port_req req = {
@@ -374,8 +376,15 @@ run_loopback(struct nb_app *app)
 	r->nb_ports = app->nb_ports;
 	for (i = 0; i < app->nb_ports; i++) {
 		r->ports[i].desc = app->ports[i].desc;
-		r->ports[i].role = i < cfg->nb_tx_ports ? "tx" : "rx";
+		r->ports[i].role = cfg->mode == NB_MODE_REFLECTOR ? "tx+rx" :
+				   i < cfg->nb_tx_ports		 ? "tx" :
+								   "rx";
 	}
+	r->topology = cfg->mode == NB_MODE_REFLECTOR ? "reflector" :
+						       "loopback";
+	r->latency_method = cfg->mode == NB_MODE_REFLECTOR ?
+				    "round-trip through the reflector" :
+				    "one-way, same host";
 	ret = nb_loopback_setup(app, err, sizeof(err));
 	if (ret != 0) {
 		fprintf(stderr, PROG ": %s\n", err);
@@ -392,7 +401,15 @@ run_loopback(struct nb_app *app)
 		else
 			snprintf(rate, sizeof(rate), "%.4f Mpps (L1 %.4f Gbit/s)",
 				 r->req_pps / 1e6, r->req_l1_bps / 1e9);
-		printf("Loopback test: %s, %u stream%s, frames", cfg->proto ==
+		if (cfg->mode == NB_MODE_REFLECTOR)
+			printf("Reflector test: port %u -> peer "
+			       "%02x:%02x:%02x:%02x:%02x:%02x and back; ",
+			       cfg->port, cfg->peer_mac[0], cfg->peer_mac[1],
+			       cfg->peer_mac[2], cfg->peer_mac[3],
+			       cfg->peer_mac[4], cfg->peer_mac[5]);
+		else
+			printf("Loopback test: ");
+		printf("%s, %u stream%s, frames", cfg->proto ==
 		       NB_IPPROTO_TCP ? "TCP" : "UDP", cfg->streams,
 		       cfg->streams == 1 ? "" : "s");
 		for (i = 0; i < cfg->sizes.nb_sizes; i++)
@@ -489,7 +506,7 @@ main(int argc, char **argv)
 		    "no ports: give a device, e.g. --vdev net_null0 or "
 		    "-a 0000:01:00.0 (a NIC bound to vfio-pci), before '--'");
 	}
-	if (cfg->mode == NB_MODE_LOOPBACK) {
+	if (cfg->mode == NB_MODE_LOOPBACK || cfg->mode == NB_MODE_REFLECTOR) {
 		uint16_t i;
 
 		for (i = 0; i < cfg->nb_tx_ports + cfg->nb_rx_ports; i++) {

@@ -18,6 +18,7 @@ enum nb_mode {
 	NB_MODE_NONE = 0, /* nothing asked for: a usage error until peer mode */
 	NB_MODE_PORTS,    /* --list-ports: bring ports up, report, exit */
 	NB_MODE_LOOPBACK, /* --tx-port/--rx-port: ports of this process */
+	NB_MODE_REFLECTOR, /* --peer MAC --reflector: a MAC-swapping peer */
 };
 
 struct nb_config {
@@ -47,6 +48,12 @@ struct nb_config {
 	uint32_t rxd, txd;    /* descriptors per queue */
 	double link_timeout;  /* seconds to wait for link up */
 	double drain;         /* seconds the sinks keep receiving after TX ends */
+
+	/* peer side */
+	int have_peer;
+	uint8_t peer_mac[6];
+	int reflector;        /* the peer only swaps MACs and returns frames */
+	uint16_t port;        /* the port facing the peer */
 
 	int json;
 	int help;

@@ -308,6 +308,39 @@ opt_txd(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 }
 
 static int
+opt_peer(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	if (nb_parse_mac(val, cfg->peer_mac) != 0) {
+		WHY("expected the peer's MAC address, e.g. 02:00:00:00:00:02");
+		return -EINVAL;
+	}
+	cfg->have_peer = 1;
+	return 0;
+}
+
+static int
+opt_reflector(struct nb_config *cfg, const char *val, char *why,
+	      size_t whylen)
+{
+	(void)val, (void)why, (void)whylen;
+	cfg->reflector = 1;
+	return 0;
+}
+
+static int
+opt_port(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	uint32_t v;
+
+	if (nb_parse_u32(val, 0, NB_MAX_PORTS - 1, &v) != 0) {
+		WHY("expected a port id 0..%d", NB_MAX_PORTS - 1);
+		return -EINVAL;
+	}
+	cfg->port = (uint16_t)v;
+	return 0;
+}
+
+static int
 opt_json(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
 	(void)val, (void)why, (void)whylen;
@@ -324,6 +357,13 @@ const struct nb_option nb_options[] = {
 	 "loopback test: ports that transmit, e.g. 0 or 0,2"},
 	{"rx-port", 0, "LIST", opt_rx_port,
 	 "loopback test: ports that receive, e.g. 1 or 1,3"},
+	{"peer", 'c', "MAC", opt_peer,
+	 "the peer's MAC address (with --reflector: a peer that swaps MACs "
+	 "and returns every frame, e.g. testpmd macswap)"},
+	{"reflector", 0, NULL, opt_reflector,
+	 "the peer is a reflector: no negotiation; throughput, loss and "
+	 "RTT come from the returned frames"},
+	{"port", 'p', "ID", opt_port, "the port facing the peer [0]"},
 	{"rate", 'b', "RATE", opt_rate,
 	 "total rate: 10G (L1 bits/s, default layer), 9.5Gl2 (L2 bits/s), "
 	 "14.88Mpps, 50% (of link), max [max]"},
@@ -472,17 +512,43 @@ nb_options_parse(struct nb_config *cfg, int argc, char **argv, char *err,
 }
 
 int
-nb_config_check(const struct nb_config *cfg, char *err, size_t errlen)
+nb_config_check(struct nb_config *cfg, char *err, size_t errlen)
 {
 	uint16_t i, j;
 
 	if (cfg->help || cfg->version)
 		return 0;
+	if (cfg->have_peer) {
+		if (cfg->mode != NB_MODE_NONE) {
+			snprintf(err, errlen,
+				 "--peer cannot be combined with --tx-port, "
+				 "--rx-port or --list-ports");
+			return -EINVAL;
+		}
+		if (!cfg->reflector) {
+			snprintf(err, errlen,
+				 "a dpdk-nbench responder peer is not built "
+				 "yet; for a peer that returns frames with "
+				 "MACs swapped add --reflector");
+			return -EINVAL;
+		}
+		cfg->mode = NB_MODE_REFLECTOR;
+		cfg->nb_tx_ports = cfg->nb_rx_ports = 1;
+		cfg->tx_ports[0] = cfg->rx_ports[0] = cfg->port;
+		if (!cfg->have_dst_mac) {
+			memcpy(cfg->dst_mac, cfg->peer_mac, 6);
+			cfg->have_dst_mac = 1;
+		}
+	} else if (cfg->reflector) {
+		snprintf(err, errlen, "--reflector needs --peer MAC");
+		return -EINVAL;
+	}
 	if (cfg->mode == NB_MODE_NONE) {
 		snprintf(err, errlen,
 			 "nothing to do: give --tx-port and --rx-port for a "
-			 "loopback test, or --list-ports (peer mode, "
-			 "--peer, is not built yet)");
+			 "loopback test, --peer MAC --reflector for a "
+			 "reflector, or --list-ports (the responder, "
+			 "dpdk-nbench with no options, is not built yet)");
 		return -EINVAL;
 	}
 	if (cfg->mode == NB_MODE_LOOPBACK) {

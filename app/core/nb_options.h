@@ -35,8 +35,12 @@ void nb_config_defaults(struct nb_config *cfg);
 int nb_options_parse(struct nb_config *cfg, int argc, char **argv, char *err,
 		     size_t errlen);
 
-/* Checks that need all options at once (e.g. --packets with --bytes). */
-int nb_config_check(const struct nb_config *cfg, char *err, size_t errlen);
+/*
+ * Checks that need all options at once (e.g. --packets with --bytes), and
+ * derives what follows from them (the mode, and for --reflector the port
+ * lists and the destination MAC).
+ */
+int nb_config_check(struct nb_config *cfg, char *err, size_t errlen);
 
 void nb_options_usage(FILE *f, const char *prog);
 

@@ -17,6 +17,8 @@ nb_result_init(struct nb_result *r, const struct nb_config *cfg,
 	memset(r, 0, sizeof(*r));
 	r->cfg = cfg;
 	r->clock = "tsc";
+	r->latency_method = "one-way, same host";
+	r->topology = "loopback";
 	if (nb_streams) {
 		r->streams = calloc(nb_streams, sizeof(*r->streams));
 		if (r->streams == NULL)
@@ -287,10 +289,11 @@ nb_report_text(FILE *f, const struct nb_result *r)
 		const struct nb_hist *h = &r->sum.hist;
 
 		fprintf(f,
-			"latency (%s clock, one-way, %llu samples) ns: min %llu "
+			"latency (%s clock, %s, %llu samples) ns: min %llu "
 			"mean %.0f p50 %llu p90 %llu p99 %llu p99.9 %llu "
 			"p99.99 %llu max %llu\n",
-			r->clock, (unsigned long long)h->count,
+			r->clock, r->latency_method,
+			(unsigned long long)h->count,
 			(unsigned long long)h->min, nb_hist_mean(h),
 			(unsigned long long)nb_hist_percentile(h, 50),
 			(unsigned long long)nb_hist_percentile(h, 90),
@@ -319,22 +322,33 @@ nb_report_text(FILE *f, const struct nb_result *r)
 	}
 	for (i = 0; i < r->nb_ports; i++) {
 		const struct nb_port_result *p = &r->ports[i];
-		int tx = strcmp(p->role, "tx") == 0;
-		uint64_t pmd = tx ? p->pmd.opackets : p->pmd.ipackets;
+		int tx = strstr(p->role, "tx") != NULL;
+		int rx = strstr(p->role, "rx") != NULL;
 
+		fprintf(f, "port %u (%s, %s) %s:", p->desc.port_id,
+			p->desc.name, p->desc.driver, p->role);
+		if (tx)
+			fprintf(f, " sent tool %llu PMD opackets %llu%s,",
+				(unsigned long long)p->tool_tx_pkts,
+				(unsigned long long)p->pmd.opackets,
+				p->pmd.opackets == p->tool_tx_pkts ?
+					"" :
+					" <- MISMATCH");
+		if (rx)
+			fprintf(f, " received tool %llu PMD ipackets %llu%s,",
+				(unsigned long long)p->tool_rx_pkts,
+				(unsigned long long)p->pmd.ipackets,
+				p->pmd.ipackets == p->tool_rx_pkts ?
+					"" :
+					" <- MISMATCH");
 		fprintf(f,
-			"port %u (%s, %s) %s: tool %llu pkts, PMD %s %llu, "
-			"imissed %llu ierrors %llu oerrors %llu rx_nombuf "
-			"%llu%s\n",
-			p->desc.port_id, p->desc.name, p->desc.driver, p->role,
-			(unsigned long long)p->tool_pkts,
-			tx ? "opackets" : "ipackets", (unsigned long long)pmd,
+			" imissed %llu ierrors %llu oerrors %llu rx_nombuf "
+			"%llu\n",
 			(unsigned long long)p->pmd.imissed,
 			(unsigned long long)p->pmd.ierrors,
 			(unsigned long long)p->pmd.oerrors,
-			(unsigned long long)p->pmd.rx_nombuf,
-			pmd == p->tool_pkts ? "" : "  <- MISMATCH");
-		if (!tx && (p->pmd.imissed || p->pmd.rx_nombuf))
+			(unsigned long long)p->pmd.rx_nombuf);
+		if (rx && (p->pmd.imissed || p->pmd.rx_nombuf))
 			fprintf(f,
 				"WARNING: port %u dropped %llu frames the tool "
 				"never saw (imissed + rx_nombuf)\n",
@@ -371,13 +385,14 @@ jint(uint64_t v)
 }
 
 static json_t *
-latency_json(const struct nb_hist *h, const char *clock, int buckets)
+latency_json(const struct nb_hist *h, const char *clock, const char *method,
+	     int buckets)
 {
 	json_t *o = json_object(), *arr;
 	uint32_t i;
 
 	json_object_set_new(o, "clock", json_string(clock));
-	json_object_set_new(o, "method", json_string("one-way, same host"));
+	json_object_set_new(o, "method", json_string(method));
 	json_object_set_new(o, "count", jint(h->count));
 	json_object_set_new(o, "min_ns", jint(h->count ? h->min : 0));
 	json_object_set_new(o, "mean_ns", jreal(nb_hist_mean(h)));
@@ -440,8 +455,9 @@ receiver_json(const struct nb_result *r, const struct nb_stream_result *s,
 	json_object_set_new(o, "duplicates", jint(s->duplicates));
 	json_object_set_new(o, "late", jint(s->late));
 	json_object_set_new(o, "jitter_ms", jreal(s->jitter_ns / 1e6));
-	json_object_set_new(o, "latency", latency_json(&s->hist, r->clock,
-						       buckets));
+	json_object_set_new(o, "latency",
+			    latency_json(&s->hist, r->clock, r->latency_method,
+					 buckets));
 	return o;
 }
 
@@ -481,8 +497,12 @@ port_json(const struct nb_port_result *p, int with_counts)
 	if (p->role)
 		json_object_set_new(o, "role", json_string(p->role));
 	if (with_counts) {
-		json_object_set_new(o, "tool_packets", jint(p->tool_pkts));
-		json_object_set_new(o, "tool_bytes", jint(p->tool_bytes));
+		json_object_set_new(o, "tool_tx_packets",
+				    jint(p->tool_tx_pkts));
+		json_object_set_new(o, "tool_tx_bytes", jint(p->tool_tx_bytes));
+		json_object_set_new(o, "tool_rx_packets",
+				    jint(p->tool_rx_pkts));
+		json_object_set_new(o, "tool_rx_bytes", jint(p->tool_rx_bytes));
 		json_object_set_new(o, "pmd", pmd_json(&p->pmd));
 	}
 	return o;
@@ -512,7 +532,7 @@ nb_report_json(const struct nb_result *r)
 	for (i = 0; i < cfg->sizes.nb_sizes; i++)
 		json_array_append_new(arr, jint(cfg->sizes.sizes[i]));
 	json_object_set_new(ts, "frame_sizes", arr);
-	json_object_set_new(ts, "topology", json_string("loopback"));
+	json_object_set_new(ts, "topology", json_string(r->topology));
 	json_object_set_new(start, "test_start", ts);
 	arr = json_array();
 	for (i = 0; i < r->nb_ports; i++)

@@ -29,9 +29,11 @@ struct nb_stream_result {
 
 struct nb_port_result {
 	struct nb_port_desc desc;
-	const char *role;               /* "tx", "rx" */
-	uint64_t tool_pkts;             /* what the tool counted */
-	uint64_t tool_bytes;
+	const char *role;               /* "tx", "rx" or "tx+rx" */
+	uint64_t tool_tx_pkts;          /* what the tool counted: accepted */
+	uint64_t tool_tx_bytes;         /* by the PMD (warm-up included) */
+	uint64_t tool_rx_pkts;          /* every frame received */
+	uint64_t tool_rx_bytes;
 	struct nb_pmd_stats pmd;        /* the PMD's own counters */
 };
 
@@ -54,6 +56,8 @@ struct nb_result {
 	double req_l1_bps, req_l2_bps;
 	uint64_t tsc_hz;
 	const char *clock;              /* what timed the latency */
+	const char *latency_method;     /* one-way same host, or round trip */
+	const char *topology;           /* "loopback", "reflector" */
 	char lcore_map[512];
 
 	/* what happened */

@@ -269,10 +269,10 @@ nb_collect_final(struct nb_app *app)
 			st = j->first_stream + k * j->stream_stride;
 			r->streams[st].tx_pkts += j->cnt_data[k].pkts;
 			r->streams[st].tx_bytes += j->cnt_data[k].bytes;
-			r->ports[pi].tool_pkts += j->cnt_data[k].pkts +
-						  j->cnt_warm[k].pkts;
-			r->ports[pi].tool_bytes += j->cnt_data[k].bytes +
-						   j->cnt_warm[k].bytes;
+			r->ports[pi].tool_tx_pkts += j->cnt_data[k].pkts +
+						     j->cnt_warm[k].pkts;
+			r->ports[pi].tool_tx_bytes += j->cnt_data[k].bytes +
+						      j->cnt_warm[k].bytes;
 		}
 	}
 	for (i = 0; i < app->nb_rxjobs; i++) {
@@ -282,8 +282,8 @@ nb_collect_final(struct nb_app *app)
 		r->rx_warm += j->warm;
 		r->rx_foreign += j->foreign;
 		r->rx_bad_stream += j->bad_stream;
-		r->ports[pi].tool_pkts += j->pkts;
-		r->ports[pi].tool_bytes += j->bytes;
+		r->ports[pi].tool_rx_pkts += j->pkts;
+		r->ports[pi].tool_rx_bytes += j->bytes;
 		if (j->last_data_tsc > rx_end)
 			rx_end = j->last_data_tsc;
 		for (st = 0; st < app->cfg.streams; st++) {

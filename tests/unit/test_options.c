@@ -289,6 +289,27 @@ chk_json(const struct nb_config *c)
 	assert_int_equal(c->json, 1);
 }
 
+static void
+chk_peer(const struct nb_config *c)
+{
+	static const uint8_t want[6] = {0x02, 0, 0, 0, 0, 0x2a};
+
+	assert_int_equal(c->have_peer, 1);
+	assert_memory_equal(c->peer_mac, want, 6);
+}
+
+static void
+chk_reflector(const struct nb_config *c)
+{
+	assert_int_equal(c->reflector, 1);
+}
+
+static void
+chk_port(const struct nb_config *c)
+{
+	assert_int_equal(c->port, 3);
+}
+
 static const struct opt_case cases[] = {
 	{ "help", 'h', NULL, chk_help, { NULL } },
 	{ "version", 'V', NULL, chk_version, { NULL } },
@@ -324,6 +345,10 @@ static const struct opt_case cases[] = {
 	{ "link-timeout", 0, "3", chk_link_timeout, { "601", "-", NULL } },
 	{ "drain", 0, "0.25", chk_drain, { "61", "1e9", NULL } },
 	{ "json", 'J', NULL, chk_json, { NULL } },
+	{ "peer", 'c', "02:00:00:00:00:2a", chk_peer,
+	  { "02:00:00:00:00", "zz:00:00:00:00:00", NULL } },
+	{ "reflector", 0, NULL, chk_reflector, { NULL } },
+	{ "port", 'p', "3", chk_port, { "32", "-1", "x", NULL } },
 };
 
 #define N_CASES (sizeof(cases) / sizeof(cases[0]))

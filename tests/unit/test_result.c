@@ -219,8 +219,8 @@ fill(struct fixture *fx)
 		 "net_memif");
 	r->ports[0].desc.mac[5] = 0x10;
 	r->ports[0].role = "tx";
-	r->ports[0].tool_pkts = 1500;
-	r->ports[0].tool_bytes = 1000 * SIZE0 + 500 * SIZE1;
+	r->ports[0].tool_tx_pkts = 1500;
+	r->ports[0].tool_tx_bytes = 1000 * SIZE0 + 500 * SIZE1;
 	r->ports[0].pmd.opackets = 1500;
 	r->ports[0].pmd.obytes = 1000 * SIZE0 + 500 * SIZE1;
 	r->ports[0].pmd.ipackets = 7; /* unrelated: a TX port's RX side */
@@ -231,8 +231,8 @@ fill(struct fixture *fx)
 		 "net_memif");
 	r->ports[1].desc.mac[5] = 0x11;
 	r->ports[1].role = "rx";
-	r->ports[1].tool_pkts = 1495;
-	r->ports[1].tool_bytes = 995 * SIZE0 + 500 * SIZE1;
+	r->ports[1].tool_rx_pkts = 1495;
+	r->ports[1].tool_rx_bytes = 995 * SIZE0 + 500 * SIZE1;
 	r->ports[1].pmd.ipackets = 1495;
 	r->ports[1].pmd.opackets = 3; /* unrelated */
 }
@@ -567,12 +567,12 @@ test_json(void **state)
 			    "tx");
 	assert_string_equal(json_string_value(jneed(root, "end.ports[1].mac")),
 			    "00:00:00:00:00:11");
-	assert_int_equal(jint_at(root, "end.ports[0].tool_packets"), 1500);
+	assert_int_equal(jint_at(root, "end.ports[0].tool_tx_packets"), 1500);
 	assert_int_equal(jint_at(root, "end.ports[0].pmd.opackets"), 1500);
-	assert_int_equal(jint_at(root, "end.ports[1].tool_packets"), 1495);
+	assert_int_equal(jint_at(root, "end.ports[1].tool_rx_packets"), 1495);
 	assert_int_equal(jint_at(root, "end.ports[1].pmd.ipackets"), 1495);
 	assert_int_equal(json_array_size(jneed(root, "start.ports")), 2);
-	assert_null(jget(root, "start.ports[0].tool_packets"));
+	assert_null(jget(root, "start.ports[0].tool_tx_packets"));
 	assert_null(jget(root, "error"));
 
 	assert_true(check_finite(root) > 100);

@@ -1,0 +1,913 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Peer-mode control protocol codec and results blob.  See nb_ctl.h.
+ *
+ * Encoding and decoding share one validator (nb_ctl_check) that works on
+ * the decoded struct.  The decoder additionally insists on the canonical
+ * byte form the encoder produces (NUL padding after strings, zero unused
+ * array slots), so decode followed by encode gives back the same bytes.
+ * Lengths are checked once, before any body byte is read or written, so
+ * the field readers and writers below need no bounds checks of their own.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <string.h>
+
+#include "nb_config.h"
+#include "nb_ctl.h"
+#include "nb_frame.h"
+#include "nb_units.h"
+
+_Static_assert(NB_CTL_MAX_LEN <= 1472 - NB_VLAN_HLEN,
+	       "control messages must fit a 1518 B frame with a VLAN tag");
+_Static_assert(NB_CTL_CONF_LEN == NB_CTL_VERSION_STR + NB_CTL_DPDK_STR +
+	       NB_CTL_HOST_STR + NB_CTL_CPU_STR + NB_CTL_OS_STR +
+	       NB_CTL_DRIVER_STR + 4 + 5 * 2 + 6 + 4,
+	       "nb_ctl_conf wire layout");
+_Static_assert(NB_CTL_PARAMS_LEN == 1 + 1 + 2 + 4 + 2 +
+	       2 * NB_CTL_MAX_SIZES + 2 + NB_CTL_MAX_PATTERN + 6 * 8 + 4 + 4 +
+	       6 + 6 + 2 + 2,
+	       "nb_ctl_params wire layout");
+_Static_assert(NB_CTL_RESULTS_HDR_LEN == 4 + 4 + 6 * 8 + 8 * 8,
+	       "results header wire layout");
+_Static_assert(NB_CTL_STREAM_RES_LEN == 4 + 9 * 8 + 5 * 8 + 2,
+	       "stream results wire layout");
+_Static_assert(NB_HIST_BUCKETS <= UINT16_MAX,
+	       "bucket indices and counts travel as u16");
+_Static_assert(NB_CTL_MAX_SIZES == NB_MAX_SIZES &&
+	       NB_CTL_MAX_PATTERN == NB_MAX_PATTERN &&
+	       NB_CTL_MAX_STREAMS == NB_MAX_STREAMS &&
+	       NB_CTL_MAX_RX_QUEUES == NB_MAX_QUEUES,
+	       "protocol limits follow the tool's limits");
+
+/* Sequential big-endian writers; the caller has checked the length. */
+static inline void
+wr_u8(uint8_t **p, uint8_t v)
+{
+	**p = v;
+	*p += 1;
+}
+
+static inline void
+wr_u16(uint8_t **p, uint16_t v)
+{
+	nb_put_be16(*p, v);
+	*p += 2;
+}
+
+static inline void
+wr_u32(uint8_t **p, uint32_t v)
+{
+	nb_put_be32(*p, v);
+	*p += 4;
+}
+
+static inline void
+wr_u64(uint8_t **p, uint64_t v)
+{
+	nb_put_be32(*p, (uint32_t)(v >> 32));
+	nb_put_be32(*p + 4, (uint32_t)v);
+	*p += 8;
+}
+
+static inline void
+wr_bytes(uint8_t **p, const void *src, size_t n)
+{
+	memcpy(*p, src, n);
+	*p += n;
+}
+
+/* The text up to its NUL, then NUL padding (s holds a NUL: checked). */
+static inline void
+wr_str(uint8_t **p, const char *s, size_t n)
+{
+	size_t k = strnlen(s, n);
+
+	memcpy(*p, s, k);
+	memset(*p + k, 0, n - k);
+	*p += n;
+}
+
+static inline uint8_t
+rd_u8(const uint8_t **p)
+{
+	uint8_t v = **p;
+
+	*p += 1;
+	return v;
+}
+
+static inline uint16_t
+rd_u16(const uint8_t **p)
+{
+	uint16_t v = nb_get_be16(*p);
+
+	*p += 2;
+	return v;
+}
+
+static inline uint32_t
+rd_u32(const uint8_t **p)
+{
+	uint32_t v = nb_get_be32(*p);
+
+	*p += 4;
+	return v;
+}
+
+static inline uint64_t
+rd_u64(const uint8_t **p)
+{
+	uint64_t v = ((uint64_t)nb_get_be32(*p) << 32) | nb_get_be32(*p + 4);
+
+	*p += 8;
+	return v;
+}
+
+static inline void
+rd_bytes(const uint8_t **p, void *dst, size_t n)
+{
+	memcpy(dst, *p, n);
+	*p += n;
+}
+
+/*
+ * Copy a string field; returns 1 if it is canonical (a NUL, and only NULs
+ * after it), 0 otherwise.
+ */
+static inline int
+rd_str(const uint8_t **p, char *dst, size_t n)
+{
+	const uint8_t *s = *p;
+	const uint8_t *nul = memchr(s, 0, n);
+	size_t i;
+
+	memcpy(dst, s, n);
+	*p += n;
+	if (nul == NULL)
+		return 0;
+	for (i = (size_t)(nul - s) + 1; i < n; i++)
+		if (s[i] != 0)
+			return 0;
+	return 1;
+}
+
+static inline int
+has_nul(const char *s, size_t n)
+{
+	return memchr(s, 0, n) != NULL;
+}
+
+void
+nb_ctl_msg_init(struct nb_ctl_msg *m, uint8_t type, uint32_t session)
+{
+	memset(m, 0, sizeof(*m));
+	m->type = type;
+	m->session = session;
+}
+
+uint32_t
+nb_ctl_results_parts(uint32_t total_len)
+{
+	if (total_len == 0)
+		return 1;
+	return (uint32_t)(((uint64_t)total_len + NB_CTL_CHUNK - 1) /
+			  NB_CTL_CHUNK);
+}
+
+/* The chunk length part `part` of a total_len blob must have. */
+static uint32_t
+results_chunk_len(uint32_t total_len, uint32_t part)
+{
+	uint64_t off = (uint64_t)part * NB_CTL_CHUNK;
+	uint64_t left = total_len > off ? total_len - off : 0;
+
+	return (uint32_t)(left < NB_CTL_CHUNK ? left : NB_CTL_CHUNK);
+}
+
+static int
+results_check(const struct nb_ctl_results *r)
+{
+	if (r->nb_parts != nb_ctl_results_parts(r->total_len) ||
+	    r->part >= r->nb_parts ||
+	    r->chunk_len != results_chunk_len(r->total_len, r->part))
+		return -EINVAL;
+	return 0;
+}
+
+static int
+conf_check(const struct nb_ctl_conf *c)
+{
+	if (!has_nul(c->tool_version, sizeof(c->tool_version)) ||
+	    !has_nul(c->dpdk_version, sizeof(c->dpdk_version)) ||
+	    !has_nul(c->host, sizeof(c->host)) ||
+	    !has_nul(c->cpu, sizeof(c->cpu)) ||
+	    !has_nul(c->os, sizeof(c->os)) ||
+	    !has_nul(c->driver, sizeof(c->driver)) ||
+	    c->numa_node < -1)
+		return -EINVAL;
+	return 0;
+}
+
+static int
+params_check(const struct nb_ctl_params *p)
+{
+	uint32_t i;
+
+	if (p->direction > NB_CTL_DIR_BIDIR ||
+	    (p->proto != NB_IPPROTO_TCP && p->proto != NB_IPPROTO_UDP) ||
+	    p->vlan_id > NB_CTL_MAX_VLAN ||
+	    p->streams < 1 || p->streams > NB_CTL_MAX_STREAMS ||
+	    p->nb_sizes < 1 || p->nb_sizes > NB_CTL_MAX_SIZES ||
+	    p->nb_pattern < 1 || p->nb_pattern > NB_CTL_MAX_PATTERN ||
+	    p->rate_den == 0 ||
+	    (uint32_t)p->sport_base + p->streams - 1 > UINT16_MAX ||
+	    p->dport == 0 || p->dport == NB_CONTROL_UDP_PORT)
+		return -EINVAL;
+	for (i = 0; i < p->nb_sizes; i++)
+		if (p->sizes[i] < NB_FRAME_MIN || p->sizes[i] > NB_FRAME_MAX)
+			return -EINVAL;
+	for (i = 0; i < p->nb_pattern; i++)
+		if (p->pattern[i] >= p->nb_sizes)
+			return -EINVAL;
+	return 0;
+}
+
+static inline int
+code_ok(uint16_t code)
+{
+	return code >= 1 && code < NB_CTL_CODE_MAX;
+}
+
+/* Body length for m's type, or -EINVAL. */
+static int
+body_len(const struct nb_ctl_msg *m)
+{
+	switch (m->type) {
+	case NB_CTL_HELLO:
+	case NB_CTL_WELCOME:
+		return NB_CTL_CONF_LEN;
+	case NB_CTL_BUSY:
+		return NB_CTL_BUSY_LEN;
+	case NB_CTL_PARAMS:
+		return NB_CTL_PARAMS_LEN;
+	case NB_CTL_ACCEPT:
+		return NB_CTL_ACCEPT_LEN;
+	case NB_CTL_REJECT:
+		return NB_CTL_REJECT_LEN;
+	case NB_CTL_START:
+		return NB_CTL_START_LEN;
+	case NB_CTL_KEEPALIVE:
+		return NB_CTL_KEEPALIVE_LEN;
+	case NB_CTL_RESULTS_REQ:
+		return NB_CTL_RESULTS_REQ_LEN;
+	case NB_CTL_RESULTS:
+		if (m->u.res.chunk_len > NB_CTL_CHUNK)
+			return -EINVAL;
+		return NB_CTL_RESULTS_FIXED_LEN + m->u.res.chunk_len;
+	case NB_CTL_ERROR:
+		return NB_CTL_ERROR_LEN;
+	case NB_CTL_STOP:
+	case NB_CTL_DONE:
+	case NB_CTL_QUIT:
+	case NB_CTL_ACK:
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* Everything the struct can show; 0 or -EINVAL. */
+static int
+nb_ctl_check(const struct nb_ctl_msg *m)
+{
+	if (m->session == 0 || m->seq == 0)
+		return -EINVAL;
+	switch (m->type) {
+	case NB_CTL_HELLO:
+	case NB_CTL_WELCOME:
+		return conf_check(&m->u.conf);
+	case NB_CTL_BUSY:
+		if (m->u.busy.active_session == 0 ||
+		    !has_nul(m->u.busy.reason, sizeof(m->u.busy.reason)))
+			return -EINVAL;
+		return 0;
+	case NB_CTL_PARAMS:
+		return params_check(&m->u.params);
+	case NB_CTL_ACCEPT:
+		if (m->u.accept.rx_queues < 1 ||
+		    m->u.accept.rx_queues > NB_CTL_MAX_RX_QUEUES)
+			return -EINVAL;
+		return 0;
+	case NB_CTL_REJECT:
+		if (!code_ok(m->u.reject.code) ||
+		    !has_nul(m->u.reject.reason, sizeof(m->u.reject.reason)))
+			return -EINVAL;
+		return 0;
+	case NB_CTL_START:
+		if (m->u.start.delay_ms > NB_CTL_MAX_START_DELAY_MS)
+			return -EINVAL;
+		return 0;
+	case NB_CTL_KEEPALIVE:
+		if (m->u.ka.echo_ns == 0 && m->u.ka.echo_delay_ns != 0)
+			return -EINVAL;
+		return 0;
+	case NB_CTL_RESULTS:
+		return results_check(&m->u.res);
+	case NB_CTL_ERROR:
+		if (!code_ok(m->u.error.code) ||
+		    !has_nul(m->u.error.reason, sizeof(m->u.error.reason)))
+			return -EINVAL;
+		return 0;
+	case NB_CTL_RESULTS_REQ:
+	case NB_CTL_STOP:
+	case NB_CTL_DONE:
+	case NB_CTL_QUIT:
+	case NB_CTL_ACK:
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+int
+nb_ctl_encoded_len(const struct nb_ctl_msg *m)
+{
+	int b;
+
+	if (m == NULL)
+		return -EINVAL;
+	b = body_len(m);
+	if (b < 0)
+		return b;
+	return NB_CTL_HDR_LEN + b;
+}
+
+static void
+wr_conf(uint8_t **p, const struct nb_ctl_conf *c)
+{
+	wr_str(p, c->tool_version, sizeof(c->tool_version));
+	wr_str(p, c->dpdk_version, sizeof(c->dpdk_version));
+	wr_str(p, c->host, sizeof(c->host));
+	wr_str(p, c->cpu, sizeof(c->cpu));
+	wr_str(p, c->os, sizeof(c->os));
+	wr_str(p, c->driver, sizeof(c->driver));
+	wr_u32(p, c->link_speed_mbps);
+	wr_u16(p, c->nb_ports);
+	wr_u16(p, c->nb_rxq);
+	wr_u16(p, c->nb_txq);
+	wr_u16(p, c->nb_workers);
+	wr_u16(p, (uint16_t)c->numa_node);
+	wr_bytes(p, c->mac, sizeof(c->mac));
+	wr_u32(p, c->ipv4);
+}
+
+static void
+wr_params(uint8_t **p, const struct nb_ctl_params *q)
+{
+	uint32_t i;
+
+	wr_u8(p, q->direction);
+	wr_u8(p, q->proto);
+	wr_u16(p, q->vlan_id);
+	wr_u32(p, q->streams);
+	wr_u16(p, q->nb_sizes);
+	for (i = 0; i < NB_CTL_MAX_SIZES; i++)
+		wr_u16(p, i < q->nb_sizes ? q->sizes[i] : 0);
+	wr_u16(p, q->nb_pattern);
+	for (i = 0; i < NB_CTL_MAX_PATTERN; i++)
+		wr_u8(p, i < q->nb_pattern ? q->pattern[i] : 0);
+	wr_u64(p, q->rate_num);
+	wr_u64(p, q->rate_den);
+	wr_u64(p, q->packets);
+	wr_u64(p, q->duration_ms);
+	wr_u64(p, q->omit_ms);
+	wr_u64(p, q->latency_rate);
+	wr_u32(p, q->client_ip);
+	wr_u32(p, q->responder_ip);
+	wr_bytes(p, q->client_mac, sizeof(q->client_mac));
+	wr_bytes(p, q->responder_mac, sizeof(q->responder_mac));
+	wr_u16(p, q->sport_base);
+	wr_u16(p, q->dport);
+}
+
+int
+nb_ctl_encode(const struct nb_ctl_msg *m, uint8_t *buf, size_t buflen)
+{
+	uint8_t *p = buf;
+	int len;
+
+	if (m == NULL || buf == NULL)
+		return -EINVAL;
+	len = nb_ctl_encoded_len(m);
+	if (len < 0)
+		return len;
+	if (nb_ctl_check(m) != 0)
+		return -EINVAL;
+	if (buflen < (size_t)len)
+		return -ENOSPC;
+
+	wr_u32(&p, NB_CTL_MAGIC);
+	wr_u8(&p, NB_CTL_VERSION);
+	wr_u8(&p, m->type);
+	wr_u16(&p, (uint16_t)len);
+	wr_u32(&p, m->session);
+	wr_u32(&p, m->seq);
+
+	switch (m->type) {
+	case NB_CTL_HELLO:
+	case NB_CTL_WELCOME:
+		wr_conf(&p, &m->u.conf);
+		break;
+	case NB_CTL_BUSY:
+		wr_u32(&p, m->u.busy.active_session);
+		wr_str(&p, m->u.busy.reason, sizeof(m->u.busy.reason));
+		break;
+	case NB_CTL_PARAMS:
+		wr_params(&p, &m->u.params);
+		break;
+	case NB_CTL_ACCEPT:
+		wr_u32(&p, m->u.accept.rx_queues);
+		break;
+	case NB_CTL_REJECT:
+		wr_u16(&p, m->u.reject.code);
+		wr_str(&p, m->u.reject.reason, sizeof(m->u.reject.reason));
+		break;
+	case NB_CTL_START:
+		wr_u32(&p, m->u.start.delay_ms);
+		break;
+	case NB_CTL_KEEPALIVE:
+		wr_u64(&p, m->u.ka.sender_ns);
+		wr_u64(&p, m->u.ka.echo_ns);
+		wr_u64(&p, m->u.ka.echo_delay_ns);
+		break;
+	case NB_CTL_RESULTS_REQ:
+		wr_u32(&p, m->u.rreq.part);
+		break;
+	case NB_CTL_RESULTS:
+		wr_u32(&p, m->u.res.part);
+		wr_u32(&p, m->u.res.nb_parts);
+		wr_u32(&p, m->u.res.total_len);
+		wr_u16(&p, m->u.res.chunk_len);
+		wr_bytes(&p, m->u.res.chunk, m->u.res.chunk_len);
+		break;
+	case NB_CTL_ERROR:
+		wr_u16(&p, m->u.error.code);
+		wr_str(&p, m->u.error.reason, sizeof(m->u.error.reason));
+		break;
+	default:
+		/* STOP, DONE, QUIT, ACK: no body. */
+		break;
+	}
+	return len;
+}
+
+/* Returns 1 if all string fields were canonical. */
+static int
+rd_conf(const uint8_t **p, struct nb_ctl_conf *c)
+{
+	int ok = 1;
+
+	ok &= rd_str(p, c->tool_version, sizeof(c->tool_version));
+	ok &= rd_str(p, c->dpdk_version, sizeof(c->dpdk_version));
+	ok &= rd_str(p, c->host, sizeof(c->host));
+	ok &= rd_str(p, c->cpu, sizeof(c->cpu));
+	ok &= rd_str(p, c->os, sizeof(c->os));
+	ok &= rd_str(p, c->driver, sizeof(c->driver));
+	c->link_speed_mbps = rd_u32(p);
+	c->nb_ports = rd_u16(p);
+	c->nb_rxq = rd_u16(p);
+	c->nb_txq = rd_u16(p);
+	c->nb_workers = rd_u16(p);
+	c->numa_node = (int16_t)rd_u16(p);
+	rd_bytes(p, c->mac, sizeof(c->mac));
+	c->ipv4 = rd_u32(p);
+	return ok;
+}
+
+/* Returns 1 if the unused array slots are zero. */
+static int
+rd_params(const uint8_t **p, struct nb_ctl_params *q)
+{
+	uint32_t i;
+	int ok = 1;
+
+	q->direction = rd_u8(p);
+	q->proto = rd_u8(p);
+	q->vlan_id = rd_u16(p);
+	q->streams = rd_u32(p);
+	q->nb_sizes = rd_u16(p);
+	for (i = 0; i < NB_CTL_MAX_SIZES; i++) {
+		q->sizes[i] = rd_u16(p);
+		if (i >= q->nb_sizes && q->sizes[i] != 0)
+			ok = 0;
+	}
+	q->nb_pattern = rd_u16(p);
+	for (i = 0; i < NB_CTL_MAX_PATTERN; i++) {
+		q->pattern[i] = rd_u8(p);
+		if (i >= q->nb_pattern && q->pattern[i] != 0)
+			ok = 0;
+	}
+	q->rate_num = rd_u64(p);
+	q->rate_den = rd_u64(p);
+	q->packets = rd_u64(p);
+	q->duration_ms = rd_u64(p);
+	q->omit_ms = rd_u64(p);
+	q->latency_rate = rd_u64(p);
+	q->client_ip = rd_u32(p);
+	q->responder_ip = rd_u32(p);
+	rd_bytes(p, q->client_mac, sizeof(q->client_mac));
+	rd_bytes(p, q->responder_mac, sizeof(q->responder_mac));
+	q->sport_base = rd_u16(p);
+	q->dport = rd_u16(p);
+	return ok;
+}
+
+int
+nb_ctl_decode(const uint8_t *buf, size_t len, struct nb_ctl_msg *m)
+{
+	const uint8_t *p = buf;
+	uint8_t version;
+	uint16_t wire_len;
+	int expect, ok = 1;
+
+	if (m == NULL || (buf == NULL && len != 0))
+		return -EINVAL;
+	if (len < NB_CTL_HDR_LEN || rd_u32(&p) != NB_CTL_MAGIC)
+		return -EPROTO;
+	memset(m, 0, sizeof(*m));
+	version = rd_u8(&p);
+	m->type = rd_u8(&p);
+	wire_len = rd_u16(&p);
+	m->session = rd_u32(&p);
+	m->seq = rd_u32(&p);
+	if (version != NB_CTL_VERSION)
+		return -EPROTONOSUPPORT;
+	if (wire_len != len)
+		return -EPROTO;
+
+	/* RESULTS: the chunk length is in the body; read it first. */
+	if (m->type == NB_CTL_RESULTS) {
+		if (len < NB_CTL_HDR_LEN + NB_CTL_RESULTS_FIXED_LEN)
+			return -EPROTO;
+		m->u.res.chunk_len = nb_get_be16(buf + NB_CTL_HDR_LEN + 12);
+	}
+	expect = nb_ctl_encoded_len(m);
+	if (expect < 0 || (size_t)expect != len)
+		return -EPROTO;
+
+	switch (m->type) {
+	case NB_CTL_HELLO:
+	case NB_CTL_WELCOME:
+		ok = rd_conf(&p, &m->u.conf);
+		break;
+	case NB_CTL_BUSY:
+		m->u.busy.active_session = rd_u32(&p);
+		ok = rd_str(&p, m->u.busy.reason, sizeof(m->u.busy.reason));
+		break;
+	case NB_CTL_PARAMS:
+		ok = rd_params(&p, &m->u.params);
+		break;
+	case NB_CTL_ACCEPT:
+		m->u.accept.rx_queues = rd_u32(&p);
+		break;
+	case NB_CTL_REJECT:
+		m->u.reject.code = rd_u16(&p);
+		ok = rd_str(&p, m->u.reject.reason,
+			    sizeof(m->u.reject.reason));
+		break;
+	case NB_CTL_START:
+		m->u.start.delay_ms = rd_u32(&p);
+		break;
+	case NB_CTL_KEEPALIVE:
+		m->u.ka.sender_ns = rd_u64(&p);
+		m->u.ka.echo_ns = rd_u64(&p);
+		m->u.ka.echo_delay_ns = rd_u64(&p);
+		break;
+	case NB_CTL_RESULTS_REQ:
+		m->u.rreq.part = rd_u32(&p);
+		break;
+	case NB_CTL_RESULTS:
+		m->u.res.part = rd_u32(&p);
+		m->u.res.nb_parts = rd_u32(&p);
+		m->u.res.total_len = rd_u32(&p);
+		m->u.res.chunk_len = rd_u16(&p);
+		rd_bytes(&p, m->u.res.chunk, m->u.res.chunk_len);
+		break;
+	case NB_CTL_ERROR:
+		m->u.error.code = rd_u16(&p);
+		ok = rd_str(&p, m->u.error.reason, sizeof(m->u.error.reason));
+		break;
+	default:
+		/* STOP, DONE, QUIT, ACK: no body. */
+		break;
+	}
+	if (!ok || nb_ctl_check(m) != 0)
+		return -EPROTO;
+	return 0;
+}
+
+const char *
+nb_ctl_type_name(uint8_t type)
+{
+	static const char *const names[NB_CTL_TYPE_MAX] = {
+		[NB_CTL_HELLO] = "HELLO",
+		[NB_CTL_WELCOME] = "WELCOME",
+		[NB_CTL_BUSY] = "BUSY",
+		[NB_CTL_PARAMS] = "PARAMS",
+		[NB_CTL_ACCEPT] = "ACCEPT",
+		[NB_CTL_REJECT] = "REJECT",
+		[NB_CTL_START] = "START",
+		[NB_CTL_KEEPALIVE] = "KEEPALIVE",
+		[NB_CTL_STOP] = "STOP",
+		[NB_CTL_RESULTS_REQ] = "RESULTS_REQ",
+		[NB_CTL_RESULTS] = "RESULTS",
+		[NB_CTL_DONE] = "DONE",
+		[NB_CTL_QUIT] = "QUIT",
+		[NB_CTL_ACK] = "ACK",
+		[NB_CTL_ERROR] = "ERROR",
+	};
+
+	if (type >= NB_CTL_TYPE_MAX || names[type] == NULL)
+		return "UNKNOWN";
+	return names[type];
+}
+
+const char *
+nb_ctl_code_name(uint16_t code)
+{
+	static const char *const names[NB_CTL_CODE_MAX] = {
+		[NB_CTL_CODE_VERSION] = "version mismatch",
+		[NB_CTL_CODE_MALFORMED] = "malformed message",
+		[NB_CTL_CODE_STATE] = "unexpected message",
+		[NB_CTL_CODE_SESSION] = "unknown session",
+		[NB_CTL_CODE_PARAMS] = "parameters not acceptable",
+		[NB_CTL_CODE_RESOURCES] = "not enough resources",
+		[NB_CTL_CODE_PORT] = "port failure",
+		[NB_CTL_CODE_TIMEOUT] = "peer timed out",
+		[NB_CTL_CODE_INTERNAL] = "internal error",
+	};
+
+	if (code >= NB_CTL_CODE_MAX || names[code] == NULL)
+		return "unknown";
+	return names[code];
+}
+
+const char *
+nb_ctl_strerror(int err)
+{
+	switch (err) {
+	case 0:
+		return "success";
+	case -EPROTO:
+		return "malformed control message";
+	case -EPROTONOSUPPORT:
+		return "control protocol version mismatch";
+	case -EINVAL:
+		return "invalid control message";
+	case -ENOSPC:
+		return "buffer too small";
+	case -EBUSY:
+		return "a message is already awaiting acknowledgement";
+	case -ETIMEDOUT:
+		return "peer unreachable";
+	case -EOVERFLOW:
+		return "results too large";
+	default:
+		return "unknown control error";
+	}
+}
+
+/* Results blob. */
+
+static uint32_t
+hist_nonempty(const struct nb_hist *h)
+{
+	uint32_t i, k = 0;
+
+	for (i = 0; i < NB_HIST_BUCKETS; i++)
+		k += h->buckets[i] != 0;
+	return k;
+}
+
+/* The consistency rules of nb_ctl.h; 0 or -EINVAL. */
+static int
+hist_check(const struct nb_hist *h)
+{
+	uint64_t total = 0;
+	uint32_t i;
+
+	for (i = 0; i < NB_HIST_BUCKETS; i++)
+		if (__builtin_add_overflow(total, h->buckets[i], &total))
+			return -EINVAL;
+	if (total != h->count ||
+	    h->overflow > h->buckets[NB_HIST_BUCKETS - 1])
+		return -EINVAL;
+	if (h->count == 0)
+		return h->sum == 0 ? 0 : -EINVAL;
+	return h->min <= h->max ? 0 : -EINVAL;
+}
+
+size_t
+nb_ctl_results_size(const struct nb_ctl_stream_res *streams, uint32_t n)
+{
+	size_t sz = NB_CTL_RESULTS_HDR_LEN;
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		sz += NB_CTL_STREAM_RES_LEN +
+		      (size_t)hist_nonempty(&streams[i].hist) *
+		      NB_CTL_BUCKET_LEN;
+	return sz;
+}
+
+int
+nb_ctl_results_write(const struct nb_ctl_results_hdr *h,
+		     const struct nb_ctl_stream_res *streams, uint32_t n,
+		     uint8_t *buf, size_t len)
+{
+	const struct nb_pmd_stats *pmd;
+	uint8_t *p = buf;
+	size_t need;
+	uint32_t i, b;
+
+	if (h == NULL || buf == NULL || (streams == NULL && n != 0))
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		if (hist_check(&streams[i].hist) != 0)
+			return -EINVAL;
+	need = nb_ctl_results_size(streams, n);
+	if (need > INT_MAX || need > UINT32_MAX)
+		return -EOVERFLOW;
+	if (len < need)
+		return -ENOSPC;
+
+	pmd = &h->pmd;
+	wr_u32(&p, NB_CTL_RESULTS_MAGIC);
+	wr_u32(&p, n);
+	wr_u64(&p, h->tx_seconds_ns);
+	wr_u64(&p, h->rx_seconds_ns);
+	wr_u64(&p, h->rx_foreign);
+	wr_u64(&p, h->rx_warm);
+	wr_u64(&p, h->rx_bad_stream);
+	wr_u64(&p, h->tx_dropped);
+	wr_u64(&p, pmd->ipackets);
+	wr_u64(&p, pmd->opackets);
+	wr_u64(&p, pmd->ibytes);
+	wr_u64(&p, pmd->obytes);
+	wr_u64(&p, pmd->imissed);
+	wr_u64(&p, pmd->ierrors);
+	wr_u64(&p, pmd->oerrors);
+	wr_u64(&p, pmd->rx_nombuf);
+
+	for (i = 0; i < n; i++) {
+		const struct nb_ctl_stream_res *s = &streams[i];
+
+		wr_u32(&p, s->id);
+		wr_u64(&p, s->tx_pkts);
+		wr_u64(&p, s->tx_bytes);
+		wr_u64(&p, s->rx_pkts);
+		wr_u64(&p, s->rx_unique);
+		wr_u64(&p, s->rx_bytes);
+		wr_u64(&p, s->out_of_order);
+		wr_u64(&p, s->duplicates);
+		wr_u64(&p, s->late);
+		wr_u64(&p, s->jitter_ps);
+		wr_u64(&p, s->hist.count);
+		wr_u64(&p, s->hist.sum);
+		wr_u64(&p, s->hist.min);
+		wr_u64(&p, s->hist.max);
+		wr_u64(&p, s->hist.overflow);
+		wr_u16(&p, (uint16_t)hist_nonempty(&s->hist));
+		for (b = 0; b < NB_HIST_BUCKETS; b++) {
+			if (s->hist.buckets[b] == 0)
+				continue;
+			wr_u16(&p, (uint16_t)b);
+			wr_u64(&p, s->hist.buckets[b]);
+		}
+	}
+	return (int)need;
+}
+
+int
+nb_ctl_results_read(const uint8_t *buf, size_t len,
+		    struct nb_ctl_results_hdr *h,
+		    struct nb_ctl_stream_res *streams, uint32_t max,
+		    uint32_t *n)
+{
+	const uint8_t *p = buf;
+	struct nb_pmd_stats *pmd;
+	size_t left;
+	uint32_t nb, i, b;
+
+	if (h == NULL || n == NULL || (buf == NULL && len != 0) ||
+	    (streams == NULL && max != 0))
+		return -EINVAL;
+	if (len < NB_CTL_RESULTS_HDR_LEN || rd_u32(&p) != NB_CTL_RESULTS_MAGIC)
+		return -EPROTO;
+	nb = rd_u32(&p);
+	if ((len - NB_CTL_RESULTS_HDR_LEN) / NB_CTL_STREAM_RES_LEN < nb)
+		return -EPROTO;
+	if (nb > max)
+		return -ENOSPC;
+
+	pmd = &h->pmd;
+	h->tx_seconds_ns = rd_u64(&p);
+	h->rx_seconds_ns = rd_u64(&p);
+	h->rx_foreign = rd_u64(&p);
+	h->rx_warm = rd_u64(&p);
+	h->rx_bad_stream = rd_u64(&p);
+	h->tx_dropped = rd_u64(&p);
+	pmd->ipackets = rd_u64(&p);
+	pmd->opackets = rd_u64(&p);
+	pmd->ibytes = rd_u64(&p);
+	pmd->obytes = rd_u64(&p);
+	pmd->imissed = rd_u64(&p);
+	pmd->ierrors = rd_u64(&p);
+	pmd->oerrors = rd_u64(&p);
+	pmd->rx_nombuf = rd_u64(&p);
+
+	for (i = 0; i < nb; i++) {
+		struct nb_ctl_stream_res *s = &streams[i];
+		uint32_t nbk;
+		int prev = -1;
+
+		left = len - (size_t)(p - buf);
+		if (left < NB_CTL_STREAM_RES_LEN)
+			return -EPROTO;
+		s->id = rd_u32(&p);
+		s->tx_pkts = rd_u64(&p);
+		s->tx_bytes = rd_u64(&p);
+		s->rx_pkts = rd_u64(&p);
+		s->rx_unique = rd_u64(&p);
+		s->rx_bytes = rd_u64(&p);
+		s->out_of_order = rd_u64(&p);
+		s->duplicates = rd_u64(&p);
+		s->late = rd_u64(&p);
+		s->jitter_ps = rd_u64(&p);
+		nb_hist_init(&s->hist);
+		s->hist.count = rd_u64(&p);
+		s->hist.sum = rd_u64(&p);
+		s->hist.min = rd_u64(&p);
+		s->hist.max = rd_u64(&p);
+		s->hist.overflow = rd_u64(&p);
+		nbk = rd_u16(&p);
+		left -= NB_CTL_STREAM_RES_LEN;
+		if (left / NB_CTL_BUCKET_LEN < nbk)
+			return -EPROTO;
+		for (b = 0; b < nbk; b++) {
+			uint16_t idx = rd_u16(&p);
+			uint64_t cnt = rd_u64(&p);
+
+			if (idx >= NB_HIST_BUCKETS || (int)idx <= prev ||
+			    cnt == 0)
+				return -EPROTO;
+			s->hist.buckets[idx] = cnt;
+			prev = idx;
+		}
+		if (hist_check(&s->hist) != 0)
+			return -EPROTO;
+	}
+	if ((size_t)(p - buf) != len)
+		return -EPROTO;
+	*n = nb;
+	return 0;
+}
+
+int
+nb_ctl_results_chunk(struct nb_ctl_msg *m, const uint8_t *blob,
+		     size_t total_len, uint32_t part)
+{
+	uint32_t clen;
+
+	if (m == NULL || (blob == NULL && total_len != 0) ||
+	    total_len > UINT32_MAX ||
+	    part >= nb_ctl_results_parts((uint32_t)total_len))
+		return -EINVAL;
+	clen = results_chunk_len((uint32_t)total_len, part);
+	m->type = NB_CTL_RESULTS;
+	memset(&m->u.res, 0, sizeof(m->u.res));
+	m->u.res.part = part;
+	m->u.res.nb_parts = nb_ctl_results_parts((uint32_t)total_len);
+	m->u.res.total_len = (uint32_t)total_len;
+	m->u.res.chunk_len = (uint16_t)clen;
+	if (clen > 0)
+		memcpy(m->u.res.chunk, blob + (size_t)part * NB_CTL_CHUNK,
+		       clen);
+	return 0;
+}
+
+int
+nb_ctl_results_put(uint8_t *blob, size_t cap, const struct nb_ctl_results *r)
+{
+	if (r == NULL || (blob == NULL && cap != 0))
+		return -EINVAL;
+	if (results_check(r) != 0)
+		return -EPROTO;
+	if (r->total_len > cap)
+		return -ENOSPC;
+	if (r->chunk_len > 0)
+		memcpy(blob + (size_t)r->part * NB_CTL_CHUNK, r->chunk,
+		       r->chunk_len);
+	return 0;
+}

@@ -1,0 +1,372 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Peer-mode control protocol: message codec and results blob.  Pure: no
+ * rte_ calls, no globals.  docs/protocol.md describes the same bytes; keep
+ * the two in step.
+ *
+ * A control message is the whole payload of one UDP datagram to or from
+ * NB_CONTROL_UDP_PORT.  All integers are big endian.  Every message starts
+ * with a 16-byte header:
+ *
+ *   0  magic    u32  NB_CTL_MAGIC ("NBCM")
+ *   4  version  u8   NB_CTL_VERSION
+ *   5  type     u8   enum nb_ctl_type
+ *   6  length   u16  header + body bytes; equals the datagram payload length
+ *   8  session  u32  client-chosen nonzero id (HELLO proposes it)
+ *  12  seq      u32  sender's message number, from 1 (ACK: the acked seq)
+ *
+ * followed by a body of fixed layout for the type (RESULTS: a fixed part
+ * and chunk_len bytes).  Strings are fixed-size fields: the text, a NUL,
+ * then NUL padding to the end of the field.
+ *
+ * The decoder accepts exactly the byte strings the encoder produces: any
+ * message it accepts re-encodes to the same bytes.  Anything else (wrong
+ * length, trailing bytes, a string without NUL or with non-NUL padding,
+ * non-zero unused array slots, out-of-range fields) is rejected.
+ */
+#ifndef NB_CTL_H
+#define NB_CTL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nb_hist.h"
+#include "nb_pmd_stats.h"
+
+#define NB_CTL_MAGIC 0x4E42434Du  /* "NBCM" */
+#define NB_CTL_VERSION 1
+#define NB_CTL_HDR_LEN 16
+#define NB_CTL_CHUNK 1024         /* max RESULTS chunk bytes */
+
+/* String field sizes (including the mandatory NUL). */
+#define NB_CTL_VERSION_STR 16
+#define NB_CTL_DPDK_STR 32
+#define NB_CTL_HOST_STR 64
+#define NB_CTL_CPU_STR 64
+#define NB_CTL_OS_STR 64
+#define NB_CTL_DRIVER_STR 32
+#define NB_CTL_BUSY_STR 64
+#define NB_CTL_REASON_STR 128
+
+/* Body lengths on the wire. */
+#define NB_CTL_CONF_LEN 296
+#define NB_CTL_BUSY_LEN (4 + NB_CTL_BUSY_STR)           /* 68 */
+#define NB_CTL_PARAMS_LEN 180
+#define NB_CTL_ACCEPT_LEN 4
+#define NB_CTL_REJECT_LEN (2 + NB_CTL_REASON_STR)       /* 130 */
+#define NB_CTL_START_LEN 4
+#define NB_CTL_KEEPALIVE_LEN 24
+#define NB_CTL_RESULTS_REQ_LEN 4
+#define NB_CTL_RESULTS_FIXED_LEN 14                     /* + chunk_len */
+#define NB_CTL_ERROR_LEN (2 + NB_CTL_REASON_STR)        /* 130 */
+
+/* The largest message: RESULTS with a full chunk (1054 B). */
+#define NB_CTL_MAX_LEN \
+	(NB_CTL_HDR_LEN + NB_CTL_RESULTS_FIXED_LEN + NB_CTL_CHUNK)
+
+/* Limits checked on encode and decode. */
+#define NB_CTL_MAX_STREAMS 1024
+#define NB_CTL_MAX_SIZES 16
+#define NB_CTL_MAX_PATTERN 64
+#define NB_CTL_MAX_VLAN 4094
+#define NB_CTL_MAX_RX_QUEUES 16
+#define NB_CTL_MAX_START_DELAY_MS 60000
+
+enum nb_ctl_type {
+	NB_CTL_HELLO = 1,     /* client -> responder: nb_ctl_conf */
+	NB_CTL_WELCOME,       /* responder -> client: nb_ctl_conf */
+	NB_CTL_BUSY,          /* responder -> client: nb_ctl_busy */
+	NB_CTL_PARAMS,        /* client -> responder: nb_ctl_params */
+	NB_CTL_ACCEPT,        /* responder -> client: nb_ctl_accept */
+	NB_CTL_REJECT,        /* responder -> client: nb_ctl_reject */
+	NB_CTL_START,         /* client -> responder: nb_ctl_start */
+	NB_CTL_KEEPALIVE,     /* either: nb_ctl_keepalive */
+	NB_CTL_STOP,          /* client -> responder: empty */
+	NB_CTL_RESULTS_REQ,   /* client -> responder: nb_ctl_results_req */
+	NB_CTL_RESULTS,       /* responder -> client: nb_ctl_results */
+	NB_CTL_DONE,          /* client -> responder: empty */
+	NB_CTL_QUIT,          /* client -> responder: empty */
+	NB_CTL_ACK,           /* either: empty, header seq = acked seq */
+	NB_CTL_ERROR,         /* either: nb_ctl_error */
+	NB_CTL_TYPE_MAX,      /* first unknown type (16) */
+};
+
+/* REJECT and ERROR codes (1 .. NB_CTL_CODE_MAX - 1; others rejected). */
+enum nb_ctl_code {
+	NB_CTL_CODE_VERSION = 1, /* protocol version mismatch */
+	NB_CTL_CODE_MALFORMED,   /* a message could not be decoded */
+	NB_CTL_CODE_STATE,       /* message not expected in this state */
+	NB_CTL_CODE_SESSION,     /* unknown session */
+	NB_CTL_CODE_PARAMS,      /* parameters not acceptable */
+	NB_CTL_CODE_RESOURCES,   /* not enough ports, queues, memory */
+	NB_CTL_CODE_PORT,        /* port or link failure */
+	NB_CTL_CODE_TIMEOUT,     /* the peer stopped answering */
+	NB_CTL_CODE_INTERNAL,    /* anything else */
+	NB_CTL_CODE_MAX,
+};
+
+enum nb_ctl_direction {
+	NB_CTL_DIR_FORWARD = 0,  /* client sends, responder receives */
+	NB_CTL_DIR_REVERSE = 1,  /* responder sends, client receives */
+	NB_CTL_DIR_BIDIR = 2,    /* both */
+};
+
+/* HELLO and WELCOME: who is talking (numa_node >= -1; -1 unknown). */
+struct nb_ctl_conf {
+	char tool_version[NB_CTL_VERSION_STR];
+	char dpdk_version[NB_CTL_DPDK_STR];
+	char host[NB_CTL_HOST_STR];
+	char cpu[NB_CTL_CPU_STR];
+	char os[NB_CTL_OS_STR];
+	char driver[NB_CTL_DRIVER_STR];
+	uint32_t link_speed_mbps;
+	uint16_t nb_ports;
+	uint16_t nb_rxq;
+	uint16_t nb_txq;
+	uint16_t nb_workers;
+	int16_t numa_node;
+	uint8_t mac[6];
+	uint32_t ipv4;              /* host byte order */
+};
+
+/* BUSY: another session holds the responder (active_session != 0). */
+struct nb_ctl_busy {
+	uint32_t active_session;
+	char reason[NB_CTL_BUSY_STR];
+};
+
+/*
+ * PARAMS: the test.  Checked on encode and decode:
+ *   direction <= 2, proto 6 or 17, vlan_id <= 4094, streams 1..1024,
+ *   nb_sizes 1..16 with sizes[i] in 64..9000 (unused slots 0),
+ *   nb_pattern 1..64 with pattern[i] < nb_sizes (unused slots 0 on the
+ *   wire; the encoder writes zeros whatever the struct holds),
+ *   rate_den != 0, sport_base + streams - 1 <= 65535,
+ *   dport != 0 and != NB_CONTROL_UDP_PORT.
+ * Source port of stream i is sport_base + i.
+ */
+struct nb_ctl_params {
+	uint8_t direction;          /* enum nb_ctl_direction */
+	uint8_t proto;              /* NB_IPPROTO_TCP / NB_IPPROTO_UDP */
+	uint16_t vlan_id;           /* 0: untagged */
+	uint32_t streams;
+	uint16_t nb_sizes;
+	uint16_t sizes[NB_CTL_MAX_SIZES];    /* frame bytes incl. FCS */
+	uint16_t nb_pattern;
+	uint8_t pattern[NB_CTL_MAX_PATTERN]; /* indices into sizes[] */
+	uint64_t rate_num;          /* packets/s = rate_num / rate_den, */
+	uint64_t rate_den;          /* total; rate_num 0 = max */
+	uint64_t packets;           /* 0 = unlimited */
+	uint64_t duration_ms;       /* 0 = until packets */
+	uint64_t omit_ms;           /* warm-up */
+	uint64_t latency_rate;      /* latency samples/s; 0 = none */
+	uint32_t client_ip;         /* host byte order */
+	uint32_t responder_ip;
+	uint8_t client_mac[6];
+	uint8_t responder_mac[6];
+	uint16_t sport_base;
+	uint16_t dport;
+};
+
+/* ACCEPT: rx_queues 1..NB_CTL_MAX_RX_QUEUES. */
+struct nb_ctl_accept {
+	uint32_t rx_queues;
+};
+
+/* REJECT: code is enum nb_ctl_code. */
+struct nb_ctl_reject {
+	uint16_t code;
+	char reason[NB_CTL_REASON_STR];
+};
+
+/* START: delay_ms 0..NB_CTL_MAX_START_DELAY_MS. */
+struct nb_ctl_start {
+	uint32_t delay_ms;
+};
+
+/*
+ * KEEPALIVE: sender_ns is the sender's clock; echo_ns the last sender_ns
+ * received from the other side (0 if none, then echo_delay_ns must be 0);
+ * echo_delay_ns the time between receiving that and sending this one.
+ */
+struct nb_ctl_keepalive {
+	uint64_t sender_ns;
+	uint64_t echo_ns;
+	uint64_t echo_delay_ns;
+};
+
+/* RESULTS_REQ: which part of the results blob (any value). */
+struct nb_ctl_results_req {
+	uint32_t part;
+};
+
+/*
+ * RESULTS: part `part` of a results blob of total_len bytes cut into
+ * NB_CTL_CHUNK-byte pieces.  Checked: nb_parts == nb_ctl_results_parts(
+ * total_len), part < nb_parts, chunk_len == min(NB_CTL_CHUNK, total_len -
+ * part * NB_CTL_CHUNK).
+ */
+struct nb_ctl_results {
+	uint32_t part;
+	uint32_t nb_parts;
+	uint32_t total_len;
+	uint16_t chunk_len;
+	uint8_t chunk[NB_CTL_CHUNK];
+};
+
+/* ERROR: code is enum nb_ctl_code. */
+struct nb_ctl_error {
+	uint16_t code;
+	char reason[NB_CTL_REASON_STR];
+};
+
+/* A decoded message.  STOP, DONE, QUIT and ACK have no body. */
+struct nb_ctl_msg {
+	uint8_t type;               /* enum nb_ctl_type */
+	uint32_t session;           /* nonzero */
+	uint32_t seq;               /* nonzero */
+	union {
+		struct nb_ctl_conf conf;            /* HELLO, WELCOME */
+		struct nb_ctl_busy busy;
+		struct nb_ctl_params params;
+		struct nb_ctl_accept accept;
+		struct nb_ctl_reject reject;
+		struct nb_ctl_start start;
+		struct nb_ctl_keepalive ka;
+		struct nb_ctl_results_req rreq;
+		struct nb_ctl_results res;
+		struct nb_ctl_error error;
+	} u;
+};
+
+/* Zero *m and set its type and session (seq is set by nb_link_send). */
+void nb_ctl_msg_init(struct nb_ctl_msg *m, uint8_t type, uint32_t session);
+
+/* Encoded length of m: header + body, or -EINVAL for an unknown type. */
+int nb_ctl_encoded_len(const struct nb_ctl_msg *m);
+
+/*
+ * Encode m into buf.  Returns the bytes written (the datagram payload
+ * length), -EINVAL if m is not a valid message (unknown type, session or
+ * seq 0, a string without NUL, a field out of range) or -ENOSPC if buflen
+ * is too small.  buf is not touched on failure.
+ */
+int nb_ctl_encode(const struct nb_ctl_msg *m, uint8_t *buf, size_t buflen);
+
+/*
+ * Decode the len-byte datagram payload at buf into *m.  len must come
+ * from the UDP length field (minus 8), not from the frame length: short
+ * frames carry Ethernet padding, which would count as trailing bytes.
+ * Returns 0, or:
+ *   -EPROTO           not a valid message (short, bad magic, length field
+ *                     != len, unknown type, session or seq 0, wrong body
+ *                     length, bad string, field out of range);
+ *   -EPROTONOSUPPORT  magic right but version != NB_CTL_VERSION: m->type,
+ *                     m->session and m->seq are filled from the header so
+ *                     the caller can answer ERROR NB_CTL_CODE_VERSION.
+ * Never reads past buf + len.  *m is otherwise unspecified on failure.
+ */
+int nb_ctl_decode(const uint8_t *buf, size_t len, struct nb_ctl_msg *m);
+
+/* "HELLO", ..., "ERROR"; "UNKNOWN" for anything else. */
+const char *nb_ctl_type_name(uint8_t type);
+
+/* "version mismatch", ...; "unknown" for anything else. */
+const char *nb_ctl_code_name(uint16_t code);
+
+/* Text for the negative codes returned here and by nb_link. */
+const char *nb_ctl_strerror(int err);
+
+/*
+ * Results blob: what the responder's receivers and senders counted, sent
+ * as RESULTS chunks after the test.  Layout (big endian):
+ *
+ *   header (120 B)
+ *     0  magic u32 NB_CTL_RESULTS_MAGIC ("NBRS")    4  nb_streams u32
+ *     8  tx_seconds_ns u64     16 rx_seconds_ns u64   24 rx_foreign u64
+ *    32  rx_warm u64           40 rx_bad_stream u64   48 tx_dropped u64
+ *    56  pmd: ipackets, opackets, ibytes, obytes, imissed, ierrors,
+ *        oerrors, rx_nombuf (8 x u64)
+ *   per stream (118 B + 10 B per non-empty bucket)
+ *     0  id u32
+ *     4  tx_pkts, tx_bytes, rx_pkts, rx_unique, rx_bytes, out_of_order,
+ *        duplicates, late, jitter_ps (9 x u64)
+ *    76  hist count, sum, min, max, overflow (5 x u64)
+ *   116  nb_buckets u16
+ *   118  nb_buckets x (index u16, count u64), index strictly increasing,
+ *        count nonzero
+ *
+ * A histogram must be consistent: sum of bucket counts == count, every
+ * index < NB_HIST_BUCKETS, overflow <= the last bucket's count, and an
+ * empty one has sum == overflow == 0 (min and max as they are).  A
+ * non-empty one has min <= max.
+ */
+#define NB_CTL_RESULTS_MAGIC 0x4E425253u  /* "NBRS" */
+#define NB_CTL_RESULTS_HDR_LEN 120
+#define NB_CTL_STREAM_RES_LEN 118
+#define NB_CTL_BUCKET_LEN 10
+
+struct nb_ctl_results_hdr {
+	uint64_t tx_seconds_ns;     /* measured phase, senders */
+	uint64_t rx_seconds_ns;     /* measured start to last data frame */
+	uint64_t rx_foreign;
+	uint64_t rx_warm;
+	uint64_t rx_bad_stream;
+	uint64_t tx_dropped;
+	struct nb_pmd_stats pmd;    /* the test port's own counters */
+};
+
+struct nb_ctl_stream_res {
+	uint32_t id;
+	uint64_t tx_pkts, tx_bytes;
+	uint64_t rx_pkts, rx_unique, rx_bytes;
+	uint64_t out_of_order, duplicates, late;
+	uint64_t jitter_ps;         /* jitter in picoseconds */
+	struct nb_hist hist;        /* latency, ns */
+};
+
+/* Bytes nb_ctl_results_write() needs for these streams. */
+size_t nb_ctl_results_size(const struct nb_ctl_stream_res *streams,
+			   uint32_t n);
+
+/*
+ * Serialize.  Returns the bytes written, -ENOSPC if len is too small,
+ * -EINVAL if a histogram is inconsistent (see above), -EOVERFLOW if the
+ * blob would exceed INT_MAX or UINT32_MAX bytes.
+ */
+int nb_ctl_results_write(const struct nb_ctl_results_hdr *h,
+			 const struct nb_ctl_stream_res *streams, uint32_t n,
+			 uint8_t *buf, size_t len);
+
+/*
+ * Parse a whole blob of len bytes.  Returns 0 with *n streams filled,
+ * -EPROTO on bad magic, any truncation, trailing bytes, a bucket index out
+ * of range, not strictly increasing (duplicate) or with a zero count, or an
+ * inconsistent histogram; -ENOSPC if the blob holds more than max streams.
+ * On failure *h and streams[] may be partly written and *n is untouched.
+ */
+int nb_ctl_results_read(const uint8_t *buf, size_t len,
+			struct nb_ctl_results_hdr *h,
+			struct nb_ctl_stream_res *streams, uint32_t max,
+			uint32_t *n);
+
+/* Number of RESULTS parts for a blob of total_len bytes (at least 1). */
+uint32_t nb_ctl_results_parts(uint32_t total_len);
+
+/*
+ * Set m's body to part `part` of the blob (type RESULTS; session and seq
+ * untouched).  Returns 0, or -EINVAL if part is out of range or total_len
+ * exceeds UINT32_MAX.
+ */
+int nb_ctl_results_chunk(struct nb_ctl_msg *m, const uint8_t *blob,
+			 size_t total_len, uint32_t part);
+
+/*
+ * Copy a decoded RESULTS chunk into its place in a reassembly buffer of
+ * cap bytes.  Returns 0, -ENOSPC if r->total_len > cap, -EPROTO if r is
+ * not a consistent chunk.
+ */
+int nb_ctl_results_put(uint8_t *blob, size_t cap,
+		       const struct nb_ctl_results *r);
+
+#endif /* NB_CTL_H */
