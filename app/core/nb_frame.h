@@ -205,6 +205,7 @@ enum nb_frame_kind {
 	NB_FRAME_WARMUP,
 	NB_FRAME_CONTROL,     /* UDP to NB_CONTROL_UDP_PORT */
 	NB_FRAME_ARP,
+	NB_FRAME_ICMP,        /* IPv4 ICMP (echo is answered by control) */
 };
 
 struct nb_stamp {
@@ -273,7 +274,7 @@ nb_frame_parse(const uint8_t *p, uint32_t len, uint32_t frame_len,
 		s->ts = ((uint64_t)nb_get_be16(p + l4 + NB_TCP_OFF_URG) << 32) |
 			nb_get_be32(p + l4 + NB_TCP_OFF_ACK);
 	} else {
-		return NB_FRAME_FOREIGN;
+		return proto == 1 ? NB_FRAME_ICMP : NB_FRAME_FOREIGN;
 	}
 	if (magic == NB_MAGIC_DATA)
 		return NB_FRAME_DATA;

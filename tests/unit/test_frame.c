@@ -704,8 +704,8 @@ test_hostile_headers(void **state)
 
 			/* Unknown IP protocols. */
 			w = valid_frame(fr, pr, vl, 128);
-			fr[l3 + 9] = 1;
-			assert_int_equal(parse_buf(fr, w), NB_FRAME_FOREIGN);
+			fr[l3 + 9] = 1; /* ICMP: handed to the control lcore */
+			assert_int_equal(parse_buf(fr, w), NB_FRAME_ICMP);
 			fr[l3 + 9] = 47;
 			assert_int_equal(parse_buf(fr, w), NB_FRAME_FOREIGN);
 			fr[l3 + 9] = 0;
@@ -876,7 +876,7 @@ test_random_frames(void **state)
 	uint64_t rng = 0x6e62656e63680005ull;
 	uint8_t base[4][MAX_FRAME];
 	uint32_t base_len[4];
-	unsigned int i, j, counts[NB_FRAME_ARP + 1] = { 0 };
+	unsigned int i, j, counts[NB_FRAME_ICMP + 1] = { 0 };
 	size_t p, v;
 
 	(void)state;
@@ -927,7 +927,7 @@ test_random_frames(void **state)
 		}
 		memset(&st, 0, sizeof(st));
 		k = nb_frame_parse(b, len, frame_len, &st);
-		assert_true(k >= NB_FRAME_FOREIGN && k <= NB_FRAME_ARP);
+		assert_true(k >= NB_FRAME_FOREIGN && k <= NB_FRAME_ICMP);
 		counts[k]++;
 		if (k == NB_FRAME_DATA || k == NB_FRAME_WARMUP ||
 		    k == NB_FRAME_CONTROL) {

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The frames the control lcore sends and answers besides data: UDP/IPv4
+ * datagrams carrying control messages, ARP and ICMP echo.  Pure: byte
+ * buffers in, byte buffers out; every parser checks every length.
+ */
+#ifndef NB_L2_H
+#define NB_L2_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define NB_MIN_WIRE 60 /* minimum Ethernet frame without FCS */
+
+struct nb_udp_info {
+	uint8_t src_mac[6], dst_mac[6];
+	uint16_t vlan_id;        /* 0 untagged */
+	uint32_t src_ip, dst_ip; /* host order */
+	uint16_t src_port, dst_port;
+	const uint8_t *payload;  /* inside the parsed buffer */
+	uint16_t payload_len;    /* from the UDP length field */
+};
+
+/*
+ * Build an Ethernet [802.1Q] IPv4 UDP frame around payload, with valid IPv4
+ * and UDP checksums, padded to 60 bytes.  Returns the frame length (no
+ * FCS) or -ENOSPC / -EINVAL.
+ */
+int nb_udp_frame_build(uint8_t *buf, size_t buflen,
+		       const struct nb_udp_info *hdr, const uint8_t *payload,
+		       size_t plen);
+
+/*
+ * Parse an IPv4/UDP frame of len bytes: version, IHL, total length, UDP
+ * length and both checksums must be right (a zero UDP checksum is
+ * accepted, as IPv4 allows).  Returns 0 or -EPROTO.
+ */
+int nb_udp_frame_parse(const uint8_t *buf, uint32_t len,
+		       struct nb_udp_info *out);
+
+/*
+ * If req is an ARP request for my_ip, write the reply into out and return
+ * its length (60); return 0 for any other well-formed ARP frame (after
+ * learning nothing), -EPROTO for a malformed one.
+ */
+int nb_arp_answer(const uint8_t *req, uint32_t len, const uint8_t my_mac[6],
+		  uint32_t my_ip, uint8_t *out, size_t outlen);
+
+/* Build a broadcast ARP request "who has target_ip, tell my_ip". */
+int nb_arp_request(uint8_t *out, size_t outlen, const uint8_t my_mac[6],
+		   uint32_t my_ip, uint16_t vlan_id, uint32_t target_ip);
+
+/*
+ * If frame is an ARP reply (or request) sent by ip, copy the sender's MAC
+ * and return 1; 0 if it is another ARP frame, -EPROTO if malformed.
+ */
+int nb_arp_sender_is(const uint8_t *frame, uint32_t len, uint32_t ip,
+		     uint8_t mac_out[6]);
+
+/*
+ * If req is an ICMP echo request to my_ip, write the echo reply into out
+ * (same id, sequence and data, valid checksums) and return its length;
+ * 0 for other ICMP, -EPROTO if malformed.
+ */
+int nb_icmp_echo_answer(const uint8_t *req, uint32_t len,
+			const uint8_t my_mac[6], uint32_t my_ip, uint8_t *out,
+			size_t outlen);
+
+#endif /* NB_L2_H */
