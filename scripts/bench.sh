@@ -95,24 +95,27 @@ command -v "$TESTPMD" >/dev/null || {
 # ------------------------------------------------------------ process control
 
 tmp=$(mktemp -d /tmp/nbench-bench.XXXXXX)
-CLK_TCK=$(getconf CLK_TCK)
-NCPU=$(nproc)
 tag=nbb$$
 PIDS=()     # timeout wrappers started and not yet reaped
 PREFIXES=() # --file-prefix of every DPDK process started
 
 cleanup() {
-	local pid i
+	local pid kid i
 	trap - EXIT INT TERM
+	# SIGINT to a timeout wrapper reaches its command (the DPDK process).
 	for pid in "${PIDS[@]}"; do
 		kill -INT "$pid" 2>/dev/null || true
 	done
 	for pid in "${PIDS[@]}"; do
 		for ((i = 0; i < 50; i++)); do
-			kill -0 "$pid" 2>/dev/null || break
+			alive "$pid" || break
 			sleep 0.2
 		done
-		kill -KILL "$pid" 2>/dev/null || true
+		if alive "$pid"; then
+			kid=$(child_of "$pid")
+			[ -z "$kid" ] || kill -KILL "$kid" 2>/dev/null || true
+			kill -KILL "$pid" 2>/dev/null || true
+		fi
 		wait "$pid" 2>/dev/null || true
 	done
 	# testpmd leaves its hugepage files behind when stopped by a signal.
@@ -167,26 +170,60 @@ child_of() {
 	echo "$first"
 }
 
-# cpu_snap: sets SNAP to "total busy steal ours": jiffies of all CPUs from
-# /proc/stat (total = user..steal; guest time is already inside user), and
-# the CPU seconds this shell's reaped children used (bash times, so it must
-# run in this shell, not in a subshell).
-cpu_snap() {
-	times >"$tmp/times"
-	SNAP="$(awk '$1 == "cpu" { t = 0; for (i = 2; i <= 9; i++) t += $i;
-		print t, $2 + $3 + $4 + $7 + $8, $9 }' /proc/stat) $(awk 'NR == 2 {
-		s = 0; for (i = 1; i <= 2; i++) { split($i, m, "m"); sub("s", "", m[2]); s += m[1] * 60 + m[2] }
-		print s }' "$tmp/times")"
+# alive PID: the process exists and has not exited (a zombie has).
+alive() {
+	local st=Z
+	read -r _ _ st _ 2>/dev/null <"/proc/$1/stat" || true
+	[ "$st" != Z ]
 }
-# cpu_load "SNAP0" "SNAP1": sets STEAL (% of all CPU time stolen by the
-# hypervisor) and OTHERS (CPUs kept busy by processes other than the one
-# measured, on average; the host is shared).
-cpu_load() {
-	read -r STEAL OTHERS < <(awk -v a="$1" -v b="$2" -v hz="$CLK_TCK" -v n="$NCPU" 'BEGIN {
-		split(a, x); split(b, y); d = y[1] - x[1]; wall = d / hz / n
-		st = d > 0 ? 100 * (y[3] - x[3]) / d : 0
-		o = wall > 0 ? ((y[2] - x[2]) / hz - (y[4] - x[4])) / wall : 0
-		printf "%.1f %.2f\n", st, (o < 0 ? 0 : o) }')
+
+# steal_snap: sets SNAP to "total steal", jiffies of all CPUs from /proc/stat
+# (total = user..steal; guest time is already inside user).
+steal_snap() {
+	local us ni sy id io irq sirq st
+	read -r _ us ni sy id io irq sirq st _ </proc/stat
+	SNAP="$((us + ni + sy + id + io + irq + sirq + st)) $st"
+}
+# steal_pct "SNAP0" "SNAP1": sets STEAL, % of all CPU time the hypervisor
+# took between the two.
+steal_pct() {
+	STEAL=$(awk -v a="$1" -v b="$2" 'BEGIN { split(a, x); split(b, y); d = y[1] - x[1]
+		printf "%.1f", (d > 0 ? 100 * (y[2] - x[2]) / d : 0) }')
+}
+
+# CPU share of a busy-polling thread: how much of the time it was runnable
+# it actually ran, from /proc/PID/task/TID/schedstat (ns on a CPU, ns
+# waiting on a run queue). A busy-polling thread is always runnable, so
+# anything below 100 % is time that other processes on the shared host took
+# from it. share_reset; share_find PID NAME until it succeeds; share_sample
+# as often as wanted; share_pct NAME sets SHARE.
+declare -A THREAD RUN0 WAIT0 RUN1 WAIT1
+share_reset() { THREAD=() RUN0=() WAIT0=() RUN1=() WAIT1=(); }
+share_find() {
+	local t comm
+	for t in /proc/"$1"/task/*; do
+		comm=
+		read -r comm 2>/dev/null <"$t/comm" || true
+		if [ "$comm" = "$2" ]; then
+			THREAD[$2]=$t
+			return 0
+		fi
+	done
+	return 1
+}
+share_sample() {
+	local k r w
+	for k in "${!THREAD[@]}"; do
+		read -r r w _ 2>/dev/null <"${THREAD[$k]}/schedstat" || continue
+		[ -n "${RUN0[$k]:-}" ] || RUN0[$k]=$r WAIT0[$k]=$w
+		RUN1[$k]=$r WAIT1[$k]=$w
+	done
+}
+share_pct() {
+	SHARE=n/a
+	[ -n "${RUN0[$1]:-}" ] || return 0
+	SHARE=$(awk -v r=$((RUN1[$1] - RUN0[$1])) -v w=$((WAIT1[$1] - WAIT0[$1])) 'BEGIN {
+		if (r + w > 0) printf "%.1f", 100 * r / (r + w); else printf "n/a" }')
 }
 
 # Print a command so that it can be pasted into a shell.
@@ -248,62 +285,91 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else
 # ---------------------------------------------------------------------- runs
 
 # run_nbench NAME VDEV0 VDEV1: dpdk-nbench loopback port 0 -> port 1 at
-# --rate max; JSON in $tmp/NAME.json. Sets NB_*, STEAL and OTHERS.
+# --rate max; JSON in $tmp/NAME.json. Sets NB_*, SHARE (of the sender,
+# lcore 3), RX_SHARE (of the receiver, lcore 2) and STEAL.
 run_nbench() {
-	local name=$1 prefix=$tag$1 s0
+	local name=$1 prefix=$tag$1 s0 pid
 	PREFIXES+=("$prefix")
 	local cmd=("$NBENCH" --no-pci --lcores "0@0,1@0,2@0,3@1" --file-prefix "$prefix"
 		--log-level lib.eal:error --vdev "$2" --vdev "$3"
 		-- --tx-port 0 --rx-port 1 --rate max --size "$size" --time "$time_s"
 		--json --interval 0)
-	echo "== $name: dpdk-nbench, $time_s s"
+	echo "== $name: dpdk-nbench, $time_s s, load average $(cut -d' ' -f1 /proc/loadavg)"
 	show_cmd "${cmd[@]}"
-	cpu_snap
+	share_reset
+	steal_snap
 	s0=$SNAP
 	start_bounded $((time_s + STARTUP_BUDGET)) "$tmp/$name.json" "$tmp/$name.err" "${cmd[@]}"
+	while alive "$BG_PID"; do
+		if [ -z "${THREAD[rte-worker-3]:-}" ] || [ -z "${THREAD[rte-worker-2]:-}" ]; then
+			pid=$(child_of "$BG_PID")
+			[ -z "$pid" ] || share_find "$pid" rte-worker-3 || true
+			[ -z "$pid" ] || share_find "$pid" rte-worker-2 || true
+		fi
+		share_sample
+		sleep 0.1
+	done
 	reap "$BG_PID"
-	cpu_snap
-	cpu_load "$s0" "$SNAP"
+	steal_snap
+	steal_pct "$s0" "$SNAP"
+	share_pct rte-worker-2
+	RX_SHARE=$SHARE
+	share_pct rte-worker-3
 	((RC == 0)) || fail "dpdk-nbench ($name) exited with status $RC" "$tmp/$name.err"
 	read -r NB_PPS NB_SENT NB_RCVD NB_RSECS NB_DROP NB_OPK NB_IPK < <(nb_result "$tmp/$name.json") ||
 		fail "dpdk-nbench ($name): no JSON result" "$tmp/$name.err"
 	NB_RPPS=$(awk -v p="$NB_RCVD" -v s="$NB_RSECS" 'BEGIN { printf "%.0f", (s > 0 ? p / s : 0) }')
-	printf '  achieved %s Mpps, sent %s, received %s in %.3f s (%s Mpps), tx_dropped %s, PMD opackets %s ipackets %s; other processes %s CPUs, steal %s%%\n' \
+	printf '  achieved %s Mpps; sent %s, received %s in %.3f s (%s Mpps); tx_dropped %s; PMD opackets %s, ipackets %s; CPU share sender %s%%, receiver %s%%; steal %s%%\n' \
 		"$(mpps "$NB_PPS")" "$NB_SENT" "$NB_RCVD" "$NB_RSECS" "$(mpps "$NB_RPPS")" \
-		"$NB_DROP" "$NB_OPK" "$NB_IPK" "$OTHERS" "$STEAL"
+		"$NB_DROP" "$NB_OPK" "$NB_IPK" "$SHARE" "$RX_SHARE" "$STEAL"
 }
 
-# run_testpmd NAME -- EAL/testpmd args: stops testpmd with SIGINT (by its
-# PID) once time_s stats periods after the first are printed.
+# run_testpmd NAME MODE EAL/testpmd args...: waits for time_s stats
+# periods after the first, then stops testpmd with SIGINT by its PID.
+# Fails unless testpmd forwarded in MODE (it falls back to io on a bad
+# --forward-mode). Sets SHARE (of the forwarding lcore 1, over those
+# periods) and STEAL.
 run_testpmd() {
-	local name=$1 prefix=$tag$1 log=$tmp/$1.log s0 deadline n pid
-	shift
+	local name=$1 mode=$2 prefix=$tag$1 log=$tmp/$1.log s0 deadline n pid=
+	shift 2
 	PREFIXES+=("$prefix")
 	local cmd=("$TESTPMD" --no-pci -l "0,1" --file-prefix "$prefix" --log-level lib.eal:error "$@")
-	echo "== $name: dpdk-testpmd, $time_s stats periods of 1 s after the first"
+	echo "== $name: dpdk-testpmd, $time_s stats periods of 1 s after the first, load average $(cut -d' ' -f1 /proc/loadavg)"
 	show_cmd "${cmd[@]}"
-	cpu_snap
-	s0=$SNAP
+	share_reset
+	: >"$log"
 	start_bounded $((time_s + STARTUP_BUDGET)) "$log" "$log" "${cmd[@]}"
 	deadline=$((SECONDS + time_s + STARTUP_BUDGET - 5))
 	while :; do
 		n=$(grep -c 'Port statistics ====' "$log" || true)
+		if ((n >= 1)) && [ -z "${THREAD[rte-worker-1]:-}" ]; then
+			pid=$(child_of "$BG_PID")
+			[ -z "$pid" ] || share_find "$pid" rte-worker-1 || true
+			share_sample
+			steal_snap
+			s0=$SNAP
+		fi
 		((n >= time_s + 1)) && break
-		kill -0 "$BG_PID" 2>/dev/null || {
+		if ! alive "$BG_PID"; then
 			reap "$BG_PID"
 			fail "dpdk-testpmd ($name) exited early with status $RC" "$log"
-		}
-		((SECONDS < deadline)) || fail "dpdk-testpmd ($name): no statistics after $((time_s + STARTUP_BUDGET - 5)) s" "$log"
-		sleep 0.2
+		fi
+		((SECONDS < deadline)) ||
+			fail "dpdk-testpmd ($name): no statistics after $((time_s + STARTUP_BUDGET - 5)) s" "$log"
+		sleep 0.1
 	done
-	pid=$(child_of "$BG_PID")
+	share_sample
+	steal_snap
+	steal_pct "${s0:-$SNAP}" "$SNAP"
+	share_pct rte-worker-1
+	[ -n "$pid" ] || pid=$(child_of "$BG_PID")
 	kill -INT "${pid:-$BG_PID}"
 	reap "$BG_PID"
-	cpu_snap
-	cpu_load "$s0" "$SNAP"
 	# testpmd re-raises SIGINT after its cleanup: 130 is the normal end here.
 	((RC == 0 || RC == 130)) || fail "dpdk-testpmd ($name) exited with status $RC" "$log"
 	grep -q 'Bye' "$log" || fail "dpdk-testpmd ($name) did not shut down cleanly" "$log"
+	grep -q "^$mode packet forwarding - ports=" "$log" ||
+		fail "dpdk-testpmd ($name) did not run $mode forwarding: $(grep -m1 'packet forwarding - ports=' "$log" || true)"
 }
 
 # ---------------------------------------------------------------- environment
@@ -313,59 +379,66 @@ dpdk_ver=$(pkg-config --modversion libdpdk 2>/dev/null || echo unknown)
 tp_ver=$(dpkg-query -W -f='${Version}' dpdk 2>/dev/null || echo unknown)
 echo
 echo "environment: cpu '$cpu_model', nproc $(nproc), dpdk $dpdk_ver (pkg-config libdpdk), testpmd from package dpdk $tp_ver, kernel $(uname -r), $(date -u '+%Y-%m-%d %H:%M:%S UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+nb_ver=$("$NBENCH" --version 2>/dev/null || echo "dpdk-nbench ?")
+git_rev=$(git describe --always --dirty 2>/dev/null || echo "no git")
+echo "built: $nb_ver from git $git_rev"
 echo "settings: --time $time_s s per run, frames $size B incl. FCS (dpdk-nbench --size $size, testpmd --txpkts=$((size - 4)))"
+busy=$(ps -eo pid=,pcpu=,comm= | awk '$2 >= 50 { printf "%s%s (pid %s, %s%% CPU)", sep, $3, $1, $2; sep = ", " }')
+echo "busy processes at start (50 % CPU or more over their life): ${busy:-none}"
 [ "$(nproc)" -eq 2 ] || echo "note: the lcore maps assume 2 CPUs; this host has $(nproc)"
 echo
 
 # 1. net_null: generator cost
 run_nbench null_nbench net_null0 net_null1,no-rx=1
-null_nb_pps=$NB_PPS null_nb_drop=$NB_DROP null_nb_load=("$OTHERS" "$STEAL")
+null_nb_pps=$NB_PPS null_nb_drop=$NB_DROP null_nb_load=("$SHARE" "$RX_SHARE" "$STEAL")
 
-run_testpmd null_testpmd --vdev net_null0 \
+run_testpmd null_testpmd txonly --vdev net_null0 \
 	-- --forward-mode=txonly --txpkts=$((size - 4)) --nb-cores=1 --stats-period 1
-null_tp_load=("$OTHERS" "$STEAL")
+null_tp_load=("$SHARE" "-" "$STEAL")
 read -r null_tp_pps null_tp_min null_tp_max null_tp_n < <(tp_rate "$tmp/null_testpmd.log" Tx-pps 0 "$time_s") ||
 	fail "dpdk-testpmd (null_testpmd): no Tx-pps lines" "$tmp/null_testpmd.log"
-printf '  port 0 Tx-pps median %s Mpps over %s periods (min %s, max %s); other processes %s CPUs, steal %s%%\n' \
-	"$(mpps "$null_tp_pps")" "$null_tp_n" "$(mpps "$null_tp_min")" "$(mpps "$null_tp_max")" "${null_tp_load[@]}"
+printf '  port 0 Tx-pps median %s Mpps over %s periods (min %s, max %s); sender CPU share %s%%, steal %s%%\n' \
+	"$(mpps "$null_tp_pps")" "$null_tp_n" "$(mpps "$null_tp_min")" "$(mpps "$null_tp_max")" "${null_tp_load[0]}" "${null_tp_load[2]}"
 
 # 2. memif loopback in one process; each process its own socket.
 nsock=$tmp/nbench-memif.sock
 run_nbench memif_nbench "net_memif0,role=server,socket=$nsock,rsize=14" \
 	"net_memif1,role=client,socket=$nsock,rsize=14"
-mem_nb_pps=$NB_PPS mem_nb_rpps=$NB_RPPS mem_nb_drop=$NB_DROP mem_nb_load=("$OTHERS" "$STEAL")
+mem_nb_pps=$NB_PPS mem_nb_rpps=$NB_RPPS mem_nb_drop=$NB_DROP mem_nb_load=("$SHARE" "$RX_SHARE" "$STEAL")
 mem_nb_sent=$NB_SENT mem_nb_rcvd=$NB_RCVD
 
 tsock=$tmp/testpmd-memif.sock
-run_testpmd memif_testpmd \
+run_testpmd memif_testpmd io \
 	--vdev "net_memif0,role=server,socket=$tsock,rsize=14" \
 	--vdev "net_memif1,role=client,socket=$tsock,rsize=14" \
 	-- --forward-mode=io --tx-first --txpkts=$((size - 4)) --nb-cores=1 --stats-period 1
-mem_tp_load=("$OTHERS" "$STEAL")
+mem_tp_load=("$SHARE" "-" "$STEAL")
 read -r mem_tp0 mem_tp0_min mem_tp0_max mem_tp_n < <(tp_rate "$tmp/memif_testpmd.log" Rx-pps 0 "$time_s") ||
 	fail "dpdk-testpmd (memif_testpmd): no Rx-pps lines for port 0" "$tmp/memif_testpmd.log"
 read -r mem_tp1 mem_tp1_min mem_tp1_max _ < <(tp_rate "$tmp/memif_testpmd.log" Rx-pps 1 "$time_s") ||
 	fail "dpdk-testpmd (memif_testpmd): no Rx-pps lines for port 1" "$tmp/memif_testpmd.log"
 mem_tp_mean=$(awk -v a="$mem_tp0" -v b="$mem_tp1" 'BEGIN { printf "%.0f", (a + b) / 2 }')
-printf '  Rx-pps median port 0 %s Mpps (min %s, max %s), port 1 %s Mpps (min %s, max %s) over %s periods; other processes %s CPUs, steal %s%%\n' \
+printf '  Rx-pps median port 0 %s Mpps (min %s, max %s), port 1 %s Mpps (min %s, max %s) over %s periods; sender CPU share %s%%, steal %s%%\n' \
 	"$(mpps "$mem_tp0")" "$(mpps "$mem_tp0_min")" "$(mpps "$mem_tp0_max")" \
-	"$(mpps "$mem_tp1")" "$(mpps "$mem_tp1_min")" "$(mpps "$mem_tp1_max")" "$mem_tp_n" "${mem_tp_load[@]}"
+	"$(mpps "$mem_tp1")" "$(mpps "$mem_tp1_min")" "$(mpps "$mem_tp1_max")" "$mem_tp_n" "${mem_tp_load[0]}" "${mem_tp_load[2]}"
 
 # ---------------------------------------------------------------------- table
 
 echo
 echo "results: $size B frames incl. FCS, $time_s s per run, ratio = dpdk-nbench / testpmd"
 echo "testpmd rate = median of its per-second Rx-pps/Tx-pps lines, periods 2..$((time_s + 1)) (the first line is always 0)"
-echo "other CPUs = CPUs kept busy on average by processes other than the one measured (shared host); steal = hypervisor steal"
-row() { printf '%-9s %-44s %7s %6s %10s %6s\n' "$@"; }
-row test measure Mpps ratio "other CPUs" steal%
+echo "tx%/rx% = share of its runnable time a busy thread was on its CPU (the rest went to other processes on this shared host):"
+echo "  tx% dpdk-nbench sender lcore 3 / testpmd forwarding lcore 1, both on CPU 1; rx% dpdk-nbench receiver lcore 2 on CPU 0"
+echo "steal% = hypervisor steal over all CPUs"
+row() { printf '%-9s %-44s %7s %6s %6s %6s %6s\n' "$@"; }
+row test measure Mpps ratio tx% rx% steal%
 row net_null "dpdk-nbench achieved_pps (TX)" "$(mpps "$null_nb_pps")" "$(ratio "$null_nb_pps" "$null_tp_pps")" "${null_nb_load[@]}"
 row "" "testpmd txonly Tx-pps, port 0" "$(mpps "$null_tp_pps")" "" "${null_tp_load[@]}"
 row memif "dpdk-nbench achieved_pps (TX)" "$(mpps "$mem_nb_pps")" "$(ratio "$mem_nb_pps" "$mem_tp_mean")" "${mem_nb_load[@]}"
-row "" "dpdk-nbench received (packets / seconds)" "$(mpps "$mem_nb_rpps")" "$(ratio "$mem_nb_rpps" "$mem_tp_mean")" "" ""
+row "" "dpdk-nbench received (packets / seconds)" "$(mpps "$mem_nb_rpps")" "$(ratio "$mem_nb_rpps" "$mem_tp_mean")" "" "" ""
 row "" "testpmd io Rx-pps, port 0" "$(mpps "$mem_tp0")" "" "${mem_tp_load[@]}"
-row "" "testpmd io Rx-pps, port 1" "$(mpps "$mem_tp1")" "" "" ""
-row "" "testpmd io Rx-pps per port, mean of 0 and 1" "$(mpps "$mem_tp_mean")" "" "" ""
+row "" "testpmd io Rx-pps, port 1" "$(mpps "$mem_tp1")" "" "" "" ""
+row "" "testpmd io Rx-pps per port, mean of 0 and 1" "$(mpps "$mem_tp_mean")" "" "" "" ""
 echo
 echo "dpdk-nbench tx_dropped: net_null $null_nb_drop, memif $mem_nb_drop; memif sent $mem_nb_sent, received $mem_nb_rcvd"
 echo "memif ratios: dpdk-nbench's one direction (sender CPU 1, receiver CPU 0) against testpmd's rate per port, where one core (CPU 1) forwards both directions"
