@@ -529,6 +529,10 @@ main(int argc, char **argv)
 		lcore_map_text(&app, app.result.lcore_map,
 			       sizeof(app.result.lcore_map));
 		code = run_list_ports(&app);
+	} else if (cfg->mode == NB_MODE_RESPONDER) {
+		code = nb_peer_responder(&app);
+	} else if (cfg->mode == NB_MODE_CLIENT) {
+		code = nb_peer_client(&app);
 	} else {
 		code = run_loopback(&app);
 	}

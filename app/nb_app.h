@@ -28,6 +28,7 @@ struct nb_app {
 	unsigned int nb_txjobs, nb_rxjobs;
 
 	struct nb_result result;
+	int keep_pools;               /* peer mode: TX pools outlive a test */
 	volatile int stats_stop;
 	volatile int stats_exited;
 };
@@ -41,6 +42,15 @@ void nb_collect_final(struct nb_app *app);
 /* control/nb_loopback.c */
 int nb_loopback_setup(struct nb_app *app, char *err, size_t errlen);
 int nb_loopback_run(struct nb_app *app);
+/* Set the run's start (senders' pacers, phase times); start written last. */
+void nb_run_arm(struct nb_app *app, uint64_t start_tsc);
+int nb_workers_launch(struct nb_app *app);
+int nb_all_tx_done(const struct nb_app *app);
+uint64_t nb_rx_data_total(const struct nb_app *app);
+uint64_t nb_tx_data_total(const struct nb_app *app);
+/* peer/nb_peer.c: the responder and the client. */
+int nb_peer_responder(struct nb_app *app);
+int nb_peer_client(struct nb_app *app);
 void nb_loopback_free(struct nb_app *app);
 
 /* port of a position in app->port_ids, or -1 */

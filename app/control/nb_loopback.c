@@ -137,8 +137,16 @@ setup_txjob(struct nb_app *app, const struct nb_job *job, unsigned int idx,
 	j->cnt = j->cnt_warm;
 	/* Enough for the TX ring, a burst in hand, and per-lcore caches. */
 	nb_mbufs = app->cfg.txd * 2 + 4096;
-	snprintf(name, sizeof(name), "nb_tx_p%u_q%u", job->port, job->queue);
-	j->pool = nb_tx_pool_create(name, nb_mbufs, max_frame, socket);
+	snprintf(name, sizeof(name), "nb_tx_p%u_q%u%s", job->port, job->queue,
+		 max_frame > 2048 ? "j" : "");
+	/* A responder runs test after test: reuse the pool (its mbufs may
+	 * still sit in a NIC's TX ring from the last test). */
+	j->pool = rte_mempool_lookup(name);
+	if (j->pool == NULL)
+		j->pool = nb_tx_pool_create(name, nb_mbufs,
+					    max_frame > 2048 ? NB_FRAME_MAX :
+							       max_frame,
+					    socket);
 	if (j->pool == NULL) {
 		snprintf(err, errlen,
 			 "cannot create TX mbuf pool %s (%u mbufs, NUMA node "
@@ -232,8 +240,8 @@ nb_loopback_setup(struct nb_app *app, char *err, size_t errlen)
 	return 0;
 }
 
-static int
-all_tx_done(const struct nb_app *app)
+int
+nb_all_tx_done(const struct nb_app *app)
 {
 	unsigned int i;
 
@@ -243,8 +251,8 @@ all_tx_done(const struct nb_app *app)
 	return 1;
 }
 
-static uint64_t
-rx_data_total(const struct nb_app *app)
+uint64_t
+nb_rx_data_total(const struct nb_app *app)
 {
 	uint64_t n = 0;
 	unsigned int i;
@@ -254,8 +262,8 @@ rx_data_total(const struct nb_app *app)
 	return n;
 }
 
-static uint64_t
-tx_data_total(const struct nb_app *app)
+uint64_t
+nb_tx_data_total(const struct nb_app *app)
 {
 	uint64_t n = 0;
 	unsigned int i, s;
@@ -271,22 +279,15 @@ tx_data_total(const struct nb_app *app)
 	return n;
 }
 
-int
-nb_loopback_run(struct nb_app *app)
+void
+nb_run_arm(struct nb_app *app, uint64_t start)
 {
 	struct nb_run *run = &app->run;
 	const struct nb_config *cfg = &app->cfg;
-	uint64_t hz = rte_get_tsc_hz(), now, drain_end, idle_since;
-	uint64_t last_rx = 0, rx;
+	uint64_t hz = rte_get_tsc_hz();
 	unsigned int i;
-	int interrupted = 0;
 
-	for (i = 0; i < app->nb_ports; i++)
-		nb_port_stats_reset(app->port_ids[i]);
-	now = rte_get_tsc_cycles();
-	nb_clock_init(&run->clock, hz, now);
-	run->start_tsc = now + (uint64_t)(NB_START_DELAY_S * hz);
-	run->measure_tsc = run->start_tsc + (uint64_t)(cfg->omit * hz);
+	run->measure_tsc = start + (uint64_t)(cfg->omit * hz);
 	run->end_tsc = cfg->duration > 0 ?
 			       run->measure_tsc + (uint64_t)(cfg->duration * hz) :
 			       UINT64_MAX;
@@ -296,10 +297,20 @@ nb_loopback_run(struct nb_app *app)
 		if (j->done)
 			continue;
 		nb_pacer_init(&j->pacer, hz, j->job->rate_num,
-			      j->job->rate_den, run->start_tsc);
+			      j->job->rate_den, start);
 		j->next_event = run->measure_tsc;
 	}
+	/* Everything above is visible before the start time is. */
 	rte_wmb();
+	run->start_tsc = start;
+}
+
+int
+nb_workers_launch(struct nb_app *app)
+{
+	struct nb_run *run = &app->run;
+	unsigned int i;
+
 	for (i = 0; i < app->plan.nb_workers; i++) {
 		struct nb_worker *w = app->workers[i];
 
@@ -314,10 +325,30 @@ nb_loopback_run(struct nb_app *app)
 			return -1;
 		}
 	}
+	return 0;
+}
+
+int
+nb_loopback_run(struct nb_app *app)
+{
+	struct nb_run *run = &app->run;
+	const struct nb_config *cfg = &app->cfg;
+	uint64_t hz = rte_get_tsc_hz(), now, drain_end, idle_since;
+	uint64_t last_rx = 0, rx;
+	unsigned int i;
+	int interrupted = 0;
+
+	for (i = 0; i < app->nb_ports; i++)
+		nb_port_stats_reset(app->port_ids[i]);
+	nb_clock_init(&run->clock, hz, 0);
+	nb_run_arm(app, rte_get_tsc_cycles() +
+				(uint64_t)(NB_START_DELAY_S * hz));
+	if (nb_workers_launch(app) != 0)
+		return -1;
 	rte_eal_remote_launch(nb_stats_main, app, app->plan.stats_lcore);
 
 	/* Senders: until they finish or we are told to stop. */
-	while (!all_tx_done(app)) {
+	while (!nb_all_tx_done(app)) {
 		if (nb_force_quit && !run->tx_stop) {
 			run->tx_stop = 1;
 			interrupted = 1;
@@ -333,8 +364,8 @@ nb_loopback_run(struct nb_app *app)
 	idle_since = now;
 	for (;;) {
 		now = rte_get_tsc_cycles();
-		rx = rx_data_total(app);
-		if (rx >= tx_data_total(app) || now >= drain_end)
+		rx = nb_rx_data_total(app);
+		if (rx >= nb_tx_data_total(app) || now >= drain_end)
 			break;
 		if (rx != last_rx) {
 			last_rx = rx;
@@ -360,18 +391,29 @@ nb_loopback_free(struct nb_app *app)
 	for (i = 0; i < app->nb_txjobs; i++) {
 		struct nb_txjob *j = app->txjobs[i];
 
+		if (j == NULL)
+			continue;
 		rte_free(j->tmpl_warm);
 		rte_free(j->tmpl_data);
 		rte_free(j->cnt_warm);
 		rte_free(j->cnt_data);
 		rte_free(j->seq);
-		rte_mempool_free(j->pool);
+		if (!app->keep_pools)
+			rte_mempool_free(j->pool);
 		rte_free(j);
+		app->txjobs[i] = NULL;
 	}
 	for (i = 0; i < app->nb_rxjobs; i++) {
+		if (app->rxjobs[i] == NULL)
+			continue;
 		rte_free(app->rxjobs[i]->streams);
 		rte_free(app->rxjobs[i]);
+		app->rxjobs[i] = NULL;
 	}
-	for (i = 0; i < app->plan.nb_workers; i++)
+	for (i = 0; i < app->plan.nb_workers; i++) {
 		rte_free(app->workers[i]);
+		app->workers[i] = NULL;
+	}
+	app->nb_txjobs = 0;
+	app->nb_rxjobs = 0;
 }

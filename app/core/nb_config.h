@@ -19,6 +19,8 @@ enum nb_mode {
 	NB_MODE_PORTS,    /* --list-ports: bring ports up, report, exit */
 	NB_MODE_LOOPBACK, /* --tx-port/--rx-port: ports of this process */
 	NB_MODE_REFLECTOR, /* --peer MAC --reflector: a MAC-swapping peer */
+	NB_MODE_RESPONDER, /* no test options: serve clients (iperf3 -s) */
+	NB_MODE_CLIENT,    /* --peer MAC: negotiate with a responder */
 };
 
 struct nb_config {
@@ -45,6 +47,8 @@ struct nb_config {
 	double interval;      /* report interval seconds; 0 = none */
 
 	uint32_t queues;      /* RX and TX queues per test port */
+	uint32_t extra_rxq;   /* peer mode: 1, the RX queue facing the peer's
+			       * control TX queue (receivers poll it too) */
 	uint32_t rxd, txd;    /* descriptors per queue */
 	double link_timeout;  /* seconds to wait for link up */
 	double drain;         /* seconds the sinks keep receiving after TX ends */
@@ -54,6 +58,13 @@ struct nb_config {
 	uint8_t peer_mac[6];
 	int reflector;        /* the peer only swaps MACs and returns frames */
 	uint16_t port;        /* the port facing the peer */
+	int reverse, bidir;   /* direction of a peer test */
+	int one_off;          /* responder: exit after one test */
+	int conf, quit;       /* client: show both ends / stop the responder */
+	double peer_timeout;  /* seconds without an answer = peer gone */
+	int have_ip;
+	uint32_t ip;          /* this side's IPv4 in peer mode */
+	int dst_ip_set;
 
 	int json;
 	int help;

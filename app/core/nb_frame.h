@@ -203,6 +203,7 @@ enum nb_frame_kind {
 	NB_FRAME_FOREIGN = 0, /* not ours (or malformed): counted, freed */
 	NB_FRAME_DATA,
 	NB_FRAME_WARMUP,
+	/* from here on: frames the control lcore handles (keep last) */
 	NB_FRAME_CONTROL,     /* UDP to NB_CONTROL_UDP_PORT */
 	NB_FRAME_ARP,
 	NB_FRAME_ICMP,        /* IPv4 ICMP (echo is answered by control) */

@@ -178,7 +178,73 @@ opt_src_ip(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 static int
 opt_dst_ip(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
+	cfg->dst_ip_set = 1;
 	return opt_ip(&cfg->dst_ip, val, why, whylen);
+}
+
+static int opt_secs(double *dst, double max, const char *val, char *why,
+		    size_t whylen);
+
+static int
+opt_my_ip(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	cfg->have_ip = 1;
+	return opt_ip(&cfg->ip, val, why, whylen);
+}
+
+static int
+opt_flag(int *dst)
+{
+	*dst = 1;
+	return 0;
+}
+
+static int
+opt_reverse(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	(void)val, (void)why, (void)whylen;
+	return opt_flag(&cfg->reverse);
+}
+
+static int
+opt_bidir(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	(void)val, (void)why, (void)whylen;
+	return opt_flag(&cfg->bidir);
+}
+
+static int
+opt_one_off(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	(void)val, (void)why, (void)whylen;
+	return opt_flag(&cfg->one_off);
+}
+
+static int
+opt_conf(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	(void)val, (void)why, (void)whylen;
+	return opt_flag(&cfg->conf);
+}
+
+static int
+opt_quit(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	(void)val, (void)why, (void)whylen;
+	return opt_flag(&cfg->quit);
+}
+
+static int
+opt_peer_timeout(struct nb_config *cfg, const char *val, char *why,
+		 size_t whylen)
+{
+	if (opt_secs(&cfg->peer_timeout, 600, val, why, whylen) != 0)
+		return -EINVAL;
+	if (cfg->peer_timeout < 0.1) {
+		WHY("at least 0.1 s");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int
@@ -364,6 +430,19 @@ const struct nb_option nb_options[] = {
 	 "the peer is a reflector: no negotiation; throughput, loss and "
 	 "RTT come from the returned frames"},
 	{"port", 'p', "ID", opt_port, "the port facing the peer [0]"},
+	{"reverse", 'R', NULL, opt_reverse,
+	 "peer test: the responder sends, this side receives"},
+	{"bidir", 0, NULL, opt_bidir, "peer test: both sides send"},
+	{"ip", 0, "IP", opt_my_ip,
+	 "this side's IPv4 in peer mode, answered to ARP and ping "
+	 "[client 198.18.0.1, responder 198.19.0.1]"},
+	{"one-off", '1', NULL, opt_one_off,
+	 "responder: serve one test, then exit"},
+	{"conf", 0, NULL, opt_conf,
+	 "client: show both ends' configuration (qperf conf) and exit"},
+	{"quit", 0, NULL, opt_quit, "client: tell the responder to exit"},
+	{"peer-timeout", 0, "SECS", opt_peer_timeout,
+	 "peer mode: how long without an answer means the peer is gone [2]"},
 	{"rate", 'b', "RATE", opt_rate,
 	 "total rate: 10G (L1 bits/s, default layer), 9.5Gl2 (L2 bits/s), "
 	 "14.88Mpps, 50% (of link), max [max]"},
@@ -418,6 +497,7 @@ nb_config_defaults(struct nb_config *cfg)
 	cfg->txd = 1024;
 	cfg->link_timeout = 10;
 	cfg->drain = 0.5;
+	cfg->peer_timeout = 2;
 }
 
 static const struct nb_option *
@@ -526,10 +606,25 @@ nb_config_check(struct nb_config *cfg, char *err, size_t errlen)
 			return -EINVAL;
 		}
 		if (!cfg->reflector) {
+			cfg->mode = NB_MODE_CLIENT;
+			if (cfg->reverse && cfg->bidir) {
+				snprintf(err, errlen,
+					 "--reverse and --bidir exclude each "
+					 "other");
+				return -EINVAL;
+			}
+			if (cfg->one_off) {
+				snprintf(err, errlen,
+					 "--one-off is for the responder "
+					 "(no --peer)");
+				return -EINVAL;
+			}
+			goto common;
+		}
+		if (cfg->reverse || cfg->bidir || cfg->conf || cfg->quit) {
 			snprintf(err, errlen,
-				 "a dpdk-nbench responder peer is not built "
-				 "yet; for a peer that returns frames with "
-				 "MACs swapped add --reflector");
+				 "a reflector cannot be asked to send "
+				 "(--reverse, --bidir) or for --conf/--quit");
 			return -EINVAL;
 		}
 		cfg->mode = NB_MODE_REFLECTOR;
@@ -544,13 +639,21 @@ nb_config_check(struct nb_config *cfg, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	if (cfg->mode == NB_MODE_NONE) {
-		snprintf(err, errlen,
-			 "nothing to do: give --tx-port and --rx-port for a "
-			 "loopback test, --peer MAC --reflector for a "
-			 "reflector, or --list-ports (the responder, "
-			 "dpdk-nbench with no options, is not built yet)");
+		if (cfg->reverse || cfg->bidir || cfg->conf || cfg->quit) {
+			snprintf(err, errlen,
+				 "--reverse, --bidir, --conf and --quit need "
+				 "--peer MAC");
+			return -EINVAL;
+		}
+		/* No test asked for: serve them, like iperf3 -s. */
+		cfg->mode = NB_MODE_RESPONDER;
+		return 0;
+	}
+	if (cfg->one_off) {
+		snprintf(err, errlen, "--one-off is for the responder");
 		return -EINVAL;
 	}
+common:
 	if (cfg->mode == NB_MODE_LOOPBACK) {
 		if (cfg->nb_tx_ports == 0 || cfg->nb_rx_ports == 0) {
 			snprintf(err, errlen,

@@ -114,8 +114,10 @@ nb_plan_jobs(struct nb_plan *plan, const struct nb_config *cfg,
 	ntx = plan->nb_jobs;
 	plan->nb_tx_jobs = ntx;
 	for (i = 0; i < cfg->nb_rx_ports; i++)
-		for (q = 0; q < cfg->queues; q++)
-			if (add_job(plan, 0, cfg->rx_ports[i], cfg->tx_ports[i],
+		for (q = 0; q < cfg->queues + cfg->extra_rxq; q++)
+			if (add_job(plan, 0, cfg->rx_ports[i],
+				    i < cfg->nb_tx_ports ? cfg->tx_ports[i] :
+							   cfg->rx_ports[i],
 				    (uint16_t)q, err, errlen))
 				return -EINVAL;
 	if (plan->nb_workers == 0) {

@@ -325,6 +325,20 @@ nb_report_text(FILE *f, const struct nb_result *r)
 		int tx = strstr(p->role, "tx") != NULL;
 		int rx = strstr(p->role, "rx") != NULL;
 
+		if (strcmp(p->role, "peer") == 0) {
+			/* the responder's port: only its PMD's word */
+			fprintf(f,
+				"responder port %u: PMD ipackets %llu "
+				"opackets %llu imissed %llu ierrors %llu "
+				"rx_nombuf %llu\n",
+				p->desc.port_id,
+				(unsigned long long)p->pmd.ipackets,
+				(unsigned long long)p->pmd.opackets,
+				(unsigned long long)p->pmd.imissed,
+				(unsigned long long)p->pmd.ierrors,
+				(unsigned long long)p->pmd.rx_nombuf);
+			continue;
+		}
 		fprintf(f, "port %u (%s, %s) %s:", p->desc.port_id,
 			p->desc.name, p->desc.driver, p->role);
 		if (tx)
@@ -496,15 +510,16 @@ port_json(const struct nb_port_result *p, int with_counts)
 	json_object_set_new(o, "mtu", jint(p->desc.mtu));
 	if (p->role)
 		json_object_set_new(o, "role", json_string(p->role));
-	if (with_counts) {
+	if (with_counts && !(p->role && strcmp(p->role, "peer") == 0)) {
 		json_object_set_new(o, "tool_tx_packets",
 				    jint(p->tool_tx_pkts));
 		json_object_set_new(o, "tool_tx_bytes", jint(p->tool_tx_bytes));
 		json_object_set_new(o, "tool_rx_packets",
 				    jint(p->tool_rx_pkts));
 		json_object_set_new(o, "tool_rx_bytes", jint(p->tool_rx_bytes));
-		json_object_set_new(o, "pmd", pmd_json(&p->pmd));
 	}
+	if (with_counts)
+		json_object_set_new(o, "pmd", pmd_json(&p->pmd));
 	return o;
 }
 

@@ -12,6 +12,7 @@
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 #include <rte_prefetch.h>
+#include <rte_ring.h>
 
 #include "nb_worker.h"
 
@@ -34,8 +35,8 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now)
 {
 	struct rte_mbuf *pkts[NB_BURST];
 	uint64_t rx_ns, lat, bytes = 0, data = 0, warm = 0, bad = 0;
-	uint64_t warm_bytes = 0;
-	uint16_t n, i;
+	uint64_t warm_bytes = 0, ctl = 0;
+	uint16_t n, i, nfree = 0;
 
 	n = rte_eth_rx_burst(j->port, j->queue, pkts, NB_BURST);
 	if (n == 0)
@@ -75,16 +76,25 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now)
 			warm_bytes += m->pkt_len + NB_FCS_LEN;
 		} else if (kind == NB_FRAME_DATA) {
 			bad++;
+		} else if (kind >= NB_FRAME_CONTROL && j->ctl_ring != NULL) {
+			/* Control, ARP, ICMP: the control lcore's business. */
+			if (rte_ring_sp_enqueue(j->ctl_ring, m) == 0) {
+				ctl++;
+				continue;
+			}
+			j->ctl_dropped++;
 		}
+		pkts[nfree++] = m;
 	}
-	rte_pktmbuf_free_bulk(pkts, n);
+	rte_pktmbuf_free_bulk(pkts, nfree);
 	j->pkts += n;
 	j->bytes += bytes;
 	j->data += data;
 	j->warm += warm;
 	j->warm_bytes += warm_bytes;
 	j->bad_stream += bad;
-	j->foreign += n - data - warm - bad;
+	j->ctl += ctl;
+	j->foreign += n - data - warm - bad - ctl;
 	if (data)
 		j->last_data_tsc = now;
 	return n;

@@ -31,7 +31,8 @@
 struct nb_run {
 	volatile int tx_stop;   /* senders stop now (Ctrl-C) */
 	volatile int rx_stop;   /* receivers stop now (after drain) */
-	uint64_t start_tsc;     /* when senders begin (warm-up first) */
+	/* when senders begin (warm-up first); written last when arming */
+	volatile uint64_t start_tsc;
 	uint64_t measure_tsc;   /* start + omit: results count from here */
 	uint64_t end_tsc;       /* measure + duration; UINT64_MAX if none */
 	struct nb_clock clock;  /* TSC -> ns, epoch shared by all lcores */
@@ -95,7 +96,11 @@ struct nb_rxjob {
 	uint64_t warm_bytes;
 	uint64_t foreign;          /* not ours (ARP, other traffic, junk) */
 	uint64_t bad_stream;       /* ours, but a stream id out of range */
+	uint64_t ctl;              /* control/ARP/ICMP handed to control */
+	uint64_t ctl_dropped;      /* ... that found the ring full */
 	uint64_t last_data_tsc;
+	/* peer mode: control, ARP and ICMP frames go here (SP/SC) */
+	struct rte_ring *ctl_ring;
 	const struct nb_job *job;
 } __rte_cache_aligned;
 

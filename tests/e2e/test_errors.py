@@ -47,10 +47,12 @@ class Errors(unittest.TestCase):
                 self.assertEqual(p.returncode, 2, p.stderr)
                 self.assertIn(token, p.stderr)
 
-    def test_nothing_to_do(self):
-        p = run(["--"])
+    def test_client_options_need_peer(self):
+        # with no test options the tool is a responder; client-only
+        # options without --peer are a usage error, before EAL starts
+        p = run(["--", "--reverse"])
         self.assertEqual(p.returncode, 2)
-        self.assertIn("--tx-port", p.stderr)
+        self.assertIn("--peer", p.stderr)
 
     def test_missing_port(self):
         # Needs EAL (hugepages) to know how many ports exist.

@@ -310,6 +310,49 @@ chk_port(const struct nb_config *c)
 	assert_int_equal(c->port, 3);
 }
 
+static void
+chk_reverse(const struct nb_config *c)
+{
+	assert_int_equal(c->reverse, 1);
+}
+
+static void
+chk_bidir(const struct nb_config *c)
+{
+	assert_int_equal(c->bidir, 1);
+}
+
+static void
+chk_ip(const struct nb_config *c)
+{
+	assert_int_equal(c->have_ip, 1);
+	assert_int_equal(c->ip, (198u << 24) | (19u << 16) | 7u);
+}
+
+static void
+chk_one_off(const struct nb_config *c)
+{
+	assert_int_equal(c->one_off, 1);
+}
+
+static void
+chk_conf(const struct nb_config *c)
+{
+	assert_int_equal(c->conf, 1);
+}
+
+static void
+chk_quit(const struct nb_config *c)
+{
+	assert_int_equal(c->quit, 1);
+}
+
+static void
+chk_peer_timeout(const struct nb_config *c)
+{
+	assert_true(c->peer_timeout == 0.5);
+}
+
 static const struct opt_case cases[] = {
 	{ "help", 'h', NULL, chk_help, { NULL } },
 	{ "version", 'V', NULL, chk_version, { NULL } },
@@ -349,6 +392,14 @@ static const struct opt_case cases[] = {
 	  { "02:00:00:00:00", "zz:00:00:00:00:00", NULL } },
 	{ "reflector", 0, NULL, chk_reflector, { NULL } },
 	{ "port", 'p', "3", chk_port, { "32", "-1", "x", NULL } },
+	{ "reverse", 'R', NULL, chk_reverse, { NULL } },
+	{ "bidir", 0, NULL, chk_bidir, { NULL } },
+	{ "ip", 0, "198.19.0.7", chk_ip, { "1.2.3", "256.1.1.1", NULL } },
+	{ "one-off", '1', NULL, chk_one_off, { NULL } },
+	{ "conf", 0, NULL, chk_conf, { NULL } },
+	{ "quit", 0, NULL, chk_quit, { NULL } },
+	{ "peer-timeout", 0, "0.5", chk_peer_timeout, { "0.05", "601", "x",
+							  NULL } },
 };
 
 #define N_CASES (sizeof(cases) / sizeof(cases[0]))
@@ -671,12 +722,38 @@ test_config_check(void **state)
 	char err[ERRLEN];
 
 	(void)state;
-	/* No mode. */
+	/* No test options: the responder (like iperf3 -s). */
 	nb_config_defaults(&cfg);
-	assert_int_equal(nb_config_check(&cfg, err, ERRLEN), -EINVAL);
-	assert_non_null(strstr(err, "--tx-port"));
-	assert_int_equal(CHECK(err, "--rate", "1G"), -EINVAL);
-	assert_true(err[0] != '\0');
+	assert_int_equal(nb_config_check(&cfg, err, ERRLEN), 0);
+	assert_int_equal(cfg.mode, NB_MODE_RESPONDER);
+	assert_int_equal(CHECK(err, "--one-off"), 0);
+	/* Client-only options without --peer. */
+	assert_int_equal(CHECK(err, "--reverse"), -EINVAL);
+	assert_non_null(strstr(err, "--peer"));
+	assert_int_equal(CHECK(err, "--quit"), -EINVAL);
+	/* The client and its directions. */
+	nb_config_defaults(&cfg);
+	assert_int_equal(nb_options_parse(&cfg, 3,
+					  (char *[]){ "x", "--peer",
+						      "02:00:00:00:00:02",
+						      NULL },
+					  err, ERRLEN),
+			 0);
+	assert_int_equal(nb_config_check(&cfg, err, ERRLEN), 0);
+	assert_int_equal(cfg.mode, NB_MODE_CLIENT);
+	assert_int_equal(CHECK(err, "--peer", "02:00:00:00:00:02", "--reverse",
+			       "--bidir"),
+			 -EINVAL);
+	assert_int_equal(CHECK(err, "--peer", "02:00:00:00:00:02",
+			       "--one-off"),
+			 -EINVAL);
+	assert_int_equal(CHECK(err, "--peer", "02:00:00:00:00:02", "--reflector",
+			       "--reverse"),
+			 -EINVAL);
+	assert_int_equal(CHECK(err, "--reflector"), -EINVAL);
+	assert_int_equal(CHECK(err, "--peer", "02:00:00:00:00:02", "--tx-port",
+			       "0", "--rx-port", "1"),
+			 -EINVAL);
 	/* --help and --version need nothing else. */
 	assert_int_equal(CHECK(err, "--help"), 0);
 	assert_int_equal(CHECK(err, "-V"), 0);

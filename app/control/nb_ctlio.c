@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#include "nb_ctlio.h"
+#include "nb_frame.h"
+
+#define CTL_POOL_SIZE 1023
+#define CTL_TX_TRIES 100
+
+int
+nb_ctlio_init(struct nb_ctlio *io, uint16_t port, uint16_t nb_rxq,
+	      uint16_t txq, const uint8_t mac[6], uint32_t ip,
+	      uint16_t vlan_id)
+{
+	char name[RTE_MEMPOOL_NAMESIZE];
+	uint16_t q;
+	int socket = rte_eth_dev_socket_id(port);
+
+	memset(io, 0, sizeof(*io));
+	io->port = port;
+	io->txq = txq;
+	io->nb_rxq = nb_rxq;
+	memcpy(io->mac, mac, 6);
+	io->ip = ip;
+	io->vlan_id = vlan_id;
+	if (socket < 0)
+		socket = (int)rte_socket_id();
+	snprintf(name, sizeof(name), "nb_ctl_p%u", port);
+	io->pool = rte_pktmbuf_pool_create(name, CTL_POOL_SIZE, 32, 0,
+					   RTE_MBUF_DEFAULT_BUF_SIZE, socket);
+	if (io->pool == NULL)
+		return -ENOMEM;
+	for (q = 0; q < nb_rxq; q++) {
+		snprintf(name, sizeof(name), "nb_ctl_p%u_q%u", port, q);
+		io->rings[q] = rte_ring_create(name, 1024, socket,
+					       RING_F_SP_ENQ | RING_F_SC_DEQ);
+		if (io->rings[q] == NULL) {
+			nb_ctlio_free(io);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+void
+nb_ctlio_free(struct nb_ctlio *io)
+{
+	struct rte_mbuf *m;
+	uint16_t q;
+
+	for (q = 0; q < NB_MAX_QUEUES; q++) {
+		if (io->rings[q] == NULL)
+			continue;
+		while (rte_ring_sc_dequeue(io->rings[q], (void **)&m) == 0)
+			rte_pktmbuf_free(m);
+		rte_ring_free(io->rings[q]);
+		io->rings[q] = NULL;
+	}
+	/* the pool stays until exit: the TX ring may still hold its mbufs */
+}
+
+int
+nb_ctlio_send_frame(struct nb_ctlio *io, const uint8_t *frame, uint16_t len)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(io->pool);
+	unsigned int i;
+	char *d;
+
+	if (m == NULL) {
+		io->tx_fail++;
+		return -ENOMEM;
+	}
+	d = rte_pktmbuf_append(m, len);
+	if (d == NULL) {
+		rte_pktmbuf_free(m);
+		io->tx_fail++;
+		return -ENOSPC;
+	}
+	memcpy(d, frame, len);
+	/* The link may be flooded by test traffic: retry, then give up
+	 * (the control protocol retransmits). */
+	for (i = 0; i < CTL_TX_TRIES; i++) {
+		if (rte_eth_tx_burst(io->port, io->txq, &m, 1) == 1) {
+			io->tx_frames++;
+			return 0;
+		}
+		rte_delay_us_sleep(10);
+	}
+	rte_pktmbuf_free(m);
+	io->tx_fail++;
+	return -EIO;
+}
+
+int
+nb_ctlio_send_msg(struct nb_ctlio *io, const uint8_t dst_mac[6],
+		  uint32_t dst_ip, const uint8_t *payload, uint16_t len)
+{
+	uint8_t frame[1600];
+	struct nb_udp_info h;
+	int n;
+
+	memset(&h, 0, sizeof(h));
+	memcpy(h.dst_mac, dst_mac, 6);
+	memcpy(h.src_mac, io->mac, 6);
+	h.vlan_id = io->vlan_id;
+	h.src_ip = io->ip;
+	h.dst_ip = dst_ip;
+	h.src_port = NB_CONTROL_UDP_PORT;
+	h.dst_port = NB_CONTROL_UDP_PORT;
+	n = nb_udp_frame_build(frame, sizeof(frame), &h, payload, len);
+	if (n < 0)
+		return n;
+	return nb_ctlio_send_frame(io, frame, (uint16_t)n);
+}
+
+static void
+handle(struct nb_ctlio *io, struct rte_mbuf *m)
+{
+	uint8_t out[1600];
+	const uint8_t *p;
+	struct nb_stamp st;
+	struct nb_udp_info u;
+	uint32_t len;
+	int n;
+
+	if (m->nb_segs != 1) {
+		io->rx_bad++;
+		return;
+	}
+	p = rte_pktmbuf_mtod(m, const uint8_t *);
+	len = m->data_len;
+	switch (nb_frame_parse(p, len, len, &st)) {
+	case NB_FRAME_CONTROL:
+		if (nb_udp_frame_parse(p, len, &u) != 0 ||
+		    u.dst_port != NB_CONTROL_UDP_PORT) {
+			io->rx_bad++;
+			return;
+		}
+		io->rx_ctl++;
+		if (io->on_msg != NULL)
+			io->on_msg(io->ctx, &u);
+		return;
+	case NB_FRAME_ARP:
+		if (io->on_arp != NULL)
+			io->on_arp(io->ctx, p, len);
+		n = nb_arp_answer(p, len, io->mac, io->ip, out, sizeof(out));
+		if (n > 0 && nb_ctlio_send_frame(io, out, (uint16_t)n) == 0)
+			io->arp_answered++;
+		return;
+	case NB_FRAME_ICMP:
+		n = nb_icmp_echo_answer(p, len, io->mac, io->ip, out,
+					sizeof(out));
+		if (n > 0 && nb_ctlio_send_frame(io, out, (uint16_t)n) == 0)
+			io->icmp_answered++;
+		return;
+	default:
+		io->stray++;
+		return;
+	}
+}
+
+unsigned int
+nb_ctlio_poll(struct nb_ctlio *io)
+{
+	struct rte_mbuf *pkts[32];
+	unsigned int n, i, total = 0;
+	uint16_t q;
+
+	for (q = 0; q < io->nb_rxq; q++) {
+		/* what the workers handed over (also after they stopped) */
+		n = rte_ring_sc_dequeue_burst(io->rings[q], (void **)pkts, 32,
+					      NULL);
+		if (n == 0 && !io->workers_own_rx) {
+			n = rte_eth_rx_burst(io->port, q, pkts, 32);
+			io->rx_polled += n;
+		}
+		for (i = 0; i < n; i++) {
+			handle(io, pkts[i]);
+			rte_pktmbuf_free(pkts[i]);
+		}
+		total += n;
+	}
+	return total;
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The control lcore's frame I/O on a peer-facing port: sends control
+ * datagrams, ARP and ICMP answers on its own TX queue, and receives control
+ * frames either from the workers' hand-off rings (while workers own the RX
+ * queues) or by polling the RX queues itself (between tests).
+ */
+#ifndef NB_CTLIO_H
+#define NB_CTLIO_H
+
+#include <stdint.h>
+
+#include <rte_mempool.h>
+#include <rte_ring.h>
+
+#include "nb_config.h"
+#include "nb_l2.h"
+
+struct nb_ctlio;
+
+/* Called for every valid control datagram (UDP to port 7201). */
+typedef void (*nb_ctlio_msg_fn)(void *ctx, const struct nb_udp_info *u);
+/* Called for ARP frames sent by someone (resolution of --peer IP). */
+typedef void (*nb_ctlio_arp_fn)(void *ctx, const uint8_t *frame,
+				uint32_t len);
+
+struct nb_ctlio {
+	uint16_t port;
+	uint16_t txq;               /* the control lcore's own TX queue */
+	uint16_t nb_rxq;
+	int workers_own_rx;         /* read rings, not queues */
+	struct rte_mempool *pool;
+	struct rte_ring *rings[NB_MAX_QUEUES];
+	uint8_t mac[6];
+	uint32_t ip;
+	uint16_t vlan_id;
+	nb_ctlio_msg_fn on_msg;
+	nb_ctlio_arp_fn on_arp;
+	void *ctx;
+	/* counters (control lcore only) */
+	uint64_t tx_frames, tx_fail;     /* frames sent on txq */
+	uint64_t rx_polled;              /* frames read from queues directly */
+	uint64_t rx_ctl, rx_bad, arp_answered, icmp_answered, stray;
+};
+
+int nb_ctlio_init(struct nb_ctlio *io, uint16_t port, uint16_t nb_rxq,
+		  uint16_t txq, const uint8_t mac[6], uint32_t ip,
+		  uint16_t vlan_id);
+void nb_ctlio_free(struct nb_ctlio *io);
+
+/* Send one frame (len bytes, no FCS) on the control TX queue. */
+int nb_ctlio_send_frame(struct nb_ctlio *io, const uint8_t *frame,
+			uint16_t len);
+
+/* Send payload as a UDP datagram 7201 -> 7201 to dst. */
+int nb_ctlio_send_msg(struct nb_ctlio *io, const uint8_t dst_mac[6],
+		      uint32_t dst_ip, const uint8_t *payload, uint16_t len);
+
+/* Handle what has arrived; returns the number of frames looked at. */
+unsigned int nb_ctlio_poll(struct nb_ctlio *io);
+
+#endif /* NB_CTLIO_H */
