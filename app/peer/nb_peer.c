@@ -326,6 +326,13 @@ test_setup(struct peer *pr, const struct nb_ctl_params *p, char *err,
 	app->run.tx_stop = 0;
 	app->run.rx_stop = 0;
 	app->run.start_tsc = UINT64_MAX;
+	/*
+	 * Reset the PMD counters before the workers poll: a reset racing a
+	 * worker's own counter update could be lost.
+	 */
+	nb_port_stats_reset(app->port_ids[0]);
+	pr->ctl_tx0 = pr->io.tx_frames;
+	pr->ctl_rx0 = pr->io.rx_polled;
 	rte_wmb();
 	/* from here the workers own the RX queues */
 	pr->io.workers_own_rx = 1;
@@ -335,9 +342,6 @@ test_setup(struct peer *pr, const struct nb_ctl_params *p, char *err,
 		snprintf(err, errlen, "cannot launch workers");
 		return -EIO;
 	}
-	nb_port_stats_reset(app->port_ids[0]);
-	pr->ctl_tx0 = pr->io.tx_frames;
-	pr->ctl_rx0 = pr->io.rx_polled;
 	pr->test_ready = 1;
 	return 0;
 }
@@ -684,9 +688,13 @@ peer_bring_up(struct nb_app *app, struct peer *pr, uint32_t ip)
 		fprintf(stderr, "dpdk-nbench: %s\n", err);
 		return 1;
 	}
-	if (nb_port_wait_link(&app->ports[0], cfg->link_timeout) != 0) {
+	/* A responder waits for clients, link or no link. */
+	if (pr->client &&
+	    nb_port_wait_link(&app->ports[0], cfg->link_timeout) != 0) {
 		fprintf(stderr,
-			"dpdk-nbench: port %u: link still down after %.1f s\n",
+			"dpdk-nbench: port %u: link still down after %.1f s "
+			"(cable, switch, or the responder's end missing? "
+			"raise --link-timeout)\n",
 			cfg->port, cfg->link_timeout);
 		return 1;
 	}

@@ -1,0 +1,208 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Peer mode between two processes over memif, as two hosts would see it:
+a responder (dpdk-nbench with no test options) and a client (--peer MAC).
+Numbers come from the client's JSON: the sender's and the receiver's counts
+per stream (one of them the responder's, exchanged over the control
+protocol) and both ends' PMD counters."""
+import os
+import signal
+import subprocess
+import time
+import unittest
+
+import nbe2e
+
+L1 = 20
+RESP_MAC = "02:00:00:00:00:02"
+
+
+class Peer(nbe2e.E2ECase):
+
+    def setUp(self):
+        super().setUp()
+        self.sock = os.path.join(self.tmpdir, "peer.sock")
+
+    def responder(self, extra=(), rsize=14):
+        # control, stats and the one worker on CPU 0
+        eal = ["--no-pci", "--lcores", "0@0,1@0,2@0", "--file-prefix",
+               nbe2e.unique("resp"), "--log-level", "lib.eal:error",
+               "--vdev", "net_memif0,role=server,socket=%s,rsize=%d,mac=%s"
+               % (self.sock, rsize, RESP_MAC)]
+        p, argv, log = self.nb.start(eal, list(extra), name="resp")
+        self.addCleanup(self.stop, p, log)
+        line = p.stdout.readline()
+        self.assertIn("responder on port 0", line,
+                      "responder did not start: " + line)
+        return p
+
+    def stop(self, p, log):
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+        out, err = p.communicate()
+        with open(log, "w") as f:
+            f.write("--- stdout\n%s\n--- stderr\n%s\n" % (out, err))
+
+    def client_eal(self):
+        # the client's worker gets CPU 1 to itself
+        return ["--no-pci", "--lcores", "0@0,1@0,2@1", "--file-prefix",
+                nbe2e.unique("cli"), "--log-level", "lib.eal:error",
+                "--vdev", "net_memif0,role=client,socket=%s,rsize=14"
+                % self.sock]
+
+    def client(self, tool, timeout=60, code=0):
+        r = self.nb.run(self.client_eal(), ["--peer", RESP_MAC] + tool,
+                        timeout=timeout, name="cli")
+        self.assertOk(r, code)
+        return r
+
+    def check_side(self, d, size, bps, strict, drops_ok=False):
+        e = d["end"]
+        sent, recv = e["sum_sent"], e["sum_received"]
+        self.assertEqual(recv["packets"], sent["packets"])
+        self.assertEqual(recv["lost_packets"], 0)
+        self.assertEqual(recv["duplicates"], 0)
+        for s in e["streams"]:
+            self.assertEqual(s["receiver"]["packets"],
+                             s["sender"]["packets"])
+            self.assertEqual(s["receiver"]["lost_packets"], 0)
+        self.assertEqual(recv["latency"]["count"], recv["packets"])
+        self.assertEqual(sent["bytes"], sent["packets"] * size)
+        want = bps / ((size + L1) * 8.0)
+        self.assertAlmostEqual(e["rate"]["requested_pps"], want,
+                               delta=want * 1e-9)
+        got = sent["packets"] / sent["seconds"]
+        self.assertEqual(e["rate"]["shortfall"], got < want * 0.995)
+        if strict:
+            self.assertLess(abs(got - want) / want, 0.005,
+                            "%.0f pps of %.0f" % (got, want))
+            if not drops_ok:
+                self.assertEqual(e["tx_dropped"], 0)
+        # this side's tool counts equal its PMD's
+        me = e["ports"][0]
+        self.assertEqual(me["tool_tx_packets"], me["pmd"]["opackets"])
+        self.assertEqual(me["tool_rx_packets"], me["pmd"]["ipackets"])
+        # the responder's PMD saw every frame its receiver counted, plus
+        # a few control frames; and sent what its sender counted plus
+        # control frames
+        peer = e["ports"][1]
+        self.assertEqual(peer["role"], "peer")
+        return sent["packets"]
+
+    def test_directions_rates_sizes(self):
+        self.responder()
+        for direction in ("forward", "reverse", "bidir"):
+            for size in (64, 1518):
+                for g in (1, 10):
+                    strict = size == 1518 or g == 1
+                    with self.subTest(direction=direction, size=size,
+                                      rate=g):
+                        tool = ["--rate", "%dG" % g, "--size", str(size),
+                                "--time", "2", "--json"]
+                        if direction != "forward":
+                            tool.append("--" + direction)
+                        d = self.client(tool).json()
+                        self.assertEqual(d["start"]["direction"],
+                                         direction)
+                        sides = [d]
+                        if direction == "bidir":
+                            sides.append(d["reverse"])
+                        # bidir: one worker per process sends and
+                        # receives; its TX queue may refuse a few frames
+                        # (reported as tx_dropped, never as loss)
+                        for side in sides:
+                            self.check_side(side, size, g * 1e9, strict,
+                                            direction == "bidir")
+                        if direction == "forward":
+                            e = d["end"]
+                            peer = e["ports"][1]["pmd"]
+                            n = e["sum_received"]["packets"]
+                            ctl = peer["ipackets"] - n
+                            self.assertGreaterEqual(ctl, 3)
+                            self.assertLess(ctl, 200)
+                        if direction == "reverse":
+                            e = d["end"]
+                            me = e["ports"][0]
+                            n = e["sum_received"]["packets"]
+                            # what we received: data + control replies
+                            self.assertGreaterEqual(
+                                me["tool_rx_packets"], n)
+                            self.assertLess(me["tool_rx_packets"] - n, 200)
+
+    def test_streams_exact_count(self):
+        self.responder(["--one-off"])
+        n = 100003
+        d = self.client(["--rate", "500M", "--size", "256", "--streams",
+                         "4", "--packets", str(n), "--json"]).json()
+        e = d["end"]
+        want = [n // 4 + (1 if i < n % 4 else 0) for i in range(4)]
+        self.assertEqual([s["sender"]["packets"] for s in e["streams"]],
+                         want)
+        self.assertEqual([s["receiver"]["packets"] for s in e["streams"]],
+                         want)
+        self.assertEqual(e["sum_received"]["lost_packets"], 0)
+
+    def test_conf_and_quit(self):
+        resp = self.responder()
+        d = self.client(["--conf", "--json"]).json()
+        for side in ("local", "remote"):
+            for key in ("host", "cpu", "os", "dpdk", "driver",
+                        "link_speed_mbps", "numa_node", "mac"):
+                self.assertIn(key, d[side])
+        self.assertEqual(d["remote"]["mac"], RESP_MAC)
+        self.assertEqual(d["remote"]["driver"], "net_memif")
+        self.assertIn("DPDK", d["remote"]["dpdk"])
+        r = self.client(["--quit"])
+        self.assertIn("told to quit", r.out)
+        resp.wait(timeout=10)
+        self.assertEqual(resp.returncode, 0)
+
+    def test_responder_killed_mid_test(self):
+        resp = self.responder()
+        p, argv, log = self.nb.start(self.client_eal(),
+                                     ["--peer", RESP_MAC, "--rate", "500M",
+                                      "--size", "512", "--time", "30"],
+                                     name="cli")
+        try:
+            line = p.stdout.readline()
+            self.assertIn("Peer test with", line)
+            time.sleep(0.5)          # let traffic flow before the kill
+            os.killpg(resp.pid, signal.SIGKILL)
+            t0 = time.monotonic()
+            out, err = p.communicate(timeout=15)
+            took = time.monotonic() - t0
+        finally:
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.communicate()
+        self.assertNotEqual(p.returncode, 0)
+        self.assertLess(took, 3.0)
+        self.assertIn("stopped answering", err)
+        self.assertIn("partial results", out)
+        self.assertIn("sender", out)
+
+    def test_no_responder(self):
+        # the memif link comes up (testpmd is the other end), but nobody
+        # speaks the control protocol there
+        tp = subprocess.Popen(
+            ["dpdk-testpmd", "--no-pci", "-l", "0,1", "--file-prefix",
+             nbe2e.unique("tp"), "--log-level", "lib.eal:error", "--vdev",
+             "net_memif0,role=server,socket=%s" % self.sock, "--",
+             "--forward-mode=rxonly", "--auto-start",
+             # as many queue pairs as a peer-mode client uses
+             "--rxq=2", "--txq=2"],
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL, start_new_session=True)
+        self.addCleanup(lambda: (os.killpg(tp.pid, signal.SIGKILL),
+                                 tp.wait()))
+        deadline = time.monotonic() + 20
+        while not os.path.exists(self.sock) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        t0 = time.monotonic()
+        r = self.client(["--rate", "1G", "--time", "1", "--json"], code=1)
+        self.assertLess(time.monotonic() - t0, 20)
+        self.assertIn("did not answer", r.err)
+        self.assertIn("did not answer", r.json()["error"])
+
+
+if __name__ == "__main__":
+    nbe2e.main()
