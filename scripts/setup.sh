@@ -17,11 +17,12 @@ set -euo pipefail
 PACKAGES=(
 	# build
 	build-essential meson ninja-build pkg-config
-	dpdk-dev libdpdk-dev libnuma-dev libpcap-dev libjansson-dev libinih-dev
+	dpdk-dev libdpdk-dev libnuma-dev libpcap-dev libjansson-dev
 	# runtime
 	dpdk iproute2
 	# tests and interop
 	libcmocka-dev tshark python3 python3-scapy iperf3 clang-format
+	iputils-ping coreutils
 )
 
 HUGEPAGES_MB="${NB_HUGEPAGES_MB:-1024}"

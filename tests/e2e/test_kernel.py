@@ -1,0 +1,129 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The kernel path: af_packet ports on veth pairs joined by a Linux bridge,
+each end in its own network namespace, as separate hosts on a switch:
+
+    nbNr  responder  (af_packet on vr)  --+
+    nbNc1 client 1   (af_packet on vc1) --+-- br0 in nbNs
+    nbNc2 client 2   (af_packet on vc2) --+
+    nbNk  the kernel, 198.19.0.100/15   --+
+
+A test completes between client 1 and the responder while client 2 is told
+BUSY, and the kernel host pings the responder (ARP and ICMP answered)."""
+import json
+import os
+import signal
+import subprocess
+import unittest
+
+import nbe2e
+
+
+def sh(*args, check=True):
+    return subprocess.run(list(args), check=check, capture_output=True,
+                          text=True, timeout=30)
+
+
+class KernelPath(nbe2e.E2ECase):
+
+    def setUp(self):
+        super().setUp()
+        if os.geteuid() != 0:
+            self.skipTest("needs root for network namespaces")
+        self.p = "nb%d" % (os.getpid() % 100000)
+        self.ns = {n: self.p + n for n in ("s", "r", "c1", "c2", "k")}
+        self.addCleanup(self.teardown_net)
+        self.setup_net()
+
+    def setup_net(self):
+        s = self.ns["s"]
+        for ns in self.ns.values():
+            sh("ip", "netns", "add", ns)
+            sh("ip", "-n", ns, "link", "set", "lo", "up")
+        sh("ip", "-n", s, "link", "add", "br0", "type", "bridge")
+        for end in ("r", "c1", "c2", "k"):
+            a, b = "v" + end, "s" + end
+            sh("ip", "-n", s, "link", "add", b, "type", "veth", "peer",
+               "name", a, "netns", self.ns[end])
+            for ns, dev in ((self.ns[end], a), (s, b)):
+                sh("ip", "netns", "exec", ns, "sysctl", "-qw",
+                   "net.ipv6.conf.%s.disable_ipv6=1" % dev)
+            sh("ip", "-n", s, "link", "set", b, "master", "br0", "up")
+            sh("ip", "-n", self.ns[end], "link", "set", a, "up")
+        sh("ip", "netns", "exec", s, "sysctl", "-qw",
+           "net.ipv6.conf.br0.disable_ipv6=1")
+        sh("ip", "-n", s, "link", "set", "br0", "up")
+        sh("ip", "-n", self.ns["k"], "addr", "add", "198.19.0.100/15",
+           "dev", "vk")
+
+    def teardown_net(self):
+        for ns in self.ns.values():
+            sh("ip", "netns", "del", ns, check=False)
+
+    def mac(self, end):
+        return sh("ip", "netns", "exec", self.ns[end], "cat",
+                  "/sys/class/net/v%s/address" % end).stdout.strip()
+
+    def nbench(self, end, cpu, tool):
+        eal = ["--no-pci", "--lcores", "0@%d,1@%d,2@%d" % (cpu, cpu, cpu),
+               "--file-prefix", nbe2e.unique(end), "--log-level",
+               "lib.eal:error", "--vdev",
+               "net_af_packet0,iface=v%s,qpairs=2" % end]
+        argv = ["ip", "netns", "exec", self.ns[end], nbe2e.BIN] + eal + \
+            ["--"] + tool
+        return subprocess.Popen(argv, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True,
+                                start_new_session=True)
+
+    def kill(self, p):
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+        return p.communicate()
+
+    def test_kernel_path(self):
+        resp = self.nbench("r", 0, [])
+        self.addCleanup(self.kill, resp)
+        self.assertIn("responder on port 0", resp.stdout.readline())
+        rmac = self.mac("r")
+
+        # the kernel host reaches the responder: ARP, then ICMP echo
+        ping = sh("ip", "netns", "exec", self.ns["k"], "ping", "-c", "3",
+                  "-W", "2", "198.19.0.1", check=False)
+        self.assertEqual(ping.returncode, 0, ping.stdout + ping.stderr)
+        self.assertIn("3 received", ping.stdout)
+        neigh = sh("ip", "-n", self.ns["k"], "neigh", "show",
+                   "198.19.0.1").stdout
+        self.assertIn(rmac, neigh)
+
+        # client 1 runs a test; client 2 arrives meanwhile and is told BUSY
+        c1 = self.nbench("c1", 1, ["--peer", rmac, "--rate", "20M",
+                                   "--size", "512", "--time", "4",
+                                   "--json"])
+        self.addCleanup(self.kill, c1)
+        # the responder logs each session it starts: wait for client 1's
+        while True:
+            line = resp.stderr.readline()
+            self.assertNotEqual(line, "", "responder exited")
+            if "session" in line:
+                break
+        c2 = self.nbench("c2", 1, ["--peer", rmac, "--rate", "20M",
+                                   "--time", "1"])
+        out2, err2 = c2.communicate(timeout=30)
+        self.assertEqual(c2.returncode, 1, err2)
+        self.assertIn("busy", err2)
+
+        out1, err1 = c1.communicate(timeout=60)
+        self.assertEqual(c1.returncode, 0, err1)
+        d = json.loads(out1)
+        e = d["end"]
+        n = e["sum_sent"]["packets"]
+        want = 20e6 / ((512 + 20) * 8) * 4
+        self.assertAlmostEqual(n, want, delta=want * 0.01)
+        self.assertEqual(e["sum_received"]["packets"], n)
+        self.assertEqual(e["sum_received"]["lost_packets"], 0)
+        me = e["ports"][0]
+        self.assertEqual(me["driver"], "net_af_packet")
+        self.assertEqual(me["tool_tx_packets"], me["pmd"]["opackets"])
+
+
+if __name__ == "__main__":
+    nbe2e.main()
