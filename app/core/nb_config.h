@@ -56,10 +56,13 @@ struct nb_config {
 	/* peer side */
 	int have_peer;
 	uint8_t peer_mac[6];
+	int peer_is_ip;       /* --peer gave an IPv4 address: ARP for it */
+	uint32_t peer_ip;
 	int reflector;        /* the peer only swaps MACs and returns frames */
 	uint16_t port;        /* the port facing the peer */
 	int reverse, bidir;   /* direction of a peer test */
 	int one_off;          /* responder: exit after one test */
+	uint32_t max_streams; /* responder: most streams it accepts */
 	int conf, quit;       /* client: show both ends / stop the responder */
 	double peer_timeout;  /* seconds without an answer = peer gone */
 	int have_ip;

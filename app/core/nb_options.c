@@ -221,6 +221,17 @@ opt_one_off(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 }
 
 static int
+opt_max_streams(struct nb_config *cfg, const char *val, char *why,
+		size_t whylen)
+{
+	if (nb_parse_u32(val, 1, NB_MAX_STREAMS, &cfg->max_streams) != 0) {
+		WHY("expected 1..%d", NB_MAX_STREAMS);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
 opt_conf(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
 	(void)val, (void)why, (void)whylen;
@@ -376,8 +387,13 @@ opt_txd(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 static int
 opt_peer(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
-	if (nb_parse_mac(val, cfg->peer_mac) != 0) {
-		WHY("expected the peer's MAC address, e.g. 02:00:00:00:00:02");
+	if (nb_parse_mac(val, cfg->peer_mac) == 0) {
+		cfg->peer_is_ip = 0;
+	} else if (nb_parse_ipv4(val, &cfg->peer_ip) == 0) {
+		cfg->peer_is_ip = 1;
+	} else {
+		WHY("expected the peer's MAC address (02:00:00:00:00:02) or "
+		    "IPv4 address (198.19.0.1)");
 		return -EINVAL;
 	}
 	cfg->have_peer = 1;
@@ -423,9 +439,10 @@ const struct nb_option nb_options[] = {
 	 "loopback test: ports that transmit, e.g. 0 or 0,2"},
 	{"rx-port", 0, "LIST", opt_rx_port,
 	 "loopback test: ports that receive, e.g. 1 or 1,3"},
-	{"peer", 'c', "MAC", opt_peer,
-	 "the peer's MAC address (with --reflector: a peer that swaps MACs "
-	 "and returns every frame, e.g. testpmd macswap)"},
+	{"peer", 'c', "MAC|IP", opt_peer,
+	 "client: the responder's MAC, or its IPv4 address (found by ARP); "
+	 "with --reflector, the MAC of a peer that swaps MACs and returns "
+	 "every frame (e.g. testpmd macswap)"},
 	{"reflector", 0, NULL, opt_reflector,
 	 "the peer is a reflector: no negotiation; throughput, loss and "
 	 "RTT come from the returned frames"},
@@ -438,6 +455,8 @@ const struct nb_option nb_options[] = {
 	 "[client 198.18.0.1, responder 198.19.0.1]"},
 	{"one-off", '1', NULL, opt_one_off,
 	 "responder: serve one test, then exit"},
+	{"max-streams", 0, "N", opt_max_streams,
+	 "responder: reject tests with more streams than N [1024]"},
 	{"conf", 0, NULL, opt_conf,
 	 "client: show both ends' configuration (qperf conf) and exit"},
 	{"quit", 0, NULL, opt_quit, "client: tell the responder to exit"},
@@ -498,6 +517,7 @@ nb_config_defaults(struct nb_config *cfg)
 	cfg->link_timeout = 10;
 	cfg->drain = 0.5;
 	cfg->peer_timeout = 2;
+	cfg->max_streams = NB_MAX_STREAMS;
 }
 
 static const struct nb_option *
@@ -625,6 +645,12 @@ nb_config_check(struct nb_config *cfg, char *err, size_t errlen)
 			snprintf(err, errlen,
 				 "a reflector cannot be asked to send "
 				 "(--reverse, --bidir) or for --conf/--quit");
+			return -EINVAL;
+		}
+		if (cfg->peer_is_ip) {
+			snprintf(err, errlen,
+				 "--reflector needs the peer's MAC address "
+				 "(a reflector answers no ARP)");
 			return -EINVAL;
 		}
 		cfg->mode = NB_MODE_REFLECTOR;

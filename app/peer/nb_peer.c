@@ -58,6 +58,7 @@ struct peer {
 	uint8_t *blob;
 	size_t blob_len;
 	int quit;
+	int arp_done;
 	struct nb_ctl_params params;
 	uint64_t ctl_tx0, ctl_rx0; /* control frames at the PMD stats reset */
 };
@@ -479,8 +480,11 @@ check_params(struct peer *pr, const struct nb_ctl_params *p, char *why,
 			return -EINVAL;
 		}
 	}
-	if (p->streams > NB_MAX_STREAMS) {
-		snprintf(why, len, "at most %d streams", NB_MAX_STREAMS);
+	if (p->streams > app->cfg.max_streams) {
+		snprintf(why, len,
+			 "%u streams asked for, this responder takes at most "
+			 "%u (--max-streams)",
+			 p->streams, app->cfg.max_streams);
 		return -EINVAL;
 	}
 	return 0;
@@ -745,8 +749,18 @@ nb_peer_responder(struct nb_app *app)
 		}
 		nap();
 	}
-	if (pr.state != R_IDLE)
+	if (pr.state != R_IDLE) {
+		/* Tell the client at once rather than let it time out. */
+		struct nb_ctl_msg e;
+
+		nb_ctl_msg_init(&e, NB_CTL_ERROR, pr.session);
+		e.seq = pr.link.next_seq;
+		e.u.error.code = NB_CTL_CODE_INTERNAL;
+		snprintf(e.u.error.reason, sizeof(e.u.error.reason),
+			 "the responder was interrupted");
+		send_raw(&pr, &e, pr.peer_mac, pr.peer_ip);
 		responder_end_session(&pr, "interrupted");
+	}
 	nb_ctlio_free(&pr.io);
 	printf("dpdk-nbench responder: exiting\n");
 	return 0;
@@ -990,6 +1004,44 @@ client_error_json(struct nb_app *app)
 }
 
 static void
+on_arp(void *ctx, const uint8_t *frame, uint32_t len)
+{
+	struct peer *pr = ctx;
+	uint8_t mac[6];
+
+	if (!pr->arp_done && nb_arp_sender_is(frame, len, pr->peer_ip, mac) ==
+				     1) {
+		memcpy(pr->peer_mac, mac, 6);
+		pr->arp_done = 1;
+	}
+}
+
+/* --peer IP: ask by ARP (every 200 ms) until answered or timed out. */
+static int
+resolve_peer(struct peer *pr)
+{
+	uint64_t deadline = now_ns(pr) + pr->timeout_ns, next = 0;
+	uint8_t frame[64];
+	int n = nb_arp_request(frame, sizeof(frame), pr->io.mac, pr->io.ip,
+			       pr->io.vlan_id, pr->peer_ip);
+
+	if (n < 0)
+		return n;
+	pr->io.on_arp = on_arp;
+	while (!pr->arp_done) {
+		if (now_ns(pr) >= next) {
+			nb_ctlio_send_frame(&pr->io, frame, (uint16_t)n);
+			next = now_ns(pr) + 200 * MS;
+		}
+		nb_ctlio_poll(&pr->io);
+		if (now_ns(pr) > deadline || nb_force_quit)
+			return -ETIMEDOUT;
+		nap();
+	}
+	return 0;
+}
+
+static void
 fill_params(struct peer *pr, struct nb_ctl_params *p)
 {
 	struct nb_app *app = pr->app;
@@ -1040,11 +1092,17 @@ nb_peer_client(struct nb_app *app)
 	pr.client = 1;
 	pr.timeout_ns = (uint64_t)(cfg->peer_timeout * 1e9);
 	memcpy(pr.peer_mac, cfg->peer_mac, 6);
-	pr.peer_ip = cfg->dst_ip_set ? cfg->dst_ip : NB_DEFAULT_DST_IP;
+	pr.peer_ip = cfg->peer_is_ip ? cfg->peer_ip :
+		     cfg->dst_ip_set ? cfg->dst_ip : NB_DEFAULT_DST_IP;
 	ret = peer_bring_up(app, &pr, cfg->have_ip ? cfg->ip :
 				      cfg->src_ip);
 	if (ret != 0)
 		return ret;
+	if (cfg->peer_is_ip && resolve_peer(&pr) != 0) {
+		fail(&pr, 1, "%s", "no ARP answer from the --peer address "
+				   "(is a responder there, on this link?)");
+		return client_error_json(app);
+	}
 	ret = nb_rate_resolve(&cfg->rate, &cfg->sizes,
 			      (uint64_t)app->ports[0].desc.link_speed * 1000000,
 			      &app->rate);
@@ -1129,6 +1187,10 @@ nb_peer_client(struct nb_app *app)
 		fail(&pr, 1, "the responder rejected the test: %s",
 		     m.type == NB_CTL_REJECT ? m.u.reject.reason :
 					       m.u.error.reason);
+		/* end the session, so the responder serves the next one */
+		nb_ctl_msg_init(&m, NB_CTL_DONE, pr.session);
+		link_send(&pr, &m);
+		client_flush(&pr);
 		return client_error_json(app);
 	}
 	ret = test_setup(&pr, &params, why, sizeof(why));
@@ -1183,6 +1245,11 @@ nb_peer_client(struct nb_app *app)
 		if (nb_force_quit) {
 			interrupted = 1;
 			break;
+		}
+		if (pr.inbox_full && pr.inbox.type == NB_CTL_ERROR) {
+			snprintf(why, sizeof(why), "the responder ended the "
+				 "test: %s", pr.inbox.u.error.reason);
+			return client_partial(&pr, why);
 		}
 		if (now_ns(&pr) >= next_ka && !pr.link.pending) {
 			nb_ctl_msg_init(&m, NB_CTL_KEEPALIVE, pr.session);

@@ -180,6 +180,45 @@ class Peer(nbe2e.E2ECase):
         self.assertIn("partial results", out)
         self.assertIn("sender", out)
 
+    def test_rejected_params(self):
+        resp = self.responder(["--max-streams", "2"])
+        r = self.client(["--streams", "3", "--time", "1", "--json"], code=1)
+        self.assertIn("rejected", r.err)
+        self.assertIn("at most 2", r.err)
+        self.assertIn("at most 2", r.json()["error"])
+        # the responder says why too, and serves the next (valid) test
+        d = self.client(["--streams", "2", "--time", "1", "--rate", "100M",
+                         "--json"]).json()
+        self.assertEqual(d["end"]["sum_received"]["lost_packets"], 0)
+        self.client(["--quit"])
+        out, err = resp.communicate(timeout=10)
+        self.assertIn("rejected the test", err)
+        self.assertIn("at most 2", err)
+
+    def test_client_vanishes(self):
+        resp = self.responder()
+        p, argv, log = self.nb.start(self.client_eal(),
+                                     ["--peer", RESP_MAC, "--rate", "100M",
+                                      "--time", "30"], name="cli")
+        try:
+            self.assertIn("Peer test with", p.stdout.readline())
+        finally:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.communicate()
+        # the responder notices (peer timeout 2 s), returns to listening
+        # and serves the next client
+        while True:
+            line = resp.stderr.readline()
+            self.assertNotEqual(line, "", "responder exited")
+            if "vanished" in line:
+                break
+        d = self.client(["--rate", "200M", "--size", "256", "--time", "1",
+                         "--json"]).json()
+        e = d["end"]
+        self.assertEqual(e["sum_received"]["packets"],
+                         e["sum_sent"]["packets"])
+        self.assertGreater(e["sum_sent"]["packets"], 0)
+
     def test_no_responder(self):
         # the memif link comes up (testpmd is the other end), but nobody
         # speaks the control protocol there

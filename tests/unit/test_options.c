@@ -336,6 +336,12 @@ chk_one_off(const struct nb_config *c)
 }
 
 static void
+chk_max_streams(const struct nb_config *c)
+{
+	assert_int_equal(c->max_streams, 8);
+}
+
+static void
 chk_conf(const struct nb_config *c)
 {
 	assert_int_equal(c->conf, 1);
@@ -396,6 +402,7 @@ static const struct opt_case cases[] = {
 	{ "bidir", 0, NULL, chk_bidir, { NULL } },
 	{ "ip", 0, "198.19.0.7", chk_ip, { "1.2.3", "256.1.1.1", NULL } },
 	{ "one-off", '1', NULL, chk_one_off, { NULL } },
+	{ "max-streams", 0, "8", chk_max_streams, { "0", "1025", NULL } },
 	{ "conf", 0, NULL, chk_conf, { NULL } },
 	{ "quit", 0, NULL, chk_quit, { NULL } },
 	{ "peer-timeout", 0, "0.5", chk_peer_timeout, { "0.05", "601", "x",
