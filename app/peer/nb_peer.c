@@ -519,8 +519,8 @@ responder_msg(struct peer *pr, const struct nb_udp_info *u,
 				 "busy with a test for another client");
 			send_raw(pr, &r, u->src_mac, u->src_ip);
 			fprintf(stderr,
-				"dpdk-nbench: told a second client (session "
-				"%08x) we are busy\n",
+				"dpdk-nbench: busy: refused another client "
+				"(%08x)\n",
 				m->session);
 		}
 		return;
@@ -546,10 +546,11 @@ responder_msg(struct peer *pr, const struct nb_udp_info *u,
 	case NB_CTL_HELLO:
 		pr->theirs = m->u.conf;
 		fprintf(stderr,
-			"dpdk-nbench: client %s (%u.%u.%u.%u) session %08x\n",
-			m->u.conf.host, u->src_ip >> 24,
+			"dpdk-nbench: session %08x opened: client %s "
+			"(%u.%u.%u.%u)\n",
+			m->session, m->u.conf.host, u->src_ip >> 24,
 			(u->src_ip >> 16) & 255, (u->src_ip >> 8) & 255,
-			u->src_ip & 255, m->session);
+			u->src_ip & 255);
 		nb_ctl_msg_init(&r, NB_CTL_WELCOME, pr->session);
 		r.u.conf = pr->mine;
 		link_send(pr, &r);
@@ -598,7 +599,7 @@ responder_msg(struct peer *pr, const struct nb_udp_info *u,
 			link_send(pr, &r);
 		break;
 	case NB_CTL_DONE:
-		responder_end_session(pr, NULL);
+		responder_end_session(pr, "done");
 		if (pr->app->cfg.one_off)
 			pr->quit = 1;
 		break;

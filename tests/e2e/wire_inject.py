@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Run inside a network namespace: hostile and foreign frames at a
+responder through a raw AF_PACKET socket.
+
+    wire_inject.py IFACE DST_MAC DST_IP SRC_IP COUNT
+
+1. A HELLO of control protocol version 2: the responder must answer with
+   an ERROR that says "version mismatch" (printed as VERSION-ERROR: ...).
+2. COUNT fuzzed frames: random bytes, truncated and bit-flipped control
+   datagrams, bad checksums, odd ethertypes.  The caller then checks the
+   responder is alive and still serving.
+Prints one JSON line with what was sent and received."""
+import json
+import os
+import random
+import socket
+import struct
+import sys
+import time
+
+
+def csum(data):
+    if len(data) % 2:
+        data += b"\0"
+    s = sum(struct.unpack("!%dH" % (len(data) // 2), data))
+    while s >> 16:
+        s = (s & 0xffff) + (s >> 16)
+    return (~s) & 0xffff
+
+
+def udp_frame(dst_mac, src_mac, src_ip, dst_ip, payload, sport=7201,
+              dport=7201):
+    ulen = 8 + len(payload)
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + ulen, 0, 0x4000, 64,
+                     17, 0, src_ip, dst_ip)
+    ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
+    pseudo = src_ip + dst_ip + struct.pack("!BBH", 0, 17, ulen)
+    udp = struct.pack("!HHHH", sport, dport, ulen, 0) + payload
+    c = csum(pseudo + udp) or 0xffff
+    udp = udp[:6] + struct.pack("!H", c) + udp[8:]
+    frame = dst_mac + src_mac + b"\x08\x00" + ip + udp
+    return frame + b"\0" * max(0, 60 - len(frame))
+
+
+def hello(version, session=0x1234567, seq=1):
+    body = b"\0" * 296
+    return struct.pack("!IBBHII", 0x4E42434D, version, 1, 16 + len(body),
+                       session, seq) + body
+
+
+def main():
+    iface, dmac, dip, sip, count = sys.argv[1:6]
+    dst_mac = bytes.fromhex(dmac.replace(":", ""))
+    dst_ip = socket.inet_aton(dip)
+    src_ip = socket.inet_aton(sip)
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
+    s.bind((iface, 0))
+    src_mac = s.getsockname()[4]
+    s.settimeout(0.2)
+    out = {"sent": 0, "version_error": None}
+
+    # 1. version mismatch
+    frame = udp_frame(dst_mac, src_mac, src_ip, dst_ip, hello(2))
+    deadline = time.monotonic() + 5
+    while out["version_error"] is None and time.monotonic() < deadline:
+        s.send(frame)
+        out["sent"] += 1
+        end = time.monotonic() + 0.3
+        while time.monotonic() < end:
+            try:
+                f = s.recv(2048)
+            except socket.timeout:
+                break
+            if len(f) < 42 or f[12:14] != b"\x08\x00" or f[23] != 17:
+                continue
+            ihl = (f[14] & 15) * 4
+            sport, = struct.unpack("!H", f[14 + ihl:16 + ihl])
+            payload = f[14 + ihl + 8:]
+            if sport == 7201 and len(payload) >= 16 and payload[5] == 15:
+                reason = payload[18:18 + 128].split(b"\0")[0].decode()
+                out["version_error"] = reason
+                break
+
+    # 2. fuzz
+    rnd = random.Random(int(count))
+    good = hello(1)
+    for i in range(int(count)):
+        k = i % 6
+        if k == 0:
+            f = bytes(rnd.getrandbits(8) for _ in range(rnd.randint(14, 300)))
+        elif k == 1:
+            p = bytearray(good)
+            for _ in range(rnd.randint(1, 8)):
+                p[rnd.randrange(len(p))] = rnd.getrandbits(8)
+            f = udp_frame(dst_mac, src_mac, src_ip, dst_ip, bytes(p))
+        elif k == 2:
+            f = udp_frame(dst_mac, src_mac, src_ip, dst_ip,
+                          good[:rnd.randint(0, len(good) - 1)])
+        elif k == 3:
+            f = bytearray(udp_frame(dst_mac, src_mac, src_ip, dst_ip, good))
+            f[rnd.randrange(14, len(f))] ^= 1 << rnd.randrange(8)
+            f = bytes(f)
+        elif k == 4:
+            f = dst_mac + src_mac + struct.pack("!H", rnd.getrandbits(16)) + \
+                bytes(rnd.getrandbits(8) for _ in range(50))
+        else:
+            # an ordinary-looking data frame with a bogus stamp
+            f = udp_frame(dst_mac, src_mac, src_ip, dst_ip,
+                          b"NB" + bytes(rnd.getrandbits(8) for _ in range(20)),
+                          sport=49152, dport=5001)
+        s.send(f)
+        out["sent"] += 1
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
