@@ -22,7 +22,7 @@ _Static_assert(NB_CTL_MAX_LEN <= 1472 - NB_VLAN_HLEN,
 	       "control messages must fit a 1518 B frame with a VLAN tag");
 _Static_assert(NB_CTL_CONF_LEN == NB_CTL_VERSION_STR + NB_CTL_DPDK_STR +
 	       NB_CTL_HOST_STR + NB_CTL_CPU_STR + NB_CTL_OS_STR +
-	       NB_CTL_DRIVER_STR + 4 + 5 * 2 + 6 + 4,
+	       NB_CTL_DRIVER_STR + 4 + 5 * 2 + 6 + 4 + NB_CTL_BOOT_STR,
 	       "nb_ctl_conf wire layout");
 _Static_assert(NB_CTL_PARAMS_LEN == 1 + 1 + 2 + 4 + 2 +
 	       2 * NB_CTL_MAX_SIZES + 2 + NB_CTL_MAX_PATTERN + 6 * 8 + 4 + 4 +
@@ -204,6 +204,7 @@ conf_check(const struct nb_ctl_conf *c)
 	    !has_nul(c->cpu, sizeof(c->cpu)) ||
 	    !has_nul(c->os, sizeof(c->os)) ||
 	    !has_nul(c->driver, sizeof(c->driver)) ||
+	    !has_nul(c->boot_id, sizeof(c->boot_id)) ||
 	    c->numa_node < -1)
 		return -EINVAL;
 	return 0;
@@ -360,6 +361,7 @@ wr_conf(uint8_t **p, const struct nb_ctl_conf *c)
 	wr_u16(p, (uint16_t)c->numa_node);
 	wr_bytes(p, c->mac, sizeof(c->mac));
 	wr_u32(p, c->ipv4);
+	wr_str(p, c->boot_id, sizeof(c->boot_id));
 }
 
 static void
@@ -482,6 +484,7 @@ rd_conf(const uint8_t **p, struct nb_ctl_conf *c)
 	c->numa_node = (int16_t)rd_u16(p);
 	rd_bytes(p, c->mac, sizeof(c->mac));
 	c->ipv4 = rd_u32(p);
+	ok &= rd_str(p, c->boot_id, sizeof(c->boot_id));
 	return ok;
 }
 

@@ -49,7 +49,8 @@
 #define NB_CTL_REASON_STR 128
 
 /* Body lengths on the wire. */
-#define NB_CTL_CONF_LEN 296
+#define NB_CTL_BOOT_STR 40
+#define NB_CTL_CONF_LEN 336
 #define NB_CTL_BUSY_LEN (4 + NB_CTL_BUSY_STR)           /* 68 */
 #define NB_CTL_PARAMS_LEN 180
 #define NB_CTL_ACCEPT_LEN 4
@@ -127,6 +128,11 @@ struct nb_ctl_conf {
 	int16_t numa_node;
 	uint8_t mac[6];
 	uint32_t ipv4;              /* host byte order */
+	/*
+	 * The kernel's boot id (/proc/sys/kernel/random/boot_id): equal on
+	 * both ends means one host, hence one clock for one-way latency.
+	 */
+	char boot_id[NB_CTL_BOOT_STR];
 };
 
 /* BUSY: another session holds the responder (active_session != 0). */

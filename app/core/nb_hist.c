@@ -156,3 +156,48 @@ nb_hist_mean(const struct nb_hist *h)
 		return 0.0;
 	return (double)h->sum / (double)h->count;
 }
+
+static uint64_t
+shifted(uint64_t v, int64_t delta)
+{
+	if (delta < 0 && (uint64_t)(-delta) > v)
+		return 0;
+	return (uint64_t)((int64_t)v + delta);
+}
+
+void
+nb_hist_shift(struct nb_hist *dst, const struct nb_hist *src, int64_t delta)
+{
+	uint32_t i;
+	uint64_t mid, v, sum = 0;
+
+	nb_hist_init(dst);
+	if (src->count == 0)
+		return;
+	for (i = 0; i < NB_HIST_BUCKETS; i++) {
+		uint64_t c = src->buckets[i];
+
+		if (c == 0)
+			continue;
+		mid = nb_hist_bucket_low(i) +
+		      (nb_hist_bucket_high(i) - nb_hist_bucket_low(i)) / 2;
+		if (mid < src->min)
+			mid = src->min;
+		if (mid > src->max)
+			mid = src->max;
+		v = shifted(mid, delta);
+		dst->buckets[nb_hist_index(v)] += c;
+		if (v >= NB_HIST_LIMIT)
+			dst->overflow += c;
+		sum += c * v;
+	}
+	dst->count = src->count;
+	dst->min = shifted(src->min, delta);
+	dst->max = shifted(src->max, delta);
+	/* exact when nothing was clamped at 0 */
+	if (delta >= 0 || (uint64_t)(-delta) <= src->min)
+		dst->sum = (uint64_t)((int64_t)src->sum +
+				      delta * (int64_t)src->count);
+	else
+		dst->sum = sum;
+}

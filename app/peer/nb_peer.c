@@ -28,6 +28,7 @@
 #include "nb_ctlio.h"
 #include "nb_frame.h"
 #include "nb_link.h"
+#include "nb_offset.h"
 #include "nb_version.h"
 
 #define MS 1000000ULL
@@ -59,6 +60,8 @@ struct peer {
 	size_t blob_len;
 	int quit;
 	int arp_done;
+	struct nb_offset off;        /* client: responder clock - ours */
+	char method[160];
 	struct nb_ctl_params params;
 	uint64_t ctl_tx0, ctl_rx0; /* control frames at the PMD stats reset */
 };
@@ -69,10 +72,17 @@ now_ns(const struct peer *pr)
 	return nb_clock_ns(&pr->app->run.clock, rte_get_tsc_cycles());
 }
 
+/*
+ * The control lcore sleeps between polls: 500 us when idle, 50 us while a
+ * session is open (control answers, and clock samples, are then only that
+ * late).
+ */
+static int nap_short;
+
 static void
 nap(void)
 {
-	struct timespec ts = {0, 500000};
+	struct timespec ts = {0, nap_short ? 50000 : 500000};
 
 	nanosleep(&ts, NULL);
 }
@@ -134,6 +144,16 @@ fill_conf(struct peer *pr)
 	c->numa_node = (int16_t)(d->numa_node < -1 ? -1 : d->numa_node);
 	memcpy(c->mac, d->mac, 6);
 	c->ipv4 = pr->io.ip;
+	{
+		FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+
+		if (f != NULL) {
+			if (fgets(c->boot_id, sizeof(c->boot_id), f) == NULL)
+				c->boot_id[0] = '\0';
+			c->boot_id[strcspn(c->boot_id, "\n")] = '\0';
+			fclose(f);
+		}
+	}
 }
 
 /* --- sending ------------------------------------------------------------ */
@@ -499,6 +519,7 @@ responder_end_session(struct peer *pr, const char *why)
 	test_free(pr);
 	pr->state = R_IDLE;
 	pr->session = 0;
+	nap_short = 0;
 	nb_link_reset(&pr->link);
 }
 
@@ -539,6 +560,7 @@ responder_msg(struct peer *pr, const struct nb_udp_info *u,
 		memcpy(pr->peer_mac, u->src_mac, 6);
 		pr->peer_ip = u->src_ip;
 		pr->state = R_SESSION;
+		nap_short = 1;
 	}
 	if (!accept_msg(pr, u, m))
 		return;
@@ -580,8 +602,20 @@ responder_msg(struct peer *pr, const struct nb_udp_info *u,
 		test_arm(pr, (uint64_t)m->u.start.delay_ms * MS);
 		pr->state = R_ARMED;
 		break;
-	case NB_CTL_KEEPALIVE:
+	case NB_CTL_KEEPALIVE: {
+		/* Echo the client's time with ours: its clock offset. */
+		uint64_t t2 = now_ns(pr);
+
+		nb_ctl_msg_init(&r, NB_CTL_KEEPALIVE, pr->session);
+		r.seq = 1;
+		r.u.ka.echo_ns = m->u.ka.sender_ns;
+		r.u.ka.sender_ns = now_ns(pr);
+		r.u.ka.echo_delay_ns = r.u.ka.sender_ns - t2;
+		if (r.u.ka.echo_ns == 0)
+			r.u.ka.echo_delay_ns = 0;
+		send_raw(pr, &r, pr->peer_mac, pr->peer_ip);
 		break;
+	}
 	case NB_CTL_STOP:
 		if (pr->state != R_ARMED)
 			break;
@@ -644,9 +678,18 @@ on_msg(void *ctx, const struct nb_udp_info *u)
 		pr->inbox_full = 1;
 		return;
 	}
-	if (!accept_msg(pr, u, &m))
+	if (m.type == NB_CTL_KEEPALIVE) {
+		/* the responder's echo (unacknowledged): a clock sample */
+		uint64_t t4 = now_ns(pr);
+
+		if (m.u.ka.echo_ns != 0)
+			nb_offset_sample(&pr->off, m.u.ka.echo_ns,
+					 m.u.ka.sender_ns -
+						 m.u.ka.echo_delay_ns,
+					 m.u.ka.sender_ns, t4);
 		return;
-	if (m.type == NB_CTL_KEEPALIVE)
+	}
+	if (!accept_msg(pr, u, &m))
 		return;
 	pr->inbox = m;
 	pr->inbox_full = 1;
@@ -803,6 +846,8 @@ client_flush(struct peer *pr)
 {
 	while (pr->link.pending) {
 		nb_ctlio_poll(&pr->io);
+		if (pr->inbox_full && pr->inbox.type == NB_CTL_ERROR)
+			return -ECONNRESET;
 		if (link_service(pr) != 0)
 			return -ETIMEDOUT;
 		nap();
@@ -894,8 +939,16 @@ fetch_results(struct peer *pr, struct nb_ctl_results_hdr *h,
 static void
 merge(struct nb_result *r, const struct nb_result *own,
       const struct nb_ctl_results_hdr *h, const struct nb_ctl_stream_res *s,
-      uint32_t n, int we_send)
+      uint32_t n, int we_send, const struct nb_offset *off)
 {
+	/*
+	 * One-way latency = receiver clock - sender clock.  Forward, the
+	 * responder's clock reads off.offset_ns ahead of ours: subtract it;
+	 * reverse, add it.
+	 */
+	int64_t shift = off->samples ? (we_send ? -off->offset_ns :
+						  off->offset_ns) :
+				       0;
 	uint32_t i;
 
 	for (i = 0; i < r->nb_streams && i < n; i++) {
@@ -912,7 +965,7 @@ merge(struct nb_result *r, const struct nb_result *own,
 			o->duplicates = s[i].duplicates;
 			o->late = s[i].late;
 			o->jitter_ns = s[i].jitter_ps / 1000.0;
-			o->hist = s[i].hist;
+			nb_hist_shift(&o->hist, &s[i].hist, shift);
 		} else {
 			o->tx_pkts = s[i].tx_pkts;
 			o->tx_bytes = s[i].tx_bytes;
@@ -923,7 +976,7 @@ merge(struct nb_result *r, const struct nb_result *own,
 			o->duplicates = me->duplicates;
 			o->late = me->late;
 			o->jitter_ns = me->jitter_ns;
-			o->hist = me->hist;
+			nb_hist_shift(&o->hist, &me->hist, shift);
 		}
 	}
 	if (we_send) {
@@ -981,6 +1034,13 @@ client_partial(struct peer *pr, const char *why)
 {
 	struct nb_app *app = pr->app;
 	json_t *doc = NULL;
+	char buf[256];
+
+	if (pr->inbox_full && pr->inbox.type == NB_CTL_ERROR) {
+		snprintf(buf, sizeof(buf), "the responder ended the test: %s",
+			 pr->inbox.u.error.reason);
+		why = buf;
+	}
 
 	test_stop(pr);
 	nb_result_finish(&app->result);
@@ -1091,6 +1151,7 @@ nb_peer_client(struct nb_app *app)
 	memset(&pr, 0, sizeof(pr));
 	pr.app = app;
 	pr.client = 1;
+	nb_offset_init(&pr.off);
 	pr.timeout_ns = (uint64_t)(cfg->peer_timeout * 1e9);
 	memcpy(pr.peer_mac, cfg->peer_mac, 6);
 	pr.peer_ip = cfg->peer_is_ip ? cfg->peer_ip :
@@ -1119,6 +1180,7 @@ nb_peer_client(struct nb_app *app)
 	if ((cfg->packets || cfg->bytes) && !cfg->duration_set)
 		cfg->duration = 0;
 	pr.session = (uint32_t)rte_rand() | 1;
+	nap_short = 1;
 
 	/* HELLO: who are you, and are you free? */
 	nb_ctl_msg_init(&m, NB_CTL_HELLO, pr.session);
@@ -1224,6 +1286,28 @@ nb_peer_client(struct nb_app *app)
 		fflush(stdout);
 	}
 
+	/* A few keepalive rounds first: the responder's clock offset. */
+	{
+		unsigned int k;
+
+		for (k = 0; k < 8; k++) {
+			uint32_t before = pr.off.samples;
+			uint64_t until;
+
+			nb_ctl_msg_init(&m, NB_CTL_KEEPALIVE, pr.session);
+			m.u.ka.sender_ns = now_ns(&pr);
+			if (link_send(&pr, &m) != 0 || client_flush(&pr) != 0)
+				return client_partial(&pr, "the responder "
+						   "stopped answering");
+			until = now_ns(&pr) + 20 * MS;
+			while (pr.off.samples == before &&
+			       now_ns(&pr) < until) {
+				nb_ctlio_poll(&pr.io);
+				nap();
+			}
+		}
+	}
+
 	/* START at an agreed time: now + the delay, on both sides. */
 	nb_ctl_msg_init(&m, NB_CTL_START, pr.session);
 	m.u.start.delay_ms = START_DELAY_MS;
@@ -1302,6 +1386,26 @@ nb_peer_client(struct nb_app *app)
 	nb_ctl_msg_init(&m, NB_CTL_DONE, pr.session);
 	link_send(&pr, &m);
 	client_flush(&pr);
+	if (pr.mine.boot_id[0] != '\0' &&
+	    strcmp(pr.mine.boot_id, pr.theirs.boot_id) == 0) {
+		/* One host, one clock: nothing to correct. */
+		snprintf(pr.method, sizeof(pr.method),
+			 "one-way, same host (boot ids match): one clock; "
+			 "the control exchange put the offset at %+.3f us "
+			 "+-%.3f us",
+			 pr.off.offset_ns / 1e3, pr.off.bound_ns / 1e3);
+		pr.off.samples = 0;
+	} else if (pr.off.samples)
+		snprintf(pr.method, sizeof(pr.method),
+			 "one-way; the responder's clock offset %+.3f us "
+			 "(+-%.3f us, best of %u control round trips) "
+			 "removed: latencies are good to that bound",
+			 pr.off.offset_ns / 1e3, pr.off.bound_ns / 1e3,
+			 pr.off.samples);
+	else
+		snprintf(pr.method, sizeof(pr.method),
+			 "one-way; no clock offset measured: assumes a "
+			 "shared clock");
 
 	{
 		static struct nb_result fwd, rev;
@@ -1318,7 +1422,8 @@ nb_peer_client(struct nb_app *app)
 			fwd.req_l2_bps = app->result.req_l2_bps;
 			snprintf(fwd.lcore_map, sizeof(fwd.lcore_map), "%s",
 				 app->result.lcore_map);
-			merge(&fwd, &app->result, &h, res, nres, 1);
+			fwd.latency_method = pr.method;
+			merge(&fwd, &app->result, &h, res, nres, 1, &pr.off);
 			print_result(app, &fwd,
 				     "client -> responder:", &doc);
 		}
@@ -1333,7 +1438,8 @@ nb_peer_client(struct nb_app *app)
 			rev.req_l2_bps = app->result.req_l2_bps;
 			snprintf(rev.lcore_map, sizeof(rev.lcore_map), "%s",
 				 app->result.lcore_map);
-			merge(&rev, &app->result, &h, res, nres, 0);
+			rev.latency_method = pr.method;
+			merge(&rev, &app->result, &h, res, nres, 0, &pr.off);
 			print_result(app, &rev,
 				     "responder -> client:", &rdoc);
 		}

@@ -76,8 +76,12 @@ nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
 		if (nb_active == 0)
 			w->tx_finished = 1;
 	}
-	/* Receivers poll from the start; senders wait for the start time. */
-	while ((now = rte_rdtsc()) < run->start_tsc && !run->rx_stop) {
+	/*
+	 * Receivers poll from the start; senders wait for the start time
+	 * (which a peer test may never reach: then tx_stop ends the wait).
+	 */
+	while ((now = rte_rdtsc()) < run->start_tsc && !run->rx_stop &&
+	       !run->tx_stop) {
 		if (has_rx)
 			for (i = 0; i < w->nb_rx; i++)
 				nb_sink_step(w->rx[i], run, now);
@@ -92,7 +96,8 @@ nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
 			for (i = 0; i < nb_active;) {
 				struct nb_txjob *j = active[i];
 
-				nb_gen_step(j, run, now, tcp);
+				if (likely(!run->tx_stop))
+					nb_gen_step(j, run, now, tcp);
 				if (unlikely(j->left == 0 || run->tx_stop)) {
 					if (j->stop_tsc == 0)
 						j->stop_tsc = now;

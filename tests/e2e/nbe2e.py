@@ -14,6 +14,7 @@
 import itertools
 import json
 import os
+import select
 import shutil
 import signal
 import subprocess
@@ -112,6 +113,37 @@ class Nbench:
         with open(path, "w") as f:
             f.write("$ %s\nrc=%s\n--- stdout\n%s\n--- stderr\n%s\n"
                     % (" ".join(argv), rc, out, err))
+
+
+class LineReader:
+    """Lines from a pipe with a timeout.  select() and Python's buffered
+    readline() do not mix (lines already buffered are invisible to
+    select), so this reads the file descriptor itself."""
+
+    def __init__(self, pipe):
+        self.fd = pipe.fileno()
+        self.buf = b""
+        self.eof = False
+
+    def readline(self, timeout):
+        """One line (without the newline); None on timeout, "" at EOF."""
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self.buf:
+            if self.eof:
+                line, self.buf = self.buf, b""
+                return line.decode(errors="replace")
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            r, _, _ = select.select([self.fd], [], [], left)
+            if not r:
+                return None
+            chunk = os.read(self.fd, 4096)
+            if not chunk:
+                self.eof = True
+            self.buf += chunk
+        line, self.buf = self.buf.split(b"\n", 1)
+        return line.decode(errors="replace") or " "
 
 
 def netns_up(prefix):

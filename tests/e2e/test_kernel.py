@@ -12,7 +12,6 @@ BUSY, and the kernel host pings the responder (ARP and ICMP answered)."""
 import json
 import os
 import re
-import select
 import signal
 import subprocess
 import sys
@@ -104,10 +103,11 @@ class KernelPath(nbe2e.E2ECase):
                                    "--json"])
         self.addCleanup(self.kill, c1)
         # the responder logs each session it opens: wait for client 1's
+        log = nbe2e.LineReader(resp.stderr)
         open_sessions = set()
         while not open_sessions:
-            line = resp.stderr.readline()
-            self.assertNotEqual(line, "", "responder exited")
+            line = log.readline(30)
+            self.assertTrue(line, "responder exited or silent")
             self.track(line, open_sessions)
         c2 = self.nbench("c2", 1, ["--peer", rmac, "--rate", "20M",
                                    "--time", "1"])
@@ -133,13 +133,14 @@ class KernelPath(nbe2e.E2ECase):
         # Follow its log until every session it opened has ended.
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
-            r, _, _ = select.select([resp.stderr], [], [], 2.5)
-            if not r:
+            line = log.readline(2.5)
+            if line is None:
                 if not open_sessions:
                     break
                 continue
-            self.track(resp.stderr.readline(), open_sessions)
-        self.assertEqual(open_sessions, set())
+            self.assertNotEqual(line, "", "responder exited")
+            self.track(line, open_sessions)
+        self.assertEqual(open_sessions, set(), "sessions left open")
         ping = sh("ip", "netns", "exec", self.ns["k"], "ping", "-c", "2",
                   "-W", "2", "198.19.0.1", check=False)
         self.assertEqual(ping.returncode, 0, ping.stdout)
@@ -152,6 +153,75 @@ class KernelPath(nbe2e.E2ECase):
         e = json.loads(out3)["end"]
         self.assertEqual(e["sum_received"]["packets"],
                          e["sum_sent"]["packets"])
+
+    def start_responder(self):
+        resp = self.nbench("r", 0, [])
+        self.addCleanup(self.kill, resp)
+        self.assertIn("responder on port 0", resp.stdout.readline())
+        return resp
+
+    def wait_log(self, p, word, timeout=15):
+        if not hasattr(p, "log"):
+            p.log = nbe2e.LineReader(p.stderr)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            line = p.log.readline(1)
+            self.assertNotEqual(line, "", "process exited")
+            if line and word in line:
+                return line
+        self.fail("no '%s' in the log within %s s" % (word, timeout))
+
+    def test_responder_killed_mid_test(self):
+        resp = self.start_responder()
+        c = self.nbench("c1", 1, ["--peer", "198.19.0.1", "--rate", "20M",
+                                  "--size", "512", "--time", "30"])
+        self.addCleanup(self.kill, c)
+        self.wait_log(resp, "opened")
+        self.assertIn("Peer test with", c.stdout.readline())
+        os.killpg(resp.pid, signal.SIGKILL)
+        t0 = time.monotonic()
+        out, err = c.communicate(timeout=15)
+        took = time.monotonic() - t0
+        self.assertEqual(c.returncode, 1, err)
+        self.assertLess(took, 3.0)
+        self.assertIn("stopped answering", err)
+        self.assertIn("partial results", out)
+        self.assertIn("sender", out)
+
+    def test_client_vanishes_responder_serves_next(self):
+        resp = self.start_responder()
+        c = self.nbench("c1", 1, ["--peer", "198.19.0.1", "--rate", "20M",
+                                  "--time", "30"])
+        self.addCleanup(self.kill, c)
+        self.assertIn("Peer test with", c.stdout.readline())
+        os.killpg(c.pid, signal.SIGKILL)
+        c.communicate()
+        self.assertIn("vanished", self.wait_log(resp, "ended"))
+        c2 = self.nbench("c2", 1, ["--peer", "198.19.0.1", "--rate", "20M",
+                                   "--size", "256", "--time", "1",
+                                   "--json"])
+        self.addCleanup(self.kill, c2)
+        out, err = c2.communicate(timeout=60)
+        self.assertEqual(c2.returncode, 0, err)
+        e = json.loads(out)["end"]
+        self.assertGreater(e["sum_sent"]["packets"], 0)
+        self.assertEqual(e["sum_received"]["packets"],
+                         e["sum_sent"]["packets"])
+
+    def test_sigint_responder_tells_client(self):
+        resp = self.start_responder()
+        c = self.nbench("c1", 1, ["--peer", "198.19.0.1", "--rate", "20M",
+                                  "--time", "30"])
+        self.addCleanup(self.kill, c)
+        self.assertIn("Peer test with", c.stdout.readline())
+        os.killpg(resp.pid, signal.SIGINT)
+        t0 = time.monotonic()
+        out, err = c.communicate(timeout=15)
+        self.assertEqual(c.returncode, 1, err)
+        self.assertLess(time.monotonic() - t0, 2.0)
+        self.assertIn("interrupted", err)
+        rout, rerr = resp.communicate(timeout=15)
+        self.assertEqual(resp.returncode, 0, rerr)
 
     @staticmethod
     def track(line, sessions):

@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Peer mode between two processes over memif, as two hosts would see it:
 a responder (dpdk-nbench with no test options) and a client (--peer MAC).
+(Tests that kill one end mid-test run on af_packet, in test_kernel.py:
+DPDK 22.11's memif PMD can crash the surviving process when its peer
+disappears under traffic.)
 Numbers come from the client's JSON: the sender's and the receiver's counts
 per stream (one of them the responder's, exchanged over the control
 protocol) and both ends' PMD counters."""
@@ -66,6 +69,9 @@ class Peer(nbe2e.E2ECase):
                              s["sender"]["packets"])
             self.assertEqual(s["receiver"]["lost_packets"], 0)
         self.assertEqual(recv["latency"]["count"], recv["packets"])
+        # both ends on this host: the report says so and corrects nothing
+        self.assertIn("same host", recv["latency"]["method"])
+        self.assertIn("offset at", recv["latency"]["method"])
         self.assertEqual(sent["bytes"], sent["packets"] * size)
         want = bps / ((size + L1) * 8.0)
         self.assertAlmostEqual(e["rate"]["requested_pps"], want,
@@ -156,30 +162,6 @@ class Peer(nbe2e.E2ECase):
         resp.wait(timeout=10)
         self.assertEqual(resp.returncode, 0)
 
-    def test_responder_killed_mid_test(self):
-        resp = self.responder()
-        p, argv, log = self.nb.start(self.client_eal(),
-                                     ["--peer", RESP_MAC, "--rate", "500M",
-                                      "--size", "512", "--time", "30"],
-                                     name="cli")
-        try:
-            line = p.stdout.readline()
-            self.assertIn("Peer test with", line)
-            time.sleep(0.5)          # let traffic flow before the kill
-            os.killpg(resp.pid, signal.SIGKILL)
-            t0 = time.monotonic()
-            out, err = p.communicate(timeout=15)
-            took = time.monotonic() - t0
-        finally:
-            if p.poll() is None:
-                os.killpg(p.pid, signal.SIGKILL)
-                p.communicate()
-        self.assertNotEqual(p.returncode, 0)
-        self.assertLess(took, 3.0)
-        self.assertIn("stopped answering", err)
-        self.assertIn("partial results", out)
-        self.assertIn("sender", out)
-
     def test_rejected_params(self):
         resp = self.responder(["--max-streams", "2"])
         r = self.client(["--streams", "3", "--time", "1", "--json"], code=1)
@@ -194,30 +176,6 @@ class Peer(nbe2e.E2ECase):
         out, err = resp.communicate(timeout=10)
         self.assertIn("rejected the test", err)
         self.assertIn("at most 2", err)
-
-    def test_client_vanishes(self):
-        resp = self.responder()
-        p, argv, log = self.nb.start(self.client_eal(),
-                                     ["--peer", RESP_MAC, "--rate", "100M",
-                                      "--time", "30"], name="cli")
-        try:
-            self.assertIn("Peer test with", p.stdout.readline())
-        finally:
-            os.killpg(p.pid, signal.SIGKILL)
-            p.communicate()
-        # the responder notices (peer timeout 2 s), returns to listening
-        # and serves the next client
-        while True:
-            line = resp.stderr.readline()
-            self.assertNotEqual(line, "", "responder exited")
-            if "vanished" in line:
-                break
-        d = self.client(["--rate", "200M", "--size", "256", "--time", "1",
-                         "--json"]).json()
-        e = d["end"]
-        self.assertEqual(e["sum_received"]["packets"],
-                         e["sum_sent"]["packets"])
-        self.assertGreater(e["sum_sent"]["packets"], 0)
 
     def test_no_responder(self):
         # the memif link comes up (testpmd is the other end), but nobody

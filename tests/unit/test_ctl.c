@@ -64,7 +64,7 @@ doc_body_len(uint8_t type)
 	switch (type) {
 	case NB_CTL_HELLO:
 	case NB_CTL_WELCOME:
-		return 296;
+		return 336;
 	case NB_CTL_BUSY:
 		return 68;
 	case NB_CTL_PARAMS:
@@ -122,6 +122,7 @@ rand_conf(uint64_t *r, struct nb_ctl_conf *c)
 	c->numa_node = (int16_t)(rng_below(r, 32769) - 1); /* -1 .. 32767 */
 	rand_bytes(r, c->mac, sizeof(c->mac));
 	c->ipv4 = (uint32_t)rng_next(r);
+	rand_str(r, c->boot_id, sizeof(c->boot_id));
 }
 
 static void
@@ -285,6 +286,7 @@ compare_conf(const struct nb_ctl_conf *a, const struct nb_ctl_conf *b)
 	assert_int_equal(a->numa_node, b->numa_node);
 	assert_memory_equal(a->mac, b->mac, 6);
 	assert_int_equal(a->ipv4, b->ipv4);
+	assert_string_equal(a->boot_id, b->boot_id);
 }
 
 static void
@@ -435,9 +437,9 @@ test_roundtrip_fixed(void **state)
 	m.u.conf.ipv4 = NB_DEFAULT_SRC_IP;
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
-	assert_int_equal(len, 312);
+	assert_int_equal(len, 352);
 	/* header */
-	assert_memory_equal(buf, "NBCM\x01\x01\x01\x38\x01\x02\x03\x04"
+	assert_memory_equal(buf, "NBCM\x01\x01\x01\x60\x01\x02\x03\x04"
 			    "\x00\x00\x00\x01", 16);
 	assert_memory_equal(buf + H + 0, "0.1.0\0\0\0\0\0\0\0\0\0\0\0", 16);
 	assert_memory_equal(buf + H + 240, "net_ice\0", 8);
@@ -903,9 +905,11 @@ static const struct str_field str_fields[] = {
 	{ NB_CTL_HELLO, 0, 16 },   { NB_CTL_HELLO, 16, 32 },
 	{ NB_CTL_HELLO, 48, 64 },  { NB_CTL_HELLO, 112, 64 },
 	{ NB_CTL_HELLO, 176, 64 }, { NB_CTL_HELLO, 240, 32 },
+	{ NB_CTL_HELLO, 296, 40 },
 	{ NB_CTL_WELCOME, 0, 16 },   { NB_CTL_WELCOME, 16, 32 },
 	{ NB_CTL_WELCOME, 48, 64 },  { NB_CTL_WELCOME, 112, 64 },
 	{ NB_CTL_WELCOME, 176, 64 }, { NB_CTL_WELCOME, 240, 32 },
+	{ NB_CTL_WELCOME, 296, 40 },
 	{ NB_CTL_BUSY, 4, 64 },
 	{ NB_CTL_REJECT, 2, 128 },
 	{ NB_CTL_ERROR, 2, 128 },
@@ -918,6 +922,7 @@ msg_str(struct nb_ctl_msg *m, uint32_t k)
 	char *conf[] = {
 		m->u.conf.tool_version, m->u.conf.dpdk_version, m->u.conf.host,
 		m->u.conf.cpu, m->u.conf.os, m->u.conf.driver,
+		m->u.conf.boot_id,
 	};
 
 	switch (m->type) {
