@@ -25,7 +25,7 @@
 #include "nb_options.h"
 #include "nb_version.h"
 
-#define PROG "dpdk-nbench"
+#define PROG	   "dpdk-nbench"
 #define EXIT_USAGE 2
 
 volatile sig_atomic_t nb_force_quit;
@@ -37,8 +37,8 @@ on_signal(int sig)
 	nb_force_quit = 1;
 }
 
-static void
-die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void die(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 static void
 die(int code, const char *fmt, ...)
@@ -51,7 +51,8 @@ die(int code, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\n");
 	if (code == EXIT_USAGE)
-		fprintf(stderr, "Try '" PROG " --help' for more information.\n");
+		fprintf(stderr,
+			"Try '" PROG " --help' for more information.\n");
 	exit(code);
 }
 
@@ -95,13 +96,14 @@ lcore_map_text(struct nb_app *app, char *buf, size_t len)
 	for (i = 0; i < plan->nb_workers && off < len; i++) {
 		const struct nb_worker_plan *wp = &plan->workers[i];
 
-		off += (size_t)snprintf(buf + off, len - off, " worker%u=%u(cpu%u:",
-					i, wp->lcore, wp->cpu);
+		off += (size_t)snprintf(buf + off, len - off,
+					" worker%u=%u(cpu%u:", i, wp->lcore,
+					wp->cpu);
 		for (k = 0; k < wp->nb_jobs && off < len; k++) {
 			const struct nb_job *j = &plan->jobs[wp->jobs[k]];
 
-			off += (size_t)snprintf(buf + off, len - off, "%s%s p%u/q%u",
-						k ? "," : "",
+			off += (size_t)snprintf(buf + off, len - off,
+						"%s%s p%u/q%u", k ? "," : "",
 						j->is_tx ? "tx" : "rx", j->port,
 						j->queue);
 		}
@@ -182,10 +184,12 @@ check_numa(const struct nb_app *app)
 
 			if (pnode >= 0 && node >= 0 && pnode != node)
 				fprintf(stderr,
-					PROG ": warning: worker lcore %u (cpu %u, "
+					PROG
+					": warning: worker lcore %u (cpu %u, "
 					"NUMA node %d) serves port %u on node "
 					"%d; expect lower rates\n",
-					wp->lcore, wp->cpu, node, j->port, pnode);
+					wp->lcore, wp->cpu, node, j->port,
+					pnode);
 		}
 	}
 }
@@ -204,7 +208,7 @@ bring_up(struct nb_app *app, int all)
 			max_frame = cfg->sizes.sizes[i];
 	app->nb_ports = 0;
 	if (all) {
-		RTE_ETH_FOREACH_DEV(pid)
+		RTE_ETH_FOREACH_DEV (pid)
 			app->port_ids[app->nb_ports++] = pid;
 	} else {
 		for (i = 0; i < cfg->nb_tx_ports; i++)
@@ -224,8 +228,8 @@ bring_up(struct nb_app *app, int all)
 			.nb_rx_mbufs = cfg->rxd * cfg->queues + 4096,
 		};
 
-		ret = nb_port_setup(app->port_ids[i], &req, &app->ports[i],
-				    err, sizeof(err));
+		ret = nb_port_setup(app->port_ids[i], &req, &app->ports[i], err,
+				    sizeof(err));
 		if (ret != 0) {
 			fprintf(stderr, PROG ": %s\n", err);
 			return ret;
@@ -236,8 +240,8 @@ bring_up(struct nb_app *app, int all)
 		if (nb_port_wait_link(&app->ports[i], cfg->link_timeout) != 0) {
 			fprintf(stderr,
 				PROG ": port %u (%s): link still down after "
-				"%.1f s (cable, peer, or memif partner "
-				"missing? raise --link-timeout)\n",
+				     "%.1f s (cable, peer, or memif partner "
+				     "missing? raise --link-timeout)\n",
 				app->port_ids[i], app->ports[i].desc.name,
 				cfg->link_timeout);
 			return -ETIMEDOUT;
@@ -280,9 +284,11 @@ run_list_ports(struct nb_app *app)
 				 "%02x:%02x:%02x:%02x:%02x:%02x", d->mac[0],
 				 d->mac[1], d->mac[2], d->mac[3], d->mac[4],
 				 d->mac[5]);
-			json_object_set_new(o, "port", json_integer(d->port_id));
+			json_object_set_new(o, "port",
+					    json_integer(d->port_id));
 			json_object_set_new(o, "name", json_string(d->name));
-			json_object_set_new(o, "driver", json_string(d->driver));
+			json_object_set_new(o, "driver",
+					    json_string(d->driver));
 			json_object_set_new(o, "mac", json_string(mac));
 			json_object_set_new(o, "numa_node",
 					    json_integer(d->numa_node));
@@ -339,7 +345,7 @@ run_loopback(struct nb_app *app)
 	if (ret == -ENOTSUP) {
 		fprintf(stderr,
 			PROG ": --rate in percent needs the link speed, and "
-			"the TX port reports none; give bits/s or pps\n");
+			     "the TX port reports none; give bits/s or pps\n");
 		return EXIT_USAGE;
 	} else if (ret != 0) {
 		fprintf(stderr, PROG ": cannot resolve --rate: %s\n",
@@ -347,16 +353,16 @@ run_loopback(struct nb_app *app)
 		return EXIT_USAGE;
 	}
 	if (cfg->bytes)
-		app->total_packets = nb_bytes_to_packets(cfg->bytes, &cfg->sizes);
+		app->total_packets =
+			nb_bytes_to_packets(cfg->bytes, &cfg->sizes);
 	else
 		app->total_packets = cfg->packets;
 	/* A count ends the test; --time then bounds it only if given. */
 	if ((cfg->packets || cfg->bytes) && !cfg->duration_set)
 		cfg->duration = 0;
-	ret = nb_plan_jobs(&app->plan, cfg,
-			   app->rate.unlimited ? 0 : app->rate.pps_num,
-			   app->rate.pps_den, app->total_packets, err,
-			   sizeof(err));
+	ret = nb_plan_jobs(
+		&app->plan, cfg, app->rate.unlimited ? 0 : app->rate.pps_num,
+		app->rate.pps_den, app->total_packets, err, sizeof(err));
 	if (ret != 0) {
 		fprintf(stderr, PROG ": %s\n", err);
 		return EXIT_USAGE;
@@ -376,15 +382,14 @@ run_loopback(struct nb_app *app)
 	r->nb_ports = app->nb_ports;
 	for (i = 0; i < app->nb_ports; i++) {
 		r->ports[i].desc = app->ports[i].desc;
-		r->ports[i].role = cfg->mode == NB_MODE_REFLECTOR ? "tx+rx" :
-				   i < cfg->nb_tx_ports		 ? "tx" :
-								   "rx";
+		r->ports[i].role = cfg->mode == NB_MODE_REFLECTOR ? "tx+rx"
+				   : i < cfg->nb_tx_ports	  ? "tx"
+								  : "rx";
 	}
-	r->topology = cfg->mode == NB_MODE_REFLECTOR ? "reflector" :
-						       "loopback";
-	r->latency_method = cfg->mode == NB_MODE_REFLECTOR ?
-				    "round-trip through the reflector" :
-				    "one-way, same host";
+	r->topology = cfg->mode == NB_MODE_REFLECTOR ? "reflector" : "loopback";
+	r->latency_method = cfg->mode == NB_MODE_REFLECTOR
+				    ? "round-trip through the reflector"
+				    : "one-way, same host";
 	ret = nb_loopback_setup(app, err, sizeof(err));
 	if (ret != 0) {
 		fprintf(stderr, PROG ": %s\n", err);
@@ -399,8 +404,9 @@ run_loopback(struct nb_app *app)
 		if (app->rate.unlimited)
 			snprintf(rate, sizeof(rate), "max");
 		else
-			snprintf(rate, sizeof(rate), "%.4f Mpps (L1 %.4f Gbit/s)",
-				 r->req_pps / 1e6, r->req_l1_bps / 1e9);
+			snprintf(rate, sizeof(rate),
+				 "%.4f Mpps (L1 %.4f Gbit/s)", r->req_pps / 1e6,
+				 r->req_l1_bps / 1e9);
 		if (cfg->mode == NB_MODE_REFLECTOR)
 			printf("Reflector test: port %u -> peer "
 			       "%02x:%02x:%02x:%02x:%02x:%02x and back; ",
@@ -409,9 +415,9 @@ run_loopback(struct nb_app *app)
 			       cfg->peer_mac[4], cfg->peer_mac[5]);
 		else
 			printf("Loopback test: ");
-		printf("%s, %u stream%s, frames", cfg->proto ==
-		       NB_IPPROTO_TCP ? "TCP" : "UDP", cfg->streams,
-		       cfg->streams == 1 ? "" : "s");
+		printf("%s, %u stream%s, frames",
+		       cfg->proto == NB_IPPROTO_TCP ? "TCP" : "UDP",
+		       cfg->streams, cfg->streams == 1 ? "" : "s");
 		for (i = 0; i < cfg->sizes.nb_sizes; i++)
 			printf("%s%u", i ? "," : " ", cfg->sizes.sizes[i]);
 		printf(" B, rate %s", rate);
@@ -450,8 +456,7 @@ main(int argc, char **argv)
 	/* The tool's options first: a usage error needs no hugepages. */
 	if (dd < 0 && argc > 1 &&
 	    (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-	     strcmp(argv[1], "--version") == 0 ||
-	     strcmp(argv[1], "-V") == 0)) {
+	     strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)) {
 		ret = nb_options_parse(cfg, 2, argv, err, sizeof(err));
 		dd = -2;
 	} else if (dd >= 0) {
@@ -510,9 +515,10 @@ main(int argc, char **argv)
 		uint16_t i;
 
 		for (i = 0; i < cfg->nb_tx_ports + cfg->nb_rx_ports; i++) {
-			uint16_t p = i < cfg->nb_tx_ports ?
-					     cfg->tx_ports[i] :
-					     cfg->rx_ports[i - cfg->nb_tx_ports];
+			uint16_t p =
+				i < cfg->nb_tx_ports
+					? cfg->tx_ports[i]
+					: cfg->rx_ports[i - cfg->nb_tx_ports];
 
 			if (!rte_eth_dev_is_valid_port(p)) {
 				rte_eal_cleanup();

@@ -15,11 +15,11 @@
 struct nb_app {
 	struct nb_config cfg;
 	struct nb_plan plan;
-	uint16_t nb_ports;            /* ports in use */
+	uint16_t nb_ports; /* ports in use */
 	uint16_t port_ids[NB_MAX_PORTS];
 	struct nb_port ports[NB_MAX_PORTS]; /* indexed by position */
-	struct nb_rate rate;          /* resolved total rate */
-	uint64_t total_packets;       /* 0 = unlimited */
+	struct nb_rate rate;		    /* resolved total rate */
+	uint64_t total_packets;		    /* 0 = unlimited */
 
 	struct nb_run run;
 	struct nb_worker *workers[NB_MAX_LCORES];
@@ -28,7 +28,7 @@ struct nb_app {
 	unsigned int nb_txjobs, nb_rxjobs;
 
 	struct nb_result result;
-	int keep_pools;               /* peer mode: TX pools outlive a test */
+	int keep_pools; /* peer mode: TX pools outlive a test */
 	volatile int stats_stop;
 	volatile int stats_exited;
 };

@@ -17,9 +17,9 @@
 static uint16_t
 mbuf_room(uint32_t max_frame)
 {
-	uint32_t data = max_frame < RTE_MBUF_DEFAULT_DATAROOM ?
-				RTE_MBUF_DEFAULT_DATAROOM :
-				max_frame;
+	uint32_t data = max_frame < RTE_MBUF_DEFAULT_DATAROOM
+				? RTE_MBUF_DEFAULT_DATAROOM
+				: max_frame;
 
 	return (uint16_t)(data + RTE_PKTMBUF_HEADROOM);
 }
@@ -46,9 +46,9 @@ nb_port_describe(uint16_t port_id, struct nb_port_desc *d)
 	d->numa_node = rte_eth_dev_socket_id(port_id);
 	if (rte_eth_link_get_nowait(port_id, &link) == 0) {
 		d->link_up = link.link_status == RTE_ETH_LINK_UP;
-		d->link_speed = link.link_speed == RTE_ETH_SPEED_NUM_UNKNOWN ?
-					0 :
-					link.link_speed;
+		d->link_speed = link.link_speed == RTE_ETH_SPEED_NUM_UNKNOWN
+					? 0
+					: link.link_speed;
 		d->full_duplex = link.link_duplex == RTE_ETH_LINK_FULL_DUPLEX;
 	}
 	rte_eth_dev_get_mtu(port_id, &d->mtu);
@@ -82,8 +82,7 @@ nb_tx_pool_create(const char *name, unsigned int n, uint32_t max_frame,
 		m = rte_pktmbuf_alloc(mp);
 		if (m == NULL)
 			break;
-		memset(rte_pktmbuf_mtod(m, void *), 0,
-		       rte_pktmbuf_tailroom(m));
+		memset(rte_pktmbuf_mtod(m, void *), 0, rte_pktmbuf_tailroom(m));
 		all[i] = m;
 	}
 	while (i > 0)
@@ -121,14 +120,22 @@ nb_port_setup(uint16_t port_id, const struct nb_port_req *req,
 			 info.max_rx_queues, info.max_tx_queues);
 		return -EINVAL;
 	}
+	if (info.max_rx_pktlen != 0 && req->max_frame > info.max_rx_pktlen) {
+		snprintf(err, errlen,
+			 "port %u (%s) takes frames up to %u B (incl. FCS); "
+			 "%u B frames are too large for it",
+			 port_id, info.driver_name, info.max_rx_pktlen,
+			 req->max_frame);
+		return -EINVAL;
+	}
 	socket = rte_eth_dev_socket_id(port_id);
 	if (socket < 0)
 		socket = (int)rte_socket_id();
 
 	memset(&conf, 0, sizeof(conf));
-	mtu = req->max_frame > RTE_ETHER_MAX_LEN ?
-		      req->max_frame - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN :
-		      RTE_ETHER_MTU;
+	mtu = req->max_frame > RTE_ETHER_MAX_LEN
+		      ? req->max_frame - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN
+		      : RTE_ETHER_MTU;
 	if (info.max_mtu != 0 && mtu > info.max_mtu) {
 		snprintf(err, errlen,
 			 "port %u (%s): %u B frames need MTU %u, the device "
@@ -158,8 +165,8 @@ nb_port_setup(uint16_t port_id, const struct nb_port_req *req,
 	}
 	ret = rte_eth_dev_adjust_nb_rx_tx_desc(port_id, &rxd, &txd);
 	if (ret != 0) {
-		snprintf(err, errlen, "port %u: descriptor counts: %s",
-			 port_id, rte_strerror(-ret));
+		snprintf(err, errlen, "port %u: descriptor counts: %s", port_id,
+			 rte_strerror(-ret));
 		return ret;
 	}
 
@@ -202,8 +209,8 @@ nb_port_setup(uint16_t port_id, const struct nb_port_req *req,
 	}
 	ret = rte_eth_dev_start(port_id);
 	if (ret != 0) {
-		snprintf(err, errlen, "port %u (%s): start failed: %s",
-			 port_id, info.driver_name, rte_strerror(-ret));
+		snprintf(err, errlen, "port %u (%s): start failed: %s", port_id,
+			 info.driver_name, rte_strerror(-ret));
 		return ret;
 	}
 	p->started = 1;

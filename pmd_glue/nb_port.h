@@ -17,7 +17,7 @@
 struct nb_port_req {
 	uint16_t nb_rxq, nb_txq;
 	uint16_t rxd, txd;
-	uint32_t max_frame;   /* largest frame incl. FCS that must pass */
+	uint32_t max_frame; /* largest frame incl. FCS that must pass */
 	unsigned int nb_rx_mbufs;
 };
 

@@ -11,12 +11,11 @@
 #include "nb_frame.h"
 
 #define CTL_POOL_SIZE 1023
-#define CTL_TX_TRIES 100
+#define CTL_TX_TRIES  100
 
 int
-nb_ctlio_init(struct nb_ctlio *io, uint16_t port, uint16_t nb_rxq,
-	      uint16_t txq, const uint8_t mac[6], uint32_t ip,
-	      uint16_t vlan_id)
+nb_ctlio_init(struct nb_ctlio *io, uint16_t port, uint16_t nb_rxq, uint16_t txq,
+	      const uint8_t mac[6], uint32_t ip, uint16_t vlan_id)
 {
 	char name[RTE_MEMPOOL_NAMESIZE];
 	uint16_t q;

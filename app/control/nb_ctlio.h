@@ -21,14 +21,13 @@ struct nb_ctlio;
 /* Called for every valid control datagram (UDP to port 7201). */
 typedef void (*nb_ctlio_msg_fn)(void *ctx, const struct nb_udp_info *u);
 /* Called for ARP frames sent by someone (resolution of --peer IP). */
-typedef void (*nb_ctlio_arp_fn)(void *ctx, const uint8_t *frame,
-				uint32_t len);
+typedef void (*nb_ctlio_arp_fn)(void *ctx, const uint8_t *frame, uint32_t len);
 
 struct nb_ctlio {
 	uint16_t port;
-	uint16_t txq;               /* the control lcore's own TX queue */
+	uint16_t txq; /* the control lcore's own TX queue */
 	uint16_t nb_rxq;
-	int workers_own_rx;         /* read rings, not queues */
+	int workers_own_rx; /* read rings, not queues */
 	struct rte_mempool *pool;
 	struct rte_ring *rings[NB_MAX_QUEUES];
 	uint8_t mac[6];
@@ -38,8 +37,8 @@ struct nb_ctlio {
 	nb_ctlio_arp_fn on_arp;
 	void *ctx;
 	/* counters (control lcore only) */
-	uint64_t tx_frames, tx_fail;     /* frames sent on txq */
-	uint64_t rx_polled;              /* frames read from queues directly */
+	uint64_t tx_frames, tx_fail; /* frames sent on txq */
+	uint64_t rx_polled;	     /* frames read from queues directly */
 	uint64_t rx_ctl, rx_bad, arp_answered, icmp_answered, stray;
 };
 

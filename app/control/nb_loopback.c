@@ -45,11 +45,12 @@ setup_txjob(struct nb_app *app, const struct nb_job *job, unsigned int idx,
 	    char *err, size_t errlen)
 {
 	const struct nb_config *cfg = &app->cfg;
-	const struct nb_port *tx = &app->ports[nb_app_port_index(app, job->port)];
+	const struct nb_port *tx =
+		&app->ports[nb_app_port_index(app, job->port)];
 	const struct nb_port *rx =
 		&app->ports[nb_app_port_index(app, job->peer_port)];
-	int socket = tx->desc.numa_node < 0 ? (int)rte_socket_id() :
-					      tx->desc.numa_node;
+	int socket = tx->desc.numa_node < 0 ? (int)rte_socket_id()
+					    : tx->desc.numa_node;
 	uint32_t max_frame = 0, i, s, k;
 	struct nb_txjob *j;
 	char name[RTE_MEMPOOL_NAMESIZE];
@@ -80,22 +81,18 @@ setup_txjob(struct nb_app *app, const struct nb_job *job, unsigned int idx,
 		j->left = 0;
 		return 0;
 	}
-	j->tmpl_warm = rte_zmalloc_socket("nb_tmpl",
-					  sizeof(struct nb_tmpl) *
-						  j->nb_streams * j->nb_sizes,
-					  RTE_CACHE_LINE_SIZE, socket);
-	j->tmpl_data = rte_zmalloc_socket("nb_tmpl",
-					  sizeof(struct nb_tmpl) *
-						  j->nb_streams * j->nb_sizes,
-					  RTE_CACHE_LINE_SIZE, socket);
-	j->cnt_warm = rte_zmalloc_socket("nb_cnt",
-					 sizeof(struct nb_tx_stream) *
-						 j->nb_streams,
-					 RTE_CACHE_LINE_SIZE, socket);
-	j->cnt_data = rte_zmalloc_socket("nb_cnt",
-					 sizeof(struct nb_tx_stream) *
-						 j->nb_streams,
-					 RTE_CACHE_LINE_SIZE, socket);
+	j->tmpl_warm = rte_zmalloc_socket(
+		"nb_tmpl", sizeof(struct nb_tmpl) * j->nb_streams * j->nb_sizes,
+		RTE_CACHE_LINE_SIZE, socket);
+	j->tmpl_data = rte_zmalloc_socket(
+		"nb_tmpl", sizeof(struct nb_tmpl) * j->nb_streams * j->nb_sizes,
+		RTE_CACHE_LINE_SIZE, socket);
+	j->cnt_warm = rte_zmalloc_socket(
+		"nb_cnt", sizeof(struct nb_tx_stream) * j->nb_streams,
+		RTE_CACHE_LINE_SIZE, socket);
+	j->cnt_data = rte_zmalloc_socket(
+		"nb_cnt", sizeof(struct nb_tx_stream) * j->nb_streams,
+		RTE_CACHE_LINE_SIZE, socket);
 	j->seq = rte_zmalloc_socket("nb_seq", sizeof(uint64_t) * j->nb_streams,
 				    RTE_CACHE_LINE_SIZE, socket);
 	if (!j->tmpl_warm || !j->tmpl_data || !j->cnt_warm || !j->cnt_data ||
@@ -106,10 +103,10 @@ setup_txjob(struct nb_app *app, const struct nb_job *job, unsigned int idx,
 
 		s = job->first_stream + k * job->stream_stride;
 		memset(&f, 0, sizeof(f));
-		memcpy(f.src_mac, cfg->have_src_mac ? cfg->src_mac :
-						      tx->desc.mac, 6);
-		memcpy(f.dst_mac, cfg->have_dst_mac ? cfg->dst_mac :
-						      rx->desc.mac, 6);
+		memcpy(f.src_mac,
+		       cfg->have_src_mac ? cfg->src_mac : tx->desc.mac, 6);
+		memcpy(f.dst_mac,
+		       cfg->have_dst_mac ? cfg->dst_mac : rx->desc.mac, 6);
 		f.vlan_id = cfg->vlan_id;
 		f.proto = cfg->proto;
 		f.src_ip = cfg->src_ip;
@@ -143,10 +140,9 @@ setup_txjob(struct nb_app *app, const struct nb_job *job, unsigned int idx,
 	 * still sit in a NIC's TX ring from the last test). */
 	j->pool = rte_mempool_lookup(name);
 	if (j->pool == NULL)
-		j->pool = nb_tx_pool_create(name, nb_mbufs,
-					    max_frame > 2048 ? NB_FRAME_MAX :
-							       max_frame,
-					    socket);
+		j->pool = nb_tx_pool_create(
+			name, nb_mbufs,
+			max_frame > 2048 ? NB_FRAME_MAX : max_frame, socket);
 	if (j->pool == NULL) {
 		snprintf(err, errlen,
 			 "cannot create TX mbuf pool %s (%u mbufs, NUMA node "
@@ -156,8 +152,9 @@ setup_txjob(struct nb_app *app, const struct nb_job *job, unsigned int idx,
 	}
 	return 0;
 nomem:
-	snprintf(err, errlen, "out of hugepage memory for TX job state "
-			      "(see hugepages.md)");
+	snprintf(err, errlen,
+		 "out of hugepage memory for TX job state "
+		 "(see hugepages.md)");
 	return -ENOMEM;
 }
 
@@ -165,22 +162,24 @@ static int
 setup_rxjob(struct nb_app *app, const struct nb_job *job, unsigned int idx,
 	    char *err, size_t errlen)
 {
-	const struct nb_port *p = &app->ports[nb_app_port_index(app, job->port)];
-	int socket = p->desc.numa_node < 0 ? (int)rte_socket_id() :
-					     p->desc.numa_node;
+	const struct nb_port *p =
+		&app->ports[nb_app_port_index(app, job->port)];
+	int socket = p->desc.numa_node < 0 ? (int)rte_socket_id()
+					   : p->desc.numa_node;
 	struct nb_rxjob *j;
 	uint32_t s;
 
 	j = rte_zmalloc_socket("nb_rxjob", sizeof(*j), RTE_CACHE_LINE_SIZE,
 			       socket);
 	if (j != NULL)
-		j->streams = rte_zmalloc_socket(
-			"nb_rxstreams",
-			sizeof(struct nb_rx_stream) * app->cfg.streams,
-			RTE_CACHE_LINE_SIZE, socket);
+		j->streams = rte_zmalloc_socket("nb_rxstreams",
+						sizeof(struct nb_rx_stream) *
+							app->cfg.streams,
+						RTE_CACHE_LINE_SIZE, socket);
 	if (j == NULL || j->streams == NULL) {
-		snprintf(err, errlen, "out of hugepage memory for RX stream "
-				      "state (see hugepages.md)");
+		snprintf(err, errlen,
+			 "out of hugepage memory for RX stream "
+			 "state (see hugepages.md)");
 		return -ENOMEM;
 	}
 	app->rxjobs[idx] = j;
@@ -288,16 +287,17 @@ nb_run_arm(struct nb_app *app, uint64_t start)
 	unsigned int i;
 
 	run->measure_tsc = start + (uint64_t)(cfg->omit * hz);
-	run->end_tsc = cfg->duration > 0 ?
-			       run->measure_tsc + (uint64_t)(cfg->duration * hz) :
-			       UINT64_MAX;
+	run->end_tsc =
+		cfg->duration > 0
+			? run->measure_tsc + (uint64_t)(cfg->duration * hz)
+			: UINT64_MAX;
 	for (i = 0; i < app->nb_txjobs; i++) {
 		struct nb_txjob *j = app->txjobs[i];
 
 		if (j->done)
 			continue;
-		nb_pacer_init(&j->pacer, hz, j->job->rate_num,
-			      j->job->rate_den, start);
+		nb_pacer_init(&j->pacer, hz, j->job->rate_num, j->job->rate_den,
+			      start);
 		j->next_event = run->measure_tsc;
 	}
 	/* Everything above is visible before the start time is. */
@@ -341,8 +341,8 @@ nb_loopback_run(struct nb_app *app)
 	for (i = 0; i < app->nb_ports; i++)
 		nb_port_stats_reset(app->port_ids[i]);
 	nb_clock_init(&run->clock, hz, 0);
-	nb_run_arm(app, rte_get_tsc_cycles() +
-				(uint64_t)(NB_START_DELAY_S * hz));
+	nb_run_arm(app,
+		   rte_get_tsc_cycles() + (uint64_t)(NB_START_DELAY_S * hz));
 	if (nb_workers_launch(app) != 0)
 		return -1;
 	rte_eal_remote_launch(nb_stats_main, app, app->plan.stats_lcore);

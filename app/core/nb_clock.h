@@ -11,7 +11,7 @@
 struct nb_clock {
 	uint64_t epoch; /* counter value that is 0 ns */
 	uint64_t hz;
-	uint64_t mult;  /* ns per tick << 32 */
+	uint64_t mult; /* ns per tick << 32 */
 };
 
 static inline void

@@ -10,17 +10,17 @@
 
 #include "nb_units.h"
 
-#define NB_MAX_PORTS 32
+#define NB_MAX_PORTS   32
 #define NB_MAX_STREAMS 1024
-#define NB_MAX_QUEUES 16
+#define NB_MAX_QUEUES  16
 
 enum nb_mode {
 	NB_MODE_NONE = 0, /* nothing asked for: a usage error until peer mode */
-	NB_MODE_PORTS,    /* --list-ports: bring ports up, report, exit */
+	NB_MODE_PORTS,	  /* --list-ports: bring ports up, report, exit */
 	NB_MODE_LOOPBACK, /* --tx-port/--rx-port: ports of this process */
 	NB_MODE_REFLECTOR, /* --peer MAC --reflector: a MAC-swapping peer */
 	NB_MODE_RESPONDER, /* no test options: serve clients (iperf3 -s) */
-	NB_MODE_CLIENT,    /* --peer MAC: negotiate with a responder */
+	NB_MODE_CLIENT,	   /* --peer MAC: negotiate with a responder */
 };
 
 struct nb_config {
@@ -32,41 +32,41 @@ struct nb_config {
 
 	struct nb_rate_spec rate;
 	struct nb_size_list sizes;
-	uint8_t proto;        /* NB_IPPROTO_UDP / NB_IPPROTO_TCP */
+	uint8_t proto; /* NB_IPPROTO_UDP / NB_IPPROTO_TCP */
 	uint32_t streams;
-	uint16_t vlan_id;     /* 0: untagged */
+	uint16_t vlan_id; /* 0: untagged */
 	uint32_t src_ip, dst_ip;
 	int have_src_mac, have_dst_mac;
 	uint8_t src_mac[6], dst_mac[6];
 
-	double duration;      /* seconds; 0 with packets/bytes: until count */
-	int duration_set;     /* --time given explicitly */
-	uint64_t packets;     /* total over all streams; 0 = unlimited */
-	uint64_t bytes;       /* total L2 bytes incl. FCS; 0 = unlimited */
-	double omit;          /* warm-up seconds, excluded from results */
-	double interval;      /* report interval seconds; 0 = none */
+	double duration;  /* seconds; 0 with packets/bytes: until count */
+	int duration_set; /* --time given explicitly */
+	uint64_t packets; /* total over all streams; 0 = unlimited */
+	uint64_t bytes;	  /* total L2 bytes incl. FCS; 0 = unlimited */
+	double omit;	  /* warm-up seconds, excluded from results */
+	double interval;  /* report interval seconds; 0 = none */
 
-	uint32_t queues;      /* RX and TX queues per test port */
-	uint32_t extra_rxq;   /* peer mode: 1, the RX queue facing the peer's
-			       * control TX queue (receivers poll it too) */
-	uint32_t rxd, txd;    /* descriptors per queue */
-	double link_timeout;  /* seconds to wait for link up */
-	double drain;         /* seconds the sinks keep receiving after TX ends */
+	uint32_t queues;     /* RX and TX queues per test port */
+	uint32_t extra_rxq;  /* peer mode: 1, the RX queue facing the peer's
+			      * control TX queue (receivers poll it too) */
+	uint32_t rxd, txd;   /* descriptors per queue */
+	double link_timeout; /* seconds to wait for link up */
+	double drain; /* seconds the sinks keep receiving after TX ends */
 
 	/* peer side */
 	int have_peer;
 	uint8_t peer_mac[6];
-	int peer_is_ip;       /* --peer gave an IPv4 address: ARP for it */
+	int peer_is_ip; /* --peer gave an IPv4 address: ARP for it */
 	uint32_t peer_ip;
-	int reflector;        /* the peer only swaps MACs and returns frames */
-	uint16_t port;        /* the port facing the peer */
+	int reflector;	      /* the peer only swaps MACs and returns frames */
+	uint16_t port;	      /* the port facing the peer */
 	int reverse, bidir;   /* direction of a peer test */
-	int one_off;          /* responder: exit after one test */
+	int one_off;	      /* responder: exit after one test */
 	uint32_t max_streams; /* responder: most streams it accepts */
-	int conf, quit;       /* client: show both ends / stop the responder */
+	int conf, quit;	      /* client: show both ends / stop the responder */
 	double peer_timeout;  /* seconds without an answer = peer gone */
 	int have_ip;
-	uint32_t ip;          /* this side's IPv4 in peer mode */
+	uint32_t ip; /* this side's IPv4 in peer mode */
 	int dst_ip_set;
 
 	int json;

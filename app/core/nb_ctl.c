@@ -21,12 +21,13 @@
 _Static_assert(NB_CTL_MAX_LEN <= 1472 - NB_VLAN_HLEN,
 	       "control messages must fit a 1518 B frame with a VLAN tag");
 _Static_assert(NB_CTL_CONF_LEN == NB_CTL_VERSION_STR + NB_CTL_DPDK_STR +
-	       NB_CTL_HOST_STR + NB_CTL_CPU_STR + NB_CTL_OS_STR +
-	       NB_CTL_DRIVER_STR + 4 + 5 * 2 + 6 + 4 + NB_CTL_BOOT_STR,
+					  NB_CTL_HOST_STR + NB_CTL_CPU_STR +
+					  NB_CTL_OS_STR + NB_CTL_DRIVER_STR +
+					  4 + 5 * 2 + 6 + 4 + NB_CTL_BOOT_STR,
 	       "nb_ctl_conf wire layout");
-_Static_assert(NB_CTL_PARAMS_LEN == 1 + 1 + 2 + 4 + 2 +
-	       2 * NB_CTL_MAX_SIZES + 2 + NB_CTL_MAX_PATTERN + 6 * 8 + 4 + 4 +
-	       6 + 6 + 2 + 2,
+_Static_assert(NB_CTL_PARAMS_LEN == 1 + 1 + 2 + 4 + 2 + 2 * NB_CTL_MAX_SIZES +
+					    2 + NB_CTL_MAX_PATTERN + 6 * 8 + 4 +
+					    4 + 6 + 6 + 2 + 2,
 	       "nb_ctl_params wire layout");
 _Static_assert(NB_CTL_RESULTS_HDR_LEN == 4 + 4 + 6 * 8 + 8 * 8,
 	       "results header wire layout");
@@ -35,9 +36,9 @@ _Static_assert(NB_CTL_STREAM_RES_LEN == 4 + 9 * 8 + 5 * 8 + 2,
 _Static_assert(NB_HIST_BUCKETS <= UINT16_MAX,
 	       "bucket indices and counts travel as u16");
 _Static_assert(NB_CTL_MAX_SIZES == NB_MAX_SIZES &&
-	       NB_CTL_MAX_PATTERN == NB_MAX_PATTERN &&
-	       NB_CTL_MAX_STREAMS == NB_MAX_STREAMS &&
-	       NB_CTL_MAX_RX_QUEUES == NB_MAX_QUEUES,
+		       NB_CTL_MAX_PATTERN == NB_MAX_PATTERN &&
+		       NB_CTL_MAX_STREAMS == NB_MAX_STREAMS &&
+		       NB_CTL_MAX_RX_QUEUES == NB_MAX_QUEUES,
 	       "protocol limits follow the tool's limits");
 
 /* Sequential big-endian writers; the caller has checked the length. */
@@ -204,8 +205,7 @@ conf_check(const struct nb_ctl_conf *c)
 	    !has_nul(c->cpu, sizeof(c->cpu)) ||
 	    !has_nul(c->os, sizeof(c->os)) ||
 	    !has_nul(c->driver, sizeof(c->driver)) ||
-	    !has_nul(c->boot_id, sizeof(c->boot_id)) ||
-	    c->numa_node < -1)
+	    !has_nul(c->boot_id, sizeof(c->boot_id)) || c->numa_node < -1)
 		return -EINVAL;
 	return 0;
 }
@@ -217,11 +217,10 @@ params_check(const struct nb_ctl_params *p)
 
 	if (p->direction > NB_CTL_DIR_BIDIR ||
 	    (p->proto != NB_IPPROTO_TCP && p->proto != NB_IPPROTO_UDP) ||
-	    p->vlan_id > NB_CTL_MAX_VLAN ||
-	    p->streams < 1 || p->streams > NB_CTL_MAX_STREAMS ||
-	    p->nb_sizes < 1 || p->nb_sizes > NB_CTL_MAX_SIZES ||
-	    p->nb_pattern < 1 || p->nb_pattern > NB_CTL_MAX_PATTERN ||
-	    p->rate_den == 0 ||
+	    p->vlan_id > NB_CTL_MAX_VLAN || p->streams < 1 ||
+	    p->streams > NB_CTL_MAX_STREAMS || p->nb_sizes < 1 ||
+	    p->nb_sizes > NB_CTL_MAX_SIZES || p->nb_pattern < 1 ||
+	    p->nb_pattern > NB_CTL_MAX_PATTERN || p->rate_den == 0 ||
 	    (uint32_t)p->sport_base + p->streams - 1 > UINT16_MAX ||
 	    p->dport == 0 || p->dport == NB_CONTROL_UDP_PORT)
 		return -EINVAL;
@@ -576,8 +575,7 @@ nb_ctl_decode(const uint8_t *buf, size_t len, struct nb_ctl_msg *m)
 		break;
 	case NB_CTL_REJECT:
 		m->u.reject.code = rd_u16(&p);
-		ok = rd_str(&p, m->u.reject.reason,
-			    sizeof(m->u.reject.reason));
+		ok = rd_str(&p, m->u.reject.reason, sizeof(m->u.reject.reason));
 		break;
 	case NB_CTL_START:
 		m->u.start.delay_ms = rd_u32(&p);
@@ -703,8 +701,7 @@ hist_check(const struct nb_hist *h)
 	for (i = 0; i < NB_HIST_BUCKETS; i++)
 		if (__builtin_add_overflow(total, h->buckets[i], &total))
 			return -EINVAL;
-	if (total != h->count ||
-	    h->overflow > h->buckets[NB_HIST_BUCKETS - 1])
+	if (total != h->count || h->overflow > h->buckets[NB_HIST_BUCKETS - 1])
 		return -EINVAL;
 	if (h->count == 0)
 		return h->sum == 0 ? 0 : -EINVAL;
@@ -720,7 +717,7 @@ nb_ctl_results_size(const struct nb_ctl_stream_res *streams, uint32_t n)
 	for (i = 0; i < n; i++)
 		sz += NB_CTL_STREAM_RES_LEN +
 		      (size_t)hist_nonempty(&streams[i].hist) *
-		      NB_CTL_BUCKET_LEN;
+			      NB_CTL_BUCKET_LEN;
 	return sz;
 }
 

@@ -33,83 +33,83 @@
 #include "nb_hist.h"
 #include "nb_pmd_stats.h"
 
-#define NB_CTL_MAGIC 0x4E42434Du  /* "NBCM" */
+#define NB_CTL_MAGIC   0x4E42434Du /* "NBCM" */
 #define NB_CTL_VERSION 1
 #define NB_CTL_HDR_LEN 16
-#define NB_CTL_CHUNK 1024         /* max RESULTS chunk bytes */
+#define NB_CTL_CHUNK   1024 /* max RESULTS chunk bytes */
 
 /* String field sizes (including the mandatory NUL). */
 #define NB_CTL_VERSION_STR 16
-#define NB_CTL_DPDK_STR 32
-#define NB_CTL_HOST_STR 64
-#define NB_CTL_CPU_STR 64
-#define NB_CTL_OS_STR 64
-#define NB_CTL_DRIVER_STR 32
-#define NB_CTL_BUSY_STR 64
-#define NB_CTL_REASON_STR 128
+#define NB_CTL_DPDK_STR	   32
+#define NB_CTL_HOST_STR	   64
+#define NB_CTL_CPU_STR	   64
+#define NB_CTL_OS_STR	   64
+#define NB_CTL_DRIVER_STR  32
+#define NB_CTL_BUSY_STR	   64
+#define NB_CTL_REASON_STR  128
 
 /* Body lengths on the wire. */
-#define NB_CTL_BOOT_STR 40
-#define NB_CTL_CONF_LEN 336
-#define NB_CTL_BUSY_LEN (4 + NB_CTL_BUSY_STR)           /* 68 */
-#define NB_CTL_PARAMS_LEN 180
-#define NB_CTL_ACCEPT_LEN 4
-#define NB_CTL_REJECT_LEN (2 + NB_CTL_REASON_STR)       /* 130 */
-#define NB_CTL_START_LEN 4
-#define NB_CTL_KEEPALIVE_LEN 24
-#define NB_CTL_RESULTS_REQ_LEN 4
-#define NB_CTL_RESULTS_FIXED_LEN 14                     /* + chunk_len */
-#define NB_CTL_ERROR_LEN (2 + NB_CTL_REASON_STR)        /* 130 */
+#define NB_CTL_BOOT_STR		 40
+#define NB_CTL_CONF_LEN		 336
+#define NB_CTL_BUSY_LEN		 (4 + NB_CTL_BUSY_STR) /* 68 */
+#define NB_CTL_PARAMS_LEN	 180
+#define NB_CTL_ACCEPT_LEN	 4
+#define NB_CTL_REJECT_LEN	 (2 + NB_CTL_REASON_STR) /* 130 */
+#define NB_CTL_START_LEN	 4
+#define NB_CTL_KEEPALIVE_LEN	 24
+#define NB_CTL_RESULTS_REQ_LEN	 4
+#define NB_CTL_RESULTS_FIXED_LEN 14			 /* + chunk_len */
+#define NB_CTL_ERROR_LEN	 (2 + NB_CTL_REASON_STR) /* 130 */
 
 /* The largest message: RESULTS with a full chunk (1054 B). */
-#define NB_CTL_MAX_LEN \
+#define NB_CTL_MAX_LEN                                                         \
 	(NB_CTL_HDR_LEN + NB_CTL_RESULTS_FIXED_LEN + NB_CTL_CHUNK)
 
 /* Limits checked on encode and decode. */
-#define NB_CTL_MAX_STREAMS 1024
-#define NB_CTL_MAX_SIZES 16
-#define NB_CTL_MAX_PATTERN 64
-#define NB_CTL_MAX_VLAN 4094
-#define NB_CTL_MAX_RX_QUEUES 16
+#define NB_CTL_MAX_STREAMS	  1024
+#define NB_CTL_MAX_SIZES	  16
+#define NB_CTL_MAX_PATTERN	  64
+#define NB_CTL_MAX_VLAN		  4094
+#define NB_CTL_MAX_RX_QUEUES	  16
 #define NB_CTL_MAX_START_DELAY_MS 60000
 
 enum nb_ctl_type {
-	NB_CTL_HELLO = 1,     /* client -> responder: nb_ctl_conf */
-	NB_CTL_WELCOME,       /* responder -> client: nb_ctl_conf */
-	NB_CTL_BUSY,          /* responder -> client: nb_ctl_busy */
-	NB_CTL_PARAMS,        /* client -> responder: nb_ctl_params */
-	NB_CTL_ACCEPT,        /* responder -> client: nb_ctl_accept */
-	NB_CTL_REJECT,        /* responder -> client: nb_ctl_reject */
-	NB_CTL_START,         /* client -> responder: nb_ctl_start */
-	NB_CTL_KEEPALIVE,     /* either: nb_ctl_keepalive */
-	NB_CTL_STOP,          /* client -> responder: empty */
-	NB_CTL_RESULTS_REQ,   /* client -> responder: nb_ctl_results_req */
-	NB_CTL_RESULTS,       /* responder -> client: nb_ctl_results */
-	NB_CTL_DONE,          /* client -> responder: empty */
-	NB_CTL_QUIT,          /* client -> responder: empty */
-	NB_CTL_ACK,           /* either: empty, header seq = acked seq */
-	NB_CTL_ERROR,         /* either: nb_ctl_error */
-	NB_CTL_TYPE_MAX,      /* first unknown type (16) */
+	NB_CTL_HELLO = 1,   /* client -> responder: nb_ctl_conf */
+	NB_CTL_WELCOME,	    /* responder -> client: nb_ctl_conf */
+	NB_CTL_BUSY,	    /* responder -> client: nb_ctl_busy */
+	NB_CTL_PARAMS,	    /* client -> responder: nb_ctl_params */
+	NB_CTL_ACCEPT,	    /* responder -> client: nb_ctl_accept */
+	NB_CTL_REJECT,	    /* responder -> client: nb_ctl_reject */
+	NB_CTL_START,	    /* client -> responder: nb_ctl_start */
+	NB_CTL_KEEPALIVE,   /* either: nb_ctl_keepalive */
+	NB_CTL_STOP,	    /* client -> responder: empty */
+	NB_CTL_RESULTS_REQ, /* client -> responder: nb_ctl_results_req */
+	NB_CTL_RESULTS,	    /* responder -> client: nb_ctl_results */
+	NB_CTL_DONE,	    /* client -> responder: empty */
+	NB_CTL_QUIT,	    /* client -> responder: empty */
+	NB_CTL_ACK,	    /* either: empty, header seq = acked seq */
+	NB_CTL_ERROR,	    /* either: nb_ctl_error */
+	NB_CTL_TYPE_MAX,    /* first unknown type (16) */
 };
 
 /* REJECT and ERROR codes (1 .. NB_CTL_CODE_MAX - 1; others rejected). */
 enum nb_ctl_code {
 	NB_CTL_CODE_VERSION = 1, /* protocol version mismatch */
-	NB_CTL_CODE_MALFORMED,   /* a message could not be decoded */
-	NB_CTL_CODE_STATE,       /* message not expected in this state */
-	NB_CTL_CODE_SESSION,     /* unknown session */
-	NB_CTL_CODE_PARAMS,      /* parameters not acceptable */
-	NB_CTL_CODE_RESOURCES,   /* not enough ports, queues, memory */
-	NB_CTL_CODE_PORT,        /* port or link failure */
-	NB_CTL_CODE_TIMEOUT,     /* the peer stopped answering */
-	NB_CTL_CODE_INTERNAL,    /* anything else */
+	NB_CTL_CODE_MALFORMED,	 /* a message could not be decoded */
+	NB_CTL_CODE_STATE,	 /* message not expected in this state */
+	NB_CTL_CODE_SESSION,	 /* unknown session */
+	NB_CTL_CODE_PARAMS,	 /* parameters not acceptable */
+	NB_CTL_CODE_RESOURCES,	 /* not enough ports, queues, memory */
+	NB_CTL_CODE_PORT,	 /* port or link failure */
+	NB_CTL_CODE_TIMEOUT,	 /* the peer stopped answering */
+	NB_CTL_CODE_INTERNAL,	 /* anything else */
 	NB_CTL_CODE_MAX,
 };
 
 enum nb_ctl_direction {
-	NB_CTL_DIR_FORWARD = 0,  /* client sends, responder receives */
-	NB_CTL_DIR_REVERSE = 1,  /* responder sends, client receives */
-	NB_CTL_DIR_BIDIR = 2,    /* both */
+	NB_CTL_DIR_FORWARD = 0, /* client sends, responder receives */
+	NB_CTL_DIR_REVERSE = 1, /* responder sends, client receives */
+	NB_CTL_DIR_BIDIR = 2,	/* both */
 };
 
 /* HELLO and WELCOME: who is talking (numa_node >= -1; -1 unknown). */
@@ -127,7 +127,7 @@ struct nb_ctl_conf {
 	uint16_t nb_workers;
 	int16_t numa_node;
 	uint8_t mac[6];
-	uint32_t ipv4;              /* host byte order */
+	uint32_t ipv4; /* host byte order */
 	/*
 	 * The kernel's boot id (/proc/sys/kernel/random/boot_id): equal on
 	 * both ends means one host, hence one clock for one-way latency.
@@ -152,21 +152,21 @@ struct nb_ctl_busy {
  * Source port of stream i is sport_base + i.
  */
 struct nb_ctl_params {
-	uint8_t direction;          /* enum nb_ctl_direction */
-	uint8_t proto;              /* NB_IPPROTO_TCP / NB_IPPROTO_UDP */
-	uint16_t vlan_id;           /* 0: untagged */
+	uint8_t direction; /* enum nb_ctl_direction */
+	uint8_t proto;	   /* NB_IPPROTO_TCP / NB_IPPROTO_UDP */
+	uint16_t vlan_id;  /* 0: untagged */
 	uint32_t streams;
 	uint16_t nb_sizes;
-	uint16_t sizes[NB_CTL_MAX_SIZES];    /* frame bytes incl. FCS */
+	uint16_t sizes[NB_CTL_MAX_SIZES]; /* frame bytes incl. FCS */
 	uint16_t nb_pattern;
 	uint8_t pattern[NB_CTL_MAX_PATTERN]; /* indices into sizes[] */
-	uint64_t rate_num;          /* packets/s = rate_num / rate_den, */
-	uint64_t rate_den;          /* total; rate_num 0 = max */
-	uint64_t packets;           /* 0 = unlimited */
-	uint64_t duration_ms;       /* 0 = until packets */
-	uint64_t omit_ms;           /* warm-up */
-	uint64_t latency_rate;      /* latency samples/s; 0 = none */
-	uint32_t client_ip;         /* host byte order */
+	uint64_t rate_num;     /* packets/s = rate_num / rate_den, */
+	uint64_t rate_den;     /* total; rate_num 0 = max */
+	uint64_t packets;      /* 0 = unlimited */
+	uint64_t duration_ms;  /* 0 = until packets */
+	uint64_t omit_ms;      /* warm-up */
+	uint64_t latency_rate; /* latency samples/s; 0 = none */
+	uint32_t client_ip;    /* host byte order */
 	uint32_t responder_ip;
 	uint8_t client_mac[6];
 	uint8_t responder_mac[6];
@@ -228,11 +228,11 @@ struct nb_ctl_error {
 
 /* A decoded message.  STOP, DONE, QUIT and ACK have no body. */
 struct nb_ctl_msg {
-	uint8_t type;               /* enum nb_ctl_type */
-	uint32_t session;           /* nonzero */
-	uint32_t seq;               /* nonzero */
+	uint8_t type;	  /* enum nb_ctl_type */
+	uint32_t session; /* nonzero */
+	uint32_t seq;	  /* nonzero */
 	union {
-		struct nb_ctl_conf conf;            /* HELLO, WELCOME */
+		struct nb_ctl_conf conf; /* HELLO, WELCOME */
 		struct nb_ctl_busy busy;
 		struct nb_ctl_params params;
 		struct nb_ctl_accept accept;
@@ -307,19 +307,19 @@ const char *nb_ctl_strerror(int err);
  * empty one has sum == overflow == 0 (min and max as they are).  A
  * non-empty one has min <= max.
  */
-#define NB_CTL_RESULTS_MAGIC 0x4E425253u  /* "NBRS" */
+#define NB_CTL_RESULTS_MAGIC   0x4E425253u /* "NBRS" */
 #define NB_CTL_RESULTS_HDR_LEN 120
-#define NB_CTL_STREAM_RES_LEN 118
-#define NB_CTL_BUCKET_LEN 10
+#define NB_CTL_STREAM_RES_LEN  118
+#define NB_CTL_BUCKET_LEN      10
 
 struct nb_ctl_results_hdr {
-	uint64_t tx_seconds_ns;     /* measured phase, senders */
-	uint64_t rx_seconds_ns;     /* measured start to last data frame */
+	uint64_t tx_seconds_ns; /* measured phase, senders */
+	uint64_t rx_seconds_ns; /* measured start to last data frame */
 	uint64_t rx_foreign;
 	uint64_t rx_warm;
 	uint64_t rx_bad_stream;
 	uint64_t tx_dropped;
-	struct nb_pmd_stats pmd;    /* the test port's own counters */
+	struct nb_pmd_stats pmd; /* the test port's own counters */
 };
 
 struct nb_ctl_stream_res {
@@ -327,13 +327,12 @@ struct nb_ctl_stream_res {
 	uint64_t tx_pkts, tx_bytes;
 	uint64_t rx_pkts, rx_unique, rx_bytes;
 	uint64_t out_of_order, duplicates, late;
-	uint64_t jitter_ps;         /* jitter in picoseconds */
-	struct nb_hist hist;        /* latency, ns */
+	uint64_t jitter_ps;  /* jitter in picoseconds */
+	struct nb_hist hist; /* latency, ns */
 };
 
 /* Bytes nb_ctl_results_write() needs for these streams. */
-size_t nb_ctl_results_size(const struct nb_ctl_stream_res *streams,
-			   uint32_t n);
+size_t nb_ctl_results_size(const struct nb_ctl_stream_res *streams, uint32_t n);
 
 /*
  * Serialize.  Returns the bytes written, -ENOSPC if len is too small,

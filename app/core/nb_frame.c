@@ -80,7 +80,8 @@ nb_frame_build(uint8_t *buf, size_t buflen, const struct nb_flow *f,
 	ip[9] = f->proto;
 	nb_put_be32(ip + 12, f->src_ip);
 	nb_put_be32(ip + 16, f->dst_ip);
-	nb_put_be16(ip + 10, nb_csum_fold(nb_csum_partial(ip, NB_IPV4_HLEN, 0)));
+	nb_put_be16(ip + 10,
+		    nb_csum_fold(nb_csum_partial(ip, NB_IPV4_HLEN, 0)));
 
 	l4 = off + NB_IPV4_HLEN;
 	l4len = wire - l4;
@@ -102,8 +103,9 @@ nb_frame_build(uint8_t *buf, size_t buflen, const struct nb_flow *f,
 	csum = nb_csum_fold(sum);
 	if (f->proto == NB_IPPROTO_UDP && csum == 0)
 		csum = 0xffff;
-	nb_put_be16(buf + l4 + (f->proto == NB_IPPROTO_UDP ? NB_UDP_OFF_CSUM :
-							      NB_TCP_OFF_CSUM),
+	nb_put_be16(buf + l4 +
+			    (f->proto == NB_IPPROTO_UDP ? NB_UDP_OFF_CSUM
+							: NB_TCP_OFF_CSUM),
 		    csum);
 
 	if (t != NULL) {

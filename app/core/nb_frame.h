@@ -27,33 +27,33 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define NB_FCS_LEN 4
+#define NB_FCS_LEN     4
 #define NB_L1_OVERHEAD 20 /* preamble + SFD (8) + inter-frame gap (12) */
 
-#define NB_ETH_HLEN 14
+#define NB_ETH_HLEN  14
 #define NB_VLAN_HLEN 4
 #define NB_IPV4_HLEN 20
-#define NB_UDP_HLEN 8
-#define NB_TCP_HLEN 20
+#define NB_UDP_HLEN  8
+#define NB_TCP_HLEN  20
 
 #define NB_ETHERTYPE_IPV4 0x0800
 #define NB_ETHERTYPE_VLAN 0x8100
-#define NB_ETHERTYPE_ARP 0x0806
-#define NB_IPPROTO_TCP 6
-#define NB_IPPROTO_UDP 17
+#define NB_ETHERTYPE_ARP  0x0806
+#define NB_IPPROTO_TCP	  6
+#define NB_IPPROTO_UDP	  17
 
-#define NB_MAGIC_DATA 0x4e42   /* "NB" */
+#define NB_MAGIC_DATA	0x4e42 /* "NB" */
 #define NB_MAGIC_WARMUP 0x4e57 /* "NW": sent during --omit, not counted */
-#define NB_STAMP_LEN 14        /* UDP payload bytes used by the stamp */
+#define NB_STAMP_LEN	14     /* UDP payload bytes used by the stamp */
 
 /* The UDP port control messages go to (docs/protocol.md). */
 #define NB_CONTROL_UDP_PORT 7201
 
 /* Default addressing: RFC 2544 benchmarking range 198.18.0.0/15. */
-#define NB_DEFAULT_SRC_IP 0xc6120001u /* 198.18.0.1 */
-#define NB_DEFAULT_DST_IP 0xc6130001u /* 198.19.0.1 */
+#define NB_DEFAULT_SRC_IP     0xc6120001u /* 198.18.0.1 */
+#define NB_DEFAULT_DST_IP     0xc6130001u /* 198.19.0.1 */
 #define NB_DEFAULT_SPORT_BASE 49152
-#define NB_DEFAULT_DPORT 5001
+#define NB_DEFAULT_DPORT      5001
 
 /* Byte offsets of the stamp fields from the start of the L4 header. */
 enum {
@@ -73,10 +73,10 @@ enum {
 struct nb_flow {
 	uint8_t dst_mac[6];
 	uint8_t src_mac[6];
-	uint16_t vlan_id;    /* 0: untagged; 1..4094: 802.1Q tag, PCP 0 */
-	uint8_t proto;       /* NB_IPPROTO_UDP or NB_IPPROTO_TCP */
+	uint16_t vlan_id; /* 0: untagged; 1..4094: 802.1Q tag, PCP 0 */
+	uint8_t proto;	  /* NB_IPPROTO_UDP or NB_IPPROTO_TCP */
 	uint8_t ttl;
-	uint32_t src_ip;     /* host byte order */
+	uint32_t src_ip; /* host byte order */
 	uint32_t dst_ip;
 	uint16_t src_port;
 	uint16_t dst_port;
@@ -87,10 +87,10 @@ struct nb_flow {
 #define NB_TMPL_MAX_HDR 64 /* bytes copied per packet (headers + stamp) */
 
 struct nb_tmpl {
-	uint16_t wire_len;  /* frame length without FCS = size - 4 */
-	uint16_t l4_off;    /* offset of the UDP/TCP header */
-	uint16_t copy_len;  /* bytes to copy per packet: headers + stamp */
-	uint16_t csum0;     /* L4 checksum as stored with seq = tstamp = 0 */
+	uint16_t wire_len; /* frame length without FCS = size - 4 */
+	uint16_t l4_off;   /* offset of the UDP/TCP header */
+	uint16_t copy_len; /* bytes to copy per packet: headers + stamp */
+	uint16_t csum0;	   /* L4 checksum as stored with seq = tstamp = 0 */
 	uint8_t proto;
 	uint8_t hdr[NB_TMPL_MAX_HDR];
 };
@@ -175,8 +175,7 @@ nb_stamp_csum(uint16_t csum0, uint64_t seq, uint64_t ts, int udp)
 
 /* Write seq and tstamp into a UDP frame copied from t, fix the checksum. */
 static inline void
-nb_stamp_udp(uint8_t *frame, const struct nb_tmpl *t, uint64_t seq,
-	     uint64_t ts)
+nb_stamp_udp(uint8_t *frame, const struct nb_tmpl *t, uint64_t seq, uint64_t ts)
 {
 	uint8_t *l4 = frame + t->l4_off;
 
@@ -186,8 +185,7 @@ nb_stamp_udp(uint8_t *frame, const struct nb_tmpl *t, uint64_t seq,
 }
 
 static inline void
-nb_stamp_tcp(uint8_t *frame, const struct nb_tmpl *t, uint64_t seq,
-	     uint64_t ts)
+nb_stamp_tcp(uint8_t *frame, const struct nb_tmpl *t, uint64_t seq, uint64_t ts)
 {
 	uint8_t *l4 = frame + t->l4_off;
 
@@ -204,15 +202,15 @@ enum nb_frame_kind {
 	NB_FRAME_DATA,
 	NB_FRAME_WARMUP,
 	/* from here on: frames the control lcore handles (keep last) */
-	NB_FRAME_CONTROL,     /* UDP to NB_CONTROL_UDP_PORT */
+	NB_FRAME_CONTROL, /* UDP to NB_CONTROL_UDP_PORT */
 	NB_FRAME_ARP,
-	NB_FRAME_ICMP,        /* IPv4 ICMP (echo is answered by control) */
+	NB_FRAME_ICMP, /* IPv4 ICMP (echo is answered by control) */
 };
 
 struct nb_stamp {
 	uint16_t stream_id;
-	uint64_t seq;  /* 48 bits */
-	uint64_t ts;   /* 48 bits */
+	uint64_t seq; /* 48 bits */
+	uint64_t ts;  /* 48 bits */
 	uint16_t l4_off;
 };
 
@@ -270,8 +268,9 @@ nb_frame_parse(const uint8_t *p, uint32_t len, uint32_t frame_len,
 		    (uint32_t)(p[l4 + 12] >> 4) * 4 != NB_TCP_HLEN)
 			return NB_FRAME_FOREIGN;
 		magic = nb_get_be16(p + l4 + NB_TCP_OFF_MAGIC);
-		s->seq = ((uint64_t)nb_get_be16(p + l4 + NB_TCP_OFF_WIN) << 32) |
-			 nb_get_be32(p + l4 + NB_TCP_OFF_SEQ);
+		s->seq =
+			((uint64_t)nb_get_be16(p + l4 + NB_TCP_OFF_WIN) << 32) |
+			nb_get_be32(p + l4 + NB_TCP_OFF_SEQ);
 		s->ts = ((uint64_t)nb_get_be16(p + l4 + NB_TCP_OFF_URG) << 32) |
 			nb_get_be32(p + l4 + NB_TCP_OFF_ACK);
 	} else {

@@ -16,18 +16,21 @@
 #include <stdint.h>
 
 #define NB_HIST_SUB_BITS 7
-#define NB_HIST_SUB (1u << NB_HIST_SUB_BITS)          /* 128 */
-#define NB_HIST_MAX_EXP 35                            /* last power of two */
-#define NB_HIST_BUCKETS (NB_HIST_SUB + (NB_HIST_MAX_EXP - NB_HIST_SUB_BITS + 1) * NB_HIST_SUB) /* 3840 */
+#define NB_HIST_SUB	 (1u << NB_HIST_SUB_BITS) /* 128 */
+#define NB_HIST_MAX_EXP	 35			  /* last power of two */
+#define NB_HIST_BUCKETS                                                        \
+	(NB_HIST_SUB +                                                         \
+	 (NB_HIST_MAX_EXP - NB_HIST_SUB_BITS + 1) * NB_HIST_SUB) /* 3840 */
 #define NB_HIST_LIMIT (UINT64_C(1) << (NB_HIST_MAX_EXP + 1))
 
 struct nb_hist {
 	uint64_t count;
-	uint64_t sum;      /* of recorded values, ns (saturating is not needed:
-			    * 2^64 ns = 584 years of latency) */
-	uint64_t min;      /* UINT64_MAX when empty */
+	uint64_t sum; /* of recorded values, ns (saturating is not needed:
+		       * 2^64 ns = 584 years of latency) */
+	uint64_t min; /* UINT64_MAX when empty */
 	uint64_t max;
-	uint64_t overflow; /* values >= NB_HIST_LIMIT (clamped into last bucket) */
+	uint64_t overflow; /* values >= NB_HIST_LIMIT (clamped into last bucket)
+			    */
 	uint64_t buckets[NB_HIST_BUCKETS];
 };
 

@@ -12,7 +12,7 @@
 
 struct nb_jitter {
 	int64_t last_transit;
-	uint64_t j16;     /* jitter * 16, ns */
+	uint64_t j16; /* jitter * 16, ns */
 	uint64_t samples;
 };
 

@@ -6,7 +6,7 @@
 #include "nb_l2.h"
 
 #define NB_IPPROTO_ICMP 1
-#define ARP_LEN 28
+#define ARP_LEN		28
 
 /* Ethernet header and optional tag: returns the L3 offset, or 0. */
 static uint32_t
@@ -29,8 +29,8 @@ l2_parse(const uint8_t *p, uint32_t len, uint16_t *ethertype, uint16_t *vlan)
 }
 
 static uint32_t
-l2_build(uint8_t *p, const uint8_t dst[6], const uint8_t src[6],
-	 uint16_t vlan, uint16_t ethertype)
+l2_build(uint8_t *p, const uint8_t dst[6], const uint8_t src[6], uint16_t vlan,
+	 uint16_t ethertype)
 {
 	uint32_t off = 12;
 
@@ -57,8 +57,8 @@ ipv4_header(uint8_t *ip, uint16_t total, uint8_t proto, uint32_t src,
 	ip[9] = proto;
 	nb_put_be32(ip + 12, src);
 	nb_put_be32(ip + 16, dst);
-	nb_put_be16(ip + 10, nb_csum_fold(nb_csum_partial(ip, NB_IPV4_HLEN,
-							  0)));
+	nb_put_be16(ip + 10,
+		    nb_csum_fold(nb_csum_partial(ip, NB_IPV4_HLEN, 0)));
 }
 
 static uint16_t
@@ -73,9 +73,8 @@ udp_csum(const uint8_t *ip, const uint8_t *udp, uint16_t ulen)
 }
 
 int
-nb_udp_frame_build(uint8_t *buf, size_t buflen,
-		   const struct nb_udp_info *h, const uint8_t *payload,
-		   size_t plen)
+nb_udp_frame_build(uint8_t *buf, size_t buflen, const struct nb_udp_info *h,
+		   const uint8_t *payload, size_t plen)
 {
 	uint32_t l3, len;
 	uint16_t c;
@@ -115,7 +114,8 @@ nb_udp_frame_parse(const uint8_t *p, uint32_t len, struct nb_udp_info *o)
 	if ((ip[0] >> 4) != 4 || ihl < NB_IPV4_HLEN || len < l3 + ihl)
 		return -EPROTO;
 	tot = nb_get_be16(ip + 2);
-	if (tot < ihl + NB_UDP_HLEN || l3 + tot > len || ip[9] != NB_IPPROTO_UDP)
+	if (tot < ihl + NB_UDP_HLEN || l3 + tot > len ||
+	    ip[9] != NB_IPPROTO_UDP)
 		return -EPROTO;
 	if (nb_csum_fold(nb_csum_partial(ip, ihl, 0)) != 0)
 		return -EPROTO;
@@ -247,8 +247,7 @@ nb_icmp_echo_answer(const uint8_t *req, uint32_t len, const uint8_t my_mac[6],
 	if ((nb_get_be16(ip + 6) & 0x3fff) != 0)
 		return 0; /* fragmented echo: not answered */
 	ilen = tot - ihl;
-	if (outlen < (size_t)(l3 + NB_IPV4_HLEN + ilen) ||
-	    outlen < NB_MIN_WIRE)
+	if (outlen < (size_t)(l3 + NB_IPV4_HLEN + ilen) || outlen < NB_MIN_WIRE)
 		return -ENOSPC;
 	memset(out, 0, NB_MIN_WIRE);
 	o = l2_build(out, req + 6, my_mac, vlan, NB_ETHERTYPE_IPV4);

@@ -14,11 +14,11 @@
 
 struct nb_udp_info {
 	uint8_t src_mac[6], dst_mac[6];
-	uint16_t vlan_id;        /* 0 untagged */
+	uint16_t vlan_id;	 /* 0 untagged */
 	uint32_t src_ip, dst_ip; /* host order */
 	uint16_t src_port, dst_port;
-	const uint8_t *payload;  /* inside the parsed buffer */
-	uint16_t payload_len;    /* from the UDP length field */
+	const uint8_t *payload; /* inside the parsed buffer */
+	uint16_t payload_len;	/* from the UDP length field */
 };
 
 /*

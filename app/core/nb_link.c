@@ -100,8 +100,7 @@ nb_link_send(struct nb_link *l, struct nb_ctl_msg *m, uint64_t now)
 }
 
 enum nb_link_action
-nb_link_poll(struct nb_link *l, uint64_t now, const uint8_t **buf,
-	     size_t *len)
+nb_link_poll(struct nb_link *l, uint64_t now, const uint8_t **buf, size_t *len)
 {
 	if (!l->pending)
 		return NB_LINK_IDLE;

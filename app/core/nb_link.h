@@ -41,40 +41,40 @@
 #include "nb_ctl.h"
 
 enum nb_link_action {
-	NB_LINK_IDLE = 0,     /* nothing to do before nb_link_next_event() */
-	NB_LINK_TRANSMIT,     /* send *buf, *len bytes as one datagram */
-	NB_LINK_TIMEOUT,      /* pending message dropped: peer unreachable */
+	NB_LINK_IDLE = 0, /* nothing to do before nb_link_next_event() */
+	NB_LINK_TRANSMIT, /* send *buf, *len bytes as one datagram */
+	NB_LINK_TIMEOUT,  /* pending message dropped: peer unreachable */
 };
 
 struct nb_link {
 	/* sender side */
-	uint32_t next_seq;      /* seq of the next nb_link_send() */
+	uint32_t next_seq;	     /* seq of the next nb_link_send() */
 	uint8_t out[NB_CTL_MAX_LEN]; /* encoded pending message */
 	size_t out_len;
-	uint32_t out_seq;       /* its seq */
-	int pending;            /* 1 while awaiting its ACK */
-	uint32_t out_tx;        /* times it has been transmitted */
-	uint64_t first_tx;      /* time of its first transmission */
-	uint64_t deadline;      /* give up at now >= deadline */
-	uint64_t next_tx;       /* next (re)transmission at now >= next_tx */
-	uint64_t rto;           /* current retransmission timeout, ns */
+	uint32_t out_seq;  /* its seq */
+	int pending;	   /* 1 while awaiting its ACK */
+	uint32_t out_tx;   /* times it has been transmitted */
+	uint64_t first_tx; /* time of its first transmission */
+	uint64_t deadline; /* give up at now >= deadline */
+	uint64_t next_tx;  /* next (re)transmission at now >= next_tx */
+	uint64_t rto;	   /* current retransmission timeout, ns */
 	uint64_t rto_min, rto_max, timeout;
 
 	/* receiver side */
-	uint32_t last_rx_seq;   /* highest in-order seq accepted; 0 none */
+	uint32_t last_rx_seq; /* highest in-order seq accepted; 0 none */
 
 	/* RTT estimate (RFC 6298), ns; valid once rtt_samples > 0 */
-	uint64_t rtt_ns;        /* last sample */
+	uint64_t rtt_ns; /* last sample */
 	uint64_t srtt_ns;
 	uint64_t rttvar_ns;
 	uint32_t rtt_samples;
 
 	/* counters */
-	uint32_t sent;          /* messages passed to nb_link_send() */
-	uint32_t acked;         /* of those, acknowledged */
-	uint32_t retransmits;   /* transmissions after the first */
+	uint32_t sent;	      /* messages passed to nb_link_send() */
+	uint32_t acked;	      /* of those, acknowledged */
+	uint32_t retransmits; /* transmissions after the first */
 	uint32_t timeouts;
-	uint32_t duplicates;    /* duplicates seen by nb_link_accept() */
+	uint32_t duplicates; /* duplicates seen by nb_link_accept() */
 };
 
 /*

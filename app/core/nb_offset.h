@@ -14,9 +14,9 @@
 #include <stdint.h>
 
 struct nb_offset {
-	int64_t offset_ns;  /* peer clock minus ours */
-	uint64_t bound_ns;  /* |true - offset| <= bound */
-	uint64_t delay_ns;  /* round trip of the best sample */
+	int64_t offset_ns; /* peer clock minus ours */
+	uint64_t bound_ns; /* |true - offset| <= bound */
+	uint64_t delay_ns; /* round trip of the best sample */
 	uint32_t samples;
 };
 
@@ -46,8 +46,8 @@ nb_offset_sample(struct nb_offset *o, uint64_t t1, uint64_t t2, uint64_t t3,
 		return 0;
 	o->delay_ns = (uint64_t)delay;
 	o->bound_ns = (uint64_t)delay / 2 + (uint64_t)delay % 2;
-	o->offset_ns = (((int64_t)t2 - (int64_t)t1) +
-			((int64_t)t3 - (int64_t)t4)) / 2;
+	o->offset_ns =
+		(((int64_t)t2 - (int64_t)t1) + ((int64_t)t3 - (int64_t)t4)) / 2;
 	return 1;
 }
 

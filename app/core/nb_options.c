@@ -64,8 +64,7 @@ opt_version(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 }
 
 static int
-opt_list_ports(struct nb_config *cfg, const char *val, char *why,
-	       size_t whylen)
+opt_list_ports(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
 	(void)val, (void)why, (void)whylen;
 	if (cfg->mode == NB_MODE_LOOPBACK) {
@@ -401,8 +400,7 @@ opt_peer(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 }
 
 static int
-opt_reflector(struct nb_config *cfg, const char *val, char *why,
-	      size_t whylen)
+opt_reflector(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
 	(void)val, (void)why, (void)whylen;
 	cfg->reflector = 1;
@@ -481,7 +479,8 @@ const struct nb_option nb_options[] = {
 	{"packets", 'k', "N", opt_packets,
 	 "send exactly N frames in total (K/M/G = 1e3/1e6/1e9)"},
 	{"bytes", 'n', "N", opt_bytes,
-	 "send N bytes of frames (incl. FCS) in total (K/M/G = 2^10/2^20/2^30)"},
+	 "send N bytes of frames (incl. FCS) in total (K/M/G = "
+	 "2^10/2^20/2^30)"},
 	{"omit", 'O', "SECS", opt_omit,
 	 "warm-up seconds sent first and left out of the results [0]"},
 	{"interval", 'i', "SECS", opt_interval,
@@ -564,7 +563,8 @@ nb_options_parse(struct nb_config *cfg, int argc, char **argv, char *err,
 		if (strncmp(tok, "--", 2) == 0 && tok[2] != '\0') {
 			eq = strchr(tok + 2, '=');
 			o = find_long(tok + 2,
-				      eq ? (size_t)(eq - tok - 2) : strlen(tok + 2),
+				      eq ? (size_t)(eq - tok - 2)
+					 : strlen(tok + 2),
 				      &idx);
 			if (eq != NULL)
 				val = eq + 1;
@@ -578,8 +578,8 @@ nb_options_parse(struct nb_config *cfg, int argc, char **argv, char *err,
 			return -EINVAL;
 		}
 		if (o == NULL) {
-			snprintf(err, errlen, "unknown option '%s' (see --help)",
-				 tok);
+			snprintf(err, errlen,
+				 "unknown option '%s' (see --help)", tok);
 			return -EINVAL;
 		}
 		if (o->arg == NULL && val != NULL) {
@@ -706,12 +706,14 @@ common:
 		}
 	}
 	if (cfg->packets && cfg->bytes) {
-		snprintf(err, errlen, "--packets and --bytes exclude each other");
+		snprintf(err, errlen,
+			 "--packets and --bytes exclude each other");
 		return -EINVAL;
 	}
 	if (cfg->omit > 0 && (cfg->packets || cfg->bytes)) {
-		snprintf(err, errlen,
-			 "--omit works with --time, not with --packets/--bytes");
+		snprintf(
+			err, errlen,
+			"--omit works with --time, not with --packets/--bytes");
 		return -EINVAL;
 	}
 	if (cfg->duration_set && cfg->duration == 0 && !cfg->packets &&

@@ -12,9 +12,9 @@
 #include "nb_config.h"
 
 struct nb_option {
-	const char *name;  /* long name without "--" */
-	char short_name;   /* 0 if none */
-	const char *arg;   /* argument placeholder, NULL for a flag */
+	const char *name; /* long name without "--" */
+	char short_name;  /* 0 if none */
+	const char *arg;  /* argument placeholder, NULL for a flag */
 	/* Applies a value; returns 0 or -errno and may write a reason. */
 	int (*apply)(struct nb_config *cfg, const char *val, char *why,
 		     size_t whylen);

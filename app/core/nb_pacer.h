@@ -18,11 +18,11 @@
 #include <stdint.h>
 
 struct nb_pacer {
-	uint64_t next;     /* deadline of the next packet */
-	uint64_t step;     /* floor(hz * den / num) */
+	uint64_t next;	   /* deadline of the next packet */
+	uint64_t step;	   /* floor(hz * den / num) */
 	uint64_t rem_step; /* (hz * den) % num */
-	uint64_t rem;      /* accumulated remainder, < div */
-	uint64_t div;      /* num (of hz * den / num in lowest terms) */
+	uint64_t rem;	   /* accumulated remainder, < div */
+	uint64_t div;	   /* num (of hz * den / num in lowest terms) */
 	uint64_t issued;   /* packets released so far */
 };
 

@@ -46,8 +46,9 @@ nb_plan_roles(struct nb_plan *plan, const struct nb_lcore_desc *lcores,
 		return -EINVAL;
 	}
 	if (nb_lcores - 2 > NB_MAX_LCORES) {
-		snprintf(err, errlen, "too many lcores (%u), at most %d workers",
-			 nb_lcores, NB_MAX_LCORES);
+		snprintf(err, errlen,
+			 "too many lcores (%u), at most %d workers", nb_lcores,
+			 NB_MAX_LCORES);
 		return -EINVAL;
 	}
 	plan->control_lcore = lcores[0].id;
@@ -116,17 +117,20 @@ nb_plan_jobs(struct nb_plan *plan, const struct nb_config *cfg,
 	for (i = 0; i < cfg->nb_rx_ports; i++)
 		for (q = 0; q < cfg->queues + cfg->extra_rxq; q++)
 			if (add_job(plan, 0, cfg->rx_ports[i],
-				    i < cfg->nb_tx_ports ? cfg->tx_ports[i] :
-							   cfg->rx_ports[i],
+				    i < cfg->nb_tx_ports ? cfg->tx_ports[i]
+							 : cfg->rx_ports[i],
 				    (uint16_t)q, err, errlen))
 				return -EINVAL;
 	if (plan->nb_workers == 0) {
 		snprintf(err, errlen, "no worker lcores");
 		return -EINVAL;
 	}
-	if (plan->nb_jobs > (unsigned int)plan->nb_workers * NB_MAX_WORKER_JOBS) {
-		snprintf(err, errlen, "%u port queues are too many for %u "
-			 "workers", plan->nb_jobs, plan->nb_workers);
+	if (plan->nb_jobs >
+	    (unsigned int)plan->nb_workers * NB_MAX_WORKER_JOBS) {
+		snprintf(err, errlen,
+			 "%u port queues are too many for %u "
+			 "workers",
+			 plan->nb_jobs, plan->nb_workers);
 		return -EINVAL;
 	}
 
@@ -140,8 +144,8 @@ nb_plan_jobs(struct nb_plan *plan, const struct nb_config *cfg,
 		j->packets = 0;
 		for (s = i; s < cfg->streams; s += ntx) {
 			j->nb_streams++;
-			j->packets += nb_split_count(total_packets,
-						     cfg->streams, s);
+			j->packets +=
+				nb_split_count(total_packets, cfg->streams, s);
 		}
 		if (rate_num == 0 || j->nb_streams == 0) {
 			j->rate_num = 0;

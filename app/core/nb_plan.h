@@ -8,8 +8,8 @@
  * followed by the RX queues of the RX ports; job i goes to worker
  * nb_workers - 1 - i % nb_workers (senders first, on the last workers, which
  * have CPUs of their own), so with one worker it does everything (a gen+sink
- * loop) and with as many workers as jobs each has one.  Streams go round-robin over
- * TX jobs; a TX job's rate is the total times its share of streams.
+ * loop) and with as many workers as jobs each has one.  Streams go round-robin
+ * over TX jobs; a TX job's rate is the total times its share of streams.
  */
 #ifndef NB_PLAN_H
 #define NB_PLAN_H
@@ -19,28 +19,28 @@
 
 #include "nb_config.h"
 
-#define NB_MAX_LCORES 128
-#define NB_MAX_JOBS (2 * NB_MAX_PORTS * NB_MAX_QUEUES)
+#define NB_MAX_LCORES	   128
+#define NB_MAX_JOBS	   (2 * NB_MAX_PORTS * NB_MAX_QUEUES)
 #define NB_MAX_WORKER_JOBS 64
 
 struct nb_job {
 	uint8_t is_tx;
 	uint16_t port;
-	uint16_t peer_port;   /* the port facing this one (loopback) */
+	uint16_t peer_port; /* the port facing this one (loopback) */
 	uint16_t queue;
-	uint16_t worker;      /* index into the plan's workers */
+	uint16_t worker; /* index into the plan's workers */
 	/* TX jobs only: */
 	uint32_t nb_streams;
 	uint16_t first_stream; /* streams first, first + stride, ... */
 	uint16_t stream_stride;
-	uint64_t rate_num;    /* packets/s = rate_num / rate_den; 0 = max */
+	uint64_t rate_num; /* packets/s = rate_num / rate_den; 0 = max */
 	uint64_t rate_den;
-	uint64_t packets;     /* frames to send, 0 = unlimited */
+	uint64_t packets; /* frames to send, 0 = unlimited */
 };
 
 struct nb_worker_plan {
 	unsigned int lcore;
-	unsigned int cpu;     /* first CPU of the lcore's cpuset */
+	unsigned int cpu; /* first CPU of the lcore's cpuset */
 	uint16_t nb_jobs;
 	uint16_t jobs[NB_MAX_WORKER_JOBS]; /* indices into nb_plan.jobs */
 	uint16_t nb_tx, nb_rx;

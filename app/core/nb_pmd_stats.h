@@ -15,8 +15,8 @@ struct nb_port_desc {
 	char name[64];
 	char driver[32];
 	uint8_t mac[6];
-	int numa_node;        /* -1 unknown */
-	uint32_t link_speed;  /* Mbit/s, 0 unknown */
+	int numa_node;	     /* -1 unknown */
+	uint32_t link_speed; /* Mbit/s, 0 unknown */
 	int link_up;
 	int full_duplex;
 	uint16_t nb_rxq, nb_txq;

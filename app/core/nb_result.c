@@ -88,10 +88,9 @@ nb_result_add_interval(struct nb_result *r, const struct nb_interval *iv)
 	c->stream_tx_bytes = dup_array(iv->stream_tx_bytes, iv->nb_streams);
 	c->stream_rx_pkts = dup_array(iv->stream_rx_pkts, iv->nb_streams);
 	c->stream_rx_bytes = dup_array(iv->stream_rx_bytes, iv->nb_streams);
-	if (iv->nb_streams && (c->stream_tx_pkts == NULL ||
-			       c->stream_tx_bytes == NULL ||
-			       c->stream_rx_pkts == NULL ||
-			       c->stream_rx_bytes == NULL)) {
+	if (iv->nb_streams &&
+	    (c->stream_tx_pkts == NULL || c->stream_tx_bytes == NULL ||
+	     c->stream_rx_pkts == NULL || c->stream_rx_bytes == NULL)) {
 		interval_free(c);
 		return -ENOMEM;
 	}
@@ -118,8 +117,8 @@ nb_result_finish(struct nb_result *r)
 	for (i = 0; i < r->nb_streams; i++) {
 		struct nb_stream_result *s = &r->streams[i];
 
-		s->lost = s->tx_pkts > s->rx_unique ? s->tx_pkts - s->rx_unique :
-						      0;
+		s->lost = s->tx_pkts > s->rx_unique ? s->tx_pkts - s->rx_unique
+						    : 0;
 		sum->tx_pkts += s->tx_pkts;
 		sum->tx_bytes += s->tx_bytes;
 		sum->rx_pkts += s->rx_pkts;
@@ -138,15 +137,15 @@ nb_result_finish(struct nb_result *r)
 	r->tx_pps = safe_div((double)sum->tx_pkts, r->tx_seconds);
 	r->rx_pps = safe_div((double)sum->rx_pkts, r->rx_seconds);
 	r->tx_l2_bps = safe_div(sum->tx_bytes * 8.0, r->tx_seconds);
-	r->tx_l1_bps = safe_div((sum->tx_bytes + sum->tx_pkts *
-					  (double)NB_L1_OVERHEAD) * 8.0,
-				r->tx_seconds);
+	r->tx_l1_bps = safe_div(
+		(sum->tx_bytes + sum->tx_pkts * (double)NB_L1_OVERHEAD) * 8.0,
+		r->tx_seconds);
 	r->rx_l2_bps = safe_div(sum->rx_bytes * 8.0, r->rx_seconds);
-	r->rx_l1_bps = safe_div((sum->rx_bytes + sum->rx_pkts *
-					  (double)NB_L1_OVERHEAD) * 8.0,
-				r->rx_seconds);
-	r->lost_percent = safe_div(100.0 * (double)sum->lost,
-				   (double)sum->tx_pkts);
+	r->rx_l1_bps = safe_div(
+		(sum->rx_bytes + sum->rx_pkts * (double)NB_L1_OVERHEAD) * 8.0,
+		r->rx_seconds);
+	r->lost_percent =
+		safe_div(100.0 * (double)sum->lost, (double)sum->tx_pkts);
 	r->shortfall = 0;
 	r->shortfall_percent = 0;
 	if (r->req_pps > 0 && r->tx_seconds > 0) {
@@ -179,9 +178,8 @@ nb_fmt_bytes(char *buf, size_t len, double bytes)
 void
 nb_fmt_bits(char *buf, size_t len, double bps)
 {
-	static const char *const unit[] = {"bits/sec", "Kbits/sec",
-					   "Mbits/sec", "Gbits/sec",
-					   "Tbits/sec"};
+	static const char *const unit[] = {"bits/sec", "Kbits/sec", "Mbits/sec",
+					   "Gbits/sec", "Tbits/sec"};
 	unsigned int u = 0;
 
 	while (bps >= 1000.0 && u < 4) {
@@ -224,7 +222,8 @@ nb_report_interval_text(FILE *f, const struct nb_interval *iv)
 		iv->start, iv->end, tb, bb,
 		safe_div((iv->rx_bytes + iv->rx_pkts * (double)NB_L1_OVERHEAD) *
 				 8.0,
-			 secs) / 1e9,
+			 secs) /
+			1e9,
 		safe_div((double)iv->rx_pkts, secs) / 1e6, lt,
 		(unsigned long long)iv->out_of_order,
 		(unsigned long long)iv->duplicates, iv->jitter_ns / 1e3,
@@ -240,10 +239,11 @@ row(FILE *f, const char *id, double secs, uint64_t pkts, uint64_t bytes,
 
 	nb_fmt_bytes(tb, sizeof(tb), (double)bytes);
 	nb_fmt_bits(bb, sizeof(bb), safe_div(bytes * 8.0, secs));
-	nb_fmt_bits(l1, sizeof(l1),
-		    safe_div((bytes + pkts * (double)NB_L1_OVERHEAD) * 8.0,
-			     secs));
-	fprintf(f, "[%5s] 0.00-%-6.2f sec %-12s %-15s (L1 %-15s) %8.4f Mpps %s\n",
+	nb_fmt_bits(
+		l1, sizeof(l1),
+		safe_div((bytes + pkts * (double)NB_L1_OVERHEAD) * 8.0, secs));
+	fprintf(f,
+		"[%5s] 0.00-%-6.2f sec %-12s %-15s (L1 %-15s) %8.4f Mpps %s\n",
 		id, secs, tb, bb, l1, safe_div((double)pkts, secs) / 1e6, tail);
 }
 
@@ -258,9 +258,8 @@ rx_tail(char *buf, size_t len, const struct nb_stream_result *s)
 		 (unsigned long long)s->out_of_order,
 		 (unsigned long long)s->duplicates, s->jitter_ns / 1e3,
 		 nb_hist_percentile(&s->hist, 50) / 1e3,
-		 nb_hist_percentile(&s->hist, 99) / 1e3, s->hist.max == 0 ?
-							 0 :
-							 s->hist.max / 1e3);
+		 nb_hist_percentile(&s->hist, 99) / 1e3,
+		 s->hist.max == 0 ? 0 : s->hist.max / 1e3);
 }
 
 void
@@ -345,16 +344,16 @@ nb_report_text(FILE *f, const struct nb_result *r)
 			fprintf(f, " sent tool %llu PMD opackets %llu%s,",
 				(unsigned long long)p->tool_tx_pkts,
 				(unsigned long long)p->pmd.opackets,
-				p->pmd.opackets == p->tool_tx_pkts ?
-					"" :
-					" <- MISMATCH");
+				p->pmd.opackets == p->tool_tx_pkts
+					? ""
+					: " <- MISMATCH");
 		if (rx)
 			fprintf(f, " received tool %llu PMD ipackets %llu%s,",
 				(unsigned long long)p->tool_rx_pkts,
 				(unsigned long long)p->pmd.ipackets,
-				p->pmd.ipackets == p->tool_rx_pkts ?
-					"" :
-					" <- MISMATCH");
+				p->pmd.ipackets == p->tool_rx_pkts
+					? ""
+					: " <- MISMATCH");
 		fprintf(f,
 			" imissed %llu ierrors %llu oerrors %llu rx_nombuf "
 			"%llu\n",
@@ -376,13 +375,15 @@ nb_report_text(FILE *f, const struct nb_result *r)
 			"after retries and freed (tx_dropped)\n",
 			(unsigned long long)r->tx_dropped);
 	if (r->rx_foreign || r->rx_bad_stream)
-		fprintf(f, "note: %llu foreign frames and %llu with an unknown "
-			   "stream id were received and ignored\n",
+		fprintf(f,
+			"note: %llu foreign frames and %llu with an unknown "
+			"stream id were received and ignored\n",
 			(unsigned long long)r->rx_foreign,
 			(unsigned long long)r->rx_bad_stream);
 	if (r->interrupted)
-		fprintf(f, "note: interrupted; results cover %.2f s actually "
-			   "run\n",
+		fprintf(f,
+			"note: interrupted; results cover %.2f s actually "
+			"run\n",
 			r->tx_seconds);
 }
 
@@ -414,8 +415,7 @@ latency_json(const struct nb_hist *h, const char *clock, const char *method,
 	json_object_set_new(o, "p90_ns", jint(nb_hist_percentile(h, 90)));
 	json_object_set_new(o, "p99_ns", jint(nb_hist_percentile(h, 99)));
 	json_object_set_new(o, "p99_9_ns", jint(nb_hist_percentile(h, 99.9)));
-	json_object_set_new(o, "p99_99_ns",
-			    jint(nb_hist_percentile(h, 99.99)));
+	json_object_set_new(o, "p99_99_ns", jint(nb_hist_percentile(h, 99.99)));
 	json_object_set_new(o, "max_ns", jint(h->max));
 	json_object_set_new(o, "overflow", jint(h->overflow));
 	if (buckets) {
@@ -424,10 +424,11 @@ latency_json(const struct nb_hist *h, const char *clock, const char *method,
 			if (h->buckets[i] == 0)
 				continue;
 			json_array_append_new(
-				arr, json_pack("[I,I,I]",
-					       (json_int_t)nb_hist_bucket_low(i),
-					       (json_int_t)nb_hist_bucket_high(i),
-					       (json_int_t)h->buckets[i]));
+				arr,
+				json_pack("[I,I,I]",
+					  (json_int_t)nb_hist_bucket_low(i),
+					  (json_int_t)nb_hist_bucket_high(i),
+					  (json_int_t)h->buckets[i]));
 		}
 		json_object_set_new(o, "histogram", arr);
 	}
@@ -463,15 +464,16 @@ receiver_json(const struct nb_result *r, const struct nb_stream_result *s,
 
 	json_object_set_new(o, "unique_packets", jint(s->rx_unique));
 	json_object_set_new(o, "lost_packets", jint(s->lost));
-	json_object_set_new(o, "lost_percent",
-			    jreal(safe_div(100.0 * s->lost, (double)s->tx_pkts)));
+	json_object_set_new(
+		o, "lost_percent",
+		jreal(safe_div(100.0 * s->lost, (double)s->tx_pkts)));
 	json_object_set_new(o, "out_of_order", jint(s->out_of_order));
 	json_object_set_new(o, "duplicates", jint(s->duplicates));
 	json_object_set_new(o, "late", jint(s->late));
 	json_object_set_new(o, "jitter_ms", jreal(s->jitter_ns / 1e6));
-	json_object_set_new(o, "latency",
-			    latency_json(&s->hist, r->clock, r->latency_method,
-					 buckets));
+	json_object_set_new(
+		o, "latency",
+		latency_json(&s->hist, r->clock, r->latency_method, buckets));
 	return o;
 }
 
@@ -498,8 +500,8 @@ port_json(const struct nb_port_result *p, int with_counts)
 	char mac[18];
 
 	snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x",
-		 p->desc.mac[0], p->desc.mac[1], p->desc.mac[2],
-		 p->desc.mac[3], p->desc.mac[4], p->desc.mac[5]);
+		 p->desc.mac[0], p->desc.mac[1], p->desc.mac[2], p->desc.mac[3],
+		 p->desc.mac[4], p->desc.mac[5]);
 	json_object_set_new(o, "port", jint(p->desc.port_id));
 	json_object_set_new(o, "name", json_string(p->desc.name));
 	json_object_set_new(o, "driver", json_string(p->desc.driver));
@@ -534,9 +536,9 @@ nb_report_json(const struct nb_result *r)
 
 	json_object_set_new(start, "version",
 			    json_string("dpdk-nbench " NB_VERSION));
-	json_object_set_new(ts, "protocol",
-			    json_string(cfg->proto == NB_IPPROTO_TCP ? "TCP" :
-								       "UDP"));
+	json_object_set_new(
+		ts, "protocol",
+		json_string(cfg->proto == NB_IPPROTO_TCP ? "TCP" : "UDP"));
 	json_object_set_new(ts, "num_streams", jint(cfg->streams));
 	json_object_set_new(ts, "duration", jreal(cfg->duration));
 	json_object_set_new(ts, "omit", jreal(cfg->omit));
@@ -606,17 +608,19 @@ nb_report_json(const struct nb_result *r)
 		json_object_set_new(sum, "sent_packets", jint(iv->tx_pkts));
 		json_object_set_new(sum, "sent_bytes", jint(iv->tx_bytes));
 		json_object_set_new(sum, "lost_packets", jint(iv->lost));
-		json_object_set_new(sum, "out_of_order", jint(iv->out_of_order));
+		json_object_set_new(sum, "out_of_order",
+				    jint(iv->out_of_order));
 		json_object_set_new(sum, "duplicates", jint(iv->duplicates));
-		json_object_set_new(sum, "jitter_ms", jreal(iv->jitter_ns / 1e6));
+		json_object_set_new(sum, "jitter_ms",
+				    jreal(iv->jitter_ns / 1e6));
 		json_object_set_new(sum, "omitted", json_boolean(iv->omitted));
-		json_object_set_new(
-			sum, "latency",
-			json_pack("{s:I,s:I,s:I,s:I}", "count",
-				  (json_int_t)iv->lat_count, "p50_ns",
-				  (json_int_t)iv->lat_p50, "p99_ns",
-				  (json_int_t)iv->lat_p99, "max_ns",
-				  (json_int_t)iv->lat_max));
+		json_object_set_new(sum, "latency",
+				    json_pack("{s:I,s:I,s:I,s:I}", "count",
+					      (json_int_t)iv->lat_count,
+					      "p50_ns", (json_int_t)iv->lat_p50,
+					      "p99_ns", (json_int_t)iv->lat_p99,
+					      "max_ns",
+					      (json_int_t)iv->lat_max));
 		json_object_set_new(o, "streams", ss);
 		json_object_set_new(o, "sum", sum);
 		json_array_append_new(ivs, o);
@@ -629,16 +633,16 @@ nb_report_json(const struct nb_result *r)
 		json_t *o = json_object();
 
 		json_object_set_new(o, "id", jint(s->id));
-		json_object_set_new(o, "sender", side_json(r->tx_seconds,
-							   s->tx_pkts,
-							   s->tx_bytes, 1));
+		json_object_set_new(
+			o, "sender",
+			side_json(r->tx_seconds, s->tx_pkts, s->tx_bytes, 1));
 		json_object_set_new(o, "receiver", receiver_json(r, s, 0));
 		json_array_append_new(arr, o);
 	}
 	json_object_set_new(end, "streams", arr);
-	json_object_set_new(end, "sum_sent", side_json(r->tx_seconds,
-						       r->sum.tx_pkts,
-						       r->sum.tx_bytes, 1));
+	json_object_set_new(
+		end, "sum_sent",
+		side_json(r->tx_seconds, r->sum.tx_pkts, r->sum.tx_bytes, 1));
 	json_object_set_new(end, "sum_received", receiver_json(r, &r->sum, 1));
 	json_object_set_new(rate, "requested_pps", jreal(r->req_pps));
 	json_object_set_new(rate, "requested_l1_bits_per_second",

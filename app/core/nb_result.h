@@ -18,60 +18,60 @@
 
 struct nb_stream_result {
 	uint32_t id;
-	uint64_t tx_pkts, tx_bytes;     /* accepted by the PMD */
-	uint64_t rx_pkts, rx_bytes;     /* every data frame of the stream */
-	uint64_t rx_unique;             /* distinct sequence numbers */
+	uint64_t tx_pkts, tx_bytes; /* accepted by the PMD */
+	uint64_t rx_pkts, rx_bytes; /* every data frame of the stream */
+	uint64_t rx_unique;	    /* distinct sequence numbers */
 	uint64_t out_of_order, duplicates, late;
-	uint64_t lost;                  /* tx_pkts - rx_unique, >= 0 */
+	uint64_t lost; /* tx_pkts - rx_unique, >= 0 */
 	double jitter_ns;
 	struct nb_hist hist;
 };
 
 struct nb_port_result {
 	struct nb_port_desc desc;
-	const char *role;               /* "tx", "rx" or "tx+rx" */
-	uint64_t tool_tx_pkts;          /* what the tool counted: accepted */
-	uint64_t tool_tx_bytes;         /* by the PMD (warm-up included) */
-	uint64_t tool_rx_pkts;          /* every frame received */
+	const char *role;	/* "tx", "rx" or "tx+rx" */
+	uint64_t tool_tx_pkts;	/* what the tool counted: accepted */
+	uint64_t tool_tx_bytes; /* by the PMD (warm-up included) */
+	uint64_t tool_rx_pkts;	/* every frame received */
 	uint64_t tool_rx_bytes;
-	struct nb_pmd_stats pmd;        /* the PMD's own counters */
+	struct nb_pmd_stats pmd; /* the PMD's own counters */
 };
 
 struct nb_interval {
-	double start, end;              /* seconds from the measured start */
+	double start, end; /* seconds from the measured start */
 	int omitted;
 	uint64_t tx_pkts, tx_bytes, rx_pkts, rx_bytes, lost;
 	uint64_t out_of_order, duplicates;
-	double jitter_ns;               /* mean of the streams' current jitter */
+	double jitter_ns; /* mean of the streams' current jitter */
 	uint64_t lat_count, lat_p50, lat_p99, lat_max;
 	uint32_t nb_streams;
-	uint64_t *stream_tx_pkts, *stream_tx_bytes;  /* [nb_streams] */
+	uint64_t *stream_tx_pkts, *stream_tx_bytes; /* [nb_streams] */
 	uint64_t *stream_rx_pkts, *stream_rx_bytes;
 };
 
 struct nb_result {
 	/* the test */
 	const struct nb_config *cfg;
-	double req_pps;                 /* 0 for max */
+	double req_pps; /* 0 for max */
 	double req_l1_bps, req_l2_bps;
 	uint64_t tsc_hz;
-	const char *clock;              /* what timed the latency */
-	const char *latency_method;     /* one-way same host, or round trip */
-	const char *topology;           /* "loopback", "reflector" */
+	const char *clock;	    /* what timed the latency */
+	const char *latency_method; /* one-way same host, or round trip */
+	const char *topology;	    /* "loopback", "reflector" */
 	char lcore_map[512];
 
 	/* what happened */
-	double tx_seconds;              /* measured phase, senders */
-	double rx_seconds;              /* measured start to last data frame */
-	int interrupted;                /* Ctrl-C / SIGTERM */
-	char error[256];                /* empty when none */
-	uint64_t tx_dropped;            /* frames the PMD refused after retries */
+	double tx_seconds;   /* measured phase, senders */
+	double rx_seconds;   /* measured start to last data frame */
+	int interrupted;     /* Ctrl-C / SIGTERM */
+	char error[256];     /* empty when none */
+	uint64_t tx_dropped; /* frames the PMD refused after retries */
 	uint64_t alloc_fail;
 	uint64_t rx_warm, rx_foreign, rx_bad_stream;
 
 	uint32_t nb_streams;
 	struct nb_stream_result *streams;
-	struct nb_stream_result sum;    /* totals, merged histogram */
+	struct nb_stream_result sum; /* totals, merged histogram */
 
 	uint32_t nb_ports;
 	struct nb_port_result ports[NB_MAX_PORTS];
@@ -83,7 +83,7 @@ struct nb_result {
 	double tx_pps, rx_pps;
 	double tx_l1_bps, tx_l2_bps, rx_l1_bps, rx_l2_bps;
 	double lost_percent;
-	int shortfall;                  /* achieved < 99.5 % of requested */
+	int shortfall; /* achieved < 99.5 % of requested */
 	double shortfall_percent;
 };
 

@@ -11,11 +11,11 @@
 
 #include "nb_seq.h"
 
-#define NB_SEQ_HALF (UINT64_C(1) << (NB_SEQ_BITS - 1))
+#define NB_SEQ_HALF  (UINT64_C(1) << (NB_SEQ_BITS - 1))
 #define NB_SEQ_WMASK ((uint32_t)NB_SEQ_WINDOW - 1)
 
 _Static_assert((NB_SEQ_WINDOW & (NB_SEQ_WINDOW - 1)) == 0 &&
-	       NB_SEQ_WINDOW >= 64,
+		       NB_SEQ_WINDOW >= 64,
 	       "NB_SEQ_WINDOW must be a power of two >= 64");
 
 /* Clear n (0 < n < NB_SEQ_WINDOW) bits of the ring starting at bit pos. */
@@ -29,8 +29,8 @@ nb_seq_clear_bits(uint64_t *bm, uint32_t pos, uint32_t n)
 
 		if (take > n)
 			take = n;
-		mask = take == 64 ? UINT64_MAX :
-		       ((UINT64_C(1) << take) - 1) << b;
+		mask = take == 64 ? UINT64_MAX
+				  : ((UINT64_C(1) << take) - 1) << b;
 		bm[pos >> 6] &= ~mask;
 		n -= take;
 		pos = (pos + take) & NB_SEQ_WMASK;

@@ -24,18 +24,18 @@
 
 #include <stdint.h>
 
-#define NB_SEQ_BITS 48
-#define NB_SEQ_MASK ((UINT64_C(1) << NB_SEQ_BITS) - 1)
+#define NB_SEQ_BITS   48
+#define NB_SEQ_MASK   ((UINT64_C(1) << NB_SEQ_BITS) - 1)
 #define NB_SEQ_WINDOW 1024 /* power of two */
 
 struct nb_seq {
-	uint64_t start;        /* first expected (unwrapped) */
-	uint64_t next;         /* highest seen + 1, unwrapped */
+	uint64_t start;	       /* first expected (unwrapped) */
+	uint64_t next;	       /* highest seen + 1, unwrapped */
 	uint64_t received;     /* every frame of the stream */
 	uint64_t unique;       /* distinct sequence numbers */
 	uint64_t out_of_order; /* arrived after a higher number, filled a gap */
 	uint64_t duplicates;
-	uint64_t late;         /* older than the window */
+	uint64_t late;			     /* older than the window */
 	uint64_t bitmap[NB_SEQ_WINDOW / 64]; /* bit (s % WINDOW) set = seen */
 };
 

@@ -51,8 +51,8 @@
 #define NB_L1_OVERHEAD 20
 
 /* imix: 64/594/1518 in 7:4:1, no two non-64 B frames adjacent (cyclically). */
-static const uint16_t imix_sizes[] = { 64, 594, 1518 };
-static const uint8_t imix_pattern[] = { 0, 1, 0, 0, 1, 0, 2, 0, 1, 0, 0, 1 };
+static const uint16_t imix_sizes[] = {64, 594, 1518};
+static const uint8_t imix_pattern[] = {0, 1, 0, 0, 1, 0, 2, 0, 1, 0, 0, 1};
 
 static int
 is_digit(char c)
@@ -436,8 +436,7 @@ nb_parse_sizes(const char *s, struct nb_size_list *out)
  * -EINVAL for an empty or inconsistent list.
  */
 static int
-pattern_bits(const struct nb_size_list *l, unsigned int overhead,
-	     uint64_t *sum)
+pattern_bits(const struct nb_size_list *l, unsigned int overhead, uint64_t *sum)
 {
 	uint64_t t = 0;
 	unsigned int i;

@@ -14,13 +14,13 @@
 
 /* How the user asked for a rate. */
 enum nb_rate_kind {
-	NB_RATE_MAX = 0,   /* "max": as fast as the port takes it */
-	NB_RATE_BPS_L1,    /* "10G", "10Gl1", "2.5G", "100M", "1000": bits/s on the
-			    * wire, counting 20 B preamble+SFD+IFG per frame
-			    * (the default layer, as RFC 2544 counts) */
-	NB_RATE_BPS_L2,    /* "10Gl2", "100Ml2": bits/s of frames incl. FCS */
-	NB_RATE_PPS,       /* "14.88Mpps", "500Kpps", "1000pps" */
-	NB_RATE_PERCENT,   /* "50%", "99.5%": percent of link speed (L1) */
+	NB_RATE_MAX = 0, /* "max": as fast as the port takes it */
+	NB_RATE_BPS_L1, /* "10G", "10Gl1", "2.5G", "100M", "1000": bits/s on the
+			 * wire, counting 20 B preamble+SFD+IFG per frame
+			 * (the default layer, as RFC 2544 counts) */
+	NB_RATE_BPS_L2, /* "10Gl2", "100Ml2": bits/s of frames incl. FCS */
+	NB_RATE_PPS,	/* "14.88Mpps", "500Kpps", "1000pps" */
+	NB_RATE_PERCENT, /* "50%", "99.5%": percent of link speed (L1) */
 };
 
 struct nb_rate_spec {
@@ -58,13 +58,13 @@ int nb_parse_mac(const char *s, uint8_t mac[6]);
 int nb_parse_ipv4(const char *s, uint32_t *out);
 
 /* Frame sizes, in bytes including the 4 B FCS, as RFC 2544 counts. */
-#define NB_FRAME_MIN 64
-#define NB_FRAME_MAX 9000
-#define NB_MAX_SIZES 16
+#define NB_FRAME_MIN   64
+#define NB_FRAME_MAX   9000
+#define NB_MAX_SIZES   16
 #define NB_MAX_PATTERN 64
 
 struct nb_size_list {
-	uint16_t nb_sizes;               /* distinct sizes, in the order given */
+	uint16_t nb_sizes; /* distinct sizes, in the order given */
 	uint16_t sizes[NB_MAX_SIZES];
 	/*
 	 * The repeating order in which frames are sent: indices into sizes[].

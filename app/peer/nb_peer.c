@@ -31,11 +31,11 @@
 #include "nb_offset.h"
 #include "nb_version.h"
 
-#define MS 1000000ULL
-#define KEEPALIVE_NS (250 * MS)
+#define MS	       1000000ULL
+#define KEEPALIVE_NS   (250 * MS)
 #define START_DELAY_MS 200
-#define RTO_MIN_NS (20 * MS)
-#define RTO_MAX_NS (400 * MS)
+#define RTO_MIN_NS     (20 * MS)
+#define RTO_MAX_NS     (400 * MS)
 
 enum rstate { R_IDLE, R_SESSION, R_ARMED, R_STOPPED };
 
@@ -55,12 +55,12 @@ struct peer {
 	int inbox_full;
 	/* responder */
 	enum rstate state;
-	int test_ready;            /* jobs set up, workers launched */
+	int test_ready; /* jobs set up, workers launched */
 	uint8_t *blob;
 	size_t blob_len;
 	int quit;
 	int arp_done;
-	struct nb_offset off;        /* client: responder clock - ours */
+	struct nb_offset off; /* client: responder clock - ours */
 	char method[160];
 	struct nb_ctl_params params;
 	uint64_t ctl_tx0, ctl_rx0; /* control frames at the PMD stats reset */
@@ -171,8 +171,8 @@ send_raw(struct peer *pr, struct nb_ctl_msg *m, const uint8_t mac[6],
 }
 
 static void
-send_ack(struct peer *pr, uint32_t session, uint32_t seq,
-	 const uint8_t mac[6], uint32_t ip)
+send_ack(struct peer *pr, uint32_t session, uint32_t seq, const uint8_t mac[6],
+	 uint32_t ip)
 {
 	struct nb_ctl_msg a;
 
@@ -220,8 +220,7 @@ link_send(struct peer *pr, struct nb_ctl_msg *m)
 
 /* --- receiving ---------------------------------------------------------- */
 
-static void
-on_msg(void *ctx, const struct nb_udp_info *u);
+static void on_msg(void *ctx, const struct nb_udp_info *u);
 
 static int
 decode(struct peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
@@ -231,8 +230,8 @@ decode(struct peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
 	if (getenv("NB_CTL_DEBUG") != NULL)
 		fprintf(stderr, "ctl %s rx %s session %08x seq %u ret %d\n",
 			pr->client ? "client" : "responder",
-			ret == 0 ? nb_ctl_type_name(m->type) : "?",
-			m->session, m->seq, ret);
+			ret == 0 ? nb_ctl_type_name(m->type) : "?", m->session,
+			m->seq, ret);
 
 	if (ret == -EPROTONOSUPPORT) {
 		struct nb_ctl_msg e;
@@ -285,8 +284,8 @@ static void
 params_to_cfg(struct peer *pr, const struct nb_ctl_params *p)
 {
 	struct nb_config *cfg = &pr->app->cfg;
-	int sends = pr->client ? p->direction != NB_CTL_DIR_REVERSE :
-				 p->direction != NB_CTL_DIR_FORWARD;
+	int sends = pr->client ? p->direction != NB_CTL_DIR_REVERSE
+			       : p->direction != NB_CTL_DIR_FORWARD;
 	uint16_t i;
 
 	cfg->proto = p->proto;
@@ -472,8 +471,8 @@ build_blob(struct peer *pr)
 	}
 	pr->blob_len = nb_ctl_results_size(s, r->nb_streams);
 	pr->blob = malloc(pr->blob_len);
-	n = pr->blob == NULL ? -ENOMEM :
-			       nb_ctl_results_write(&h, s, r->nb_streams,
+	n = pr->blob == NULL ? -ENOMEM
+			     : nb_ctl_results_write(&h, s, r->nb_streams,
 						    pr->blob, pr->blob_len);
 	free(s);
 	return n < 0 ? n : 0;
@@ -731,8 +730,8 @@ peer_bring_up(struct nb_app *app, struct peer *pr, uint32_t ip)
 	req.nb_rx_mbufs = cfg->rxd * cfg->queues + 4096;
 	app->nb_ports = 1;
 	app->port_ids[0] = cfg->port;
-	if (nb_port_setup(cfg->port, &req, &app->ports[0], err,
-			  sizeof(err)) != 0) {
+	if (nb_port_setup(cfg->port, &req, &app->ports[0], err, sizeof(err)) !=
+	    0) {
 		fprintf(stderr, "dpdk-nbench: %s\n", err);
 		return 1;
 	}
@@ -771,8 +770,8 @@ nb_peer_responder(struct nb_app *app)
 	memset(&pr, 0, sizeof(pr));
 	pr.app = app;
 	pr.timeout_ns = (uint64_t)(app->cfg.peer_timeout * 1e9);
-	ret = peer_bring_up(app, &pr, app->cfg.have_ip ? app->cfg.ip :
-							 NB_DEFAULT_DST_IP);
+	ret = peer_bring_up(app, &pr,
+			    app->cfg.have_ip ? app->cfg.ip : NB_DEFAULT_DST_IP);
 	if (ret != 0)
 		return ret;
 	mac = app->ports[0].desc.mac;
@@ -912,8 +911,8 @@ fetch_results(struct peer *pr, struct nb_ctl_results_hdr *h,
 	do {
 		nb_ctl_msg_init(&m, NB_CTL_RESULTS_REQ, pr->session);
 		m.u.rreq.part = part;
-		if (link_send(pr, &m) != 0 || client_wait(pr, NB_CTL_RESULTS,
-							  &m) != 0 ||
+		if (link_send(pr, &m) != 0 ||
+		    client_wait(pr, NB_CTL_RESULTS, &m) != 0 ||
 		    m.type != NB_CTL_RESULTS || m.u.res.part != part) {
 			free(blob);
 			return -ETIMEDOUT;
@@ -946,9 +945,8 @@ merge(struct nb_result *r, const struct nb_result *own,
 	 * responder's clock reads off.offset_ns ahead of ours: subtract it;
 	 * reverse, add it.
 	 */
-	int64_t shift = off->samples ? (we_send ? -off->offset_ns :
-						  off->offset_ns) :
-				       0;
+	int64_t shift =
+		off->samples ? (we_send ? -off->offset_ns : off->offset_ns) : 0;
 	uint32_t i;
 
 	for (i = 0; i < r->nb_streams && i < n; i++) {
@@ -1045,8 +1043,10 @@ client_partial(struct peer *pr, const char *why)
 	test_stop(pr);
 	nb_result_finish(&app->result);
 	snprintf(app->result.error, sizeof(app->result.error), "%s", why);
-	fprintf(stderr, "dpdk-nbench: %s; partial results (this side's "
-			"counters only) follow\n", why);
+	fprintf(stderr,
+		"dpdk-nbench: %s; partial results (this side's "
+		"counters only) follow\n",
+		why);
 	print_result(app, &app->result, "partial results:", &doc);
 	if (doc != NULL)
 		emit_json(doc);
@@ -1070,8 +1070,8 @@ on_arp(void *ctx, const uint8_t *frame, uint32_t len)
 	struct peer *pr = ctx;
 	uint8_t mac[6];
 
-	if (!pr->arp_done && nb_arp_sender_is(frame, len, pr->peer_ip, mac) ==
-				     1) {
+	if (!pr->arp_done &&
+	    nb_arp_sender_is(frame, len, pr->peer_ip, mac) == 1) {
 		memcpy(pr->peer_mac, mac, 6);
 		pr->arp_done = 1;
 	}
@@ -1110,8 +1110,9 @@ fill_params(struct peer *pr, struct nb_ctl_params *p)
 	uint16_t i;
 
 	memset(p, 0, sizeof(*p));
-	p->direction = cfg->bidir ? NB_CTL_DIR_BIDIR :
-		       cfg->reverse ? NB_CTL_DIR_REVERSE : NB_CTL_DIR_FORWARD;
+	p->direction = cfg->bidir     ? NB_CTL_DIR_BIDIR
+		       : cfg->reverse ? NB_CTL_DIR_REVERSE
+				      : NB_CTL_DIR_FORWARD;
 	p->proto = cfg->proto;
 	p->vlan_id = cfg->vlan_id;
 	p->streams = cfg->streams;
@@ -1154,15 +1155,16 @@ nb_peer_client(struct nb_app *app)
 	nb_offset_init(&pr.off);
 	pr.timeout_ns = (uint64_t)(cfg->peer_timeout * 1e9);
 	memcpy(pr.peer_mac, cfg->peer_mac, 6);
-	pr.peer_ip = cfg->peer_is_ip ? cfg->peer_ip :
-		     cfg->dst_ip_set ? cfg->dst_ip : NB_DEFAULT_DST_IP;
-	ret = peer_bring_up(app, &pr, cfg->have_ip ? cfg->ip :
-				      cfg->src_ip);
+	pr.peer_ip = cfg->peer_is_ip   ? cfg->peer_ip
+		     : cfg->dst_ip_set ? cfg->dst_ip
+				       : NB_DEFAULT_DST_IP;
+	ret = peer_bring_up(app, &pr, cfg->have_ip ? cfg->ip : cfg->src_ip);
 	if (ret != 0)
 		return ret;
 	if (cfg->peer_is_ip && resolve_peer(&pr) != 0) {
-		fail(&pr, 1, "%s", "no ARP answer from the --peer address "
-				   "(is a responder there, on this link?)");
+		fail(&pr, 1, "%s",
+		     "no ARP answer from the --peer address "
+		     "(is a responder there, on this link?)");
 		return client_error_json(app);
 	}
 	ret = nb_rate_resolve(&cfg->rate, &cfg->sizes,
@@ -1171,12 +1173,13 @@ nb_peer_client(struct nb_app *app)
 	if (ret != 0) {
 		fprintf(stderr, "dpdk-nbench: cannot resolve --rate%s\n",
 			ret == -ENOTSUP ? ": the port reports no link speed "
-					  "for a percentage" : "");
+					  "for a percentage"
+					: "");
 		return 2;
 	}
-	app->total_packets = cfg->bytes ?
-				     nb_bytes_to_packets(cfg->bytes, &cfg->sizes) :
-				     cfg->packets;
+	app->total_packets =
+		cfg->bytes ? nb_bytes_to_packets(cfg->bytes, &cfg->sizes)
+			   : cfg->packets;
 	if ((cfg->packets || cfg->bytes) && !cfg->duration_set)
 		cfg->duration = 0;
 	pr.session = (uint32_t)rte_rand() | 1;
@@ -1185,8 +1188,8 @@ nb_peer_client(struct nb_app *app)
 	/* HELLO: who are you, and are you free? */
 	nb_ctl_msg_init(&m, NB_CTL_HELLO, pr.session);
 	m.u.conf = pr.mine;
-	if (link_send(&pr, &m) != 0 || client_wait(&pr, NB_CTL_WELCOME,
-						   &m) != 0) {
+	if (link_send(&pr, &m) != 0 ||
+	    client_wait(&pr, NB_CTL_WELCOME, &m) != 0) {
 		char t[200];
 
 		snprintf(t, sizeof(t),
@@ -1212,8 +1215,9 @@ nb_peer_client(struct nb_app *app)
 	if (cfg->quit) {
 		nb_ctl_msg_init(&m, NB_CTL_QUIT, pr.session);
 		if (link_send(&pr, &m) != 0 || client_flush(&pr) != 0) {
-			fail(&pr, 1, "%s", "the responder did not acknowledge "
-					   "QUIT");
+			fail(&pr, 1, "%s",
+			     "the responder did not acknowledge "
+			     "QUIT");
 			return client_error_json(app);
 		}
 		printf("responder %s told to quit\n", pr.theirs.host);
@@ -1241,15 +1245,15 @@ nb_peer_client(struct nb_app *app)
 	fill_params(&pr, &params);
 	nb_ctl_msg_init(&m, NB_CTL_PARAMS, pr.session);
 	m.u.params = params;
-	if (link_send(&pr, &m) != 0 || client_wait(&pr, NB_CTL_ACCEPT,
-						   &m) != 0) {
+	if (link_send(&pr, &m) != 0 ||
+	    client_wait(&pr, NB_CTL_ACCEPT, &m) != 0) {
 		fail(&pr, 1, "%s", "the responder stopped answering");
 		return client_error_json(app);
 	}
 	if (m.type != NB_CTL_ACCEPT) {
 		fail(&pr, 1, "the responder rejected the test: %s",
-		     m.type == NB_CTL_REJECT ? m.u.reject.reason :
-					       m.u.error.reason);
+		     m.type == NB_CTL_REJECT ? m.u.reject.reason
+					     : m.u.error.reason);
 		/* end the session, so the responder serves the next one */
 		nb_ctl_msg_init(&m, NB_CTL_DONE, pr.session);
 		link_send(&pr, &m);
@@ -1276,11 +1280,12 @@ nb_peer_client(struct nb_app *app)
 	if (!cfg->json) {
 		printf("Peer test with %s (%u.%u.%u.%u): %s, %u stream%s, "
 		       "%s\n",
-		       pr.theirs.host, pr.peer_ip >> 24, (pr.peer_ip >> 16) & 255,
-		       (pr.peer_ip >> 8) & 255, pr.peer_ip & 255,
-		       params.direction == NB_CTL_DIR_BIDIR ? "both ways" :
-		       receives ? "responder -> client (reverse)" :
-				  "client -> responder",
+		       pr.theirs.host, pr.peer_ip >> 24,
+		       (pr.peer_ip >> 16) & 255, (pr.peer_ip >> 8) & 255,
+		       pr.peer_ip & 255,
+		       params.direction == NB_CTL_DIR_BIDIR ? "both ways"
+		       : receives ? "responder -> client (reverse)"
+				  : "client -> responder",
 		       cfg->streams, cfg->streams == 1 ? "" : "s",
 		       cfg->proto == NB_IPPROTO_TCP ? "TCP" : "UDP");
 		fflush(stdout);
@@ -1298,7 +1303,7 @@ nb_peer_client(struct nb_app *app)
 			m.u.ka.sender_ns = now_ns(&pr);
 			if (link_send(&pr, &m) != 0 || client_flush(&pr) != 0)
 				return client_partial(&pr, "the responder "
-						   "stopped answering");
+							   "stopped answering");
 			until = now_ns(&pr) + 20 * MS;
 			while (pr.off.samples == before &&
 			       now_ns(&pr) < until) {
@@ -1332,8 +1337,10 @@ nb_peer_client(struct nb_app *app)
 			break;
 		}
 		if (pr.inbox_full && pr.inbox.type == NB_CTL_ERROR) {
-			snprintf(why, sizeof(why), "the responder ended the "
-				 "test: %s", pr.inbox.u.error.reason);
+			snprintf(why, sizeof(why),
+				 "the responder ended the "
+				 "test: %s",
+				 pr.inbox.u.error.reason);
 			return client_partial(&pr, why);
 		}
 		if (now_ns(&pr) >= next_ka && !pr.link.pending) {
@@ -1424,8 +1431,7 @@ nb_peer_client(struct nb_app *app)
 				 app->result.lcore_map);
 			fwd.latency_method = pr.method;
 			merge(&fwd, &app->result, &h, res, nres, 1, &pr.off);
-			print_result(app, &fwd,
-				     "client -> responder:", &doc);
+			print_result(app, &fwd, "client -> responder:", &doc);
 		}
 		if (receives) {
 			nb_result_init(&rev, cfg, cfg->streams);
@@ -1440,8 +1446,7 @@ nb_peer_client(struct nb_app *app)
 				 app->result.lcore_map);
 			rev.latency_method = pr.method;
 			merge(&rev, &app->result, &h, res, nres, 0, &pr.off);
-			print_result(app, &rev,
-				     "responder -> client:", &rdoc);
+			print_result(app, &rev, "responder -> client:", &rdoc);
 		}
 		if (doc != NULL && rdoc != NULL)
 			json_object_set_new(doc, "reverse", rdoc);
@@ -1450,8 +1455,9 @@ nb_peer_client(struct nb_app *app)
 		if (doc != NULL) {
 			json_object_set_new(
 				json_object_get(doc, "start"), "direction",
-				json_string(sends && receives ? "bidir" :
-					    sends ? "forward" : "reverse"));
+				json_string(sends && receives ? "bidir"
+					    : sends	      ? "forward"
+							      : "reverse"));
 			conf_json(json_object_get(doc, "start"), "remote",
 				  &pr.theirs);
 			emit_json(doc);

@@ -140,10 +140,12 @@ record(struct nb_app *app, const struct snap *now, const struct snap *prev,
 		iv.rx_bytes = now->rx_warm_bytes - prev->rx_warm_bytes;
 	} else {
 		for (k = 0; k < n; k++) {
-			iv.stream_tx_pkts[k] = now->tx_pkts[k] - prev->tx_pkts[k];
+			iv.stream_tx_pkts[k] =
+				now->tx_pkts[k] - prev->tx_pkts[k];
 			iv.stream_tx_bytes[k] =
 				now->tx_bytes[k] - prev->tx_bytes[k];
-			iv.stream_rx_pkts[k] = now->rx_pkts[k] - prev->rx_pkts[k];
+			iv.stream_rx_pkts[k] =
+				now->rx_pkts[k] - prev->rx_pkts[k];
 			iv.stream_rx_bytes[k] =
 				now->rx_bytes[k] - prev->rx_bytes[k];
 			iv.tx_pkts += iv.stream_tx_pkts[k];
@@ -154,9 +156,9 @@ record(struct nb_app *app, const struct snap *now, const struct snap *prev,
 		iv.out_of_order = now->out_of_order - prev->out_of_order;
 		iv.duplicates = now->duplicates - prev->duplicates;
 		iv.jitter_ns = now->jitter_ns;
-		iv.lost = now->gap_lost > prev->gap_lost ?
-				  now->gap_lost - prev->gap_lost :
-				  0;
+		iv.lost = now->gap_lost > prev->gap_lost
+				  ? now->gap_lost - prev->gap_lost
+				  : 0;
 		nb_hist_diff(tmp, now->hist, prev->hist);
 		iv.lat_count = tmp->count;
 		iv.lat_p50 = nb_hist_percentile(tmp, 50);
@@ -269,10 +271,10 @@ nb_collect_final(struct nb_app *app)
 			st = j->first_stream + k * j->stream_stride;
 			r->streams[st].tx_pkts += j->cnt_data[k].pkts;
 			r->streams[st].tx_bytes += j->cnt_data[k].bytes;
-			r->ports[pi].tool_tx_pkts += j->cnt_data[k].pkts +
-						     j->cnt_warm[k].pkts;
-			r->ports[pi].tool_tx_bytes += j->cnt_data[k].bytes +
-						      j->cnt_warm[k].bytes;
+			r->ports[pi].tool_tx_pkts +=
+				j->cnt_data[k].pkts + j->cnt_warm[k].pkts;
+			r->ports[pi].tool_tx_bytes +=
+				j->cnt_data[k].bytes + j->cnt_warm[k].bytes;
 		}
 	}
 	for (i = 0; i < app->nb_rxjobs; i++) {

@@ -24,24 +24,24 @@
 
 #define NB_BURST 32
 /* A full TX queue is retried for up to RETRIES x RETRY_US, then dropped. */
-#define NB_TX_RETRIES 64
+#define NB_TX_RETRIES  64
 #define NB_TX_RETRY_US 1
 
 /* Run states set by the control lcore. */
 struct nb_run {
-	volatile int tx_stop;   /* senders stop now (Ctrl-C) */
-	volatile int rx_stop;   /* receivers stop now (after drain) */
+	volatile int tx_stop; /* senders stop now (Ctrl-C) */
+	volatile int rx_stop; /* receivers stop now (after drain) */
 	/* when senders begin (warm-up first); written last when arming */
 	volatile uint64_t start_tsc;
-	uint64_t measure_tsc;   /* start + omit: results count from here */
-	uint64_t end_tsc;       /* measure + duration; UINT64_MAX if none */
-	struct nb_clock clock;  /* TSC -> ns, epoch shared by all lcores */
+	uint64_t measure_tsc;  /* start + omit: results count from here */
+	uint64_t end_tsc;      /* measure + duration; UINT64_MAX if none */
+	struct nb_clock clock; /* TSC -> ns, epoch shared by all lcores */
 };
 
 /* Per-stream sender counters (one array for warm-up, one for results). */
 struct nb_tx_stream {
 	uint64_t pkts;
-	uint64_t bytes;  /* L2 incl. FCS */
+	uint64_t bytes; /* L2 incl. FCS */
 };
 
 struct nb_txjob {
@@ -50,24 +50,24 @@ struct nb_txjob {
 	uint16_t nb_streams, nb_sizes;
 	uint16_t nb_pattern;
 	uint16_t stream_pos, pat_pos;
-	uint32_t owed;             /* due but not yet sent (alloc failed) */
+	uint32_t owed; /* due but not yet sent (alloc failed) */
 	struct rte_mempool *pool;
-	const uint8_t *pattern;    /* size index per frame, repeating */
-	struct nb_tmpl *tmpl;      /* [stream * nb_sizes + size], current phase */
-	struct nb_tx_stream *cnt;  /* [stream], current phase */
-	uint64_t *seq;             /* [stream] */
+	const uint8_t *pattern; /* size index per frame, repeating */
+	struct nb_tmpl *tmpl;	/* [stream * nb_sizes + size], current phase */
+	struct nb_tx_stream *cnt; /* [stream], current phase */
+	uint64_t *seq;		  /* [stream] */
 	struct nb_pacer pacer;
-	uint64_t left;             /* frames still to send; UINT64_MAX = no limit */
-	uint64_t next_event;       /* TSC of the next phase change */
+	uint64_t left;	     /* frames still to send; UINT64_MAX = no limit */
+	uint64_t next_event; /* TSC of the next phase change */
 
 	/* written by the worker, read by stats/control */
 	uint64_t dropped __rte_cache_aligned; /* freed after TX retries */
 	uint64_t alloc_fail;
-	uint64_t first_tsc;        /* first frame of the measured phase */
-	uint64_t last_tsc;         /* last burst handed to the PMD */
-	uint64_t stop_tsc;         /* when the job ended (time, count, stop) */
+	uint64_t first_tsc; /* first frame of the measured phase */
+	uint64_t last_tsc;  /* last burst handed to the PMD */
+	uint64_t stop_tsc;  /* when the job ended (time, count, stop) */
 	volatile int done;
-	int phase;                 /* 0 warm-up, 1 measured */
+	int phase; /* 0 warm-up, 1 measured */
 
 	/* setup-time storage */
 	struct nb_tmpl *tmpl_warm, *tmpl_data;
@@ -80,24 +80,24 @@ struct nb_txjob {
 struct nb_rx_stream {
 	struct nb_seq seq;
 	struct nb_jitter jit;
-	uint64_t bytes;            /* L2 incl. FCS, data frames */
+	uint64_t bytes; /* L2 incl. FCS, data frames */
 	struct nb_hist hist;
 } __rte_cache_aligned;
 
 struct nb_rxjob {
 	uint16_t port, queue;
 	uint32_t nb_streams;
-	struct nb_rx_stream *streams;  /* [stream id] */
+	struct nb_rx_stream *streams; /* [stream id] */
 	/* counters, single writer */
-	uint64_t pkts;             /* every frame received, as the PMD counts */
+	uint64_t pkts; /* every frame received, as the PMD counts */
 	uint64_t bytes;
-	uint64_t data;             /* our data frames */
-	uint64_t warm;             /* our warm-up frames */
+	uint64_t data; /* our data frames */
+	uint64_t warm; /* our warm-up frames */
 	uint64_t warm_bytes;
-	uint64_t foreign;          /* not ours (ARP, other traffic, junk) */
-	uint64_t bad_stream;       /* ours, but a stream id out of range */
-	uint64_t ctl;              /* control/ARP/ICMP handed to control */
-	uint64_t ctl_dropped;      /* ... that found the ring full */
+	uint64_t foreign;     /* not ours (ARP, other traffic, junk) */
+	uint64_t bad_stream;  /* ours, but a stream id out of range */
+	uint64_t ctl;	      /* control/ARP/ICMP handed to control */
+	uint64_t ctl_dropped; /* ... that found the ring full */
 	uint64_t last_data_tsc;
 	/* peer mode: control, ARP and ICMP frames go here (SP/SC) */
 	struct rte_ring *ctl_ring;
@@ -117,7 +117,7 @@ struct nb_worker {
 	const char *engine_name;
 	uint64_t loops __rte_cache_aligned;
 	uint64_t idle_loops;
-	volatile int tx_finished;  /* all this worker's TX jobs are done */
+	volatile int tx_finished; /* all this worker's TX jobs are done */
 	volatile int exited;
 } __rte_cache_aligned;
 

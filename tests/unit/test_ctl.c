@@ -25,9 +25,9 @@
 #include "nb_frame.h"
 #include "nb_hist.h"
 
-#define N_RANDOM 100000
+#define N_RANDOM    100000
 #define N_MUTATIONS 100000
-#define H NB_CTL_HDR_LEN
+#define H	    NB_CTL_HDR_LEN
 
 /* splitmix64: deterministic, seeded per test. */
 static uint64_t
@@ -195,13 +195,13 @@ rand_msg(uint64_t *r, uint8_t type, struct nb_ctl_msg *m)
 		m->u.accept.rx_queues = 1 + rng_below(r, NB_CTL_MAX_RX_QUEUES);
 		break;
 	case NB_CTL_REJECT:
-		m->u.reject.code = (uint16_t)(1 + rng_below(r,
-						NB_CTL_CODE_MAX - 1));
+		m->u.reject.code =
+			(uint16_t)(1 + rng_below(r, NB_CTL_CODE_MAX - 1));
 		rand_str(r, m->u.reject.reason, sizeof(m->u.reject.reason));
 		break;
 	case NB_CTL_START:
-		m->u.start.delay_ms = rng_below(r,
-						NB_CTL_MAX_START_DELAY_MS + 1);
+		m->u.start.delay_ms =
+			rng_below(r, NB_CTL_MAX_START_DELAY_MS + 1);
 		break;
 	case NB_CTL_KEEPALIVE:
 		m->u.ka.sender_ns = rng_next(r);
@@ -214,8 +214,8 @@ rand_msg(uint64_t *r, uint8_t type, struct nb_ctl_msg *m)
 		m->u.rreq.part = (uint32_t)rng_next(r);
 		break;
 	case NB_CTL_RESULTS: {
-		uint32_t total = rng_below(r, 4) == 0 ?
-				 (uint32_t)rng_next(r) : rng_below(r, 5000);
+		uint32_t total = rng_below(r, 4) == 0 ? (uint32_t)rng_next(r)
+						      : rng_below(r, 5000);
 
 		m->u.res.total_len = total;
 		m->u.res.nb_parts = doc_parts(total);
@@ -225,8 +225,8 @@ rand_msg(uint64_t *r, uint8_t type, struct nb_ctl_msg *m)
 		break;
 	}
 	case NB_CTL_ERROR:
-		m->u.error.code = (uint16_t)(1 + rng_below(r,
-						NB_CTL_CODE_MAX - 1));
+		m->u.error.code =
+			(uint16_t)(1 + rng_below(r, NB_CTL_CODE_MAX - 1));
 		rand_str(r, m->u.error.reason, sizeof(m->u.error.reason));
 		break;
 	default:
@@ -395,8 +395,10 @@ roundtrip(const struct nb_ctl_msg *m)
 
 	assert_non_null(d);
 	buf = encode_exact(m, &len);
-	assert_int_equal(len, H + doc_body_len(m->type) +
-		     (m->type == NB_CTL_RESULTS ? m->u.res.chunk_len : 0));
+	assert_int_equal(
+		len,
+		H + doc_body_len(m->type) +
+			(m->type == NB_CTL_RESULTS ? m->u.res.chunk_len : 0));
 	memset(d, 0xa5, sizeof(*d));
 	assert_int_equal(decode_exact(buf, len, d), 0);
 	compare_msg(m, d);
@@ -418,8 +420,7 @@ test_roundtrip_fixed(void **state)
 
 	nb_ctl_msg_init(&m, NB_CTL_HELLO, 0x01020304);
 	m.seq = 1;
-	snprintf(m.u.conf.tool_version, sizeof(m.u.conf.tool_version),
-		 "0.1.0");
+	snprintf(m.u.conf.tool_version, sizeof(m.u.conf.tool_version), "0.1.0");
 	snprintf(m.u.conf.dpdk_version, sizeof(m.u.conf.dpdk_version),
 		 "DPDK 23.11.0");
 	snprintf(m.u.conf.host, sizeof(m.u.conf.host), "client-host");
@@ -439,15 +440,21 @@ test_roundtrip_fixed(void **state)
 	buf = encode_exact(&m, &len);
 	assert_int_equal(len, 352);
 	/* header */
-	assert_memory_equal(buf, "NBCM\x01\x01\x01\x60\x01\x02\x03\x04"
-			    "\x00\x00\x00\x01", 16);
+	assert_memory_equal(buf,
+			    "NBCM\x01\x01\x01\x60\x01\x02\x03\x04"
+			    "\x00\x00\x00\x01",
+			    16);
 	assert_memory_equal(buf + H + 0, "0.1.0\0\0\0\0\0\0\0\0\0\0\0", 16);
 	assert_memory_equal(buf + H + 240, "net_ice\0", 8);
 	assert_memory_equal(buf + H + 272, "\x00\x01\x86\xa0", 4);
-	assert_memory_equal(buf + H + 276, "\x00\x02\x00\x04\x00\x05\x00\x06"
-			    "\xff\xff", 10);
-	assert_memory_equal(buf + H + 286, "\x02\x00\x00\x00\x00\x01"
-			    "\xc6\x12\x00\x01", 10);
+	assert_memory_equal(buf + H + 276,
+			    "\x00\x02\x00\x04\x00\x05\x00\x06"
+			    "\xff\xff",
+			    10);
+	assert_memory_equal(buf + H + 286,
+			    "\x02\x00\x00\x00\x00\x01"
+			    "\xc6\x12\x00\x01",
+			    10);
 	free(buf);
 
 	m.type = NB_CTL_WELCOME;
@@ -489,14 +496,18 @@ test_roundtrip_fixed(void **state)
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
 	assert_int_equal(len, 196);
-	assert_memory_equal(buf + H, "\x02\x06\x0f\xfe\x00\x00\x04\x00"
-			    "\x00\x03\x00\x40\x02\x52\x23\x28", 16);
+	assert_memory_equal(buf + H,
+			    "\x02\x06\x0f\xfe\x00\x00\x04\x00"
+			    "\x00\x03\x00\x40\x02\x52\x23\x28",
+			    16);
 	assert_memory_equal(buf + H + 42, "\x00\x0c\x00\x01\x02\x00", 6);
 	assert_memory_equal(buf + H + 116, "\0\0\0\0\0\0\x03\xe8", 8);
 	assert_memory_equal(buf + H + 156, "\xc6\x12\x00\x01\xc6\x13\x00\x01",
 			    8);
-	assert_memory_equal(buf + H + 170, "\x02\x00\x00\x00\x00\x02"
-			    "\xfc\x00\x13\x89", 10);
+	assert_memory_equal(buf + H + 170,
+			    "\x02\x00\x00\x00\x00\x02"
+			    "\xfc\x00\x13\x89",
+			    10);
 	free(buf);
 
 	nb_ctl_msg_init(&m, NB_CTL_ACCEPT, 7);
@@ -522,9 +533,11 @@ test_roundtrip_fixed(void **state)
 	m.u.ka.echo_delay_ns = 12345;
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
-	assert_memory_equal(buf + H, "\x01\x23\x45\x67\x89\xab\xcd\xef"
+	assert_memory_equal(buf + H,
+			    "\x01\x23\x45\x67\x89\xab\xcd\xef"
 			    "\xfe\xdc\xba\x98\x76\x54\x32\x10"
-			    "\0\0\0\0\0\0\x30\x39", 24);
+			    "\0\0\0\0\0\0\x30\x39",
+			    24);
 	free(buf);
 
 	nb_ctl_msg_init(&m, NB_CTL_RESULTS_REQ, 7);
@@ -559,7 +572,10 @@ test_roundtrip_fixed(void **state)
 
 	for (i = 0; i < 4; i++) {
 		static const uint8_t empty[] = {
-			NB_CTL_STOP, NB_CTL_DONE, NB_CTL_QUIT, NB_CTL_ACK,
+			NB_CTL_STOP,
+			NB_CTL_DONE,
+			NB_CTL_QUIT,
+			NB_CTL_ACK,
 		};
 
 		nb_ctl_msg_init(&m, empty[i], 0xffffffff);
@@ -568,8 +584,10 @@ test_roundtrip_fixed(void **state)
 		buf = encode_exact(&m, &len);
 		assert_int_equal(len, 16);
 		assert_int_equal(buf[5], empty[i]);
-		assert_memory_equal(buf + 6, "\x00\x10\xff\xff\xff\xff"
-				    "\xff\xff\xff\xfe", 10);
+		assert_memory_equal(buf + 6,
+				    "\x00\x10\xff\xff\xff\xff"
+				    "\xff\xff\xff\xfe",
+				    10);
 		free(buf);
 	}
 }
@@ -727,8 +745,7 @@ test_version(void **state)
 }
 
 static void
-put_hdr(uint8_t *p, uint8_t type, uint16_t len, uint32_t session,
-	uint32_t seq)
+put_hdr(uint8_t *p, uint8_t type, uint16_t len, uint32_t session, uint32_t seq)
 {
 	nb_put_be32(p, NB_CTL_MAGIC);
 	p[4] = NB_CTL_VERSION;
@@ -791,7 +808,7 @@ test_short_header(void **state)
 static void
 test_length_field(void **state)
 {
-	static const int deltas[] = { -16, -2, -1, 1, 2, 16, 1000 };
+	static const int deltas[] = {-16, -2, -1, 1, 2, 16, 1000};
 	uint64_t r = 6;
 	struct nb_ctl_msg m, d;
 	uint8_t *buf, *big;
@@ -866,7 +883,7 @@ test_body_length(void **state)
 		nb_put_be16(buf + 6, (uint16_t)len);
 		assert_int_equal(decode_exact(buf, len, &d), 0);
 		assert_int_equal(body, doc_body_len((uint8_t)t) +
-			     (t == NB_CTL_RESULTS ? 700 : 0));
+					       (t == NB_CTL_RESULTS ? 700 : 0));
 		free(buf);
 	}
 }
@@ -897,22 +914,20 @@ test_session_seq_zero(void **state)
 
 struct str_field {
 	uint8_t type;
-	size_t off;  /* in the body */
+	size_t off; /* in the body */
 	size_t size;
 };
 
 static const struct str_field str_fields[] = {
-	{ NB_CTL_HELLO, 0, 16 },   { NB_CTL_HELLO, 16, 32 },
-	{ NB_CTL_HELLO, 48, 64 },  { NB_CTL_HELLO, 112, 64 },
-	{ NB_CTL_HELLO, 176, 64 }, { NB_CTL_HELLO, 240, 32 },
-	{ NB_CTL_HELLO, 296, 40 },
-	{ NB_CTL_WELCOME, 0, 16 },   { NB_CTL_WELCOME, 16, 32 },
-	{ NB_CTL_WELCOME, 48, 64 },  { NB_CTL_WELCOME, 112, 64 },
-	{ NB_CTL_WELCOME, 176, 64 }, { NB_CTL_WELCOME, 240, 32 },
-	{ NB_CTL_WELCOME, 296, 40 },
-	{ NB_CTL_BUSY, 4, 64 },
-	{ NB_CTL_REJECT, 2, 128 },
-	{ NB_CTL_ERROR, 2, 128 },
+	{NB_CTL_HELLO, 0, 16},	   {NB_CTL_HELLO, 16, 32},
+	{NB_CTL_HELLO, 48, 64},	   {NB_CTL_HELLO, 112, 64},
+	{NB_CTL_HELLO, 176, 64},   {NB_CTL_HELLO, 240, 32},
+	{NB_CTL_HELLO, 296, 40},   {NB_CTL_WELCOME, 0, 16},
+	{NB_CTL_WELCOME, 16, 32},  {NB_CTL_WELCOME, 48, 64},
+	{NB_CTL_WELCOME, 112, 64}, {NB_CTL_WELCOME, 176, 64},
+	{NB_CTL_WELCOME, 240, 32}, {NB_CTL_WELCOME, 296, 40},
+	{NB_CTL_BUSY, 4, 64},	   {NB_CTL_REJECT, 2, 128},
+	{NB_CTL_ERROR, 2, 128},
 };
 
 /* The string fields of m, in the order of str_fields for its type. */
@@ -920,8 +935,9 @@ static char *
 msg_str(struct nb_ctl_msg *m, uint32_t k)
 {
 	char *conf[] = {
-		m->u.conf.tool_version, m->u.conf.dpdk_version, m->u.conf.host,
-		m->u.conf.cpu, m->u.conf.os, m->u.conf.driver,
+		m->u.conf.tool_version, m->u.conf.dpdk_version,
+		m->u.conf.host,		m->u.conf.cpu,
+		m->u.conf.os,		m->u.conf.driver,
 		m->u.conf.boot_id,
 	};
 
@@ -1034,62 +1050,62 @@ struct patch {
 };
 
 static const struct patch bad_params[] = {
-	{ "direction 3", 0, 1, 3 },
-	{ "direction 255", 0, 1, 255 },
-	{ "proto 0", 1, 1, 0 },
-	{ "proto 1", 1, 1, 1 },
-	{ "proto 5", 1, 1, 5 },
-	{ "proto 7", 1, 1, 7 },
-	{ "proto 16", 1, 1, 16 },
-	{ "proto 18", 1, 1, 18 },
-	{ "proto 255", 1, 1, 255 },
-	{ "vlan 4095", 2, 2, 4095 },
-	{ "vlan 65535", 2, 2, 65535 },
-	{ "streams 0", 4, 4, 0 },
-	{ "streams 1025", 4, 4, 1025 },
-	{ "streams max", 4, 4, 0xffffffff },
-	{ "nb_sizes 0", 8, 2, 0 },
-	{ "nb_sizes 2 (pattern uses index 2)", 8, 2, 2 },
-	{ "nb_sizes 17", 8, 2, 17 },
-	{ "nb_sizes max", 8, 2, 0xffff },
-	{ "sizes[0] 0", 10, 2, 0 },
-	{ "sizes[0] 63", 10, 2, 63 },
-	{ "sizes[0] 9001", 10, 2, 9001 },
-	{ "sizes[2] 63", 14, 2, 63 },
-	{ "sizes[2] 65535", 14, 2, 65535 },
-	{ "unused sizes[3] 64", 16, 2, 64 },
-	{ "unused sizes[15] 1", 40, 2, 1 },
-	{ "nb_pattern 0", 42, 2, 0 },
-	{ "nb_pattern 65", 42, 2, 65 },
-	{ "nb_pattern max", 42, 2, 0xffff },
-	{ "pattern[0] 3", 44, 1, 3 },
-	{ "pattern[11] 255", 55, 1, 255 },
-	{ "unused pattern[12] 1", 56, 1, 1 },
-	{ "unused pattern[63] 1", 107, 1, 1 },
-	{ "rate_den 0", 116, 8, 0 },
-	{ "sport_base 65529 + 8 streams", 176, 2, 65529 },
-	{ "sport_base 65535 + 8 streams", 176, 2, 65535 },
-	{ "dport 0", 178, 2, 0 },
-	{ "dport 7201", 178, 2, NB_CONTROL_UDP_PORT },
+	{"direction 3", 0, 1, 3},
+	{"direction 255", 0, 1, 255},
+	{"proto 0", 1, 1, 0},
+	{"proto 1", 1, 1, 1},
+	{"proto 5", 1, 1, 5},
+	{"proto 7", 1, 1, 7},
+	{"proto 16", 1, 1, 16},
+	{"proto 18", 1, 1, 18},
+	{"proto 255", 1, 1, 255},
+	{"vlan 4095", 2, 2, 4095},
+	{"vlan 65535", 2, 2, 65535},
+	{"streams 0", 4, 4, 0},
+	{"streams 1025", 4, 4, 1025},
+	{"streams max", 4, 4, 0xffffffff},
+	{"nb_sizes 0", 8, 2, 0},
+	{"nb_sizes 2 (pattern uses index 2)", 8, 2, 2},
+	{"nb_sizes 17", 8, 2, 17},
+	{"nb_sizes max", 8, 2, 0xffff},
+	{"sizes[0] 0", 10, 2, 0},
+	{"sizes[0] 63", 10, 2, 63},
+	{"sizes[0] 9001", 10, 2, 9001},
+	{"sizes[2] 63", 14, 2, 63},
+	{"sizes[2] 65535", 14, 2, 65535},
+	{"unused sizes[3] 64", 16, 2, 64},
+	{"unused sizes[15] 1", 40, 2, 1},
+	{"nb_pattern 0", 42, 2, 0},
+	{"nb_pattern 65", 42, 2, 65},
+	{"nb_pattern max", 42, 2, 0xffff},
+	{"pattern[0] 3", 44, 1, 3},
+	{"pattern[11] 255", 55, 1, 255},
+	{"unused pattern[12] 1", 56, 1, 1},
+	{"unused pattern[63] 1", 107, 1, 1},
+	{"rate_den 0", 116, 8, 0},
+	{"sport_base 65529 + 8 streams", 176, 2, 65529},
+	{"sport_base 65535 + 8 streams", 176, 2, 65535},
+	{"dport 0", 178, 2, 0},
+	{"dport 7201", 178, 2, NB_CONTROL_UDP_PORT},
 };
 
 static const struct patch good_params[] = {
-	{ "direction 0", 0, 1, 0 },
-	{ "direction 2", 0, 1, 2 },
-	{ "proto 6", 1, 1, 6 },
-	{ "vlan 0", 2, 2, 0 },
-	{ "vlan 4094", 2, 2, 4094 },
-	{ "streams 1", 4, 4, 1 },
-	{ "sizes[0] 9000", 10, 2, 9000 },
-	{ "sizes[2] 64", 14, 2, 64 },
-	{ "rate_num 0 (max)", 108, 8, 0 },
-	{ "rate_num max", 108, 8, UINT64_MAX },
-	{ "rate_den max", 116, 8, UINT64_MAX },
-	{ "packets max", 124, 8, UINT64_MAX },
-	{ "sport_base 65528 + 8 streams", 176, 2, 65528 },
-	{ "sport_base 0", 176, 2, 0 },
-	{ "dport 65535", 178, 2, 65535 },
-	{ "dport 7200", 178, 2, 7200 },
+	{"direction 0", 0, 1, 0},
+	{"direction 2", 0, 1, 2},
+	{"proto 6", 1, 1, 6},
+	{"vlan 0", 2, 2, 0},
+	{"vlan 4094", 2, 2, 4094},
+	{"streams 1", 4, 4, 1},
+	{"sizes[0] 9000", 10, 2, 9000},
+	{"sizes[2] 64", 14, 2, 64},
+	{"rate_num 0 (max)", 108, 8, 0},
+	{"rate_num max", 108, 8, UINT64_MAX},
+	{"rate_den max", 116, 8, UINT64_MAX},
+	{"packets max", 124, 8, UINT64_MAX},
+	{"sport_base 65528 + 8 streams", 176, 2, 65528},
+	{"sport_base 0", 176, 2, 0},
+	{"dport 65535", 178, 2, 65535},
+	{"dport 7200", 178, 2, 7200},
 };
 
 static void
@@ -1147,12 +1163,14 @@ test_params_ranges(void **state)
 	free(orig);
 
 	/* the encoder refuses the same values in the struct */
-#define BAD_ENC(stmt) do {                                              \
-		base_params(&m);                                        \
-		stmt;                                                   \
-		assert_int_equal(nb_ctl_encoded_len(&m), H + 180);      \
-		assert_int_equal(nb_ctl_encode(&m, d.u.res.chunk,       \
-				 sizeof(d.u.res.chunk)), -EINVAL);      \
+#define BAD_ENC(stmt)                                                          \
+	do {                                                                   \
+		base_params(&m);                                               \
+		stmt;                                                          \
+		assert_int_equal(nb_ctl_encoded_len(&m), H + 180);             \
+		assert_int_equal(nb_ctl_encode(&m, d.u.res.chunk,              \
+					       sizeof(d.u.res.chunk)),         \
+				 -EINVAL);                                     \
 	} while (0)
 	BAD_ENC(m.u.params.direction = 3);
 	BAD_ENC(m.u.params.proto = 0);
@@ -1195,33 +1213,33 @@ struct type_patch {
 };
 
 static const struct type_patch type_patches[] = {
-	{ NB_CTL_HELLO, { "numa -2", 284, 2, 0xfffe }, 0 },
-	{ NB_CTL_HELLO, { "numa -32768", 284, 2, 0x8000 }, 0 },
-	{ NB_CTL_HELLO, { "numa -1", 284, 2, 0xffff }, 1 },
-	{ NB_CTL_HELLO, { "numa 32767", 284, 2, 0x7fff }, 1 },
-	{ NB_CTL_WELCOME, { "numa -2", 284, 2, 0xfffe }, 0 },
-	{ NB_CTL_BUSY, { "active_session 0", 0, 4, 0 }, 0 },
-	{ NB_CTL_ACCEPT, { "rx_queues 0", 0, 4, 0 }, 0 },
-	{ NB_CTL_ACCEPT, { "rx_queues 17", 0, 4, 17 }, 0 },
-	{ NB_CTL_ACCEPT, { "rx_queues max", 0, 4, 0xffffffff }, 0 },
-	{ NB_CTL_ACCEPT, { "rx_queues 1", 0, 4, 1 }, 1 },
-	{ NB_CTL_ACCEPT, { "rx_queues 16", 0, 4, 16 }, 1 },
-	{ NB_CTL_REJECT, { "code 0", 0, 2, 0 }, 0 },
-	{ NB_CTL_REJECT, { "code max", 0, 2, NB_CTL_CODE_MAX }, 0 },
-	{ NB_CTL_REJECT, { "code 65535", 0, 2, 65535 }, 0 },
-	{ NB_CTL_REJECT, { "code last", 0, 2, NB_CTL_CODE_MAX - 1 }, 1 },
-	{ NB_CTL_ERROR, { "code 0", 0, 2, 0 }, 0 },
-	{ NB_CTL_ERROR, { "code max", 0, 2, NB_CTL_CODE_MAX }, 0 },
-	{ NB_CTL_ERROR, { "code 1", 0, 2, 1 }, 1 },
-	{ NB_CTL_START, { "delay 60001", 0, 4, 60001 }, 0 },
-	{ NB_CTL_START, { "delay max", 0, 4, 0xffffffff }, 0 },
-	{ NB_CTL_START, { "delay 0", 0, 4, 0 }, 1 },
-	{ NB_CTL_START, { "delay 60000", 0, 4, 60000 }, 1 },
-	{ NB_CTL_KEEPALIVE, { "echo 0", 8, 8, 0 }, 0 },  /* delay != 0 */
-	{ NB_CTL_KEEPALIVE, { "echo 1", 8, 8, 1 }, 1 },
-	{ NB_CTL_KEEPALIVE, { "sender 0", 0, 8, 0 }, 1 },
-	{ NB_CTL_RESULTS_REQ, { "part max", 0, 4, 0xffffffff }, 1 },
-	{ NB_CTL_RESULTS_REQ, { "part 0", 0, 4, 0 }, 1 },
+	{NB_CTL_HELLO, {"numa -2", 284, 2, 0xfffe}, 0},
+	{NB_CTL_HELLO, {"numa -32768", 284, 2, 0x8000}, 0},
+	{NB_CTL_HELLO, {"numa -1", 284, 2, 0xffff}, 1},
+	{NB_CTL_HELLO, {"numa 32767", 284, 2, 0x7fff}, 1},
+	{NB_CTL_WELCOME, {"numa -2", 284, 2, 0xfffe}, 0},
+	{NB_CTL_BUSY, {"active_session 0", 0, 4, 0}, 0},
+	{NB_CTL_ACCEPT, {"rx_queues 0", 0, 4, 0}, 0},
+	{NB_CTL_ACCEPT, {"rx_queues 17", 0, 4, 17}, 0},
+	{NB_CTL_ACCEPT, {"rx_queues max", 0, 4, 0xffffffff}, 0},
+	{NB_CTL_ACCEPT, {"rx_queues 1", 0, 4, 1}, 1},
+	{NB_CTL_ACCEPT, {"rx_queues 16", 0, 4, 16}, 1},
+	{NB_CTL_REJECT, {"code 0", 0, 2, 0}, 0},
+	{NB_CTL_REJECT, {"code max", 0, 2, NB_CTL_CODE_MAX}, 0},
+	{NB_CTL_REJECT, {"code 65535", 0, 2, 65535}, 0},
+	{NB_CTL_REJECT, {"code last", 0, 2, NB_CTL_CODE_MAX - 1}, 1},
+	{NB_CTL_ERROR, {"code 0", 0, 2, 0}, 0},
+	{NB_CTL_ERROR, {"code max", 0, 2, NB_CTL_CODE_MAX}, 0},
+	{NB_CTL_ERROR, {"code 1", 0, 2, 1}, 1},
+	{NB_CTL_START, {"delay 60001", 0, 4, 60001}, 0},
+	{NB_CTL_START, {"delay max", 0, 4, 0xffffffff}, 0},
+	{NB_CTL_START, {"delay 0", 0, 4, 0}, 1},
+	{NB_CTL_START, {"delay 60000", 0, 4, 60000}, 1},
+	{NB_CTL_KEEPALIVE, {"echo 0", 8, 8, 0}, 0}, /* delay != 0 */
+	{NB_CTL_KEEPALIVE, {"echo 1", 8, 8, 1}, 1},
+	{NB_CTL_KEEPALIVE, {"sender 0", 0, 8, 0}, 1},
+	{NB_CTL_RESULTS_REQ, {"part max", 0, 4, 0xffffffff}, 1},
+	{NB_CTL_RESULTS_REQ, {"part 0", 0, 4, 0}, 1},
 };
 
 static void
@@ -1286,15 +1304,15 @@ test_results_msg(void **state)
 	assert_int_equal(decode_exact(buf, len, &d), 0);
 
 	/* chunking fields inconsistent */
-	nb_put_be32(buf + H + 0, 3);             /* part == nb_parts */
+	nb_put_be32(buf + H + 0, 3); /* part == nb_parts */
 	assert_int_equal(decode_exact(buf, len, &d), -EPROTO);
-	nb_put_be32(buf + H + 0, 1);             /* part 1 has 1024 bytes */
+	nb_put_be32(buf + H + 0, 1); /* part 1 has 1024 bytes */
 	assert_int_equal(decode_exact(buf, len, &d), -EPROTO);
 	nb_put_be32(buf + H + 0, 2);
-	nb_put_be32(buf + H + 4, 4);             /* wrong nb_parts */
+	nb_put_be32(buf + H + 4, 4); /* wrong nb_parts */
 	assert_int_equal(decode_exact(buf, len, &d), -EPROTO);
 	nb_put_be32(buf + H + 4, 3);
-	nb_put_be32(buf + H + 8, 3001);          /* wrong total_len */
+	nb_put_be32(buf + H + 8, 3001); /* wrong total_len */
 	assert_int_equal(decode_exact(buf, len, &d), -EPROTO);
 	nb_put_be32(buf + H + 8, 3000);
 	assert_int_equal(decode_exact(buf, len, &d), 0);
@@ -1363,8 +1381,7 @@ test_random_buffers(void **state)
 				nb_put_be32(buf + H, rng_below(&r, 4));
 				nb_put_be32(buf + H + 4, doc_parts(total));
 				nb_put_be32(buf + H + 8, total);
-				nb_put_be16(buf + H + 12,
-					    (uint16_t)(len - 30));
+				nb_put_be16(buf + H + 12, (uint16_t)(len - 30));
 			}
 			if (kind == 4) /* any version */
 				buf[4] = (uint8_t)rng_next(&r);
@@ -1406,8 +1423,11 @@ test_mutations(void **state)
 	assert_non_null(m);
 	assert_non_null(d);
 	for (i = 0; i < N_MUTATIONS; i++) {
-		rand_msg(&r, (uint8_t)(NB_CTL_HELLO +
-			 rng_below(&r, NB_CTL_TYPE_MAX - NB_CTL_HELLO)), m);
+		rand_msg(&r,
+			 (uint8_t)(NB_CTL_HELLO +
+				   rng_below(&r,
+					     NB_CTL_TYPE_MAX - NB_CTL_HELLO)),
+			 m);
 		buf = encode_exact(m, &len);
 		pos = rng_below(&r, (uint32_t)len);
 		buf[pos] ^= (uint8_t)(1 + rng_below(&r, 255));
@@ -1424,7 +1444,8 @@ test_mutations(void **state)
 	assert_true(ok > 1000);
 	assert_true(bad > 1000);
 	print_message("mutations: %u accepted (re-encoded identically), "
-		      "%u rejected\n", ok, bad);
+		      "%u rejected\n",
+		      ok, bad);
 	free(m);
 	free(d);
 }
@@ -1592,8 +1613,8 @@ make_blob(uint64_t *r, uint32_t samples, struct nb_ctl_results_hdr *h,
 	sz = nb_ctl_results_size(*streams, N_STREAMS);
 	blob = malloc(sz);
 	assert_non_null(blob);
-	assert_int_equal(nb_ctl_results_write(h, *streams, N_STREAMS, blob,
-					      sz), (int)sz);
+	assert_int_equal(nb_ctl_results_write(h, *streams, N_STREAMS, blob, sz),
+			 (int)sz);
 	*len = sz;
 	return blob;
 }
@@ -1660,26 +1681,30 @@ test_results_truncation(void **state)
 	s2 = calloc(N_STREAMS, sizeof(*s2));
 	assert_non_null(s2);
 	for (n = 0; n < len; n++)
-		assert_int_equal(results_read_exact(blob, n, &h2, s2,
-						    N_STREAMS, &cnt), -EPROTO);
+		assert_int_equal(
+			results_read_exact(blob, n, &h2, s2, N_STREAMS, &cnt),
+			-EPROTO);
 	/* trailing bytes */
 	big = calloc(1, len + 10);
 	assert_non_null(big);
 	memcpy(big, blob, len);
 	for (n = len + 1; n <= len + 10; n++)
-		assert_int_equal(results_read_exact(big, n, &h2, s2,
-						    N_STREAMS, &cnt), -EPROTO);
-	assert_int_equal(results_read_exact(big, len, &h2, s2, N_STREAMS,
-					    &cnt), 0);
+		assert_int_equal(
+			results_read_exact(big, n, &h2, s2, N_STREAMS, &cnt),
+			-EPROTO);
+	assert_int_equal(results_read_exact(big, len, &h2, s2, N_STREAMS, &cnt),
+			 0);
 	free(big);
 	/* bad magic; a stream count the blob cannot hold */
 	blob[0] ^= 1;
-	assert_int_equal(results_read_exact(blob, len, &h2, s2, N_STREAMS,
-					    &cnt), -EPROTO);
+	assert_int_equal(
+		results_read_exact(blob, len, &h2, s2, N_STREAMS, &cnt),
+		-EPROTO);
 	blob[0] ^= 1;
 	nb_put_be32(blob + 4, 0xffffffff);
-	assert_int_equal(results_read_exact(blob, len, &h2, s2, N_STREAMS,
-					    &cnt), -EPROTO);
+	assert_int_equal(
+		results_read_exact(blob, len, &h2, s2, N_STREAMS, &cnt),
+		-EPROTO);
 	nb_put_be32(blob + 4, 4);
 	assert_int_equal(results_read_exact(blob, len, &h2, s2, 10, &cnt),
 			 -EPROTO);
@@ -1713,8 +1738,7 @@ three_bucket_blob(size_t *len)
 	assert_int_equal(*len, 120 + 118 + 30);
 	blob = malloc(*len);
 	assert_non_null(blob);
-	assert_int_equal(nb_ctl_results_write(&h, s, 1, blob, *len),
-			 (int)*len);
+	assert_int_equal(nb_ctl_results_write(&h, s, 1, blob, *len), (int)*len);
 	free(s);
 	return blob;
 }
@@ -1728,8 +1752,8 @@ put_be64(uint8_t *p, uint64_t v)
 
 struct blob_patch {
 	const char *what;
-	size_t off;    /* in the blob */
-	size_t width;  /* 2 or 8 */
+	size_t off;   /* in the blob */
+	size_t width; /* 2 or 8 */
 	uint64_t value;
 };
 
@@ -1737,26 +1761,26 @@ struct blob_patch {
 #define ST 120
 #define BK (120 + 118)
 static const struct blob_patch bad_blob[] = {
-	{ "index 3840", BK + 10, 2, NB_HIST_BUCKETS },
-	{ "last index 3840", BK + 20, 2, NB_HIST_BUCKETS },
-	{ "last index 65535", BK + 20, 2, 0xffff },
-	{ "duplicate index", BK + 10, 2, 5 },
-	{ "decreasing index", BK + 10, 2, 4 },
-	{ "first index after second", BK + 0, 2, 507 },
-	{ "zero bucket count", BK + 12, 8, 0 },
-	{ "bucket sum > count", BK + 2, 8, 3 },
-	{ "bucket sum < count", BK + 2, 8, 1 },
-	{ "count too large", ST + 76, 8, 5 },
-	{ "count too small", ST + 76, 8, 3 },
-	{ "count 0 with buckets", ST + 76, 8, 0 },
-	{ "overflow > last bucket", ST + 108, 8, 2 },
-	{ "overflow bucket moved", BK + 20, 2, NB_HIST_BUCKETS - 2 },
-	{ "min > max", ST + 92, 8, NB_HIST_LIMIT + 4 },
-	{ "more buckets than bytes", ST + 116, 2, 4 },
-	{ "fewer buckets than bytes", ST + 116, 2, 2 },
-	{ "nb_buckets max", ST + 116, 2, 0xffff },
-	{ "nb_streams 2", 6, 2, 2 },  /* low half of the u32 at 4 */
-	{ "nb_streams 0", 6, 2, 0 },
+	{"index 3840", BK + 10, 2, NB_HIST_BUCKETS},
+	{"last index 3840", BK + 20, 2, NB_HIST_BUCKETS},
+	{"last index 65535", BK + 20, 2, 0xffff},
+	{"duplicate index", BK + 10, 2, 5},
+	{"decreasing index", BK + 10, 2, 4},
+	{"first index after second", BK + 0, 2, 507},
+	{"zero bucket count", BK + 12, 8, 0},
+	{"bucket sum > count", BK + 2, 8, 3},
+	{"bucket sum < count", BK + 2, 8, 1},
+	{"count too large", ST + 76, 8, 5},
+	{"count too small", ST + 76, 8, 3},
+	{"count 0 with buckets", ST + 76, 8, 0},
+	{"overflow > last bucket", ST + 108, 8, 2},
+	{"overflow bucket moved", BK + 20, 2, NB_HIST_BUCKETS - 2},
+	{"min > max", ST + 92, 8, NB_HIST_LIMIT + 4},
+	{"more buckets than bytes", ST + 116, 2, 4},
+	{"fewer buckets than bytes", ST + 116, 2, 2},
+	{"nb_buckets max", ST + 116, 2, 0xffff},
+	{"nb_streams 2", 6, 2, 2}, /* low half of the u32 at 4 */
+	{"nb_streams 0", 6, 2, 0},
 };
 
 static void
@@ -1825,19 +1849,16 @@ test_results_bad_buckets(void **state)
 	assert_int_equal(results_read_exact(blob, BK, &h2, s2, 2, &n), 0);
 	assert_int_equal(s2[0].hist.count, 0);
 	put_be64(blob + ST + 84, 7);
-	assert_int_equal(results_read_exact(blob, BK, &h2, s2, 2, &n),
-			 -EPROTO);
+	assert_int_equal(results_read_exact(blob, BK, &h2, s2, 2, &n), -EPROTO);
 	put_be64(blob + ST + 84, 0);
 	put_be64(blob + ST + 108, 1);
-	assert_int_equal(results_read_exact(blob, BK, &h2, s2, 2, &n),
-			 -EPROTO);
+	assert_int_equal(results_read_exact(blob, BK, &h2, s2, 2, &n), -EPROTO);
 
 	/* the writer refuses an inconsistent histogram */
 	nb_hist_init(&s2[0].hist);
 	nb_hist_record(&s2[0].hist, 10);
 	s2[0].hist.count++;
-	assert_int_equal(nb_ctl_results_write(&h2, s2, 1, blob, len),
-			 -EINVAL);
+	assert_int_equal(nb_ctl_results_write(&h2, s2, 1, blob, len), -EINVAL);
 	free(blob);
 	free(orig);
 	free(s2);
@@ -1848,7 +1869,7 @@ test_results_bad_buckets(void **state)
 static void
 test_results_chunks(void **state)
 {
-	static const uint32_t sizes[] = { 0, 1, 1023, 1024, 1025, 2048, 5000 };
+	static const uint32_t sizes[] = {0, 1, 1023, 1024, 1025, 2048, 5000};
 	uint64_t r = 15;
 	struct nb_ctl_msg m, d;
 	uint8_t *blob, *re, *buf;
@@ -1867,24 +1888,26 @@ test_results_chunks(void **state)
 		for (part = 0; part < parts; part++) {
 			nb_ctl_msg_init(&m, NB_CTL_KEEPALIVE, 42);
 			m.seq = part + 1;
-			assert_int_equal(nb_ctl_results_chunk(&m, blob,
-							      sizes[i], part),
-					 0);
+			assert_int_equal(
+				nb_ctl_results_chunk(&m, blob, sizes[i], part),
+				0);
 			assert_int_equal(m.type, NB_CTL_RESULTS);
 			assert_int_equal(m.session, 42);
 			buf = encode_exact(&m, &len);
 			assert_int_equal(decode_exact(buf, len, &d), 0);
-			assert_int_equal(nb_ctl_results_put(re, sizes[i],
-							    &d.u.res), 0);
+			assert_int_equal(
+				nb_ctl_results_put(re, sizes[i], &d.u.res), 0);
 			if (sizes[i] > 0)
-				assert_int_equal(nb_ctl_results_put(re,
-						 sizes[i] - 1, &d.u.res),
-						 -ENOSPC);
+				assert_int_equal(
+					nb_ctl_results_put(re, sizes[i] - 1,
+							   &d.u.res),
+					-ENOSPC);
 			free(buf);
 		}
 		assert_memory_equal(re, blob, sizes[i]);
-		assert_int_equal(nb_ctl_results_chunk(&m, blob, sizes[i],
-						      parts), -EINVAL);
+		assert_int_equal(
+			nb_ctl_results_chunk(&m, blob, sizes[i], parts),
+			-EINVAL);
 		free(blob);
 		free(re);
 	}

@@ -24,11 +24,11 @@
 
 #define MAX_FRAME 9000
 
-static const uint32_t test_sizes[] = { 64, 128, 1518, 9000 };
+static const uint32_t test_sizes[] = {64, 128, 1518, 9000};
 #define N_SIZES (sizeof(test_sizes) / sizeof(test_sizes[0]))
 
-static const uint8_t test_protos[] = { NB_IPPROTO_UDP, NB_IPPROTO_TCP };
-static const uint16_t test_vlans[] = { 0, 100 };
+static const uint8_t test_protos[] = {NB_IPPROTO_UDP, NB_IPPROTO_TCP};
+static const uint16_t test_vlans[] = {0, 100};
 
 /* splitmix64: deterministic PRNG */
 static uint64_t
@@ -99,8 +99,7 @@ ref_pseudo(const uint8_t *ip, uint8_t proto, uint32_t l4len)
  * with the checksum field taken as zero.  UDP sends a computed 0 as 0xffff.
  */
 static uint16_t
-ref_l4_csum(const uint8_t *ip, const uint8_t *l4, uint32_t l4len,
-	    uint8_t proto)
+ref_l4_csum(const uint8_t *ip, const uint8_t *l4, uint32_t l4len, uint8_t proto)
 {
 	uint8_t *copy = malloc(l4len);
 	uint32_t off = proto == NB_IPPROTO_UDP ? 6 : 16;
@@ -120,8 +119,8 @@ ref_l4_csum(const uint8_t *ip, const uint8_t *l4, uint32_t l4len,
 static void
 make_flow(struct nb_flow *f, uint8_t proto, uint16_t vlan, uint16_t sid)
 {
-	static const uint8_t dmac[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 };
-	static const uint8_t smac[6] = { 0x02, 0xaa, 0xbb, 0xcc, 0xdd, 0xee };
+	static const uint8_t dmac[6] = {0x02, 0x11, 0x22, 0x33, 0x44, 0x55};
+	static const uint8_t smac[6] = {0x02, 0xaa, 0xbb, 0xcc, 0xdd, 0xee};
 
 	memset(f, 0, sizeof(*f));
 	memcpy(f->dst_mac, dmac, 6);
@@ -198,7 +197,7 @@ check_frame(const uint8_t *fr, uint32_t wire, const struct nb_flow *f,
 		assert_int_equal(v, seq);
 		v = ((uint64_t)rd16(tp + 18) << 32) | rd32(tp + 8);
 		assert_int_equal(v, ts);
-		assert_int_equal(tp[12], 0x50); /* data offset 5 */
+		assert_int_equal(tp[12], 0x50);	    /* data offset 5 */
 		assert_int_equal(tp[13] & 0x20, 0); /* URG clear */
 		assert_int_equal(rd16(tp + 20), magic);
 		assert_int_equal(rd16(tp + 16),
@@ -247,9 +246,9 @@ build_copy(const struct nb_flow *f, uint32_t size, uint16_t magic,
 	/* Padding after the stamp is zero. */
 	for (i = t->copy_len; i < wire; i++)
 		assert_int_equal(built[i], 0);
-	assert_int_equal(rd16(built + t->l4_off +
-			      (f->proto == NB_IPPROTO_UDP ? 6 : 16)),
-			 t->csum0);
+	assert_int_equal(
+		rd16(built + t->l4_off + (f->proto == NB_IPPROTO_UDP ? 6 : 16)),
+		t->csum0);
 	check_frame(built, wire, f, magic, 0, 0);
 
 	/* Per packet: copy the template's header bytes. */
@@ -281,7 +280,7 @@ static const uint64_t edge_values[] = {
 	UINT64_C(0xffffffffffff),
 };
 
-#define N_EDGE (sizeof(edge_values) / sizeof(edge_values[0]))
+#define N_EDGE		(sizeof(edge_values) / sizeof(edge_values[0]))
 #define N_RANDOM_STAMPS 2000
 
 static void
@@ -440,11 +439,8 @@ test_udp_zero_checksum(void **state)
 		tg = (uint16_t)(0xffff - (uint16_t)~t.csum0);
 		{
 			const uint64_t st[][2] = {
-				{ tg, 0 },
-				{ tg << 16, 0 },
-				{ tg << 32, 0 },
-				{ 0, tg },
-				{ 0, tg << 32 },
+				{tg, 0}, {tg << 16, 0}, {tg << 32, 0},
+				{0, tg}, {0, tg << 32},
 			};
 
 			for (i = 0; i < sizeof(st) / sizeof(st[0]); i++) {
@@ -452,8 +448,8 @@ test_udp_zero_checksum(void **state)
 				nb_stamp_udp(fr, &t, st[i][0], st[i][1]);
 				assert_int_equal(rd16(fr + t.l4_off + 6),
 						 0xffff);
-				check_frame(fr, 60, &f, NB_MAGIC_DATA,
-					    st[i][0], st[i][1]);
+				check_frame(fr, 60, &f, NB_MAGIC_DATA, st[i][0],
+					    st[i][1]);
 			}
 		}
 		free(fr);
@@ -501,32 +497,32 @@ test_build_rejects(void **state)
 
 	(void)state;
 	make_flow(&f, NB_IPPROTO_UDP, 0, 0);
-	assert_int_equal(nb_frame_build(buf, sizeof(buf), &f, 63,
-					NB_MAGIC_DATA, NULL),
-			 -EINVAL);
-	assert_int_equal(nb_frame_build(buf, sizeof(buf), &f, 9001,
-					NB_MAGIC_DATA, NULL),
-			 -EINVAL);
+	assert_int_equal(
+		nb_frame_build(buf, sizeof(buf), &f, 63, NB_MAGIC_DATA, NULL),
+		-EINVAL);
+	assert_int_equal(
+		nb_frame_build(buf, sizeof(buf), &f, 9001, NB_MAGIC_DATA, NULL),
+		-EINVAL);
 	assert_int_equal(nb_frame_build(buf, 59, &f, 64, NB_MAGIC_DATA, NULL),
 			 -EINVAL);
 	assert_int_equal(nb_frame_build(buf, 60, &f, 64, NB_MAGIC_DATA, NULL),
 			 60);
 	f.proto = 1; /* ICMP */
-	assert_int_equal(nb_frame_build(buf, sizeof(buf), &f, 64,
-					NB_MAGIC_DATA, NULL),
-			 -EINVAL);
+	assert_int_equal(
+		nb_frame_build(buf, sizeof(buf), &f, 64, NB_MAGIC_DATA, NULL),
+		-EINVAL);
 	make_flow(&f, NB_IPPROTO_TCP, 4095, 0);
-	assert_int_equal(nb_frame_build(buf, sizeof(buf), &f, 64,
-					NB_MAGIC_DATA, NULL),
-			 -EINVAL);
+	assert_int_equal(
+		nb_frame_build(buf, sizeof(buf), &f, 64, NB_MAGIC_DATA, NULL),
+		-EINVAL);
 	f.vlan_id = 4094;
-	assert_int_equal(nb_frame_build(buf, sizeof(buf), &f, 64,
-					NB_MAGIC_DATA, NULL),
-			 60);
+	assert_int_equal(
+		nb_frame_build(buf, sizeof(buf), &f, 64, NB_MAGIC_DATA, NULL),
+		60);
 	f.ttl = 7;
-	assert_int_equal(nb_frame_build(buf, sizeof(buf), &f, 9000,
-					NB_MAGIC_DATA, NULL),
-			 8996);
+	assert_int_equal(
+		nb_frame_build(buf, sizeof(buf), &f, 9000, NB_MAGIC_DATA, NULL),
+		8996);
 	check_frame(buf, 8996, &f, NB_MAGIC_DATA, 0, 0);
 }
 
@@ -568,16 +564,15 @@ test_truncation(void **state)
 				uint32_t need = l4 + 22;
 				uint8_t *fr;
 
-				make_flow(&f, test_protos[p], test_vlans[v],
-					  7);
+				make_flow(&f, test_protos[p], test_vlans[v], 7);
 				fr = build_copy(&f, test_sizes[s],
 						NB_MAGIC_DATA, &t);
 				stamp(fr, &t, seq, ts);
 				for (len = 0; len < wire; len++) {
 					/* The frame itself is truncated. */
-					assert_int_equal(parse_exact(fr, len,
-								     len, &st),
-							 NB_FRAME_FOREIGN);
+					assert_int_equal(
+						parse_exact(fr, len, len, &st),
+						NB_FRAME_FOREIGN);
 					/*
 					 * Only the first segment is short: data
 					 * once the stamp is in it.
@@ -600,16 +595,16 @@ test_truncation(void **state)
 					}
 				}
 				/* Claimed frame shorter than the IP packet. */
-				assert_int_equal(parse_exact(fr, wire, wire - 1,
-							     &st),
-						 NB_FRAME_FOREIGN);
+				assert_int_equal(
+					parse_exact(fr, wire, wire - 1, &st),
+					NB_FRAME_FOREIGN);
 				/* And shorter than the contiguous part. */
 				assert_int_equal(parse_exact(fr, wire, 0, &st),
 						 NB_FRAME_FOREIGN);
 				/* Longer frame than IP packet (padding): ok. */
-				assert_int_equal(parse_exact(fr, wire,
-							     wire + 100, &st),
-						 NB_FRAME_DATA);
+				assert_int_equal(
+					parse_exact(fr, wire, wire + 100, &st),
+					NB_FRAME_DATA);
 				free(fr);
 			}
 }
@@ -740,14 +735,14 @@ test_hostile_tcp_offset(void **state)
 	(void)state;
 	for (v = 0; v < 2; v++) {
 		uint32_t l4 = l3_off(test_vlans[v]) + 20;
-		uint32_t w = valid_frame(fr, NB_IPPROTO_TCP, test_vlans[v],
-					 128);
+		uint32_t w =
+			valid_frame(fr, NB_IPPROTO_TCP, test_vlans[v], 128);
 
 		for (d = 0; d < 16; d++) {
 			fr[l4 + 12] = (uint8_t)(d << 4);
 			assert_int_equal(parse_buf(fr, w),
-					 d == 5 ? NB_FRAME_DATA :
-						  NB_FRAME_FOREIGN);
+					 d == 5 ? NB_FRAME_DATA
+						: NB_FRAME_FOREIGN);
 		}
 	}
 }
@@ -784,10 +779,10 @@ test_ip_options(void **state)
 				assert_int_equal(st.ts, 67890);
 				assert_int_equal(st.stream_id, 3);
 				/* Cut inside the options or the L4 header. */
-				assert_int_equal(parse_exact(opt, l3 + 20 +
-								     extra + 4,
-							     w + extra, &st),
-						 NB_FRAME_FOREIGN);
+				assert_int_equal(
+					parse_exact(opt, l3 + 20 + extra + 4,
+						    w + extra, &st),
+					NB_FRAME_FOREIGN);
 			}
 		}
 }
@@ -876,15 +871,15 @@ test_random_frames(void **state)
 	uint64_t rng = 0x6e62656e63680005ull;
 	uint8_t base[4][MAX_FRAME];
 	uint32_t base_len[4];
-	unsigned int i, j, counts[NB_FRAME_ICMP + 1] = { 0 };
+	unsigned int i, j, counts[NB_FRAME_ICMP + 1] = {0};
 	size_t p, v;
 
 	(void)state;
 	for (p = 0; p < 2; p++)
 		for (v = 0; v < 2; v++)
-			base_len[p * 2 + v] = valid_frame(base[p * 2 + v],
-							  test_protos[p],
-							  test_vlans[v], 128);
+			base_len[p * 2 + v] =
+				valid_frame(base[p * 2 + v], test_protos[p],
+					    test_vlans[v], 128);
 
 	for (i = 0; i < N_RANDOM_FRAMES; i++) {
 		uint32_t len = (uint32_t)(rng_next(&rng) % 201);
@@ -904,9 +899,9 @@ test_random_frames(void **state)
 			unsigned int nmut = (unsigned int)(rng_next(&rng) % 4);
 
 			for (j = 0; j < len; j++)
-				b[j] = j < base_len[which] ?
-					       base[which][j] :
-					       (uint8_t)rng_next(&rng);
+				b[j] = j < base_len[which]
+					       ? base[which][j]
+					       : (uint8_t)rng_next(&rng);
 			for (j = 0; j < nmut && len > 0; j++)
 				b[rng_next(&rng) % len] =
 					(uint8_t)rng_next(&rng);

@@ -25,12 +25,8 @@ static const struct {
 	double p;
 	uint64_t ppm;
 } test_pcts[] = {
-	{ 50.0, 500000 },
-	{ 90.0, 900000 },
-	{ 99.0, 990000 },
-	{ 99.9, 999000 },
-	{ 99.99, 999900 },
-	{ 100.0, 1000000 },
+	{50.0, 500000}, {90.0, 900000},	 {99.0, 990000},
+	{99.9, 999000}, {99.99, 999900}, {100.0, 1000000},
 };
 
 #define N_PCTS (sizeof(test_pcts) / sizeof(test_pcts[0]))
@@ -82,13 +78,13 @@ to_ns(double x)
 }
 
 enum dist {
-	DIST_UNIFORM,     /* 100 ns .. 10 ms */
-	DIST_EXP,         /* exponential, mean 50 us */
-	DIST_LOGNORMAL,   /* median 20 us, sigma 1.0 */
-	DIST_BIMODAL,     /* 70 % ~1.5 us, 30 % ~2 ms */
-	DIST_LOGUNIFORM,  /* every power of two up to 2^36 */
-	DIST_SMALL,       /* 0 .. 127, exact buckets */
-	DIST_MIXED,       /* all of the above, plus overflow */
+	DIST_UNIFORM,	 /* 100 ns .. 10 ms */
+	DIST_EXP,	 /* exponential, mean 50 us */
+	DIST_LOGNORMAL,	 /* median 20 us, sigma 1.0 */
+	DIST_BIMODAL,	 /* 70 % ~1.5 us, 30 % ~2 ms */
+	DIST_LOGUNIFORM, /* every power of two up to 2^36 */
+	DIST_SMALL,	 /* 0 .. 127, exact buckets */
+	DIST_MIXED,	 /* all of the above, plus overflow */
 };
 
 static uint64_t
@@ -109,8 +105,7 @@ gen_value(uint64_t *st, enum dist d)
 		return to_ns(2000000.0 + 300000.0 * rng_normal(st));
 	case DIST_LOGUNIFORM:
 		e = (uint32_t)rng_range(st, 0, NB_HIST_MAX_EXP);
-		return rng_range(st, UINT64_C(1) << e,
-				 (UINT64_C(2) << e) - 1);
+		return rng_range(st, UINT64_C(1) << e, (UINT64_C(2) << e) - 1);
 	case DIST_SMALL:
 		return rng_range(st, 0, 127);
 	case DIST_MIXED:
@@ -186,16 +181,17 @@ check_distribution(uint64_t seed, enum dist d, int exact)
 	assert_true(nb_hist_mean(&h) == (double)sum / (double)N_SAMPLES);
 
 	for (i = 0; i < N_PCTS; i++) {
-		uint64_t rank = ((uint64_t)N_SAMPLES * test_pcts[i].ppm +
-				 999999) / 1000000;
+		uint64_t rank =
+			((uint64_t)N_SAMPLES * test_pcts[i].ppm + 999999) /
+			1000000;
 		uint64_t want = v[rank - 1];
 		uint64_t got = nb_hist_percentile(&h, test_pcts[i].p);
 		double err = fabs((double)got - (double)want);
 
 		if (exact ? got != want : err > 0.01 * (double)want)
 			fail_msg("dist %d p%g (rank %" PRIu64 "): got %" PRIu64
-				 " want %" PRIu64, (int)d, test_pcts[i].p,
-				 rank, got, want);
+				 " want %" PRIu64,
+				 (int)d, test_pcts[i].p, rank, got, want);
 		/* The bucket midpoint promise of the header: 0.4 %. */
 		assert_true(err <= 0.004 * (double)want);
 	}
@@ -254,15 +250,11 @@ test_pct_rank_rule(void **state)
 		uint64_t k;
 		double p;
 	} edges[] = {
-		{ 1000, 999, 99.9 },
-		{ 10000, 9990, 99.9 },
-		{ 10000, 9999, 99.99 },
-		{ 200000, 199800, 99.9 },
-		{ 200000, 199980, 99.99 },
-		{ 1000000, 999000, 99.9 },
-		{ 1000000, 999900, 99.99 },
-		{ 1000000, 990000, 99.0 },
-		{ 100, 90, 90.0 },
+		{1000, 999, 99.9},	  {10000, 9990, 99.9},
+		{10000, 9999, 99.99},	  {200000, 199800, 99.9},
+		{200000, 199980, 99.99},  {1000000, 999000, 99.9},
+		{1000000, 999900, 99.99}, {1000000, 990000, 99.0},
+		{100, 90, 90.0},
 	};
 	struct nb_hist h;
 	uint64_t i;
@@ -309,9 +301,17 @@ test_pct_rank_rule(void **state)
 static void
 test_pct_single_value(void **state)
 {
-	static const uint64_t vals[] = { 0, 1, 127, 128, 255, 256, 1000003,
-					 123456789, NB_HIST_LIMIT - 1,
-					 NB_HIST_LIMIT, NB_HIST_LIMIT * 3 };
+	static const uint64_t vals[] = {0,
+					1,
+					127,
+					128,
+					255,
+					256,
+					1000003,
+					123456789,
+					NB_HIST_LIMIT - 1,
+					NB_HIST_LIMIT,
+					NB_HIST_LIMIT * 3};
 	struct nb_hist h;
 	size_t i, k;
 
@@ -320,8 +320,7 @@ test_pct_single_value(void **state)
 		nb_hist_init(&h);
 		nb_hist_record(&h, vals[i]);
 		for (k = 0; k < N_PCTS; k++)
-			assert_int_equal(nb_hist_percentile(&h,
-							    test_pcts[k].p),
+			assert_int_equal(nb_hist_percentile(&h, test_pcts[k].p),
 					 vals[i]);
 		assert_true(nb_hist_mean(&h) == (double)vals[i]);
 	}
@@ -428,8 +427,8 @@ test_overflow(void **state)
 	assert_int_equal(nb_hist_index(UINT64_MAX), NB_HIST_BUCKETS - 1);
 
 	nb_hist_init(&h);
-	nb_hist_record(&h, 5);                   /* in range */
-	nb_hist_record(&h, NB_HIST_LIMIT - 1);   /* in range, last bucket */
+	nb_hist_record(&h, 5);		       /* in range */
+	nb_hist_record(&h, NB_HIST_LIMIT - 1); /* in range, last bucket */
 	nb_hist_record(&h, NB_HIST_LIMIT);
 	nb_hist_record(&h, NB_HIST_LIMIT + 1);
 	nb_hist_record(&h, UINT64_C(1) << 40);
@@ -440,12 +439,14 @@ test_overflow(void **state)
 	assert_int_equal(h.min, 5);
 	assert_int_equal(h.max, UINT64_C(1) << 40);
 	assert_int_equal(h.sum, 5 + (NB_HIST_LIMIT - 1) + NB_HIST_LIMIT +
-			 (NB_HIST_LIMIT + 1) + (UINT64_C(1) << 40));
+					(NB_HIST_LIMIT + 1) +
+					(UINT64_C(1) << 40));
 	/* Midpoint of the last bucket (it is within [min, max]). */
 	assert_int_equal(nb_hist_percentile(&h, 100.0),
 			 nb_hist_bucket_low(NB_HIST_BUCKETS - 1) +
-			 (NB_HIST_LIMIT -
-			  nb_hist_bucket_low(NB_HIST_BUCKETS - 1)) / 2);
+				 (NB_HIST_LIMIT -
+				  nb_hist_bucket_low(NB_HIST_BUCKETS - 1)) /
+					 2);
 	assert_int_equal(nb_hist_percentile(&h, 20.0), 5);
 }
 
@@ -552,10 +553,10 @@ check_diff(uint64_t seed, enum dist d, size_t n_before, size_t n_after)
 		if (later.overflow > 0)
 			assert_int_equal(diff.max, h.max);
 		for (i = 0; i < N_PCTS; i++)
-			assert_int_equal(nb_hist_index(nb_hist_percentile(&diff,
-							test_pcts[i].p)),
-					 nb_hist_index(nb_hist_percentile(&later,
-							test_pcts[i].p)));
+			assert_int_equal(nb_hist_index(nb_hist_percentile(
+						 &diff, test_pcts[i].p)),
+					 nb_hist_index(nb_hist_percentile(
+						 &later, test_pcts[i].p)));
 	}
 
 	/* dst may alias now. */
@@ -642,7 +643,7 @@ test_shift(void **state)
 	assert_int_equal(s->count, 1000);
 	assert_int_equal(s->min, 0);
 	assert_int_equal(s->max, 5000 + 999 * 37 - 6000);
-	assert_true(s->buckets[0] >= 27);	/* 5000..5962 -> 0 */
+	assert_true(s->buckets[0] >= 27); /* 5000..5962 -> 0 */
 	/* empty stays empty */
 	nb_hist_init(h);
 	nb_hist_shift(s, h, 5);

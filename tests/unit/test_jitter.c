@@ -62,8 +62,15 @@ static const int64_t hand_transit[] = {
 	100, 260, 260, 100, 100, 420, 420, -80, -80, 5100,
 };
 static const double hand_j[] = {
-	0.0, 10.0, 9.375, 18.7890625, 17.61474609375, 36.513824462890625,
-	34.231710433959961, 63.342228531837463, 59.383339248597622,
+	0.0,
+	10.0,
+	9.375,
+	18.7890625,
+	17.61474609375,
+	36.513824462890625,
+	34.231710433959961,
+	63.342228531837463,
+	59.383339248597622,
 	379.421880545560270,
 };
 static const uint64_t hand_j16[] = {
@@ -86,8 +93,8 @@ test_hand_series(void **state)
 		feed(&j, T0 + i * 1000 + (i % 3) * 77, hand_transit[i]);
 
 		if (i > 0) {
-			double d = (double)(hand_transit[i] -
-					    hand_transit[i - 1]);
+			double d =
+				(double)(hand_transit[i] - hand_transit[i - 1]);
 
 			ref += (fabs(d) - ref) / 16.0;
 		}
@@ -122,7 +129,7 @@ test_sign_symmetry(void **state)
 static void
 test_constant_transit(void **state)
 {
-	static const int64_t transits[] = { 0, 1, 12345, -5000, 3000000000LL };
+	static const int64_t transits[] = {0, 1, 12345, -5000, 3000000000LL};
 	struct nb_jitter j;
 	uint64_t st = 3, tx;
 	size_t k, i;
@@ -178,8 +185,8 @@ test_first_packet(void **state)
 static void
 test_random_series(void **state)
 {
-	static const int64_t bases[] = { 0, 50000, -2000000, 40000000000LL };
-	static const uint64_t spreads[] = { 10, 1000, 100000, 100000000 };
+	static const int64_t bases[] = {0, 50000, -2000000, 40000000000LL};
+	static const uint64_t spreads[] = {10, 1000, 100000, 100000000};
 	struct nb_jitter j;
 	uint64_t st = 99;
 	size_t k, i;
@@ -192,7 +199,7 @@ test_random_series(void **state)
 		nb_jitter_init(&j);
 		for (i = 0; i < 100000; i++) {
 			int64_t transit = bases[k] +
-				(int64_t)(rng_next(&st) % spreads[k]);
+					  (int64_t)(rng_next(&st) % spreads[k]);
 
 			feed(&j, T0 + i * 10000, transit);
 			if (i > 0) {

@@ -24,9 +24,9 @@
 
 #define BIG_FRAME 1600
 
-static const uint8_t mac_a[6] = { 0x02, 0x00, 0x5e, 0x10, 0x00, 0x0a };
-static const uint8_t mac_b[6] = { 0x02, 0x00, 0x5e, 0x20, 0x00, 0x0b };
-static const uint8_t mac_bc[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+static const uint8_t mac_a[6] = {0x02, 0x00, 0x5e, 0x10, 0x00, 0x0a};
+static const uint8_t mac_b[6] = {0x02, 0x00, 0x5e, 0x20, 0x00, 0x0b};
+static const uint8_t mac_bc[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
 static const uint8_t mac_zero[6];
 
 #define IP_A 0xc6120001u /* 198.18.0.1: "me" */
@@ -36,10 +36,10 @@ static const uint8_t mac_zero[6];
 #define PORT_S 49152
 #define PORT_D 7201
 
-static const size_t udp_plens[] = { 0, 1, 17, 18, 1000, 1472 };
+static const size_t udp_plens[] = {0, 1, 17, 18, 1000, 1472};
 #define N_PLENS (sizeof(udp_plens) / sizeof(udp_plens[0]))
 
-static const uint16_t some_vlans[] = { 0, 1, 2, 100, 1000, 4094 };
+static const uint16_t some_vlans[] = {0, 1, 2, 100, 1000, 4094};
 #define N_VLANS (sizeof(some_vlans) / sizeof(some_vlans[0]))
 
 /* splitmix64: deterministic PRNG */
@@ -425,7 +425,7 @@ test_udp_padding(void **state)
 static void
 test_udp_zero_checksum(void **state)
 {
-	uint8_t f[BIG_FRAME], payload[16] = { 0 }, *buf;
+	uint8_t f[BIG_FRAME], payload[16] = {0}, *buf;
 	struct nb_udp_info h, o;
 	size_t len;
 	uint16_t s;
@@ -471,8 +471,8 @@ test_udp_zero_checksum(void **state)
 static void
 test_udp_truncation(void **state)
 {
-	static const uint16_t vlans[] = { 0, 100 };
-	static const size_t plens[] = { 0, 1, 18, 100 };
+	static const uint16_t vlans[] = {0, 100};
+	static const size_t plens[] = {0, 1, 18, 100};
 	uint8_t f[BIG_FRAME], payload[100];
 	struct nb_udp_info o;
 	size_t i, j, len, t, end;
@@ -516,7 +516,7 @@ expect_udp_at(const uint8_t *f, size_t len, int rc, int line)
 static void
 test_udp_rejects(void **state)
 {
-	static const uint16_t vlans[] = { 0, 4094 };
+	static const uint16_t vlans[] = {0, 4094};
 	uint8_t f[BIG_FRAME], g[BIG_FRAME], payload[1472];
 	size_t i, len, l3;
 	uint8_t *ip, *udp;
@@ -672,7 +672,7 @@ test_udp_rejects(void **state)
 static void
 test_udp_build_errors(void **state)
 {
-	uint8_t payload[16] = { 0 }, *buf;
+	uint8_t payload[16] = {0}, *buf;
 	struct nb_udp_info h;
 
 	(void)state;
@@ -680,8 +680,7 @@ test_udp_build_errors(void **state)
 	assert_non_null(buf);
 	make_info(&h, 0);
 	assert_int_equal(nb_udp_frame_build(buf, 0, &h, payload, 0), -ENOSPC);
-	assert_int_equal(nb_udp_frame_build(buf, 59, &h, payload, 0),
-			 -ENOSPC);
+	assert_int_equal(nb_udp_frame_build(buf, 59, &h, payload, 0), -ENOSPC);
 	assert_int_equal(nb_udp_frame_build(buf, 60, &h, payload, 0), 60);
 	h.vlan_id = 4095;
 	assert_int_equal(nb_udp_frame_build(buf, BIG_FRAME, &h, payload, 0),
@@ -789,7 +788,7 @@ arp_answer_exact(const uint8_t *f, size_t len, uint8_t *out)
 static void
 test_arp_answer(void **state)
 {
-	static const uint16_t vlans[] = { 0, 1, 100, 4094 };
+	static const uint16_t vlans[] = {0, 1, 100, 4094};
 	uint8_t f[64], *out;
 	struct ref_arp a;
 	size_t i, len;
@@ -864,7 +863,7 @@ test_arp_not_answered(void **state)
 static void
 test_arp_malformed(void **state)
 {
-	static const uint16_t vlans[] = { 0, 200 };
+	static const uint16_t vlans[] = {0, 200};
 	uint8_t f[64], g[64], out[60], mac[6];
 	struct ref_arp a;
 	size_t i, len, t, body;
@@ -920,7 +919,7 @@ test_arp_malformed(void **state)
 static void
 test_arp_request_exchange(void **state)
 {
-	static const uint16_t vlans[] = { 0, 1, 42, 4094 };
+	static const uint16_t vlans[] = {0, 1, 42, 4094};
 	uint8_t *req, *rep, mac[6];
 	size_t i, o;
 
@@ -933,9 +932,9 @@ test_arp_request_exchange(void **state)
 		assert_non_null(rep);
 		memset(req, 0xa5, 60);
 		/* I am mac_a/IP_A and look for IP_B */
-		assert_int_equal(nb_arp_request(req, 60, mac_a, IP_A, vlans[i],
-						IP_B),
-				 60);
+		assert_int_equal(
+			nb_arp_request(req, 60, mac_a, IP_A, vlans[i], IP_B),
+			60);
 		assert_memory_equal(req, mac_bc, 6);
 		assert_memory_equal(req + 6, mac_a, 6);
 		if (vlans[i]) {
@@ -1091,8 +1090,7 @@ check_echo_reply(const uint8_t *r, int n, const struct ref_icmp *c)
 
 /* nb_icmp_echo_answer with exact in and out buffers. */
 static int
-icmp_answer_exact(const uint8_t *f, size_t len, uint8_t **outp,
-		  size_t outlen)
+icmp_answer_exact(const uint8_t *f, size_t len, uint8_t **outp, size_t outlen)
 {
 	uint8_t *b = dup_exact(f, len);
 	int rc;
@@ -1108,8 +1106,8 @@ icmp_answer_exact(const uint8_t *f, size_t len, uint8_t **outp,
 static void
 test_icmp_echo(void **state)
 {
-	static const uint16_t vlans[] = { 0, 1, 300, 4094 };
-	static const size_t dlens[] = { 0, 1, 17, 18, 55, 56, 57, 1000, 1472 };
+	static const uint16_t vlans[] = {0, 1, 300, 4094};
+	static const size_t dlens[] = {0, 1, 17, 18, 55, 56, 57, 1000, 1472};
 	uint8_t f[BIG_FRAME], data[1472], *out;
 	struct ref_icmp c;
 	size_t i, j, len, want, l3;
@@ -1162,7 +1160,7 @@ test_icmp_echo(void **state)
 static void
 test_icmp_not_answered(void **state)
 {
-	static const uint8_t types[] = { 0, 3, 5, 11, 13, 15, 17, 255 };
+	static const uint8_t types[] = {0, 3, 5, 11, 13, 15, 17, 255};
 	uint8_t f[BIG_FRAME], data[56], *out;
 	struct ref_icmp c;
 	size_t i, len;
@@ -1185,8 +1183,7 @@ test_icmp_not_answered(void **state)
 		icmp_default(&c, 0, data, 56);
 		c.type = types[i];
 		len = ref_icmp_frame(f, &c);
-		assert_int_equal(icmp_answer_exact(f, len, &out, BIG_FRAME),
-				 0);
+		assert_int_equal(icmp_answer_exact(f, len, &out, BIG_FRAME), 0);
 		free(out);
 	}
 	icmp_default(&c, 0, data, 56);
@@ -1221,8 +1218,8 @@ expect_icmp(const uint8_t *f, size_t len, int rc, int line)
 static void
 test_icmp_malformed(void **state)
 {
-	static const uint16_t vlans[] = { 0, 100 };
-	static const size_t dlens[] = { 0, 1, 56 };
+	static const uint16_t vlans[] = {0, 100};
+	static const size_t dlens[] = {0, 1, 56};
 	uint8_t f[BIG_FRAME], g[BIG_FRAME], data[56], *out, *ip;
 	struct ref_icmp c;
 	size_t i, j, len, t, end, l3;
@@ -1249,22 +1246,22 @@ test_icmp_malformed(void **state)
 		icmp_default(&c, vlans[i], data, 56);
 		len = ref_icmp_frame(f, &c);
 		ip = g + l3;
-#define TRY(edit)                                       \
-	do {                                            \
-		memcpy(g, f, len);                      \
-		edit;                                   \
-		fix_ip_csum(ip);                        \
-		expect_icmp(g, len, -EPROTO, __LINE__); \
+#define TRY(edit)                                                              \
+	do {                                                                   \
+		memcpy(g, f, len);                                             \
+		edit;                                                          \
+		fix_ip_csum(ip);                                               \
+		expect_icmp(g, len, -EPROTO, __LINE__);                        \
 	} while (0)
-		TRY(ip[0] = 0x65);               /* version 6 */
-		TRY(ip[0] = 0x44);               /* IHL < 5 */
+		TRY(ip[0] = 0x65);		     /* version 6 */
+		TRY(ip[0] = 0x44);		     /* IHL < 5 */
 		TRY(ip[0] = 0x4f; wr16(ip + 2, 67)); /* IHL + 8 > total */
-		TRY(wr16(ip + 2, 27));           /* too short for ICMP */
+		TRY(wr16(ip + 2, 27));		     /* too short for ICMP */
 		TRY(wr16(ip + 2, 19));
 		TRY(wr16(ip + 2, (uint16_t)(len - l3 + 1))); /* > frame */
 		TRY(wr16(ip + 2, 0xffff));
-		TRY(ip[9] = 17);                 /* not ICMP */
-		TRY(wr16(g + l3 - 2, 0x86dd));   /* not IPv4 */
+		TRY(ip[9] = 17);	       /* not ICMP */
+		TRY(wr16(g + l3 - 2, 0x86dd)); /* not IPv4 */
 		TRY(wr16(g + l3 - 2, 0x0806));
 #undef TRY
 	}
@@ -1346,8 +1343,8 @@ test_random_frames(void **state)
 			for (i = 0; i < len; i++)
 				f[i] = (uint8_t)rng_next(&s);
 			if (len >= 14) {
-				static const uint16_t et[] = {
-					0x0800, 0x0806, 0x8100, 0x86dd };
+				static const uint16_t et[] = {0x0800, 0x0806,
+							      0x8100, 0x86dd};
 
 				wr16(f + 12, et[(r >> 20) % 4]);
 			}

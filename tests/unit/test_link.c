@@ -46,9 +46,9 @@ rng_below(uint64_t *state, uint64_t n)
 
 struct dgram {
 	int used;
-	int dst;              /* 0 client, 1 responder */
-	uint64_t at;          /* delivery time */
-	uint64_t id;          /* send order, per destination */
+	int dst;     /* 0 client, 1 responder */
+	uint64_t at; /* delivery time */
+	uint64_t id; /* send order, per destination */
 	size_t len;
 	uint8_t data[NB_CTL_MAX_LEN];
 };
@@ -96,9 +96,9 @@ net_send(struct net *n, int dst, const uint8_t *buf, size_t len, uint64_t now)
 		assert_true(i < NET_QCAP); /* the queue never fills here */
 		n->q[i].used = 1;
 		n->q[i].dst = dst;
-		n->q[i].at = now + n->delay_min +
-			     rng_below(&n->rng,
-				       n->delay_max - n->delay_min + 1);
+		n->q[i].at =
+			now + n->delay_min +
+			rng_below(&n->rng, n->delay_max - n->delay_min + 1);
 		n->q[i].id = ++n->next_id[dst];
 		n->q[i].len = len;
 		memcpy(n->q[i].data, buf, len);
@@ -138,22 +138,22 @@ net_next_at(const struct net *n)
 
 /* The two ends and their applications. */
 
-#define N_MSGS 50
-#define BLOB_LEN (N_MSGS * NB_CTL_CHUNK - 300)  /* 50 RESULTS parts */
+#define N_MSGS	 50
+#define BLOB_LEN (N_MSGS * NB_CTL_CHUNK - 300) /* 50 RESULTS parts */
 
 struct end {
-	int side;                 /* 0 client, 1 responder */
+	int side; /* 0 client, 1 responder */
 	uint32_t session;
 	struct nb_link link;
 	uint64_t acks_sent;
 	uint64_t dups_seen;
-	uint64_t skipped;         /* nb_link_accept() == -EPROTO */
+	uint64_t skipped; /* nb_link_accept() == -EPROTO */
 	/* client: requests 0..N_MSGS-1, replies reassembled */
 	uint32_t next_req;
 	int waiting_reply;
 	uint32_t nb_replies;
 	uint32_t replies[N_MSGS];
-	uint8_t *blob;            /* reassembly */
+	uint8_t *blob; /* reassembly */
 	/* responder: requests seen in order, reply owed */
 	uint32_t nb_reqs;
 	uint32_t reqs[N_MSGS];
@@ -191,8 +191,8 @@ app_process(struct end *e, const struct nb_ctl_msg *m)
 		assert_true(e->nb_replies < N_MSGS);
 		assert_true(e->waiting_reply);
 		e->replies[e->nb_replies++] = m->u.res.part;
-		assert_int_equal(nb_ctl_results_put(e->blob, BLOB_LEN,
-						    &m->u.res), 0);
+		assert_int_equal(
+			nb_ctl_results_put(e->blob, BLOB_LEN, &m->u.res), 0);
 		e->waiting_reply = 0;
 	}
 }
@@ -239,8 +239,8 @@ end_app(struct end *e, uint64_t now)
 		e->waiting_reply = 1;
 	} else if (e->side == 1 && e->reply_due) {
 		nb_ctl_msg_init(&m, NB_CTL_KEEPALIVE, e->session);
-		assert_int_equal(nb_ctl_results_chunk(&m, e->src_blob,
-						      BLOB_LEN, e->reply_part),
+		assert_int_equal(nb_ctl_results_chunk(&m, e->src_blob, BLOB_LEN,
+						      e->reply_part),
 				 0);
 		assert_int_equal(nb_link_send(&e->link, &m, now), 0);
 		e->reply_due = 0;
@@ -276,8 +276,7 @@ struct sim_totals {
 
 /* One complete exchange of N_MSGS requests and replies. */
 static void
-run_exchange(uint64_t seed, uint32_t loss, uint32_t dup,
-	     struct sim_totals *tot)
+run_exchange(uint64_t seed, uint32_t loss, uint32_t dup, struct sim_totals *tot)
 {
 	struct net *n = malloc(sizeof(*n));
 	struct end *c = calloc(1, sizeof(*c));
@@ -300,10 +299,10 @@ run_exchange(uint64_t seed, uint32_t loss, uint32_t dup,
 	c->blob = calloc(1, BLOB_LEN);
 	assert_non_null(c->blob);
 	r->src_blob = src;
-	assert_int_equal(nb_link_init(&c->link, 2 * MS, 16 * MS,
-				      10000 * MS), 0);
-	assert_int_equal(nb_link_init(&r->link, 2 * MS, 16 * MS,
-				      10000 * MS), 0);
+	assert_int_equal(nb_link_init(&c->link, 2 * MS, 16 * MS, 10000 * MS),
+			 0);
+	assert_int_equal(nb_link_init(&r->link, 2 * MS, 16 * MS, 10000 * MS),
+			 0);
 	assert_int_equal(nb_ctl_results_parts(BLOB_LEN), N_MSGS);
 
 	for (;;) {
@@ -375,11 +374,12 @@ test_lossy_exchange(void **state)
 	memset(&t, 0, sizeof(t));
 	for (seed = 1; seed <= 20; seed++)
 		run_exchange(seed, 30, 20, &t);
-	print_message("20 runs x %d messages each way: %" PRIu64 " lost, %"
-		      PRIu64 " duplicated, %" PRIu64 " reordered, %" PRIu64
-		      " retransmits, %" PRIu64 " duplicates re-acked\n",
-		      N_MSGS, t.lost, t.duplicated, t.reordered,
-		      t.retransmits, t.dups_seen);
+	print_message("20 runs x %d messages each way: %" PRIu64
+		      " lost, %" PRIu64 " duplicated, %" PRIu64
+		      " reordered, %" PRIu64 " retransmits, %" PRIu64
+		      " duplicates re-acked\n",
+		      N_MSGS, t.lost, t.duplicated, t.reordered, t.retransmits,
+		      t.dups_seen);
 	/* the network did what it was asked to, and the links coped */
 	assert_true(t.lost > 1000);
 	assert_true(t.duplicated > 500);
@@ -588,7 +588,7 @@ test_send_rules(void **state)
 	nb_ctl_msg_init(&m, NB_CTL_ACCEPT, 5); /* rx_queues 0 */
 	assert_int_equal(nb_link_send(&l, &m, 106), -EINVAL);
 	assert_int_equal(m.seq, 0);
-	nb_ctl_msg_init(&m, NB_CTL_STOP, 0);   /* session 0 */
+	nb_ctl_msg_init(&m, NB_CTL_STOP, 0); /* session 0 */
 	assert_int_equal(nb_link_send(&l, &m, 106), -EINVAL);
 	assert_false(l.pending);
 	/* neither consumed a seq */
@@ -696,7 +696,7 @@ test_accept(void **state)
 	accept_seq(&l, 8, 0);
 	assert_int_equal(l.duplicates, 5);
 	accept_seq(&l, 8 + 0x7fffffffu, -EPROTO);
-	accept_seq(&l, 8 + 0x80000000u, 0);  /* half a cycle away: behind */
+	accept_seq(&l, 8 + 0x80000000u, 0); /* half a cycle away: behind */
 	/* ACKs and seq 0 are not for nb_link_accept() */
 	nb_ctl_msg_init(&m, NB_CTL_ACK, 9);
 	m.seq = 9;
@@ -739,7 +739,7 @@ test_karn_rtt(void **state)
 			 NB_LINK_TRANSMIT);
 	assert_int_equal(nb_link_on_ack(&l, seq, 4 * MS), 1);
 	assert_int_equal(l.rtt_samples, 1);
-	assert_int_equal(l.rtt_ns, 3 * MS);    /* from the transmission */
+	assert_int_equal(l.rtt_ns, 3 * MS); /* from the transmission */
 	assert_int_equal(l.srtt_ns, 3 * MS);
 	assert_int_equal(l.rttvar_ns, 1500 * US);
 
@@ -763,7 +763,7 @@ test_karn_rtt(void **state)
 	assert_int_equal(nb_link_on_ack(&l, seq, 205 * MS), 1);
 	assert_int_equal(l.rtt_samples, 2);
 	assert_int_equal(l.rtt_ns, 5 * MS);
-	assert_int_equal(l.srtt_ns, 3250 * US);   /* 7/8 * 3 + 1/8 * 5 */
+	assert_int_equal(l.srtt_ns, 3250 * US);	  /* 7/8 * 3 + 1/8 * 5 */
 	assert_int_equal(l.rttvar_ns, 1625 * US); /* 3/4 * 1.5 + 1/4 * 2 */
 
 	/* a slow path: rto follows srtt + 4 rttvar, capped at rto_max */
@@ -772,7 +772,7 @@ test_karn_rtt(void **state)
 	assert_int_equal(nb_link_poll(&l, 0, &buf, &len), NB_LINK_TRANSMIT);
 	assert_int_equal(nb_link_on_ack(&l, seq, 100 * MS), 1);
 	send_ka(&l, 200 * MS, &seq);
-	assert_int_equal(l.rto, 300 * MS);        /* 100 + 4 * 50 */
+	assert_int_equal(l.rto, 300 * MS); /* 100 + 4 * 50 */
 	assert_int_equal(nb_link_poll(&l, 200 * MS, &buf, &len),
 			 NB_LINK_TRANSMIT);
 	assert_int_equal(nb_link_next_event(&l), 500 * MS);
@@ -786,7 +786,7 @@ test_karn_rtt(void **state)
 	assert_int_equal(nb_link_next_event(&l), 1500 * MS);
 	assert_int_equal(nb_link_poll(&l, 1500 * MS, &buf, &len),
 			 NB_LINK_TRANSMIT);
-	assert_int_equal(l.rto, 1000 * MS);       /* doubled, capped */
+	assert_int_equal(l.rto, 1000 * MS); /* doubled, capped */
 }
 
 int

@@ -63,7 +63,7 @@ test_best_sample_kept(void **state)
 
 	(void)state;
 	nb_offset_init(&o);
-	exchange(&o, 0, 1000, 50000, 10000, 0);   /* delay 60000 */
+	exchange(&o, 0, 1000, 50000, 10000, 0);	  /* delay 60000 */
 	exchange(&o, 100000, 1000, 300, 300, 0);  /* delay 600: best */
 	exchange(&o, 200000, 1000, 9000, 100, 0); /* delay 9100 */
 	assert_int_equal(o.samples, 3);
@@ -79,7 +79,7 @@ test_invalid(void **state)
 
 	(void)state;
 	nb_offset_init(&o);
-	assert_int_equal(nb_offset_sample(&o, 10, 0, 5, 5), -1); /* t4 < t1 */
+	assert_int_equal(nb_offset_sample(&o, 10, 0, 5, 5), -1);  /* t4 < t1 */
 	assert_int_equal(nb_offset_sample(&o, 0, 10, 5, 20), -1); /* t3 < t2 */
 	assert_int_equal(o.samples, 0);
 	assert_int_equal(o.bound_ns, UINT64_MAX);

@@ -48,7 +48,7 @@ parse_tokens(struct nb_config *cfg, const char *const *toks, char *err)
 }
 
 #define PARSE(cfg, err, ...)                                                   \
-	parse_tokens((cfg), (const char *const[]){ __VA_ARGS__, NULL }, (err))
+	parse_tokens((cfg), (const char *const[]){__VA_ARGS__, NULL}, (err))
 
 static void
 test_defaults(void **state)
@@ -91,7 +91,7 @@ test_defaults(void **state)
 
 	/* No arguments at all: defaults, no error. */
 	{
-		char *argv[] = { (char *)"dpdk-nbench", NULL };
+		char *argv[] = {(char *)"dpdk-nbench", NULL};
 		struct nb_config c2;
 
 		nb_config_defaults(&c2);
@@ -203,7 +203,7 @@ chk_dst_ip(const struct nb_config *c)
 static void
 chk_src_mac(const struct nb_config *c)
 {
-	static const uint8_t m[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 };
+	static const uint8_t m[6] = {0x02, 0x00, 0x00, 0x00, 0x00, 0x01};
 
 	assert_int_equal(c->have_src_mac, 1);
 	assert_int_equal(c->have_dst_mac, 0);
@@ -213,7 +213,7 @@ chk_src_mac(const struct nb_config *c)
 static void
 chk_dst_mac(const struct nb_config *c)
 {
-	static const uint8_t m[6] = { 0x0a, 0xbc, 0xde, 0xf0, 0x12, 0x34 };
+	static const uint8_t m[6] = {0x0a, 0xbc, 0xde, 0xf0, 0x12, 0x34};
 
 	assert_int_equal(c->have_dst_mac, 1);
 	assert_int_equal(c->have_src_mac, 0);
@@ -360,53 +360,78 @@ chk_peer_timeout(const struct nb_config *c)
 }
 
 static const struct opt_case cases[] = {
-	{ "help", 'h', NULL, chk_help, { NULL } },
-	{ "version", 'V', NULL, chk_version, { NULL } },
-	{ "list-ports", 0, NULL, chk_list_ports, { NULL } },
-	{ "tx-port", 0, "0,2,31", chk_tx_port,
-	  { "", "32", "0,,1", "0,", "1,1", NULL } },
-	{ "rx-port", 0, "1", chk_rx_port, { "x", ",1", "-1", "1 ", NULL } },
-	{ "rate", 'b', "2.5Gl2", chk_rate,
-	  { "10Gx", "0", "101%", "fast", "-1G", NULL } },
-	{ "size", 'l', "64,512,1518", chk_size,
-	  { "63", "9001", "64,,128", "big", NULL } },
-	{ "proto", 0, "tcp", chk_proto, { "icmp", "UDP", "", NULL } },
-	{ "streams", 'P', "7", chk_streams, { "0", "1025", "-1", "2x", NULL } },
-	{ "vlan", 0, "100", chk_vlan, { "0", "4095", "abc", NULL } },
-	{ "src-ip", 0, "10.0.0.1", chk_src_ip,
-	  { "256.0.0.1", "10.0.0", "10.0.0.01", NULL } },
-	{ "dst-ip", 0, "192.168.255.254", chk_dst_ip,
-	  { "1.2.3.4.5", "host", NULL } },
-	{ "src-mac", 0, "02:00:00:00:00:01", chk_src_mac,
-	  { "02:00:00:00:00", "02:00:00:00:00:0g", "02:00-00:00:00:01",
-	    NULL } },
-	{ "dst-mac", 0, "0A-bc-DE-f0-12-34", chk_dst_mac,
-	  { "", "0a:bc:de:f0:12:34:56", NULL } },
-	{ "time", 't', "2.5", chk_time, { "-1", "abc", "2592001", NULL } },
-	{ "packets", 'k', "10M", chk_packets, { "0", "1.5", "10X", NULL } },
-	{ "bytes", 'n', "3K", chk_bytes, { "0", "-5", "1T", NULL } },
-	{ "omit", 'O', "1.5", chk_omit, { "3601", "-0.5", "x", NULL } },
-	{ "interval", 'i', "0.5", chk_interval,
-	  { "0.05", "3601", "1s", NULL } },
-	{ "queues", 'q', "4", chk_queues, { "0", "17", NULL } },
-	{ "rxd", 0, "512", chk_rxd, { "63", "16385", NULL } },
-	{ "txd", 0, "2048", chk_txd, { "0", "99999", NULL } },
-	{ "link-timeout", 0, "3", chk_link_timeout, { "601", "-", NULL } },
-	{ "drain", 0, "0.25", chk_drain, { "61", "1e9", NULL } },
-	{ "json", 'J', NULL, chk_json, { NULL } },
-	{ "peer", 'c', "02:00:00:00:00:2a", chk_peer,
-	  { "02:00:00:00:00", "zz:00:00:00:00:00", NULL } },
-	{ "reflector", 0, NULL, chk_reflector, { NULL } },
-	{ "port", 'p', "3", chk_port, { "32", "-1", "x", NULL } },
-	{ "reverse", 'R', NULL, chk_reverse, { NULL } },
-	{ "bidir", 0, NULL, chk_bidir, { NULL } },
-	{ "ip", 0, "198.19.0.7", chk_ip, { "1.2.3", "256.1.1.1", NULL } },
-	{ "one-off", '1', NULL, chk_one_off, { NULL } },
-	{ "max-streams", 0, "8", chk_max_streams, { "0", "1025", NULL } },
-	{ "conf", 0, NULL, chk_conf, { NULL } },
-	{ "quit", 0, NULL, chk_quit, { NULL } },
-	{ "peer-timeout", 0, "0.5", chk_peer_timeout, { "0.05", "601", "x",
-							  NULL } },
+	{"help", 'h', NULL, chk_help, {NULL}},
+	{"version", 'V', NULL, chk_version, {NULL}},
+	{"list-ports", 0, NULL, chk_list_ports, {NULL}},
+	{"tx-port",
+	 0,
+	 "0,2,31",
+	 chk_tx_port,
+	 {"", "32", "0,,1", "0,", "1,1", NULL}},
+	{"rx-port", 0, "1", chk_rx_port, {"x", ",1", "-1", "1 ", NULL}},
+	{"rate",
+	 'b',
+	 "2.5Gl2",
+	 chk_rate,
+	 {"10Gx", "0", "101%", "fast", "-1G", NULL}},
+	{"size",
+	 'l',
+	 "64,512,1518",
+	 chk_size,
+	 {"63", "9001", "64,,128", "big", NULL}},
+	{"proto", 0, "tcp", chk_proto, {"icmp", "UDP", "", NULL}},
+	{"streams", 'P', "7", chk_streams, {"0", "1025", "-1", "2x", NULL}},
+	{"vlan", 0, "100", chk_vlan, {"0", "4095", "abc", NULL}},
+	{"src-ip",
+	 0,
+	 "10.0.0.1",
+	 chk_src_ip,
+	 {"256.0.0.1", "10.0.0", "10.0.0.01", NULL}},
+	{"dst-ip",
+	 0,
+	 "192.168.255.254",
+	 chk_dst_ip,
+	 {"1.2.3.4.5", "host", NULL}},
+	{"src-mac",
+	 0,
+	 "02:00:00:00:00:01",
+	 chk_src_mac,
+	 {"02:00:00:00:00", "02:00:00:00:00:0g", "02:00-00:00:00:01", NULL}},
+	{"dst-mac",
+	 0,
+	 "0A-bc-DE-f0-12-34",
+	 chk_dst_mac,
+	 {"", "0a:bc:de:f0:12:34:56", NULL}},
+	{"time", 't', "2.5", chk_time, {"-1", "abc", "2592001", NULL}},
+	{"packets", 'k', "10M", chk_packets, {"0", "1.5", "10X", NULL}},
+	{"bytes", 'n', "3K", chk_bytes, {"0", "-5", "1T", NULL}},
+	{"omit", 'O', "1.5", chk_omit, {"3601", "-0.5", "x", NULL}},
+	{"interval", 'i', "0.5", chk_interval, {"0.05", "3601", "1s", NULL}},
+	{"queues", 'q', "4", chk_queues, {"0", "17", NULL}},
+	{"rxd", 0, "512", chk_rxd, {"63", "16385", NULL}},
+	{"txd", 0, "2048", chk_txd, {"0", "99999", NULL}},
+	{"link-timeout", 0, "3", chk_link_timeout, {"601", "-", NULL}},
+	{"drain", 0, "0.25", chk_drain, {"61", "1e9", NULL}},
+	{"json", 'J', NULL, chk_json, {NULL}},
+	{"peer",
+	 'c',
+	 "02:00:00:00:00:2a",
+	 chk_peer,
+	 {"02:00:00:00:00", "zz:00:00:00:00:00", NULL}},
+	{"reflector", 0, NULL, chk_reflector, {NULL}},
+	{"port", 'p', "3", chk_port, {"32", "-1", "x", NULL}},
+	{"reverse", 'R', NULL, chk_reverse, {NULL}},
+	{"bidir", 0, NULL, chk_bidir, {NULL}},
+	{"ip", 0, "198.19.0.7", chk_ip, {"1.2.3", "256.1.1.1", NULL}},
+	{"one-off", '1', NULL, chk_one_off, {NULL}},
+	{"max-streams", 0, "8", chk_max_streams, {"0", "1025", NULL}},
+	{"conf", 0, NULL, chk_conf, {NULL}},
+	{"quit", 0, NULL, chk_quit, {NULL}},
+	{"peer-timeout",
+	 0,
+	 "0.5",
+	 chk_peer_timeout,
+	 {"0.05", "601", "x", NULL}},
 };
 
 #define N_CASES (sizeof(cases) / sizeof(cases[0]))
@@ -460,8 +485,8 @@ check_parsed(const struct opt_case *c, char **argv, int argc)
 	nb_config_defaults(&cfg);
 	rc = nb_options_parse(&cfg, argc, argv, err, ERRLEN);
 	if (rc != 0)
-		fail_msg("'%s %s' failed: %s", argv[1],
-			 argc > 2 ? argv[2] : "", err);
+		fail_msg("'%s %s' failed: %s", argv[1], argc > 2 ? argv[2] : "",
+			 err);
 	c->check(&cfg);
 }
 
@@ -478,21 +503,19 @@ test_every_option_every_form(void **state)
 		snprintf(lng, sizeof(lng), "--%s", c->name);
 		snprintf(shrt, sizeof(shrt), "-%c", c->short_name);
 		if (c->value == NULL) {
-			char *a1[] = { (char *)"x", lng, NULL };
-			char *a2[] = { (char *)"x", shrt, NULL };
+			char *a1[] = {(char *)"x", lng, NULL};
+			char *a2[] = {(char *)"x", shrt, NULL};
 
 			check_parsed(c, a1, 2);
 			if (c->short_name)
 				check_parsed(c, a2, 2);
 		} else {
-			char *a1[] = { (char *)"x", lng, (char *)c->value,
-				       NULL };
-			char *a2[] = { (char *)"x", eq, NULL };
-			char *a3[] = { (char *)"x", shrt, (char *)c->value,
-				       NULL };
+			char *a1[] = {(char *)"x", lng, (char *)c->value, NULL};
+			char *a2[] = {(char *)"x", eq, NULL};
+			char *a3[] = {(char *)"x", shrt, (char *)c->value,
+				      NULL};
 
-			snprintf(eq, sizeof(eq), "--%s=%s", c->name,
-				 c->value);
+			snprintf(eq, sizeof(eq), "--%s=%s", c->name, c->value);
 			check_parsed(c, a1, 3);
 			check_parsed(c, a2, 2);
 			if (c->short_name)
@@ -509,12 +532,11 @@ test_all_together(void **state)
 	char err[ERRLEN];
 
 	(void)state;
-	assert_int_equal(PARSE(&cfg, err, "--tx-port", "0,2,31",
-			       "--rx-port=1", "-b", "2.5Gl2",
-			       "--size=64,512,1518", "--proto", "tcp", "-P",
-			       "7", "--vlan=100", "--src-ip", "10.0.0.1",
-			       "--dst-ip=192.168.255.254", "--src-mac",
-			       "02:00:00:00:00:01", "--dst-mac",
+	assert_int_equal(PARSE(&cfg, err, "--tx-port", "0,2,31", "--rx-port=1",
+			       "-b", "2.5Gl2", "--size=64,512,1518", "--proto",
+			       "tcp", "-P", "7", "--vlan=100", "--src-ip",
+			       "10.0.0.1", "--dst-ip=192.168.255.254",
+			       "--src-mac", "02:00:00:00:00:01", "--dst-mac",
 			       "0A-bc-DE-f0-12-34", "-t", "2.5", "-k", "10M",
 			       "--omit=1.5", "-i", "0.5", "-q", "4", "--rxd",
 			       "512", "--link-timeout=3", "--drain", "0.25",
@@ -572,7 +594,7 @@ expect_error(const char *const *toks, const char *needle, const char *needle2)
 }
 
 #define EXPECT_ERROR(needle, needle2, ...)                                     \
-	expect_error((const char *const[]){ __VA_ARGS__, NULL }, (needle),     \
+	expect_error((const char *const[]){__VA_ARGS__, NULL}, (needle),       \
 		     (needle2))
 
 static void
@@ -592,15 +614,15 @@ test_bad_values(void **state)
 			char quoted[64];
 
 			snprintf(quoted, sizeof(quoted), "'%s'", v);
-			expect_error((const char *const[]){ lng, v, NULL },
+			expect_error((const char *const[]){lng, v, NULL},
 				     quoted, lng);
 			snprintf(eq, sizeof(eq), "%s=%s", lng, v);
-			expect_error((const char *const[]){ eq, NULL }, quoted,
+			expect_error((const char *const[]){eq, NULL}, quoted,
 				     lng);
 			if (c->short_name)
-				expect_error((const char *const[]){ shrt, v,
-								    NULL },
-					     quoted, lng);
+				expect_error(
+					(const char *const[]){shrt, v, NULL},
+					quoted, lng);
 		}
 	}
 }
@@ -619,9 +641,9 @@ test_flag_with_value(void **state)
 			continue;
 		snprintf(name, sizeof(name), "--%s", nb_options[i].name);
 		snprintf(tok, sizeof(tok), "--%s=1", nb_options[i].name);
-		expect_error((const char *const[]){ tok, NULL }, name, NULL);
+		expect_error((const char *const[]){tok, NULL}, name, NULL);
 		snprintf(tok, sizeof(tok), "--%s=", nb_options[i].name);
-		expect_error((const char *const[]){ tok, NULL }, name, NULL);
+		expect_error((const char *const[]){tok, NULL}, name, NULL);
 	}
 	/* A flag does not consume the next token. */
 	{
@@ -669,14 +691,14 @@ test_missing_value(void **state)
 		if (nb_options[i].arg == NULL)
 			continue;
 		snprintf(lng, sizeof(lng), "--%s", nb_options[i].name);
-		expect_error((const char *const[]){ lng, NULL }, lng, NULL);
-		expect_error((const char *const[]){ "--json", lng, NULL }, lng,
+		expect_error((const char *const[]){lng, NULL}, lng, NULL);
+		expect_error((const char *const[]){"--json", lng, NULL}, lng,
 			     NULL);
 		if (nb_options[i].short_name) {
 			snprintf(shrt, sizeof(shrt), "-%c",
 				 nb_options[i].short_name);
-			expect_error((const char *const[]){ shrt, NULL },
-				     shrt, NULL);
+			expect_error((const char *const[]){shrt, NULL}, shrt,
+				     NULL);
 		}
 	}
 }
@@ -702,8 +724,8 @@ test_mode_conflicts(void **state)
 	(void)state;
 	EXPECT_ERROR("--list-ports", "--tx-port", "--tx-port", "0",
 		     "--list-ports");
-	EXPECT_ERROR("--rx-port", "--list-ports", "--list-ports",
-		     "--rx-port", "1");
+	EXPECT_ERROR("--rx-port", "--list-ports", "--list-ports", "--rx-port",
+		     "1");
 	EXPECT_ERROR("--tx-port", "--list-ports", "--list-ports",
 		     "--tx-port=0");
 }
@@ -720,7 +742,7 @@ check(const char *const *toks, char *err)
 	return nb_config_check(&cfg, err, ERRLEN);
 }
 
-#define CHECK(err, ...) check((const char *const[]){ __VA_ARGS__, NULL }, (err))
+#define CHECK(err, ...) check((const char *const[]){__VA_ARGS__, NULL}, (err))
 
 static void
 test_config_check(void **state)
@@ -741,9 +763,8 @@ test_config_check(void **state)
 	/* The client and its directions. */
 	nb_config_defaults(&cfg);
 	assert_int_equal(nb_options_parse(&cfg, 3,
-					  (char *[]){ "x", "--peer",
-						      "02:00:00:00:00:02",
-						      NULL },
+					  (char *[]){"x", "--peer",
+						     "02:00:00:00:00:02", NULL},
 					  err, ERRLEN),
 			 0);
 	assert_int_equal(nb_config_check(&cfg, err, ERRLEN), 0);
@@ -751,11 +772,10 @@ test_config_check(void **state)
 	assert_int_equal(CHECK(err, "--peer", "02:00:00:00:00:02", "--reverse",
 			       "--bidir"),
 			 -EINVAL);
-	assert_int_equal(CHECK(err, "--peer", "02:00:00:00:00:02",
-			       "--one-off"),
+	assert_int_equal(CHECK(err, "--peer", "02:00:00:00:00:02", "--one-off"),
 			 -EINVAL);
-	assert_int_equal(CHECK(err, "--peer", "02:00:00:00:00:02", "--reflector",
-			       "--reverse"),
+	assert_int_equal(CHECK(err, "--peer", "02:00:00:00:00:02",
+			       "--reflector", "--reverse"),
 			 -EINVAL);
 	assert_int_equal(CHECK(err, "--reflector"), -EINVAL);
 	assert_int_equal(CHECK(err, "--peer", "02:00:00:00:00:02", "--tx-port",
@@ -813,15 +833,15 @@ test_config_check(void **state)
 			 0);
 
 	/* --time 0 needs a count. */
-	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1",
-			       "--time", "0"),
-			 -EINVAL);
+	assert_int_equal(
+		CHECK(err, "--tx-port", "0", "--rx-port", "1", "--time", "0"),
+		-EINVAL);
 	assert_non_null(strstr(err, "--time 0"));
 	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1",
 			       "--time", "0", "--packets", "1"),
 			 0);
-	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1",
-			       "-t", "0", "-n", "1G"),
+	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1", "-t",
+			       "0", "-n", "1G"),
 			 0);
 
 	/* Ok. */
@@ -860,9 +880,8 @@ test_usage(void **state)
 				 o->short_name, o->name, o->arg ? " " : "",
 				 o->arg ? o->arg : "");
 		else
-			snprintf(needle, sizeof(needle), " --%s%s%s ",
-				 o->name, o->arg ? " " : "",
-				 o->arg ? o->arg : "");
+			snprintf(needle, sizeof(needle), " --%s%s%s ", o->name,
+				 o->arg ? " " : "", o->arg ? o->arg : "");
 		{
 			const char *at = strstr(buf, needle);
 			const char *eol;

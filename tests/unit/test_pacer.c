@@ -159,8 +159,9 @@ simulate(const struct rate *r, uint64_t start, unsigned int nb_steps,
 	}
 	assert_int_equal(nb_pacer_due(&p, start, 1), 1);
 	assert_int_equal(nb_pacer_due(&p, start, BURST),
-			 (unsigned int)(model_count(&m, start) - 1 < BURST ?
-					model_count(&m, start) - 1 : BURST));
+			 (unsigned int)(model_count(&m, start) - 1 < BURST
+						? model_count(&m, start) - 1
+						: BURST));
 	now = start;
 	for (i = 0; i < nb_steps; i++) {
 		uint64_t x = rng_next(&seed);
@@ -177,37 +178,40 @@ simulate(const struct rate *r, uint64_t start, unsigned int nb_steps,
 
 static const struct rate rates[] = {
 	/* 1 pps at 1 GHz */
-	{ UINT64_C(1000000000), 1, 1 },
+	{UINT64_C(1000000000), 1, 1},
 	/* 10G L1 at 64 B = 14880952.38 pps */
-	{ UINT64_C(2200000000), UINT64_C(10000000000), 672 },
-	{ UINT64_C(3000000000), UINT64_C(10000000000), 672 },
+	{UINT64_C(2200000000), UINT64_C(10000000000), 672},
+	{UINT64_C(3000000000), UINT64_C(10000000000), 672},
 	/* the same given as "14880952.38pps" */
-	{ UINT64_C(2200000000), UINT64_C(14880952380), 1000 },
+	{UINT64_C(2200000000), UINT64_C(14880952380), 1000},
 	/* 10G L1 at 1518 B = 812743.82 pps */
-	{ UINT64_C(2100000000), UINT64_C(10000000000), 12304 },
-	{ UINT64_C(2500000000), UINT64_C(8127438), 10 },
+	{UINT64_C(2100000000), UINT64_C(10000000000), 12304},
+	{UINT64_C(2500000000), UINT64_C(8127438), 10},
 	/* large prime denominator (999999937) and numerator (2^31 - 1) */
-	{ UINT64_C(3000000000), UINT64_C(10000000000), UINT64_C(999999937) },
-	{ UINT64_C(2400000000), UINT64_C(2147483647), 1000 },
-	{ UINT64_C(2999999929), UINT64_C(4294967291), UINT64_C(65521) },
+	{UINT64_C(3000000000), UINT64_C(10000000000), UINT64_C(999999937)},
+	{UINT64_C(2400000000), UINT64_C(2147483647), 1000},
+	{UINT64_C(2999999929), UINT64_C(4294967291), UINT64_C(65521)},
 	/* 10G imix */
-	{ UINT64_C(2300000000), UINT64_C(120000000000), 36656 },
+	{UINT64_C(2300000000), UINT64_C(120000000000), 36656},
 	/* faster than the clock: several packets per tick */
-	{ UINT64_C(1000000), UINT64_C(14880952380), 1000 },
+	{UINT64_C(1000000), UINT64_C(14880952380), 1000},
 	/* a numerator above 2^63 (largest prime < 2^64), ~1.02 pps/tick */
-	{ UINT64_C(1000000000), UINT64_C(18446744073709551557),
-	  UINT64_C(18000000000) },
+	{UINT64_C(1000000000), UINT64_C(18446744073709551557),
+	 UINT64_C(18000000000)},
 	/* slow: 1 packet every 1000 s */
-	{ UINT64_C(3000000000), 1, 1000 },
+	{UINT64_C(3000000000), 1, 1000},
 	/* fractional pps with common factors everywhere */
-	{ UINT64_C(2000000000), UINT64_C(3000000), 6 },
+	{UINT64_C(2000000000), UINT64_C(3000000), 6},
 };
 
 static void
 test_pacer_exact(void **state)
 {
 	static const uint64_t starts[] = {
-		0, 1, 123456789, UINT64_C(1) << 40,
+		0,
+		1,
+		123456789,
+		UINT64_C(1) << 40,
 	};
 	unsigned int i, j;
 
@@ -234,7 +238,8 @@ test_pacer_init(void **state)
 
 	/* 2.2 GHz / (1e10 / 672) = 147.84 ticks */
 	assert_int_equal(nb_pacer_init(&p, UINT64_C(2200000000),
-				       UINT64_C(10000000000), 672, 0), 0);
+				       UINT64_C(10000000000), 672, 0),
+			 0);
 	assert_int_equal(p.step, 147);
 	/* step + rem_step / div == 147.84 exactly */
 	assert_true(((u128)p.step * p.div + p.rem_step) * 100 ==
@@ -252,12 +257,13 @@ test_pacer_init(void **state)
 	assert_int_equal(nb_pacer_init(&p, 0, 0, 1, 0), -EINVAL);
 	assert_int_equal(nb_pacer_init(&p, UINT64_MAX, 1, 2, 0), -EINVAL);
 	assert_int_equal(nb_pacer_init(&p, UINT64_C(3000000000), 1,
-				       UINT64_C(1) << 33, 0), -EINVAL);
+				       UINT64_C(1) << 33, 0),
+			 -EINVAL);
 
 	/* common factors never cause a spurious overflow */
 	assert_int_equal(nb_pacer_init(&p, UINT64_C(3000000000),
-				       UINT64_C(1) << 40, UINT64_C(1) << 40,
-				       0), 0);
+				       UINT64_C(1) << 40, UINT64_C(1) << 40, 0),
+			 0);
 	assert_int_equal(p.step, UINT64_C(3000000000));
 	assert_int_equal(p.rem_step, 0);
 	/* hz * den = 33 * 2^62 overflows, but hz / num = 2^52 */
@@ -273,9 +279,8 @@ test_pacer_init(void **state)
 static void
 test_pacer_long_run(void **state)
 {
-	static const struct rate r = {
-		UINT64_C(2200000000), UINT64_C(10000000000), 672
-	};
+	static const struct rate r = {UINT64_C(2200000000),
+				      UINT64_C(10000000000), 672};
 	const uint64_t total = 10000000;
 	const uint64_t start = 987654321;
 	struct model m = model_of(r.hz, r.num, r.den, start);
@@ -311,7 +316,7 @@ test_pacer_long_run(void **state)
 static void
 test_pacer_cap(void **state)
 {
-	static const unsigned int maxes[] = { 0, 1, 2, 7, 32, 64, 1000 };
+	static const unsigned int maxes[] = {0, 1, 2, 7, 32, 64, 1000};
 	const unsigned int nb_maxes = sizeof(maxes) / sizeof(maxes[0]);
 	const struct rate *r = &rates[2];
 	struct model m = model_of(r->hz, r->num, r->den, 1000);
@@ -366,13 +371,13 @@ test_pacer_unlimited(void **state)
 }
 
 static const struct rate split_rates[] = {
-	{ UINT64_C(2200000000), UINT64_C(10000000000), 672 },
-	{ UINT64_C(3000000000), UINT64_C(14880952380), 1000 },
-	{ UINT64_C(2100000000), UINT64_C(10000000000), 12304 },
-	{ UINT64_C(3000000000), UINT64_C(10000000000), UINT64_C(999999937) },
-	{ UINT64_C(2000000000), UINT64_C(120000000000), 36656 },
-	{ UINT64_C(1000000000), 7, 3 },
-	{ UINT64_C(1000000000), 840, 1 },
+	{UINT64_C(2200000000), UINT64_C(10000000000), 672},
+	{UINT64_C(3000000000), UINT64_C(14880952380), 1000},
+	{UINT64_C(2100000000), UINT64_C(10000000000), 12304},
+	{UINT64_C(3000000000), UINT64_C(10000000000), UINT64_C(999999937)},
+	{UINT64_C(2000000000), UINT64_C(120000000000), 36656},
+	{UINT64_C(1000000000), 7, 3},
+	{UINT64_C(1000000000), 840, 1},
 };
 
 static void
@@ -387,8 +392,9 @@ test_split_rate(void **state)
 		for (w = 1; w <= 8; w++) {
 			uint64_t num, den;
 
-			assert_int_equal(nb_pacer_split(r->num, r->den, w, &num,
-							&den), 0);
+			assert_int_equal(
+				nb_pacer_split(r->num, r->den, w, &num, &den),
+				0);
 			/* w * num / den == r->num / r->den exactly */
 			assert_true((u128)w * num * r->den ==
 				    (u128)r->num * den);
@@ -413,17 +419,19 @@ test_split_simulated(void **state)
 			uint64_t num, den, ival, now, seed = i * 8 + w;
 			const uint64_t start = 5000;
 
-			assert_int_equal(nb_pacer_split(r->num, r->den, w, &num,
-							&den), 0);
+			assert_int_equal(
+				nb_pacer_split(r->num, r->den, w, &num, &den),
+				0);
 			tm = model_of(r->hz, r->num, r->den, start);
 			wm = model_of(r->hz, num, den, start);
 			ival = model_interval(&tm);
 			assert_int_equal(nb_pacer_init(&tp, r->hz, r->num,
-						       r->den, start), 0);
+						       r->den, start),
+					 0);
 			for (k = 0; k < w; k++)
 				assert_int_equal(nb_pacer_init(&wp[k], r->hz,
-							       num, den,
-							       start), 0);
+							       num, den, start),
+						 0);
 			now = start - 10;
 			for (s = 0; s < 5000; s++) {
 				uint64_t sum = 0;
@@ -450,8 +458,7 @@ test_split_errors(void **state)
 	(void)state;
 	assert_int_equal(nb_pacer_split(1, 1, 0, &num, &den), -EINVAL);
 	assert_int_equal(nb_pacer_split(1, 0, 1, &num, &den), -EINVAL);
-	assert_int_equal(nb_pacer_split(1, UINT64_MAX, 2, &num, &den),
-			 -EINVAL);
+	assert_int_equal(nb_pacer_split(1, UINT64_MAX, 2, &num, &den), -EINVAL);
 	assert_int_equal(nb_pacer_split(1, 1, 1, NULL, &den), -EINVAL);
 	assert_int_equal(nb_pacer_split(1, 1, 1, &num, NULL), -EINVAL);
 	assert_int_equal(num, 0xa5);
@@ -460,8 +467,9 @@ test_split_errors(void **state)
 	assert_int_equal(nb_pacer_split(8, UINT64_MAX, 8, &num, &den), 0);
 	assert_int_equal(num, 1);
 	assert_int_equal(den, UINT64_MAX);
-	assert_int_equal(nb_pacer_split(UINT64_C(1) << 40, UINT64_C(1) << 62,
-					4, &num, &den), 0);
+	assert_int_equal(nb_pacer_split(UINT64_C(1) << 40, UINT64_C(1) << 62, 4,
+					&num, &den),
+			 0);
 	assert_int_equal(num, 1);
 	assert_int_equal(den, UINT64_C(1) << 24);
 	/* unlimited stays unlimited */
@@ -493,8 +501,18 @@ static void
 test_split_count(void **state)
 {
 	static const uint64_t totals[] = {
-		0, 1, 2, 3, 7, 8, 9, 100, 1000000007, UINT64_C(10000000000),
-		UINT64_MAX - 1, UINT64_MAX,
+		0,
+		1,
+		2,
+		3,
+		7,
+		8,
+		9,
+		100,
+		1000000007,
+		UINT64_C(10000000000),
+		UINT64_MAX - 1,
+		UINT64_MAX,
 	};
 	uint64_t seed = 99;
 	unsigned int i, n;

@@ -192,15 +192,14 @@ test_roles_too_many(void **state)
 	(void)state;
 	for (i = 0; i < NB_MAX_LCORES + 3; i++)
 		lcore(&lc[i], i, i);
-	assert_int_equal(nb_plan_roles(plan, lc, NB_MAX_LCORES + 2, err,
-				       ERRLEN),
-			 0);
+	assert_int_equal(
+		nb_plan_roles(plan, lc, NB_MAX_LCORES + 2, err, ERRLEN), 0);
 	assert_int_equal(plan->nb_workers, NB_MAX_LCORES);
 	assert_int_equal(plan->workers[NB_MAX_LCORES - 1].lcore,
 			 NB_MAX_LCORES + 1);
-	assert_int_equal(nb_plan_roles(plan, lc, NB_MAX_LCORES + 3, err,
-				       ERRLEN),
-			 -EINVAL);
+	assert_int_equal(
+		nb_plan_roles(plan, lc, NB_MAX_LCORES + 3, err, ERRLEN),
+		-EINVAL);
 	free(plan);
 }
 
@@ -265,10 +264,10 @@ check_plan(const struct nb_plan *plan, const struct nb_config *cfg,
 
 		/* TX queues of the TX ports, then RX queues of the RX ports. */
 		assert_int_equal(j->is_tx, i < ntx);
-		assert_int_equal(j->port, i < ntx ? cfg->tx_ports[pi] :
-						    cfg->rx_ports[pi]);
-		assert_int_equal(j->peer_port, i < ntx ? cfg->rx_ports[pi] :
-							 cfg->tx_ports[pi]);
+		assert_int_equal(j->port, i < ntx ? cfg->tx_ports[pi]
+						  : cfg->rx_ports[pi]);
+		assert_int_equal(j->peer_port, i < ntx ? cfg->rx_ports[pi]
+						       : cfg->tx_ports[pi]);
 		assert_int_equal(j->queue, q);
 		assert_int_equal(j->worker, job_worker(i, plan->nb_workers));
 		cnt[j->worker][j->is_tx ? 0 : 1]++;
@@ -285,18 +284,16 @@ check_plan(const struct nb_plan *plan, const struct nb_config *cfg,
 			uint64_t expect_pk = 0, n = 0;
 
 			for (s = i; s < cfg->streams; s += ntx) {
-				uint64_t share = total / cfg->streams +
-						 (s < total % cfg->streams ?
-							  1 :
-							  0);
+				uint64_t share =
+					total / cfg->streams +
+					(s < total % cfg->streams ? 1 : 0);
 
 				assert_int_equal(owner[s], 0);
 				owner[s] = 1;
 				n++;
-				assert_int_equal(nb_split_count(total,
-								cfg->streams,
-								s),
-						 share);
+				assert_int_equal(
+					nb_split_count(total, cfg->streams, s),
+					share);
 				expect_pk += share;
 			}
 			assert_int_equal(j->nb_streams, n);
@@ -327,8 +324,7 @@ check_plan(const struct nb_plan *plan, const struct nb_config *cfg,
 					    cfg->streams,
 				    (unsigned __int128)rate_den, &a) &&
 			    !__builtin_mul_overflow(
-				    (unsigned __int128)rate_num *
-					    j->nb_streams,
+				    (unsigned __int128)rate_num * j->nb_streams,
 				    (unsigned __int128)j->rate_den, &b))
 				assert_true(a == b);
 		}
@@ -445,22 +441,22 @@ test_jobs_one_pair(void **state)
 	free(plan);
 }
 
-static const uint32_t split_streams[] = { 1, 2, 3, 5, 7, 8, 64, 1000, 1024 };
+static const uint32_t split_streams[] = {1, 2, 3, 5, 7, 8, 64, 1000, 1024};
 
 static const struct {
 	uint64_t num, den;
 } split_rates[] = {
-	{ 0, 1 },                   /* max */
-	{ 1, 1 },
-	{ 14880952, 1 },
-	{ 14880952381, 1000 },      /* 14.880952381 Mpps */
-	{ 7, 3 },
-	{ 1000000007, 999983 },     /* primes */
-	{ UINT64_C(1) << 40, 3 },
+	{0, 1}, /* max */
+	{1, 1},
+	{14880952, 1},
+	{14880952381, 1000}, /* 14.880952381 Mpps */
+	{7, 3},
+	{1000000007, 999983}, /* primes */
+	{UINT64_C(1) << 40, 3},
 };
 
-static const uint64_t split_totals[] = { 0, 1, 2, 999, 1000003,
-					 UINT64_C(1) << 40 };
+static const uint64_t split_totals[] = {0,   1,	      2,
+					999, 1000003, UINT64_C(1) << 40};
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -477,12 +473,11 @@ split_shape(struct nb_plan *plan, unsigned int nports, unsigned int queues,
 	loopback_cfg(&cfg, nports, queues, streams);
 	for (r = 0; r < ARRAY_LEN(split_rates); r++)
 		for (t = 0; t < ARRAY_LEN(split_totals); t++) {
-			assert_int_equal(nb_plan_jobs(plan, &cfg,
-						      split_rates[r].num,
-						      split_rates[r].den,
-						      split_totals[t], err,
-						      ERRLEN),
-					 0);
+			assert_int_equal(
+				nb_plan_jobs(plan, &cfg, split_rates[r].num,
+					     split_rates[r].den,
+					     split_totals[t], err, ERRLEN),
+				0);
 			check_plan(plan, &cfg, split_rates[r].num,
 				   split_rates[r].den, split_totals[t]);
 		}
@@ -518,8 +513,7 @@ test_jobs_idle(void **state)
 	(void)state;
 	plan_workers(plan, 3);
 	loopback_cfg(&cfg, 2, 4, 3); /* 8 TX jobs, 3 streams */
-	assert_int_equal(nb_plan_jobs(plan, &cfg, 3000, 1, 30, err, ERRLEN),
-			 0);
+	assert_int_equal(nb_plan_jobs(plan, &cfg, 3000, 1, 30, err, ERRLEN), 0);
 	check_plan(plan, &cfg, 3000, 1, 30);
 	for (i = 0; i < 8; i++) {
 		const struct nb_job *j = &plan->jobs[i];
@@ -568,26 +562,25 @@ test_jobs_errors(void **state)
 	/* The most jobs a config can ask for: 32 pairs, NB_MAX_JOBS jobs. */
 	plan_workers(plan, NB_MAX_JOBS / NB_MAX_WORKER_JOBS);
 	loopback_cfg(&cfg, NB_MAX_PORTS, NB_MAX_QUEUES, NB_MAX_STREAMS);
-	assert_int_equal(nb_plan_jobs(plan, &cfg, 14880952, 1, 1000000, err,
-				      ERRLEN),
-			 0);
+	assert_int_equal(
+		nb_plan_jobs(plan, &cfg, 14880952, 1, 1000000, err, ERRLEN), 0);
 	assert_int_equal(plan->nb_jobs, NB_MAX_JOBS);
 	check_plan(plan, &cfg, 14880952, 1, 1000000);
 	plan_workers(plan, NB_MAX_JOBS / NB_MAX_WORKER_JOBS - 1);
-	assert_int_equal(nb_plan_jobs(plan, &cfg, 14880952, 1, 1000000, err,
-				      ERRLEN),
-			 -EINVAL);
+	assert_int_equal(
+		nb_plan_jobs(plan, &cfg, 14880952, 1, 1000000, err, ERRLEN),
+		-EINVAL);
 
 	/* A rate that cannot be split without overflow. */
 	plan_workers(plan, 1);
 	loopback_cfg(&cfg, 1, 2, 3); /* job 0 gets 2 of 3 streams */
-	assert_int_equal(nb_plan_jobs(plan, &cfg, UINT64_MAX, 1, 0, err,
-				      ERRLEN),
-			 -ERANGE);
+	assert_int_equal(
+		nb_plan_jobs(plan, &cfg, UINT64_MAX, 1, 0, err, ERRLEN),
+		-ERANGE);
 	assert_non_null(strstr(err, "overflow"));
-	assert_int_equal(nb_plan_jobs(plan, &cfg, 1, UINT64_MAX, 0, err,
-				      ERRLEN),
-			 -ERANGE);
+	assert_int_equal(
+		nb_plan_jobs(plan, &cfg, 1, UINT64_MAX, 0, err, ERRLEN),
+		-ERANGE);
 	free(plan);
 }
 
@@ -608,8 +601,14 @@ static void
 test_bytes_to_packets(void **state)
 {
 	static const char *const lists[] = {
-		"64", "65", "1518", "9000", "64,512,1518", "imix",
-		"100,64,100,9000", "1518,64",
+		"64",
+		"65",
+		"1518",
+		"9000",
+		"64,512,1518",
+		"imix",
+		"100,64,100,9000",
+		"1518,64",
 	};
 	uint64_t rng = 0x6e62656e63680010ull;
 	struct nb_size_list l;
@@ -646,10 +645,9 @@ test_bytes_to_packets(void **state)
 			};
 
 			for (k = 0; k < sizeof(edges) / sizeof(edges[0]); k++)
-				assert_int_equal(nb_bytes_to_packets(edges[k],
-								     &l),
-						 ref_bytes_to_packets(edges[k],
-								      &l));
+				assert_int_equal(
+					nb_bytes_to_packets(edges[k], &l),
+					ref_bytes_to_packets(edges[k], &l));
 		}
 		for (k = 0; k < 100; k++) {
 			uint64_t b = rng_next(&rng) % 20000000;

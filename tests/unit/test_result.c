@@ -25,9 +25,9 @@
 
 #define TX_SECS 2.0
 #define RX_SECS 2.5
-#define SIZE0 64
-#define SIZE1 1518
-#define BIG_NS UINT64_C(1000000)
+#define SIZE0	64
+#define SIZE1	1518
+#define BIG_NS	UINT64_C(1000000)
 
 /* Relative comparison for derived doubles. */
 static void
@@ -124,12 +124,10 @@ check_finite(json_t *j)
 
 	switch (json_typeof(j)) {
 	case JSON_OBJECT:
-		json_object_foreach(j, key, v)
-			n += check_finite(v);
+		json_object_foreach(j, key, v) n += check_finite(v);
 		break;
 	case JSON_ARRAY:
-		json_array_foreach(j, i, v)
-			n += check_finite(v);
+		json_array_foreach(j, i, v) n += check_finite(v);
 		break;
 	case JSON_REAL:
 		if (!isfinite(json_real_value(j)))
@@ -237,11 +235,11 @@ fill(struct fixture *fx)
 	r->ports[1].pmd.opackets = 3; /* unrelated */
 }
 
-static const uint64_t tx_pkts[2] = { 1000, 500 };
-static const uint64_t tx_bytes[2] = { 1000 * SIZE0, 500 * SIZE1 };
-static const uint64_t rx_pkts[2] = { 995, 500 };
-static const uint64_t rx_bytes[2] = { 995 * SIZE0, 500 * SIZE1 };
-static const uint64_t rx_unique[2] = { 990, 500 };
+static const uint64_t tx_pkts[2] = {1000, 500};
+static const uint64_t tx_bytes[2] = {1000 * SIZE0, 500 * SIZE1};
+static const uint64_t rx_pkts[2] = {995, 500};
+static const uint64_t rx_bytes[2] = {995 * SIZE0, 500 * SIZE1};
+static const uint64_t rx_unique[2] = {990, 500};
 
 static void
 test_finish(void **state)
@@ -329,14 +327,14 @@ test_shortfall(void **state)
 		double req;
 		int shortfall;
 	} cases[] = {
-		{ achieved, 0 },
-		{ achieved / 2, 0 },                   /* above the request */
-		{ achieved / 0.995 * (1 - 1e-9), 0 },  /* just within 99.5 % */
-		{ achieved / 0.995 * (1 - 1e-4), 0 },
-		{ achieved / 0.995 * (1 + 1e-9), 1 },  /* just below */
-		{ achieved / 0.995 * (1 + 1e-4), 1 },
-		{ achieved * 2, 1 },
-		{ 0, 0 },                              /* max */
+		{achieved, 0},
+		{achieved / 2, 0},		    /* above the request */
+		{achieved / 0.995 * (1 - 1e-9), 0}, /* just within 99.5 % */
+		{achieved / 0.995 * (1 - 1e-4), 0},
+		{achieved / 0.995 * (1 + 1e-9), 1}, /* just below */
+		{achieved / 0.995 * (1 + 1e-4), 1},
+		{achieved * 2, 1},
+		{0, 0}, /* max */
 	};
 	size_t i;
 
@@ -407,8 +405,9 @@ test_json(void **state)
 	assert_non_null(root);
 
 	assert_int_equal(jint_at(root, "start.test_start.num_streams"), 2);
-	assert_string_equal(json_string_value(jneed(root,
-				"start.test_start.protocol")), "UDP");
+	assert_string_equal(
+		json_string_value(jneed(root, "start.test_start.protocol")),
+		"UDP");
 	assert_int_equal(jint_at(root, "start.test_start.frame_sizes[0]"), 64);
 	assert_int_equal(jint_at(root, "start.test_start.frame_sizes[1]"),
 			 1518);
@@ -474,15 +473,13 @@ test_json(void **state)
 	assert_close(jnum_at(root, "end.streams[1].receiver.jitter_ms"),
 		     500 / 1e6, "jitter 1");
 	/* Stream 0: 100 samples, rank 99 is 100 ns; stream 1 p99 is 1 ms. */
-	assert_int_equal(jint_at(root,
-				 "end.streams[0].receiver.latency.p99_ns"),
-			 100);
-	assert_int_equal(jint_at(root,
-				 "end.streams[0].receiver.latency.p50_ns"),
-			 50);
-	assert_int_equal(jint_at(root,
-				 "end.streams[1].receiver.latency.p99_ns"),
-			 BIG_NS); /* bucket midpoint clamped to max */
+	assert_int_equal(
+		jint_at(root, "end.streams[0].receiver.latency.p99_ns"), 100);
+	assert_int_equal(
+		jint_at(root, "end.streams[0].receiver.latency.p50_ns"), 50);
+	assert_int_equal(
+		jint_at(root, "end.streams[1].receiver.latency.p99_ns"),
+		BIG_NS); /* bucket midpoint clamped to max */
 	assert_null(jget(root, "end.streams[0].receiver.latency.histogram"));
 
 	/* Sums. */
@@ -511,41 +508,39 @@ test_json(void **state)
 	 * 100.
 	 */
 	assert_int_equal(jint_at(root, "end.sum_received.latency.count"), 151);
-	assert_int_equal(jint_at(root, "end.sum_received.latency.p99_ns"),
-			 120);
-	assert_int_equal(jint_at(root, "end.sum_received.latency.p50_ns"),
-			 100);
-	assert_int_equal(jint_at(root, "end.sum_received.latency.p90_ns"),
-			 100);
+	assert_int_equal(jint_at(root, "end.sum_received.latency.p99_ns"), 120);
+	assert_int_equal(jint_at(root, "end.sum_received.latency.p50_ns"), 100);
+	assert_int_equal(jint_at(root, "end.sum_received.latency.p90_ns"), 100);
 	assert_int_equal(jint_at(root, "end.sum_received.latency.min_ns"), 50);
 	assert_int_equal(jint_at(root, "end.sum_received.latency.max_ns"),
 			 BIG_NS);
 	assert_close(jnum_at(root, "end.sum_received.latency.mean_ns"),
 		     (60.0 * 50 + 89 * 100 + 120 + 1e6) / 151, "mean");
-	assert_int_equal(jint_at(root, "end.sum_received.latency.overflow"),
-			 0);
-	assert_string_equal(json_string_value(jneed(root,
-				"end.sum_received.latency.clock")), "tsc");
+	assert_int_equal(jint_at(root, "end.sum_received.latency.overflow"), 0);
+	assert_string_equal(json_string_value(jneed(
+				    root, "end.sum_received.latency.clock")),
+			    "tsc");
 	hist = jneed(root, "end.sum_received.latency.histogram");
 	assert_true(json_is_array(hist));
 	assert_int_equal(json_array_size(hist), 4);
 	{
-		const uint64_t vals[4] = { 50, 100, 120, BIG_NS };
-		const uint64_t cnts[4] = { 60, 89, 1, 1 };
+		const uint64_t vals[4] = {50, 100, 120, BIG_NS};
+		const uint64_t cnts[4] = {60, 89, 1, 1};
 
-		json_array_foreach(hist, i, e) {
+		json_array_foreach(hist, i, e)
+		{
 			uint64_t lo, hi;
 
 			assert_true(json_is_array(e));
 			assert_int_equal(json_array_size(e), 3);
 			ref_bucket(vals[i], &lo, &hi);
-			assert_int_equal(json_integer_value(
-						 json_array_get(e, 0)), lo);
-			assert_int_equal(json_integer_value(
-						 json_array_get(e, 1)), hi);
-			assert_int_equal(json_integer_value(
-						 json_array_get(e, 2)),
-					 cnts[i]);
+			assert_int_equal(
+				json_integer_value(json_array_get(e, 0)), lo);
+			assert_int_equal(
+				json_integer_value(json_array_get(e, 1)), hi);
+			assert_int_equal(
+				json_integer_value(json_array_get(e, 2)),
+				cnts[i]);
 			hsum += json_integer_value(json_array_get(e, 2));
 		}
 	}
@@ -629,10 +624,10 @@ roundtrip(json_t *root, size_t flags)
 static void
 add_one_interval(struct nb_result *r, double start, uint64_t base)
 {
-	uint64_t stp[2] = { base + 1, base + 2 };
-	uint64_t stb[2] = { (base + 1) * 64, (base + 2) * 1518 };
-	uint64_t srp[2] = { base, base + 2 };
-	uint64_t srb[2] = { base * 64, (base + 2) * 1518 };
+	uint64_t stp[2] = {base + 1, base + 2};
+	uint64_t stb[2] = {(base + 1) * 64, (base + 2) * 1518};
+	uint64_t srp[2] = {base, base + 2};
+	uint64_t srb[2] = {base * 64, (base + 2) * 1518};
 	struct nb_interval iv;
 
 	memset(&iv, 0, sizeof(iv));
@@ -811,7 +806,7 @@ test_zero_seconds(void **state)
 {
 	struct fixture fx;
 	struct nb_interval iv;
-	uint64_t a[2] = { 5, 6 };
+	uint64_t a[2] = {5, 6};
 	json_t *root;
 	char *text;
 
@@ -860,8 +855,9 @@ test_zero_seconds(void **state)
 	check_finite(root);
 	assert_int_equal(jint_at(root, "end.sum_received.latency.min_ns"), 0);
 	assert_int_equal(jint_at(root, "end.sum_received.latency.p99_ns"), 0);
-	assert_int_equal(json_array_size(jneed(root,
-				"end.sum_received.latency.histogram")), 0);
+	assert_int_equal(json_array_size(jneed(
+				 root, "end.sum_received.latency.histogram")),
+			 0);
 	json_decref(root);
 
 	/* Non-finite inputs are written as finite numbers. */

@@ -72,7 +72,7 @@ test_init(void **state)
 static void
 test_in_order(void **state)
 {
-	static const uint64_t starts[] = { 0, 1, 1000, NB_SEQ_MASK / 2 };
+	static const uint64_t starts[] = {0, 1, 1000, NB_SEQ_MASK / 2};
 	struct nb_seq t;
 	size_t k;
 
@@ -95,9 +95,9 @@ test_gaps(void **state)
 	(void)state;
 	nb_seq_init(&t, start);
 	for (i = 0; i < 20000; i++) {
-		int drop = i % 7 == 3 ||                 /* single gaps */
-			   (i >= 100 && i < 150) ||      /* short burst */
-			   (i >= 2000 && i < 5000) ||    /* > window */
+		int drop = i % 7 == 3 ||	      /* single gaps */
+			   (i >= 100 && i < 150) ||   /* short burst */
+			   (i >= 2000 && i < 5000) || /* > window */
 			   (i >= 6000 && i < 6000 + NB_SEQ_WINDOW) ||
 			   (i >= 8000 && i < 8000 + NB_SEQ_WINDOW - 1) ||
 			   (i >= 9000 && i < 9000 + NB_SEQ_WINDOW + 1);
@@ -166,20 +166,17 @@ test_reorder_in_window(void **state)
 	/* Displacement of the whole window: the oldest slot still counts. */
 	nb_seq_init(&t, 0);
 	feed_range(&t, 0, 0, 100);
-	feed_range(&t, 0, 101, 101 + NB_SEQ_WINDOW);   /* next = 101 + W */
-	assert_counts(&t, 100 + NB_SEQ_WINDOW, 100 + NB_SEQ_WINDOW, 0, 0, 0,
-		      1);
-	feed(&t, 0, 101);                  /* duplicate at the window's top */
-	feed(&t, 0, 100);                  /* next - W - 1: just too late */
-	assert_counts(&t, 102 + NB_SEQ_WINDOW, 100 + NB_SEQ_WINDOW, 0, 1, 1,
-		      1);
+	feed_range(&t, 0, 101, 101 + NB_SEQ_WINDOW); /* next = 101 + W */
+	assert_counts(&t, 100 + NB_SEQ_WINDOW, 100 + NB_SEQ_WINDOW, 0, 0, 0, 1);
+	feed(&t, 0, 101); /* duplicate at the window's top */
+	feed(&t, 0, 100); /* next - W - 1: just too late */
+	assert_counts(&t, 102 + NB_SEQ_WINDOW, 100 + NB_SEQ_WINDOW, 0, 1, 1, 1);
 
 	nb_seq_init(&t, 0);
 	feed_range(&t, 0, 0, 100);
-	feed_range(&t, 0, 101, 100 + NB_SEQ_WINDOW);   /* next = 100 + W */
-	feed(&t, 0, 100);                  /* next - W: the oldest slot */
-	assert_counts(&t, 100 + NB_SEQ_WINDOW, 100 + NB_SEQ_WINDOW, 1, 0, 0,
-		      0);
+	feed_range(&t, 0, 101, 100 + NB_SEQ_WINDOW); /* next = 100 + W */
+	feed(&t, 0, 100); /* next - W: the oldest slot */
+	assert_counts(&t, 100 + NB_SEQ_WINDOW, 100 + NB_SEQ_WINDOW, 1, 0, 0, 0);
 
 	/* A gap jumped over, later filled in reverse order. */
 	nb_seq_init(&t, 0);
@@ -216,9 +213,9 @@ test_reorder_out_of_window(void **state)
 	nb_seq_init(&t, 0);
 	feed_range(&t, 0, 0, NB_SEQ_WINDOW);
 	feed(&t, 0, 10 * NB_SEQ_WINDOW);
-	feed(&t, 0, 10 * NB_SEQ_WINDOW - 1);  /* never seen: fills a gap */
-	feed(&t, 0, 9 * NB_SEQ_WINDOW + 1);   /* oldest slot, never seen */
-	feed(&t, 0, 9 * NB_SEQ_WINDOW);       /* one below the window */
+	feed(&t, 0, 10 * NB_SEQ_WINDOW - 1); /* never seen: fills a gap */
+	feed(&t, 0, 9 * NB_SEQ_WINDOW + 1);  /* oldest slot, never seen */
+	feed(&t, 0, 9 * NB_SEQ_WINDOW);	     /* one below the window */
 	assert_counts(&t, NB_SEQ_WINDOW + 4, NB_SEQ_WINDOW + 3, 2, 0, 1,
 		      9 * NB_SEQ_WINDOW - 2);
 }
@@ -231,12 +228,12 @@ test_duplicates(void **state)
 	(void)state;
 	nb_seq_init(&t, 0);
 	feed(&t, 0, 0);
-	feed(&t, 0, 0);                    /* immediately repeated */
+	feed(&t, 0, 0); /* immediately repeated */
 	assert_counts(&t, 2, 1, 0, 1, 0, 0);
 	feed_range(&t, 0, 1, 10);
-	feed(&t, 0, 9);                    /* duplicate of the highest */
+	feed(&t, 0, 9); /* duplicate of the highest */
 	feed(&t, 0, 9);
-	feed(&t, 0, 5);                    /* older, in the window */
+	feed(&t, 0, 5); /* older, in the window */
 	assert_counts(&t, 14, 10, 0, 4, 0, 0);
 	assert_int_equal(t.next, 10);
 
@@ -253,17 +250,16 @@ test_duplicates(void **state)
 	feed_range(&t, 0, 0, 3 * NB_SEQ_WINDOW);
 	feed(&t, 0, 2 * NB_SEQ_WINDOW);
 	feed(&t, 0, 2 * NB_SEQ_WINDOW - 1);
-	assert_counts(&t, 3 * NB_SEQ_WINDOW + 2, 3 * NB_SEQ_WINDOW, 0, 1, 1,
-		      0);
+	assert_counts(&t, 3 * NB_SEQ_WINDOW + 2, 3 * NB_SEQ_WINDOW, 0, 1, 1, 0);
 
 	/* A gap of less than a window clears exactly the skipped slots. */
 	nb_seq_init(&t, 0);
 	feed_range(&t, 0, 0, NB_SEQ_WINDOW);
-	feed(&t, 0, NB_SEQ_WINDOW + 100);     /* skip W .. W+99 */
-	feed(&t, 0, NB_SEQ_WINDOW + 50);      /* was a stale bit: not dup */
-	feed(&t, 0, 150);                     /* still in window, seen */
-	feed(&t, 0, 101);                     /* oldest slot, seen */
-	feed(&t, 0, 100);                     /* below the window */
+	feed(&t, 0, NB_SEQ_WINDOW + 100); /* skip W .. W+99 */
+	feed(&t, 0, NB_SEQ_WINDOW + 50);  /* was a stale bit: not dup */
+	feed(&t, 0, 150);		  /* still in window, seen */
+	feed(&t, 0, 101);		  /* oldest slot, seen */
+	feed(&t, 0, 100);		  /* below the window */
 	assert_counts(&t, NB_SEQ_WINDOW + 5, NB_SEQ_WINDOW + 2, 1, 2, 1, 99);
 }
 
@@ -284,19 +280,19 @@ test_wrap(void **state)
 
 	/* Reorder, gap and duplicate straddling the wrap. */
 	nb_seq_init(&t, start);
-	feed_range(&t, start, 0, 3);       /* 2^48-5 .. 2^48-3 */
-	feed(&t, start, 6);                /* wire 1: skip 2^48-2, -1, 0 */
+	feed_range(&t, start, 0, 3); /* 2^48-5 .. 2^48-3 */
+	feed(&t, start, 6);	     /* wire 1: skip 2^48-2, -1, 0 */
 	assert_counts(&t, 4, 4, 0, 0, 0, 3);
-	feed(&t, start, 4);                /* wire 2^48-1 */
-	feed(&t, start, 5);                /* wire 0 */
-	feed(&t, start, 3);                /* wire 2^48-2 */
+	feed(&t, start, 4); /* wire 2^48-1 */
+	feed(&t, start, 5); /* wire 0 */
+	feed(&t, start, 3); /* wire 2^48-2 */
 	assert_counts(&t, 7, 7, 3, 0, 0, 0);
-	feed(&t, start, 4);                /* duplicate of 2^48-1 */
-	feed(&t, start, 6);                /* duplicate of the highest */
+	feed(&t, start, 4); /* duplicate of 2^48-1 */
+	feed(&t, start, 6); /* duplicate of the highest */
 	assert_counts(&t, 9, 7, 3, 2, 0, 0);
 	feed_range(&t, start, 7, 5000);
 	assert_counts(&t, 5002, 5000, 3, 2, 0, 0);
-	feed(&t, start, 4);                /* now far too late */
+	feed(&t, start, 4); /* now far too late */
 	assert_counts(&t, 5003, 5000, 3, 2, 1, 0);
 
 	/* Start exactly at the top wire value. */
@@ -411,7 +407,8 @@ check_random(uint64_t seed, uint64_t start, uint64_t n, uint64_t max_disp)
 		if (t.received != received || t.unique != unique ||
 		    t.out_of_order != ooo || t.duplicates != dups ||
 		    t.late != late || t.next != start + next)
-			fail_msg("seed %llu: diverged at arrival %llu (off %llu)",
+			fail_msg("seed %llu: diverged at arrival %llu (off "
+				 "%llu)",
 				 (unsigned long long)seed,
 				 (unsigned long long)i, (unsigned long long)s);
 	}

@@ -39,9 +39,8 @@ assert_ratio(uint64_t num, uint64_t den, uint64_t enum_, uint64_t eden)
 
 	assert_true(den != 0);
 	if (l != r) {
-		print_error("%llu/%llu != %llu/%llu\n",
-			    (unsigned long long)num, (unsigned long long)den,
-			    (unsigned long long)enum_,
+		print_error("%llu/%llu != %llu/%llu\n", (unsigned long long)num,
+			    (unsigned long long)den, (unsigned long long)enum_,
 			    (unsigned long long)eden);
 		fail();
 	}
@@ -71,48 +70,48 @@ static void
 test_rate_good(void **state)
 {
 	static const struct rate_case cases[] = {
-		{ "max", NB_RATE_MAX, 0 },
-		{ "MAX", NB_RATE_MAX, 0 },
-		{ "Max", NB_RATE_MAX, 0 },
-		{ "1000", NB_RATE_BPS_L1, 1000 },
-		{ "1", NB_RATE_BPS_L1, 1 },
-		{ "10K", NB_RATE_BPS_L1, 10e3 },
-		{ "10k", NB_RATE_BPS_L1, 10e3 },
-		{ "100M", NB_RATE_BPS_L1, 100e6 },
-		{ "100m", NB_RATE_BPS_L1, 100e6 },
-		{ "10G", NB_RATE_BPS_L1, 10e9 },
-		{ "10g", NB_RATE_BPS_L1, 10e9 },
-		{ "2.5G", NB_RATE_BPS_L1, 2.5e9 },
-		{ "0.5G", NB_RATE_BPS_L1, 0.5e9 },
-		{ ".5G", NB_RATE_BPS_L1, 0.5e9 },
-		{ "25.G", NB_RATE_BPS_L1, 25e9 },
-		{ "1e9", NB_RATE_BPS_L1, 1e9 },
-		{ "1E3K", NB_RATE_BPS_L1, 1e6 },
-		{ "10Gbps", NB_RATE_BPS_L1, 10e9 },
-		{ "10gBPS", NB_RATE_BPS_L1, 10e9 },
-		{ "1000bps", NB_RATE_BPS_L1, 1000 },
-		{ "10Gl1", NB_RATE_BPS_L1, 10e9 },
-		{ "10GL1", NB_RATE_BPS_L1, 10e9 },
-		{ "100Kl1", NB_RATE_BPS_L1, 100e3 },
-		{ "1000l1", NB_RATE_BPS_L1, 1000 },
-		{ "10Gl2", NB_RATE_BPS_L2, 10e9 },
-		{ "100Ml2", NB_RATE_BPS_L2, 100e6 },
-		{ "100mL2", NB_RATE_BPS_L2, 100e6 },
-		{ "7Kl2", NB_RATE_BPS_L2, 7e3 },
-		{ "1.25Gl2", NB_RATE_BPS_L2, 1.25e9 },
-		{ "1000l2", NB_RATE_BPS_L2, 1000 },
-		{ "1000pps", NB_RATE_PPS, 1000 },
-		{ "1000PPS", NB_RATE_PPS, 1000 },
-		{ "500Kpps", NB_RATE_PPS, 500e3 },
-		{ "500kpps", NB_RATE_PPS, 500e3 },
-		{ "14.88Mpps", NB_RATE_PPS, 14.88e6 },
-		{ "14.88mPpS", NB_RATE_PPS, 14.88e6 },
-		{ "1Gpps", NB_RATE_PPS, 1e9 },
-		{ "0.5pps", NB_RATE_PPS, 0.5 },
-		{ "50%", NB_RATE_PERCENT, 50 },
-		{ "99.5%", NB_RATE_PERCENT, 99.5 },
-		{ "100%", NB_RATE_PERCENT, 100 },
-		{ "0.01%", NB_RATE_PERCENT, 0.01 },
+		{"max", NB_RATE_MAX, 0},
+		{"MAX", NB_RATE_MAX, 0},
+		{"Max", NB_RATE_MAX, 0},
+		{"1000", NB_RATE_BPS_L1, 1000},
+		{"1", NB_RATE_BPS_L1, 1},
+		{"10K", NB_RATE_BPS_L1, 10e3},
+		{"10k", NB_RATE_BPS_L1, 10e3},
+		{"100M", NB_RATE_BPS_L1, 100e6},
+		{"100m", NB_RATE_BPS_L1, 100e6},
+		{"10G", NB_RATE_BPS_L1, 10e9},
+		{"10g", NB_RATE_BPS_L1, 10e9},
+		{"2.5G", NB_RATE_BPS_L1, 2.5e9},
+		{"0.5G", NB_RATE_BPS_L1, 0.5e9},
+		{".5G", NB_RATE_BPS_L1, 0.5e9},
+		{"25.G", NB_RATE_BPS_L1, 25e9},
+		{"1e9", NB_RATE_BPS_L1, 1e9},
+		{"1E3K", NB_RATE_BPS_L1, 1e6},
+		{"10Gbps", NB_RATE_BPS_L1, 10e9},
+		{"10gBPS", NB_RATE_BPS_L1, 10e9},
+		{"1000bps", NB_RATE_BPS_L1, 1000},
+		{"10Gl1", NB_RATE_BPS_L1, 10e9},
+		{"10GL1", NB_RATE_BPS_L1, 10e9},
+		{"100Kl1", NB_RATE_BPS_L1, 100e3},
+		{"1000l1", NB_RATE_BPS_L1, 1000},
+		{"10Gl2", NB_RATE_BPS_L2, 10e9},
+		{"100Ml2", NB_RATE_BPS_L2, 100e6},
+		{"100mL2", NB_RATE_BPS_L2, 100e6},
+		{"7Kl2", NB_RATE_BPS_L2, 7e3},
+		{"1.25Gl2", NB_RATE_BPS_L2, 1.25e9},
+		{"1000l2", NB_RATE_BPS_L2, 1000},
+		{"1000pps", NB_RATE_PPS, 1000},
+		{"1000PPS", NB_RATE_PPS, 1000},
+		{"500Kpps", NB_RATE_PPS, 500e3},
+		{"500kpps", NB_RATE_PPS, 500e3},
+		{"14.88Mpps", NB_RATE_PPS, 14.88e6},
+		{"14.88mPpS", NB_RATE_PPS, 14.88e6},
+		{"1Gpps", NB_RATE_PPS, 1e9},
+		{"0.5pps", NB_RATE_PPS, 0.5},
+		{"50%", NB_RATE_PERCENT, 50},
+		{"99.5%", NB_RATE_PERCENT, 99.5},
+		{"100%", NB_RATE_PERCENT, 100},
+		{"0.01%", NB_RATE_PERCENT, 0.01},
 	};
 	unsigned int i;
 
@@ -141,53 +140,30 @@ static void
 test_rate_bad(void **state)
 {
 	static const struct bad_case cases[] = {
-		{ "", -EINVAL },
-		{ "abc", -EINVAL },
-		{ "G", -EINVAL },
-		{ "10X", -EINVAL },
-		{ "10GX", -EINVAL },
-		{ "10Gx", -EINVAL },
-		{ "10GG", -EINVAL },
-		{ "-5G", -EINVAL },
-		{ "+5G", -EINVAL },
-		{ "0", -ERANGE },
-		{ "0G", -ERANGE },
-		{ "0.0", -ERANGE },
-		{ "0pps", -ERANGE },
-		{ "0Kpps", -ERANGE },
-		{ "0l2", -ERANGE },
-		{ "0%", -ERANGE },
-		{ "101%", -ERANGE },
-		{ "100.001%", -ERANGE },
-		{ "-5%", -EINVAL },
-		{ "5K%", -EINVAL },
-		{ "5%%", -EINVAL },
-		{ "nan", -EINVAL },
-		{ "NaN", -EINVAL },
-		{ "inf", -EINVAL },
-		{ "infinity", -EINVAL },
-		{ "INF", -EINVAL },
-		{ "1e400", -ERANGE },
-		{ "1e-400", -ERANGE },
-		{ "1e300G", -ERANGE },
-		{ " 10G", -EINVAL },
-		{ "10G ", -EINVAL },
-		{ "10 G", -EINVAL },
-		{ "\t10G", -EINVAL },
-		{ "10G\n", -EINVAL },
-		{ "0x10", -EINVAL },
-		{ "0x1p3", -EINVAL },
-		{ ".", -EINVAL },
-		{ "1e", -EINVAL },
-		{ "1e+", -EINVAL },
-		{ "10Gbpsl2", -EINVAL },
-		{ "10Gbpsl1", -EINVAL },
-		{ "10Gl3", -EINVAL },
-		{ "10Gpp", -EINVAL },
-		{ "10Gppsx", -EINVAL },
-		{ "maximum", -EINVAL },
-		{ "max ", -EINVAL },
-		{ "1,000", -EINVAL },
+		{"", -EINVAL},	       {"abc", -EINVAL},
+		{"G", -EINVAL},	       {"10X", -EINVAL},
+		{"10GX", -EINVAL},     {"10Gx", -EINVAL},
+		{"10GG", -EINVAL},     {"-5G", -EINVAL},
+		{"+5G", -EINVAL},      {"0", -ERANGE},
+		{"0G", -ERANGE},       {"0.0", -ERANGE},
+		{"0pps", -ERANGE},     {"0Kpps", -ERANGE},
+		{"0l2", -ERANGE},      {"0%", -ERANGE},
+		{"101%", -ERANGE},     {"100.001%", -ERANGE},
+		{"-5%", -EINVAL},      {"5K%", -EINVAL},
+		{"5%%", -EINVAL},      {"nan", -EINVAL},
+		{"NaN", -EINVAL},      {"inf", -EINVAL},
+		{"infinity", -EINVAL}, {"INF", -EINVAL},
+		{"1e400", -ERANGE},    {"1e-400", -ERANGE},
+		{"1e300G", -ERANGE},   {" 10G", -EINVAL},
+		{"10G ", -EINVAL},     {"10 G", -EINVAL},
+		{"\t10G", -EINVAL},    {"10G\n", -EINVAL},
+		{"0x10", -EINVAL},     {"0x1p3", -EINVAL},
+		{".", -EINVAL},	       {"1e", -EINVAL},
+		{"1e+", -EINVAL},      {"10Gbpsl2", -EINVAL},
+		{"10Gbpsl1", -EINVAL}, {"10Gl3", -EINVAL},
+		{"10Gpp", -EINVAL},    {"10Gppsx", -EINVAL},
+		{"maximum", -EINVAL},  {"max ", -EINVAL},
+		{"1,000", -EINVAL},
 	};
 	unsigned int i;
 
@@ -244,35 +220,35 @@ static void
 test_count(void **state)
 {
 	static const struct u64_case cases[] = {
-		{ "0", 0, 0 },
-		{ "1", 0, 1 },
-		{ "10", 0, 10 },
-		{ "007", 0, 7 },
-		{ "10K", 0, 10000 },
-		{ "10k", 0, 10000 },
-		{ "10M", 0, 10000000 },
-		{ "10m", 0, 10000000 },
-		{ "3G", 0, UINT64_C(3000000000) },
-		{ "3g", 0, UINT64_C(3000000000) },
-		{ "18446744073709551615", 0, UINT64_MAX },
-		{ "18446744073G", 0, UINT64_C(18446744073000000000) },
-		{ "18446744073709551616", -ERANGE, 0 },
-		{ "99999999999999999999999", -ERANGE, 0 },
-		{ "18446744074G", -ERANGE, 0 },
-		{ "18446744073709552K", -ERANGE, 0 },
-		{ "", -EINVAL, 0 },
-		{ "K", -EINVAL, 0 },
-		{ "abc", -EINVAL, 0 },
-		{ "10X", -EINVAL, 0 },
-		{ "10KB", -EINVAL, 0 },
-		{ "10KK", -EINVAL, 0 },
-		{ "-1", -EINVAL, 0 },
-		{ "+1", -EINVAL, 0 },
-		{ " 1", -EINVAL, 0 },
-		{ "1 ", -EINVAL, 0 },
-		{ "1.5M", -EINVAL, 0 },
-		{ "0x10", -EINVAL, 0 },
-		{ "1e6", -EINVAL, 0 },
+		{"0", 0, 0},
+		{"1", 0, 1},
+		{"10", 0, 10},
+		{"007", 0, 7},
+		{"10K", 0, 10000},
+		{"10k", 0, 10000},
+		{"10M", 0, 10000000},
+		{"10m", 0, 10000000},
+		{"3G", 0, UINT64_C(3000000000)},
+		{"3g", 0, UINT64_C(3000000000)},
+		{"18446744073709551615", 0, UINT64_MAX},
+		{"18446744073G", 0, UINT64_C(18446744073000000000)},
+		{"18446744073709551616", -ERANGE, 0},
+		{"99999999999999999999999", -ERANGE, 0},
+		{"18446744074G", -ERANGE, 0},
+		{"18446744073709552K", -ERANGE, 0},
+		{"", -EINVAL, 0},
+		{"K", -EINVAL, 0},
+		{"abc", -EINVAL, 0},
+		{"10X", -EINVAL, 0},
+		{"10KB", -EINVAL, 0},
+		{"10KK", -EINVAL, 0},
+		{"-1", -EINVAL, 0},
+		{"+1", -EINVAL, 0},
+		{" 1", -EINVAL, 0},
+		{"1 ", -EINVAL, 0},
+		{"1.5M", -EINVAL, 0},
+		{"0x10", -EINVAL, 0},
+		{"1e6", -EINVAL, 0},
 	};
 
 	(void)state;
@@ -285,29 +261,29 @@ static void
 test_bytes(void **state)
 {
 	static const struct u64_case cases[] = {
-		{ "0", 0, 0 },
-		{ "1000", 0, 1000 },
-		{ "1K", 0, 1024 },
-		{ "1k", 0, 1024 },
-		{ "10K", 0, 10240 },
-		{ "1M", 0, 1048576 },
-		{ "3m", 0, 3 * 1048576 },
-		{ "10G", 0, UINT64_C(10) * 1073741824 },
-		{ "10g", 0, UINT64_C(10) * 1073741824 },
-		{ "18446744073709551615", 0, UINT64_MAX },
-		{ "17179869183G", 0, UINT64_C(17179869183) << 30 },
-		{ "17179869184G", -ERANGE, 0 },
-		{ "18014398509481984K", -ERANGE, 0 },
-		{ "18446744073709551616", -ERANGE, 0 },
-		{ "", -EINVAL, 0 },
-		{ "G", -EINVAL, 0 },
-		{ "10GB", -EINVAL, 0 },
-		{ "10Gi", -EINVAL, 0 },
-		{ "10T", -EINVAL, 0 },
-		{ "-1K", -EINVAL, 0 },
-		{ " 1K", -EINVAL, 0 },
-		{ "1K ", -EINVAL, 0 },
-		{ "1.5K", -EINVAL, 0 },
+		{"0", 0, 0},
+		{"1000", 0, 1000},
+		{"1K", 0, 1024},
+		{"1k", 0, 1024},
+		{"10K", 0, 10240},
+		{"1M", 0, 1048576},
+		{"3m", 0, 3 * 1048576},
+		{"10G", 0, UINT64_C(10) * 1073741824},
+		{"10g", 0, UINT64_C(10) * 1073741824},
+		{"18446744073709551615", 0, UINT64_MAX},
+		{"17179869183G", 0, UINT64_C(17179869183) << 30},
+		{"17179869184G", -ERANGE, 0},
+		{"18014398509481984K", -ERANGE, 0},
+		{"18446744073709551616", -ERANGE, 0},
+		{"", -EINVAL, 0},
+		{"G", -EINVAL, 0},
+		{"10GB", -EINVAL, 0},
+		{"10Gi", -EINVAL, 0},
+		{"10T", -EINVAL, 0},
+		{"-1K", -EINVAL, 0},
+		{" 1K", -EINVAL, 0},
+		{"1K ", -EINVAL, 0},
+		{"1.5K", -EINVAL, 0},
 	};
 
 	(void)state;
@@ -324,15 +300,14 @@ test_seconds(void **state)
 		const char *s;
 		double v;
 	} good[] = {
-		{ "0", 0 }, { "10", 10 }, { "0.5", 0.5 }, { ".25", 0.25 },
-		{ "3.", 3 }, { "1e3", 1000 }, { "2.5E-1", 0.25 },
-		{ "86400", 86400 },
+		{"0", 0},  {"10", 10},	  {"0.5", 0.5},	    {".25", 0.25},
+		{"3.", 3}, {"1e3", 1000}, {"2.5E-1", 0.25}, {"86400", 86400},
 	};
 	static const struct bad_case bad[] = {
-		{ "", -EINVAL },     { "-1", -EINVAL },  { "+1", -EINVAL },
-		{ "abc", -EINVAL },  { "nan", -EINVAL }, { "inf", -EINVAL },
-		{ "1s", -EINVAL },   { " 1", -EINVAL },  { "1 ", -EINVAL },
-		{ "0x10", -EINVAL }, { ".", -EINVAL },   { "1e400", -ERANGE },
+		{"", -EINVAL},	   {"-1", -EINVAL},  {"+1", -EINVAL},
+		{"abc", -EINVAL},  {"nan", -EINVAL}, {"inf", -EINVAL},
+		{"1s", -EINVAL},   {" 1", -EINVAL},  {"1 ", -EINVAL},
+		{"0x10", -EINVAL}, {".", -EINVAL},   {"1e400", -ERANGE},
 	};
 	unsigned int i;
 
@@ -367,25 +342,25 @@ test_u32(void **state)
 		int rc;
 		uint32_t v;
 	} cases[] = {
-		{ "0", 0, 10, 0, 0 },
-		{ "10", 0, 10, 0, 10 },
-		{ "5", 5, 5, 0, 5 },
-		{ "4294967295", 0, UINT32_MAX, 0, UINT32_MAX },
-		{ "0004", 0, 10, 0, 4 },
-		{ "11", 0, 10, -ERANGE, 0 },
-		{ "4", 5, 10, -ERANGE, 0 },
-		{ "4294967296", 0, UINT32_MAX, -ERANGE, 0 },
-		{ "18446744073709551616", 0, UINT32_MAX, -ERANGE, 0 },
-		{ "", 0, 10, -EINVAL, 0 },
-		{ "-1", 0, 10, -EINVAL, 0 },
-		{ "+1", 0, 10, -EINVAL, 0 },
-		{ " 1", 0, 10, -EINVAL, 0 },
-		{ "1 ", 0, 10, -EINVAL, 0 },
-		{ "1K", 0, 10000, -EINVAL, 0 },
-		{ "1.0", 0, 10, -EINVAL, 0 },
-		{ "0x1", 0, 10, -EINVAL, 0 },
-		{ "abc", 0, 10, -EINVAL, 0 },
-		{ "5", 10, 0, -EINVAL, 0 },
+		{"0", 0, 10, 0, 0},
+		{"10", 0, 10, 0, 10},
+		{"5", 5, 5, 0, 5},
+		{"4294967295", 0, UINT32_MAX, 0, UINT32_MAX},
+		{"0004", 0, 10, 0, 4},
+		{"11", 0, 10, -ERANGE, 0},
+		{"4", 5, 10, -ERANGE, 0},
+		{"4294967296", 0, UINT32_MAX, -ERANGE, 0},
+		{"18446744073709551616", 0, UINT32_MAX, -ERANGE, 0},
+		{"", 0, 10, -EINVAL, 0},
+		{"-1", 0, 10, -EINVAL, 0},
+		{"+1", 0, 10, -EINVAL, 0},
+		{" 1", 0, 10, -EINVAL, 0},
+		{"1 ", 0, 10, -EINVAL, 0},
+		{"1K", 0, 10000, -EINVAL, 0},
+		{"1.0", 0, 10, -EINVAL, 0},
+		{"0x1", 0, 10, -EINVAL, 0},
+		{"abc", 0, 10, -EINVAL, 0},
+		{"5", 10, 0, -EINVAL, 0},
 	};
 	unsigned int i;
 
@@ -412,17 +387,17 @@ test_mac(void **state)
 {
 	static const char *const bad[] = {
 		"",
-		"02:00:00:00:00",          /* short */
-		"02:00:00:00:00:0",        /* short */
-		"02:00:00:00:00:01:02",    /* long */
-		"02:00:00:00:00:011",      /* long */
-		"02:00:00:00:00:0g",       /* bad hex */
-		"x2:00:00:00:00:01",       /* bad hex */
-		"02:00:00:00:00001",       /* missing separator */
-		"0200:00:00:00:01:",       /* missing separator */
-		"02:00-00:00:00:01",       /* mixed separators */
-		"02.00.00.00.00.01",       /* wrong separator */
-		"2:0:0:0:0:1",             /* single digits */
+		"02:00:00:00:00",	/* short */
+		"02:00:00:00:00:0",	/* short */
+		"02:00:00:00:00:01:02", /* long */
+		"02:00:00:00:00:011",	/* long */
+		"02:00:00:00:00:0g",	/* bad hex */
+		"x2:00:00:00:00:01",	/* bad hex */
+		"02:00:00:00:00001",	/* missing separator */
+		"0200:00:00:00:01:",	/* missing separator */
+		"02:00-00:00:00:01",	/* mixed separators */
+		"02.00.00.00.00.01",	/* wrong separator */
+		"2:0:0:0:0:1",		/* single digits */
 		" 02:00:00:00:00:01",
 		"02:00:00:00:00:01 ",
 		"+2:00:00:00:00:01",
@@ -432,15 +407,13 @@ test_mac(void **state)
 
 	(void)state;
 	assert_int_equal(nb_parse_mac("02:00:00:00:00:01", mac), 0);
-	assert_memory_equal(mac, ((uint8_t[6]){ 2, 0, 0, 0, 0, 1 }), 6);
+	assert_memory_equal(mac, ((uint8_t[6]){2, 0, 0, 0, 0, 1}), 6);
 	assert_int_equal(nb_parse_mac("AA-bb-Cc-dD-EE-ff", mac), 0);
-	assert_memory_equal(mac,
-			    ((uint8_t[6]){ 0xaa, 0xbb, 0xcc, 0xdd, 0xee,
-					   0xff }), 6);
+	assert_memory_equal(
+		mac, ((uint8_t[6]){0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff}), 6);
 	assert_int_equal(nb_parse_mac("01:23:45:67:89:aB", mac), 0);
-	assert_memory_equal(mac,
-			    ((uint8_t[6]){ 0x01, 0x23, 0x45, 0x67, 0x89,
-					   0xab }), 6);
+	assert_memory_equal(
+		mac, ((uint8_t[6]){0x01, 0x23, 0x45, 0x67, 0x89, 0xab}), 6);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		int rc;
 
@@ -463,34 +436,24 @@ test_ipv4(void **state)
 		const char *s;
 		uint32_t v;
 	} good[] = {
-		{ "192.168.1.2", UINT32_C(0xc0a80102) },
-		{ "10.0.0.1", UINT32_C(0x0a000001) },
-		{ "0.0.0.0", 0 },
-		{ "255.255.255.255", UINT32_MAX },
-		{ "1.2.3.4", UINT32_C(0x01020304) },
+		{"192.168.1.2", UINT32_C(0xc0a80102)},
+		{"10.0.0.1", UINT32_C(0x0a000001)},
+		{"0.0.0.0", 0},
+		{"255.255.255.255", UINT32_MAX},
+		{"1.2.3.4", UINT32_C(0x01020304)},
 	};
 	static const struct bad_case bad[] = {
-		{ "256.1.1.1", -ERANGE },
-		{ "1.2.3.256", -ERANGE },
-		{ "1.999.3.4", -ERANGE },
-		{ "99999999999.1.1.1", -ERANGE },
-		{ "1.2.3", -EINVAL },
-		{ "1.2.3.4.5", -EINVAL },
-		{ "1.2.3.", -EINVAL },
-		{ ".1.2.3", -EINVAL },
-		{ "1..2.3", -EINVAL },
-		{ "1.2.3.4 ", -EINVAL },
-		{ " 1.2.3.4", -EINVAL },
-		{ "1.2.3.4x", -EINVAL },
-		{ "a.b.c.d", -EINVAL },
-		{ "1.2.3.-4", -EINVAL },
-		{ "1.2.+3.4", -EINVAL },
-		{ "01.2.3.4", -EINVAL },
-		{ "1.2.3.00", -EINVAL },
-		{ "0x1.2.3.4", -EINVAL },
-		{ "1,2,3,4", -EINVAL },
-		{ "", -EINVAL },
-		{ "junk", -EINVAL },
+		{"256.1.1.1", -ERANGE}, {"1.2.3.256", -ERANGE},
+		{"1.999.3.4", -ERANGE}, {"99999999999.1.1.1", -ERANGE},
+		{"1.2.3", -EINVAL},	{"1.2.3.4.5", -EINVAL},
+		{"1.2.3.", -EINVAL},	{".1.2.3", -EINVAL},
+		{"1..2.3", -EINVAL},	{"1.2.3.4 ", -EINVAL},
+		{" 1.2.3.4", -EINVAL},	{"1.2.3.4x", -EINVAL},
+		{"a.b.c.d", -EINVAL},	{"1.2.3.-4", -EINVAL},
+		{"1.2.+3.4", -EINVAL},	{"01.2.3.4", -EINVAL},
+		{"1.2.3.00", -EINVAL},	{"0x1.2.3.4", -EINVAL},
+		{"1,2,3,4", -EINVAL},	{"", -EINVAL},
+		{"junk", -EINVAL},
 	};
 	unsigned int i;
 
@@ -550,7 +513,7 @@ test_sizes_list(void **state)
 	assert_int_equal(l.sizes[0], 1518);
 	assert_int_equal(l.sizes[1], 64);
 	assert_int_equal(l.nb_pattern, 4);
-	assert_memory_equal(l.pattern, ((uint8_t[4]){ 0, 1, 0, 0 }), 4);
+	assert_memory_equal(l.pattern, ((uint8_t[4]){0, 1, 0, 0}), 4);
 	assert_rel(nb_sizes_mean(&l), (3 * 1518 + 64) / 4.0);
 
 	/* bounds inclusive */
@@ -563,13 +526,13 @@ test_sizes_list(void **state)
 static void
 test_sizes_imix(void **state)
 {
-	static const char *const names[] = { "imix", "IMIX", "iMiX" };
+	static const char *const names[] = {"imix", "IMIX", "iMiX"};
 	unsigned int n;
 
 	(void)state;
 	for (n = 0; n < sizeof(names) / sizeof(names[0]); n++) {
 		struct nb_size_list l;
-		unsigned int cnt[3] = { 0, 0, 0 };
+		unsigned int cnt[3] = {0, 0, 0};
 		unsigned int i, sum = 0;
 
 		assert_int_equal(nb_parse_sizes(names[n], &l), 0);
@@ -601,28 +564,17 @@ static void
 test_sizes_bad(void **state)
 {
 	static const struct bad_case cases[] = {
-		{ "", -EINVAL },
-		{ "abc", -EINVAL },
-		{ "imix2", -EINVAL },
-		{ "imix,64", -EINVAL },
-		{ ",64", -EINVAL },
-		{ "64,", -EINVAL },
-		{ "64,,128", -EINVAL },
-		{ ",", -EINVAL },
-		{ "64;128", -EINVAL },
-		{ "64 128", -EINVAL },
-		{ " 64", -EINVAL },
-		{ "64 ", -EINVAL },
-		{ "-64", -EINVAL },
-		{ "+64", -EINVAL },
-		{ "64B", -EINVAL },
-		{ "0x40", -EINVAL },
-		{ "64.0", -EINVAL },
-		{ "63", -ERANGE },
-		{ "0", -ERANGE },
-		{ "9001", -ERANGE },
-		{ "64,9001", -ERANGE },
-		{ "99999999999999999999999", -ERANGE },
+		{"", -EINVAL},	      {"abc", -EINVAL},
+		{"imix2", -EINVAL},   {"imix,64", -EINVAL},
+		{",64", -EINVAL},     {"64,", -EINVAL},
+		{"64,,128", -EINVAL}, {",", -EINVAL},
+		{"64;128", -EINVAL},  {"64 128", -EINVAL},
+		{" 64", -EINVAL},     {"64 ", -EINVAL},
+		{"-64", -EINVAL},     {"+64", -EINVAL},
+		{"64B", -EINVAL},     {"0x40", -EINVAL},
+		{"64.0", -EINVAL},    {"63", -ERANGE},
+		{"0", -ERANGE},	      {"9001", -ERANGE},
+		{"64,9001", -ERANGE}, {"99999999999999999999999", -ERANGE},
 	};
 	struct nb_size_list l;
 	char buf[1024];
@@ -818,8 +770,7 @@ test_resolve_percent(void **state)
 	r = resolve("100%", "64", UINT64_C(25000000000));
 	assert_rel(pps_of(r), 25e9 / 672);
 	r = resolve("33.3%", "imix", UINT64_C(25000000000));
-	assert_ratio(r.pps_num, r.pps_den, UINT64_C(8325000000) * 12,
-		     36656);
+	assert_ratio(r.pps_num, r.pps_den, UINT64_C(8325000000) * 12, 36656);
 	/* bps rounded to an integer: 0.0001% of 10G = 10000 bps */
 	r = resolve("0.0001%", "64", UINT64_C(10000000000));
 	assert_ratio(r.pps_num, r.pps_den, 10000, 672);
@@ -923,8 +874,8 @@ test_resolve_errors(void **state)
 	assert_int_equal(nb_rate_resolve(&spec, &bad, 0, &r), -EINVAL);
 	spec.kind = NB_RATE_PERCENT;
 	spec.value = 150;
-	assert_int_equal(nb_rate_resolve(&spec, &l, UINT64_C(10000000000),
-					 &r), -ERANGE);
+	assert_int_equal(nb_rate_resolve(&spec, &l, UINT64_C(10000000000), &r),
+			 -ERANGE);
 	spec.kind = NB_RATE_PPS;
 	spec.value = NAN;
 	assert_int_equal(nb_rate_resolve(&spec, &l, 0, &r), -EINVAL);
@@ -938,13 +889,17 @@ static void
 test_rate_bps_inverse(void **state)
 {
 	static const char *const lists[] = {
-		"64", "128", "1518", "9000", "64,1518", "imix",
+		"64",
+		"128",
+		"1518",
+		"9000",
+		"64,1518",
+		"imix",
 		"64,65,66,67,68,69,70,71,1500,1501",
 	};
-	static const char *const l1[] = { "10G", "25G", "1G", "2.5G",
-					  "123.456M", "100K", "1000" };
-	static const char *const l2[] = { "10Gl2", "40Gl2", "1.5Gl2",
-					  "77Ml2" };
+	static const char *const l1[] = {"10G",	     "25G",  "1G",  "2.5G",
+					 "123.456M", "100K", "1000"};
+	static const char *const l2[] = {"10Gl2", "40Gl2", "1.5Gl2", "77Ml2"};
 	unsigned int i, j;
 
 	(void)state;
