@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The tool's configuration, filled from the option table (nb_options.c).
- * Pure data: no rte_ types.
+ * Pure data: no DPDK types.
  */
 #ifndef NB_CONFIG_H
 #define NB_CONFIG_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Peer-mode control protocol: message codec and results blob.  Pure: no
- * rte_ calls, no globals.  docs/protocol.md describes the same bytes; keep
+ * DPDK calls, no globals.  docs/protocol.md describes the same bytes; keep
  * the two in step.
  *
  * A control message is the whole payload of one UDP datagram to or from

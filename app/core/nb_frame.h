@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The data frame layout, coded once.  docs/protocol.md describes the same
- * bytes; keep the two in step.  Pure: no rte_ calls.
+ * bytes; keep the two in step.  Pure: no DPDK calls.
  *
  *   Ethernet II (14 B) [802.1Q tag (4 B)] IPv4 (20 B, no options) UDP|TCP
  *

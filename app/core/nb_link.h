@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Reliable delivery of control messages over a lossy datagram path.  Pure:
- * no rte_ calls, no clock of its own (time is a ns count the caller passes
+ * no DPDK calls, no clock of its own (time is a ns count the caller passes
  * in), no I/O (the caller sends the bytes nb_link_poll() hands out).
  *
  * Stop-and-wait per direction: each side has at most one message awaiting

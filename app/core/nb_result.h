@@ -2,7 +2,7 @@
 /*
  * The results of a test as pure data, and the writers that turn them into
  * text and JSON.  Filled by the control and stats lcores from worker
- * counters and PMD counters; nothing here calls rte_.
+ * counters and PMD counters; nothing here calls DPDK.
  */
 #ifndef NB_RESULT_H
 #define NB_RESULT_H

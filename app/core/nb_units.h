@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Parsing of user-facing quantities: rates, counts, byte sizes, durations,
- * frame-size lists, MAC and IPv4 addresses.  Pure: no rte_ calls.
+ * frame-size lists, MAC and IPv4 addresses.  Pure: no DPDK calls.
  *
  * Every parser returns 0 on success and -EINVAL (or -ERANGE for a value
  * outside the allowed range) on failure, and never writes *out on failure.
