@@ -46,6 +46,16 @@ int nb_loopback_run(struct nb_app *app);
 void nb_run_arm(struct nb_app *app, uint64_t start_tsc);
 int nb_workers_launch(struct nb_app *app);
 int nb_all_tx_done(const struct nb_app *app);
+
+/*
+ * Senders that have not got a frame accepted for NB_TX_STALL_S seconds
+ * (link down, a peer gone): the caller stops the test rather than wait
+ * forever for a --packets count.  seen and since carry state between calls
+ * (start both at 0).
+ */
+#define NB_TX_STALL_S 5
+int nb_tx_stalled(const struct nb_app *app, uint64_t tsc, uint64_t *seen,
+		  uint64_t *since);
 uint64_t nb_rx_data_total(const struct nb_app *app);
 uint64_t nb_tx_data_total(const struct nb_app *app);
 /* peer/nb_peer.c: the responder and the client. */

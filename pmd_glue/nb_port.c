@@ -105,6 +105,7 @@ nb_port_setup(uint16_t port_id, const struct nb_port_req *req,
 	int socket, ret;
 
 	memset(p, 0, sizeof(*p));
+	p->desc.port_id = port_id;
 	ret = rte_eth_dev_info_get(port_id, &info);
 	if (ret != 0) {
 		snprintf(err, errlen, "port %u: cannot get device info: %s",
@@ -277,4 +278,18 @@ nb_port_shutdown(struct nb_port *p)
 		p->started = 0;
 	}
 	rte_eth_dev_close(p->desc.port_id);
+}
+
+void
+nb_port_rx_flush(uint16_t port_id, uint16_t queue)
+{
+	struct rte_mbuf *pkts[32];
+	uint16_t n;
+	int rounds = 0;
+
+	do {
+		n = rte_eth_rx_burst(port_id, queue, pkts, 32);
+		if (n > 0)
+			rte_pktmbuf_free_bulk(pkts, n);
+	} while (n > 0 && ++rounds < 1024);
 }

@@ -49,4 +49,7 @@ struct rte_mempool *nb_tx_pool_create(const char *name, unsigned int n,
 
 void nb_port_shutdown(struct nb_port *p);
 
+/* Read and free whatever waits in an RX queue (before a counter reset). */
+void nb_port_rx_flush(uint16_t port_id, uint16_t queue);
+
 #endif /* NB_PORT_H */

@@ -141,6 +141,14 @@ handle(struct nb_ctlio *io, struct rte_mbuf *m)
 			io->rx_bad++;
 			return;
 		}
+		/*
+		 * Another host's conversation, flooded to us: neither our
+		 * MAC nor our address.
+		 */
+		if (u.dst_ip != io->ip && memcmp(u.dst_mac, io->mac, 6) != 0) {
+			io->stray++;
+			return;
+		}
 		io->rx_ctl++;
 		if (io->on_msg != NULL)
 			io->on_msg(io->ctx, &u);

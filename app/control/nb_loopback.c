@@ -177,6 +177,7 @@ setup_rxjob(struct nb_app *app, const struct nb_job *job, unsigned int idx,
 							app->cfg.streams,
 						RTE_CACHE_LINE_SIZE, socket);
 	if (j == NULL || j->streams == NULL) {
+		rte_free(j);
 		snprintf(err, errlen,
 			 "out of hugepage memory for RX stream "
 			 "state (see hugepages.md)");
@@ -329,15 +330,45 @@ nb_workers_launch(struct nb_app *app)
 }
 
 int
+nb_tx_stalled(const struct nb_app *app, uint64_t tsc, uint64_t *seen,
+	      uint64_t *since)
+{
+	uint64_t n = 0;
+	unsigned int i, k;
+
+	for (i = 0; i < app->nb_txjobs; i++) {
+		const struct nb_txjob *j = app->txjobs[i];
+
+		if (j->cnt_data == NULL)
+			continue;
+		for (k = 0; k < j->nb_streams; k++)
+			n += j->cnt_data[k].pkts + j->cnt_warm[k].pkts;
+	}
+	if (n != *seen || *since == 0 || tsc < app->run.start_tsc) {
+		*seen = n;
+		*since = tsc;
+		return 0;
+	}
+	return tsc - *since > NB_TX_STALL_S * rte_get_tsc_hz();
+}
+
+int
 nb_loopback_run(struct nb_app *app)
 {
 	struct nb_run *run = &app->run;
 	const struct nb_config *cfg = &app->cfg;
 	uint64_t hz = rte_get_tsc_hz(), now, drain_end, idle_since;
-	uint64_t last_rx = 0, rx;
+	uint64_t last_rx = 0, rx, stall_seen = 0, stall_since = 0;
 	unsigned int i;
 	int interrupted = 0;
 
+	/*
+	 * Frames that queued while the links came up (LLDP, STP, ...): a NIC
+	 * has counted them already; read and drop them before the counters
+	 * are reset, so the tool and the PMD count the same frames.
+	 */
+	for (i = 0; i < app->nb_rxjobs; i++)
+		nb_port_rx_flush(app->rxjobs[i]->port, app->rxjobs[i]->queue);
 	for (i = 0; i < app->nb_ports; i++)
 		nb_port_stats_reset(app->port_ids[i]);
 	nb_clock_init(&run->clock, hz, 0);
@@ -352,6 +383,14 @@ nb_loopback_run(struct nb_app *app)
 		if (nb_force_quit && !run->tx_stop) {
 			run->tx_stop = 1;
 			interrupted = 1;
+		}
+		if (!run->tx_stop && nb_tx_stalled(app, rte_get_tsc_cycles(),
+						   &stall_seen, &stall_since)) {
+			snprintf(app->result.error, sizeof(app->result.error),
+				 "the TX port accepted no frame for %d s "
+				 "(link down?); test stopped",
+				 NB_TX_STALL_S);
+			run->tx_stop = 1;
 		}
 		sleep_ms(5);
 	}

@@ -436,6 +436,7 @@ nb_ctl_encode(const struct nb_ctl_msg *m, uint8_t *buf, size_t buflen)
 		break;
 	case NB_CTL_START:
 		wr_u32(&p, m->u.start.delay_ms);
+		wr_u64(&p, (uint64_t)m->u.start.rx_offset_ns);
 		break;
 	case NB_CTL_KEEPALIVE:
 		wr_u64(&p, m->u.ka.sender_ns);
@@ -579,6 +580,7 @@ nb_ctl_decode(const uint8_t *buf, size_t len, struct nb_ctl_msg *m)
 		break;
 	case NB_CTL_START:
 		m->u.start.delay_ms = rd_u32(&p);
+		m->u.start.rx_offset_ns = (int64_t)rd_u64(&p);
 		break;
 	case NB_CTL_KEEPALIVE:
 		m->u.ka.sender_ns = rd_u64(&p);

@@ -55,7 +55,7 @@
 #define NB_CTL_PARAMS_LEN	 180
 #define NB_CTL_ACCEPT_LEN	 4
 #define NB_CTL_REJECT_LEN	 (2 + NB_CTL_REASON_STR) /* 130 */
-#define NB_CTL_START_LEN	 4
+#define NB_CTL_START_LEN	 12
 #define NB_CTL_KEEPALIVE_LEN	 24
 #define NB_CTL_RESULTS_REQ_LEN	 4
 #define NB_CTL_RESULTS_FIXED_LEN 14			 /* + chunk_len */
@@ -188,6 +188,11 @@ struct nb_ctl_reject {
 /* START: delay_ms 0..NB_CTL_MAX_START_DELAY_MS. */
 struct nb_ctl_start {
 	uint32_t delay_ms;
+	/*
+	 * Added to the receiver's clock when it timestamps arrivals: the
+	 * client's estimate of (its clock - the responder's), 0 on one host.
+	 */
+	int64_t rx_offset_ns;
 };
 
 /*

@@ -88,13 +88,4 @@ uint64_t nb_hist_percentile(const struct nb_hist *h, double p);
 
 double nb_hist_mean(const struct nb_hist *h);
 
-/*
- * dst = src with every value moved by delta ns (a clock offset correction):
- * each bucket's count moves to the bucket of its midpoint + delta; values
- * that would go below 0 become 0.  min, max and sum move exactly.  dst
- * must not be src.
- */
-void nb_hist_shift(struct nb_hist *dst, const struct nb_hist *src,
-		   int64_t delta);
-
 #endif /* NB_HIST_H */

@@ -73,9 +73,9 @@ now_ns(const struct peer *pr)
 }
 
 /*
- * The control lcore sleeps between polls: 500 us when idle, 50 us while a
- * session is open (control answers, and clock samples, are then only that
- * late).
+ * The control lcore sleeps between polls: 500 us, or 50 us while a test is
+ * being set up (the clock-offset samples are then only that late; during
+ * the test the CPU is left to the workers).
  */
 static int nap_short;
 
@@ -323,6 +323,21 @@ test_setup(struct peer *pr, const struct nb_ctl_params *p, char *err,
 			   p->packets, err, errlen);
 	if (ret != 0)
 		return ret;
+	for (i = 0; i < app->plan.nb_tx_jobs; i++) {
+		struct nb_pacer tmp;
+		const struct nb_job *j = &app->plan.jobs[i];
+
+		if (j->rate_num != 0 &&
+		    nb_pacer_init(&tmp, rte_get_tsc_hz(), j->rate_num,
+				  j->rate_den, 0) != 0) {
+			snprintf(err, errlen,
+				 "rate %llu/%llu pps cannot be "
+				 "paced here",
+				 (unsigned long long)p->rate_num,
+				 (unsigned long long)p->rate_den);
+			return -EINVAL;
+		}
+	}
 	nb_result_free(&app->result);
 	if (nb_result_init(&app->result, &app->cfg, app->cfg.streams) != 0) {
 		snprintf(err, errlen, "out of memory");
@@ -342,9 +357,9 @@ test_setup(struct peer *pr, const struct nb_ctl_params *p, char *err,
 	}
 	for (i = 0; i < app->nb_rxjobs; i++)
 		app->rxjobs[i]->ctl_ring = pr->io.rings[app->rxjobs[i]->queue];
-	memset((void *)&app->run.tx_stop, 0, sizeof(app->run.tx_stop));
 	app->run.tx_stop = 0;
 	app->run.rx_stop = 0;
+	app->run.rx_offset_ns = 0;
 	app->run.start_tsc = UINT64_MAX;
 	/*
 	 * Reset the PMD counters before the workers poll: a reset racing a
@@ -403,10 +418,12 @@ test_stop(struct peer *pr)
 		uint64_t now = rte_get_tsc_cycles();
 
 		rx = nb_rx_data_total(app);
+		if (now >= end)
+			break;
 		if (rx != last) {
 			last = rx;
 			idle = now;
-		} else if (now - idle > hz / 20 || now >= end) {
+		} else if (now - idle > hz / 20) {
 			break;
 		}
 		nap();
@@ -516,6 +533,8 @@ responder_end_session(struct peer *pr, const char *why)
 		fprintf(stderr, "dpdk-nbench: session %08x ended: %s\n",
 			pr->session, why);
 	test_free(pr);
+	if (pr->app->cfg.one_off)
+		pr->quit = 1;
 	pr->state = R_IDLE;
 	pr->session = 0;
 	nap_short = 0;
@@ -546,11 +565,7 @@ responder_msg(struct peer *pr, const struct nb_udp_info *u,
 		return;
 	}
 	if (pr->state == R_IDLE) {
-		if (m->type == NB_CTL_QUIT) {
-			send_ack(pr, m->session, m->seq, u->src_mac, u->src_ip);
-			pr->quit = 1;
-			return;
-		}
+		/* Everything, QUIT included, starts with a HELLO. */
 		if (m->type != NB_CTL_HELLO)
 			return;
 		/* A new session. */
@@ -577,7 +592,7 @@ responder_msg(struct peer *pr, const struct nb_udp_info *u,
 		link_send(pr, &r);
 		break;
 	case NB_CTL_PARAMS:
-		if (pr->state != R_SESSION)
+		if (pr->state != R_SESSION || pr->test_ready)
 			break;
 		pr->params = m->u.params;
 		if (check_params(pr, &m->u.params, why, sizeof(why)) != 0 ||
@@ -598,7 +613,9 @@ responder_msg(struct peer *pr, const struct nb_udp_info *u,
 	case NB_CTL_START:
 		if (pr->state != R_SESSION || !pr->test_ready)
 			break;
+		pr->app->run.rx_offset_ns = m->u.start.rx_offset_ns;
 		test_arm(pr, (uint64_t)m->u.start.delay_ms * MS);
+		nap_short = 0; /* the test runs: leave the CPU to workers */
 		pr->state = R_ARMED;
 		break;
 	case NB_CTL_KEEPALIVE: {
@@ -633,8 +650,6 @@ responder_msg(struct peer *pr, const struct nb_udp_info *u,
 		break;
 	case NB_CTL_DONE:
 		responder_end_session(pr, "done");
-		if (pr->app->cfg.one_off)
-			pr->quit = 1;
 		break;
 	case NB_CTL_QUIT:
 		responder_end_session(pr, "the client asked us to quit");
@@ -657,26 +672,17 @@ on_msg(void *ctx, const struct nb_udp_info *u)
 		responder_msg(pr, u, &m);
 		return;
 	}
-	/* client: only our session (BUSY and ERROR may carry another) */
-	if (m.session != pr->session && m.type != NB_CTL_BUSY &&
-	    m.type != NB_CTL_ERROR)
-		return;
-	if (memcmp(u->src_mac, pr->peer_mac, 6) != 0) {
-		/* The frames reached it anyway (flooding, a virtual link):
-		 * say so, and address the responder by its real MAC. */
-		fprintf(stderr,
-			"dpdk-nbench: warning: the responder answers from "
-			"%02x:%02x:%02x:%02x:%02x:%02x, not the --peer MAC; "
-			"using its address\n",
-			u->src_mac[0], u->src_mac[1], u->src_mac[2],
-			u->src_mac[3], u->src_mac[4], u->src_mac[5]);
-		memcpy(pr->peer_mac, u->src_mac, 6);
-	}
+	/* client: only our session (BUSY and ERROR may carry another, but
+	 * only from the address we talk to) */
 	if (m.type == NB_CTL_BUSY || m.type == NB_CTL_ERROR) {
+		if (m.session != pr->session && u->src_ip != pr->peer_ip)
+			return;
 		pr->inbox = m;
 		pr->inbox_full = 1;
 		return;
 	}
+	if (m.session != pr->session)
+		return;
 	if (m.type == NB_CTL_KEEPALIVE) {
 		/* the responder's echo (unacknowledged): a clock sample */
 		uint64_t t4 = now_ns(pr);
@@ -690,6 +696,17 @@ on_msg(void *ctx, const struct nb_udp_info *u)
 	}
 	if (!accept_msg(pr, u, &m))
 		return;
+	if (memcmp(u->src_mac, pr->peer_mac, 6) != 0) {
+		/* The frames reached it anyway (flooding, a virtual link):
+		 * say so, and address the responder by its real MAC. */
+		fprintf(stderr,
+			"dpdk-nbench: warning: the responder answers from "
+			"%02x:%02x:%02x:%02x:%02x:%02x, not the --peer MAC; "
+			"using its address\n",
+			u->src_mac[0], u->src_mac[1], u->src_mac[2],
+			u->src_mac[3], u->src_mac[4], u->src_mac[5]);
+		memcpy(pr->peer_mac, u->src_mac, 6);
+	}
 	pr->inbox = m;
 	pr->inbox_full = 1;
 }
@@ -727,7 +744,9 @@ peer_bring_up(struct nb_app *app, struct peer *pr, uint32_t ip)
 	req.rxd = (uint16_t)cfg->rxd;
 	req.txd = (uint16_t)cfg->txd;
 	req.max_frame = max_frame;
-	req.nb_rx_mbufs = cfg->rxd * cfg->queues + 4096;
+	/* every ring full, plus per-lcore caches, plus bursts in hand */
+	req.nb_rx_mbufs =
+		cfg->rxd * req.nb_rxq + 512 * rte_lcore_count() + 4096;
 	app->nb_ports = 1;
 	app->port_ids[0] = cfg->port;
 	if (nb_port_setup(cfg->port, &req, &app->ports[0], err, sizeof(err)) !=
@@ -920,6 +939,12 @@ fetch_results(struct peer *pr, struct nb_ctl_results_hdr *h,
 		if (blob == NULL) {
 			parts = m.u.res.nb_parts;
 			total = m.u.res.total_len;
+			/* no more than our streams' worth of results */
+			if (total > NB_CTL_RESULTS_HDR_LEN +
+					    (size_t)pr->app->cfg.streams *
+						    (NB_CTL_STREAM_RES_LEN +
+						     10u * NB_HIST_BUCKETS))
+				return -EPROTO;
 			blob = malloc(total ? total : 1);
 			if (blob == NULL)
 				return -ENOMEM;
@@ -938,15 +963,8 @@ fetch_results(struct peer *pr, struct nb_ctl_results_hdr *h,
 static void
 merge(struct nb_result *r, const struct nb_result *own,
       const struct nb_ctl_results_hdr *h, const struct nb_ctl_stream_res *s,
-      uint32_t n, int we_send, const struct nb_offset *off)
+      uint32_t n, int we_send)
 {
-	/*
-	 * One-way latency = receiver clock - sender clock.  Forward, the
-	 * responder's clock reads off.offset_ns ahead of ours: subtract it;
-	 * reverse, add it.
-	 */
-	int64_t shift =
-		off->samples ? (we_send ? -off->offset_ns : off->offset_ns) : 0;
 	uint32_t i;
 
 	for (i = 0; i < r->nb_streams && i < n; i++) {
@@ -963,7 +981,7 @@ merge(struct nb_result *r, const struct nb_result *own,
 			o->duplicates = s[i].duplicates;
 			o->late = s[i].late;
 			o->jitter_ns = s[i].jitter_ps / 1000.0;
-			nb_hist_shift(&o->hist, &s[i].hist, shift);
+			o->hist = s[i].hist;
 		} else {
 			o->tx_pkts = s[i].tx_pkts;
 			o->tx_bytes = s[i].tx_bytes;
@@ -974,7 +992,7 @@ merge(struct nb_result *r, const struct nb_result *own,
 			o->duplicates = me->duplicates;
 			o->late = me->late;
 			o->jitter_ns = me->jitter_ns;
-			nb_hist_shift(&o->hist, &me->hist, shift);
+			o->hist = me->hist;
 		}
 	}
 	if (we_send) {
@@ -1041,6 +1059,14 @@ client_partial(struct peer *pr, const char *why)
 	}
 
 	test_stop(pr);
+	{
+		/* let a responder that is still there end the session now */
+		struct nb_ctl_msg d;
+
+		nb_ctl_msg_init(&d, NB_CTL_DONE, pr->session);
+		d.seq = pr->link.next_seq;
+		send_raw(pr, &d, pr->peer_mac, pr->peer_ip);
+	}
 	nb_result_finish(&app->result);
 	snprintf(app->result.error, sizeof(app->result.error), "%s", why);
 	fprintf(stderr,
@@ -1144,6 +1170,7 @@ nb_peer_client(struct nb_app *app)
 	struct nb_ctl_params params;
 	struct nb_ctl_msg m;
 	uint64_t hz = rte_get_tsc_hz(), next_ka, idle_since = 0, last_rx = 0;
+	uint64_t tx_seen = 0, tx_since = 0;
 	uint32_t nres = 0;
 	int ret, sends, receives, interrupted = 0;
 	char why[256];
@@ -1313,8 +1340,45 @@ nb_peer_client(struct nb_app *app)
 		}
 	}
 
+	/*
+	 * One-way latency is receive time minus send time, each on its own
+	 * host's clock.  On one host (same boot id) there is one clock.
+	 * Otherwise each receiver moves its receive times onto the sender's
+	 * clock with the estimated offset (responder - us): we add it, the
+	 * responder subtracts it.
+	 */
+	{
+		int64_t theta = 0;
+
+		if (pr.mine.boot_id[0] != '\0' &&
+		    strcmp(pr.mine.boot_id, pr.theirs.boot_id) == 0) {
+			snprintf(pr.method, sizeof(pr.method),
+				 "one-way, same host (boot ids match): one "
+				 "clock; the control exchange put the offset "
+				 "at %+.3f us +-%.3f us",
+				 pr.off.offset_ns / 1e3, pr.off.bound_ns / 1e3);
+		} else if (pr.off.samples) {
+			theta = pr.off.offset_ns;
+			snprintf(pr.method, sizeof(pr.method),
+				 "one-way; the responder's clock offset "
+				 "%+.3f us (+-%.3f us, best of %u control "
+				 "round trips) corrected: latencies are good "
+				 "to that bound",
+				 pr.off.offset_ns / 1e3, pr.off.bound_ns / 1e3,
+				 pr.off.samples);
+		} else {
+			snprintf(pr.method, sizeof(pr.method),
+				 "one-way; no clock offset measured: assumes "
+				 "a shared clock");
+		}
+		app->run.rx_offset_ns = theta;
+		nb_ctl_msg_init(&m, NB_CTL_START, pr.session);
+		m.u.start.rx_offset_ns = -theta;
+	}
+
+	nap_short = 0; /* the test runs: leave the CPU to workers */
+
 	/* START at an agreed time: now + the delay, on both sides. */
-	nb_ctl_msg_init(&m, NB_CTL_START, pr.session);
 	m.u.start.delay_ms = START_DELAY_MS;
 	if (link_send(&pr, &m) != 0)
 		return client_partial(&pr, "the responder stopped answering");
@@ -1349,25 +1413,43 @@ nb_peer_client(struct nb_app *app)
 			link_send(&pr, &m);
 			next_ka = now_ns(&pr) + KEEPALIVE_NS;
 		}
-		if (sends) {
-			if (nb_all_tx_done(app))
-				break;
-		} else if (app->run.end_tsc != UINT64_MAX) {
-			if (tsc >= app->run.end_tsc)
-				break;
-		} else {
-			/* reverse with a count: until it all came, or the
-			 * responder's senders went quiet */
+		if (!sends || nb_all_tx_done(app)) {
+			/* Our senders are done (or we have none).  When the
+			 * responder sends too: by time, until the end; by
+			 * count, until its frames came, or went quiet for a
+			 * second (or never came: the peer timeout after the
+			 * start). */
 			uint64_t rx = nb_rx_data_total(app);
 
-			if (rx >= params.packets)
+			if (!receives)
 				break;
-			if (rx != last_rx) {
-				last_rx = rx;
-				idle_since = tsc;
-			} else if (rx > 0 && tsc - idle_since > hz) {
-				break;
+			if (app->run.end_tsc != UINT64_MAX) {
+				if (tsc >= app->run.end_tsc)
+					break;
+			} else {
+				if (rx >= params.packets)
+					break;
+				if (rx != last_rx) {
+					last_rx = rx;
+					idle_since = tsc;
+				} else if (rx > 0 && tsc - idle_since > hz) {
+					break;
+				} else if (
+					rx == 0 && tsc > app->run.start_tsc &&
+					tsc - app->run.start_tsc >
+						(uint64_t)(cfg->peer_timeout *
+							   hz) +
+							hz) {
+					break;
+				}
 			}
+		}
+		if (sends && nb_tx_stalled(app, tsc, &tx_seen, &tx_since)) {
+			fprintf(stderr,
+				"dpdk-nbench: the port accepted no "
+				"frame for %d s; stopping\n",
+				NB_TX_STALL_S);
+			break;
 		}
 		nap();
 	}
@@ -1393,26 +1475,6 @@ nb_peer_client(struct nb_app *app)
 	nb_ctl_msg_init(&m, NB_CTL_DONE, pr.session);
 	link_send(&pr, &m);
 	client_flush(&pr);
-	if (pr.mine.boot_id[0] != '\0' &&
-	    strcmp(pr.mine.boot_id, pr.theirs.boot_id) == 0) {
-		/* One host, one clock: nothing to correct. */
-		snprintf(pr.method, sizeof(pr.method),
-			 "one-way, same host (boot ids match): one clock; "
-			 "the control exchange put the offset at %+.3f us "
-			 "+-%.3f us",
-			 pr.off.offset_ns / 1e3, pr.off.bound_ns / 1e3);
-		pr.off.samples = 0;
-	} else if (pr.off.samples)
-		snprintf(pr.method, sizeof(pr.method),
-			 "one-way; the responder's clock offset %+.3f us "
-			 "(+-%.3f us, best of %u control round trips) "
-			 "removed: latencies are good to that bound",
-			 pr.off.offset_ns / 1e3, pr.off.bound_ns / 1e3,
-			 pr.off.samples);
-	else
-		snprintf(pr.method, sizeof(pr.method),
-			 "one-way; no clock offset measured: assumes a "
-			 "shared clock");
 
 	{
 		static struct nb_result fwd, rev;
@@ -1430,7 +1492,7 @@ nb_peer_client(struct nb_app *app)
 			snprintf(fwd.lcore_map, sizeof(fwd.lcore_map), "%s",
 				 app->result.lcore_map);
 			fwd.latency_method = pr.method;
-			merge(&fwd, &app->result, &h, res, nres, 1, &pr.off);
+			merge(&fwd, &app->result, &h, res, nres, 1);
 			print_result(app, &fwd, "client -> responder:", &doc);
 		}
 		if (receives) {
@@ -1445,7 +1507,7 @@ nb_peer_client(struct nb_app *app)
 			snprintf(rev.lcore_map, sizeof(rev.lcore_map), "%s",
 				 app->result.lcore_map);
 			rev.latency_method = pr.method;
-			merge(&rev, &app->result, &h, res, nres, 0, &pr.off);
+			merge(&rev, &app->result, &h, res, nres, 0);
 			print_result(app, &rev, "responder -> client:", &rdoc);
 		}
 		if (doc != NULL && rdoc != NULL)

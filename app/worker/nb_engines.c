@@ -88,6 +88,8 @@ nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
 		else
 			rte_pause();
 	}
+	/* what control wrote before start_tsc is visible from here on */
+	rte_smp_rmb();
 	while (!run->rx_stop) {
 		uint32_t work = 0;
 

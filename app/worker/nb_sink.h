@@ -46,7 +46,8 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now)
 	 * stamps another lcore wrote since.
 	 */
 	now = rte_rdtsc();
-	rx_ns = nb_clock_ns(&run->clock, now) & NB_SEQ_MASK;
+	rx_ns = (nb_clock_ns(&run->clock, now) + (uint64_t)run->rx_offset_ns) &
+		NB_SEQ_MASK;
 	for (i = 0; i < n && i < NB_PREFETCH_AHEAD; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
 	for (i = 0; i < n; i++) {

@@ -36,6 +36,11 @@ struct nb_run {
 	uint64_t measure_tsc;  /* start + omit: results count from here */
 	uint64_t end_tsc;      /* measure + duration; UINT64_MAX if none */
 	struct nb_clock clock; /* TSC -> ns, epoch shared by all lcores */
+	/*
+	 * Added to receive times: peer mode's correction for the sender's
+	 * clock (0 in loopback and on one host).
+	 */
+	volatile int64_t rx_offset_ns;
 };
 
 /* Per-stream sender counters (one array for warm-up, one for results). */

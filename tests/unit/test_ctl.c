@@ -69,8 +69,9 @@ doc_body_len(uint8_t type)
 		return 68;
 	case NB_CTL_PARAMS:
 		return 180;
-	case NB_CTL_ACCEPT:
 	case NB_CTL_START:
+		return 12;
+	case NB_CTL_ACCEPT:
 	case NB_CTL_RESULTS_REQ:
 		return 4;
 	case NB_CTL_REJECT:
@@ -202,6 +203,7 @@ rand_msg(uint64_t *r, uint8_t type, struct nb_ctl_msg *m)
 	case NB_CTL_START:
 		m->u.start.delay_ms =
 			rng_below(r, NB_CTL_MAX_START_DELAY_MS + 1);
+		m->u.start.rx_offset_ns = (int64_t)rng_next(r);
 		break;
 	case NB_CTL_KEEPALIVE:
 		m->u.ka.sender_ns = rng_next(r);
@@ -346,6 +348,8 @@ compare_msg(const struct nb_ctl_msg *a, const struct nb_ctl_msg *b)
 		break;
 	case NB_CTL_START:
 		assert_int_equal(a->u.start.delay_ms, b->u.start.delay_ms);
+		assert_int_equal(a->u.start.rx_offset_ns,
+				 b->u.start.rx_offset_ns);
 		break;
 	case NB_CTL_KEEPALIVE:
 		assert_int_equal(a->u.ka.sender_ns, b->u.ka.sender_ns);
@@ -524,6 +528,7 @@ test_roundtrip_fixed(void **state)
 	nb_ctl_msg_init(&m, NB_CTL_START, 7);
 	m.seq = 6;
 	m.u.start.delay_ms = NB_CTL_MAX_START_DELAY_MS;
+	m.u.start.rx_offset_ns = -123456789;
 	roundtrip(&m);
 
 	nb_ctl_msg_init(&m, NB_CTL_KEEPALIVE, 7);

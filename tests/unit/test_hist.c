@@ -610,48 +610,6 @@ test_diff_small_exact(void **state)
 	assert_int_equal(diff.max, 1000001);
 }
 
-static void
-test_shift(void **state)
-{
-	struct nb_hist *h = calloc(1, sizeof(*h)), *s = calloc(1, sizeof(*s));
-	uint64_t v[1000];
-	unsigned int i;
-
-	(void)state;
-	assert_non_null(h);
-	assert_non_null(s);
-	nb_hist_init(h);
-	for (i = 0; i < 1000; i++) {
-		v[i] = 5000 + (uint64_t)i * 37;
-		nb_hist_record(h, v[i]);
-	}
-	/* forward: every value + 1000 ns */
-	nb_hist_shift(s, h, 1000);
-	assert_int_equal(s->count, 1000);
-	assert_int_equal(s->min, 6000);
-	assert_int_equal(s->max, 5000 + 999 * 37 + 1000);
-	assert_int_equal(s->sum, h->sum + 1000 * 1000);
-	/* percentiles move by the offset, within a bucket's width */
-	{
-		double p50 = (double)nb_hist_percentile(s, 50);
-		double want = (double)nb_hist_percentile(h, 50) + 1000.0;
-
-		assert_true(p50 > want * 0.99 && p50 < want * 1.01);
-	}
-	/* backward past zero: clamped to 0, counts kept */
-	nb_hist_shift(s, h, -6000);
-	assert_int_equal(s->count, 1000);
-	assert_int_equal(s->min, 0);
-	assert_int_equal(s->max, 5000 + 999 * 37 - 6000);
-	assert_true(s->buckets[0] >= 27); /* 5000..5962 -> 0 */
-	/* empty stays empty */
-	nb_hist_init(h);
-	nb_hist_shift(s, h, 5);
-	assert_int_equal(s->count, 0);
-	free(h);
-	free(s);
-}
-
 int
 main(void)
 {
@@ -671,7 +629,6 @@ main(void)
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_diff),
 		cmocka_unit_test(test_diff_small_exact),
-		cmocka_unit_test(test_shift),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
