@@ -6,19 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nb_math.h"
 #include "nb_pacer.h"
-
-static uint64_t
-gcd_u64(uint64_t a, uint64_t b)
-{
-	while (b != 0) {
-		uint64_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
 
 int
 nb_pacer_init(struct nb_pacer *p, uint64_t hz, uint64_t pps_num,
@@ -48,10 +37,10 @@ nb_pacer_init(struct nb_pacer *p, uint64_t hz, uint64_t pps_num,
 	 * first so that only a genuinely huge interval overflows.  The
 	 * deadlines floor(k * a / b) do not depend on how a / b is written.
 	 */
-	g = gcd_u64(pps_num, pps_den);
+	g = nb_gcd_u64(pps_num, pps_den);
 	pps_num /= g;
 	pps_den /= g;
-	g = gcd_u64(hz, pps_num);
+	g = nb_gcd_u64(hz, pps_num);
 	hz /= g;
 	pps_num /= g;
 	if (hz > UINT64_MAX / pps_den)
@@ -86,10 +75,10 @@ nb_pacer_split(uint64_t pps_num, uint64_t pps_den, unsigned int nb_workers,
 
 	/* pps_num / (pps_den * nb_workers), in lowest terms */
 	n = nb_workers;
-	g = gcd_u64(pps_num, pps_den);
+	g = nb_gcd_u64(pps_num, pps_den);
 	pps_num /= g;
 	pps_den /= g;
-	g = gcd_u64(pps_num, n);
+	g = nb_gcd_u64(pps_num, n);
 	pps_num /= g;
 	n /= g;
 	if (pps_den > UINT64_MAX / n)

@@ -3,21 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nb_math.h"
 #include "nb_pacer.h"
 #include "nb_plan.h"
-
-static uint64_t
-gcd64(uint64_t a, uint64_t b)
-{
-	uint64_t t;
-
-	while (b) {
-		t = a % b;
-		a = b;
-		b = t;
-	}
-	return a;
-}
 
 static int
 cpus_overlap(const struct nb_lcore_desc *a, const struct nb_lcore_desc *b)
@@ -153,7 +141,7 @@ nb_plan_jobs(struct nb_plan *plan, const struct nb_config *cfg,
 			continue;
 		}
 		/* rate * nb_streams / streams, reduced to stay in range */
-		g = gcd64(j->nb_streams, cfg->streams);
+		g = nb_gcd_u64(j->nb_streams, cfg->streams);
 		j->rate_num = rate_num * (j->nb_streams / g);
 		j->rate_den = rate_den * (cfg->streams / g);
 		if (j->rate_num / (j->nb_streams / g) != rate_num ||

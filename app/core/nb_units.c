@@ -45,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nb_math.h"
 #include "nb_units.h"
 
 /* Bytes of preamble + SFD + inter-frame gap per frame on the wire. */
@@ -468,18 +469,6 @@ nb_sizes_mean(const struct nb_size_list *l)
 	return (double)bits / 8.0 / (double)l->nb_pattern;
 }
 
-static uint64_t
-gcd_u64(uint64_t a, uint64_t b)
-{
-	while (b != 0) {
-		uint64_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 /* Round a finite v >= 0 to the nearest uint64_t, or -ERANGE. */
 static int
 round_u64(double v, uint64_t *out)
@@ -502,10 +491,10 @@ make_rate(uint64_t a, uint64_t b, uint64_t den, struct nb_rate *out)
 	uint64_t g;
 
 	/* num = a * b; cancel common factors with den before multiplying */
-	g = gcd_u64(a, den);
+	g = nb_gcd_u64(a, den);
 	a /= g;
 	den /= g;
-	g = gcd_u64(b, den);
+	g = nb_gcd_u64(b, den);
 	b /= g;
 	den /= g;
 	if (a == 0 || b == 0 || den == 0)

@@ -1023,6 +1023,21 @@ merge(struct nb_result *r, const struct nb_result *own,
 	nb_result_finish(r);
 }
 
+/* One direction's report, described like ours (r is filled by merge()). */
+static void
+side_init(struct nb_result *r, const struct nb_result *own, const char *method)
+{
+	nb_result_init(r, own->cfg, own->nb_streams);
+	r->tsc_hz = own->tsc_hz;
+	r->topology = "peer";
+	r->latency_method = method;
+	r->interrupted = own->interrupted;
+	r->req_pps = own->req_pps;
+	r->req_l1_bps = own->req_l1_bps;
+	r->req_l2_bps = own->req_l2_bps;
+	snprintf(r->lcore_map, sizeof(r->lcore_map), "%s", own->lcore_map);
+}
+
 static void
 print_result(struct nb_app *app, struct nb_result *r, const char *title,
 	     json_t **doc)
@@ -1481,32 +1496,12 @@ nb_peer_client(struct nb_app *app)
 		json_t *rdoc = NULL;
 
 		if (sends) {
-			nb_result_init(&fwd, cfg, cfg->streams);
-			fwd.tsc_hz = hz;
-			fwd.topology = "peer";
-			fwd.latency_method = app->result.latency_method;
-			fwd.interrupted = interrupted;
-			fwd.req_pps = app->result.req_pps;
-			fwd.req_l1_bps = app->result.req_l1_bps;
-			fwd.req_l2_bps = app->result.req_l2_bps;
-			snprintf(fwd.lcore_map, sizeof(fwd.lcore_map), "%s",
-				 app->result.lcore_map);
-			fwd.latency_method = pr.method;
+			side_init(&fwd, &app->result, pr.method);
 			merge(&fwd, &app->result, &h, res, nres, 1);
 			print_result(app, &fwd, "client -> responder:", &doc);
 		}
 		if (receives) {
-			nb_result_init(&rev, cfg, cfg->streams);
-			rev.tsc_hz = hz;
-			rev.topology = "peer";
-			rev.latency_method = app->result.latency_method;
-			rev.interrupted = interrupted;
-			rev.req_pps = app->result.req_pps;
-			rev.req_l1_bps = app->result.req_l1_bps;
-			rev.req_l2_bps = app->result.req_l2_bps;
-			snprintf(rev.lcore_map, sizeof(rev.lcore_map), "%s",
-				 app->result.lcore_map);
-			rev.latency_method = pr.method;
+			side_init(&rev, &app->result, pr.method);
 			merge(&rev, &app->result, &h, res, nres, 0);
 			print_result(app, &rev, "responder -> client:", &rdoc);
 		}
