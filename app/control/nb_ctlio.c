@@ -121,7 +121,7 @@ nb_ctlio_send_msg(struct nb_ctlio *io, const uint8_t dst_mac[6],
 static void
 handle(struct nb_ctlio *io, struct rte_mbuf *m)
 {
-	uint8_t out[1600];
+	uint8_t out[NB_FRAME_MAX];
 	const uint8_t *p;
 	struct nb_stamp st;
 	struct nb_udp_info u;

@@ -668,7 +668,7 @@ nb_config_check(struct nb_config *cfg, char *err, size_t errlen)
 		if (cfg->reverse || cfg->bidir || cfg->conf || cfg->quit) {
 			snprintf(err, errlen,
 				 "--reverse, --bidir, --conf and --quit need "
-				 "--peer MAC");
+				 "--peer MAC|IP");
 			return -EINVAL;
 		}
 		/* No test asked for: serve them, like iperf3 -s. */
@@ -677,6 +677,13 @@ nb_config_check(struct nb_config *cfg, char *err, size_t errlen)
 	}
 	if (cfg->one_off) {
 		snprintf(err, errlen, "--one-off is for the responder");
+		return -EINVAL;
+	}
+	if (cfg->mode != NB_MODE_CLIENT &&
+	    (cfg->reverse || cfg->bidir || cfg->conf || cfg->quit)) {
+		snprintf(err, errlen,
+			 "--reverse, --bidir, --conf and --quit are for a "
+			 "client (--peer MAC|IP)");
 		return -EINVAL;
 	}
 common:

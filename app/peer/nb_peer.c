@@ -764,6 +764,9 @@ peer_bring_up(struct nb_app *app, struct peer *pr, uint32_t ip)
 			cfg->port, cfg->link_timeout);
 		return 1;
 	}
+	/* describe() after the link wait knows nothing of our queues */
+	app->ports[0].desc.nb_rxq = req.nb_rxq;
+	app->ports[0].desc.nb_txq = req.nb_txq;
 	app->keep_pools = 1;
 	nb_clock_init(&app->run.clock, rte_get_tsc_hz(), 0);
 	if (nb_ctlio_init(&pr->io, cfg->port, req.nb_rxq, req.nb_txq - 1,
@@ -1322,9 +1325,9 @@ nb_peer_client(struct nb_app *app)
 	if (!cfg->json) {
 		printf("Peer test with %s (%u.%u.%u.%u): %s, %u stream%s, "
 		       "%s\n",
-		       pr.theirs.host, pr.peer_ip >> 24,
-		       (pr.peer_ip >> 16) & 255, (pr.peer_ip >> 8) & 255,
-		       pr.peer_ip & 255,
+		       pr.theirs.host, pr.theirs.ipv4 >> 24,
+		       (pr.theirs.ipv4 >> 16) & 255,
+		       (pr.theirs.ipv4 >> 8) & 255, pr.theirs.ipv4 & 255,
 		       params.direction == NB_CTL_DIR_BIDIR ? "both ways"
 		       : receives ? "responder -> client (reverse)"
 				  : "client -> responder",
@@ -1387,6 +1390,7 @@ nb_peer_client(struct nb_app *app)
 				 "a shared clock");
 		}
 		app->run.rx_offset_ns = theta;
+		app->result.latency_method = pr.method;
 		nb_ctl_msg_init(&m, NB_CTL_START, pr.session);
 		m.u.start.rx_offset_ns = -theta;
 	}

@@ -43,7 +43,7 @@ def udp_frame(dst_mac, src_mac, src_ip, dst_ip, payload, sport=7201,
 
 
 def hello(version, session=0x1234567, seq=1):
-    body = b"\0" * 296
+    body = b"\0" * 336  # nb_ctl_conf: 336 bytes
     return struct.pack("!IBBHII", 0x4E42434D, version, 1, 16 + len(body),
                        session, seq) + body
 
