@@ -28,7 +28,8 @@ struct nb_app {
 	unsigned int nb_txjobs, nb_rxjobs;
 
 	struct nb_result result;
-	int keep_pools; /* peer mode: TX pools outlive a test */
+	int keep_pools;		   /* peer mode: TX pools outlive a test */
+	struct nb_probejob *probe; /* peer client: latency prober, or NULL */
 	volatile int stats_stop;
 	volatile int stats_exited;
 };

@@ -184,6 +184,7 @@ setup_rxjob(struct nb_app *app, const struct nb_job *job, unsigned int idx,
 		return -ENOMEM;
 	}
 	app->rxjobs[idx] = j;
+	j->reflect_txq = -1;
 	j->job = job;
 	j->port = job->port;
 	j->queue = job->queue;
@@ -301,6 +302,9 @@ nb_run_arm(struct nb_app *app, uint64_t start)
 			      start);
 		j->next_event = run->measure_tsc;
 	}
+	if (app->probe != NULL && !app->probe->pingpong)
+		nb_pacer_init(&app->probe->pacer, hz, cfg->latency_rate, 1,
+			      start);
 	/* Everything above is visible before the start time is. */
 	rte_wmb();
 	run->start_tsc = start;
@@ -442,9 +446,12 @@ nb_loopback_free(struct nb_app *app)
 		rte_free(j);
 		app->txjobs[i] = NULL;
 	}
+	rte_free(app->probe);
+	app->probe = NULL;
 	for (i = 0; i < app->nb_rxjobs; i++) {
 		if (app->rxjobs[i] == NULL)
 			continue;
+		rte_free(app->rxjobs[i]->rtt);
 		rte_free(app->rxjobs[i]->streams);
 		rte_free(app->rxjobs[i]);
 		app->rxjobs[i] = NULL;

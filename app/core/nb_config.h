@@ -58,13 +58,15 @@ struct nb_config {
 	uint8_t peer_mac[6];
 	int peer_is_ip; /* --peer gave an IPv4 address: ARP for it */
 	uint32_t peer_ip;
-	int reflector;	      /* the peer only swaps MACs and returns frames */
-	uint16_t port;	      /* the port facing the peer */
-	int reverse, bidir;   /* direction of a peer test */
-	int one_off;	      /* responder: exit after one test */
-	uint32_t max_streams; /* responder: most streams it accepts */
-	int conf, quit;	      /* client: show both ends / stop the responder */
-	double peer_timeout;  /* seconds without an answer = peer gone */
+	int reflector;	       /* the peer only swaps MACs and returns frames */
+	uint16_t port;	       /* the port facing the peer */
+	int reverse, bidir;    /* direction of a peer test */
+	int one_off;	       /* responder: exit after one test */
+	uint32_t max_streams;  /* responder: most streams it accepts */
+	int conf, quit;	       /* client: show both ends / stop the responder */
+	uint64_t latency_rate; /* client: probes/s inside the test; 0 none */
+	int pingpong;	       /* client: probes only, one outstanding */
+	double peer_timeout;   /* seconds without an answer = peer gone */
 	int have_ip;
 	uint32_t ip; /* this side's IPv4 in peer mode */
 	int dst_ip_set;

@@ -26,6 +26,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define NB_FCS_LEN     4
 #define NB_L1_OVERHEAD 20 /* preamble + SFD (8) + inter-frame gap (12) */
@@ -44,6 +45,7 @@
 
 #define NB_MAGIC_DATA	0x4e42 /* "NB" */
 #define NB_MAGIC_WARMUP 0x4e57 /* "NW": sent during --omit, not counted */
+#define NB_MAGIC_PROBE	0x4e50 /* "NP": latency probe, reflected by a peer */
 #define NB_STAMP_LEN	14     /* UDP payload bytes used by the stamp */
 
 /* The UDP port control messages go to (docs/protocol.md). */
@@ -201,6 +203,7 @@ enum nb_frame_kind {
 	NB_FRAME_FOREIGN = 0, /* not ours (or malformed): counted, freed */
 	NB_FRAME_DATA,
 	NB_FRAME_WARMUP,
+	NB_FRAME_PROBE, /* latency probe: reflected, or an RTT sample */
 	/* from here on: frames the control lcore handles (keep last) */
 	NB_FRAME_CONTROL, /* UDP to NB_CONTROL_UDP_PORT */
 	NB_FRAME_ARP,
@@ -278,9 +281,35 @@ nb_frame_parse(const uint8_t *p, uint32_t len, uint32_t frame_len,
 	}
 	if (magic == NB_MAGIC_DATA)
 		return NB_FRAME_DATA;
+	if (magic == NB_MAGIC_PROBE)
+		return NB_FRAME_PROBE;
 	if (magic == NB_MAGIC_WARMUP)
 		return NB_FRAME_WARMUP;
 	return NB_FRAME_FOREIGN;
+}
+
+/*
+ * Turn a parsed frame around in place: swap the MACs, the IPv4 addresses
+ * and the L4 ports.  Every checksum stays valid (one's complement sums do
+ * not depend on the order of their words).  l4_off from nb_frame_parse().
+ */
+static inline void
+nb_frame_turn_around(uint8_t *p, uint16_t l4_off)
+{
+	uint32_t l3 = nb_get_be16(p + 12) == NB_ETHERTYPE_VLAN
+			      ? NB_ETH_HLEN + NB_VLAN_HLEN
+			      : NB_ETH_HLEN;
+	uint8_t t[6];
+
+	memcpy(t, p, 6);
+	memcpy(p, p + 6, 6);
+	memcpy(p + 6, t, 6);
+	memcpy(t, p + l3 + 12, 4);
+	memcpy(p + l3 + 12, p + l3 + 16, 4);
+	memcpy(p + l3 + 16, t, 4);
+	memcpy(t, p + l4_off, 2);
+	memcpy(p + l4_off, p + l4_off + 2, 2);
+	memcpy(p + l4_off + 2, t, 2);
 }
 
 #endif /* NB_FRAME_H */

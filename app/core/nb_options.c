@@ -220,6 +220,25 @@ opt_one_off(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 }
 
 static int
+opt_latency_rate(struct nb_config *cfg, const char *val, char *why,
+		 size_t whylen)
+{
+	if (nb_parse_count(val, &cfg->latency_rate) != 0 ||
+	    cfg->latency_rate == 0 || cfg->latency_rate > 1000000) {
+		WHY("expected probes per second, 1..1M (K/M allowed)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+opt_pingpong(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	(void)val, (void)why, (void)whylen;
+	return opt_flag(&cfg->pingpong);
+}
+
+static int
 opt_max_streams(struct nb_config *cfg, const char *val, char *why,
 		size_t whylen)
 {
@@ -453,6 +472,12 @@ const struct nb_option nb_options[] = {
 	 "[client 198.18.0.1, responder 198.19.0.1]"},
 	{"one-off", '1', NULL, opt_one_off,
 	 "responder: serve one test, then exit"},
+	{"latency-rate", 0, "N", opt_latency_rate,
+	 "client: N latency probes per second ride along the test; the "
+	 "responder's worker reflects each, the report gives the RTT"},
+	{"pingpong", 0, NULL, opt_pingpong,
+	 "client: a latency test of probes only, one outstanding at a time "
+	 "(qperf udp_lat), for --time seconds"},
 	{"max-streams", 0, "N", opt_max_streams,
 	 "responder: reject tests with more streams than N [1024]"},
 	{"conf", 0, NULL, opt_conf,
@@ -639,12 +664,35 @@ nb_config_check(struct nb_config *cfg, char *err, size_t errlen)
 					 "(no --peer)");
 				return -EINVAL;
 			}
+			if ((cfg->latency_rate || cfg->pingpong) &&
+			    (cfg->reverse || cfg->bidir)) {
+				snprintf(err, errlen,
+					 "latency probes (--latency-rate, "
+					 "--pingpong) ride tests the client "
+					 "sends: not with --reverse/--bidir");
+				return -EINVAL;
+			}
+			if (cfg->latency_rate && cfg->pingpong) {
+				snprintf(err, errlen,
+					 "--latency-rate and --pingpong "
+					 "exclude each other");
+				return -EINVAL;
+			}
+			if (cfg->pingpong && (cfg->packets || cfg->bytes)) {
+				snprintf(err, errlen,
+					 "--pingpong runs for --time, not a "
+					 "--packets/--bytes count");
+				return -EINVAL;
+			}
 			goto common;
 		}
-		if (cfg->reverse || cfg->bidir || cfg->conf || cfg->quit) {
+		if (cfg->reverse || cfg->bidir || cfg->conf || cfg->quit ||
+		    cfg->latency_rate || cfg->pingpong) {
 			snprintf(err, errlen,
 				 "a reflector cannot be asked to send "
-				 "(--reverse, --bidir) or for --conf/--quit");
+				 "(--reverse, --bidir), for --conf/--quit, or "
+				 "for probes (every frame it returns gives the "
+				 "RTT already)");
 			return -EINVAL;
 		}
 		if (cfg->peer_is_ip) {
@@ -665,10 +713,12 @@ nb_config_check(struct nb_config *cfg, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	if (cfg->mode == NB_MODE_NONE) {
-		if (cfg->reverse || cfg->bidir || cfg->conf || cfg->quit) {
+		if (cfg->reverse || cfg->bidir || cfg->conf || cfg->quit ||
+		    cfg->latency_rate || cfg->pingpong) {
 			snprintf(err, errlen,
-				 "--reverse, --bidir, --conf and --quit need "
-				 "--peer MAC|IP");
+				 "--reverse, --bidir, --conf, --quit, "
+				 "--latency-rate and --pingpong need --peer "
+				 "MAC|IP");
 			return -EINVAL;
 		}
 		/* No test asked for: serve them, like iperf3 -s. */
@@ -680,10 +730,11 @@ nb_config_check(struct nb_config *cfg, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	if (cfg->mode != NB_MODE_CLIENT &&
-	    (cfg->reverse || cfg->bidir || cfg->conf || cfg->quit)) {
+	    (cfg->reverse || cfg->bidir || cfg->conf || cfg->quit ||
+	     cfg->latency_rate || cfg->pingpong)) {
 		snprintf(err, errlen,
-			 "--reverse, --bidir, --conf and --quit are for a "
-			 "client (--peer MAC|IP)");
+			 "--reverse, --bidir, --conf, --quit, --latency-rate "
+			 "and --pingpong are for a client (--peer MAC|IP)");
 		return -EINVAL;
 	}
 common:

@@ -30,6 +30,7 @@ nb_result_init(struct nb_result *r, const struct nb_config *cfg,
 		nb_hist_init(&r->streams[i].hist);
 	}
 	nb_hist_init(&r->sum.hist);
+	nb_hist_init(&r->rtt);
 	return 0;
 }
 
@@ -299,6 +300,24 @@ nb_report_text(FILE *f, const struct nb_result *r)
 			(unsigned long long)nb_hist_percentile(h, 99),
 			(unsigned long long)nb_hist_percentile(h, 99.9),
 			(unsigned long long)nb_hist_percentile(h, 99.99),
+			(unsigned long long)h->max);
+	}
+	if (r->probes_sent) {
+		const struct nb_hist *h = &r->rtt;
+
+		fprintf(f,
+			"RTT (%s): %llu probes sent, %llu back; ns: min %llu "
+			"mean %.0f p50 %llu p90 %llu p99 %llu p99.9 %llu max "
+			"%llu\n",
+			r->rtt_method ? r->rtt_method : "probes",
+			(unsigned long long)r->probes_sent,
+			(unsigned long long)r->probes_returned,
+			(unsigned long long)(h->count ? h->min : 0),
+			nb_hist_mean(h),
+			(unsigned long long)nb_hist_percentile(h, 50),
+			(unsigned long long)nb_hist_percentile(h, 90),
+			(unsigned long long)nb_hist_percentile(h, 99),
+			(unsigned long long)nb_hist_percentile(h, 99.9),
 			(unsigned long long)h->max);
 	}
 	if (r->req_pps > 0) {
@@ -669,6 +688,21 @@ nb_report_json(const struct nb_result *r)
 		json_array_append_new(arr, port_json(&r->ports[i], 1));
 	json_object_set_new(end, "ports", arr);
 	json_object_set_new(end, "interrupted", json_boolean(r->interrupted));
+	if (r->probes_sent) {
+		json_t *o =
+			latency_json(&r->rtt, r->clock,
+				     r->rtt_method ? r->rtt_method : "rtt", 1);
+
+		json_object_set_new(o, "probes_sent", jint(r->probes_sent));
+		json_object_set_new(o, "probes_returned",
+				    jint(r->probes_returned));
+		json_object_set_new(
+			o, "probes_lost",
+			jint(r->probes_sent > r->probes_returned
+				     ? r->probes_sent - r->probes_returned
+				     : 0));
+		json_object_set_new(end, "rtt", o);
+	}
 	json_object_set_new(root, "end", end);
 	if (r->error[0])
 		json_object_set_new(root, "error", json_string(r->error));

@@ -76,6 +76,11 @@ struct nb_result {
 	uint32_t nb_ports;
 	struct nb_port_result ports[NB_MAX_PORTS];
 
+	/* latency probes (peer client): round trips through the responder */
+	uint64_t probes_sent, probes_returned;
+	const char *rtt_method;
+	struct nb_hist rtt;
+
 	uint32_t nb_intervals, cap_intervals;
 	struct nb_interval *intervals;
 

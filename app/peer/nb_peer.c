@@ -20,6 +20,7 @@
 #include <rte_ethdev.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
+#include <rte_malloc.h>
 #include <rte_random.h>
 #include <rte_version.h>
 
@@ -284,7 +285,9 @@ static void
 params_to_cfg(struct peer *pr, const struct nb_ctl_params *p)
 {
 	struct nb_config *cfg = &pr->app->cfg;
-	int sends = pr->client ? p->direction != NB_CTL_DIR_REVERSE
+	/* a ping-pong client sends probes only, no data */
+	int sends = pr->client ? p->direction != NB_CTL_DIR_REVERSE &&
+					 !cfg->pingpong
 			       : p->direction != NB_CTL_DIR_FORWARD;
 	uint16_t i;
 
@@ -308,6 +311,121 @@ params_to_cfg(struct peer *pr, const struct nb_ctl_params *p)
 	memcpy(cfg->dst_mac, pr->peer_mac, 6);
 	cfg->src_ip = pr->io.ip;
 	cfg->dst_ip = pr->peer_ip;
+}
+
+/* The worker that owns TX queue q of the port (or RX queue q), if any. */
+static struct nb_worker *
+queue_owner(struct nb_app *app, uint16_t q)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < app->plan.nb_workers; i++) {
+		struct nb_worker *w = app->workers[i];
+
+		for (k = 0; k < w->nb_tx; k++)
+			if (w->tx[k]->queue == q && w->tx[k]->nb_streams)
+				return w;
+	}
+	for (i = 0; i < app->plan.nb_workers; i++) {
+		struct nb_worker *w = app->workers[i];
+
+		for (k = 0; k < w->nb_rx; k++)
+			if (w->rx[k]->queue == q)
+				return w;
+	}
+	return NULL;
+}
+
+/*
+ * Latency probes.  The responder's receivers reflect them, each worker on
+ * the TX queue of its first RX queue (forward tests leave the responder's
+ * data TX queues idle, so no other lcore uses it).  The client probes from
+ * the worker that owns TX queue 0 and records round trips per RX queue.
+ */
+static int
+probes_setup(struct peer *pr, const struct nb_ctl_params *p, char *err,
+	     size_t errlen)
+{
+	struct nb_app *app = pr->app;
+	const struct nb_config *cfg = &app->cfg;
+	struct nb_probejob *pj;
+	struct nb_worker *w;
+	struct nb_flow f;
+	uint8_t frame[NB_FRAME_MAX];
+	char name[RTE_MEMPOOL_NAMESIZE];
+	unsigned int i, k;
+
+	if (p->latency_rate == 0)
+		return 0;
+	if (!pr->client) {
+		if (p->direction != NB_CTL_DIR_FORWARD) {
+			snprintf(err, errlen,
+				 "latency probes ride forward "
+				 "tests only");
+			return -EINVAL;
+		}
+		for (i = 0; i < app->plan.nb_workers; i++) {
+			int q = -1;
+
+			w = app->workers[i];
+			for (k = 0; k < w->nb_rx && q < 0; k++)
+				if (w->rx[k]->queue < cfg->queues)
+					q = w->rx[k]->queue;
+			for (k = 0; k < w->nb_rx; k++)
+				w->rx[k]->reflect_txq = q;
+		}
+		return 0;
+	}
+	for (i = 0; i < app->nb_rxjobs; i++) {
+		app->rxjobs[i]->rtt = rte_zmalloc(
+			"nb_rtt", sizeof(struct nb_hist), RTE_CACHE_LINE_SIZE);
+		if (app->rxjobs[i]->rtt == NULL)
+			goto nomem;
+		nb_hist_init(app->rxjobs[i]->rtt);
+	}
+	pj = rte_zmalloc("nb_probe", sizeof(*pj), RTE_CACHE_LINE_SIZE);
+	if (pj == NULL)
+		goto nomem;
+	app->probe = pj;
+	pj->port = cfg->port;
+	pj->queue = 0;
+	pj->pingpong = cfg->pingpong;
+	pj->timeout_tsc = rte_get_tsc_hz() / 10; /* 100 ms */
+	snprintf(name, sizeof(name), "nb_probe_p%u", cfg->port);
+	pj->pool = rte_mempool_lookup(name);
+	if (pj->pool == NULL)
+		pj->pool = rte_pktmbuf_pool_create(name, 1023, 32, 0,
+						   RTE_MBUF_DEFAULT_BUF_SIZE,
+						   (int)rte_socket_id());
+	if (pj->pool == NULL)
+		goto nomem;
+	memset(&f, 0, sizeof(f));
+	memcpy(f.src_mac, app->ports[0].desc.mac, 6);
+	memcpy(f.dst_mac, pr->peer_mac, 6);
+	f.vlan_id = cfg->vlan_id;
+	f.proto = cfg->proto;
+	f.src_ip = pr->io.ip;
+	f.dst_ip = pr->peer_ip;
+	f.src_port = (uint16_t)(NB_DEFAULT_SPORT_BASE + cfg->streams);
+	f.dst_port = NB_DEFAULT_DPORT;
+	f.stream_id = (uint16_t)cfg->streams;
+	if (nb_frame_build(frame, sizeof(frame), &f, NB_FRAME_MIN,
+			   NB_MAGIC_PROBE, &pj->tmpl) < 0) {
+		snprintf(err, errlen, "cannot build a probe frame");
+		return -EINVAL;
+	}
+	for (i = 0; i < app->nb_rxjobs && i < NB_MAX_WORKER_JOBS; i++)
+		pj->rx[pj->nb_rx++] = app->rxjobs[i];
+	w = queue_owner(app, 0);
+	if (w == NULL) {
+		snprintf(err, errlen, "no worker owns queue 0 for probes");
+		return -EINVAL;
+	}
+	w->probe = pj;
+	return 0;
+nomem:
+	snprintf(err, errlen, "out of hugepage memory for latency probes");
+	return -ENOMEM;
 }
 
 static int
@@ -349,7 +467,10 @@ test_setup(struct peer *pr, const struct nb_ctl_params *p, char *err,
 				     "with the sender (same host)";
 	app->result.nb_ports = 1;
 	app->result.ports[0].desc = app->ports[0].desc;
-	app->result.ports[0].role = app->cfg.nb_tx_ports ? "tx+rx" : "rx";
+	app->result.ports[0].role =
+		app->cfg.nb_tx_ports || (pr->client && p->latency_rate)
+			? "tx+rx"
+			: "rx";
 	ret = nb_loopback_setup(app, err, errlen);
 	if (ret != 0) {
 		nb_loopback_free(app);
@@ -357,6 +478,11 @@ test_setup(struct peer *pr, const struct nb_ctl_params *p, char *err,
 	}
 	for (i = 0; i < app->nb_rxjobs; i++)
 		app->rxjobs[i]->ctl_ring = pr->io.rings[app->rxjobs[i]->queue];
+	ret = probes_setup(pr, p, err, errlen);
+	if (ret != 0) {
+		nb_loopback_free(app);
+		return ret;
+	}
 	app->run.tx_stop = 0;
 	app->run.rx_stop = 0;
 	app->run.rx_offset_ns = 0;
@@ -435,6 +561,8 @@ test_stop(struct peer *pr)
 	nb_collect_final(app);
 	/* the port also carried control frames: count them as ours */
 	port->tool_tx_pkts += pr->io.tx_frames - pr->ctl_tx0;
+	if (app->probe != NULL)
+		port->tool_tx_pkts += app->probe->sent;
 	port->tool_rx_pkts += pr->io.rx_polled - pr->ctl_rx0;
 	pr->test_ready = 0;
 }
@@ -1174,6 +1302,8 @@ fill_params(struct peer *pr, struct nb_ctl_params *p)
 	p->responder_ip = pr->peer_ip;
 	memcpy(p->client_mac, app->ports[0].desc.mac, 6);
 	memcpy(p->responder_mac, pr->peer_mac, 6);
+	/* nonzero asks the responder to reflect probes */
+	p->latency_rate = cfg->pingpong ? 1 : cfg->latency_rate;
 	p->sport_base = NB_DEFAULT_SPORT_BASE;
 	p->dport = NB_DEFAULT_DPORT;
 }
@@ -1432,7 +1562,11 @@ nb_peer_client(struct nb_app *app)
 			link_send(&pr, &m);
 			next_ka = now_ns(&pr) + KEEPALIVE_NS;
 		}
-		if (!sends || nb_all_tx_done(app)) {
+		if (cfg->pingpong) {
+			/* probes only: for --time */
+			if (tsc >= app->run.end_tsc)
+				break;
+		} else if (!sends || nb_all_tx_done(app)) {
 			/* Our senders are done (or we have none).  When the
 			 * responder sends too: by time, until the end; by
 			 * count, until its frames came, or went quiet for a
@@ -1502,6 +1636,29 @@ nb_peer_client(struct nb_app *app)
 		if (sends) {
 			side_init(&fwd, &app->result, pr.method);
 			merge(&fwd, &app->result, &h, res, nres, 1);
+			if (app->probe != NULL) {
+				unsigned int i;
+
+				fwd.probes_sent = app->probe->sent;
+				fwd.rtt_method =
+					cfg->pingpong
+						? "ping-pong, one probe "
+						  "outstanding, reflected by "
+						  "the "
+						  "responder's worker; one "
+						  "clock"
+						: "probes at --latency-rate "
+						  "inside "
+						  "the test, reflected by the "
+						  "responder's worker; one "
+						  "clock";
+				for (i = 0; i < app->nb_rxjobs; i++) {
+					fwd.probes_returned +=
+						app->rxjobs[i]->probes;
+					nb_hist_merge(&fwd.rtt,
+						      app->rxjobs[i]->rtt);
+				}
+			}
 			print_result(app, &fwd, "client -> responder:", &doc);
 		}
 		if (receives) {

@@ -60,6 +60,71 @@ nb_gen_drop(struct nb_txjob *j, struct rte_mbuf **pkts, uint32_t sent,
 	j->left += n - sent;
 }
 
+static void
+probe_send(struct nb_probejob *p, const struct nb_run *run, unsigned int n)
+{
+	struct rte_mbuf *m[8];
+	unsigned int i;
+	uint16_t sent;
+	uint64_t ts;
+
+	if (rte_pktmbuf_alloc_bulk(p->pool, m, n) != 0)
+		return;
+	/* A fresh time: the loop's `now` predates this turn's receive step,
+	 * which may have just seen the previous probe come back. */
+	ts = nb_clock_ns(&run->clock, rte_rdtsc());
+	for (i = 0; i < n; i++) {
+		uint8_t *d = rte_pktmbuf_mtod(m[i], uint8_t *);
+
+		rte_memcpy(d, p->tmpl.hdr, NB_TMPL_MAX_HDR);
+		m[i]->data_len = p->tmpl.wire_len;
+		m[i]->pkt_len = p->tmpl.wire_len;
+		if (p->tmpl.proto == NB_IPPROTO_TCP)
+			nb_stamp_tcp(d, &p->tmpl, p->seq++, ts);
+		else
+			nb_stamp_udp(d, &p->tmpl, p->seq++, ts);
+	}
+	sent = rte_eth_tx_burst(p->port, p->queue, m, (uint16_t)n);
+	if (sent < n)
+		rte_pktmbuf_free_bulk(m + sent, n - sent);
+	p->sent += sent;
+}
+
+/*
+ * Latency probes, once per loop turn on the worker that owns the probe's
+ * TX queue: paced at --latency-rate, or ping-pong (the next probe when the
+ * last one came back or timed out).
+ */
+static void
+probe_step(struct nb_probejob *p, const struct nb_run *run, uint64_t now)
+{
+	uint64_t back = 0;
+	uint16_t i;
+
+	if (p->done || now < run->start_tsc)
+		return;
+	if (now >= run->end_tsc || run->tx_stop) {
+		p->done = 1;
+		return;
+	}
+	if (!p->pingpong) {
+		unsigned int n = nb_pacer_due(&p->pacer, now, 8);
+
+		if (n)
+			probe_send(p, run, n);
+		return;
+	}
+	for (i = 0; i < p->nb_rx; i++)
+		back += p->rx[i]->probes;
+	if (p->sent > back + p->lost) {
+		if (now < p->deadline)
+			return;
+		p->lost++; /* not back in time: the next one */
+	}
+	probe_send(p, run, 1);
+	p->deadline = now + p->timeout_tsc;
+}
+
 static __rte_always_inline int
 nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
 	       const int tcp)
@@ -119,6 +184,8 @@ nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
 		if (has_rx)
 			for (i = 0; i < w->nb_rx; i++)
 				work += nb_sink_step(w->rx[i], run, now);
+		if (unlikely(w->probe != NULL))
+			probe_step(w->probe, run, now);
 		w->loops++;
 		if (!work)
 			w->idle_loops++;

@@ -35,8 +35,9 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now)
 {
 	struct rte_mbuf *pkts[NB_BURST];
 	uint64_t rx_ns, lat, bytes = 0, data = 0, warm = 0, bad = 0;
-	uint64_t warm_bytes = 0, ctl = 0;
-	uint16_t n, i, nfree = 0;
+	uint64_t warm_bytes = 0, ctl = 0, probes = 0;
+	struct rte_mbuf *refl[NB_BURST];
+	uint16_t n, i, nfree = 0, nrefl = 0;
 
 	n = rte_eth_rx_burst(j->port, j->queue, pkts, NB_BURST);
 	if (n == 0)
@@ -77,6 +78,23 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now)
 			warm_bytes += m->pkt_len + NB_FCS_LEN;
 		} else if (kind == NB_FRAME_DATA) {
 			bad++;
+		} else if (kind == NB_FRAME_PROBE) {
+			probes++;
+			if (j->reflect_txq >= 0) {
+				/* responder: straight back, no control lcore */
+				nb_frame_turn_around(
+					rte_pktmbuf_mtod(m, uint8_t *),
+					st.l4_off);
+				refl[nrefl++] = m;
+				continue;
+			}
+			if (j->rtt != NULL)
+				nb_hist_record(
+					j->rtt,
+					nb_latency_ns(
+						rx_ns - (uint64_t)run
+								->rx_offset_ns,
+						st.ts));
 		} else if (kind >= NB_FRAME_CONTROL && j->ctl_ring != NULL) {
 			/* Control, ARP, ICMP: the control lcore's business. */
 			if (rte_ring_sp_enqueue(j->ctl_ring, m) == 0) {
@@ -88,6 +106,15 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now)
 		pkts[nfree++] = m;
 	}
 	rte_pktmbuf_free_bulk(pkts, nfree);
+	if (unlikely(nrefl)) {
+		uint16_t sent = rte_eth_tx_burst(
+			j->port, (uint16_t)j->reflect_txq, refl, nrefl);
+
+		if (sent < nrefl)
+			rte_pktmbuf_free_bulk(refl + sent, nrefl - sent);
+		j->reflected += sent;
+		j->reflect_fail += nrefl - sent;
+	}
 	j->pkts += n;
 	j->bytes += bytes;
 	j->data += data;
@@ -95,7 +122,8 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now)
 	j->warm_bytes += warm_bytes;
 	j->bad_stream += bad;
 	j->ctl += ctl;
-	j->foreign += n - data - warm - bad - ctl;
+	j->probes += probes;
+	j->foreign += n - data - warm - bad - ctl - probes;
 	if (data)
 		j->last_data_tsc = now;
 	return n;

@@ -106,7 +106,36 @@ struct nb_rxjob {
 	uint64_t last_data_tsc;
 	/* peer mode: control, ARP and ICMP frames go here (SP/SC) */
 	struct rte_ring *ctl_ring;
+	/*
+	 * Latency probes (chosen at setup): the responder reflects them on
+	 * reflect_txq, a TX queue no other lcore uses; the client records
+	 * their round trip in rtt.  Neither: counted as foreign.
+	 */
+	int reflect_txq; /* -1: do not reflect */
+	struct nb_hist *rtt;
+	uint64_t probes;       /* probes received (returned, on the client) */
+	uint64_t reflected;    /* probes sent back (responder) */
+	uint64_t reflect_fail; /* ... the TX queue would not take */
 	const struct nb_job *job;
+} __rte_cache_aligned;
+
+/* The client's latency prober: one per test, on the worker owning its
+ * TX queue. */
+struct nb_probejob {
+	uint16_t port, queue;
+	int pingpong; /* one outstanding, else paced */
+	struct rte_mempool *pool;
+	struct nb_tmpl tmpl;
+	struct nb_pacer pacer;
+	uint64_t seq;
+	uint64_t sent, lost; /* lost: ping-pong probes not back in time */
+	uint64_t deadline;   /* ping-pong: when the outstanding one is lost */
+	uint64_t timeout_tsc;
+	uint64_t end_tsc; /* copy of the run's end, set when armed */
+	/* the receive side's counts of returned probes (single writers) */
+	uint16_t nb_rx;
+	const struct nb_rxjob *rx[NB_MAX_WORKER_JOBS];
+	volatile int done;
 } __rte_cache_aligned;
 
 struct nb_worker;
@@ -120,6 +149,7 @@ struct nb_worker {
 	struct nb_run *run;
 	nb_engine_fn engine;
 	const char *engine_name;
+	struct nb_probejob *probe; /* NULL unless this worker probes */
 	uint64_t loops __rte_cache_aligned;
 	uint64_t idle_loops;
 	volatile int tx_finished; /* all this worker's TX jobs are done */

@@ -147,6 +147,46 @@ class Peer(nbe2e.E2ECase):
                          want)
         self.assertEqual(e["sum_received"]["lost_packets"], 0)
 
+    def test_latency_probes_in_loaded_stream(self):
+        self.responder(["--one-off"])
+        rate, secs = 2000, 2
+        d = self.client(["--rate", "1G", "--size", "512", "--time",
+                         str(secs), "--latency-rate", str(rate),
+                         "--json"]).json()
+        e = d["end"]
+        rtt = e["rtt"]
+        # paced exactly: rate x time probes, every one reflected back by
+        # the responder's worker (not its control lcore)
+        self.assertEqual(rtt["probes_sent"], rate * secs)
+        self.assertEqual(rtt["probes_returned"], rtt["probes_sent"])
+        self.assertEqual(rtt["probes_lost"], 0)
+        self.assertEqual(rtt["count"], rtt["probes_returned"])
+        self.assertIn("reflected by the responder's worker", rtt["method"])
+        self.assertGreater(rtt["min_ns"], 0)
+        self.assertLessEqual(rtt["p50_ns"], rtt["p99_ns"])
+        self.assertEqual(sum(b[2] for b in rtt["histogram"]), rtt["count"])
+        # the data stream is unaffected: probes are not data
+        self.assertEqual(e["sum_received"]["packets"],
+                         e["sum_sent"]["packets"])
+        self.assertEqual(e["sum_received"]["lost_packets"], 0)
+        me = e["ports"][0]
+        self.assertEqual(me["tool_tx_packets"], me["pmd"]["opackets"])
+        self.assertEqual(me["tool_rx_packets"], me["pmd"]["ipackets"])
+
+    def test_pingpong(self):
+        self.responder(["--one-off"])
+        d = self.client(["--pingpong", "--time", "1", "--json"]).json()
+        rtt = d["end"]["rtt"]
+        self.assertGreater(rtt["probes_sent"], 100)
+        # one outstanding: every probe came back before the next left
+        self.assertEqual(rtt["probes_returned"], rtt["probes_sent"])
+        self.assertEqual(rtt["count"], rtt["probes_sent"])
+        self.assertIn("ping-pong", rtt["method"])
+        # at most one probe in flight: the round trips add up to no more
+        # than the time the test ran
+        self.assertLessEqual(rtt["mean_ns"] * rtt["count"], 1.05e9)
+        self.assertEqual(d["end"]["sum_sent"]["packets"], 0)
+
     def test_conf_and_quit(self):
         resp = self.responder()
         d = self.client(["--conf", "--json"]).json()

@@ -633,6 +633,57 @@ parse_buf(const uint8_t *fr, uint32_t wire)
 	return parse_exact(fr, wire, wire, &st);
 }
 
+/*
+ * A probe turned around by a reflector: kind PROBE, addresses and ports
+ * swapped, every checksum still valid by the reference routine.
+ */
+static void
+test_probe_turn_around(void **state)
+{
+	const uint8_t protos[] = {NB_IPPROTO_UDP, NB_IPPROTO_TCP};
+	const uint16_t vlans[] = {0, 100};
+	size_t pi, vi;
+
+	(void)state;
+	for (pi = 0; pi < 2; pi++)
+		for (vi = 0; vi < 2; vi++) {
+			struct nb_flow f;
+			struct nb_tmpl t;
+			struct nb_stamp st;
+			uint8_t *fr, before[128];
+			uint32_t wire = 64 - 4, l3 = vlans[vi] ? 18 : 14, l4len;
+			const uint8_t *ip, *tp;
+
+			memset(&st, 0, sizeof(st));
+			make_flow(&f, protos[pi], vlans[vi], 7);
+			fr = build_copy(&f, 64, NB_MAGIC_PROBE, &t);
+			stamp(fr, &t, 99, 123456789);
+			memcpy(before, fr, wire);
+			assert_int_equal(parse_exact(fr, wire, wire, &st),
+					 NB_FRAME_PROBE);
+			nb_frame_turn_around(fr, st.l4_off);
+			assert_int_equal(parse_exact(fr, wire, wire, &st),
+					 NB_FRAME_PROBE);
+			assert_int_equal(st.seq, 99);
+			assert_int_equal(st.ts, 123456789);
+			assert_memory_equal(fr, before + 6, 6);
+			assert_memory_equal(fr + 6, before, 6);
+			assert_memory_equal(fr + l3 + 12, before + l3 + 16, 4);
+			assert_memory_equal(fr + l3 + 16, before + l3 + 12, 4);
+			assert_memory_equal(fr + st.l4_off,
+					    before + st.l4_off + 2, 2);
+			ip = fr + l3;
+			tp = fr + st.l4_off;
+			l4len = wire - st.l4_off;
+			assert_int_equal(ref_sum(ip, 20, 0), 0xffff);
+			assert_int_equal(
+				ref_sum(tp, l4len,
+					ref_pseudo(ip, protos[pi], l4len)),
+				0xffff);
+			free(fr);
+		}
+}
+
 static void
 test_hostile_headers(void **state)
 {
@@ -954,6 +1005,7 @@ main(void)
 		cmocka_unit_test(test_build_rejects),
 		cmocka_unit_test(test_truncation),
 		cmocka_unit_test(test_hostile_headers),
+		cmocka_unit_test(test_probe_turn_around),
 		cmocka_unit_test(test_hostile_tcp_offset),
 		cmocka_unit_test(test_ip_options),
 		cmocka_unit_test(test_arp),

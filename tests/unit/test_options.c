@@ -336,6 +336,18 @@ chk_one_off(const struct nb_config *c)
 }
 
 static void
+chk_latency_rate(const struct nb_config *c)
+{
+	assert_int_equal(c->latency_rate, 1000);
+}
+
+static void
+chk_pingpong(const struct nb_config *c)
+{
+	assert_int_equal(c->pingpong, 1);
+}
+
+static void
 chk_max_streams(const struct nb_config *c)
 {
 	assert_int_equal(c->max_streams, 8);
@@ -424,6 +436,8 @@ static const struct opt_case cases[] = {
 	{"bidir", 0, NULL, chk_bidir, {NULL}},
 	{"ip", 0, "198.19.0.7", chk_ip, {"1.2.3", "256.1.1.1", NULL}},
 	{"one-off", '1', NULL, chk_one_off, {NULL}},
+	{"latency-rate", 0, "1K", chk_latency_rate, {"0", "2M", "x", NULL}},
+	{"pingpong", 0, NULL, chk_pingpong, {NULL}},
 	{"max-streams", 0, "8", chk_max_streams, {"0", "1025", NULL}},
 	{"conf", 0, NULL, chk_conf, {NULL}},
 	{"quit", 0, NULL, chk_quit, {NULL}},
