@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_cycles.h>
@@ -12,6 +13,88 @@
 
 #define CTL_POOL_SIZE 1023
 #define CTL_TX_TRIES  100
+
+static void
+faults_init(struct nb_ctlio *io)
+{
+	const char *env = getenv("NB_CTL_FAULTS");
+	char buf[128], *tok, *save = NULL;
+
+	io->f_rng = 0x9e3779b97f4a7c15ull;
+	if (env == NULL || strlen(env) >= sizeof(buf))
+		return;
+	strcpy(buf, env);
+	for (tok = strtok_r(buf, ",", &save); tok != NULL;
+	     tok = strtok_r(NULL, ",", &save)) {
+		unsigned long v;
+		char *eq = strchr(tok, '=');
+
+		if (eq == NULL)
+			continue;
+		v = strtoul(eq + 1, NULL, 10);
+		*eq = '\0';
+		if (strcmp(tok, "loss") == 0)
+			io->f_loss = (unsigned int)(v > 100 ? 100 : v);
+		else if (strcmp(tok, "dup") == 0)
+			io->f_dup = (unsigned int)(v > 100 ? 100 : v);
+		else if (strcmp(tok, "reorder") == 0)
+			io->f_reorder = (unsigned int)(v > 100 ? 100 : v);
+		else if (strcmp(tok, "seed") == 0)
+			io->f_rng ^= v * 0x2545f4914f6cdd1dull;
+	}
+	if (io->f_loss || io->f_dup || io->f_reorder)
+		fprintf(stderr,
+			"dpdk-nbench: NB_CTL_FAULTS: dropping %u%%, "
+			"duplicating %u%%, reordering %u%% of received "
+			"control datagrams\n",
+			io->f_loss, io->f_dup, io->f_reorder);
+}
+
+static unsigned int
+faults_roll(struct nb_ctlio *io)
+{
+	io->f_rng ^= io->f_rng << 13;
+	io->f_rng ^= io->f_rng >> 7;
+	io->f_rng ^= io->f_rng << 17;
+	return (unsigned int)(io->f_rng % 100);
+}
+
+/* Hand a control datagram over, through the injected faults if any. */
+static void
+deliver(struct nb_ctlio *io, const struct nb_udp_info *u)
+{
+	struct nb_udp_info held;
+	uint8_t buf[1600];
+
+	if (io->on_msg == NULL)
+		return;
+	if (io->f_loss && faults_roll(io) < io->f_loss) {
+		io->f_dropped++;
+		return;
+	}
+	if (io->f_reorder && !io->f_held && u->payload_len <= sizeof(buf) &&
+	    faults_roll(io) < io->f_reorder) {
+		/* keep it back: it goes after the next one */
+		io->f_held_u = *u;
+		memcpy(io->f_held_buf, u->payload, u->payload_len);
+		io->f_held_u.payload = io->f_held_buf;
+		io->f_held = 1;
+		io->f_reordered++;
+		return;
+	}
+	io->on_msg(io->ctx, u);
+	if (io->f_dup && faults_roll(io) < io->f_dup) {
+		io->f_duplicated++;
+		io->on_msg(io->ctx, u);
+	}
+	if (io->f_held) {
+		held = io->f_held_u;
+		memcpy(buf, io->f_held_buf, held.payload_len);
+		held.payload = buf;
+		io->f_held = 0;
+		io->on_msg(io->ctx, &held);
+	}
+}
 
 int
 nb_ctlio_init(struct nb_ctlio *io, uint16_t port, uint16_t nb_rxq, uint16_t txq,
@@ -27,6 +110,7 @@ nb_ctlio_init(struct nb_ctlio *io, uint16_t port, uint16_t nb_rxq, uint16_t txq,
 	io->nb_rxq = nb_rxq;
 	memcpy(io->mac, mac, 6);
 	io->ip = ip;
+	faults_init(io);
 	io->vlan_id = vlan_id;
 	if (socket < 0)
 		socket = (int)rte_socket_id();
@@ -150,8 +234,7 @@ handle(struct nb_ctlio *io, struct rte_mbuf *m)
 			return;
 		}
 		io->rx_ctl++;
-		if (io->on_msg != NULL)
-			io->on_msg(io->ctx, &u);
+		deliver(io, &u);
 		return;
 	case NB_FRAME_ARP:
 		if (io->on_arp != NULL)

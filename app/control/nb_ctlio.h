@@ -36,6 +36,18 @@ struct nb_ctlio {
 	nb_ctlio_msg_fn on_msg;
 	nb_ctlio_arp_fn on_arp;
 	void *ctx;
+	/*
+	 * Fault injection for tests (environment NB_CTL_FAULTS, e.g.
+	 * "loss=30,dup=20,reorder=20,seed=7", percentages): received
+	 * control datagrams are dropped, handed over twice, or held back
+	 * and handed over after the next one.  Off unless set.
+	 */
+	unsigned int f_loss, f_dup, f_reorder;
+	uint64_t f_rng;
+	int f_held;
+	struct nb_udp_info f_held_u;
+	uint8_t f_held_buf[1600];
+	uint64_t f_dropped, f_duplicated, f_reordered;
 	/* counters (control lcore only) */
 	uint64_t tx_frames, tx_fail; /* frames sent on txq */
 	uint64_t rx_polled;	     /* frames read from queues directly */

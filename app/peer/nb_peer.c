@@ -61,6 +61,7 @@ struct peer {
 	size_t blob_len;
 	int quit;
 	int arp_done;
+	int stopping; /* client: STOP sent; Ctrl-C no longer aborts waits */
 	struct nb_offset off; /* client: responder clock - ours */
 	char method[160];
 	struct nb_ctl_params params;
@@ -983,7 +984,9 @@ client_wait(struct peer *pr, uint8_t want, struct nb_ctl_msg *out)
 			return -ETIMEDOUT;
 		if (!pr->link.pending && now_ns(pr) > deadline)
 			return -ETIMEDOUT;
-		if (nb_force_quit)
+		/* Ctrl-C aborts a wait, except once the test is stopping:
+		 * then the results are still worth fetching */
+		if (nb_force_quit && !pr->stopping)
 			return -EINTR;
 		nap();
 	}
@@ -1320,7 +1323,7 @@ nb_peer_client(struct nb_app *app)
 	uint64_t hz = rte_get_tsc_hz(), next_ka, idle_since = 0, last_rx = 0;
 	uint64_t tx_seen = 0, tx_since = 0;
 	uint32_t nres = 0;
-	int ret, sends, receives, interrupted = 0;
+	int ret, sends, receives, interrupted = 0, announced = 0;
 	char why[256];
 	json_t *doc = NULL;
 
@@ -1452,20 +1455,6 @@ nb_peer_client(struct nb_app *app)
 		r->req_l1_bps = nb_rate_l1_bps(r->req_pps, &cfg->sizes);
 		r->req_l2_bps = nb_rate_l2_bps(r->req_pps, &cfg->sizes);
 	}
-	if (!cfg->json) {
-		printf("Peer test with %s (%u.%u.%u.%u): %s, %u stream%s, "
-		       "%s\n",
-		       pr.theirs.host, pr.theirs.ipv4 >> 24,
-		       (pr.theirs.ipv4 >> 16) & 255,
-		       (pr.theirs.ipv4 >> 8) & 255, pr.theirs.ipv4 & 255,
-		       params.direction == NB_CTL_DIR_BIDIR ? "both ways"
-		       : receives ? "responder -> client (reverse)"
-				  : "client -> responder",
-		       cfg->streams, cfg->streams == 1 ? "" : "s",
-		       cfg->proto == NB_IPPROTO_TCP ? "TCP" : "UDP");
-		fflush(stdout);
-	}
-
 	/* A few keepalive rounds first: the responder's clock offset. */
 	{
 		unsigned int k;
@@ -1545,6 +1534,29 @@ nb_peer_client(struct nb_app *app)
 			return client_partial(&pr, "the responder stopped "
 						   "answering during the "
 						   "test");
+		/* say so when the test has started on both ends */
+		if (!announced && tsc >= app->run.start_tsc) {
+			announced = 1;
+			if (!cfg->json) {
+				printf("Peer test with %s (%u.%u.%u.%u): %s, "
+				       "%u stream%s, "
+				       "%s\n",
+				       pr.theirs.host, pr.theirs.ipv4 >> 24,
+				       (pr.theirs.ipv4 >> 16) & 255,
+				       (pr.theirs.ipv4 >> 8) & 255,
+				       pr.theirs.ipv4 & 255,
+				       params.direction == NB_CTL_DIR_BIDIR
+					       ? "both ways"
+				       : receives
+					       ? "responder -> client (reverse)"
+					       : "client -> responder",
+				       cfg->streams,
+				       cfg->streams == 1 ? "" : "s",
+				       cfg->proto == NB_IPPROTO_TCP ? "TCP"
+								    : "UDP");
+				fflush(stdout);
+			}
+		}
 		if (nb_force_quit) {
 			interrupted = 1;
 			break;
@@ -1608,6 +1620,7 @@ nb_peer_client(struct nb_app *app)
 	}
 
 	/* STOP: the responder stops its senders and drains; so do we. */
+	pr.stopping = 1;
 	client_flush(&pr);
 	nb_ctl_msg_init(&m, NB_CTL_STOP, pr.session);
 	if (link_send(&pr, &m) != 0)

@@ -81,13 +81,14 @@ class Nbench:
         return ["--no-pci", "--lcores", lcore_map(workers), "--file-prefix",
                 prefix or unique("fp"), "--log-level", "lib.eal:error"] + vdevs
 
-    def run(self, eal, tool, timeout=60, name="run"):
+    def run(self, eal, tool, timeout=60, name="run", env=None):
         argv = [BIN] + eal + ["--"] + tool
         log = os.path.join(LOGDIR, unique(name) + ".log")
         t0 = time.monotonic()
         p = subprocess.Popen(argv, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True,
-                             start_new_session=True)
+                             start_new_session=True,
+                             env=dict(os.environ, **(env or {})))
         try:
             out, err = p.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -99,13 +100,14 @@ class Nbench:
         self._log(log, argv, p.returncode, out, err)
         return Run(argv, p.returncode, out, err, time.monotonic() - t0, log)
 
-    def start(self, eal, tool, name="bg"):
+    def start(self, eal, tool, name="bg", env=None):
         """Start in the background; returns (Popen, log path)."""
         argv = [BIN] + eal + ["--"] + tool
         log = os.path.join(LOGDIR, unique(name) + ".log")
         p = subprocess.Popen(argv, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True,
-                             start_new_session=True)
+                             start_new_session=True,
+                             env=dict(os.environ, **(env or {})))
         return p, argv, log
 
     @staticmethod

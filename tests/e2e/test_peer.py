@@ -25,13 +25,13 @@ class Peer(nbe2e.E2ECase):
         super().setUp()
         self.sock = os.path.join(self.tmpdir, "peer.sock")
 
-    def responder(self, extra=(), rsize=14):
+    def responder(self, extra=(), rsize=14, env=None):
         # control, stats and the one worker on CPU 0
         eal = ["--no-pci", "--lcores", "0@0,1@0,2@0", "--file-prefix",
                nbe2e.unique("resp"), "--log-level", "lib.eal:error",
                "--vdev", "net_memif0,role=server,socket=%s,rsize=%d,mac=%s"
                % (self.sock, rsize, RESP_MAC)]
-        p, argv, log = self.nb.start(eal, list(extra), name="resp")
+        p, argv, log = self.nb.start(eal, list(extra), name="resp", env=env)
         self.addCleanup(self.stop, p, log)
         line = p.stdout.readline()
         self.assertIn("responder on port 0", line,
@@ -52,9 +52,9 @@ class Peer(nbe2e.E2ECase):
                 "--vdev", "net_memif0,role=client,socket=%s,rsize=14"
                 % self.sock]
 
-    def client(self, tool, timeout=60, code=0):
+    def client(self, tool, timeout=60, code=0, env=None):
         r = self.nb.run(self.client_eal(), ["--peer", RESP_MAC] + tool,
-                        timeout=timeout, name="cli")
+                        timeout=timeout, name="cli", env=env)
         self.assertOk(r, code)
         return r
 
@@ -186,6 +186,54 @@ class Peer(nbe2e.E2ECase):
         # than the time the test ran
         self.assertLessEqual(rtt["mean_ns"] * rtt["count"], 1.05e9)
         self.assertEqual(d["end"]["sum_sent"]["packets"], 0)
+
+    def test_control_under_loss_dup_reorder(self):
+        """Both ends drop 30 %, duplicate 20 % and reorder 20 % of the
+        control datagrams they receive (NB_CTL_FAULTS): the session still
+        runs HELLO to DONE, and the exchanged counts are exact."""
+        faults = "loss=30,dup=20,reorder=20,seed=%d"
+        self.responder(["--one-off"], env={"NB_CTL_FAULTS": faults % 1})
+        r = self.client(["--rate", "500M", "--size", "256", "--streams", "3",
+                         "--time", "2", "--bidir", "--json"], timeout=90,
+                        env={"NB_CTL_FAULTS": faults % 2})
+        self.assertIn("NB_CTL_FAULTS: dropping 30%", r.err)
+        d = r.json()
+        for side in (d, d["reverse"]):
+            e = side["end"]
+            self.assertEqual(len(e["streams"]), 3)
+            for s in e["streams"]:
+                self.assertGreater(s["sender"]["packets"], 0)
+                self.assertEqual(s["receiver"]["packets"],
+                                 s["sender"]["packets"])
+            self.assertEqual(e["sum_received"]["lost_packets"], 0)
+
+    def test_client_ctrl_c_stops_both(self):
+        resp = self.responder()
+        p, argv, log = self.nb.start(self.client_eal(),
+                                     ["--peer", RESP_MAC, "--rate", "200M",
+                                      "--size", "512", "--time", "30"],
+                                     name="cli")
+        try:
+            self.assertIn("Peer test with", p.stdout.readline())
+            t0 = time.monotonic()
+            os.killpg(p.pid, signal.SIGINT)
+            out, err = p.communicate(timeout=15)
+            took = time.monotonic() - t0
+        finally:
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.communicate()
+        # the client stops the responder's test, fetches its counters
+        # and reports over the time run; exit 1 as iperf3 does
+        self.assertEqual(p.returncode, 1, err)
+        self.assertLess(took, 5)
+        self.assertIn("interrupted", out)
+        self.assertRegex(out, r"receiver +lost 0/[1-9]")
+        # and the responder is free for the next client
+        d = self.client(["--rate", "100M", "--time", "1", "--json"]).json()
+        self.assertEqual(d["end"]["sum_received"]["lost_packets"], 0)
+        self.client(["--quit"])
+        resp.wait(timeout=10)
 
     def test_conf_and_quit(self):
         resp = self.responder()
