@@ -20,6 +20,8 @@
 
 #include <cmocka.h>
 
+#include "nb_test_util.h"
+
 #include "nb_frame.h"
 
 #define MAX_FRAME 9000
@@ -29,37 +31,6 @@ static const uint32_t test_sizes[] = {64, 128, 1518, 9000};
 
 static const uint8_t test_protos[] = {NB_IPPROTO_UDP, NB_IPPROTO_TCP};
 static const uint16_t test_vlans[] = {0, 100};
-
-/* splitmix64: deterministic PRNG */
-static uint64_t
-rng_next(uint64_t *s)
-{
-	uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
-static uint16_t
-rd16(const uint8_t *p)
-{
-	return (uint16_t)(((unsigned int)p[0] << 8) | p[1]);
-}
-
-static uint32_t
-rd32(const uint8_t *p)
-{
-	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) |
-	       ((uint32_t)p[2] << 8) | p[3];
-}
-
-static void
-wr16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)(v & 0xff);
-}
 
 /*
  * Reference RFC 1071 sum: add big-endian 16-bit words (an odd last byte is

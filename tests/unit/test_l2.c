@@ -20,6 +20,8 @@
 
 #include <cmocka.h>
 
+#include "nb_test_util.h"
+
 #include "nb_l2.h"
 
 #define BIG_FRAME 1600
@@ -41,37 +43,6 @@ static const size_t udp_plens[] = {0, 1, 17, 18, 1000, 1472};
 
 static const uint16_t some_vlans[] = {0, 1, 2, 100, 1000, 4094};
 #define N_VLANS (sizeof(some_vlans) / sizeof(some_vlans[0]))
-
-/* splitmix64: deterministic PRNG */
-static uint64_t
-rng_next(uint64_t *s)
-{
-	uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
-static uint16_t
-rd16(const uint8_t *p)
-{
-	return (uint16_t)(((unsigned int)p[0] << 8) | p[1]);
-}
-
-static uint32_t
-rd32(const uint8_t *p)
-{
-	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) |
-	       ((uint32_t)p[2] << 8) | p[3];
-}
-
-static void
-wr16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)(v & 0xff);
-}
 
 static void
 wr32(uint8_t *p, uint32_t v)

@@ -14,22 +14,13 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "nb_test_util.h"
+
 #include "nb_pacer.h"
 
 #define BURST 32
 
 typedef unsigned __int128 u128;
-
-/* splitmix64: deterministic PRNG */
-static uint64_t
-rng_next(uint64_t *s)
-{
-	uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
 
 static uint64_t
 gcd_u64(uint64_t a, uint64_t b)

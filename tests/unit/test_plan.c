@@ -16,22 +16,13 @@
 
 #include <cmocka.h>
 
+#include "nb_test_util.h"
+
 #include "nb_options.h"
 #include "nb_pacer.h"
 #include "nb_plan.h"
 
 #define ERRLEN 512
-
-/* splitmix64: deterministic PRNG */
-static uint64_t
-rng_next(uint64_t *s)
-{
-	uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
 
 static unsigned __int128
 gcd128(unsigned __int128 a, unsigned __int128 b)

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Helpers shared by the unit tests: a deterministic PRNG, byte access. */
+#ifndef NB_TEST_UTIL_H
+#define NB_TEST_UTIL_H
+
+#include <stdint.h>
+
+/* splitmix64: deterministic PRNG */
+static inline uint64_t
+rng_next(uint64_t *s)
+{
+	uint64_t z = (*s += UINT64_C(0x9e3779b97f4a7c15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+static inline uint16_t
+rd16(const uint8_t *p)
+{
+	return (uint16_t)(((unsigned int)p[0] << 8) | p[1]);
+}
+
+static inline uint32_t
+rd32(const uint8_t *p)
+{
+	return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) |
+	       ((uint32_t)p[2] << 8) | p[3];
+}
+
+static inline void
+wr16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)(v & 0xff);
+}
+
+#endif /* NB_TEST_UTIL_H */
