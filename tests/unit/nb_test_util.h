@@ -3,6 +3,7 @@
 #ifndef NB_TEST_UTIL_H
 #define NB_TEST_UTIL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* splitmix64: deterministic PRNG */
@@ -34,6 +35,26 @@ wr16(uint8_t *p, uint16_t v)
 {
 	p[0] = (uint8_t)(v >> 8);
 	p[1] = (uint8_t)(v & 0xff);
+}
+
+/*
+ * Reference RFC 1071 sum, written independently of the code under test:
+ * add big-endian 16-bit words (an odd last byte is padded with a zero
+ * byte) in 64 bits, then fold the carries back in.  Returns the folded
+ * one's-complement sum (not complemented).
+ */
+static inline uint16_t
+ref_sum(const uint8_t *data, size_t len, uint64_t acc)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len; i += 2)
+		acc += ((uint64_t)data[i] << 8) + data[i + 1];
+	if (len & 1)
+		acc += (uint64_t)data[len - 1] << 8;
+	while (acc > 0xffff)
+		acc = (acc & 0xffff) + (acc >> 16);
+	return (uint16_t)acc;
 }
 
 #endif /* NB_TEST_UTIL_H */

@@ -21,6 +21,8 @@
 
 #include <cmocka.h>
 
+#include "nb_test_util.h"
+
 #include "nb_ctl.h"
 #include "nb_frame.h"
 #include "nb_hist.h"
@@ -28,17 +30,6 @@
 #define N_RANDOM    100000
 #define N_MUTATIONS 100000
 #define H	    NB_CTL_HDR_LEN
-
-/* splitmix64: deterministic, seeded per test. */
-static uint64_t
-rng_next(uint64_t *state)
-{
-	uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
 
 static uint32_t
 rng_below(uint64_t *state, uint32_t n)

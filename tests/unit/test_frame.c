@@ -32,25 +32,6 @@ static const uint32_t test_sizes[] = {64, 128, 1518, 9000};
 static const uint8_t test_protos[] = {NB_IPPROTO_UDP, NB_IPPROTO_TCP};
 static const uint16_t test_vlans[] = {0, 100};
 
-/*
- * Reference RFC 1071 sum: add big-endian 16-bit words (an odd last byte is
- * padded with a zero byte) in 64 bits, then fold the carries back in.
- * Returns the folded 16-bit one's-complement sum (not complemented).
- */
-static uint16_t
-ref_sum(const uint8_t *data, size_t len, uint64_t acc)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < len; i += 2)
-		acc += ((uint64_t)data[i] << 8) + data[i + 1];
-	if (len & 1)
-		acc += (uint64_t)data[len - 1] << 8;
-	while (acc > 0xffff)
-		acc = (acc & 0xffff) + (acc >> 16);
-	return (uint16_t)acc;
-}
-
 /* Sum of the IPv4 pseudo-header for an L4 segment of l4len bytes. */
 static uint64_t
 ref_pseudo(const uint8_t *ip, uint8_t proto, uint32_t l4len)

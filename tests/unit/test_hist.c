@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "nb_test_util.h"
+
 #include "nb_hist.h"
 
 #define N_SAMPLES 200000
@@ -30,17 +32,6 @@ static const struct {
 };
 
 #define N_PCTS (sizeof(test_pcts) / sizeof(test_pcts[0]))
-
-/* splitmix64: deterministic, seeded per test. */
-static uint64_t
-rng_next(uint64_t *state)
-{
-	uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
 
 /* Uniform in [0, 1). */
 static double

@@ -53,25 +53,6 @@ wr32(uint8_t *p, uint32_t v)
 	p[3] = (uint8_t)(v & 0xff);
 }
 
-/*
- * Reference RFC 1071 sum: add big-endian 16-bit words (an odd last byte is
- * padded with a zero byte) in 64 bits, then fold the carries back in.
- * Returns the folded one's-complement sum (not complemented).
- */
-static uint16_t
-ref_sum(const uint8_t *data, size_t len, uint64_t acc)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < len; i += 2)
-		acc += ((uint64_t)data[i] << 8) + data[i + 1];
-	if (len & 1)
-		acc += (uint64_t)data[len - 1] << 8;
-	while (acc > 0xffff)
-		acc = (acc & 0xffff) + (acc >> 16);
-	return (uint16_t)acc;
-}
-
 /* Sum of the IPv4 pseudo-header of a UDP datagram of ulen bytes. */
 static uint16_t
 ref_pseudo(const uint8_t *ip, uint16_t ulen)
