@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <numa.h>
 
@@ -30,6 +31,10 @@
 
 volatile sig_atomic_t nb_force_quit;
 
+/* Where a fatal error goes besides stderr (--json wants a document). */
+static const struct nb_output *fatal_out;
+static int *fatal_emitted;
+
 static void
 on_signal(int sig)
 {
@@ -43,17 +48,30 @@ static void die(int code, const char *fmt, ...)
 static void
 die(int code, const char *fmt, ...)
 {
+	char msg[512];
 	va_list ap;
 
-	fprintf(stderr, PROG ": ");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n");
+	fprintf(stderr, PROG ": %s\n", msg);
+	if (fatal_out != NULL && !*fatal_emitted)
+		nb_out_fatal(fatal_out, msg);
 	if (code == EXIT_USAGE)
 		fprintf(stderr,
 			"Try '" PROG " --help' for more information.\n");
 	exit(code);
+}
+
+void
+nb_app_error(struct nb_app *app, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(app->errmsg, sizeof(app->errmsg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, PROG ": %s\n", app->errmsg);
 }
 
 static long
@@ -71,6 +89,31 @@ meminfo(const char *key)
 			v = strtol(line + n + 1, NULL, 10);
 	fclose(f);
 	return v;
+}
+
+/*
+ * Options could not be parsed, but if --json or --json-stream is among them
+ * the caller still expects a document: set up enough output for die().
+ */
+static void
+json_hint(struct nb_app *app, int argc, char **argv)
+{
+	struct nb_config *cfg = &app->cfg;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--json") == 0 ||
+		    strcmp(argv[i], "-J") == 0)
+			cfg->json = 1;
+		else if (strcmp(argv[i], "--json-stream") == 0)
+			cfg->json_stream = 1;
+	}
+	if (cfg->json && cfg->json_stream)
+		cfg->json_stream = 0;
+	cfg->csv = 0;
+	nb_output_init(&app->out, cfg, stdout, 0);
+	fatal_out = &app->out;
+	fatal_emitted = &app->emitted;
 }
 
 static int
@@ -233,7 +276,7 @@ bring_up(struct nb_app *app, int all)
 		ret = nb_port_setup(app->port_ids[i], &req, &app->ports[i], err,
 				    sizeof(err));
 		if (ret != 0) {
-			fprintf(stderr, PROG ": %s\n", err);
+			nb_app_error(app, "%s", err);
 			return ret;
 		}
 	}
@@ -246,12 +289,12 @@ bring_up(struct nb_app *app, int all)
 						 &app->ports[i].desc);
 				continue;
 			}
-			fprintf(stderr,
-				PROG ": port %u (%s): link still down after "
+			nb_app_error(app,
+				     "port %u (%s): link still down after "
 				     "%.1f s (cable, peer, or memif partner "
-				     "missing? raise --link-timeout)\n",
-				app->port_ids[i], app->ports[i].desc.name,
-				cfg->link_timeout);
+				     "missing? raise --link-timeout)",
+				     app->port_ids[i], app->ports[i].desc.name,
+				     cfg->link_timeout);
 			return -ETIMEDOUT;
 		}
 	}
@@ -321,17 +364,6 @@ run_list_ports(struct nb_app *app)
 	return 0;
 }
 
-static void
-print_json(const struct nb_result *r)
-{
-	json_t *root = nb_report_json(r);
-
-	json_dumpf(root, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
-	fputc('\n', stdout);
-	fflush(stdout);
-	json_decref(root);
-}
-
 static int
 run_loopback(struct nb_app *app)
 {
@@ -351,13 +383,12 @@ run_loopback(struct nb_app *app)
 	}
 	ret = nb_rate_resolve(&cfg->rate, &cfg->sizes, link_bps, &app->rate);
 	if (ret == -ENOTSUP) {
-		fprintf(stderr,
-			PROG ": --rate in percent needs the link speed, and "
-			     "the TX port reports none; give bits/s or pps\n");
+		nb_app_error(app, "--rate in percent needs the link speed, and "
+				  "the TX port reports none; give bits/s or "
+				  "pps");
 		return EXIT_USAGE;
 	} else if (ret != 0) {
-		fprintf(stderr, PROG ": cannot resolve --rate: %s\n",
-			strerror(-ret));
+		nb_app_error(app, "cannot resolve --rate: %s", strerror(-ret));
 		return EXIT_USAGE;
 	}
 	if (cfg->bytes)
@@ -372,11 +403,11 @@ run_loopback(struct nb_app *app)
 		&app->plan, cfg, app->rate.unlimited ? 0 : app->rate.pps_num,
 		app->rate.pps_den, app->total_packets, err, sizeof(err));
 	if (ret != 0) {
-		fprintf(stderr, PROG ": %s\n", err);
+		nb_app_error(app, "%s", err);
 		return EXIT_USAGE;
 	}
 	if (nb_result_init(r, cfg, cfg->streams) != 0) {
-		fprintf(stderr, PROG ": out of memory\n");
+		nb_app_error(app, "out of memory");
 		return 1;
 	}
 	lcore_map_text(app, r->lcore_map, sizeof(r->lcore_map));
@@ -400,10 +431,10 @@ run_loopback(struct nb_app *app)
 				    : "one-way, same host";
 	ret = nb_loopback_setup(app, err, sizeof(err));
 	if (ret != 0) {
-		fprintf(stderr, PROG ": %s\n", err);
+		nb_app_error(app, "%s", err);
 		return 1;
 	}
-	if (!cfg->json) {
+	if (nb_out_chatty(&app->out)) {
 		char rate[64];
 
 		for (i = 0; i < app->nb_ports; i++)
@@ -437,16 +468,28 @@ run_loopback(struct nb_app *app)
 		if (cfg->omit > 0)
 			printf(" after %.2f s warm-up", cfg->omit);
 		printf("\n");
+		printf("clock: %s at %.3f GHz; latency %s\n", r->clock,
+		       r->tsc_hz / 1e9, r->latency_method);
 		fflush(stdout);
 	}
+	nb_out_begin(&app->out, r);
 	ret = nb_loopback_run(app);
-	if (cfg->json)
-		print_json(r);
-	else
-		nb_report_text(stdout, r);
-	if (ret != 0 || r->error[0]) {
-		fprintf(stderr, PROG ": %s\n",
-			r->error[0] ? r->error : "test failed");
+	if (nb_result_close_intervals(r) && app->out.intervals)
+		nb_report_interval_text(stdout,
+					&r->intervals[r->nb_intervals - 1],
+					app->out.format);
+	nb_out_progress_end(&app->out);
+	if (ret != 0 && !r->error[0])
+		snprintf(r->error, sizeof(r->error), "test failed");
+	nb_out_result(&app->out, r, NULL, r->topology);
+	app->emitted = 1;
+	if (nb_out_finish(&app->out, nb_report_json(r)) != 0) {
+		nb_app_error(app, "cannot write --json-file %s",
+			     cfg->json_file);
+		return 1;
+	}
+	if (r->error[0]) {
+		fprintf(stderr, PROG ": %s\n", r->error);
 		return 1;
 	}
 	return r->interrupted ? 1 : 0;
@@ -473,8 +516,17 @@ main(int argc, char **argv)
 	} else {
 		ret = 0;
 	}
-	if (ret != 0)
+	if (ret != 0) {
+		/* --json (or --json-stream) is owed a document even now */
+		if (dd >= 0)
+			json_hint(&app, argc - dd, argv + dd);
 		die(EXIT_USAGE, "%s", err);
+	}
+	if (cfg->config[0] &&
+	    nb_config_load(cfg, cfg->config, err, sizeof(err)) != 0) {
+		json_hint(&app, 0, NULL);
+		die(EXIT_USAGE, "%s", err);
+	}
 	if (cfg->help) {
 		nb_options_usage(stdout, PROG);
 		printf("\nEAL options (-l, --lcores, -a, --vdev, --no-pci, "
@@ -487,6 +539,21 @@ main(int argc, char **argv)
 		printf(PROG " %s (%s)\n", NB_VERSION, rte_version());
 		return 0;
 	}
+	if (cfg->logfile[0]) {
+		/* like iperf3 --logfile: what went to stdout is appended */
+		FILE *f = fopen(cfg->logfile, "a");
+
+		if (f == NULL)
+			die(EXIT_USAGE, "cannot open --logfile %s: %s",
+			    cfg->logfile, strerror(errno));
+		fclose(f);
+		if (freopen(cfg->logfile, "a", stdout) == NULL)
+			die(1, "cannot redirect stdout to %s: %s", cfg->logfile,
+			    strerror(errno));
+	}
+	nb_output_init(&app.out, cfg, stdout, isatty(STDOUT_FILENO));
+	fatal_out = &app.out;
+	fatal_emitted = &app.emitted;
 	if (nb_config_check(cfg, err, sizeof(err)) != 0)
 		die(EXIT_USAGE, "%s", err);
 
@@ -550,6 +617,11 @@ main(int argc, char **argv)
 	} else {
 		code = run_loopback(&app);
 	}
+	if (code != 0 && !app.emitted)
+		nb_out_fatal(&app.out,
+			     app.errmsg[0] ? app.errmsg
+					   : "the test could not run (see the "
+					     "messages on stderr)");
 	shutdown_ports(&app);
 	nb_loopback_free(&app);
 	nb_result_free(&app.result);

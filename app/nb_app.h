@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "nb_config.h"
+#include "nb_output.h"
 #include "nb_plan.h"
 #include "nb_port.h"
 #include "nb_result.h"
@@ -28,6 +29,11 @@ struct nb_app {
 	unsigned int nb_txjobs, nb_rxjobs;
 
 	struct nb_result result;
+	struct nb_output out;	   /* text, JSON, JSON lines or CSV */
+	int emitted;		   /* a result or error went out on it */
+	char errmsg[320];	   /* why the run failed, for --json */
+	const char *state;	   /* telemetry: what this process is doing
+				    * when no test runs */
 	int keep_pools;		   /* peer mode: TX pools outlive a test */
 	struct nb_probejob *probe; /* peer client: latency prober, or NULL */
 	volatile int stats_stop;
@@ -63,6 +69,15 @@ uint64_t nb_tx_data_total(const struct nb_app *app);
 int nb_peer_responder(struct nb_app *app);
 int nb_peer_client(struct nb_app *app);
 void nb_loopback_free(struct nb_app *app);
+
+/* An error: on stderr now, and kept for the JSON error document. */
+void nb_app_error(struct nb_app *app, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* stats/nb_telemetry.c: /nbench/ commands for dpdk-telemetry.py. */
+void nb_telemetry_register(struct nb_app *app);
+/* A test's jobs exist (1) or are about to be freed (0; waits for readers). */
+void nb_telemetry_live(int live);
 
 /* port of a position in app->port_ids, or -1 */
 int nb_app_port_index(const struct nb_app *app, uint16_t port_id);

@@ -18,11 +18,14 @@ PACKAGES=(
 	# build
 	build-essential meson ninja-build pkg-config
 	dpdk-dev libdpdk-dev libnuma-dev libpcap-dev libjansson-dev
+	libinih-dev
 	# runtime
 	dpdk iproute2
+	# scripts/nbench-plot
+	python3-matplotlib
 	# tests and interop
 	libcmocka-dev tshark python3 python3-scapy iperf3 clang-format
-	iputils-ping coreutils
+	iputils-ping coreutils groff-base
 )
 
 HUGEPAGES_MB="${NB_HUGEPAGES_MB:-1024}"

@@ -71,12 +71,22 @@ struct nb_config {
 	uint32_t ip; /* this side's IPv4 in peer mode */
 	int dst_ip_set;
 
-	int json;
+	/* output */
+	int json;	   /* one JSON document on stdout */
+	int json_stream;   /* JSON lines: one object per event */
+	int csv;	   /* CSV rows: one per interval per stream */
+	int quiet;	   /* no header, intervals or progress line */
+	char format;	   /* bitrate unit: 'a' adaptive, k m g t (bits), K M G
+			    * T (bytes) as iperf3 -f */
+	char logfile[256]; /* stdout appended here instead */
+	char json_file[256]; /* the JSON document also written here */
+	char config[256];    /* --config INI file */
+
 	int help;
 	int version;
 
 	/* Which options were given (bit per table entry), to reject repeats. */
-	uint64_t seen;
+	uint64_t seen[2];
 };
 
 #endif /* NB_CONFIG_H */

@@ -447,15 +447,97 @@ opt_json(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 	return 0;
 }
 
+static int
+opt_json_stream(struct nb_config *cfg, const char *val, char *why,
+		size_t whylen)
+{
+	(void)val, (void)why, (void)whylen;
+	cfg->json_stream = 1;
+	return 0;
+}
+
+static int
+opt_csv(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	(void)val, (void)why, (void)whylen;
+	cfg->csv = 1;
+	return 0;
+}
+
+static int
+opt_quiet(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	(void)val, (void)why, (void)whylen;
+	cfg->quiet = 1;
+	return 0;
+}
+
+static int
+opt_format(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	if (val[0] == '\0' || val[1] != '\0' ||
+	    strchr("akmgtKMGT", val[0]) == NULL) {
+		WHY("expected one of k m g t (Kbits..Tbits/sec), K M G T "
+		    "(KBytes..TBytes/sec) or a (adaptive)");
+		return -EINVAL;
+	}
+	cfg->format = val[0];
+	return 0;
+}
+
+static int
+set_path(char *dst, size_t len, const char *val, char *why, size_t whylen)
+{
+	if (val[0] == '\0' || strlen(val) >= len) {
+		WHY("expected a file name of 1..%zu characters", len - 1);
+		return -EINVAL;
+	}
+	strcpy(dst, val);
+	return 0;
+}
+
+static int
+opt_logfile(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	return set_path(cfg->logfile, sizeof(cfg->logfile), val, why, whylen);
+}
+
+static int
+opt_json_file(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	return set_path(cfg->json_file, sizeof(cfg->json_file), val, why,
+			whylen);
+}
+
+static int
+opt_config(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	return set_path(cfg->config, sizeof(cfg->config), val, why, whylen);
+}
+
+#define HEADING(title)                                                         \
+	{                                                                      \
+		NULL, 0, NULL, NULL, title, 0                                  \
+	}
+
 const struct nb_option nb_options[] = {
-	{"help", 'h', NULL, opt_help, "show this help and exit"},
-	{"version", 'V', NULL, opt_version, "show the version and exit"},
+	HEADING("General"),
+	{"help", 'h', NULL, opt_help, "show this help and exit",
+	 NB_OPT_CLI_ONLY},
+	{"version", 'V', NULL, opt_version, "show the version and exit",
+	 NB_OPT_CLI_ONLY},
+	{"config", 0, "FILE", opt_config,
+	 "read options from an INI file (keys are these long names); the "
+	 "command line wins",
+	 NB_OPT_CLI_ONLY},
 	{"list-ports", 0, NULL, opt_list_ports,
 	 "bring every port up, report driver, MAC, link and NUMA node, exit"},
+	HEADING("Loopback test (ports of this process)"),
 	{"tx-port", 0, "LIST", opt_tx_port,
 	 "loopback test: ports that transmit, e.g. 0 or 0,2"},
 	{"rx-port", 0, "LIST", opt_rx_port,
 	 "loopback test: ports that receive, e.g. 1 or 1,3"},
+	HEADING("Peer test (client, responder, reflector)"),
 	{"peer", 'c', "MAC|IP", opt_peer,
 	 "client: the responder's MAC, or its IPv4 address (found by ARP); "
 	 "with --reflector, the MAC of a peer that swaps MACs and returns "
@@ -485,6 +567,7 @@ const struct nb_option nb_options[] = {
 	{"quit", 0, NULL, opt_quit, "client: tell the responder to exit"},
 	{"peer-timeout", 0, "SECS", opt_peer_timeout,
 	 "peer mode: how long without an answer means the peer is gone [2]"},
+	HEADING("Traffic"),
 	{"rate", 'b', "RATE", opt_rate,
 	 "total rate: 10G (L1 bits/s, default layer), 9.5Gl2 (L2 bits/s), "
 	 "14.88Mpps, 50% (of link), max [max]"},
@@ -499,6 +582,7 @@ const struct nb_option nb_options[] = {
 	{"src-mac", 0, "MAC", opt_src_mac, "source MAC [the TX port's]"},
 	{"dst-mac", 0, "MAC", opt_dst_mac,
 	 "destination MAC [the RX port's in loopback]"},
+	HEADING("Test length"),
 	{"time", 't', "SECS", opt_time,
 	 "test length in seconds [10; with --packets/--bytes: until sent]"},
 	{"packets", 'k', "N", opt_packets,
@@ -508,8 +592,7 @@ const struct nb_option nb_options[] = {
 	 "2^10/2^20/2^30)"},
 	{"omit", 'O', "SECS", opt_omit,
 	 "warm-up seconds sent first and left out of the results [0]"},
-	{"interval", 'i', "SECS", opt_interval,
-	 "seconds between interval reports, 0 for none [1]"},
+	HEADING("Ports and queues"),
 	{"queues", 'q', "N", opt_queues, "RX and TX queues per test port [1]"},
 	{"rxd", 0, "N", opt_rxd, "RX descriptors per queue [1024]"},
 	{"txd", 0, "N", opt_txd, "TX descriptors per queue [1024]"},
@@ -517,8 +600,29 @@ const struct nb_option nb_options[] = {
 	 "how long to wait for link up [10]"},
 	{"drain", 0, "SECS", opt_drain,
 	 "how long receivers keep counting after the senders stop [0.5]"},
+	HEADING("Output"),
+	{"interval", 'i', "SECS", opt_interval,
+	 "seconds between interval reports, 0 for none (a progress line "
+	 "on a terminal) [1]"},
+	{"format", 'f', "k|m|g|t|K|M|G|T", opt_format,
+	 "bitrate unit in text output, as iperf3 -f: bits (k..t) or bytes "
+	 "(K..T) per second [adaptive]"},
+	{"quiet", 0, NULL, opt_quiet,
+	 "text output: only the final report (no header, intervals or "
+	 "progress line)"},
 	{"json", 'J', NULL, opt_json,
-	 "print one JSON document on stdout instead of text"},
+	 "print one JSON document on stdout (iperf3's shape) instead of "
+	 "text"},
+	{"json-stream", 0, NULL, opt_json_stream,
+	 "print JSON lines on stdout: one object per event (start, "
+	 "interval, end, error)"},
+	{"csv", 0, NULL, opt_csv,
+	 "print CSV on stdout: a header, then one row per interval per "
+	 "stream and the end totals"},
+	{"json-file", 0, "FILE", opt_json_file,
+	 "also write the JSON document to FILE (whatever stdout shows)"},
+	{"logfile", 0, "FILE", opt_logfile,
+	 "append what goes to stdout to FILE instead; logs stay on stderr"},
 };
 
 const size_t nb_nb_options = sizeof(nb_options) / sizeof(nb_options[0]);
@@ -542,59 +646,80 @@ nb_config_defaults(struct nb_config *cfg)
 	cfg->drain = 0.5;
 	cfg->peer_timeout = 2;
 	cfg->max_streams = NB_MAX_STREAMS;
+	cfg->format = 'a';
 }
 
-static const struct nb_option *
-find_long(const char *name, size_t len, size_t *idx)
+int
+nb_option_find(const char *name, size_t len)
 {
 	size_t i;
 
 	for (i = 0; i < nb_nb_options; i++) {
-		if (strlen(nb_options[i].name) == len &&
-		    strncmp(nb_options[i].name, name, len) == 0) {
-			*idx = i;
-			return &nb_options[i];
-		}
+		if (nb_options[i].name != NULL &&
+		    strlen(nb_options[i].name) == len &&
+		    strncmp(nb_options[i].name, name, len) == 0)
+			return (int)i;
 	}
-	return NULL;
+	return -1;
 }
 
-static const struct nb_option *
-find_short(char c, size_t *idx)
+static int
+find_short(char c)
 {
 	size_t i;
 
-	for (i = 0; i < nb_nb_options; i++) {
-		if (nb_options[i].short_name == c && c != 0) {
-			*idx = i;
-			return &nb_options[i];
-		}
+	for (i = 0; i < nb_nb_options; i++)
+		if (nb_options[i].name != NULL && c != 0 &&
+		    nb_options[i].short_name == c)
+			return (int)i;
+	return -1;
+}
+
+#define SEEN_WORD(i) ((i) / 64)
+#define SEEN_BIT(i)  (UINT64_C(1) << ((i) % 64))
+
+int
+nb_option_apply(struct nb_config *cfg, size_t idx, const char *val,
+		int from_file, char *err, size_t errlen)
+{
+	const struct nb_option *o = &nb_options[idx];
+	char why[160] = "";
+
+	if (cfg->seen[SEEN_WORD(idx)] & SEEN_BIT(idx)) {
+		snprintf(err, errlen, "%s '%s%s' given twice",
+			 from_file ? "key" : "option", from_file ? "" : "--",
+			 o->name);
+		return -EINVAL;
 	}
-	return NULL;
+	cfg->seen[SEEN_WORD(idx)] |= SEEN_BIT(idx);
+	if (o->apply(cfg, val, why, sizeof(why)) != 0) {
+		snprintf(err, errlen, "bad value '%s' for %s '%s%s': %s",
+			 val ? val : "", from_file ? "key" : "option",
+			 from_file ? "" : "--", o->name, why);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 int
 nb_options_parse(struct nb_config *cfg, int argc, char **argv, char *err,
 		 size_t errlen)
 {
-	int i;
+	int i, idx;
 
 	for (i = 1; i < argc; i++) {
 		const char *tok = argv[i], *val = NULL, *eq;
-		const struct nb_option *o = NULL;
-		char why[160] = "";
-		size_t idx = 0;
+		const struct nb_option *o;
 
 		if (strncmp(tok, "--", 2) == 0 && tok[2] != '\0') {
 			eq = strchr(tok + 2, '=');
-			o = find_long(tok + 2,
-				      eq ? (size_t)(eq - tok - 2)
-					 : strlen(tok + 2),
-				      &idx);
+			idx = nb_option_find(tok + 2,
+					     eq ? (size_t)(eq - tok - 2)
+						: strlen(tok + 2));
 			if (eq != NULL)
 				val = eq + 1;
 		} else if (tok[0] == '-' && tok[1] != '\0' && tok[2] == '\0') {
-			o = find_short(tok[1], &idx);
+			idx = find_short(tok[1]);
 		} else {
 			snprintf(err, errlen,
 				 "unexpected argument '%s' (options start with "
@@ -602,11 +727,12 @@ nb_options_parse(struct nb_config *cfg, int argc, char **argv, char *err,
 				 tok);
 			return -EINVAL;
 		}
-		if (o == NULL) {
+		if (idx < 0) {
 			snprintf(err, errlen,
 				 "unknown option '%s' (see --help)", tok);
 			return -EINVAL;
 		}
+		o = &nb_options[idx];
 		if (o->arg == NULL && val != NULL) {
 			snprintf(err, errlen, "option '--%s' takes no value",
 				 o->name);
@@ -621,17 +747,8 @@ nb_options_parse(struct nb_config *cfg, int argc, char **argv, char *err,
 			}
 			val = argv[++i];
 		}
-		if (cfg->seen & (UINT64_C(1) << idx)) {
-			snprintf(err, errlen, "option '--%s' given twice",
-				 o->name);
+		if (nb_option_apply(cfg, (size_t)idx, val, 0, err, errlen) != 0)
 			return -EINVAL;
-		}
-		cfg->seen |= UINT64_C(1) << idx;
-		if (o->apply(cfg, val, why, sizeof(why)) != 0) {
-			snprintf(err, errlen, "bad value '%s' for '--%s': %s",
-				 val ? val : "", o->name, why);
-			return -EINVAL;
-		}
 	}
 	return 0;
 }
@@ -643,6 +760,19 @@ nb_config_check(struct nb_config *cfg, char *err, size_t errlen)
 
 	if (cfg->help || cfg->version)
 		return 0;
+	if (cfg->json + cfg->json_stream + cfg->csv > 1) {
+		snprintf(err, errlen,
+			 "--json, --json-stream and --csv each own stdout: "
+			 "pick one (--json-file FILE adds the JSON document "
+			 "to any of them)");
+		return -EINVAL;
+	}
+	if (cfg->quiet && (cfg->json || cfg->json_stream || cfg->csv)) {
+		snprintf(err, errlen,
+			 "--quiet is for text output; --json, --json-stream "
+			 "and --csv print no progress anyway");
+		return -EINVAL;
+	}
 	if (cfg->have_peer) {
 		if (cfg->mode != NB_MODE_NONE) {
 			snprintf(err, errlen,
@@ -803,12 +933,15 @@ nb_options_usage(FILE *f, const char *prog)
 		"Kernel-bypass network tester.  EAL options (lcores, devices,\n"
 		"hugepages) go before '--', the tool's own options after it.\n"
 		"On a 2-CPU host map lcores as --lcores 0@0,1@0,2@0,3@1.\n"
-		"\n"
-		"Options:\n",
+		"\n",
 		prog);
 	for (i = 0; i < nb_nb_options; i++) {
 		const struct nb_option *o = &nb_options[i];
 
+		if (o->name == NULL) {
+			fprintf(f, "%s%s:\n", i ? "\n" : "", o->help);
+			continue;
+		}
 		if (o->short_name)
 			snprintf(left, sizeof(left), "-%c, --%s%s%s",
 				 o->short_name, o->name, o->arg ? " " : "",

@@ -11,6 +11,13 @@
 
 #include "nb_config.h"
 
+/* flags of an option */
+#define NB_OPT_CLI_ONLY 1 /* not a config-file key (help, version, config) */
+
+/*
+ * An entry with name NULL is a section heading: help is its title (used by
+ * --help, the man page and docs), and it is no option.
+ */
 struct nb_option {
 	const char *name; /* long name without "--" */
 	char short_name;  /* 0 if none */
@@ -19,6 +26,7 @@ struct nb_option {
 	int (*apply)(struct nb_config *cfg, const char *val, char *why,
 		     size_t whylen);
 	const char *help;
+	unsigned int flags; /* NB_OPT_* */
 };
 
 extern const struct nb_option nb_options[];
@@ -43,5 +51,30 @@ int nb_options_parse(struct nb_config *cfg, int argc, char **argv, char *err,
 int nb_config_check(struct nb_config *cfg, char *err, size_t errlen);
 
 void nb_options_usage(FILE *f, const char *prog);
+
+/* Index of a long option in nb_options[], or -1 (headings never match). */
+int nb_option_find(const char *name, size_t len);
+
+/*
+ * Apply one option of the table by index: the repeat check (a second value
+ * for the same option is refused), then its parser.  The message written to
+ * err names the value and the option ("option '--rate'", or with from_file
+ * "key 'rate'").
+ */
+int nb_option_apply(struct nb_config *cfg, size_t idx, const char *val,
+		    int from_file, char *err, size_t errlen);
+
+/*
+ * --config FILE: an INI file whose keys are the long option names (any
+ * [section] groups them for the reader; flags take true/false).  Options
+ * already given on the command line win: their keys are skipped.  Errors
+ * name the file, the line and the key; they return -EINVAL (-ENOENT etc.
+ * when the file cannot be read).
+ */
+int nb_config_load(struct nb_config *cfg, const char *path, char *err,
+		   size_t errlen);
+
+/* The man page, troff -man, from the same table (docs/dpdk-nbench.1). */
+void nb_options_man(FILE *f);
 
 #endif /* NB_OPTIONS_H */

@@ -3,6 +3,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
 
 #include "nb_frame.h"
 #include "nb_result.h"
@@ -41,6 +43,10 @@ interval_free(struct nb_interval *iv)
 	free(iv->stream_tx_bytes);
 	free(iv->stream_rx_pkts);
 	free(iv->stream_rx_bytes);
+	free(iv->stream_lost);
+	free(iv->stream_out_of_order);
+	free(iv->stream_duplicates);
+	free(iv->stream_jitter_ns);
 }
 
 void
@@ -56,16 +62,19 @@ nb_result_free(struct nb_result *r)
 	r->streams = NULL;
 }
 
-static uint64_t *
-dup_array(const uint64_t *a, uint32_t n)
+/* A copy of n elements of size sz, or NULL for none (*fail on ENOMEM). */
+static void *
+dup_array(const void *a, uint32_t n, size_t sz, int *fail)
 {
-	uint64_t *c;
+	void *c;
 
 	if (a == NULL || n == 0)
 		return NULL;
-	c = malloc(n * sizeof(*c));
-	if (c != NULL)
-		memcpy(c, a, n * sizeof(*c));
+	c = malloc(n * sz);
+	if (c == NULL)
+		*fail = 1;
+	else
+		memcpy(c, a, n * sz);
 	return c;
 }
 
@@ -73,6 +82,8 @@ int
 nb_result_add_interval(struct nb_result *r, const struct nb_interval *iv)
 {
 	struct nb_interval *c;
+	uint32_t n;
+	int fail = 0;
 
 	if (r->nb_intervals == r->cap_intervals) {
 		uint32_t cap = r->cap_intervals ? r->cap_intervals * 2 : 64;
@@ -85,13 +96,21 @@ nb_result_add_interval(struct nb_result *r, const struct nb_interval *iv)
 	}
 	c = &r->intervals[r->nb_intervals];
 	*c = *iv;
-	c->stream_tx_pkts = dup_array(iv->stream_tx_pkts, iv->nb_streams);
-	c->stream_tx_bytes = dup_array(iv->stream_tx_bytes, iv->nb_streams);
-	c->stream_rx_pkts = dup_array(iv->stream_rx_pkts, iv->nb_streams);
-	c->stream_rx_bytes = dup_array(iv->stream_rx_bytes, iv->nb_streams);
-	if (iv->nb_streams &&
-	    (c->stream_tx_pkts == NULL || c->stream_tx_bytes == NULL ||
-	     c->stream_rx_pkts == NULL || c->stream_rx_bytes == NULL)) {
+	n = iv->nb_streams;
+	c->stream_tx_pkts = dup_array(iv->stream_tx_pkts, n, 8, &fail);
+	c->stream_tx_bytes = dup_array(iv->stream_tx_bytes, n, 8, &fail);
+	c->stream_rx_pkts = dup_array(iv->stream_rx_pkts, n, 8, &fail);
+	c->stream_rx_bytes = dup_array(iv->stream_rx_bytes, n, 8, &fail);
+	c->stream_lost = dup_array(iv->stream_lost, n, 8, &fail);
+	c->stream_out_of_order =
+		dup_array(iv->stream_out_of_order, n, 8, &fail);
+	c->stream_duplicates = dup_array(iv->stream_duplicates, n, 8, &fail);
+	c->stream_jitter_ns =
+		dup_array(iv->stream_jitter_ns, n, sizeof(double), &fail);
+	if (n && (c->stream_tx_pkts == NULL || c->stream_tx_bytes == NULL ||
+		  c->stream_rx_pkts == NULL || c->stream_rx_bytes == NULL))
+		fail = 1;
+	if (fail) {
 		interval_free(c);
 		return -ENOMEM;
 	}
@@ -196,6 +215,30 @@ nb_fmt_bits(char *buf, size_t len, double bps)
 }
 
 void
+nb_fmt_rate(char *buf, size_t len, double bps, char format)
+{
+	static const char fixed[] = "kmgtKMGT";
+	const char *p = format ? strchr(fixed, format) : NULL;
+	static const char *const bits[] = {"Kbits/sec", "Mbits/sec",
+					   "Gbits/sec", "Tbits/sec"};
+	static const char *const bytes[] = {"KBytes/sec", "MBytes/sec",
+					    "GBytes/sec", "TBytes/sec"};
+	int u;
+
+	if (p == NULL || *p == '\0') {
+		nb_fmt_bits(buf, len, bps);
+		return;
+	}
+	u = (int)(p - fixed);
+	if (u < 4)
+		snprintf(buf, len, "%.2f %s", bps / pow(1000.0, u + 1),
+			 bits[u]);
+	else
+		snprintf(buf, len, "%.2f %s", bps / 8.0 / pow(1024.0, u - 3),
+			 bytes[u - 4]);
+}
+
+void
 nb_report_interval_header(FILE *f)
 {
 	fprintf(f, "[ ID] Interval           Transfer     Bitrate(L2)     "
@@ -203,46 +246,97 @@ nb_report_interval_header(FILE *f)
 		   "Jitter us  Latency p50/p99/max us\n");
 }
 
-void
-nb_report_interval_text(FILE *f, const struct nb_interval *iv)
+struct iv_line {
+	const char *id;
+	uint64_t rx_pkts, rx_bytes, lost, ooo, dup;
+	double jitter_ns;
+	int have_lat;
+	uint64_t p50, p99, max;
+};
+
+static void
+interval_line(FILE *f, const struct nb_interval *iv, const struct iv_line *l,
+	      char format)
 {
-	char tb[32], bb[32];
+	char tb[32], bb[32], lt[48], lat[48];
 	double secs = iv->end - iv->start;
 
-	nb_fmt_bytes(tb, sizeof(tb), (double)iv->rx_bytes);
-	nb_fmt_bits(bb, sizeof(bb), safe_div(iv->rx_bytes * 8.0, secs));
-	char lt[48];
-
+	nb_fmt_bytes(tb, sizeof(tb), (double)l->rx_bytes);
+	nb_fmt_rate(bb, sizeof(bb), safe_div(l->rx_bytes * 8.0, secs), format);
 	snprintf(lt, sizeof(lt), "%llu/%llu (%.2g%%)",
-		 (unsigned long long)iv->lost,
-		 (unsigned long long)(iv->rx_pkts + iv->lost),
-		 safe_div(100.0 * iv->lost, (double)(iv->rx_pkts + iv->lost)));
+		 (unsigned long long)l->lost,
+		 (unsigned long long)(l->rx_pkts + l->lost),
+		 safe_div(100.0 * l->lost, (double)(l->rx_pkts + l->lost)));
+	if (l->have_lat)
+		snprintf(lat, sizeof(lat), "%.1f/%.1f/%.1f", l->p50 / 1e3,
+			 l->p99 / 1e3, l->max / 1e3);
+	else
+		snprintf(lat, sizeof(lat), "-");
 	fprintf(f,
-		"[SUM] %6.2f-%-6.2f sec  %-11s  %-15s %7.3f  %7.3f  %-22s "
-		"%5llu %5llu  %9.3f  %.1f/%.1f/%.1f%s\n",
-		iv->start, iv->end, tb, bb,
-		safe_div((iv->rx_bytes + iv->rx_pkts * (double)NB_L1_OVERHEAD) *
+		"[%3s] %6.2f-%-6.2f sec  %-11s  %-15s %7.3f  %7.3f  %-22s "
+		"%5llu %5llu  %9.3f  %s%s\n",
+		l->id, iv->start, iv->end, tb, bb,
+		safe_div((l->rx_bytes + l->rx_pkts * (double)NB_L1_OVERHEAD) *
 				 8.0,
 			 secs) /
 			1e9,
-		safe_div((double)iv->rx_pkts, secs) / 1e6, lt,
-		(unsigned long long)iv->out_of_order,
-		(unsigned long long)iv->duplicates, iv->jitter_ns / 1e3,
-		iv->lat_p50 / 1e3, iv->lat_p99 / 1e3, iv->lat_max / 1e3,
-		iv->omitted ? "  (omitted)" : "");
+		safe_div((double)l->rx_pkts, secs) / 1e6, lt,
+		(unsigned long long)l->ooo, (unsigned long long)l->dup,
+		l->jitter_ns / 1e3, lat, iv->omitted ? "  (omitted)" : "");
+}
+
+void
+nb_report_interval_text(FILE *f, const struct nb_interval *iv, char format)
+{
+	struct iv_line l;
+	char id[16];
+	uint32_t k;
+
+	/* Several streams: one line each (no per-stream latency), then the
+	 * sum.  The warm-up is counted as a whole only. */
+	if (iv->nb_streams > 1 && !iv->omitted && iv->stream_rx_pkts) {
+		for (k = 0; k < iv->nb_streams; k++) {
+			memset(&l, 0, sizeof(l));
+			snprintf(id, sizeof(id), "%u", k);
+			l.id = id;
+			l.rx_pkts = iv->stream_rx_pkts[k];
+			l.rx_bytes = iv->stream_rx_bytes[k];
+			if (iv->stream_lost) {
+				l.lost = iv->stream_lost[k];
+				l.ooo = iv->stream_out_of_order[k];
+				l.dup = iv->stream_duplicates[k];
+				l.jitter_ns = iv->stream_jitter_ns[k];
+			}
+			interval_line(f, iv, &l, format);
+		}
+	}
+	memset(&l, 0, sizeof(l));
+	l.id = iv->nb_streams == 1 && !iv->omitted ? "0" : "SUM";
+	l.rx_pkts = iv->rx_pkts;
+	l.rx_bytes = iv->rx_bytes;
+	l.lost = iv->lost;
+	l.ooo = iv->out_of_order;
+	l.dup = iv->duplicates;
+	l.jitter_ns = iv->jitter_ns;
+	l.have_lat = 1;
+	l.p50 = iv->lat_p50;
+	l.p99 = iv->lat_p99;
+	l.max = iv->lat_max;
+	interval_line(f, iv, &l, format);
 }
 
 static void
 row(FILE *f, const char *id, double secs, uint64_t pkts, uint64_t bytes,
-    const char *tail)
+    const char *tail, char format)
 {
 	char tb[32], bb[32], l1[32];
 
 	nb_fmt_bytes(tb, sizeof(tb), (double)bytes);
-	nb_fmt_bits(bb, sizeof(bb), safe_div(bytes * 8.0, secs));
-	nb_fmt_bits(
+	nb_fmt_rate(bb, sizeof(bb), safe_div(bytes * 8.0, secs), format);
+	nb_fmt_rate(
 		l1, sizeof(l1),
-		safe_div((bytes + pkts * (double)NB_L1_OVERHEAD) * 8.0, secs));
+		safe_div((bytes + pkts * (double)NB_L1_OVERHEAD) * 8.0, secs),
+		format);
 	fprintf(f,
 		"[%5s] 0.00-%-6.2f sec %-12s %-15s (L1 %-15s) %8.4f Mpps %s\n",
 		id, secs, tb, bb, l1, safe_div((double)pkts, secs) / 1e6, tail);
@@ -268,22 +362,24 @@ nb_report_text(FILE *f, const struct nb_result *r)
 {
 	char tail[256], id[16], a[32], b[32];
 	const struct nb_stream_result *s;
+	char fmt = r->cfg ? r->cfg->format : 'a';
 	uint32_t i;
 
 	fprintf(f, "- - - - - - - - - - - - - - - - - - - - - - - - -\n");
 	for (i = 0; i < r->nb_streams; i++) {
 		s = &r->streams[i];
 		snprintf(id, sizeof(id), "%u", s->id);
-		row(f, id, r->tx_seconds, s->tx_pkts, s->tx_bytes, "sender");
+		row(f, id, r->tx_seconds, s->tx_pkts, s->tx_bytes, "sender",
+		    fmt);
 		rx_tail(tail, sizeof(tail), s);
-		row(f, id, r->rx_seconds, s->rx_pkts, s->rx_bytes, tail);
+		row(f, id, r->rx_seconds, s->rx_pkts, s->rx_bytes, tail, fmt);
 	}
 	if (r->nb_streams > 1) {
 		row(f, "SUM", r->tx_seconds, r->sum.tx_pkts, r->sum.tx_bytes,
-		    "sender");
+		    "sender", fmt);
 		rx_tail(tail, sizeof(tail), &r->sum);
 		row(f, "SUM", r->rx_seconds, r->sum.rx_pkts, r->sum.rx_bytes,
-		    tail);
+		    tail, fmt);
 	}
 	if (r->sum.hist.count) {
 		const struct nb_hist *h = &r->sum.hist;
@@ -545,25 +641,43 @@ port_json(const struct nb_port_result *p, int with_counts)
 }
 
 json_t *
-nb_report_json(const struct nb_result *r)
+nb_json_start(const struct nb_result *r)
 {
 	const struct nb_config *cfg = r->cfg;
-	json_t *root = json_object(), *start = json_object(),
-	       *ts = json_object(), *arr, *ivs = json_array(),
-	       *end = json_object(), *rate = json_object();
-	uint32_t i, k;
+	json_t *start = json_object(), *ts = json_object(), *arr;
+	struct utsname u;
+	char when[64];
+	time_t now = time(NULL);
+	struct tm tm;
+	uint32_t i;
 
 	json_object_set_new(start, "version",
 			    json_string("dpdk-nbench " NB_VERSION));
+	if (uname(&u) == 0) {
+		char sys[400];
+
+		snprintf(sys, sizeof(sys), "%s %s %s %s %s", u.sysname,
+			 u.nodename, u.release, u.version, u.machine);
+		json_object_set_new(start, "system_info", json_string(sys));
+	}
+	gmtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%a, %d %b %Y %H:%M:%S GMT", &tm);
+	json_object_set_new(start, "timestamp",
+			    json_pack("{s:s,s:I}", "time", when, "timesecs",
+				      (json_int_t)now));
 	json_object_set_new(
 		ts, "protocol",
 		json_string(cfg->proto == NB_IPPROTO_TCP ? "TCP" : "UDP"));
 	json_object_set_new(ts, "num_streams", jint(cfg->streams));
+	json_object_set_new(ts, "blksize", jint(cfg->sizes.sizes[0]));
 	json_object_set_new(ts, "duration", jreal(cfg->duration));
 	json_object_set_new(ts, "omit", jreal(cfg->omit));
 	json_object_set_new(ts, "packets", jint(cfg->packets));
 	json_object_set_new(ts, "bytes", jint(cfg->bytes));
+	json_object_set_new(ts, "reverse", jint(cfg->reverse));
+	json_object_set_new(ts, "bidir", jint(cfg->bidir));
 	json_object_set_new(ts, "vlan", jint(cfg->vlan_id));
+	json_object_set_new(ts, "interval", jreal(cfg->interval));
 	arr = json_array();
 	for (i = 0; i < cfg->sizes.nb_sizes; i++)
 		json_array_append_new(arr, jint(cfg->sizes.sizes[i]));
@@ -576,75 +690,115 @@ nb_report_json(const struct nb_result *r)
 	json_object_set_new(start, "ports", arr);
 	json_object_set_new(start, "lcore_map", json_string(r->lcore_map));
 	json_object_set_new(start, "clock",
-			    json_pack("{s:s,s:I}", "source", r->clock, "hz",
-				      (json_int_t)r->tsc_hz));
-	json_object_set_new(root, "start", start);
+			    json_pack("{s:s,s:I,s:s}", "source", r->clock, "hz",
+				      (json_int_t)r->tsc_hz, "latency_method",
+				      r->latency_method));
+	return start;
+}
 
-	for (i = 0; i < r->nb_intervals; i++) {
-		const struct nb_interval *iv = &r->intervals[i];
-		double secs = iv->end - iv->start;
-		json_t *o = json_object(), *sum, *ss = json_array();
+json_t *
+nb_json_interval(const struct nb_interval *iv)
+{
+	double secs = iv->end - iv->start;
+	json_t *o = json_object(), *sum, *ss = json_array();
+	uint32_t k;
 
-		for (k = 0; k < iv->nb_streams; k++) {
-			json_t *s = json_object();
+	for (k = 0; k < iv->nb_streams; k++) {
+		json_t *s = json_object();
 
-			json_object_set_new(s, "id", jint(k));
-			json_object_set_new(s, "start", jreal(iv->start));
-			json_object_set_new(s, "end", jreal(iv->end));
-			json_object_set_new(s, "seconds", jreal(secs));
-			json_object_set_new(s, "bytes",
-					    jint(iv->stream_rx_bytes[k]));
-			json_object_set_new(
-				s, "bits_per_second",
-				jreal(safe_div(iv->stream_rx_bytes[k] * 8.0,
-					       secs)));
-			json_object_set_new(s, "packets",
-					    jint(iv->stream_rx_pkts[k]));
-			json_object_set_new(s, "sent_packets",
-					    jint(iv->stream_tx_pkts[k]));
-			json_object_set_new(s, "sent_bytes",
-					    jint(iv->stream_tx_bytes[k]));
-			json_object_set_new(s, "omitted",
-					    json_boolean(iv->omitted));
-			json_array_append_new(ss, s);
-		}
-		sum = json_object();
-		json_object_set_new(sum, "start", jreal(iv->start));
-		json_object_set_new(sum, "end", jreal(iv->end));
-		json_object_set_new(sum, "seconds", jreal(secs));
-		json_object_set_new(sum, "bytes", jint(iv->rx_bytes));
-		json_object_set_new(sum, "bits_per_second",
-				    jreal(safe_div(iv->rx_bytes * 8.0, secs)));
+		json_object_set_new(s, "id", jint(k));
+		json_object_set_new(s, "socket", jint(k));
+		json_object_set_new(s, "start", jreal(iv->start));
+		json_object_set_new(s, "end", jreal(iv->end));
+		json_object_set_new(s, "seconds", jreal(secs));
+		json_object_set_new(s, "bytes", jint(iv->stream_rx_bytes[k]));
 		json_object_set_new(
-			sum, "l1_bits_per_second",
-			jreal(safe_div((iv->rx_bytes +
-					iv->rx_pkts * (double)NB_L1_OVERHEAD) *
-					       8.0,
-				       secs)));
-		json_object_set_new(sum, "packets", jint(iv->rx_pkts));
-		json_object_set_new(sum, "pps",
-				    jreal(safe_div((double)iv->rx_pkts, secs)));
-		json_object_set_new(sum, "sent_packets", jint(iv->tx_pkts));
-		json_object_set_new(sum, "sent_bytes", jint(iv->tx_bytes));
-		json_object_set_new(sum, "lost_packets", jint(iv->lost));
-		json_object_set_new(sum, "out_of_order",
-				    jint(iv->out_of_order));
-		json_object_set_new(sum, "duplicates", jint(iv->duplicates));
-		json_object_set_new(sum, "jitter_ms",
-				    jreal(iv->jitter_ns / 1e6));
-		json_object_set_new(sum, "omitted", json_boolean(iv->omitted));
-		json_object_set_new(sum, "latency",
-				    json_pack("{s:I,s:I,s:I,s:I}", "count",
-					      (json_int_t)iv->lat_count,
-					      "p50_ns", (json_int_t)iv->lat_p50,
-					      "p99_ns", (json_int_t)iv->lat_p99,
-					      "max_ns",
-					      (json_int_t)iv->lat_max));
-		json_object_set_new(o, "streams", ss);
-		json_object_set_new(o, "sum", sum);
-		json_array_append_new(ivs, o);
+			s, "bits_per_second",
+			jreal(safe_div(iv->stream_rx_bytes[k] * 8.0, secs)));
+		json_object_set_new(s, "packets", jint(iv->stream_rx_pkts[k]));
+		json_object_set_new(
+			s, "pps",
+			jreal(safe_div((double)iv->stream_rx_pkts[k], secs)));
+		json_object_set_new(s, "sent_packets",
+				    jint(iv->stream_tx_pkts[k]));
+		json_object_set_new(s, "sent_bytes",
+				    jint(iv->stream_tx_bytes[k]));
+		if (iv->stream_lost) {
+			json_object_set_new(s, "lost_packets",
+					    jint(iv->stream_lost[k]));
+			json_object_set_new(s, "out_of_order",
+					    jint(iv->stream_out_of_order[k]));
+			json_object_set_new(s, "duplicates",
+					    jint(iv->stream_duplicates[k]));
+			json_object_set_new(
+				s, "jitter_ms",
+				jreal(iv->stream_jitter_ns[k] / 1e6));
+		}
+		json_object_set_new(s, "omitted", json_boolean(iv->omitted));
+		json_object_set_new(s, "sender", json_false());
+		json_array_append_new(ss, s);
 	}
-	json_object_set_new(root, "intervals", ivs);
+	sum = json_object();
+	json_object_set_new(sum, "start", jreal(iv->start));
+	json_object_set_new(sum, "end", jreal(iv->end));
+	json_object_set_new(sum, "seconds", jreal(secs));
+	json_object_set_new(sum, "bytes", jint(iv->rx_bytes));
+	json_object_set_new(sum, "bits_per_second",
+			    jreal(safe_div(iv->rx_bytes * 8.0, secs)));
+	json_object_set_new(
+		sum, "l1_bits_per_second",
+		jreal(safe_div(
+			(iv->rx_bytes + iv->rx_pkts * (double)NB_L1_OVERHEAD) *
+				8.0,
+			secs)));
+	json_object_set_new(sum, "packets", jint(iv->rx_pkts));
+	json_object_set_new(sum, "pps",
+			    jreal(safe_div((double)iv->rx_pkts, secs)));
+	json_object_set_new(sum, "sent_packets", jint(iv->tx_pkts));
+	json_object_set_new(sum, "sent_bytes", jint(iv->tx_bytes));
+	json_object_set_new(sum, "lost_packets", jint(iv->lost));
+	json_object_set_new(sum, "lost_percent",
+			    jreal(safe_div(100.0 * iv->lost,
+					   (double)(iv->rx_pkts + iv->lost))));
+	json_object_set_new(sum, "out_of_order", jint(iv->out_of_order));
+	json_object_set_new(sum, "duplicates", jint(iv->duplicates));
+	json_object_set_new(sum, "jitter_ms", jreal(iv->jitter_ns / 1e6));
+	json_object_set_new(sum, "omitted", json_boolean(iv->omitted));
+	json_object_set_new(sum, "sender", json_false());
+	json_object_set_new(sum, "latency",
+			    json_pack("{s:I,s:I,s:I,s:I}", "count",
+				      (json_int_t)iv->lat_count, "p50_ns",
+				      (json_int_t)iv->lat_p50, "p99_ns",
+				      (json_int_t)iv->lat_p99, "max_ns",
+				      (json_int_t)iv->lat_max));
+	json_object_set_new(o, "streams", ss);
+	json_object_set_new(o, "sum", sum);
+	return o;
+}
+
+/* iperf3's UDP view of a stream: the sender's bytes, the receiver's loss. */
+static json_t *
+udp_json(const struct nb_result *r, const struct nb_stream_result *s)
+{
+	json_t *o = side_json(r->tx_seconds, s->tx_pkts, s->tx_bytes, 1);
+
+	json_object_set_new(o, "socket", jint(s->id));
+	json_object_set_new(o, "jitter_ms", jreal(s->jitter_ns / 1e6));
+	json_object_set_new(o, "lost_packets", jint(s->lost));
+	json_object_set_new(
+		o, "lost_percent",
+		jreal(safe_div(100.0 * s->lost, (double)s->tx_pkts)));
+	json_object_set_new(o, "out_of_order", jint(s->out_of_order));
+	return o;
+}
+
+json_t *
+nb_json_end(const struct nb_result *r)
+{
+	const struct nb_config *cfg = r->cfg;
+	json_t *end = json_object(), *rate = json_object(), *arr;
+	int udp = cfg->proto != NB_IPPROTO_TCP;
+	uint32_t i;
 
 	arr = json_array();
 	for (i = 0; i < r->nb_streams; i++) {
@@ -656,9 +810,13 @@ nb_report_json(const struct nb_result *r)
 			o, "sender",
 			side_json(r->tx_seconds, s->tx_pkts, s->tx_bytes, 1));
 		json_object_set_new(o, "receiver", receiver_json(r, s, 0));
+		if (udp)
+			json_object_set_new(o, "udp", udp_json(r, s));
 		json_array_append_new(arr, o);
 	}
 	json_object_set_new(end, "streams", arr);
+	if (udp)
+		json_object_set_new(end, "sum", udp_json(r, &r->sum));
 	json_object_set_new(
 		end, "sum_sent",
 		side_json(r->tx_seconds, r->sum.tx_pkts, r->sum.tx_bytes, 1));
@@ -703,8 +861,121 @@ nb_report_json(const struct nb_result *r)
 				     : 0));
 		json_object_set_new(end, "rtt", o);
 	}
-	json_object_set_new(root, "end", end);
+	return end;
+}
+
+json_t *
+nb_report_json(const struct nb_result *r)
+{
+	json_t *root = json_object(), *ivs = json_array();
+	uint32_t i;
+
+	json_object_set_new(root, "start", nb_json_start(r));
+	for (i = 0; i < r->nb_intervals; i++)
+		json_array_append_new(ivs, nb_json_interval(&r->intervals[i]));
+	json_object_set_new(root, "intervals", ivs);
+	json_object_set_new(root, "end", nb_json_end(r));
 	if (r->error[0])
 		json_object_set_new(root, "error", json_string(r->error));
 	return root;
+}
+
+json_t *
+nb_json_error_doc(const char *error)
+{
+	json_t *start = json_object();
+
+	json_object_set_new(start, "version",
+			    json_string("dpdk-nbench " NB_VERSION));
+	return json_pack("{s:o,s:[],s:{},s:s}", "start", start, "intervals",
+			 "end", "error", error);
+}
+
+int
+nb_result_close_intervals(struct nb_result *r)
+{
+	uint32_t n = r->nb_streams, i, k, first = r->nb_intervals;
+	struct nb_interval add, *last = NULL;
+	uint64_t *sum, *rest;
+	uint64_t lost = 0;
+	double end = r->rx_seconds;
+	int appended = 0, any = 0;
+
+	if (n == 0)
+		return 0;
+	sum = calloc(4 * (size_t)n, sizeof(uint64_t));
+	rest = calloc(4 * (size_t)n, sizeof(uint64_t));
+	if (sum == NULL || rest == NULL)
+		goto out;
+	for (i = 0; i < r->nb_intervals; i++) {
+		const struct nb_interval *iv = &r->intervals[i];
+
+		if (iv->omitted || iv->stream_tx_pkts == NULL)
+			continue;
+		if (first == r->nb_intervals)
+			first = i;
+		last = &r->intervals[i];
+		lost += iv->lost;
+		for (k = 0; k < n && k < iv->nb_streams; k++) {
+			sum[k] += iv->stream_tx_pkts[k];
+			sum[n + k] += iv->stream_tx_bytes[k];
+			sum[2 * n + k] += iv->stream_rx_pkts[k];
+			sum[3 * n + k] += iv->stream_rx_bytes[k];
+		}
+	}
+	for (k = 0; k < n; k++) {
+		const struct nb_stream_result *s = &r->streams[k];
+
+		rest[k] = s->tx_pkts > sum[k] ? s->tx_pkts - sum[k] : 0;
+		rest[n + k] =
+			s->tx_bytes > sum[n + k] ? s->tx_bytes - sum[n + k] : 0;
+		rest[2 * n + k] = s->rx_pkts > sum[2 * n + k]
+					  ? s->rx_pkts - sum[2 * n + k]
+					  : 0;
+		rest[3 * n + k] = s->rx_bytes > sum[3 * n + k]
+					  ? s->rx_bytes - sum[3 * n + k]
+					  : 0;
+		any |= rest[k] || rest[n + k] || rest[2 * n + k] ||
+		       rest[3 * n + k];
+	}
+	if (!any && (last == NULL || last->end + 1e-6 >= r->tx_seconds))
+		goto out;
+	if (last == NULL || last->end + 1e-3 < r->tx_seconds) {
+		/* the stats lcore did not reach the end: one more interval */
+		memset(&add, 0, sizeof(add));
+		add.start = last ? last->end : 0;
+		add.end = end > add.start ? end : add.start;
+		add.nb_streams = n;
+		add.stream_tx_pkts = rest;
+		add.stream_tx_bytes = rest + n;
+		add.stream_rx_pkts = rest + 2 * n;
+		add.stream_rx_bytes = rest + 3 * n;
+		for (k = 0; k < n; k++) {
+			add.tx_pkts += rest[k];
+			add.tx_bytes += rest[n + k];
+			add.rx_pkts += rest[2 * n + k];
+			add.rx_bytes += rest[3 * n + k];
+		}
+		add.lost = r->sum.lost > lost ? r->sum.lost - lost : 0;
+		if (nb_result_add_interval(r, &add) == 0)
+			appended = 1;
+		goto out;
+	}
+	for (k = 0; k < n && k < last->nb_streams; k++) {
+		last->stream_tx_pkts[k] += rest[k];
+		last->stream_tx_bytes[k] += rest[n + k];
+		last->stream_rx_pkts[k] += rest[2 * n + k];
+		last->stream_rx_bytes[k] += rest[3 * n + k];
+		last->tx_pkts += rest[k];
+		last->tx_bytes += rest[n + k];
+		last->rx_pkts += rest[2 * n + k];
+		last->rx_bytes += rest[3 * n + k];
+	}
+	if (r->sum.lost > lost)
+		last->lost += r->sum.lost - lost;
+out:
+	(void)first;
+	free(sum);
+	free(rest);
+	return appended;
 }

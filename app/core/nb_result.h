@@ -47,6 +47,9 @@ struct nb_interval {
 	uint32_t nb_streams;
 	uint64_t *stream_tx_pkts, *stream_tx_bytes; /* [nb_streams] */
 	uint64_t *stream_rx_pkts, *stream_rx_bytes;
+	/* [nb_streams] or NULL: per-stream receiver quality */
+	uint64_t *stream_lost, *stream_out_of_order, *stream_duplicates;
+	double *stream_jitter_ns;
 };
 
 struct nb_result {
@@ -103,16 +106,38 @@ int nb_result_add_interval(struct nb_result *r, const struct nb_interval *iv);
 /* Per-stream loss, sums, rates, shortfall. */
 void nb_result_finish(struct nb_result *r);
 
+/*
+ * Fold what the receivers counted after the last interval (frames in flight
+ * at the end, the drain) into the intervals, so that they add up to the end
+ * totals: into the last interval when it reaches the end of the test, else
+ * (an interrupted run) as one more interval up to the end.  Call after
+ * nb_result_finish().  Returns the number of intervals appended (0 or 1).
+ */
+int nb_result_close_intervals(struct nb_result *r);
+
 /* Text: iperf3-like sender/receiver rows, port counters, warnings. */
 void nb_report_text(FILE *f, const struct nb_result *r);
 void nb_report_interval_header(FILE *f);
-void nb_report_interval_text(FILE *f, const struct nb_interval *iv);
+/* One line per stream (when there are several) and a [SUM] line. */
+void nb_report_interval_text(FILE *f, const struct nb_interval *iv,
+			     char format);
 
 /* JSON document (iperf3's top-level shape: start, intervals, end). */
 json_t *nb_report_json(const struct nb_result *r);
+/* Its parts, also the data of --json-stream's events. */
+json_t *nb_json_start(const struct nb_result *r);
+json_t *nb_json_interval(const struct nb_interval *iv);
+json_t *nb_json_end(const struct nb_result *r);
+/* An iperf3-shaped document for a run that ended before any result. */
+json_t *nb_json_error_doc(const char *error);
 
 /* Human units: "1.16 GBytes" (base 1024), "9.99 Gbits/sec" (base 1000). */
 void nb_fmt_bytes(char *buf, size_t len, double bytes);
 void nb_fmt_bits(char *buf, size_t len, double bps);
+/*
+ * A bitrate in iperf3 -f's unit: 'a' adaptive bits, k m g t fixed bits/sec
+ * (base 1000), K M G T fixed bytes/sec (base 1024).
+ */
+void nb_fmt_rate(char *buf, size_t len, double bps, char format);
 
 #endif /* NB_RESULT_H */

@@ -1174,23 +1174,24 @@ side_init(struct nb_result *r, const struct nb_result *own, const char *method)
 
 static void
 print_result(struct nb_app *app, struct nb_result *r, const char *title,
-	     json_t **doc)
+	     const char *direction, json_t **doc)
 {
-	if (app->cfg.json) {
+	if (app->out.kind == NB_OUT_JSON ||
+	    app->out.kind == NB_OUT_JSON_STREAM || app->out.json_file != NULL)
 		*doc = nb_report_json(r);
-		return;
-	}
-	printf("%s\n", title);
-	nb_report_text(stdout, r);
+	nb_out_result(&app->out, r, title, direction);
 }
 
-static void
-emit_json(json_t *doc)
+static int
+emit_json(struct nb_app *app, json_t *doc)
 {
-	json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
-	fputc('\n', stdout);
-	fflush(stdout);
-	json_decref(doc);
+	app->emitted = 1;
+	if (nb_out_finish(&app->out, doc) != 0) {
+		nb_app_error(app, "cannot write --json-file %s",
+			     app->cfg.json_file);
+		return -1;
+	}
+	return 0;
 }
 
 /* Our own counters only, when the responder could not give its own. */
@@ -1222,20 +1223,18 @@ client_partial(struct peer *pr, const char *why)
 		"dpdk-nbench: %s; partial results (this side's "
 		"counters only) follow\n",
 		why);
-	print_result(app, &app->result, "partial results:", &doc);
+	print_result(app, &app->result, "partial results:", "partial", &doc);
 	if (doc != NULL)
-		emit_json(doc);
+		emit_json(app, doc);
+	app->emitted = 1;
 	return 1;
 }
 
 static int
 client_error_json(struct nb_app *app)
 {
-	if (app->cfg.json) {
-		json_t *doc = json_pack("{s:s}", "error", app->result.error);
-
-		emit_json(doc);
-	}
+	nb_out_fatal(&app->out, app->result.error);
+	app->emitted = 1;
 	return 1;
 }
 
@@ -1330,6 +1329,9 @@ nb_peer_client(struct nb_app *app)
 	memset(&pr, 0, sizeof(pr));
 	pr.app = app;
 	pr.client = 1;
+	/* the stats lcore does not run in peer mode: no interval lines */
+	app->out.intervals = 0;
+	app->out.progress = 0;
 	nb_offset_init(&pr.off);
 	pr.timeout_ns = (uint64_t)(cfg->peer_timeout * 1e9);
 	memcpy(pr.peer_mac, cfg->peer_mac, 6);
@@ -1398,7 +1400,8 @@ nb_peer_client(struct nb_app *app)
 			     "QUIT");
 			return client_error_json(app);
 		}
-		printf("responder %s told to quit\n", pr.theirs.host);
+		if (nb_out_chatty(&app->out))
+			printf("responder %s told to quit\n", pr.theirs.host);
 		nb_ctlio_free(&pr.io);
 		return 0;
 	}
@@ -1407,7 +1410,7 @@ nb_peer_client(struct nb_app *app)
 			doc = json_object();
 			conf_json(doc, "local", &pr.mine);
 			conf_json(doc, "remote", &pr.theirs);
-			emit_json(doc);
+			emit_json(app, doc);
 		} else {
 			print_conf("local", &pr.mine);
 			print_conf("remote", &pr.theirs);
@@ -1537,7 +1540,8 @@ nb_peer_client(struct nb_app *app)
 		/* say so when the test has started on both ends */
 		if (!announced && tsc >= app->run.start_tsc) {
 			announced = 1;
-			if (!cfg->json) {
+			nb_out_begin(&app->out, &app->result);
+			if (nb_out_chatty(&app->out)) {
 				printf("Peer test with %s (%u.%u.%u.%u): %s, "
 				       "%u stream%s, "
 				       "%s\n",
@@ -1672,12 +1676,14 @@ nb_peer_client(struct nb_app *app)
 						      app->rxjobs[i]->rtt);
 				}
 			}
-			print_result(app, &fwd, "client -> responder:", &doc);
+			print_result(app, &fwd,
+				     "client -> responder:", "forward", &doc);
 		}
 		if (receives) {
 			side_init(&rev, &app->result, pr.method);
 			merge(&rev, &app->result, &h, res, nres, 0);
-			print_result(app, &rev, "responder -> client:", &rdoc);
+			print_result(app, &rev,
+				     "responder -> client:", "reverse", &rdoc);
 		}
 		if (doc != NULL && rdoc != NULL)
 			json_object_set_new(doc, "reverse", rdoc);
@@ -1691,7 +1697,8 @@ nb_peer_client(struct nb_app *app)
 							      : "reverse"));
 			conf_json(json_object_get(doc, "start"), "remote",
 				  &pr.theirs);
-			emit_json(doc);
+			if (emit_json(app, doc) != 0)
+				interrupted = 1;
 		}
 		if (sends)
 			nb_result_free(&fwd);

@@ -15,6 +15,8 @@
 
 struct snap {
 	uint64_t *tx_pkts, *tx_bytes, *rx_pkts, *rx_bytes;
+	uint64_t *lost, *ooo, *dup; /* per stream, receivers' view */
+	double *st_jitter;
 	uint64_t tx_warm_pkts, tx_warm_bytes, rx_warm, rx_warm_bytes;
 	uint64_t gap_lost, out_of_order, duplicates;
 	double jitter_ns;
@@ -29,9 +31,13 @@ snap_alloc(struct snap *s, uint32_t n)
 	s->tx_bytes = calloc(n, sizeof(uint64_t));
 	s->rx_pkts = calloc(n, sizeof(uint64_t));
 	s->rx_bytes = calloc(n, sizeof(uint64_t));
+	s->lost = calloc(n, sizeof(uint64_t));
+	s->ooo = calloc(n, sizeof(uint64_t));
+	s->dup = calloc(n, sizeof(uint64_t));
+	s->st_jitter = calloc(n, sizeof(double));
 	s->hist = malloc(sizeof(*s->hist));
 	if (!s->tx_pkts || !s->tx_bytes || !s->rx_pkts || !s->rx_bytes ||
-	    !s->hist)
+	    !s->lost || !s->ooo || !s->dup || !s->st_jitter || !s->hist)
 		return -1;
 	nb_hist_init(s->hist);
 	return 0;
@@ -44,6 +50,10 @@ snap_free(struct snap *s)
 	free(s->tx_bytes);
 	free(s->rx_pkts);
 	free(s->rx_bytes);
+	free(s->lost);
+	free(s->ooo);
+	free(s->dup);
+	free(s->st_jitter);
 	free(s->hist);
 }
 
@@ -57,6 +67,10 @@ snap_take(const struct nb_app *app, struct snap *s)
 	memset(s->tx_bytes, 0, n * sizeof(uint64_t));
 	memset(s->rx_pkts, 0, n * sizeof(uint64_t));
 	memset(s->rx_bytes, 0, n * sizeof(uint64_t));
+	memset(s->lost, 0, n * sizeof(uint64_t));
+	memset(s->ooo, 0, n * sizeof(uint64_t));
+	memset(s->dup, 0, n * sizeof(uint64_t));
+	memset(s->st_jitter, 0, n * sizeof(double));
 	s->tx_warm_pkts = s->tx_warm_bytes = s->rx_warm = s->gap_lost = 0;
 	s->rx_warm_bytes = 0;
 	s->out_of_order = s->duplicates = 0;
@@ -82,14 +96,21 @@ snap_take(const struct nb_app *app, struct snap *s)
 		s->rx_warm_bytes += j->warm_bytes;
 		for (st = 0; st < n; st++) {
 			const struct nb_rx_stream *r = &j->streams[st];
+			uint64_t gap = nb_seq_gap_lost(&r->seq);
 
 			s->rx_pkts[st] += r->seq.received;
 			s->rx_bytes[st] += r->bytes;
-			s->gap_lost += nb_seq_gap_lost(&r->seq);
+			s->lost[st] += gap;
+			s->ooo[st] += r->seq.out_of_order;
+			s->dup[st] += r->seq.duplicates;
+			s->gap_lost += gap;
 			s->out_of_order += r->seq.out_of_order;
 			s->duplicates += r->seq.duplicates;
-			if (r->seq.received)
+			if (r->seq.received) {
+				/* a stream lands on one queue */
+				s->st_jitter[st] = nb_jitter_ns(&r->jit);
 				s->jitter_ns += nb_jitter_ns(&r->jit) / n;
+			}
 			if (r->hist.count)
 				nb_hist_merge(s->hist, &r->hist);
 		}
@@ -126,13 +147,19 @@ record(struct nb_app *app, const struct snap *now, const struct snap *prev,
 	iv.end = t1;
 	iv.omitted = omitted;
 	iv.nb_streams = n;
-	a = calloc(4 * (size_t)n, sizeof(uint64_t));
+	a = calloc(8 * (size_t)n, sizeof(uint64_t));
 	if (a == NULL)
 		return;
 	iv.stream_tx_pkts = a;
 	iv.stream_tx_bytes = a + n;
 	iv.stream_rx_pkts = a + 2 * n;
 	iv.stream_rx_bytes = a + 3 * n;
+	if (!omitted) {
+		iv.stream_lost = a + 4 * n;
+		iv.stream_out_of_order = a + 5 * n;
+		iv.stream_duplicates = a + 6 * n;
+		iv.stream_jitter_ns = (double *)(a + 7 * n);
+	}
 	if (omitted) {
 		iv.tx_pkts = now->tx_warm_pkts - prev->tx_warm_pkts;
 		iv.tx_bytes = now->tx_warm_bytes - prev->tx_warm_bytes;
@@ -148,6 +175,13 @@ record(struct nb_app *app, const struct snap *now, const struct snap *prev,
 				now->rx_pkts[k] - prev->rx_pkts[k];
 			iv.stream_rx_bytes[k] =
 				now->rx_bytes[k] - prev->rx_bytes[k];
+			iv.stream_lost[k] =
+				now->lost[k] > prev->lost[k]
+					? now->lost[k] - prev->lost[k]
+					: 0;
+			iv.stream_out_of_order[k] = now->ooo[k] - prev->ooo[k];
+			iv.stream_duplicates[k] = now->dup[k] - prev->dup[k];
+			iv.stream_jitter_ns[k] = now->st_jitter[k];
 			iv.tx_pkts += iv.stream_tx_pkts[k];
 			iv.tx_bytes += iv.stream_tx_bytes[k];
 			iv.rx_pkts += iv.stream_rx_pkts[k];
@@ -165,11 +199,38 @@ record(struct nb_app *app, const struct snap *now, const struct snap *prev,
 		iv.lat_p99 = nb_hist_percentile(tmp, 99);
 		iv.lat_max = tmp->count ? tmp->max : 0;
 	}
-	if (nb_result_add_interval(&app->result, &iv) == 0 && !app->cfg.json) {
-		nb_report_interval_text(stdout, &iv);
-		fflush(stdout);
-	}
+	if (nb_result_add_interval(&app->result, &iv) == 0)
+		nb_out_interval(&app->out, &app->result, &iv);
 	free(a);
+}
+
+/* --interval 0 on a terminal: one line, rewritten in place. */
+static void
+progress(struct nb_app *app, const struct snap *now, const struct snap *prev,
+	 double t0, double t1, int omitted)
+{
+	uint64_t rx = 0, rxb = 0, tx = 0, prx = 0, prxb = 0;
+	uint32_t k;
+
+	for (k = 0; k < app->cfg.streams; k++) {
+		rx += now->rx_pkts[k];
+		rxb += now->rx_bytes[k];
+		tx += now->tx_pkts[k];
+		prx += prev->rx_pkts[k];
+		prxb += prev->rx_bytes[k];
+	}
+	if (omitted) {
+		rx = now->rx_warm;
+		rxb = now->rx_warm_bytes;
+		tx = now->tx_warm_pkts;
+		prx = prev->rx_warm;
+		prxb = prev->rx_warm_bytes;
+	}
+	nb_out_progress(
+		&app->out, t1,
+		app->cfg.packets || app->cfg.bytes ? 0 : app->cfg.duration,
+		t1 > t0 ? (rxb - prxb) * 8.0 / (t1 - t0) : 0,
+		t1 > t0 ? (rx - prx) / (t1 - t0) : 0, tx, rx, now->gap_lost);
 }
 
 int
@@ -180,9 +241,9 @@ nb_stats_main(void *arg)
 	uint64_t hz = rte_get_tsc_hz(), step, tick, base, last;
 	struct snap cur, prev, zero;
 	struct nb_hist *tmp = malloc(sizeof(*tmp));
-	int omitted;
+	int omitted, lines = app->cfg.interval > 0;
 
-	if (app->cfg.interval <= 0 || tmp == NULL ||
+	if ((!lines && !app->out.progress) || tmp == NULL ||
 	    snap_alloc(&cur, app->cfg.streams) ||
 	    snap_alloc(&prev, app->cfg.streams) ||
 	    snap_alloc(&zero, app->cfg.streams)) {
@@ -190,9 +251,7 @@ nb_stats_main(void *arg)
 		app->stats_exited = 1;
 		return 0;
 	}
-	if (!app->cfg.json)
-		nb_report_interval_header(stdout);
-	step = (uint64_t)(app->cfg.interval * hz);
+	step = (uint64_t)((lines ? app->cfg.interval : 0.5) * hz);
 	omitted = run->measure_tsc > run->start_tsc;
 	base = run->start_tsc;
 	last = base;
@@ -204,8 +263,12 @@ nb_stats_main(void *arg)
 		if (app->stats_stop)
 			break;
 		snap_take(app, &cur);
-		record(app, &cur, &prev, (double)(last - base) / hz,
-		       (double)(tick - base) / hz, omitted, tmp);
+		if (lines)
+			record(app, &cur, &prev, (double)(last - base) / hz,
+			       (double)(tick - base) / hz, omitted, tmp);
+		else
+			progress(app, &cur, &prev, (double)(last - base) / hz,
+				 (double)(tick - base) / hz, omitted);
 		{
 			struct snap t = prev;
 
@@ -224,6 +287,9 @@ nb_stats_main(void *arg)
 			memset(prev.tx_bytes, 0, app->cfg.streams * 8);
 			memset(prev.rx_pkts, 0, app->cfg.streams * 8);
 			memset(prev.rx_bytes, 0, app->cfg.streams * 8);
+			memset(prev.lost, 0, app->cfg.streams * 8);
+			memset(prev.ooo, 0, app->cfg.streams * 8);
+			memset(prev.dup, 0, app->cfg.streams * 8);
 			prev.gap_lost = 0;
 			prev.out_of_order = prev.duplicates = 0;
 			nb_hist_init(prev.hist);

@@ -87,7 +87,15 @@ test_defaults(void **state)
 	assert_int_equal(cfg.json, 0);
 	assert_int_equal(cfg.help, 0);
 	assert_int_equal(cfg.version, 0);
-	assert_int_equal(cfg.seen, 0);
+	assert_int_equal(cfg.json_stream, 0);
+	assert_int_equal(cfg.csv, 0);
+	assert_int_equal(cfg.quiet, 0);
+	assert_int_equal(cfg.format, 'a');
+	assert_string_equal(cfg.logfile, "");
+	assert_string_equal(cfg.json_file, "");
+	assert_string_equal(cfg.config, "");
+	assert_int_equal(cfg.seen[0], 0);
+	assert_int_equal(cfg.seen[1], 0);
 
 	/* No arguments at all: defaults, no error. */
 	{
@@ -290,6 +298,48 @@ chk_json(const struct nb_config *c)
 }
 
 static void
+chk_json_stream(const struct nb_config *c)
+{
+	assert_int_equal(c->json_stream, 1);
+}
+
+static void
+chk_csv(const struct nb_config *c)
+{
+	assert_int_equal(c->csv, 1);
+}
+
+static void
+chk_quiet(const struct nb_config *c)
+{
+	assert_int_equal(c->quiet, 1);
+}
+
+static void
+chk_format(const struct nb_config *c)
+{
+	assert_int_equal(c->format, 'M');
+}
+
+static void
+chk_logfile(const struct nb_config *c)
+{
+	assert_string_equal(c->logfile, "/tmp/nb.log");
+}
+
+static void
+chk_json_file(const struct nb_config *c)
+{
+	assert_string_equal(c->json_file, "out.json");
+}
+
+static void
+chk_config(const struct nb_config *c)
+{
+	assert_string_equal(c->config, "my.ini");
+}
+
+static void
 chk_peer(const struct nb_config *c)
 {
 	static const uint8_t want[6] = {0x02, 0, 0, 0, 0, 0x2a};
@@ -425,6 +475,13 @@ static const struct opt_case cases[] = {
 	{"link-timeout", 0, "3", chk_link_timeout, {"601", "-", NULL}},
 	{"drain", 0, "0.25", chk_drain, {"61", "1e9", NULL}},
 	{"json", 'J', NULL, chk_json, {NULL}},
+	{"json-stream", 0, NULL, chk_json_stream, {NULL}},
+	{"csv", 0, NULL, chk_csv, {NULL}},
+	{"quiet", 0, NULL, chk_quiet, {NULL}},
+	{"format", 'f', "M", chk_format, {"x", "mm", "", "b", NULL}},
+	{"logfile", 0, "/tmp/nb.log", chk_logfile, {"", NULL}},
+	{"json-file", 0, "out.json", chk_json_file, {"", NULL}},
+	{"config", 0, "my.ini", chk_config, {"", NULL}},
 	{"peer",
 	 'c',
 	 "02:00:00:00:00:2a",
@@ -467,9 +524,19 @@ test_every_option_has_a_case(void **state)
 	size_t i, j;
 
 	(void)state;
-	assert_int_equal(nb_nb_options, N_CASES);
+	for (i = j = 0; i < nb_nb_options; i++)
+		j += nb_options[i].name != NULL;
+	assert_int_equal(j, N_CASES);
 	for (i = 0; i < nb_nb_options; i++) {
-		const struct opt_case *c = find_case(nb_options[i].name);
+		const struct opt_case *c;
+
+		if (nb_options[i].name == NULL) {
+			/* a section heading: a title, nothing to apply */
+			assert_non_null(nb_options[i].help);
+			assert_null(nb_options[i].apply);
+			continue;
+		}
+		c = find_case(nb_options[i].name);
 
 		if (c == NULL)
 			fail_msg("option --%s has no test case",
@@ -480,6 +547,8 @@ test_every_option_has_a_case(void **state)
 		assert_non_null(nb_options[i].help);
 		/* Names and short names are unique. */
 		for (j = 0; j < i; j++) {
+			if (nb_options[j].name == NULL)
+				continue;
 			assert_string_not_equal(nb_options[i].name,
 						nb_options[j].name);
 			if (nb_options[i].short_name)
@@ -888,6 +957,14 @@ test_usage(void **state)
 	for (i = 0; i < nb_nb_options; i++) {
 		const struct nb_option *o = &nb_options[i];
 
+		if (o->name == NULL) {
+			/* a heading line of its own: "Title:" */
+			snprintf(needle, sizeof(needle), "\n%s:\n", o->help);
+			if (strstr(buf, needle) == NULL)
+				fail_msg("usage lacks the heading '%s'",
+					 o->help);
+			continue;
+		}
 		/* "-x, --name ARG" or "--name ARG", then the help text. */
 		if (o->short_name)
 			snprintf(needle, sizeof(needle), "-%c, --%s%s%s ",

@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <string.h>
+
+#include "nb_frame.h"
+#include "nb_output.h"
+
+const char nb_csv_header[] =
+	"kind,direction,start,end,seconds,stream,omitted,sent_packets,"
+	"sent_bytes,packets,bytes,bits_per_second,l1_bits_per_second,pps,"
+	"lost_packets,lost_percent,out_of_order,duplicates,jitter_ms,"
+	"latency_p50_ns,latency_p99_ns,latency_max_ns";
+
+void
+nb_output_init(struct nb_output *o, const struct nb_config *cfg, FILE *f,
+	       int tty)
+{
+	memset(o, 0, sizeof(*o));
+	o->kind = cfg->json	     ? NB_OUT_JSON
+		  : cfg->json_stream ? NB_OUT_JSON_STREAM
+		  : cfg->csv	     ? NB_OUT_CSV
+				     : NB_OUT_TEXT;
+	o->f = f;
+	o->format = cfg->format ? cfg->format : 'a';
+	o->quiet = cfg->quiet;
+	o->intervals = o->kind == NB_OUT_TEXT && !cfg->quiet &&
+		       cfg->interval > 0;
+	o->progress = o->kind == NB_OUT_TEXT && !cfg->quiet &&
+		      cfg->interval <= 0 && tty;
+	o->json_file = cfg->json_file[0] ? cfg->json_file : NULL;
+}
+
+static void
+event(const struct nb_output *o, const char *name, json_t *data)
+{
+	json_t *e = json_pack("{s:s,s:o}", "event", name, "data", data);
+
+	json_dumpf(e, o->f, JSON_COMPACT | JSON_REAL_PRECISION(17));
+	fputc('\n', o->f);
+	fflush(o->f);
+	json_decref(e);
+}
+
+static double
+div0(double a, double b)
+{
+	return b > 0 ? a / b : 0;
+}
+
+struct csv_row {
+	const char *kind, *direction;
+	double start, end;
+	const char *stream; /* id or "sum" */
+	int omitted;
+	uint64_t sent_pkts, sent_bytes, pkts, bytes, lost, ooo, dup;
+	double jitter_ns;
+	int have_lat;
+	uint64_t p50, p99, max;
+};
+
+static void
+csv_row(FILE *f, const struct csv_row *c)
+{
+	double secs = c->end - c->start;
+
+	fprintf(f, "%s,%s,%.6f,%.6f,%.6f,%s,%d,%llu,%llu,%llu,%llu,%.17g,"
+		   "%.17g,%.17g,%llu,%.17g,%llu,%llu,%.6f,",
+		c->kind, c->direction, c->start, c->end, secs, c->stream,
+		c->omitted, (unsigned long long)c->sent_pkts,
+		(unsigned long long)c->sent_bytes, (unsigned long long)c->pkts,
+		(unsigned long long)c->bytes, div0(c->bytes * 8.0, secs),
+		div0((c->bytes + c->pkts * (double)NB_L1_OVERHEAD) * 8.0, secs),
+		div0((double)c->pkts, secs), (unsigned long long)c->lost,
+		div0(100.0 * c->lost, (double)(c->pkts + c->lost)),
+		(unsigned long long)c->ooo, (unsigned long long)c->dup,
+		c->jitter_ns / 1e6);
+	if (c->have_lat)
+		fprintf(f, "%llu,%llu,%llu\n", (unsigned long long)c->p50,
+			(unsigned long long)c->p99, (unsigned long long)c->max);
+	else
+		fprintf(f, ",,\n");
+}
+
+void
+nb_out_begin(const struct nb_output *o, const struct nb_result *r)
+{
+	switch (o->kind) {
+	case NB_OUT_TEXT:
+		if (o->intervals)
+			nb_report_interval_header(o->f);
+		break;
+	case NB_OUT_JSON_STREAM:
+		event(o, "start", nb_json_start(r));
+		break;
+	case NB_OUT_CSV:
+		fprintf(o->f, "%s\n", nb_csv_header);
+		break;
+	case NB_OUT_JSON:
+		break;
+	}
+	fflush(o->f);
+}
+
+void
+nb_out_interval(const struct nb_output *o, const struct nb_result *r,
+		const struct nb_interval *iv)
+{
+	struct csv_row c;
+	char id[16];
+	uint32_t k;
+
+	switch (o->kind) {
+	case NB_OUT_TEXT:
+		if (o->intervals)
+			nb_report_interval_text(o->f, iv, o->format);
+		break;
+	case NB_OUT_JSON_STREAM:
+		event(o, "interval", nb_json_interval(iv));
+		break;
+	case NB_OUT_CSV:
+		memset(&c, 0, sizeof(c));
+		c.kind = "interval";
+		c.direction = r->topology;
+		c.start = iv->start;
+		c.end = iv->end;
+		c.omitted = iv->omitted;
+		for (k = 0; !iv->omitted && iv->stream_rx_pkts &&
+			    k < iv->nb_streams;
+		     k++) {
+			snprintf(id, sizeof(id), "%u", k);
+			c.stream = id;
+			c.sent_pkts = iv->stream_tx_pkts[k];
+			c.sent_bytes = iv->stream_tx_bytes[k];
+			c.pkts = iv->stream_rx_pkts[k];
+			c.bytes = iv->stream_rx_bytes[k];
+			if (iv->stream_lost) {
+				c.lost = iv->stream_lost[k];
+				c.ooo = iv->stream_out_of_order[k];
+				c.dup = iv->stream_duplicates[k];
+				c.jitter_ns = iv->stream_jitter_ns[k];
+			}
+			csv_row(o->f, &c);
+		}
+		c.stream = "sum";
+		c.sent_pkts = iv->tx_pkts;
+		c.sent_bytes = iv->tx_bytes;
+		c.pkts = iv->rx_pkts;
+		c.bytes = iv->rx_bytes;
+		c.lost = iv->lost;
+		c.ooo = iv->out_of_order;
+		c.dup = iv->duplicates;
+		c.jitter_ns = iv->jitter_ns;
+		c.have_lat = 1;
+		c.p50 = iv->lat_p50;
+		c.p99 = iv->lat_p99;
+		c.max = iv->lat_max;
+		csv_row(o->f, &c);
+		break;
+	case NB_OUT_JSON:
+		break;
+	}
+	fflush(o->f);
+}
+
+static void
+csv_end_row(FILE *f, const struct nb_result *r, const char *direction,
+	    const char *stream, const struct nb_stream_result *s)
+{
+	struct csv_row c;
+
+	memset(&c, 0, sizeof(c));
+	c.kind = "end";
+	c.direction = direction;
+	c.end = r->rx_seconds;
+	c.stream = stream;
+	c.sent_pkts = s->tx_pkts;
+	c.sent_bytes = s->tx_bytes;
+	c.pkts = s->rx_pkts;
+	c.bytes = s->rx_bytes;
+	c.lost = s->lost;
+	c.ooo = s->out_of_order;
+	c.dup = s->duplicates;
+	c.jitter_ns = s->jitter_ns;
+	c.have_lat = 1;
+	c.p50 = nb_hist_percentile(&s->hist, 50);
+	c.p99 = nb_hist_percentile(&s->hist, 99);
+	c.max = s->hist.max;
+	csv_row(f, &c);
+}
+
+void
+nb_out_result(const struct nb_output *o, const struct nb_result *r,
+	      const char *title, const char *direction)
+{
+	char id[16];
+	uint32_t k;
+
+	if (o->kind == NB_OUT_TEXT) {
+		if (title != NULL)
+			fprintf(o->f, "%s\n", title);
+		nb_report_text(o->f, r);
+	} else if (o->kind == NB_OUT_CSV) {
+		for (k = 0; k < r->nb_streams; k++) {
+			snprintf(id, sizeof(id), "%u", r->streams[k].id);
+			csv_end_row(o->f, r, direction, id, &r->streams[k]);
+		}
+		csv_end_row(o->f, r, direction, "sum", &r->sum);
+	}
+	fflush(o->f);
+}
+
+int
+nb_out_finish(const struct nb_output *o, json_t *doc)
+{
+	const size_t flags = JSON_INDENT(2) | JSON_REAL_PRECISION(17);
+	json_t *err = json_object_get(doc, "error");
+	int ret = 0;
+
+	if (o->kind == NB_OUT_JSON) {
+		json_dumpf(doc, o->f, flags);
+		fputc('\n', o->f);
+	} else if (o->kind == NB_OUT_JSON_STREAM) {
+		json_t *end = json_object_get(doc, "end");
+		json_t *rev = json_object_get(doc, "reverse");
+
+		end = end ? json_deep_copy(end) : json_object();
+		if (rev != NULL && json_object_get(rev, "end") != NULL)
+			json_object_set_new(
+				end, "reverse",
+				json_deep_copy(json_object_get(rev, "end")));
+		event(o, "end", end);
+		if (err != NULL)
+			event(o, "error", json_incref(err));
+	}
+	fflush(o->f);
+	if (o->json_file != NULL) {
+		FILE *f = fopen(o->json_file, "w");
+
+		if (f == NULL ||
+		    json_dumpf(doc, f, flags) != 0 || fputc('\n', f) == EOF)
+			ret = errno ? -errno : -EIO;
+		if (f != NULL && fclose(f) != 0 && ret == 0)
+			ret = errno ? -errno : -EIO;
+	}
+	json_decref(doc);
+	return ret;
+}
+
+void
+nb_out_fatal(const struct nb_output *o, const char *msg)
+{
+	if (o->kind == NB_OUT_JSON_STREAM) {
+		event(o, "error", json_string(msg));
+		if (o->json_file == NULL)
+			return;
+		/* the file holds one document, like --json */
+	} else if (o->kind != NB_OUT_JSON && o->json_file == NULL) {
+		return; /* text and CSV: stderr says it */
+	}
+	{
+		struct nb_output j = *o;
+
+		if (o->kind != NB_OUT_JSON)
+			j.kind = NB_OUT_CSV; /* nothing on stdout */
+		nb_out_finish(&j, nb_json_error_doc(msg));
+	}
+}
+
+void
+nb_out_progress(const struct nb_output *o, double secs, double total,
+		double rx_bps, double rx_pps, uint64_t sent, uint64_t received,
+		uint64_t lost)
+{
+	char rate[32], t[32];
+
+	if (!o->progress)
+		return;
+	nb_fmt_rate(rate, sizeof(rate), rx_bps, o->format);
+	if (total > 0)
+		snprintf(t, sizeof(t), "%.1f/%.1f s", secs, total);
+	else
+		snprintf(t, sizeof(t), "%.1f s", secs);
+	fprintf(o->f,
+		"\r[%s] %s %.3f Mpps  sent %llu received %llu lost %llu\033[K",
+		t, rate, rx_pps / 1e6, (unsigned long long)sent,
+		(unsigned long long)received, (unsigned long long)lost);
+	fflush(o->f);
+}
+
+void
+nb_out_progress_end(const struct nb_output *o)
+{
+	if (!o->progress)
+		return;
+	fputs("\r\033[K", o->f);
+	fflush(o->f);
+}
