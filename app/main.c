@@ -579,6 +579,8 @@ main(int argc, char **argv)
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	app.state = "starting";
+	nb_telemetry_register(&app);
 
 	if (rte_eth_dev_count_avail() == 0) {
 		rte_eal_cleanup();
@@ -617,6 +619,7 @@ main(int argc, char **argv)
 	} else {
 		code = run_loopback(&app);
 	}
+	app.state = "done";
 	if (code != 0 && !app.emitted)
 		nb_out_fatal(&app.out,
 			     app.errmsg[0] ? app.errmsg

@@ -308,6 +308,7 @@ nb_run_arm(struct nb_app *app, uint64_t start)
 	/* Everything above is visible before the start time is. */
 	rte_wmb();
 	run->start_tsc = start;
+	nb_telemetry_live(1);
 }
 
 int
@@ -431,6 +432,7 @@ nb_loopback_free(struct nb_app *app)
 {
 	unsigned int i;
 
+	nb_telemetry_live(0); /* no reader may see the jobs go */
 	for (i = 0; i < app->nb_txjobs; i++) {
 		struct nb_txjob *j = app->txjobs[i];
 

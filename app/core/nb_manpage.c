@@ -53,8 +53,9 @@ nb_options_man(FILE *f)
 	      ".\\\" Generated from the option table by nb-mangen; do not "
 	      "edit.\n",
 	      f);
-	fprintf(f, ".TH DPDK\\-NBENCH 1 \"\" \"dpdk\\-nbench %s\" "
-		   "\"User Commands\"\n",
+	fprintf(f,
+		".TH DPDK\\-NBENCH 1 \"\" \"dpdk\\-nbench %s\" "
+		"\"User Commands\"\n",
 		NB_VERSION);
 	fputs(".SH NAME\n"
 	      "dpdk\\-nbench \\- kernel\\-bypass network tester (DPDK)\n"
@@ -115,8 +116,9 @@ nb_options_man(FILE *f)
 		"given twice is a usage error naming the file, the line and "
 		"the key. Examples are in the config/ directory of the "
 		"sources.");
-	example(f, "A 10G validation profile, with the duration raised on the "
-		   "command line:",
+	example(f,
+		"A 10G validation profile, with the duration raised on the "
+		"command line:",
 		"dpdk-nbench -a 0000:01:00.0 -a 0000:01:00.1 -- \\\n"
 		"    --config config/10g-nic-validation.ini --time 60");
 	fputs(".SH OUTPUT\n", f);
@@ -146,8 +148,9 @@ nb_options_man(FILE *f)
 		"covers what ran); 2 usage error (options, config file, EAL "
 		"arguments).");
 	fputs(".SH EXAMPLES\n", f);
-	example(f, "Loopback over a memif pair, 1 Gbit/s of 64 B frames for "
-		   "5 s:",
+	example(f,
+		"Loopback over a memif pair, 1 Gbit/s of 64 B frames for "
+		"5 s:",
 		"dpdk-nbench --no-pci --lcores 0@0,1@0,2@0,3@1 \\\n"
 		"    --vdev net_memif0,role=server,socket=/tmp/nb.sock \\\n"
 		"    --vdev net_memif1,role=client,socket=/tmp/nb.sock \\\n"

@@ -23,8 +23,8 @@ nb_output_init(struct nb_output *o, const struct nb_config *cfg, FILE *f,
 	o->f = f;
 	o->format = cfg->format ? cfg->format : 'a';
 	o->quiet = cfg->quiet;
-	o->intervals = o->kind == NB_OUT_TEXT && !cfg->quiet &&
-		       cfg->interval > 0;
+	o->intervals =
+		o->kind == NB_OUT_TEXT && !cfg->quiet && cfg->interval > 0;
 	o->progress = o->kind == NB_OUT_TEXT && !cfg->quiet &&
 		      cfg->interval <= 0 && tty;
 	o->json_file = cfg->json_file[0] ? cfg->json_file : NULL;
@@ -63,8 +63,9 @@ csv_row(FILE *f, const struct csv_row *c)
 {
 	double secs = c->end - c->start;
 
-	fprintf(f, "%s,%s,%.6f,%.6f,%.6f,%s,%d,%llu,%llu,%llu,%llu,%.17g,"
-		   "%.17g,%.17g,%llu,%.17g,%llu,%llu,%.6f,",
+	fprintf(f,
+		"%s,%s,%.6f,%.6f,%.6f,%s,%d,%llu,%llu,%llu,%llu,%.17g,"
+		"%.17g,%.17g,%llu,%.17g,%llu,%llu,%.6f,",
 		c->kind, c->direction, c->start, c->end, secs, c->stream,
 		c->omitted, (unsigned long long)c->sent_pkts,
 		(unsigned long long)c->sent_bytes, (unsigned long long)c->pkts,
@@ -124,8 +125,8 @@ nb_out_interval(const struct nb_output *o, const struct nb_result *r,
 		c.start = iv->start;
 		c.end = iv->end;
 		c.omitted = iv->omitted;
-		for (k = 0; !iv->omitted && iv->stream_rx_pkts &&
-			    k < iv->nb_streams;
+		for (k = 0;
+		     !iv->omitted && iv->stream_rx_pkts && k < iv->nb_streams;
 		     k++) {
 			snprintf(id, sizeof(id), "%u", k);
 			c.stream = id;
@@ -236,8 +237,8 @@ nb_out_finish(const struct nb_output *o, json_t *doc)
 	if (o->json_file != NULL) {
 		FILE *f = fopen(o->json_file, "w");
 
-		if (f == NULL ||
-		    json_dumpf(doc, f, flags) != 0 || fputc('\n', f) == EOF)
+		if (f == NULL || json_dumpf(doc, f, flags) != 0 ||
+		    fputc('\n', f) == EOF)
 			ret = errno ? -errno : -EIO;
 		if (f != NULL && fclose(f) != 0 && ret == 0)
 			ret = errno ? -errno : -EIO;

@@ -33,8 +33,8 @@ struct nb_output {
 	const char *json_file; /* also write the document here, or NULL */
 };
 
-void nb_output_init(struct nb_output *o, const struct nb_config *cfg,
-		    FILE *f, int tty);
+void nb_output_init(struct nb_output *o, const struct nb_config *cfg, FILE *f,
+		    int tty);
 
 /* Text headers (test, ports, lcores) are printed only when this is true. */
 static inline int

@@ -933,6 +933,7 @@ nb_peer_responder(struct nb_app *app)
 	       mac[3], mac[4], mac[5], pr.io.ip >> 24, (pr.io.ip >> 16) & 255,
 	       (pr.io.ip >> 8) & 255, pr.io.ip & 255, NB_CONTROL_UDP_PORT);
 	fflush(stdout);
+	app->state = "listening";
 	while (!pr.quit && !nb_force_quit) {
 		nb_ctlio_poll(&pr.io);
 		if (pr.state != R_IDLE) {

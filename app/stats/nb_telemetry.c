@@ -1,0 +1,325 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * DPDK telemetry: /nbench/ commands, so dpdk-telemetry.py (or any client of
+ * the telemetry socket) can read a running tester or responder.
+ *
+ * The callbacks run on DPDK's telemetry thread.  They only read the
+ * workers' single-writer counters, as the stats lcore does.  A test's jobs
+ * are freed between tests: the control lcore calls nb_telemetry_live(0)
+ * first, which waits until no callback is reading them.
+ */
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_cycles.h>
+#include <rte_telemetry.h>
+
+#include "nb_app.h"
+
+#define TEL_MAX_STREAMS 32 /* /nbench/streams without an id lists these */
+
+static struct nb_app *tel_app;
+static atomic_int tel_live;
+static atomic_int tel_readers;
+
+void
+nb_telemetry_live(int live)
+{
+	if (live) {
+		atomic_store(&tel_live, 1);
+		return;
+	}
+	atomic_store(&tel_live, 0);
+	while (atomic_load(&tel_readers) > 0) {
+		struct timespec ts = {0, 100000};
+
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* 0: the jobs may be read until tel_leave(); -1: no test is running. */
+static int
+tel_enter(void)
+{
+	atomic_fetch_add(&tel_readers, 1);
+	if (!atomic_load(&tel_live)) {
+		atomic_fetch_sub(&tel_readers, 1);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+tel_leave(void)
+{
+	atomic_fetch_sub(&tel_readers, 1);
+}
+
+static const char *
+mode_name(enum nb_mode m)
+{
+	switch (m) {
+	case NB_MODE_PORTS:
+		return "list-ports";
+	case NB_MODE_LOOPBACK:
+		return "loopback";
+	case NB_MODE_REFLECTOR:
+		return "reflector";
+	case NB_MODE_RESPONDER:
+		return "responder";
+	case NB_MODE_CLIENT:
+		return "client";
+	default:
+		return "none";
+	}
+}
+
+/* What the run is doing now, from its times (jobs are live). */
+static const char *
+run_state(const struct nb_app *app, uint64_t now)
+{
+	const struct nb_run *run = &app->run;
+
+	if (run->start_tsc == 0 || now < run->start_tsc)
+		return "starting";
+	if (run->rx_stop)
+		return "stopping";
+	if (now < run->measure_tsc)
+		return "warm-up";
+	if (!nb_all_tx_done(app))
+		return "running";
+	return "draining";
+}
+
+static int
+tel_state(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	const struct nb_app *app = tel_app;
+	uint64_t now = rte_get_tsc_cycles(), hz = rte_get_tsc_hz();
+	char buf[64];
+
+	(void)cmd, (void)params;
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "mode", mode_name(app->cfg.mode));
+	if (tel_enter() == 0) {
+		const struct nb_run *run = &app->run;
+		double secs = run->measure_tsc && now > run->measure_tsc
+				      ? (double)(now - run->measure_tsc) / hz
+				      : 0;
+
+		rte_tel_data_add_dict_string(d, "state", run_state(app, now));
+		snprintf(buf, sizeof(buf), "%.3f", secs);
+		rte_tel_data_add_dict_string(d, "elapsed_s", buf);
+		rte_tel_data_add_dict_u64(d, "streams", app->cfg.streams);
+		rte_tel_data_add_dict_u64(d, "tx_packets",
+					  nb_tx_data_total(app));
+		rte_tel_data_add_dict_u64(d, "rx_packets",
+					  nb_rx_data_total(app));
+		tel_leave();
+	} else {
+		rte_tel_data_add_dict_string(d, "state",
+					     app->state ? app->state : "idle");
+	}
+	snprintf(buf, sizeof(buf), "%.3f", app->cfg.duration);
+	rte_tel_data_add_dict_string(d, "duration_s", buf);
+	rte_tel_data_add_dict_string(d, "protocol",
+				     app->cfg.proto == NB_IPPROTO_TCP ? "TCP"
+								      : "UDP");
+	rte_tel_data_add_dict_u64(d, "requested_pps",
+				  (uint64_t)app->result.req_pps);
+	return 0;
+}
+
+static int
+tel_ports(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	const struct nb_app *app = tel_app;
+	unsigned int p, i;
+	uint32_t k;
+
+	(void)cmd, (void)params;
+	rte_tel_data_start_dict(d);
+	for (p = 0; p < app->nb_ports; p++) {
+		struct rte_tel_data *c = rte_tel_data_alloc();
+		uint16_t port = app->port_ids[p];
+		uint64_t tx = 0, txb = 0, rx = 0, rxb = 0;
+		struct nb_pmd_stats pmd;
+		char name[16];
+
+		if (c == NULL)
+			return -1;
+		rte_tel_data_start_dict(c);
+		rte_tel_data_add_dict_string(c, "name",
+					     app->ports[p].desc.name);
+		rte_tel_data_add_dict_string(c, "driver",
+					     app->ports[p].desc.driver);
+		if (tel_enter() == 0) {
+			for (i = 0; i < app->nb_txjobs; i++) {
+				const struct nb_txjob *j = app->txjobs[i];
+
+				if (j->port != port || j->cnt_data == NULL)
+					continue;
+				for (k = 0; k < j->nb_streams; k++) {
+					tx += j->cnt_data[k].pkts +
+					      j->cnt_warm[k].pkts;
+					txb += j->cnt_data[k].bytes +
+					       j->cnt_warm[k].bytes;
+				}
+			}
+			for (i = 0; i < app->nb_rxjobs; i++) {
+				if (app->rxjobs[i]->port != port)
+					continue;
+				rx += app->rxjobs[i]->pkts;
+				rxb += app->rxjobs[i]->bytes;
+			}
+			tel_leave();
+		}
+		rte_tel_data_add_dict_u64(c, "tool_tx_packets", tx);
+		rte_tel_data_add_dict_u64(c, "tool_tx_bytes", txb);
+		rte_tel_data_add_dict_u64(c, "tool_rx_packets", rx);
+		rte_tel_data_add_dict_u64(c, "tool_rx_bytes", rxb);
+		if (nb_port_stats(port, &pmd) == 0) {
+			rte_tel_data_add_dict_u64(c, "ipackets", pmd.ipackets);
+			rte_tel_data_add_dict_u64(c, "opackets", pmd.opackets);
+			rte_tel_data_add_dict_u64(c, "ibytes", pmd.ibytes);
+			rte_tel_data_add_dict_u64(c, "obytes", pmd.obytes);
+			rte_tel_data_add_dict_u64(c, "imissed", pmd.imissed);
+			rte_tel_data_add_dict_u64(c, "ierrors", pmd.ierrors);
+			rte_tel_data_add_dict_u64(c, "oerrors", pmd.oerrors);
+			rte_tel_data_add_dict_u64(c, "rx_nombuf",
+						  pmd.rx_nombuf);
+		}
+		snprintf(name, sizeof(name), "%u", port);
+		rte_tel_data_add_dict_container(d, name, c, 0);
+	}
+	return 0;
+}
+
+/* One stream's live counters, over every job that carries it. */
+static void
+stream_dict(const struct nb_app *app, uint32_t st, struct rte_tel_data *c)
+{
+	uint64_t tx = 0, txb = 0, rx = 0, rxb = 0, uniq = 0, ooo = 0, dup = 0;
+	unsigned int i;
+	uint32_t k;
+
+	for (i = 0; i < app->nb_txjobs; i++) {
+		const struct nb_txjob *j = app->txjobs[i];
+
+		if (j->cnt_data == NULL)
+			continue;
+		for (k = 0; k < j->nb_streams; k++) {
+			if (j->first_stream + k * j->stream_stride != st)
+				continue;
+			tx += j->cnt_data[k].pkts;
+			txb += j->cnt_data[k].bytes;
+		}
+	}
+	for (i = 0; i < app->nb_rxjobs; i++) {
+		const struct nb_rx_stream *s = &app->rxjobs[i]->streams[st];
+
+		rx += s->seq.received;
+		rxb += s->bytes;
+		uniq += s->seq.unique;
+		ooo += s->seq.out_of_order;
+		dup += s->seq.duplicates;
+	}
+	rte_tel_data_start_dict(c);
+	rte_tel_data_add_dict_u64(c, "tx_packets", tx);
+	rte_tel_data_add_dict_u64(c, "tx_bytes", txb);
+	rte_tel_data_add_dict_u64(c, "rx_packets", rx);
+	rte_tel_data_add_dict_u64(c, "rx_bytes", rxb);
+	/* sent and not (yet) received: in flight, or lost */
+	rte_tel_data_add_dict_u64(c, "not_received", tx > uniq ? tx - uniq : 0);
+	rte_tel_data_add_dict_u64(c, "out_of_order", ooo);
+	rte_tel_data_add_dict_u64(c, "duplicates", dup);
+}
+
+static int
+tel_streams(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	const struct nb_app *app = tel_app;
+	uint32_t st, first = 0, n = app->cfg.streams;
+	char name[16], *end;
+
+	(void)cmd;
+	if (params != NULL && *params != '\0') {
+		unsigned long v = strtoul(params, &end, 10);
+
+		if (*end != '\0' || v >= n)
+			return -1; /* telemetry answers null */
+		first = (uint32_t)v;
+		n = first + 1;
+	} else if (n > TEL_MAX_STREAMS) {
+		n = TEL_MAX_STREAMS;
+	}
+	rte_tel_data_start_dict(d);
+	if (tel_enter() != 0)
+		return 0; /* no test: an empty dict */
+	for (st = first; st < n; st++) {
+		struct rte_tel_data *c = rte_tel_data_alloc();
+
+		if (c == NULL)
+			break;
+		stream_dict(app, st, c);
+		snprintf(name, sizeof(name), "%u", st);
+		rte_tel_data_add_dict_container(d, name, c, 0);
+	}
+	tel_leave();
+	return 0;
+}
+
+static int
+tel_latency(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	const struct nb_app *app = tel_app;
+	struct nb_hist *h = malloc(sizeof(*h));
+	unsigned int i;
+	uint32_t st;
+
+	(void)cmd, (void)params;
+	if (h == NULL)
+		return -1;
+	nb_hist_init(h);
+	if (tel_enter() == 0) {
+		for (i = 0; i < app->nb_rxjobs; i++)
+			for (st = 0; st < app->cfg.streams; st++)
+				if (app->rxjobs[i]->streams[st].hist.count)
+					nb_hist_merge(h, &app->rxjobs[i]
+								  ->streams[st]
+								  .hist);
+		tel_leave();
+	}
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "clock", app->result.clock);
+	rte_tel_data_add_dict_u64(d, "count", h->count);
+	rte_tel_data_add_dict_u64(d, "min_ns", h->count ? h->min : 0);
+	rte_tel_data_add_dict_u64(d, "p50_ns", nb_hist_percentile(h, 50));
+	rte_tel_data_add_dict_u64(d, "p90_ns", nb_hist_percentile(h, 90));
+	rte_tel_data_add_dict_u64(d, "p99_ns", nb_hist_percentile(h, 99));
+	rte_tel_data_add_dict_u64(d, "p99_9_ns", nb_hist_percentile(h, 99.9));
+	rte_tel_data_add_dict_u64(d, "max_ns", h->max);
+	free(h);
+	return 0;
+}
+
+void
+nb_telemetry_register(struct nb_app *app)
+{
+	tel_app = app;
+	rte_telemetry_register_cmd("/nbench/state", tel_state,
+				   "The test: mode, state, elapsed seconds, "
+				   "packets so far.  No parameters");
+	rte_telemetry_register_cmd("/nbench/ports", tel_ports,
+				   "Per port: the tool's counts beside the "
+				   "PMD's.  No parameters");
+	rte_telemetry_register_cmd("/nbench/streams", tel_streams,
+				   "Per stream live counters (the first 32). "
+				   "Parameter: a stream id");
+	rte_telemetry_register_cmd("/nbench/latency", tel_latency,
+				   "Latency percentiles of the running test "
+				   "(ns).  No parameters");
+}
