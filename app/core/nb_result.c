@@ -703,7 +703,8 @@ nb_json_interval(const struct nb_interval *iv)
 	json_t *o = json_object(), *sum, *ss = json_array();
 	uint32_t k;
 
-	for (k = 0; k < iv->nb_streams; k++) {
+	/* The warm-up is counted as a whole: no per-stream breakdown. */
+	for (k = 0; !iv->omitted && k < iv->nb_streams; k++) {
 		json_t *s = json_object();
 
 		json_object_set_new(s, "id", jint(k));
