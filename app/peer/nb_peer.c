@@ -853,10 +853,8 @@ peer_bring_up(struct nb_app *app, struct peer *pr, uint32_t ip)
 		if (cfg->sizes.sizes[i] > max_frame)
 			max_frame = cfg->sizes.sizes[i];
 	if (!rte_eth_dev_is_valid_port(cfg->port)) {
-		fprintf(stderr,
-			"dpdk-nbench: port %u does not exist (see "
-			"--list-ports)\n",
-			cfg->port);
+		nb_app_error(app, "port %u does not exist (see --list-ports)",
+			     cfg->port);
 		return 2;
 	}
 	memset(&req, 0, sizeof(req));
@@ -880,17 +878,17 @@ peer_bring_up(struct nb_app *app, struct peer *pr, uint32_t ip)
 	app->port_ids[0] = cfg->port;
 	if (nb_port_setup(cfg->port, &req, &app->ports[0], err, sizeof(err)) !=
 	    0) {
-		fprintf(stderr, "dpdk-nbench: %s\n", err);
+		nb_app_error(app, "%s", err);
 		return 1;
 	}
 	/* A responder waits for clients, link or no link. */
 	if (pr->client &&
 	    nb_port_wait_link(&app->ports[0], cfg->link_timeout) != 0) {
-		fprintf(stderr,
-			"dpdk-nbench: port %u: link still down after %.1f s "
-			"(cable, switch, or the responder's end missing? "
-			"raise --link-timeout)\n",
-			cfg->port, cfg->link_timeout);
+		nb_app_error(app,
+			     "port %u: link still down after %.1f s (cable, "
+			     "switch, or the responder's end missing? raise "
+			     "--link-timeout)",
+			     cfg->port, cfg->link_timeout);
 		return 1;
 	}
 	/* describe() after the link wait knows nothing of our queues */
@@ -900,8 +898,8 @@ peer_bring_up(struct nb_app *app, struct peer *pr, uint32_t ip)
 	nb_clock_init(&app->run.clock, rte_get_tsc_hz(), 0);
 	if (nb_ctlio_init(&pr->io, cfg->port, req.nb_rxq, req.nb_txq - 1,
 			  app->ports[0].desc.mac, ip, cfg->vlan_id) != 0) {
-		fprintf(stderr, "dpdk-nbench: cannot set up control I/O "
-				"(hugepage memory?)\n");
+		nb_app_error(app, "cannot set up control I/O (hugepage "
+				  "memory?)");
 		return 1;
 	}
 	pr->io.on_msg = on_msg;
@@ -1352,10 +1350,11 @@ nb_peer_client(struct nb_app *app)
 			      (uint64_t)app->ports[0].desc.link_speed * 1000000,
 			      &app->rate);
 	if (ret != 0) {
-		fprintf(stderr, "dpdk-nbench: cannot resolve --rate%s\n",
-			ret == -ENOTSUP ? ": the port reports no link speed "
-					  "for a percentage"
-					: "");
+		nb_app_error(app, "cannot resolve --rate%s",
+			     ret == -ENOTSUP
+				     ? ": the port reports no link speed "
+				       "for a percentage"
+				     : "");
 		return 2;
 	}
 	app->total_packets =
