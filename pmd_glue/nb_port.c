@@ -243,6 +243,40 @@ nb_port_wait_link(struct nb_port *p, double timeout_s)
 	return 0;
 }
 
+/* The selected extended counters (nb_xstat_selected()), by name. */
+static void
+port_xstats(uint16_t port_id, struct nb_pmd_stats *s)
+{
+	struct rte_eth_xstat_name *names = NULL;
+	struct rte_eth_xstat *vals = NULL;
+	int n, i;
+
+	s->nb_xstats = 0;
+	n = rte_eth_xstats_get_names(port_id, NULL, 0);
+	if (n <= 0)
+		return;
+	names = calloc((size_t)n, sizeof(*names));
+	vals = calloc((size_t)n, sizeof(*vals));
+	if (names == NULL || vals == NULL ||
+	    rte_eth_xstats_get_names(port_id, names, (unsigned int)n) != n ||
+	    rte_eth_xstats_get(port_id, vals, (unsigned int)n) != n)
+		goto out;
+	for (i = 0; i < n && s->nb_xstats < NB_XSTATS_MAX; i++) {
+		struct nb_xstat *x = &s->xstats[s->nb_xstats];
+
+		if (vals[i].id >= (uint64_t)n ||
+		    !nb_xstat_selected(names[vals[i].id].name))
+			continue;
+		snprintf(x->name, sizeof(x->name), "%s",
+			 names[vals[i].id].name);
+		x->value = vals[i].value;
+		s->nb_xstats++;
+	}
+out:
+	free(names);
+	free(vals);
+}
+
 int
 nb_port_stats(uint16_t port_id, struct nb_pmd_stats *s)
 {
@@ -261,6 +295,7 @@ nb_port_stats(uint16_t port_id, struct nb_pmd_stats *s)
 	s->ierrors = st.ierrors;
 	s->oerrors = st.oerrors;
 	s->rx_nombuf = st.rx_nombuf;
+	port_xstats(port_id, s);
 	return 0;
 }
 
@@ -268,6 +303,7 @@ void
 nb_port_stats_reset(uint16_t port_id)
 {
 	rte_eth_stats_reset(port_id);
+	rte_eth_xstats_reset(port_id);
 }
 
 void

@@ -828,6 +828,7 @@ nb_ctl_results_read(const uint8_t *buf, size_t len,
 	pmd->ierrors = rd_u64(&p);
 	pmd->oerrors = rd_u64(&p);
 	pmd->rx_nombuf = rd_u64(&p);
+	pmd->nb_xstats = 0; /* not carried by the protocol */
 
 	for (i = 0; i < nb; i++) {
 		struct nb_ctl_stream_res *s = &streams[i];

@@ -4,11 +4,44 @@
 #define NB_PMD_STATS_H
 
 #include <stdint.h>
+#include <string.h>
+
+#define NB_XSTATS_MAX 32
+
+struct nb_xstat {
+	char name[64];
+	uint64_t value;
+};
 
 struct nb_pmd_stats {
 	uint64_t ipackets, opackets, ibytes, obytes;
 	uint64_t imissed, ierrors, oerrors, rx_nombuf;
+	/* the driver's extended counters that tell of errors and drops */
+	uint32_t nb_xstats;
+	struct nb_xstat xstats[NB_XSTATS_MAX];
 };
+
+/*
+ * Which extended statistics a report carries: the driver's counters of
+ * errors, misses, drops and flow control (ixgbe rx_crc_errors,
+ * i40e rx_discards, bnxt rx_drop_pkts, ...).  The rest are repeats of the
+ * basic counters or per-queue detail.
+ */
+static inline int
+nb_xstat_selected(const char *name)
+{
+	static const char *const words[] = {
+		"error",   "miss",  "drop",	 "discard",  "nombuf",
+		"no_mbuf", "crc",   "undersize", "oversize", "fragment",
+		"jabber",  "pause", "xoff",	 "xon",	     "overrun",
+		"fifo",	   NULL};
+	int i;
+
+	for (i = 0; words[i] != NULL; i++)
+		if (strstr(name, words[i]) != NULL)
+			return 1;
+	return 0;
+}
 
 struct nb_port_desc {
 	uint16_t port_id;

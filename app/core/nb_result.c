@@ -476,6 +476,21 @@ nb_report_text(FILE *f, const struct nb_result *r)
 			(unsigned long long)p->pmd.ierrors,
 			(unsigned long long)p->pmd.oerrors,
 			(unsigned long long)p->pmd.rx_nombuf);
+		{
+			uint32_t k, shown = 0;
+
+			for (k = 0; k < p->pmd.nb_xstats; k++) {
+				if (p->pmd.xstats[k].value == 0)
+					continue;
+				fprintf(f, "%s %s %llu",
+					shown++ ? "," : "  xstats:",
+					p->pmd.xstats[k].name,
+					(unsigned long long)p->pmd.xstats[k]
+						.value);
+			}
+			if (shown)
+				fputc('\n', f);
+		}
 		if (rx && (p->pmd.imissed || p->pmd.rx_nombuf))
 			fprintf(f,
 				"WARNING: port %u dropped %llu frames the tool "
@@ -595,7 +610,8 @@ receiver_json(const struct nb_result *r, const struct nb_stream_result *s,
 static json_t *
 pmd_json(const struct nb_pmd_stats *p)
 {
-	json_t *o = json_object();
+	json_t *o = json_object(), *x;
+	uint32_t i;
 
 	json_object_set_new(o, "ipackets", jint(p->ipackets));
 	json_object_set_new(o, "opackets", jint(p->opackets));
@@ -605,6 +621,11 @@ pmd_json(const struct nb_pmd_stats *p)
 	json_object_set_new(o, "ierrors", jint(p->ierrors));
 	json_object_set_new(o, "oerrors", jint(p->oerrors));
 	json_object_set_new(o, "rx_nombuf", jint(p->rx_nombuf));
+	x = json_object();
+	for (i = 0; i < p->nb_xstats && i < NB_XSTATS_MAX; i++)
+		json_object_set_new(x, p->xstats[i].name,
+				    jint(p->xstats[i].value));
+	json_object_set_new(o, "xstats", x);
 	return o;
 }
 

@@ -4,6 +4,7 @@ one process (port 0 sends, port 1 receives), and net_null.  Every assertion
 is on numbers from the JSON report, checked against values computed here and
 against the PMD's own counters."""
 import os
+import re
 import signal
 import subprocess
 import time
@@ -193,11 +194,12 @@ class Loopback(nbe2e.E2ECase):
             # wait for the first interval line, then interrupt
             line = ""
             deadline = time.monotonic() + 30
-            while "[SUM]" not in line and time.monotonic() < deadline:
+            iv = re.compile(r"\[\s*(0|SUM)\]\s+[\d.]+-")
+            while not iv.match(line) and time.monotonic() < deadline:
                 line = p.stdout.readline()
                 if not line and p.poll() is not None:
                     break
-            self.assertIn("[SUM]", line)
+            self.assertRegex(line, iv)
             t0 = time.monotonic()
             p.send_signal(signal.SIGINT)
             out, err = p.communicate(timeout=10)

@@ -375,6 +375,36 @@ test_progress(void **state)
 	assert_int_equal(o.progress, 0);
 }
 
+/* Error and drop counters of the NICs we target are picked, the rest not. */
+static void
+test_xstat_selection(void **state)
+{
+	static const char *const yes[] = {"rx_crc_errors",
+					  "rx_missed_errors",
+					  "rx_discards_phy",
+					  "rx_drop_pkts",
+					  "rx_undersize_errors",
+					  "rx_oversize_packets",
+					  "rx_fragment_errors",
+					  "rx_jabber_errors",
+					  "rx_xoff_packets",
+					  "tx_pause_frames",
+					  "rx_mbuf_allocation_errors",
+					  NULL};
+	static const char *const no[] = {
+		"rx_good_packets",    "tx_good_bytes",	      "rx_q0_packets",
+		"rx_size_64_packets", "tx_broadcast_packets", NULL};
+	int i;
+
+	(void)state;
+	for (i = 0; yes[i] != NULL; i++)
+		if (!nb_xstat_selected(yes[i]))
+			fail_msg("%s should be reported", yes[i]);
+	for (i = 0; no[i] != NULL; i++)
+		if (nb_xstat_selected(no[i]))
+			fail_msg("%s should not be reported", no[i]);
+}
+
 static void
 test_man_page(void **state)
 {
@@ -415,6 +445,7 @@ main(void)
 		cmocka_unit_test(test_error_doc),
 		cmocka_unit_test(test_format),
 		cmocka_unit_test(test_progress),
+		cmocka_unit_test(test_xstat_selection),
 		cmocka_unit_test(test_man_page),
 	};
 
