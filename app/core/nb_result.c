@@ -804,7 +804,8 @@ udp_json(const struct nb_result *r, const struct nb_stream_result *s)
 {
 	json_t *o = side_json(r->tx_seconds, s->tx_pkts, s->tx_bytes, 1);
 
-	json_object_set_new(o, "socket", jint(s->id));
+	if (s->id != UINT32_MAX) /* not the sum */
+		json_object_set_new(o, "socket", jint(s->id));
 	json_object_set_new(o, "jitter_ms", jreal(s->jitter_ns / 1e6));
 	json_object_set_new(o, "lost_packets", jint(s->lost));
 	json_object_set_new(
@@ -916,7 +917,7 @@ nb_json_error_doc(const char *error)
 int
 nb_result_close_intervals(struct nb_result *r)
 {
-	uint32_t n = r->nb_streams, i, k, first = r->nb_intervals;
+	uint32_t n = r->nb_streams, i, k;
 	struct nb_interval add, *last = NULL;
 	uint64_t *sum, *rest;
 	uint64_t lost = 0;
@@ -934,8 +935,6 @@ nb_result_close_intervals(struct nb_result *r)
 
 		if (iv->omitted || iv->stream_tx_pkts == NULL)
 			continue;
-		if (first == r->nb_intervals)
-			first = i;
 		last = &r->intervals[i];
 		lost += iv->lost;
 		for (k = 0; k < n && k < iv->nb_streams; k++) {
@@ -996,7 +995,6 @@ nb_result_close_intervals(struct nb_result *r)
 	if (r->sum.lost > lost)
 		last->lost += r->sum.lost - lost;
 out:
-	(void)first;
 	free(sum);
 	free(rest);
 	return appended;

@@ -7,6 +7,9 @@ disappears under traffic.)
 Numbers come from the client's JSON: the sender's and the receiver's counts
 per stream (one of them the responder's, exchanged over the control
 protocol) and both ends' PMD counters."""
+import csv
+import io
+import json
 import os
 import signal
 import subprocess
@@ -287,6 +290,40 @@ class Peer(nbe2e.E2ECase):
         self.assertLess(time.monotonic() - t0, 20)
         self.assertIn("did not answer", r.err)
         self.assertIn("did not answer", r.json()["error"])
+
+    def test_output_formats(self):
+        """A bidir peer test as JSON lines (with --json-file) and as CSV:
+        the end event carries both directions, the same numbers as the
+        document; CSV end rows for forward and reverse match the header."""
+        self.responder()
+        jf = os.path.join(self.tmpdir, "bidir.json")
+        r = self.client(["--bidir", "--rate", "1G", "--size", "512",
+                         "--streams", "2", "--packets", "20000",
+                         "--json-stream", "--json-file", jf])
+        events = [json.loads(l) for l in r.out.splitlines()]
+        self.assertEqual([e["event"] for e in events], ["start", "end"])
+        with open(jf) as f:
+            doc = json.load(f)
+        end = events[1]["data"]
+        self.assertEqual(end["sum_sent"]["packets"], 20000)
+        self.assertEqual(end["sum_received"]["packets"],
+                         doc["end"]["sum_received"]["packets"])
+        self.assertEqual(end["reverse"]["sum_received"]["packets"],
+                         doc["reverse"]["end"]["sum_received"]["packets"])
+        self.assertEqual(doc["start"]["direction"], "bidir")
+        # the same responder serves the next client
+        r = self.client(["--bidir", "--rate", "1G", "--size", "512",
+                         "--packets", "20000", "--csv"])
+        rows = list(csv.reader(io.StringIO(r.out)))
+        header = rows[0]
+        self.assertTrue(all(len(x) == len(header) for x in rows[1:]))
+        recs = [dict(zip(header, x)) for x in rows[1:]]
+        sums = {x["direction"]: x for x in recs if x["stream"] == "sum"}
+        self.assertEqual(sorted(sums), ["forward", "reverse"])
+        for x in sums.values():
+            self.assertEqual(x["kind"], "end")
+            self.assertEqual(int(x["packets"]), int(x["sent_packets"]))
+        self.assertEqual(int(sums["forward"]["sent_packets"]), 20000)
 
 
 if __name__ == "__main__":
