@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <numa.h>
@@ -472,13 +473,11 @@ run_loopback(struct nb_app *app)
 		       r->tsc_hz / 1e9, r->latency_method);
 		fflush(stdout);
 	}
+	r->start_time = (int64_t)time(NULL);
 	nb_out_begin(&app->out, r);
 	ret = nb_loopback_run(app);
-	if (nb_result_close_intervals(r) && app->out.intervals)
-		nb_report_interval_text(stdout,
-					&r->intervals[r->nb_intervals - 1],
-					app->out.format);
 	nb_out_progress_end(&app->out);
+	nb_stats_close(app);
 	if (ret != 0 && !r->error[0])
 		snprintf(r->error, sizeof(r->error), "test failed");
 	nb_out_result(&app->out, r, NULL, r->topology);

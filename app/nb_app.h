@@ -31,6 +31,8 @@ struct nb_app {
 	struct nb_result result;
 	struct nb_output out;	   /* text, JSON, JSON lines or CSV */
 	int emitted;		   /* a result or error went out on it */
+	int last_interval_held;	   /* the stats lcore left the last
+				    * interval for nb_stats_close() */
 	char errmsg[320];	   /* why the run failed, for --json */
 	const char *state;	   /* telemetry: what this process is doing
 				    * when no test runs */
@@ -45,6 +47,9 @@ extern volatile sig_atomic_t nb_force_quit;
 /* stats/nb_stats.c: the stats lcore's entry point and the collectors. */
 int nb_stats_main(void *arg);
 void nb_collect_final(struct nb_app *app);
+/* After nb_collect_final(): close the intervals (late frames into the last
+ * one, or one more after an interruption) and show what is not shown yet. */
+void nb_stats_close(struct nb_app *app);
 
 /* control/nb_loopback.c */
 int nb_loopback_setup(struct nb_app *app, char *err, size_t errlen);

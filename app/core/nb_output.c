@@ -53,6 +53,7 @@ struct csv_row {
 	const char *stream; /* id or "sum" */
 	int omitted;
 	uint64_t sent_pkts, sent_bytes, pkts, bytes, lost, ooo, dup;
+	uint64_t lost_base; /* lost_percent's denominator */
 	double jitter_ns;
 	int have_lat;
 	uint64_t p50, p99, max;
@@ -72,7 +73,7 @@ csv_row(FILE *f, const struct csv_row *c)
 		(unsigned long long)c->bytes, div0(c->bytes * 8.0, secs),
 		div0((c->bytes + c->pkts * (double)NB_L1_OVERHEAD) * 8.0, secs),
 		div0((double)c->pkts, secs), (unsigned long long)c->lost,
-		div0(100.0 * c->lost, (double)(c->pkts + c->lost)),
+		div0(100.0 * c->lost, (double)c->lost_base),
 		(unsigned long long)c->ooo, (unsigned long long)c->dup,
 		c->jitter_ns / 1e6);
 	if (c->have_lat)
@@ -140,6 +141,7 @@ nb_out_interval(const struct nb_output *o, const struct nb_result *r,
 				c.dup = iv->stream_duplicates[k];
 				c.jitter_ns = iv->stream_jitter_ns[k];
 			}
+			c.lost_base = c.pkts + c.lost;
 			csv_row(o->f, &c);
 		}
 		c.stream = "sum";
@@ -155,6 +157,7 @@ nb_out_interval(const struct nb_output *o, const struct nb_result *r,
 		c.p50 = iv->lat_p50;
 		c.p99 = iv->lat_p99;
 		c.max = iv->lat_max;
+		c.lost_base = c.pkts + c.lost;
 		csv_row(o->f, &c);
 		break;
 	case NB_OUT_JSON:
@@ -186,6 +189,7 @@ csv_end_row(FILE *f, const struct nb_result *r, const char *direction,
 	c.p50 = nb_hist_percentile(&s->hist, 50);
 	c.p99 = nb_hist_percentile(&s->hist, 99);
 	c.max = s->hist.max;
+	c.lost_base = s->tx_pkts; /* as the JSON end: lost of sent */
 	csv_row(f, &c);
 }
 

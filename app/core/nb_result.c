@@ -668,7 +668,7 @@ nb_json_start(const struct nb_result *r)
 	json_t *start = json_object(), *ts = json_object(), *arr;
 	struct utsname u;
 	char when[64];
-	time_t now = time(NULL);
+	time_t now = r->start_time ? (time_t)r->start_time : time(NULL);
 	struct tm tm;
 	uint32_t i;
 
@@ -927,7 +927,7 @@ nb_result_close_intervals(struct nb_result *r)
 	if (n == 0)
 		return 0;
 	sum = calloc(4 * (size_t)n, sizeof(uint64_t));
-	rest = calloc(4 * (size_t)n, sizeof(uint64_t));
+	rest = calloc(8 * (size_t)n, sizeof(uint64_t));
 	if (sum == NULL || rest == NULL)
 		goto out;
 	for (i = 0; i < r->nb_intervals; i++) {
@@ -971,7 +971,14 @@ nb_result_close_intervals(struct nb_result *r)
 		add.stream_tx_bytes = rest + n;
 		add.stream_rx_pkts = rest + 2 * n;
 		add.stream_rx_bytes = rest + 3 * n;
+		add.stream_lost = rest + 4 * n;
+		add.stream_out_of_order = rest + 5 * n;
+		add.stream_duplicates = rest + 6 * n;
+		add.stream_jitter_ns = (double *)(rest + 7 * n);
 		for (k = 0; k < n; k++) {
+			/* the stream's end state: its loss, its jitter */
+			add.stream_lost[k] = r->streams[k].lost;
+			add.stream_jitter_ns[k] = r->streams[k].jitter_ns;
 			add.tx_pkts += rest[k];
 			add.tx_bytes += rest[n + k];
 			add.rx_pkts += rest[2 * n + k];

@@ -62,6 +62,7 @@ struct nb_result {
 	const char *latency_method; /* one-way same host, or round trip */
 	const char *topology;	    /* "loopback", "reflector" */
 	char lcore_map[512];
+	int64_t start_time; /* Unix seconds when the test began; 0 unknown */
 
 	/* what happened */
 	double tx_seconds;   /* measured phase, senders */

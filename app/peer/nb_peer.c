@@ -1169,6 +1169,7 @@ side_init(struct nb_result *r, const struct nb_result *own, const char *method)
 	r->req_l1_bps = own->req_l1_bps;
 	r->req_l2_bps = own->req_l2_bps;
 	snprintf(r->lcore_map, sizeof(r->lcore_map), "%s", own->lcore_map);
+	r->start_time = own->start_time;
 }
 
 static void
@@ -1540,6 +1541,7 @@ nb_peer_client(struct nb_app *app)
 		/* say so when the test has started on both ends */
 		if (!announced && tsc >= app->run.start_tsc) {
 			announced = 1;
+			app->result.start_time = (int64_t)time(NULL);
 			nb_out_begin(&app->out, &app->result);
 			if (nb_out_chatty(&app->out)) {
 				printf("Peer test with %s (%u.%u.%u.%u): %s, "

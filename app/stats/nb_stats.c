@@ -136,7 +136,7 @@ sleep_until(uint64_t tsc, uint64_t hz, volatile int *stop)
 
 static void
 record(struct nb_app *app, const struct snap *now, const struct snap *prev,
-       double t0, double t1, int omitted, struct nb_hist *tmp)
+       double t0, double t1, int omitted, int last, struct nb_hist *tmp)
 {
 	uint32_t n = app->cfg.streams, k;
 	struct nb_interval iv;
@@ -199,8 +199,15 @@ record(struct nb_app *app, const struct snap *now, const struct snap *prev,
 		iv.lat_p99 = nb_hist_percentile(tmp, 99);
 		iv.lat_max = tmp->count ? tmp->max : 0;
 	}
-	if (nb_result_add_interval(&app->result, &iv) == 0)
+	/*
+	 * The last interval of a timed test is shown once the receivers have
+	 * drained: the control lcore folds the late frames into it first
+	 * (nb_result_close_intervals()), so every format adds up.
+	 */
+	if (nb_result_add_interval(&app->result, &iv) == 0 && !last)
 		nb_out_interval(&app->out, &app->result, &iv);
+	if (last)
+		app->last_interval_held = 1;
 	free(a);
 }
 
@@ -265,7 +272,8 @@ nb_stats_main(void *arg)
 		snap_take(app, &cur);
 		if (lines)
 			record(app, &cur, &prev, (double)(last - base) / hz,
-			       (double)(tick - base) / hz, omitted, tmp);
+			       (double)(tick - base) / hz, omitted,
+			       !omitted && tick >= run->end_tsc, tmp);
 		else
 			progress(app, &cur, &prev, (double)(last - base) / hz,
 				 (double)(tick - base) / hz, omitted);
@@ -382,4 +390,15 @@ nb_collect_final(struct nb_app *app)
 	if (r->rx_seconds < r->tx_seconds)
 		r->rx_seconds = r->tx_seconds;
 	nb_result_finish(r);
+}
+
+void
+nb_stats_close(struct nb_app *app)
+{
+	struct nb_result *r = &app->result;
+
+	if (nb_result_close_intervals(r) || app->last_interval_held)
+		nb_out_interval(&app->out, r,
+				&r->intervals[r->nb_intervals - 1]);
+	app->last_interval_held = 0;
 }

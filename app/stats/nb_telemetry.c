@@ -294,7 +294,8 @@ tel_latency(const char *cmd, const char *params, struct rte_tel_data *d)
 		tel_leave();
 	}
 	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_string(d, "clock", app->result.clock);
+	rte_tel_data_add_dict_string(
+		d, "clock", app->result.clock ? app->result.clock : "tsc");
 	rte_tel_data_add_dict_u64(d, "count", h->count);
 	rte_tel_data_add_dict_u64(d, "min_ns", h->count ? h->min : 0);
 	rte_tel_data_add_dict_u64(d, "p50_ns", nb_hist_percentile(h, 50));
