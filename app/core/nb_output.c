@@ -52,35 +52,44 @@ struct csv_row {
 	double start, end;
 	const char *stream; /* id or "sum" */
 	int omitted;
-	uint64_t sent_pkts, sent_bytes, pkts, bytes, lost, ooo, dup;
+	struct nb_iv_row v;
 	uint64_t lost_base; /* lost_percent's denominator */
-	double jitter_ns;
-	int have_lat;
-	uint64_t p50, p99, max;
 };
 
 static void
 csv_row(FILE *f, const struct csv_row *c)
 {
+	const struct nb_iv_row *v = &c->v;
 	double secs = c->end - c->start;
 
 	fprintf(f,
 		"%s,%s,%.6f,%.6f,%.6f,%s,%d,%llu,%llu,%llu,%llu,%.17g,"
 		"%.17g,%.17g,%llu,%.17g,%llu,%llu,%.6f,",
 		c->kind, c->direction, c->start, c->end, secs, c->stream,
-		c->omitted, (unsigned long long)c->sent_pkts,
-		(unsigned long long)c->sent_bytes, (unsigned long long)c->pkts,
-		(unsigned long long)c->bytes, div0(c->bytes * 8.0, secs),
-		div0((c->bytes + c->pkts * (double)NB_L1_OVERHEAD) * 8.0, secs),
-		div0((double)c->pkts, secs), (unsigned long long)c->lost,
-		div0(100.0 * c->lost, (double)c->lost_base),
-		(unsigned long long)c->ooo, (unsigned long long)c->dup,
-		c->jitter_ns / 1e6);
-	if (c->have_lat)
-		fprintf(f, "%llu,%llu,%llu\n", (unsigned long long)c->p50,
-			(unsigned long long)c->p99, (unsigned long long)c->max);
+		c->omitted, (unsigned long long)v->sent_pkts,
+		(unsigned long long)v->sent_bytes, (unsigned long long)v->pkts,
+		(unsigned long long)v->bytes, div0(v->bytes * 8.0, secs),
+		div0((v->bytes + v->pkts * (double)NB_L1_OVERHEAD) * 8.0, secs),
+		div0((double)v->pkts, secs), (unsigned long long)v->lost,
+		div0(100.0 * v->lost, (double)c->lost_base),
+		(unsigned long long)v->ooo, (unsigned long long)v->dup,
+		v->jitter_ns / 1e6);
+	if (v->have_lat)
+		fprintf(f, "%llu,%llu,%llu\n", (unsigned long long)v->p50,
+			(unsigned long long)v->p99, (unsigned long long)v->max);
 	else
 		fprintf(f, ",,\n");
+}
+
+/* An interval's row: loss relative to what arrived or went missing. */
+static void
+csv_interval_row(FILE *f, struct csv_row *c, const struct nb_interval *iv,
+		 int k, const char *stream)
+{
+	c->stream = stream;
+	nb_interval_row(iv, k, &c->v);
+	c->lost_base = c->v.pkts + c->v.lost;
+	csv_row(f, c);
 }
 
 void
@@ -130,35 +139,9 @@ nb_out_interval(const struct nb_output *o, const struct nb_result *r,
 		     !iv->omitted && iv->stream_rx_pkts && k < iv->nb_streams;
 		     k++) {
 			snprintf(id, sizeof(id), "%u", k);
-			c.stream = id;
-			c.sent_pkts = iv->stream_tx_pkts[k];
-			c.sent_bytes = iv->stream_tx_bytes[k];
-			c.pkts = iv->stream_rx_pkts[k];
-			c.bytes = iv->stream_rx_bytes[k];
-			if (iv->stream_lost) {
-				c.lost = iv->stream_lost[k];
-				c.ooo = iv->stream_out_of_order[k];
-				c.dup = iv->stream_duplicates[k];
-				c.jitter_ns = iv->stream_jitter_ns[k];
-			}
-			c.lost_base = c.pkts + c.lost;
-			csv_row(o->f, &c);
+			csv_interval_row(o->f, &c, iv, (int)k, id);
 		}
-		c.stream = "sum";
-		c.sent_pkts = iv->tx_pkts;
-		c.sent_bytes = iv->tx_bytes;
-		c.pkts = iv->rx_pkts;
-		c.bytes = iv->rx_bytes;
-		c.lost = iv->lost;
-		c.ooo = iv->out_of_order;
-		c.dup = iv->duplicates;
-		c.jitter_ns = iv->jitter_ns;
-		c.have_lat = 1;
-		c.p50 = iv->lat_p50;
-		c.p99 = iv->lat_p99;
-		c.max = iv->lat_max;
-		c.lost_base = c.pkts + c.lost;
-		csv_row(o->f, &c);
+		csv_interval_row(o->f, &c, iv, -1, "sum");
 		break;
 	case NB_OUT_JSON:
 		break;
@@ -177,18 +160,18 @@ csv_end_row(FILE *f, const struct nb_result *r, const char *direction,
 	c.direction = direction;
 	c.end = r->rx_seconds;
 	c.stream = stream;
-	c.sent_pkts = s->tx_pkts;
-	c.sent_bytes = s->tx_bytes;
-	c.pkts = s->rx_pkts;
-	c.bytes = s->rx_bytes;
-	c.lost = s->lost;
-	c.ooo = s->out_of_order;
-	c.dup = s->duplicates;
-	c.jitter_ns = s->jitter_ns;
-	c.have_lat = 1;
-	c.p50 = nb_hist_percentile(&s->hist, 50);
-	c.p99 = nb_hist_percentile(&s->hist, 99);
-	c.max = s->hist.max;
+	c.v.sent_pkts = s->tx_pkts;
+	c.v.sent_bytes = s->tx_bytes;
+	c.v.pkts = s->rx_pkts;
+	c.v.bytes = s->rx_bytes;
+	c.v.lost = s->lost;
+	c.v.ooo = s->out_of_order;
+	c.v.dup = s->duplicates;
+	c.v.jitter_ns = s->jitter_ns;
+	c.v.have_lat = 1;
+	c.v.p50 = nb_hist_percentile(&s->hist, 50);
+	c.v.p99 = nb_hist_percentile(&s->hist, 99);
+	c.v.max = s->hist.max;
 	c.lost_base = s->tx_pkts; /* as the JSON end: lost of sent */
 	csv_row(f, &c);
 }

@@ -246,27 +246,50 @@ nb_report_interval_header(FILE *f)
 		   "Jitter us  Latency p50/p99/max us\n");
 }
 
-struct iv_line {
-	const char *id;
-	uint64_t rx_pkts, rx_bytes, lost, ooo, dup;
-	double jitter_ns;
-	int have_lat;
-	uint64_t p50, p99, max;
-};
+void
+nb_interval_row(const struct nb_interval *iv, int k, struct nb_iv_row *row)
+{
+	memset(row, 0, sizeof(*row));
+	if (k < 0) {
+		row->sent_pkts = iv->tx_pkts;
+		row->sent_bytes = iv->tx_bytes;
+		row->pkts = iv->rx_pkts;
+		row->bytes = iv->rx_bytes;
+		row->lost = iv->lost;
+		row->ooo = iv->out_of_order;
+		row->dup = iv->duplicates;
+		row->jitter_ns = iv->jitter_ns;
+		row->have_lat = 1;
+		row->p50 = iv->lat_p50;
+		row->p99 = iv->lat_p99;
+		row->max = iv->lat_max;
+		return;
+	}
+	row->sent_pkts = iv->stream_tx_pkts[k];
+	row->sent_bytes = iv->stream_tx_bytes[k];
+	row->pkts = iv->stream_rx_pkts[k];
+	row->bytes = iv->stream_rx_bytes[k];
+	if (iv->stream_lost != NULL) {
+		row->lost = iv->stream_lost[k];
+		row->ooo = iv->stream_out_of_order[k];
+		row->dup = iv->stream_duplicates[k];
+		row->jitter_ns = iv->stream_jitter_ns[k];
+	}
+}
 
 static void
-interval_line(FILE *f, const struct nb_interval *iv, const struct iv_line *l,
-	      char format)
+interval_line(FILE *f, const struct nb_interval *iv, const char *id,
+	      const struct nb_iv_row *l, char format)
 {
 	char tb[32], bb[32], lt[48], lat[48];
 	double secs = iv->end - iv->start;
 
-	nb_fmt_bytes(tb, sizeof(tb), (double)l->rx_bytes);
-	nb_fmt_rate(bb, sizeof(bb), safe_div(l->rx_bytes * 8.0, secs), format);
+	nb_fmt_bytes(tb, sizeof(tb), (double)l->bytes);
+	nb_fmt_rate(bb, sizeof(bb), safe_div(l->bytes * 8.0, secs), format);
 	snprintf(lt, sizeof(lt), "%llu/%llu (%.2g%%)",
 		 (unsigned long long)l->lost,
-		 (unsigned long long)(l->rx_pkts + l->lost),
-		 safe_div(100.0 * l->lost, (double)(l->rx_pkts + l->lost)));
+		 (unsigned long long)(l->pkts + l->lost),
+		 safe_div(100.0 * l->lost, (double)(l->pkts + l->lost)));
 	if (l->have_lat)
 		snprintf(lat, sizeof(lat), "%.1f/%.1f/%.1f", l->p50 / 1e3,
 			 l->p99 / 1e3, l->max / 1e3);
@@ -275,12 +298,11 @@ interval_line(FILE *f, const struct nb_interval *iv, const struct iv_line *l,
 	fprintf(f,
 		"[%3s] %6.2f-%-6.2f sec  %-11s  %-15s %7.3f  %7.3f  %-22s "
 		"%5llu %5llu  %9.3f  %s%s\n",
-		l->id, iv->start, iv->end, tb, bb,
-		safe_div((l->rx_bytes + l->rx_pkts * (double)NB_L1_OVERHEAD) *
-				 8.0,
+		id, iv->start, iv->end, tb, bb,
+		safe_div((l->bytes + l->pkts * (double)NB_L1_OVERHEAD) * 8.0,
 			 secs) /
 			1e9,
-		safe_div((double)l->rx_pkts, secs) / 1e6, lt,
+		safe_div((double)l->pkts, secs) / 1e6, lt,
 		(unsigned long long)l->ooo, (unsigned long long)l->dup,
 		l->jitter_ns / 1e3, lat, iv->omitted ? "  (omitted)" : "");
 }
@@ -288,7 +310,7 @@ interval_line(FILE *f, const struct nb_interval *iv, const struct iv_line *l,
 void
 nb_report_interval_text(FILE *f, const struct nb_interval *iv, char format)
 {
-	struct iv_line l;
+	struct nb_iv_row l;
 	char id[16];
 	uint32_t k;
 
@@ -296,33 +318,14 @@ nb_report_interval_text(FILE *f, const struct nb_interval *iv, char format)
 	 * sum.  The warm-up is counted as a whole only. */
 	if (iv->nb_streams > 1 && !iv->omitted && iv->stream_rx_pkts) {
 		for (k = 0; k < iv->nb_streams; k++) {
-			memset(&l, 0, sizeof(l));
 			snprintf(id, sizeof(id), "%u", k);
-			l.id = id;
-			l.rx_pkts = iv->stream_rx_pkts[k];
-			l.rx_bytes = iv->stream_rx_bytes[k];
-			if (iv->stream_lost) {
-				l.lost = iv->stream_lost[k];
-				l.ooo = iv->stream_out_of_order[k];
-				l.dup = iv->stream_duplicates[k];
-				l.jitter_ns = iv->stream_jitter_ns[k];
-			}
-			interval_line(f, iv, &l, format);
+			nb_interval_row(iv, (int)k, &l);
+			interval_line(f, iv, id, &l, format);
 		}
 	}
-	memset(&l, 0, sizeof(l));
-	l.id = iv->nb_streams == 1 && !iv->omitted ? "0" : "SUM";
-	l.rx_pkts = iv->rx_pkts;
-	l.rx_bytes = iv->rx_bytes;
-	l.lost = iv->lost;
-	l.ooo = iv->out_of_order;
-	l.dup = iv->duplicates;
-	l.jitter_ns = iv->jitter_ns;
-	l.have_lat = 1;
-	l.p50 = iv->lat_p50;
-	l.p99 = iv->lat_p99;
-	l.max = iv->lat_max;
-	interval_line(f, iv, &l, format);
+	nb_interval_row(iv, -1, &l);
+	interval_line(f, iv, iv->nb_streams == 1 && !iv->omitted ? "0" : "SUM",
+		      &l, format);
 }
 
 static void

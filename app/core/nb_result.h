@@ -116,6 +116,17 @@ void nb_result_finish(struct nb_result *r);
  */
 int nb_result_close_intervals(struct nb_result *r);
 
+/* One row of an interval: stream k, or the sum (k < 0).  Text lines, CSV
+ * rows and their tests all read intervals through this. */
+struct nb_iv_row {
+	uint64_t sent_pkts, sent_bytes, pkts, bytes, lost, ooo, dup;
+	double jitter_ns;
+	int have_lat; /* the sum only: per-stream latency is not kept */
+	uint64_t p50, p99, max;
+};
+void nb_interval_row(const struct nb_interval *iv, int k,
+		     struct nb_iv_row *row);
+
 /* Text: iperf3-like sender/receiver rows, port counters, warnings. */
 void nb_report_text(FILE *f, const struct nb_result *r);
 void nb_report_interval_header(FILE *f);
