@@ -29,15 +29,16 @@ struct nb_app {
 	unsigned int nb_txjobs, nb_rxjobs;
 
 	struct nb_result result;
-	struct nb_output out;	   /* text, JSON, JSON lines or CSV */
-	int emitted;		   /* a result or error went out on it */
-	int last_interval_held;	   /* the stats lcore left the last
-				    * interval for nb_stats_close() */
-	char errmsg[320];	   /* why the run failed, for --json */
-	const char *state;	   /* telemetry: what this process is doing
-				    * when no test runs */
-	int keep_pools;		   /* peer mode: TX pools outlive a test */
-	struct nb_probejob *probe; /* peer client: latency prober, or NULL */
+	struct nb_output out;	     /* text, JSON, JSON lines or CSV */
+	int emitted;		     /* a result or error went out on it */
+	uint32_t last_interval_held; /* 1 + index of the last interval,
+				      * left by the stats lcore for
+				      * nb_stats_close(); 0 none */
+	char errmsg[320];	     /* why the run failed, for --json */
+	const char *state;	     /* telemetry: what this process is doing
+				      * when no test runs */
+	int keep_pools;		     /* peer mode: TX pools outlive a test */
+	struct nb_probejob *probe;   /* peer client: latency prober, or NULL */
 	volatile int stats_stop;
 	volatile int stats_exited;
 };

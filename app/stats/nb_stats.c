@@ -204,10 +204,12 @@ record(struct nb_app *app, const struct snap *now, const struct snap *prev,
 	 * drained: the control lcore folds the late frames into it first
 	 * (nb_result_close_intervals()), so every format adds up.
 	 */
-	if (nb_result_add_interval(&app->result, &iv) == 0 && !last)
-		nb_out_interval(&app->out, &app->result, &iv);
-	if (last)
-		app->last_interval_held = 1;
+	if (nb_result_add_interval(&app->result, &iv) == 0) {
+		if (!last)
+			nb_out_interval(&app->out, &app->result, &iv);
+		else
+			app->last_interval_held = app->result.nb_intervals;
+	}
 	free(a);
 }
 
@@ -396,9 +398,14 @@ void
 nb_stats_close(struct nb_app *app)
 {
 	struct nb_result *r = &app->result;
+	uint32_t n0 = r->nb_intervals;
+	int appended = nb_result_close_intervals(r);
 
-	if (nb_result_close_intervals(r) || app->last_interval_held)
+	/* the held one (now with the late frames), then any added after it */
+	if (app->last_interval_held)
 		nb_out_interval(&app->out, r,
-				&r->intervals[r->nb_intervals - 1]);
+				&r->intervals[app->last_interval_held - 1]);
+	if (appended)
+		nb_out_interval(&app->out, r, &r->intervals[n0]);
 	app->last_interval_held = 0;
 }
