@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Peer mode: the session state machines of the responder and the client,
+ * as pure functions of the decoded control messages.  No I/O, no clock, no
+ * DPDK: the caller decodes, runs the reliable link (nb_link) between the
+ * gate/route step and the on_msg step, and does what the returned action
+ * or event says.
+ *
+ * Responder, per decoded message m:
+ *   nb_rsp_gate()    DROP, BUSY (answer BUSY, change nothing), OPEN (call
+ *                    nb_rsp_open(), then as PASS) or PASS;
+ *   the link         ACK: to nb_link_on_ack(); otherwise nb_link_accept()
+ *                    and ACK it; only a fresh message goes on;
+ *   nb_rsp_on_msg()  what to do with it; the state moves with it, except
+ *                    SESSION -> READY, which nb_rsp_setup_done() makes once
+ *                    the test is set up.
+ *
+ * Client, per decoded message m from address src_ip:
+ *   nb_cli_route()   DROP, CLOCK (a KEEPALIVE echo: a clock sample only),
+ *                    DIRECT (BUSY or ERROR: straight to nb_cli_on_msg) or
+ *                    LINK (the link ACKs/dedupes it, then a fresh one goes
+ *                    to nb_cli_on_msg);
+ *   nb_cli_on_msg()  the event; after sending its next request the caller
+ *                    moves on with nb_cli_set().
+ */
+#ifndef NB_PEER_SM_H
+#define NB_PEER_SM_H
+
+#include <stdint.h>
+
+#include "nb_ctl.h"
+
+/* --- responder ---------------------------------------------------------- */
+
+enum nb_rsp_state {
+	NB_RSP_IDLE = 0, /* no session */
+	NB_RSP_SESSION,	 /* HELLO accepted, no test set up */
+	NB_RSP_READY,	 /* PARAMS accepted: test set up, workers polling */
+	NB_RSP_ARMED,	 /* START received: the test runs */
+	NB_RSP_STOPPED,	 /* STOP received: results ready to fetch */
+};
+
+struct nb_rsp {
+	enum nb_rsp_state state;
+	uint32_t session; /* 0 when idle */
+};
+
+/* What to do with a decoded message before the reliable link sees it. */
+enum nb_rsp_gate {
+	NB_RSP_DROP = 0, /* ignore it silently */
+	NB_RSP_BUSY,	 /* a HELLO of another session while one is open:
+			  * answer BUSY, change nothing */
+	NB_RSP_OPEN,	 /* a HELLO while idle: open a session (the caller
+			  * calls nb_rsp_open and binds the peer address),
+			  * then handles it as PASS */
+	NB_RSP_PASS,	 /* our session: the link ACKs/dedupes it, then a
+			  * fresh one goes to nb_rsp_on_msg() */
+};
+
+/* After the link accepted a fresh (non-ACK) message of the session. */
+enum nb_rsp_action {
+	NB_RSP_A_NONE = 0, /* not expected in this state: ignore */
+	NB_RSP_A_WELCOME,  /* HELLO: answer WELCOME */
+	NB_RSP_A_SETUP,	   /* PARAMS: set up, then nb_rsp_setup_done() */
+	NB_RSP_A_ARM,	   /* START: arm the test (state -> ARMED) */
+	NB_RSP_A_ECHO,	   /* KEEPALIVE: echo the clock */
+	NB_RSP_A_STOP,	   /* STOP: stop, collect, build results (-> STOPPED) */
+	NB_RSP_A_RESULTS,  /* RESULTS_REQ: send the asked part */
+	NB_RSP_A_END,	   /* DONE: end the session (-> IDLE) */
+	NB_RSP_A_QUIT,	   /* QUIT: end the session (-> IDLE) and exit */
+};
+
+/* IDLE, session 0. */
+void nb_rsp_init(struct nb_rsp *r);
+
+/*
+ * IDLE: HELLO -> OPEN, anything else -> DROP.  A session open: another
+ * session's HELLO -> BUSY, its other messages -> DROP; our session's
+ * messages (ACK included) -> PASS.
+ */
+enum nb_rsp_gate nb_rsp_gate(const struct nb_rsp *r,
+			     const struct nb_ctl_msg *m);
+
+/* -> SESSION with this session id. */
+void nb_rsp_open(struct nb_rsp *r, uint32_t session);
+
+/*
+ * A fresh message of type `type` of the open session (NONE when idle):
+ *   HELLO        WELCOME  any state, unchanged
+ *   PARAMS       SETUP    SESSION only (one test per session)
+ *   START        ARM      READY only, -> ARMED
+ *   KEEPALIVE    ECHO     any state, unchanged
+ *   STOP         STOP     ARMED only, -> STOPPED
+ *   RESULTS_REQ  RESULTS  STOPPED only
+ *   DONE         END      any state, -> IDLE (session 0)
+ *   QUIT         QUIT     any state, -> IDLE (session 0)
+ *   others       NONE
+ */
+enum nb_rsp_action nb_rsp_on_msg(struct nb_rsp *r, uint8_t type);
+
+/* After SETUP: SESSION -> READY if ok, else stays SESSION (a later PARAMS
+ * is tried again).  No effect in any other state. */
+void nb_rsp_setup_done(struct nb_rsp *r, int ok);
+
+/* Any state -> IDLE, session 0 (timeout, interrupt). */
+void nb_rsp_end(struct nb_rsp *r);
+
+/* "idle", "session", "ready", "armed", "stopped"; "unknown" otherwise. */
+const char *nb_rsp_state_name(enum nb_rsp_state s);
+
+/* --- client ------------------------------------------------------------- */
+
+enum nb_cli_state {
+	NB_CLI_HELLO = 0, /* HELLO sent, waiting for WELCOME */
+	NB_CLI_PARAMS,	  /* PARAMS sent, waiting for ACCEPT or REJECT */
+	NB_CLI_RUNNING,	  /* test set up, clock rounds, START, the test, STOP */
+	NB_CLI_RESULTS,	  /* RESULTS_REQ for part `part` sent */
+	NB_CLI_CLOSED,	  /* DONE or QUIT sent, or failed */
+};
+
+struct nb_cli {
+	enum nb_cli_state state;
+	uint32_t session; /* ours, nonzero */
+	uint32_t part;	  /* RESULTS: the part awaited */
+	uint32_t peer_ip; /* the responder's address */
+};
+
+/* Where a decoded message goes, before the link. */
+enum nb_cli_route {
+	NB_CLI_DROP = 0, /* not ours */
+	NB_CLI_CLOCK,	 /* our session's KEEPALIVE echo: a clock sample,
+			  * never ACKed or passed to the link */
+	NB_CLI_DIRECT,	 /* BUSY or ERROR: straight to nb_cli_on_msg (a
+			  * responder that refuses us has no session of ours) */
+	NB_CLI_LINK,	 /* our session: the link ACKs/dedupes it, then a
+			  * fresh one goes to nb_cli_on_msg */
+};
+
+enum nb_cli_event {
+	NB_CLI_E_NONE = 0, /* not expected now: ignore */
+	NB_CLI_E_WELCOME,  /* HELLO answered (stays HELLO) */
+	NB_CLI_E_BUSY,	   /* refused: busy (-> CLOSED) */
+	NB_CLI_E_ACCEPT,   /* the test is set up */
+	NB_CLI_E_REJECT,   /* (-> CLOSED) */
+	NB_CLI_E_RESULTS,  /* the awaited RESULTS part */
+	NB_CLI_E_ABORT,	   /* ERROR from the responder (-> CLOSED) */
+};
+
+/* State HELLO, part 0. */
+void nb_cli_init(struct nb_cli *c, uint32_t session, uint32_t peer_ip);
+
+/*
+ * CLOSED: DROP.  BUSY or ERROR: DIRECT if of our session or from the
+ * responder's address, else DROP.  Another session: DROP.  Our session:
+ * KEEPALIVE -> CLOCK, anything else (ACK included) -> LINK.
+ */
+enum nb_cli_route nb_cli_route(const struct nb_cli *c,
+			       const struct nb_ctl_msg *m, uint32_t src_ip);
+
+/*
+ * A message routed DIRECT, or a fresh one routed LINK (NONE in CLOSED):
+ *   ERROR    ABORT    any state, -> CLOSED
+ *   BUSY     BUSY     HELLO only, -> CLOSED
+ *   WELCOME  WELCOME  HELLO only
+ *   ACCEPT   ACCEPT   PARAMS only
+ *   REJECT   REJECT   PARAMS only, -> CLOSED
+ *   RESULTS  RESULTS  RESULTS only, and only part c->part
+ *   others   NONE
+ */
+enum nb_cli_event nb_cli_on_msg(struct nb_cli *c, const struct nb_ctl_msg *m);
+
+/* The caller moves on after sending: state s, awaiting part `part`
+ * (meaningful in RESULTS only). */
+void nb_cli_set(struct nb_cli *c, enum nb_cli_state s, uint32_t part);
+
+/* "hello", "params", "running", "results", "closed"; "unknown" otherwise. */
+const char *nb_cli_state_name(enum nb_cli_state s);
+
+#endif /* NB_PEER_SM_H */
