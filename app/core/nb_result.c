@@ -678,14 +678,9 @@ pmd_json(const struct nb_pmd_stats *p)
 	json_t *o = json_object(), *x;
 	uint32_t i;
 
-	json_object_set_new(o, "ipackets", jint(p->ipackets));
-	json_object_set_new(o, "opackets", jint(p->opackets));
-	json_object_set_new(o, "ibytes", jint(p->ibytes));
-	json_object_set_new(o, "obytes", jint(p->obytes));
-	json_object_set_new(o, "imissed", jint(p->imissed));
-	json_object_set_new(o, "ierrors", jint(p->ierrors));
-	json_object_set_new(o, "oerrors", jint(p->oerrors));
-	json_object_set_new(o, "rx_nombuf", jint(p->rx_nombuf));
+#define PMD_COUNTER_JSON(f) json_object_set_new(o, #f, jint(p->f));
+	NB_PMD_COUNTERS(PMD_COUNTER_JSON)
+#undef PMD_COUNTER_JSON
 	x = json_object();
 	for (i = 0; i < p->nb_xstats && i < NB_XSTATS_MAX; i++)
 		json_object_set_new(x, p->xstats[i].name,
