@@ -610,6 +610,14 @@ nb_ctl_decode(const uint8_t *buf, size_t len, struct nb_ctl_msg *m)
 	return 0;
 }
 
+/* names[i], or unknown when i is out of range or has no name. */
+static const char *
+name_of(const char *const *names, unsigned int nb, unsigned int i,
+	const char *unknown)
+{
+	return i < nb && names[i] != NULL ? names[i] : unknown;
+}
+
 const char *
 nb_ctl_type_name(uint8_t type)
 {
@@ -631,9 +639,7 @@ nb_ctl_type_name(uint8_t type)
 		[NB_CTL_ERROR] = "ERROR",
 	};
 
-	if (type >= NB_CTL_TYPE_MAX || names[type] == NULL)
-		return "UNKNOWN";
-	return names[type];
+	return name_of(names, NB_CTL_TYPE_MAX, type, "UNKNOWN");
 }
 
 const char *
@@ -651,9 +657,7 @@ nb_ctl_code_name(uint16_t code)
 		[NB_CTL_CODE_INTERNAL] = "internal error",
 	};
 
-	if (code >= NB_CTL_CODE_MAX || names[code] == NULL)
-		return "unknown";
-	return names[code];
+	return name_of(names, NB_CTL_CODE_MAX, code, "unknown");
 }
 
 const char *
@@ -682,6 +686,62 @@ nb_ctl_strerror(int err)
 }
 
 /* Results blob. */
+
+/*
+ * Its fixed uint64_t fields, in wire order: the header's after the magic
+ * and stream count, a stream's after its id (the histogram's summary comes
+ * before its buckets).
+ */
+#define HDR_U64(f)     offsetof(struct nb_ctl_results_hdr, f)
+#define HDR_PMD_U64(f) HDR_U64(pmd.f),
+static const uint16_t hdr_u64[] = {
+	HDR_U64(tx_seconds_ns),	     HDR_U64(rx_seconds_ns),
+	HDR_U64(rx_foreign),	     HDR_U64(rx_warm),
+	HDR_U64(rx_bad_stream),	     HDR_U64(tx_dropped),
+	NB_PMD_COUNTERS(HDR_PMD_U64)};
+
+#define STREAM_U64(f) offsetof(struct nb_ctl_stream_res, f)
+static const uint16_t stream_u64[] = {
+	STREAM_U64(tx_pkts),	STREAM_U64(tx_bytes),
+	STREAM_U64(rx_pkts),	STREAM_U64(rx_unique),
+	STREAM_U64(rx_bytes),	STREAM_U64(out_of_order),
+	STREAM_U64(duplicates), STREAM_U64(late),
+	STREAM_U64(jitter_ps),	STREAM_U64(hist.count),
+	STREAM_U64(hist.sum),	STREAM_U64(hist.min),
+	STREAM_U64(hist.max),	STREAM_U64(hist.overflow)};
+
+#define NB_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
+
+_Static_assert(4 + 4 + 8 * NB_ELEMS(hdr_u64) == NB_CTL_RESULTS_HDR_LEN &&
+		       4 + 8 * NB_ELEMS(stream_u64) + 2 ==
+			       NB_CTL_STREAM_RES_LEN,
+	       "the field tables are the wire layout");
+
+/* Write the uint64_t fields of obj at the offsets off[0..n-1]. */
+static void
+wr_u64_fields(uint8_t **p, const void *obj, const uint16_t *off, size_t n)
+{
+	uint64_t v;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		memcpy(&v, (const uint8_t *)obj + off[i], sizeof(v));
+		wr_u64(p, v);
+	}
+}
+
+/* Read them back. */
+static void
+rd_u64_fields(const uint8_t **p, void *obj, const uint16_t *off, size_t n)
+{
+	uint64_t v;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		v = rd_u64(p);
+		memcpy((uint8_t *)obj + off[i], &v, sizeof(v));
+	}
+}
 
 static uint32_t
 hist_nonempty(const struct nb_hist *h)
@@ -728,7 +788,6 @@ nb_ctl_results_write(const struct nb_ctl_results_hdr *h,
 		     const struct nb_ctl_stream_res *streams, uint32_t n,
 		     uint8_t *buf, size_t len)
 {
-	const struct nb_pmd_stats *pmd;
 	uint8_t *p = buf;
 	size_t need;
 	uint32_t i, b;
@@ -744,42 +803,15 @@ nb_ctl_results_write(const struct nb_ctl_results_hdr *h,
 	if (len < need)
 		return -ENOSPC;
 
-	pmd = &h->pmd;
 	wr_u32(&p, NB_CTL_RESULTS_MAGIC);
 	wr_u32(&p, n);
-	wr_u64(&p, h->tx_seconds_ns);
-	wr_u64(&p, h->rx_seconds_ns);
-	wr_u64(&p, h->rx_foreign);
-	wr_u64(&p, h->rx_warm);
-	wr_u64(&p, h->rx_bad_stream);
-	wr_u64(&p, h->tx_dropped);
-	wr_u64(&p, pmd->ipackets);
-	wr_u64(&p, pmd->opackets);
-	wr_u64(&p, pmd->ibytes);
-	wr_u64(&p, pmd->obytes);
-	wr_u64(&p, pmd->imissed);
-	wr_u64(&p, pmd->ierrors);
-	wr_u64(&p, pmd->oerrors);
-	wr_u64(&p, pmd->rx_nombuf);
+	wr_u64_fields(&p, h, hdr_u64, NB_ELEMS(hdr_u64));
 
 	for (i = 0; i < n; i++) {
 		const struct nb_ctl_stream_res *s = &streams[i];
 
 		wr_u32(&p, s->id);
-		wr_u64(&p, s->tx_pkts);
-		wr_u64(&p, s->tx_bytes);
-		wr_u64(&p, s->rx_pkts);
-		wr_u64(&p, s->rx_unique);
-		wr_u64(&p, s->rx_bytes);
-		wr_u64(&p, s->out_of_order);
-		wr_u64(&p, s->duplicates);
-		wr_u64(&p, s->late);
-		wr_u64(&p, s->jitter_ps);
-		wr_u64(&p, s->hist.count);
-		wr_u64(&p, s->hist.sum);
-		wr_u64(&p, s->hist.min);
-		wr_u64(&p, s->hist.max);
-		wr_u64(&p, s->hist.overflow);
+		wr_u64_fields(&p, s, stream_u64, NB_ELEMS(stream_u64));
 		wr_u16(&p, (uint16_t)hist_nonempty(&s->hist));
 		for (b = 0; b < NB_HIST_BUCKETS; b++) {
 			if (s->hist.buckets[b] == 0)
@@ -798,7 +830,6 @@ nb_ctl_results_read(const uint8_t *buf, size_t len,
 		    uint32_t *n)
 {
 	const uint8_t *p = buf;
-	struct nb_pmd_stats *pmd;
 	size_t left;
 	uint32_t nb, i, b;
 
@@ -813,22 +844,8 @@ nb_ctl_results_read(const uint8_t *buf, size_t len,
 	if (nb > max)
 		return -ENOSPC;
 
-	pmd = &h->pmd;
-	h->tx_seconds_ns = rd_u64(&p);
-	h->rx_seconds_ns = rd_u64(&p);
-	h->rx_foreign = rd_u64(&p);
-	h->rx_warm = rd_u64(&p);
-	h->rx_bad_stream = rd_u64(&p);
-	h->tx_dropped = rd_u64(&p);
-	pmd->ipackets = rd_u64(&p);
-	pmd->opackets = rd_u64(&p);
-	pmd->ibytes = rd_u64(&p);
-	pmd->obytes = rd_u64(&p);
-	pmd->imissed = rd_u64(&p);
-	pmd->ierrors = rd_u64(&p);
-	pmd->oerrors = rd_u64(&p);
-	pmd->rx_nombuf = rd_u64(&p);
-	pmd->nb_xstats = 0; /* not carried by the protocol */
+	rd_u64_fields(&p, h, hdr_u64, NB_ELEMS(hdr_u64));
+	h->pmd.nb_xstats = 0; /* not carried by the protocol */
 
 	for (i = 0; i < nb; i++) {
 		struct nb_ctl_stream_res *s = &streams[i];
@@ -839,21 +856,8 @@ nb_ctl_results_read(const uint8_t *buf, size_t len,
 		if (left < NB_CTL_STREAM_RES_LEN)
 			return -EPROTO;
 		s->id = rd_u32(&p);
-		s->tx_pkts = rd_u64(&p);
-		s->tx_bytes = rd_u64(&p);
-		s->rx_pkts = rd_u64(&p);
-		s->rx_unique = rd_u64(&p);
-		s->rx_bytes = rd_u64(&p);
-		s->out_of_order = rd_u64(&p);
-		s->duplicates = rd_u64(&p);
-		s->late = rd_u64(&p);
-		s->jitter_ps = rd_u64(&p);
 		nb_hist_init(&s->hist);
-		s->hist.count = rd_u64(&p);
-		s->hist.sum = rd_u64(&p);
-		s->hist.min = rd_u64(&p);
-		s->hist.max = rd_u64(&p);
-		s->hist.overflow = rd_u64(&p);
+		rd_u64_fields(&p, s, stream_u64, NB_ELEMS(stream_u64));
 		nbk = rd_u16(&p);
 		left -= NB_CTL_STREAM_RES_LEN;
 		if (left / NB_CTL_BUCKET_LEN < nbk)

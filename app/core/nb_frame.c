@@ -27,6 +27,56 @@ nb_csum_fold(uint32_t sum)
 	return (uint16_t)~sum;
 }
 
+uint32_t
+nb_eth_hdr_write(uint8_t *p, const uint8_t dst[6], const uint8_t src[6],
+		 uint16_t vlan_id, uint16_t ethertype)
+{
+	uint32_t off = NB_ETH_OFF_TYPE;
+
+	memcpy(p + NB_ETH_OFF_DST, dst, 6);
+	memcpy(p + NB_ETH_OFF_SRC, src, 6);
+	if (vlan_id) {
+		nb_put_be16(p + NB_ETH_OFF_TYPE, NB_ETHERTYPE_VLAN);
+		nb_put_be16(p + NB_VLAN_OFF_TCI, vlan_id);
+		off = NB_VLAN_OFF_TYPE;
+	}
+	nb_put_be16(p + off, ethertype);
+	return off + 2;
+}
+
+void
+nb_ipv4_hdr_write(uint8_t *ip, uint16_t total_len, uint16_t id, uint8_t ttl,
+		  uint8_t proto, uint32_t src, uint32_t dst)
+{
+	memset(ip, 0, NB_IPV4_HLEN);
+	ip[0] = 0x45; /* version 4, 5 words */
+	nb_put_be16(ip + NB_IPV4_OFF_LEN, total_len);
+	nb_put_be16(ip + NB_IPV4_OFF_ID, id);
+	nb_put_be16(ip + NB_IPV4_OFF_FRAG, NB_IPV4_DF);
+	ip[NB_IPV4_OFF_TTL] = ttl ? ttl : 64;
+	ip[NB_IPV4_OFF_PROTO] = proto;
+	nb_put_be32(ip + NB_IPV4_OFF_SRC, src);
+	nb_put_be32(ip + NB_IPV4_OFF_DST, dst);
+	nb_put_be16(ip + NB_IPV4_OFF_CSUM, nb_ipv4_hdr_csum(ip, NB_IPV4_HLEN));
+}
+
+uint16_t
+nb_ipv4_hdr_csum(const uint8_t *ip, size_t ihl)
+{
+	return nb_csum_fold(nb_csum_partial(ip, ihl, 0));
+}
+
+uint16_t
+nb_l4_csum(const uint8_t *ip, uint8_t proto, const uint8_t *l4, uint32_t l4len)
+{
+	/* pseudo-header: source and destination address, proto, length */
+	uint32_t sum = nb_csum_partial(ip + NB_IPV4_OFF_SRC, 8, 0);
+
+	sum += proto;
+	sum += l4len;
+	return nb_csum_fold(nb_csum_partial(l4, l4len, sum));
+}
+
 size_t
 nb_frame_hdr_len(uint8_t proto, int vlan)
 {
@@ -49,7 +99,7 @@ nb_frame_build(uint8_t *buf, size_t buflen, const struct nb_flow *f,
 	       uint32_t size, uint16_t magic, struct nb_tmpl *t)
 {
 	int vlan = f->vlan_id != 0;
-	uint32_t wire = size - NB_FCS_LEN, off = 0, l4, l4len, sum;
+	uint32_t wire = size - NB_FCS_LEN, off, l4, l4len;
 	uint8_t *ip;
 	uint16_t csum;
 
@@ -59,48 +109,25 @@ nb_frame_build(uint8_t *buf, size_t buflen, const struct nb_flow *f,
 		return -EINVAL;
 
 	memset(buf, 0, wire);
-	memcpy(buf, f->dst_mac, 6);
-	memcpy(buf + 6, f->src_mac, 6);
-	off = 12;
-	if (vlan) {
-		nb_put_be16(buf + off, NB_ETHERTYPE_VLAN);
-		nb_put_be16(buf + off + 2, f->vlan_id);
-		off += NB_VLAN_HLEN;
-	}
-	nb_put_be16(buf + off, NB_ETHERTYPE_IPV4);
-	off += 2;
-
+	off = nb_eth_hdr_write(buf, f->dst_mac, f->src_mac, f->vlan_id,
+			       NB_ETHERTYPE_IPV4);
 	ip = buf + off;
-	ip[0] = 0x45;
-	ip[1] = 0;
-	nb_put_be16(ip + 2, (uint16_t)(wire - off));
-	nb_put_be16(ip + 4, f->stream_id);
-	nb_put_be16(ip + 6, 0x4000); /* DF */
-	ip[8] = f->ttl ? f->ttl : 64;
-	ip[9] = f->proto;
-	nb_put_be32(ip + 12, f->src_ip);
-	nb_put_be32(ip + 16, f->dst_ip);
-	nb_put_be16(ip + 10,
-		    nb_csum_fold(nb_csum_partial(ip, NB_IPV4_HLEN, 0)));
+	nb_ipv4_hdr_write(ip, (uint16_t)(wire - off), f->stream_id, f->ttl,
+			  f->proto, f->src_ip, f->dst_ip);
 
 	l4 = off + NB_IPV4_HLEN;
 	l4len = wire - l4;
-	nb_put_be16(buf + l4, f->src_port);
-	nb_put_be16(buf + l4 + 2, f->dst_port);
+	nb_put_be16(buf + l4 + NB_L4_OFF_SPORT, f->src_port);
+	nb_put_be16(buf + l4 + NB_L4_OFF_DPORT, f->dst_port);
 	if (f->proto == NB_IPPROTO_UDP) {
-		nb_put_be16(buf + l4 + 4, (uint16_t)l4len);
+		nb_put_be16(buf + l4 + NB_UDP_OFF_LEN, (uint16_t)l4len);
 		nb_put_be16(buf + l4 + NB_UDP_OFF_MAGIC, magic);
 	} else {
-		buf[l4 + 12] = (NB_TCP_HLEN / 4) << 4;
-		buf[l4 + 13] = 0x18; /* PSH | ACK */
+		buf[l4 + NB_TCP_OFF_DOFF] = (NB_TCP_HLEN / 4) << 4;
+		buf[l4 + NB_TCP_OFF_FLAGS] = 0x18; /* PSH | ACK */
 		nb_put_be16(buf + l4 + NB_TCP_OFF_MAGIC, magic);
 	}
-	/* Pseudo-header + segment. */
-	sum = nb_csum_partial(ip + 12, 8, 0);
-	sum += f->proto;
-	sum += l4len;
-	sum = nb_csum_partial(buf + l4, l4len, sum);
-	csum = nb_csum_fold(sum);
+	csum = nb_l4_csum(ip, f->proto, buf + l4, l4len);
 	if (f->proto == NB_IPPROTO_UDP && csum == 0)
 		csum = 0xffff;
 	nb_put_be16(buf + l4 +

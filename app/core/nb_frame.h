@@ -40,8 +40,10 @@
 #define NB_ETHERTYPE_IPV4 0x0800
 #define NB_ETHERTYPE_VLAN 0x8100
 #define NB_ETHERTYPE_ARP  0x0806
+#define NB_IPPROTO_ICMP	  1
 #define NB_IPPROTO_TCP	  6
 #define NB_IPPROTO_UDP	  17
+#define NB_IPV4_DF	  0x4000 /* flags and fragment offset: don't fragment */
 
 #define NB_MAGIC_DATA	0x4e42 /* "NB" */
 #define NB_MAGIC_WARMUP 0x4e57 /* "NW": sent during --omit, not counted */
@@ -56,6 +58,32 @@
 #define NB_DEFAULT_DST_IP     0xc6130001u /* 198.19.0.1 */
 #define NB_DEFAULT_SPORT_BASE 49152
 #define NB_DEFAULT_DPORT      5001
+
+/*
+ * Byte offsets of the header fields: Ethernet from the frame start (the
+ * VLAN ones in a tagged frame), IPv4 from the IPv4 header, L4 from the
+ * UDP/TCP header.
+ */
+enum {
+	NB_ETH_OFF_DST = 0,
+	NB_ETH_OFF_SRC = 6,
+	NB_ETH_OFF_TYPE = 12,
+	NB_VLAN_OFF_TCI = 14,
+	NB_VLAN_OFF_TYPE = 16,
+	NB_IPV4_OFF_LEN = 2,
+	NB_IPV4_OFF_ID = 4,
+	NB_IPV4_OFF_FRAG = 6,
+	NB_IPV4_OFF_TTL = 8,
+	NB_IPV4_OFF_PROTO = 9,
+	NB_IPV4_OFF_CSUM = 10,
+	NB_IPV4_OFF_SRC = 12,
+	NB_IPV4_OFF_DST = 16,
+	NB_L4_OFF_SPORT = 0,
+	NB_L4_OFF_DPORT = 2,
+	NB_UDP_OFF_LEN = 4,
+	NB_TCP_OFF_DOFF = 12,
+	NB_TCP_OFF_FLAGS = 13,
+};
 
 /* Byte offsets of the stamp fields from the start of the L4 header. */
 enum {
@@ -116,6 +144,36 @@ int nb_frame_build(uint8_t *buf, size_t buflen, const struct nb_flow *f,
 uint32_t nb_csum_partial(const void *data, size_t len, uint32_t sum);
 uint16_t nb_csum_fold(uint32_t sum);
 
+/*
+ * Write the Ethernet header at p: dst, src, an 802.1Q tag when vlan_id is
+ * not 0 (PCP 0), then ethertype.  Returns the L3 offset (14 or 18).
+ */
+uint32_t nb_eth_hdr_write(uint8_t *p, const uint8_t dst[6],
+			  const uint8_t src[6], uint16_t vlan_id,
+			  uint16_t ethertype);
+
+/*
+ * Write a 20-byte IPv4 header at ip (no options, DF set, TTL ttl or 64
+ * when 0) with its header checksum.
+ */
+void nb_ipv4_hdr_write(uint8_t *ip, uint16_t total_len, uint16_t id,
+		       uint8_t ttl, uint8_t proto, uint32_t src, uint32_t dst);
+
+/*
+ * The checksum of the ihl-byte IPv4 header at ip: with its checksum field
+ * zero, the value to store there; over a stored header, 0 if it is right.
+ */
+uint16_t nb_ipv4_hdr_csum(const uint8_t *ip, size_t ihl);
+
+/*
+ * The TCP/UDP checksum over the pseudo-header (the addresses of the IPv4
+ * header at ip, proto, l4len) and the l4len bytes of segment at l4: with
+ * its checksum field zero, the value to store (UDP sends a computed 0 as
+ * 0xffff); over a stored segment, 0 if it is right.
+ */
+uint16_t nb_l4_csum(const uint8_t *ip, uint8_t proto, const uint8_t *l4,
+		    uint32_t l4len);
+
 static inline void
 nb_put_be16(uint8_t *p, uint16_t v)
 {
@@ -142,17 +200,27 @@ nb_get_be32(const uint8_t *p)
 	return ((uint32_t)nb_get_be16(p) << 16) | nb_get_be16(p + 2);
 }
 
+/* 48 bits: three 16-bit words, high first. */
 static inline void
 nb_put_be48(uint8_t *p, uint64_t v)
 {
 	nb_put_be16(p, (uint16_t)(v >> 32));
-	nb_put_be32(p + 2, (uint32_t)v);
+	nb_put_be16(p + 2, (uint16_t)(v >> 16));
+	nb_put_be16(p + 4, (uint16_t)v);
 }
 
 static inline uint64_t
 nb_get_be48(const uint8_t *p)
 {
-	return ((uint64_t)nb_get_be16(p) << 32) | nb_get_be32(p + 2);
+	return ((uint64_t)nb_get_be32(p) << 16) | nb_get_be16(p + 4);
+}
+
+/* The sum of the three 16-bit words of a 48-bit value. */
+static inline uint32_t
+nb_sum48(uint64_t v)
+{
+	return (uint32_t)((v >> 32) & 0xffff) + (uint32_t)((v >> 16) & 0xffff) +
+	       (uint32_t)(v & 0xffff);
 }
 
 /* Checksum after adding the six stamp words to a template's checksum. */
@@ -162,10 +230,7 @@ nb_stamp_csum(uint16_t csum0, uint64_t seq, uint64_t ts, int udp)
 	uint32_t sum = (uint16_t)~csum0;
 	uint16_t c;
 
-	sum += (uint32_t)((seq >> 32) & 0xffff) + ((seq >> 16) & 0xffff) +
-	       (seq & 0xffff);
-	sum += (uint32_t)((ts >> 32) & 0xffff) + ((ts >> 16) & 0xffff) +
-	       (ts & 0xffff);
+	sum += nb_sum48(seq) + nb_sum48(ts);
 	sum = (sum & 0xffff) + (sum >> 16);
 	sum = (sum & 0xffff) + (sum >> 16);
 	c = (uint16_t)~sum;
@@ -175,27 +240,43 @@ nb_stamp_csum(uint16_t csum0, uint64_t seq, uint64_t ts, int udp)
 	return c;
 }
 
+/*
+ * Write seq and tstamp into a frame copied from t, as the 32- and 16-bit
+ * halves at the given L4 offsets (UDP: both halves of a 48-bit big-endian
+ * field are adjacent), and fix the checksum.  udp is a constant at every
+ * call, so each caller compiles to straight-line stores.
+ */
+static inline void
+nb_stamp_at(uint8_t *frame, const struct nb_tmpl *t, uint64_t seq, uint64_t ts,
+	    int udp)
+{
+	uint8_t *l4 = frame + t->l4_off;
+
+	if (udp) {
+		nb_put_be48(l4 + NB_UDP_OFF_SEQ, seq);
+		nb_put_be48(l4 + NB_UDP_OFF_TS, ts);
+	} else {
+		nb_put_be32(l4 + NB_TCP_OFF_SEQ, (uint32_t)seq);
+		nb_put_be16(l4 + NB_TCP_OFF_WIN, (uint16_t)(seq >> 32));
+		nb_put_be32(l4 + NB_TCP_OFF_ACK, (uint32_t)ts);
+		nb_put_be16(l4 + NB_TCP_OFF_URG, (uint16_t)(ts >> 32));
+	}
+	nb_put_be16(l4 + (udp ? NB_UDP_OFF_CSUM : NB_TCP_OFF_CSUM),
+		    nb_stamp_csum(t->csum0, seq, ts, udp));
+}
+
 /* Write seq and tstamp into a UDP frame copied from t, fix the checksum. */
 static inline void
 nb_stamp_udp(uint8_t *frame, const struct nb_tmpl *t, uint64_t seq, uint64_t ts)
 {
-	uint8_t *l4 = frame + t->l4_off;
-
-	nb_put_be48(l4 + NB_UDP_OFF_SEQ, seq);
-	nb_put_be48(l4 + NB_UDP_OFF_TS, ts);
-	nb_put_be16(l4 + NB_UDP_OFF_CSUM, nb_stamp_csum(t->csum0, seq, ts, 1));
+	nb_stamp_at(frame, t, seq, ts, 1);
 }
 
+/* The same for a TCP frame (see the stamp placement above). */
 static inline void
 nb_stamp_tcp(uint8_t *frame, const struct nb_tmpl *t, uint64_t seq, uint64_t ts)
 {
-	uint8_t *l4 = frame + t->l4_off;
-
-	nb_put_be32(l4 + NB_TCP_OFF_SEQ, (uint32_t)seq);
-	nb_put_be16(l4 + NB_TCP_OFF_WIN, (uint16_t)(seq >> 32));
-	nb_put_be32(l4 + NB_TCP_OFF_ACK, (uint32_t)ts);
-	nb_put_be16(l4 + NB_TCP_OFF_URG, (uint16_t)(ts >> 32));
-	nb_put_be16(l4 + NB_TCP_OFF_CSUM, nb_stamp_csum(t->csum0, seq, ts, 0));
+	nb_stamp_at(frame, t, seq, ts, 0);
 }
 
 /* What a received frame is. */
@@ -236,9 +317,9 @@ nb_frame_parse(const uint8_t *p, uint32_t len, uint32_t frame_len,
 
 	if (len < NB_ETH_HLEN + NB_IPV4_HLEN + NB_UDP_HLEN)
 		return NB_FRAME_FOREIGN;
-	et = nb_get_be16(p + 12);
+	et = nb_get_be16(p + NB_ETH_OFF_TYPE);
 	if (et == NB_ETHERTYPE_VLAN) {
-		et = nb_get_be16(p + 16);
+		et = nb_get_be16(p + NB_VLAN_OFF_TYPE);
 		off += NB_VLAN_HLEN;
 	}
 	if (et != NB_ETHERTYPE_IPV4)
@@ -246,18 +327,19 @@ nb_frame_parse(const uint8_t *p, uint32_t len, uint32_t frame_len,
 	if (len < off + NB_IPV4_HLEN || (p[off] >> 4) != 4)
 		return NB_FRAME_FOREIGN;
 	ihl = (uint32_t)(p[off] & 0xf) * 4;
-	tot = nb_get_be16(p + off + 2);
+	tot = nb_get_be16(p + off + NB_IPV4_OFF_LEN);
 	if (ihl < NB_IPV4_HLEN || tot < ihl || off + tot > frame_len ||
 	    frame_len < len)
 		return NB_FRAME_FOREIGN;
-	proto = p[off + 9];
+	proto = p[off + NB_IPV4_OFF_PROTO];
 	l4 = off + ihl;
 	s->l4_off = (uint16_t)l4;
-	s->stream_id = nb_get_be16(p + off + 4);
+	s->stream_id = nb_get_be16(p + off + NB_IPV4_OFF_ID);
 	if (proto == NB_IPPROTO_UDP) {
 		if (tot < ihl + NB_UDP_HLEN || len < l4 + NB_UDP_HLEN)
 			return NB_FRAME_FOREIGN;
-		if (nb_get_be16(p + l4 + 2) == NB_CONTROL_UDP_PORT)
+		if (nb_get_be16(p + l4 + NB_L4_OFF_DPORT) ==
+		    NB_CONTROL_UDP_PORT)
 			return NB_FRAME_CONTROL;
 		if (tot < ihl + NB_UDP_HLEN + NB_STAMP_LEN ||
 		    len < l4 + NB_UDP_HLEN + NB_STAMP_LEN)
@@ -268,7 +350,7 @@ nb_frame_parse(const uint8_t *p, uint32_t len, uint32_t frame_len,
 	} else if (proto == NB_IPPROTO_TCP) {
 		need = ihl + NB_TCP_HLEN + 2;
 		if (tot < need || len < l4 + NB_TCP_HLEN + 2 ||
-		    (uint32_t)(p[l4 + 12] >> 4) * 4 != NB_TCP_HLEN)
+		    (uint32_t)(p[l4 + NB_TCP_OFF_DOFF] >> 4) * 4 != NB_TCP_HLEN)
 			return NB_FRAME_FOREIGN;
 		magic = nb_get_be16(p + l4 + NB_TCP_OFF_MAGIC);
 		s->seq =
@@ -277,7 +359,8 @@ nb_frame_parse(const uint8_t *p, uint32_t len, uint32_t frame_len,
 		s->ts = ((uint64_t)nb_get_be16(p + l4 + NB_TCP_OFF_URG) << 32) |
 			nb_get_be32(p + l4 + NB_TCP_OFF_ACK);
 	} else {
-		return proto == 1 ? NB_FRAME_ICMP : NB_FRAME_FOREIGN;
+		return proto == NB_IPPROTO_ICMP ? NB_FRAME_ICMP
+						: NB_FRAME_FOREIGN;
 	}
 	if (magic == NB_MAGIC_DATA)
 		return NB_FRAME_DATA;
@@ -288,6 +371,15 @@ nb_frame_parse(const uint8_t *p, uint32_t len, uint32_t frame_len,
 	return NB_FRAME_FOREIGN;
 }
 
+/* Exchange the n bytes at a and b (t: n bytes of scratch). */
+static inline void
+nb_swap_bytes(uint8_t *a, uint8_t *b, uint8_t *t, size_t n)
+{
+	memcpy(t, a, n);
+	memcpy(a, b, n);
+	memcpy(b, t, n);
+}
+
 /*
  * Turn a parsed frame around in place: swap the MACs, the IPv4 addresses
  * and the L4 ports.  Every checksum stays valid (one's complement sums do
@@ -296,20 +388,15 @@ nb_frame_parse(const uint8_t *p, uint32_t len, uint32_t frame_len,
 static inline void
 nb_frame_turn_around(uint8_t *p, uint16_t l4_off)
 {
-	uint32_t l3 = nb_get_be16(p + 12) == NB_ETHERTYPE_VLAN
+	uint32_t l3 = nb_get_be16(p + NB_ETH_OFF_TYPE) == NB_ETHERTYPE_VLAN
 			      ? NB_ETH_HLEN + NB_VLAN_HLEN
 			      : NB_ETH_HLEN;
 	uint8_t t[6];
 
-	memcpy(t, p, 6);
-	memcpy(p, p + 6, 6);
-	memcpy(p + 6, t, 6);
-	memcpy(t, p + l3 + 12, 4);
-	memcpy(p + l3 + 12, p + l3 + 16, 4);
-	memcpy(p + l3 + 16, t, 4);
-	memcpy(t, p + l4_off, 2);
-	memcpy(p + l4_off, p + l4_off + 2, 2);
-	memcpy(p + l4_off + 2, t, 2);
+	nb_swap_bytes(p + NB_ETH_OFF_DST, p + NB_ETH_OFF_SRC, t, 6);
+	nb_swap_bytes(p + l3 + NB_IPV4_OFF_SRC, p + l3 + NB_IPV4_OFF_DST, t, 4);
+	nb_swap_bytes(p + l4_off + NB_L4_OFF_SPORT,
+		      p + l4_off + NB_L4_OFF_DPORT, t, 2);
 }
 
 #endif /* NB_FRAME_H */

@@ -13,33 +13,33 @@ nb_hist_init(struct nb_hist *h)
 	h->min = UINT64_MAX;
 }
 
-uint64_t
-nb_hist_bucket_low(uint32_t idx)
+/* The low edge of bucket idx (clamped), or its high edge when high. */
+static uint64_t
+bucket_edge(uint32_t idx, uint32_t high)
 {
 	uint32_t k, shift;
 
 	if (idx >= NB_HIST_BUCKETS)
 		idx = NB_HIST_BUCKETS - 1;
 	if (idx < NB_HIST_SUB)
-		return idx;
+		return (uint64_t)idx + high;
 	k = idx - NB_HIST_SUB;
 	shift = k >> NB_HIST_SUB_BITS; /* e - NB_HIST_SUB_BITS */
-	return (uint64_t)(NB_HIST_SUB + (k & (NB_HIST_SUB - 1))) << shift;
+	return (uint64_t)(NB_HIST_SUB + (k & (NB_HIST_SUB - 1)) + high)
+	       << shift;
+}
+
+uint64_t
+nb_hist_bucket_low(uint32_t idx)
+{
+	return bucket_edge(idx, 0);
 }
 
 uint64_t
 nb_hist_bucket_high(uint32_t idx)
 {
-	uint32_t k, shift;
-
-	if (idx >= NB_HIST_BUCKETS)
-		idx = NB_HIST_BUCKETS - 1;
-	if (idx < NB_HIST_SUB)
-		return (uint64_t)idx + 1;
-	k = idx - NB_HIST_SUB;
-	shift = k >> NB_HIST_SUB_BITS;
 	/* For the last bucket this is NB_HIST_LIMIT. */
-	return (uint64_t)(NB_HIST_SUB + (k & (NB_HIST_SUB - 1)) + 1) << shift;
+	return bucket_edge(idx, 1);
 }
 
 void

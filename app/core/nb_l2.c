@@ -5,8 +5,29 @@
 #include "nb_frame.h"
 #include "nb_l2.h"
 
-#define NB_IPPROTO_ICMP 1
-#define ARP_LEN		28
+/* The Ethernet/IPv4 ARP body (RFC 826): offsets and length. */
+enum {
+	ARP_OFF_HTYPE = 0,
+	ARP_OFF_PTYPE = 2,
+	ARP_OFF_HLEN = 4,
+	ARP_OFF_PLEN = 5,
+	ARP_OFF_OP = 6,
+	ARP_OFF_SHA = 8,
+	ARP_OFF_SPA = 14,
+	ARP_OFF_THA = 18,
+	ARP_OFF_TPA = 24,
+	ARP_LEN = 28,
+};
+#define ARP_HTYPE_ETHER 1
+#define ARP_OP_REQUEST	1
+#define ARP_OP_REPLY	2
+
+/* ICMP echo (RFC 792): offsets and types. */
+#define ICMP_OFF_TYPE	0
+#define ICMP_OFF_CODE	1
+#define ICMP_OFF_CSUM	2
+#define ICMP_ECHO_REPLY 0
+#define ICMP_ECHO	8
 
 /* Ethernet header and optional tag: returns the L3 offset, or 0. */
 static uint32_t
@@ -17,59 +38,15 @@ l2_parse(const uint8_t *p, uint32_t len, uint16_t *ethertype, uint16_t *vlan)
 	if (len < NB_ETH_HLEN)
 		return 0;
 	*vlan = 0;
-	*ethertype = nb_get_be16(p + 12);
+	*ethertype = nb_get_be16(p + NB_ETH_OFF_TYPE);
 	if (*ethertype == NB_ETHERTYPE_VLAN) {
 		if (len < NB_ETH_HLEN + NB_VLAN_HLEN)
 			return 0;
-		*vlan = nb_get_be16(p + 14) & 0x0fff;
-		*ethertype = nb_get_be16(p + 16);
+		*vlan = nb_get_be16(p + NB_VLAN_OFF_TCI) & 0x0fff;
+		*ethertype = nb_get_be16(p + NB_VLAN_OFF_TYPE);
 		off += NB_VLAN_HLEN;
 	}
 	return off;
-}
-
-static uint32_t
-l2_build(uint8_t *p, const uint8_t dst[6], const uint8_t src[6], uint16_t vlan,
-	 uint16_t ethertype)
-{
-	uint32_t off = 12;
-
-	memcpy(p, dst, 6);
-	memcpy(p + 6, src, 6);
-	if (vlan) {
-		nb_put_be16(p + 12, NB_ETHERTYPE_VLAN);
-		nb_put_be16(p + 14, vlan);
-		off += NB_VLAN_HLEN;
-	}
-	nb_put_be16(p + off, ethertype);
-	return off + 2;
-}
-
-static void
-ipv4_header(uint8_t *ip, uint16_t total, uint8_t proto, uint32_t src,
-	    uint32_t dst)
-{
-	memset(ip, 0, NB_IPV4_HLEN);
-	ip[0] = 0x45;
-	nb_put_be16(ip + 2, total);
-	nb_put_be16(ip + 6, 0x4000);
-	ip[8] = 64;
-	ip[9] = proto;
-	nb_put_be32(ip + 12, src);
-	nb_put_be32(ip + 16, dst);
-	nb_put_be16(ip + 10,
-		    nb_csum_fold(nb_csum_partial(ip, NB_IPV4_HLEN, 0)));
-}
-
-static uint16_t
-udp_csum(const uint8_t *ip, const uint8_t *udp, uint16_t ulen)
-{
-	uint32_t sum = nb_csum_partial(ip + 12, 8, 0);
-
-	sum += NB_IPPROTO_UDP;
-	sum += ulen;
-	sum = nb_csum_partial(udp, ulen, sum);
-	return nb_csum_fold(sum);
 }
 
 int
@@ -77,26 +54,31 @@ nb_udp_frame_build(uint8_t *buf, size_t buflen, const struct nb_udp_info *h,
 		   const uint8_t *payload, size_t plen)
 {
 	uint32_t l3, len;
-	uint16_t c;
+	uint16_t c, ulen;
+	uint8_t *udp;
 
 	if (h->vlan_id > 4094 || plen > 9000)
 		return -EINVAL;
-	l3 = (h->vlan_id ? 18 : 14);
-	len = l3 + NB_IPV4_HLEN + NB_UDP_HLEN + (uint32_t)plen;
-	if (buflen < (len < NB_MIN_WIRE ? NB_MIN_WIRE : len))
+	ulen = (uint16_t)(NB_UDP_HLEN + plen);
+	len = NB_ETH_HLEN + (h->vlan_id ? NB_VLAN_HLEN : 0) + NB_IPV4_HLEN +
+	      ulen;
+	if (len < NB_MIN_WIRE)
+		len = NB_MIN_WIRE;
+	if (buflen < len)
 		return -ENOSPC;
-	memset(buf, 0, len < NB_MIN_WIRE ? NB_MIN_WIRE : len);
-	l3 = l2_build(buf, h->dst_mac, h->src_mac, h->vlan_id,
-		      NB_ETHERTYPE_IPV4);
-	ipv4_header(buf + l3, (uint16_t)(NB_IPV4_HLEN + NB_UDP_HLEN + plen),
-		    NB_IPPROTO_UDP, h->src_ip, h->dst_ip);
-	nb_put_be16(buf + l3 + 20, h->src_port);
-	nb_put_be16(buf + l3 + 22, h->dst_port);
-	nb_put_be16(buf + l3 + 24, (uint16_t)(NB_UDP_HLEN + plen));
-	memcpy(buf + l3 + 28, payload, plen);
-	c = udp_csum(buf + l3, buf + l3 + 20, (uint16_t)(NB_UDP_HLEN + plen));
-	nb_put_be16(buf + l3 + 26, c ? c : 0xffff);
-	return (int)(len < NB_MIN_WIRE ? NB_MIN_WIRE : len);
+	memset(buf, 0, len);
+	l3 = nb_eth_hdr_write(buf, h->dst_mac, h->src_mac, h->vlan_id,
+			      NB_ETHERTYPE_IPV4);
+	nb_ipv4_hdr_write(buf + l3, (uint16_t)(NB_IPV4_HLEN + ulen), 0, 0,
+			  NB_IPPROTO_UDP, h->src_ip, h->dst_ip);
+	udp = buf + l3 + NB_IPV4_HLEN;
+	nb_put_be16(udp + NB_L4_OFF_SPORT, h->src_port);
+	nb_put_be16(udp + NB_L4_OFF_DPORT, h->dst_port);
+	nb_put_be16(udp + NB_UDP_OFF_LEN, ulen);
+	memcpy(udp + NB_UDP_HLEN, payload, plen);
+	c = nb_l4_csum(buf + l3, NB_IPPROTO_UDP, udp, ulen);
+	nb_put_be16(udp + NB_UDP_OFF_CSUM, c ? c : 0xffff);
+	return (int)len;
 }
 
 int
@@ -113,34 +95,28 @@ nb_udp_frame_parse(const uint8_t *p, uint32_t len, struct nb_udp_info *o)
 	ihl = (uint32_t)(ip[0] & 0xf) * 4;
 	if ((ip[0] >> 4) != 4 || ihl < NB_IPV4_HLEN || len < l3 + ihl)
 		return -EPROTO;
-	tot = nb_get_be16(ip + 2);
+	tot = nb_get_be16(ip + NB_IPV4_OFF_LEN);
 	if (tot < ihl + NB_UDP_HLEN || l3 + tot > len ||
-	    ip[9] != NB_IPPROTO_UDP)
+	    ip[NB_IPV4_OFF_PROTO] != NB_IPPROTO_UDP)
 		return -EPROTO;
-	if (nb_csum_fold(nb_csum_partial(ip, ihl, 0)) != 0)
+	if (nb_ipv4_hdr_csum(ip, ihl) != 0)
 		return -EPROTO;
 	/* fragments are not ours */
-	if ((nb_get_be16(ip + 6) & 0x3fff) != 0)
+	if ((nb_get_be16(ip + NB_IPV4_OFF_FRAG) & 0x3fff) != 0)
 		return -EPROTO;
 	udp = ip + ihl;
-	ulen = nb_get_be16(udp + 4);
+	ulen = nb_get_be16(udp + NB_UDP_OFF_LEN);
 	if (ulen < NB_UDP_HLEN || ulen > tot - ihl)
 		return -EPROTO;
-	if (nb_get_be16(udp + 6) != 0) {
-		uint32_t sum = nb_csum_partial(ip + 12, 8, 0);
-
-		sum += NB_IPPROTO_UDP;
-		sum += ulen;
-		sum = nb_csum_partial(udp, ulen, sum);
-		if (nb_csum_fold(sum) != 0)
-			return -EPROTO;
-	}
-	memcpy(o->dst_mac, p, 6);
-	memcpy(o->src_mac, p + 6, 6);
-	o->src_ip = nb_get_be32(ip + 12);
-	o->dst_ip = nb_get_be32(ip + 16);
-	o->src_port = nb_get_be16(udp);
-	o->dst_port = nb_get_be16(udp + 2);
+	if (nb_get_be16(udp + NB_UDP_OFF_CSUM) != 0 &&
+	    nb_l4_csum(ip, NB_IPPROTO_UDP, udp, ulen) != 0)
+		return -EPROTO;
+	memcpy(o->dst_mac, p + NB_ETH_OFF_DST, 6);
+	memcpy(o->src_mac, p + NB_ETH_OFF_SRC, 6);
+	o->src_ip = nb_get_be32(ip + NB_IPV4_OFF_SRC);
+	o->dst_ip = nb_get_be32(ip + NB_IPV4_OFF_DST);
+	o->src_port = nb_get_be16(udp + NB_L4_OFF_SPORT);
+	o->dst_port = nb_get_be16(udp + NB_L4_OFF_DPORT);
 	o->payload = udp + NB_UDP_HLEN;
 	o->payload_len = (uint16_t)(ulen - NB_UDP_HLEN);
 	return 0;
@@ -155,10 +131,38 @@ arp_body(const uint8_t *p, uint32_t len, uint16_t *vlan)
 
 	if (off == 0 || et != NB_ETHERTYPE_ARP || len < off + ARP_LEN)
 		return 0;
-	if (nb_get_be16(p + off) != 1 || nb_get_be16(p + off + 2) != 0x0800 ||
-	    p[off + 4] != 6 || p[off + 5] != 4)
+	if (nb_get_be16(p + off + ARP_OFF_HTYPE) != ARP_HTYPE_ETHER ||
+	    nb_get_be16(p + off + ARP_OFF_PTYPE) != NB_ETHERTYPE_IPV4 ||
+	    p[off + ARP_OFF_HLEN] != 6 || p[off + ARP_OFF_PLEN] != 4)
 		return 0;
 	return off;
+}
+
+/*
+ * Write a 60-byte Ethernet [802.1Q] ARP frame to eth_dst: operation op from
+ * my_mac/my_ip about tha (NULL: zero) / tpa.  Returns its length.
+ */
+static int
+arp_write(uint8_t *out, const uint8_t eth_dst[6], const uint8_t my_mac[6],
+	  uint16_t vlan, uint16_t op, uint32_t my_ip, const uint8_t *tha,
+	  uint32_t tpa)
+{
+	uint8_t *a;
+
+	memset(out, 0, NB_MIN_WIRE);
+	a = out +
+	    nb_eth_hdr_write(out, eth_dst, my_mac, vlan, NB_ETHERTYPE_ARP);
+	nb_put_be16(a + ARP_OFF_HTYPE, ARP_HTYPE_ETHER);
+	nb_put_be16(a + ARP_OFF_PTYPE, NB_ETHERTYPE_IPV4);
+	a[ARP_OFF_HLEN] = 6;
+	a[ARP_OFF_PLEN] = 4;
+	nb_put_be16(a + ARP_OFF_OP, op);
+	memcpy(a + ARP_OFF_SHA, my_mac, 6);
+	nb_put_be32(a + ARP_OFF_SPA, my_ip);
+	if (tha != NULL)
+		memcpy(a + ARP_OFF_THA, tha, 6);
+	nb_put_be32(a + ARP_OFF_TPA, tpa);
+	return NB_MIN_WIRE;
 }
 
 int
@@ -166,26 +170,19 @@ nb_arp_answer(const uint8_t *req, uint32_t len, const uint8_t my_mac[6],
 	      uint32_t my_ip, uint8_t *out, size_t outlen)
 {
 	uint16_t vlan;
-	uint32_t off = arp_body(req, len, &vlan), o;
+	uint32_t off = arp_body(req, len, &vlan);
+	const uint8_t *a = req + off;
 
 	if (off == 0)
 		return -EPROTO;
-	if (nb_get_be16(req + off + 6) != 1 ||
-	    nb_get_be32(req + off + 24) != my_ip)
+	if (nb_get_be16(a + ARP_OFF_OP) != ARP_OP_REQUEST ||
+	    nb_get_be32(a + ARP_OFF_TPA) != my_ip)
 		return 0;
 	if (outlen < NB_MIN_WIRE)
 		return -ENOSPC;
-	memset(out, 0, NB_MIN_WIRE);
-	o = l2_build(out, req + off + 8, my_mac, vlan, NB_ETHERTYPE_ARP);
-	nb_put_be16(out + o, 1);
-	nb_put_be16(out + o + 2, 0x0800);
-	out[o + 4] = 6;
-	out[o + 5] = 4;
-	nb_put_be16(out + o + 6, 2); /* reply */
-	memcpy(out + o + 8, my_mac, 6);
-	nb_put_be32(out + o + 14, my_ip);
-	memcpy(out + o + 18, req + off + 8, 10); /* requester MAC + IP */
-	return NB_MIN_WIRE;
+	/* to the requester's MAC and IP */
+	return arp_write(out, a + ARP_OFF_SHA, my_mac, vlan, ARP_OP_REPLY,
+			 my_ip, a + ARP_OFF_SHA, nb_get_be32(a + ARP_OFF_SPA));
 }
 
 int
@@ -193,21 +190,11 @@ nb_arp_request(uint8_t *out, size_t outlen, const uint8_t my_mac[6],
 	       uint32_t my_ip, uint16_t vlan_id, uint32_t target_ip)
 {
 	static const uint8_t bcast[6] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
-	uint32_t o;
 
 	if (outlen < NB_MIN_WIRE || vlan_id > 4094)
 		return -ENOSPC;
-	memset(out, 0, NB_MIN_WIRE);
-	o = l2_build(out, bcast, my_mac, vlan_id, NB_ETHERTYPE_ARP);
-	nb_put_be16(out + o, 1);
-	nb_put_be16(out + o + 2, 0x0800);
-	out[o + 4] = 6;
-	out[o + 5] = 4;
-	nb_put_be16(out + o + 6, 1); /* request */
-	memcpy(out + o + 8, my_mac, 6);
-	nb_put_be32(out + o + 14, my_ip);
-	nb_put_be32(out + o + 24, target_ip);
-	return NB_MIN_WIRE;
+	return arp_write(out, bcast, my_mac, vlan_id, ARP_OP_REQUEST, my_ip,
+			 NULL, target_ip);
 }
 
 int
@@ -219,9 +206,9 @@ nb_arp_sender_is(const uint8_t *frame, uint32_t len, uint32_t ip,
 
 	if (off == 0)
 		return -EPROTO;
-	if (nb_get_be32(frame + off + 14) != ip)
+	if (nb_get_be32(frame + off + ARP_OFF_SPA) != ip)
 		return 0;
-	memcpy(mac_out, frame + off + 8, 6);
+	memcpy(mac_out, frame + off + ARP_OFF_SHA, 6);
 	return 1;
 }
 
@@ -238,26 +225,31 @@ nb_icmp_echo_answer(const uint8_t *req, uint32_t len, const uint8_t my_mac[6],
 		return -EPROTO;
 	ip = req + l3;
 	ihl = (uint32_t)(ip[0] & 0xf) * 4;
-	tot = nb_get_be16(ip + 2);
+	tot = nb_get_be16(ip + NB_IPV4_OFF_LEN);
 	if ((ip[0] >> 4) != 4 || ihl < NB_IPV4_HLEN || tot < ihl + 8 ||
-	    l3 + tot > len || ip[9] != 1)
+	    l3 + tot > len || ip[NB_IPV4_OFF_PROTO] != NB_IPPROTO_ICMP)
 		return -EPROTO;
-	if (nb_get_be32(ip + 16) != my_ip || ip[ihl] != 8 || ip[ihl + 1] != 0)
+	if (nb_get_be32(ip + NB_IPV4_OFF_DST) != my_ip ||
+	    ip[ihl + ICMP_OFF_TYPE] != ICMP_ECHO ||
+	    ip[ihl + ICMP_OFF_CODE] != 0)
 		return 0;
-	if ((nb_get_be16(ip + 6) & 0x3fff) != 0)
+	if ((nb_get_be16(ip + NB_IPV4_OFF_FRAG) & 0x3fff) != 0)
 		return 0; /* fragmented echo: not answered */
 	ilen = tot - ihl;
 	if (outlen < (size_t)(l3 + NB_IPV4_HLEN + ilen) || outlen < NB_MIN_WIRE)
 		return -ENOSPC;
 	memset(out, 0, NB_MIN_WIRE);
-	o = l2_build(out, req + 6, my_mac, vlan, NB_ETHERTYPE_IPV4);
-	ipv4_header(out + o, (uint16_t)(NB_IPV4_HLEN + ilen), 1, my_ip,
-		    nb_get_be32(ip + 12));
+	o = nb_eth_hdr_write(out, req + NB_ETH_OFF_SRC, my_mac, vlan,
+			     NB_ETHERTYPE_IPV4);
+	nb_ipv4_hdr_write(out + o, (uint16_t)(NB_IPV4_HLEN + ilen), 0, 0,
+			  NB_IPPROTO_ICMP, my_ip,
+			  nb_get_be32(ip + NB_IPV4_OFF_SRC));
 	icmp = out + o + NB_IPV4_HLEN;
 	memcpy(icmp, ip + ihl, ilen);
-	icmp[0] = 0; /* echo reply */
-	icmp[2] = icmp[3] = 0;
-	nb_put_be16(icmp + 2, nb_csum_fold(nb_csum_partial(icmp, ilen, 0)));
+	icmp[ICMP_OFF_TYPE] = ICMP_ECHO_REPLY;
+	nb_put_be16(icmp + ICMP_OFF_CSUM, 0);
+	nb_put_be16(icmp + ICMP_OFF_CSUM,
+		    nb_csum_fold(nb_csum_partial(icmp, ilen, 0)));
 	o += NB_IPV4_HLEN + ilen;
 	return (int)(o < NB_MIN_WIRE ? NB_MIN_WIRE : o);
 }

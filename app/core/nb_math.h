@@ -18,4 +18,14 @@ nb_gcd_u64(uint64_t a, uint64_t b)
 	return a;
 }
 
+/* Divide a and b by their greatest common divisor (not both 0). */
+static inline void
+nb_reduce_u64(uint64_t *a, uint64_t *b)
+{
+	uint64_t g = nb_gcd_u64(*a, *b);
+
+	*a /= g;
+	*b /= g;
+}
+
 #endif /* NB_MATH_H */

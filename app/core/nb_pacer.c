@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "nb_math.h"
 #include "nb_pacer.h"
@@ -13,22 +14,18 @@ int
 nb_pacer_init(struct nb_pacer *p, uint64_t hz, uint64_t pps_num,
 	      uint64_t pps_den, uint64_t start)
 {
-	uint64_t g, h;
+	uint64_t h;
 
 	if (p == NULL || hz == 0 || pps_den == 0)
 		return -EINVAL;
 
+	memset(p, 0, sizeof(*p));
 	if (pps_num == 0) {
 		/*
 		 * Unlimited: a deadline of 0 that never advances is always
 		 * due (even for now < start), so every call returns max.
 		 */
-		p->next = 0;
-		p->step = 0;
-		p->rem_step = 0;
-		p->rem = 0;
 		p->div = 1;
-		p->issued = 0;
 		return 0;
 	}
 
@@ -37,12 +34,8 @@ nb_pacer_init(struct nb_pacer *p, uint64_t hz, uint64_t pps_num,
 	 * first so that only a genuinely huge interval overflows.  The
 	 * deadlines floor(k * a / b) do not depend on how a / b is written.
 	 */
-	g = nb_gcd_u64(pps_num, pps_den);
-	pps_num /= g;
-	pps_den /= g;
-	g = nb_gcd_u64(hz, pps_num);
-	hz /= g;
-	pps_num /= g;
+	nb_reduce_u64(&pps_num, &pps_den);
+	nb_reduce_u64(&hz, &pps_num);
 	if (hz > UINT64_MAX / pps_den)
 		return -EINVAL;
 	h = hz * pps_den;
@@ -50,9 +43,7 @@ nb_pacer_init(struct nb_pacer *p, uint64_t hz, uint64_t pps_num,
 	p->next = start;
 	p->step = h / pps_num;
 	p->rem_step = h % pps_num;
-	p->rem = 0;
 	p->div = pps_num;
-	p->issued = 0;
 	return 0;
 }
 
@@ -60,7 +51,7 @@ int
 nb_pacer_split(uint64_t pps_num, uint64_t pps_den, unsigned int nb_workers,
 	       uint64_t *num_out, uint64_t *den_out)
 {
-	uint64_t g, n;
+	uint64_t n;
 
 	if (num_out == NULL || den_out == NULL || nb_workers == 0 ||
 	    pps_den == 0)
@@ -75,12 +66,8 @@ nb_pacer_split(uint64_t pps_num, uint64_t pps_den, unsigned int nb_workers,
 
 	/* pps_num / (pps_den * nb_workers), in lowest terms */
 	n = nb_workers;
-	g = nb_gcd_u64(pps_num, pps_den);
-	pps_num /= g;
-	pps_den /= g;
-	g = nb_gcd_u64(pps_num, n);
-	pps_num /= g;
-	n /= g;
+	nb_reduce_u64(&pps_num, &pps_den);
+	nb_reduce_u64(&pps_num, &n);
 	if (pps_den > UINT64_MAX / n)
 		return -EINVAL;
 	*num_out = pps_num;

@@ -13,6 +13,16 @@ struct nb_xstat {
 	uint64_t value;
 };
 
+/*
+ * The basic counters of struct nb_pmd_stats, in the order the reports and
+ * the control protocol carry them: X(field) for each.
+ */
+/* clang-format off */
+#define NB_PMD_COUNTERS(X) \
+	X(ipackets) X(opackets) X(ibytes) X(obytes) \
+	X(imissed) X(ierrors) X(oerrors) X(rx_nombuf)
+/* clang-format on */
+
 struct nb_pmd_stats {
 	uint64_t ipackets, opackets, ibytes, obytes;
 	uint64_t imissed, ierrors, oerrors, rx_nombuf;

@@ -36,17 +36,87 @@ nb_result_init(struct nb_result *r, const struct nb_config *cfg,
 	return 0;
 }
 
+/*
+ * An interval's per-stream uint64_t arrays, in one order: the counts (tx
+ * packets, tx bytes, rx packets, rx bytes), then the quality arrays (lost,
+ * out of order, duplicates).  Jitter, an array of double, comes last.
+ */
+#define IV_COUNTS 4
+#define IV_U64	  7
+
 static void
-interval_free(struct nb_interval *iv)
+iv_arrays(struct nb_interval *iv, uint64_t **a[IV_U64])
 {
-	free(iv->stream_tx_pkts);
-	free(iv->stream_tx_bytes);
-	free(iv->stream_rx_pkts);
-	free(iv->stream_rx_bytes);
-	free(iv->stream_lost);
-	free(iv->stream_out_of_order);
-	free(iv->stream_duplicates);
+	a[0] = &iv->stream_tx_pkts;
+	a[1] = &iv->stream_tx_bytes;
+	a[2] = &iv->stream_rx_pkts;
+	a[3] = &iv->stream_rx_bytes;
+	a[4] = &iv->stream_lost;
+	a[5] = &iv->stream_out_of_order;
+	a[6] = &iv->stream_duplicates;
+}
+
+/* The interval's sums of the counts, in the order of iv_arrays(). */
+static void
+iv_sums(struct nb_interval *iv, uint64_t *t[IV_COUNTS])
+{
+	t[0] = &iv->tx_pkts;
+	t[1] = &iv->tx_bytes;
+	t[2] = &iv->rx_pkts;
+	t[3] = &iv->rx_bytes;
+}
+
+/* A stream's end totals, in the order of iv_arrays(). */
+static void
+stream_counts(const struct nb_stream_result *s, uint64_t c[IV_COUNTS])
+{
+	c[0] = s->tx_pkts;
+	c[1] = s->tx_bytes;
+	c[2] = s->rx_pkts;
+	c[3] = s->rx_bytes;
+}
+
+int
+nb_interval_alloc(struct nb_interval *iv, uint32_t n, int with_quality)
+{
+	uint64_t **a[IV_U64];
+	uint32_t j, nb = with_quality ? IV_U64 : IV_COUNTS;
+
+	iv_arrays(iv, a);
+	for (j = 0; j < IV_U64; j++)
+		*a[j] = NULL;
+	iv->stream_jitter_ns = NULL;
+	if (n == 0)
+		return 0;
+	for (j = 0; j < nb; j++) {
+		*a[j] = calloc(n, sizeof(uint64_t));
+		if (*a[j] == NULL)
+			goto fail;
+	}
+	if (with_quality) {
+		iv->stream_jitter_ns = calloc(n, sizeof(double));
+		if (iv->stream_jitter_ns == NULL)
+			goto fail;
+	}
+	return 0;
+fail:
+	nb_interval_release(iv);
+	return -ENOMEM;
+}
+
+void
+nb_interval_release(struct nb_interval *iv)
+{
+	uint64_t **a[IV_U64];
+	uint32_t j;
+
+	iv_arrays(iv, a);
+	for (j = 0; j < IV_U64; j++) {
+		free(*a[j]);
+		*a[j] = NULL;
+	}
 	free(iv->stream_jitter_ns);
+	iv->stream_jitter_ns = NULL;
 }
 
 void
@@ -55,36 +125,17 @@ nb_result_free(struct nb_result *r)
 	uint32_t i;
 
 	for (i = 0; i < r->nb_intervals; i++)
-		interval_free(&r->intervals[i]);
+		nb_interval_release(&r->intervals[i]);
 	free(r->intervals);
 	free(r->streams);
 	r->intervals = NULL;
 	r->streams = NULL;
 }
 
-/* A copy of n elements of size sz, or NULL for none (*fail on ENOMEM). */
-static void *
-dup_array(const void *a, uint32_t n, size_t sz, int *fail)
+/* Append iv as it is (its arrays become the result's), or -ENOMEM. */
+static int
+interval_append(struct nb_result *r, const struct nb_interval *iv)
 {
-	void *c;
-
-	if (a == NULL || n == 0)
-		return NULL;
-	c = malloc(n * sz);
-	if (c == NULL)
-		*fail = 1;
-	else
-		memcpy(c, a, n * sz);
-	return c;
-}
-
-int
-nb_result_add_interval(struct nb_result *r, const struct nb_interval *iv)
-{
-	struct nb_interval *c;
-	uint32_t n;
-	int fail = 0;
-
 	if (r->nb_intervals == r->cap_intervals) {
 		uint32_t cap = r->cap_intervals ? r->cap_intervals * 2 : 64;
 		struct nb_interval *n = realloc(r->intervals, cap * sizeof(*n));
@@ -94,27 +145,35 @@ nb_result_add_interval(struct nb_result *r, const struct nb_interval *iv)
 		r->intervals = n;
 		r->cap_intervals = cap;
 	}
-	c = &r->intervals[r->nb_intervals];
-	*c = *iv;
-	n = iv->nb_streams;
-	c->stream_tx_pkts = dup_array(iv->stream_tx_pkts, n, 8, &fail);
-	c->stream_tx_bytes = dup_array(iv->stream_tx_bytes, n, 8, &fail);
-	c->stream_rx_pkts = dup_array(iv->stream_rx_pkts, n, 8, &fail);
-	c->stream_rx_bytes = dup_array(iv->stream_rx_bytes, n, 8, &fail);
-	c->stream_lost = dup_array(iv->stream_lost, n, 8, &fail);
-	c->stream_out_of_order =
-		dup_array(iv->stream_out_of_order, n, 8, &fail);
-	c->stream_duplicates = dup_array(iv->stream_duplicates, n, 8, &fail);
-	c->stream_jitter_ns =
-		dup_array(iv->stream_jitter_ns, n, sizeof(double), &fail);
-	if (n && (c->stream_tx_pkts == NULL || c->stream_tx_bytes == NULL ||
-		  c->stream_rx_pkts == NULL || c->stream_rx_bytes == NULL))
-		fail = 1;
-	if (fail) {
-		interval_free(c);
+	r->intervals[r->nb_intervals++] = *iv;
+	return 0;
+}
+
+int
+nb_result_add_interval(struct nb_result *r, const struct nb_interval *iv)
+{
+	struct nb_interval src = *iv, c = *iv;
+	uint64_t **from[IV_U64], **to[IV_U64];
+	uint32_t n = iv->nb_streams, j;
+
+	iv_arrays(&src, from);
+	iv_arrays(&c, to);
+	/* the counts are required whenever there are streams */
+	for (j = 0; j < IV_COUNTS; j++)
+		if (n && *from[j] == NULL)
+			return -ENOMEM;
+	if (nb_interval_alloc(&c, n, iv->stream_lost != NULL) != 0)
+		return -ENOMEM;
+	for (j = 0; j < IV_U64; j++)
+		if (*from[j] != NULL && *to[j] != NULL)
+			memcpy(*to[j], *from[j], n * sizeof(uint64_t));
+	if (src.stream_jitter_ns != NULL && c.stream_jitter_ns != NULL)
+		memcpy(c.stream_jitter_ns, src.stream_jitter_ns,
+		       n * sizeof(double));
+	if (interval_append(r, &c) != 0) {
+		nb_interval_release(&c);
 		return -ENOMEM;
 	}
-	r->nb_intervals++;
 	return 0;
 }
 
@@ -175,24 +234,32 @@ nb_result_finish(struct nb_result *r)
 	}
 }
 
+/* v scaled down by base while it reaches it, with three digits or so. */
+static void
+fmt_scaled(char *buf, size_t len, double v, double base,
+	   const char *const unit[5])
+{
+	unsigned int u = 0;
+
+	while (v >= base && u < 4) {
+		v /= base;
+		u++;
+	}
+	if (v >= 100)
+		snprintf(buf, len, "%.0f %s", v, unit[u]);
+	else if (v >= 10)
+		snprintf(buf, len, "%.1f %s", v, unit[u]);
+	else
+		snprintf(buf, len, "%.2f %s", v, unit[u]);
+}
+
 void
 nb_fmt_bytes(char *buf, size_t len, double bytes)
 {
 	static const char *const unit[] = {"Bytes", "KBytes", "MBytes",
 					   "GBytes", "TBytes"};
-	unsigned int u = 0;
 
-	while (bytes >= 1024.0 && u < 4) {
-		bytes /= 1024.0;
-		u++;
-	}
-	snprintf(buf, len, "%.3g %s", bytes, unit[u]);
-	if (bytes >= 100)
-		snprintf(buf, len, "%.0f %s", bytes, unit[u]);
-	else if (bytes >= 10)
-		snprintf(buf, len, "%.1f %s", bytes, unit[u]);
-	else
-		snprintf(buf, len, "%.2f %s", bytes, unit[u]);
+	fmt_scaled(buf, len, bytes, 1024.0, unit);
 }
 
 void
@@ -200,18 +267,8 @@ nb_fmt_bits(char *buf, size_t len, double bps)
 {
 	static const char *const unit[] = {"bits/sec", "Kbits/sec", "Mbits/sec",
 					   "Gbits/sec", "Tbits/sec"};
-	unsigned int u = 0;
 
-	while (bps >= 1000.0 && u < 4) {
-		bps /= 1000.0;
-		u++;
-	}
-	if (bps >= 100)
-		snprintf(buf, len, "%.0f %s", bps, unit[u]);
-	else if (bps >= 10)
-		snprintf(buf, len, "%.1f %s", bps, unit[u]);
-	else
-		snprintf(buf, len, "%.2f %s", bps, unit[u]);
+	fmt_scaled(buf, len, bps, 1000.0, unit);
 }
 
 void
@@ -360,64 +417,70 @@ rx_tail(char *buf, size_t len, const struct nb_stream_result *s)
 		 s->hist.max == 0 ? 0 : s->hist.max / 1e3);
 }
 
+/* A stream's (or the sum's) sender row, then its receiver row. */
+static void
+stream_rows(FILE *f, const struct nb_result *r, const char *id,
+	    const struct nb_stream_result *s, char fmt)
+{
+	char tail[256];
+
+	row(f, id, r->tx_seconds, s->tx_pkts, s->tx_bytes, "sender", fmt);
+	rx_tail(tail, sizeof(tail), s);
+	row(f, id, r->rx_seconds, s->rx_pkts, s->rx_bytes, tail, fmt);
+}
+
+/* " min ... max N\n" of a histogram, with p99.99 when asked. */
+static void
+hist_text(FILE *f, const struct nb_hist *h, int p9999)
+{
+	fprintf(f, " min %llu mean %.0f p50 %llu p90 %llu p99 %llu p99.9 %llu",
+		(unsigned long long)(h->count ? h->min : 0), nb_hist_mean(h),
+		(unsigned long long)nb_hist_percentile(h, 50),
+		(unsigned long long)nb_hist_percentile(h, 90),
+		(unsigned long long)nb_hist_percentile(h, 99),
+		(unsigned long long)nb_hist_percentile(h, 99.9));
+	if (p9999)
+		fprintf(f, " p99.99 %llu",
+			(unsigned long long)nb_hist_percentile(h, 99.99));
+	fprintf(f, " max %llu\n", (unsigned long long)h->max);
+}
+
+/* What the tool counted next to what the PMD counted, for one direction. */
+static void
+port_count_text(FILE *f, const char *what, uint64_t tool, const char *name,
+		uint64_t pmd)
+{
+	fprintf(f, " %s tool %llu PMD %s %llu%s,", what,
+		(unsigned long long)tool, name, (unsigned long long)pmd,
+		pmd == tool ? "" : " <- MISMATCH");
+}
+
 void
 nb_report_text(FILE *f, const struct nb_result *r)
 {
-	char tail[256], id[16], a[32], b[32];
-	const struct nb_stream_result *s;
+	char id[16], a[32], b[32];
 	char fmt = r->cfg ? r->cfg->format : 'a';
 	uint32_t i;
 
 	fprintf(f, "- - - - - - - - - - - - - - - - - - - - - - - - -\n");
 	for (i = 0; i < r->nb_streams; i++) {
-		s = &r->streams[i];
-		snprintf(id, sizeof(id), "%u", s->id);
-		row(f, id, r->tx_seconds, s->tx_pkts, s->tx_bytes, "sender",
-		    fmt);
-		rx_tail(tail, sizeof(tail), s);
-		row(f, id, r->rx_seconds, s->rx_pkts, s->rx_bytes, tail, fmt);
+		snprintf(id, sizeof(id), "%u", r->streams[i].id);
+		stream_rows(f, r, id, &r->streams[i], fmt);
 	}
-	if (r->nb_streams > 1) {
-		row(f, "SUM", r->tx_seconds, r->sum.tx_pkts, r->sum.tx_bytes,
-		    "sender", fmt);
-		rx_tail(tail, sizeof(tail), &r->sum);
-		row(f, "SUM", r->rx_seconds, r->sum.rx_pkts, r->sum.rx_bytes,
-		    tail, fmt);
-	}
+	if (r->nb_streams > 1)
+		stream_rows(f, r, "SUM", &r->sum, fmt);
 	if (r->sum.hist.count) {
-		const struct nb_hist *h = &r->sum.hist;
-
-		fprintf(f,
-			"latency (%s clock, %s, %llu samples) ns: min %llu "
-			"mean %.0f p50 %llu p90 %llu p99 %llu p99.9 %llu "
-			"p99.99 %llu max %llu\n",
-			r->clock, r->latency_method,
-			(unsigned long long)h->count,
-			(unsigned long long)h->min, nb_hist_mean(h),
-			(unsigned long long)nb_hist_percentile(h, 50),
-			(unsigned long long)nb_hist_percentile(h, 90),
-			(unsigned long long)nb_hist_percentile(h, 99),
-			(unsigned long long)nb_hist_percentile(h, 99.9),
-			(unsigned long long)nb_hist_percentile(h, 99.99),
-			(unsigned long long)h->max);
+		fprintf(f, "latency (%s clock, %s, %llu samples) ns:", r->clock,
+			r->latency_method,
+			(unsigned long long)r->sum.hist.count);
+		hist_text(f, &r->sum.hist, 1);
 	}
 	if (r->probes_sent) {
-		const struct nb_hist *h = &r->rtt;
-
-		fprintf(f,
-			"RTT (%s): %llu probes sent, %llu back; ns: min %llu "
-			"mean %.0f p50 %llu p90 %llu p99 %llu p99.9 %llu max "
-			"%llu\n",
+		fprintf(f, "RTT (%s): %llu probes sent, %llu back; ns:",
 			r->rtt_method ? r->rtt_method : "probes",
 			(unsigned long long)r->probes_sent,
-			(unsigned long long)r->probes_returned,
-			(unsigned long long)(h->count ? h->min : 0),
-			nb_hist_mean(h),
-			(unsigned long long)nb_hist_percentile(h, 50),
-			(unsigned long long)nb_hist_percentile(h, 90),
-			(unsigned long long)nb_hist_percentile(h, 99),
-			(unsigned long long)nb_hist_percentile(h, 99.9),
-			(unsigned long long)h->max);
+			(unsigned long long)r->probes_returned);
+		hist_text(f, &r->rtt, 0);
 	}
 	if (r->req_pps > 0) {
 		nb_fmt_bits(a, sizeof(a), r->req_l1_bps);
@@ -459,19 +522,11 @@ nb_report_text(FILE *f, const struct nb_result *r)
 		fprintf(f, "port %u (%s, %s) %s:", p->desc.port_id,
 			p->desc.name, p->desc.driver, p->role);
 		if (tx)
-			fprintf(f, " sent tool %llu PMD opackets %llu%s,",
-				(unsigned long long)p->tool_tx_pkts,
-				(unsigned long long)p->pmd.opackets,
-				p->pmd.opackets == p->tool_tx_pkts
-					? ""
-					: " <- MISMATCH");
+			port_count_text(f, "sent", p->tool_tx_pkts, "opackets",
+					p->pmd.opackets);
 		if (rx)
-			fprintf(f, " received tool %llu PMD ipackets %llu%s,",
-				(unsigned long long)p->tool_rx_pkts,
-				(unsigned long long)p->pmd.ipackets,
-				p->pmd.ipackets == p->tool_rx_pkts
-					? ""
-					: " <- MISMATCH");
+			port_count_text(f, "received", p->tool_rx_pkts,
+					"ipackets", p->pmd.ipackets);
 		fprintf(f,
 			" imissed %llu ierrors %llu oerrors %llu rx_nombuf "
 			"%llu\n",
@@ -589,6 +644,17 @@ side_json(double secs, uint64_t pkts, uint64_t bytes, int sender)
 	return o;
 }
 
+/* A stream's loss (of what was sent) and reordering. */
+static void
+loss_json(json_t *o, const struct nb_stream_result *s)
+{
+	json_object_set_new(o, "lost_packets", jint(s->lost));
+	json_object_set_new(
+		o, "lost_percent",
+		jreal(safe_div(100.0 * s->lost, (double)s->tx_pkts)));
+	json_object_set_new(o, "out_of_order", jint(s->out_of_order));
+}
+
 static json_t *
 receiver_json(const struct nb_result *r, const struct nb_stream_result *s,
 	      int buckets)
@@ -596,11 +662,7 @@ receiver_json(const struct nb_result *r, const struct nb_stream_result *s,
 	json_t *o = side_json(r->rx_seconds, s->rx_pkts, s->rx_bytes, 0);
 
 	json_object_set_new(o, "unique_packets", jint(s->rx_unique));
-	json_object_set_new(o, "lost_packets", jint(s->lost));
-	json_object_set_new(
-		o, "lost_percent",
-		jreal(safe_div(100.0 * s->lost, (double)s->tx_pkts)));
-	json_object_set_new(o, "out_of_order", jint(s->out_of_order));
+	loss_json(o, s);
 	json_object_set_new(o, "duplicates", jint(s->duplicates));
 	json_object_set_new(o, "late", jint(s->late));
 	json_object_set_new(o, "jitter_ms", jreal(s->jitter_ns / 1e6));
@@ -616,14 +678,9 @@ pmd_json(const struct nb_pmd_stats *p)
 	json_t *o = json_object(), *x;
 	uint32_t i;
 
-	json_object_set_new(o, "ipackets", jint(p->ipackets));
-	json_object_set_new(o, "opackets", jint(p->opackets));
-	json_object_set_new(o, "ibytes", jint(p->ibytes));
-	json_object_set_new(o, "obytes", jint(p->obytes));
-	json_object_set_new(o, "imissed", jint(p->imissed));
-	json_object_set_new(o, "ierrors", jint(p->ierrors));
-	json_object_set_new(o, "oerrors", jint(p->oerrors));
-	json_object_set_new(o, "rx_nombuf", jint(p->rx_nombuf));
+#define PMD_COUNTER_JSON(f) json_object_set_new(o, #f, jint(p->f));
+	NB_PMD_COUNTERS(PMD_COUNTER_JSON)
+#undef PMD_COUNTER_JSON
 	x = json_object();
 	for (i = 0; i < p->nb_xstats && i < NB_XSTATS_MAX; i++)
 		json_object_set_new(x, p->xstats[i].name,
@@ -720,84 +777,70 @@ nb_json_start(const struct nb_result *r)
 	return start;
 }
 
+/* Stream k of an interval, or its sum (k < 0), as JSON. */
+static json_t *
+interval_part_json(const struct nb_interval *iv, int k)
+{
+	double secs = iv->end - iv->start;
+	json_t *o = json_object();
+	struct nb_iv_row l;
+
+	nb_interval_row(iv, k, &l);
+	if (k >= 0) {
+		json_object_set_new(o, "id", jint((uint64_t)k));
+		json_object_set_new(o, "socket", jint((uint64_t)k));
+	}
+	json_object_set_new(o, "start", jreal(iv->start));
+	json_object_set_new(o, "end", jreal(iv->end));
+	json_object_set_new(o, "seconds", jreal(secs));
+	json_object_set_new(o, "bytes", jint(l.bytes));
+	json_object_set_new(o, "bits_per_second",
+			    jreal(safe_div(l.bytes * 8.0, secs)));
+	if (k < 0)
+		json_object_set_new(
+			o, "l1_bits_per_second",
+			jreal(safe_div(
+				(l.bytes + l.pkts * (double)NB_L1_OVERHEAD) *
+					8.0,
+				secs)));
+	json_object_set_new(o, "packets", jint(l.pkts));
+	json_object_set_new(o, "pps", jreal(safe_div((double)l.pkts, secs)));
+	json_object_set_new(o, "sent_packets", jint(l.sent_pkts));
+	json_object_set_new(o, "sent_bytes", jint(l.sent_bytes));
+	if (k < 0 || iv->stream_lost != NULL) {
+		json_object_set_new(o, "lost_packets", jint(l.lost));
+		if (k < 0)
+			json_object_set_new(
+				o, "lost_percent",
+				jreal(safe_div(100.0 * l.lost,
+					       (double)(l.pkts + l.lost))));
+		json_object_set_new(o, "out_of_order", jint(l.ooo));
+		json_object_set_new(o, "duplicates", jint(l.dup));
+		json_object_set_new(o, "jitter_ms", jreal(l.jitter_ns / 1e6));
+	}
+	json_object_set_new(o, "omitted", json_boolean(iv->omitted));
+	json_object_set_new(o, "sender", json_false());
+	if (k < 0)
+		json_object_set_new(o, "latency",
+				    json_pack("{s:I,s:I,s:I,s:I}", "count",
+					      (json_int_t)iv->lat_count,
+					      "p50_ns", (json_int_t)l.p50,
+					      "p99_ns", (json_int_t)l.p99,
+					      "max_ns", (json_int_t)l.max));
+	return o;
+}
+
 json_t *
 nb_json_interval(const struct nb_interval *iv)
 {
-	double secs = iv->end - iv->start;
-	json_t *o = json_object(), *sum, *ss = json_array();
+	json_t *o = json_object(), *ss = json_array();
 	uint32_t k;
 
 	/* The warm-up is counted as a whole: no per-stream breakdown. */
-	for (k = 0; !iv->omitted && k < iv->nb_streams; k++) {
-		json_t *s = json_object();
-
-		json_object_set_new(s, "id", jint(k));
-		json_object_set_new(s, "socket", jint(k));
-		json_object_set_new(s, "start", jreal(iv->start));
-		json_object_set_new(s, "end", jreal(iv->end));
-		json_object_set_new(s, "seconds", jreal(secs));
-		json_object_set_new(s, "bytes", jint(iv->stream_rx_bytes[k]));
-		json_object_set_new(
-			s, "bits_per_second",
-			jreal(safe_div(iv->stream_rx_bytes[k] * 8.0, secs)));
-		json_object_set_new(s, "packets", jint(iv->stream_rx_pkts[k]));
-		json_object_set_new(
-			s, "pps",
-			jreal(safe_div((double)iv->stream_rx_pkts[k], secs)));
-		json_object_set_new(s, "sent_packets",
-				    jint(iv->stream_tx_pkts[k]));
-		json_object_set_new(s, "sent_bytes",
-				    jint(iv->stream_tx_bytes[k]));
-		if (iv->stream_lost) {
-			json_object_set_new(s, "lost_packets",
-					    jint(iv->stream_lost[k]));
-			json_object_set_new(s, "out_of_order",
-					    jint(iv->stream_out_of_order[k]));
-			json_object_set_new(s, "duplicates",
-					    jint(iv->stream_duplicates[k]));
-			json_object_set_new(
-				s, "jitter_ms",
-				jreal(iv->stream_jitter_ns[k] / 1e6));
-		}
-		json_object_set_new(s, "omitted", json_boolean(iv->omitted));
-		json_object_set_new(s, "sender", json_false());
-		json_array_append_new(ss, s);
-	}
-	sum = json_object();
-	json_object_set_new(sum, "start", jreal(iv->start));
-	json_object_set_new(sum, "end", jreal(iv->end));
-	json_object_set_new(sum, "seconds", jreal(secs));
-	json_object_set_new(sum, "bytes", jint(iv->rx_bytes));
-	json_object_set_new(sum, "bits_per_second",
-			    jreal(safe_div(iv->rx_bytes * 8.0, secs)));
-	json_object_set_new(
-		sum, "l1_bits_per_second",
-		jreal(safe_div(
-			(iv->rx_bytes + iv->rx_pkts * (double)NB_L1_OVERHEAD) *
-				8.0,
-			secs)));
-	json_object_set_new(sum, "packets", jint(iv->rx_pkts));
-	json_object_set_new(sum, "pps",
-			    jreal(safe_div((double)iv->rx_pkts, secs)));
-	json_object_set_new(sum, "sent_packets", jint(iv->tx_pkts));
-	json_object_set_new(sum, "sent_bytes", jint(iv->tx_bytes));
-	json_object_set_new(sum, "lost_packets", jint(iv->lost));
-	json_object_set_new(sum, "lost_percent",
-			    jreal(safe_div(100.0 * iv->lost,
-					   (double)(iv->rx_pkts + iv->lost))));
-	json_object_set_new(sum, "out_of_order", jint(iv->out_of_order));
-	json_object_set_new(sum, "duplicates", jint(iv->duplicates));
-	json_object_set_new(sum, "jitter_ms", jreal(iv->jitter_ns / 1e6));
-	json_object_set_new(sum, "omitted", json_boolean(iv->omitted));
-	json_object_set_new(sum, "sender", json_false());
-	json_object_set_new(sum, "latency",
-			    json_pack("{s:I,s:I,s:I,s:I}", "count",
-				      (json_int_t)iv->lat_count, "p50_ns",
-				      (json_int_t)iv->lat_p50, "p99_ns",
-				      (json_int_t)iv->lat_p99, "max_ns",
-				      (json_int_t)iv->lat_max));
+	for (k = 0; !iv->omitted && k < iv->nb_streams; k++)
+		json_array_append_new(ss, interval_part_json(iv, (int)k));
 	json_object_set_new(o, "streams", ss);
-	json_object_set_new(o, "sum", sum);
+	json_object_set_new(o, "sum", interval_part_json(iv, -1));
 	return o;
 }
 
@@ -810,11 +853,7 @@ udp_json(const struct nb_result *r, const struct nb_stream_result *s)
 	if (s->id != UINT32_MAX) /* not the sum */
 		json_object_set_new(o, "socket", jint(s->id));
 	json_object_set_new(o, "jitter_ms", jreal(s->jitter_ns / 1e6));
-	json_object_set_new(o, "lost_packets", jint(s->lost));
-	json_object_set_new(
-		o, "lost_percent",
-		jreal(safe_div(100.0 * s->lost, (double)s->tx_pkts)));
-	json_object_set_new(o, "out_of_order", jint(s->out_of_order));
+	loss_json(o, s);
 	return o;
 }
 
@@ -917,91 +956,86 @@ nb_json_error_doc(const char *error)
 			 "end", "error", error);
 }
 
+/* Add rest ([IV_COUNTS][n]) to iv's per-stream counts and their sums. */
+static void
+interval_add_counts(struct nb_interval *iv, const uint64_t *rest, uint32_t n)
+{
+	uint64_t **a[IV_U64], *t[IV_COUNTS];
+	uint32_t j, k;
+
+	iv_arrays(iv, a);
+	iv_sums(iv, t);
+	for (j = 0; j < IV_COUNTS; j++) {
+		for (k = 0; k < n && k < iv->nb_streams; k++) {
+			(*a[j])[k] += rest[j * n + k];
+			*t[j] += rest[j * n + k];
+		}
+	}
+}
+
 int
 nb_result_close_intervals(struct nb_result *r)
 {
-	uint32_t n = r->nb_streams, i, k;
+	uint32_t n = r->nb_streams, i, j, k;
 	struct nb_interval add, *last = NULL;
-	uint64_t *sum, *rest;
+	uint64_t **a[IV_U64], end_counts[IV_COUNTS];
+	uint64_t *sum, *rest; /* [IV_COUNTS][n] */
 	uint64_t lost = 0;
 	double end = r->rx_seconds;
 	int appended = 0, any = 0;
 
 	if (n == 0)
 		return 0;
-	sum = calloc(4 * (size_t)n, sizeof(uint64_t));
-	rest = calloc(8 * (size_t)n, sizeof(uint64_t));
+	sum = calloc(IV_COUNTS * (size_t)n, sizeof(uint64_t));
+	rest = calloc(IV_COUNTS * (size_t)n, sizeof(uint64_t));
 	if (sum == NULL || rest == NULL)
 		goto out;
 	for (i = 0; i < r->nb_intervals; i++) {
-		const struct nb_interval *iv = &r->intervals[i];
+		struct nb_interval *iv = &r->intervals[i];
 
 		if (iv->omitted || iv->stream_tx_pkts == NULL)
 			continue;
-		last = &r->intervals[i];
+		last = iv;
 		lost += iv->lost;
-		for (k = 0; k < n && k < iv->nb_streams; k++) {
-			sum[k] += iv->stream_tx_pkts[k];
-			sum[n + k] += iv->stream_tx_bytes[k];
-			sum[2 * n + k] += iv->stream_rx_pkts[k];
-			sum[3 * n + k] += iv->stream_rx_bytes[k];
-		}
+		iv_arrays(iv, a);
+		for (j = 0; j < IV_COUNTS; j++)
+			for (k = 0; k < n && k < iv->nb_streams; k++)
+				sum[j * n + k] += (*a[j])[k];
 	}
 	for (k = 0; k < n; k++) {
-		const struct nb_stream_result *s = &r->streams[k];
+		stream_counts(&r->streams[k], end_counts);
+		for (j = 0; j < IV_COUNTS; j++) {
+			uint64_t s = sum[j * n + k];
 
-		rest[k] = s->tx_pkts > sum[k] ? s->tx_pkts - sum[k] : 0;
-		rest[n + k] =
-			s->tx_bytes > sum[n + k] ? s->tx_bytes - sum[n + k] : 0;
-		rest[2 * n + k] = s->rx_pkts > sum[2 * n + k]
-					  ? s->rx_pkts - sum[2 * n + k]
-					  : 0;
-		rest[3 * n + k] = s->rx_bytes > sum[3 * n + k]
-					  ? s->rx_bytes - sum[3 * n + k]
-					  : 0;
-		any |= rest[k] || rest[n + k] || rest[2 * n + k] ||
-		       rest[3 * n + k];
+			rest[j * n + k] =
+				end_counts[j] > s ? end_counts[j] - s : 0;
+			any |= rest[j * n + k] != 0;
+		}
 	}
 	if (!any && (last == NULL || last->end + 1e-6 >= r->tx_seconds))
 		goto out;
 	if (last == NULL || last->end + 1e-3 < r->tx_seconds) {
 		/* the stats lcore did not reach the end: one more interval */
 		memset(&add, 0, sizeof(add));
+		if (nb_interval_alloc(&add, n, 1) != 0)
+			goto out;
 		add.start = last ? last->end : 0;
 		add.end = end > add.start ? end : add.start;
 		add.nb_streams = n;
-		add.stream_tx_pkts = rest;
-		add.stream_tx_bytes = rest + n;
-		add.stream_rx_pkts = rest + 2 * n;
-		add.stream_rx_bytes = rest + 3 * n;
-		add.stream_lost = rest + 4 * n;
-		add.stream_out_of_order = rest + 5 * n;
-		add.stream_duplicates = rest + 6 * n;
-		add.stream_jitter_ns = (double *)(rest + 7 * n);
 		for (k = 0; k < n; k++) {
 			/* the stream's end state: its loss, its jitter */
 			add.stream_lost[k] = r->streams[k].lost;
 			add.stream_jitter_ns[k] = r->streams[k].jitter_ns;
-			add.tx_pkts += rest[k];
-			add.tx_bytes += rest[n + k];
-			add.rx_pkts += rest[2 * n + k];
-			add.rx_bytes += rest[3 * n + k];
 		}
+		interval_add_counts(&add, rest, n);
 		add.lost = r->sum.lost > lost ? r->sum.lost - lost : 0;
-		if (nb_result_add_interval(r, &add) == 0)
+		if (interval_append(r, &add) == 0)
 			appended = 1;
+		else
+			nb_interval_release(&add);
 		goto out;
 	}
-	for (k = 0; k < n && k < last->nb_streams; k++) {
-		last->stream_tx_pkts[k] += rest[k];
-		last->stream_tx_bytes[k] += rest[n + k];
-		last->stream_rx_pkts[k] += rest[2 * n + k];
-		last->stream_rx_bytes[k] += rest[3 * n + k];
-		last->tx_pkts += rest[k];
-		last->tx_bytes += rest[n + k];
-		last->rx_pkts += rest[2 * n + k];
-		last->rx_bytes += rest[3 * n + k];
-	}
+	interval_add_counts(last, rest, n);
 	if (r->sum.lost > lost)
 		last->lost += r->sum.lost - lost;
 out:

@@ -96,6 +96,17 @@ struct nb_result {
 	double shortfall_percent;
 };
 
+/*
+ * Give iv its per-stream arrays for n streams, zeroed: always the
+ * tx/rx packet and byte arrays; the quality arrays (lost, out of
+ * order, duplicates, jitter) too when with_quality, else NULL.
+ * Returns 0 or -ENOMEM (then iv has no arrays).  iv->nb_streams is the
+ * caller's to set; n == 0 gives no arrays.
+ */
+int nb_interval_alloc(struct nb_interval *iv, uint32_t n, int with_quality);
+/* Free what nb_interval_alloc() gave (NULL arrays are fine). */
+void nb_interval_release(struct nb_interval *iv);
+
 /* Allocate streams (zeroed, histograms initialised). */
 int nb_result_init(struct nb_result *r, const struct nb_config *cfg,
 		   uint32_t nb_streams);

@@ -488,15 +488,9 @@ round_u64(double v, uint64_t *out)
 static int
 make_rate(uint64_t a, uint64_t b, uint64_t den, struct nb_rate *out)
 {
-	uint64_t g;
-
 	/* num = a * b; cancel common factors with den before multiplying */
-	g = nb_gcd_u64(a, den);
-	a /= g;
-	den /= g;
-	g = nb_gcd_u64(b, den);
-	b /= g;
-	den /= g;
+	nb_reduce_u64(&a, &den);
+	nb_reduce_u64(&b, &den);
 	if (a == 0 || b == 0 || den == 0)
 		return -ERANGE;
 	if (a > UINT64_MAX / b)

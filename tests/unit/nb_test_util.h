@@ -17,6 +17,13 @@ rng_next(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
+/* Uniform enough in [0, n) for tests (n > 0). */
+static inline uint64_t
+rng_below(uint64_t *s, uint64_t n)
+{
+	return rng_next(s) % n;
+}
+
 static inline uint16_t
 rd16(const uint8_t *p)
 {

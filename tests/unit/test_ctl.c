@@ -32,12 +32,6 @@
 #define H	    NB_CTL_HDR_LEN
 
 static uint32_t
-rng_below(uint64_t *state, uint32_t n)
-{
-	return (uint32_t)(rng_next(state) % n);
-}
-
-static uint32_t
 rng_nonzero32(uint64_t *state)
 {
 	uint32_t v;

@@ -16,23 +16,13 @@
 #include <cmocka.h>
 
 #include "nb_jitter.h"
+#include "nb_test_util.h"
 
 /* |integer form / 16 - real form| <= 16 * 0.5 / 16 ns (rounding bound). */
 #define JITTER_TOL 0.5
 
 /* A realistic epoch-based ns timestamp, to exercise unsigned differences. */
 #define T0 UINT64_C(1700000000000000000)
-
-/* splitmix64: deterministic, seeded per test. */
-static uint64_t
-rng_next(uint64_t *state)
-{
-	uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
 
 /* Feed one frame sent at tx with the given (possibly negative) transit. */
 static void

@@ -20,25 +20,10 @@
 
 #include "nb_ctl.h"
 #include "nb_link.h"
+#include "nb_test_util.h"
 
 #define MS UINT64_C(1000000)
 #define US UINT64_C(1000)
-
-static uint64_t
-rng_next(uint64_t *state)
-{
-	uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
-static uint64_t
-rng_below(uint64_t *state, uint64_t n)
-{
-	return rng_next(state) % n;
-}
 
 /* The simulated network. */
 

@@ -14,19 +14,9 @@
 #include <cmocka.h>
 
 #include "nb_seq.h"
+#include "nb_test_util.h"
 
 #define SEQ_WRAP (NB_SEQ_MASK + 1)
-
-/* splitmix64: deterministic, seeded per test. */
-static uint64_t
-rng_next(uint64_t *state)
-{
-	uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
-
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
 
 /* Feed the 48-bit wire form of start + off. */
 static void
