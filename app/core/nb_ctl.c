@@ -239,49 +239,56 @@ code_ok(uint16_t code)
 	return code >= 1 && code < NB_CTL_CODE_MAX;
 }
 
+/* The message types: a type is known when it has a name. */
+static const char *const type_names[NB_CTL_TYPE_MAX] = {
+	[NB_CTL_HELLO] = "HELLO",     [NB_CTL_WELCOME] = "WELCOME",
+	[NB_CTL_BUSY] = "BUSY",	      [NB_CTL_PARAMS] = "PARAMS",
+	[NB_CTL_ACCEPT] = "ACCEPT",   [NB_CTL_REJECT] = "REJECT",
+	[NB_CTL_START] = "START",     [NB_CTL_KEEPALIVE] = "KEEPALIVE",
+	[NB_CTL_STOP] = "STOP",	      [NB_CTL_RESULTS_REQ] = "RESULTS_REQ",
+	[NB_CTL_RESULTS] = "RESULTS", [NB_CTL_DONE] = "DONE",
+	[NB_CTL_QUIT] = "QUIT",	      [NB_CTL_ACK] = "ACK",
+	[NB_CTL_ERROR] = "ERROR",
+};
+
+/* Body length of each known type (RESULTS: without its chunk). */
+static const uint16_t fixed_body_len[NB_CTL_TYPE_MAX] = {
+	[NB_CTL_HELLO] = NB_CTL_CONF_LEN,
+	[NB_CTL_WELCOME] = NB_CTL_CONF_LEN,
+	[NB_CTL_BUSY] = NB_CTL_BUSY_LEN,
+	[NB_CTL_PARAMS] = NB_CTL_PARAMS_LEN,
+	[NB_CTL_ACCEPT] = NB_CTL_ACCEPT_LEN,
+	[NB_CTL_REJECT] = NB_CTL_REJECT_LEN,
+	[NB_CTL_START] = NB_CTL_START_LEN,
+	[NB_CTL_KEEPALIVE] = NB_CTL_KEEPALIVE_LEN,
+	[NB_CTL_RESULTS_REQ] = NB_CTL_RESULTS_REQ_LEN,
+	[NB_CTL_RESULTS] = NB_CTL_RESULTS_FIXED_LEN,
+	[NB_CTL_ERROR] = NB_CTL_ERROR_LEN,
+};
+
+static inline int
+type_known(uint8_t type)
+{
+	return type < NB_CTL_TYPE_MAX && type_names[type] != NULL;
+}
+
 /* Body length for m's type, or -EINVAL. */
 static int
 body_len(const struct nb_ctl_msg *m)
 {
-	switch (m->type) {
-	case NB_CTL_HELLO:
-	case NB_CTL_WELCOME:
-		return NB_CTL_CONF_LEN;
-	case NB_CTL_BUSY:
-		return NB_CTL_BUSY_LEN;
-	case NB_CTL_PARAMS:
-		return NB_CTL_PARAMS_LEN;
-	case NB_CTL_ACCEPT:
-		return NB_CTL_ACCEPT_LEN;
-	case NB_CTL_REJECT:
-		return NB_CTL_REJECT_LEN;
-	case NB_CTL_START:
-		return NB_CTL_START_LEN;
-	case NB_CTL_KEEPALIVE:
-		return NB_CTL_KEEPALIVE_LEN;
-	case NB_CTL_RESULTS_REQ:
-		return NB_CTL_RESULTS_REQ_LEN;
-	case NB_CTL_RESULTS:
-		if (m->u.res.chunk_len > NB_CTL_CHUNK)
-			return -EINVAL;
-		return NB_CTL_RESULTS_FIXED_LEN + m->u.res.chunk_len;
-	case NB_CTL_ERROR:
-		return NB_CTL_ERROR_LEN;
-	case NB_CTL_STOP:
-	case NB_CTL_DONE:
-	case NB_CTL_QUIT:
-	case NB_CTL_ACK:
-		return 0;
-	default:
+	if (!type_known(m->type))
 		return -EINVAL;
-	}
+	if (m->type == NB_CTL_RESULTS && m->u.res.chunk_len > NB_CTL_CHUNK)
+		return -EINVAL;
+	return fixed_body_len[m->type] +
+	       (m->type == NB_CTL_RESULTS ? m->u.res.chunk_len : 0);
 }
 
 /* Everything the struct can show; 0 or -EINVAL. */
 static int
 nb_ctl_check(const struct nb_ctl_msg *m)
 {
-	if (m->session == 0 || m->seq == 0)
+	if (m->session == 0 || m->seq == 0 || !type_known(m->type))
 		return -EINVAL;
 	switch (m->type) {
 	case NB_CTL_HELLO:
@@ -319,14 +326,9 @@ nb_ctl_check(const struct nb_ctl_msg *m)
 		    !has_nul(m->u.error.reason, sizeof(m->u.error.reason)))
 			return -EINVAL;
 		return 0;
-	case NB_CTL_RESULTS_REQ:
-	case NB_CTL_STOP:
-	case NB_CTL_DONE:
-	case NB_CTL_QUIT:
-	case NB_CTL_ACK:
-		return 0;
 	default:
-		return -EINVAL;
+		/* RESULTS_REQ, STOP, DONE, QUIT, ACK: nothing to check */
+		return 0;
 	}
 }
 
@@ -621,25 +623,7 @@ name_of(const char *const *names, unsigned int nb, unsigned int i,
 const char *
 nb_ctl_type_name(uint8_t type)
 {
-	static const char *const names[NB_CTL_TYPE_MAX] = {
-		[NB_CTL_HELLO] = "HELLO",
-		[NB_CTL_WELCOME] = "WELCOME",
-		[NB_CTL_BUSY] = "BUSY",
-		[NB_CTL_PARAMS] = "PARAMS",
-		[NB_CTL_ACCEPT] = "ACCEPT",
-		[NB_CTL_REJECT] = "REJECT",
-		[NB_CTL_START] = "START",
-		[NB_CTL_KEEPALIVE] = "KEEPALIVE",
-		[NB_CTL_STOP] = "STOP",
-		[NB_CTL_RESULTS_REQ] = "RESULTS_REQ",
-		[NB_CTL_RESULTS] = "RESULTS",
-		[NB_CTL_DONE] = "DONE",
-		[NB_CTL_QUIT] = "QUIT",
-		[NB_CTL_ACK] = "ACK",
-		[NB_CTL_ERROR] = "ERROR",
-	};
-
-	return name_of(names, NB_CTL_TYPE_MAX, type, "UNKNOWN");
+	return name_of(type_names, NB_CTL_TYPE_MAX, type, "UNKNOWN");
 }
 
 const char *
