@@ -307,13 +307,74 @@ nb_port_stats_reset(uint16_t port_id)
 }
 
 void
-nb_port_shutdown(struct nb_port *p)
+nb_ports_shutdown(struct nb_port *ports, uint16_t n)
 {
-	if (p->started) {
-		rte_eth_dev_stop(p->desc.port_id);
-		p->started = 0;
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		if (ports[i].started) {
+			rte_eth_dev_stop(ports[i].desc.port_id);
+			ports[i].started = 0;
+		}
 	}
-	rte_eth_dev_close(p->desc.port_id);
+	for (i = n; i > 0; i--)
+		rte_eth_dev_close(ports[i - 1].desc.port_id);
+}
+
+uint16_t
+nb_port_count(void)
+{
+	return rte_eth_dev_count_avail();
+}
+
+int
+nb_port_valid(uint16_t port_id)
+{
+	return rte_eth_dev_is_valid_port(port_id);
+}
+
+uint16_t
+nb_port_ids(uint16_t *ids, uint16_t max)
+{
+	uint16_t pid, n = 0;
+
+	RTE_ETH_FOREACH_DEV (pid) {
+		if (n == max)
+			break;
+		ids[n++] = pid;
+	}
+	return n;
+}
+
+int
+nb_port_socket(uint16_t port_id)
+{
+	int socket = rte_eth_dev_socket_id(port_id);
+
+	return socket < 0 ? (int)rte_socket_id() : socket;
+}
+
+struct rte_mempool *
+nb_pool_get(const char *name, unsigned int n, int socket)
+{
+	struct rte_mempool *mp = rte_mempool_lookup(name);
+
+	if (mp != NULL)
+		return mp;
+	return rte_pktmbuf_pool_create(name, n, 32, 0,
+				       RTE_MBUF_DEFAULT_BUF_SIZE, socket);
+}
+
+uint16_t
+nb_port_tx(uint16_t port_id, uint16_t queue, struct rte_mbuf **m, uint16_t n)
+{
+	return rte_eth_tx_burst(port_id, queue, m, n);
+}
+
+uint16_t
+nb_port_rx(uint16_t port_id, uint16_t queue, struct rte_mbuf **m, uint16_t n)
+{
+	return rte_eth_rx_burst(port_id, queue, m, n);
 }
 
 void

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <rte_mbuf.h>
 #include <rte_mempool.h>
 
 #include "nb_pmd_stats.h"
@@ -47,7 +48,33 @@ void nb_port_stats_reset(uint16_t port_id);
 struct rte_mempool *nb_tx_pool_create(const char *name, unsigned int n,
 				      uint32_t max_frame, int socket);
 
-void nb_port_shutdown(struct nb_port *p);
+/*
+ * Stop every port, then close them in the reverse order of their set-up:
+ * a memif pair's client end is closed before the server end whose regions
+ * it maps.
+ */
+void nb_ports_shutdown(struct nb_port *ports, uint16_t n);
+
+/* Ports probed by EAL: how many, whether an id is one, their ids. */
+uint16_t nb_port_count(void);
+int nb_port_valid(uint16_t port_id);
+uint16_t nb_port_ids(uint16_t *ids, uint16_t max);
+
+/* The NUMA socket of a port (the caller's when the port does not say). */
+int nb_port_socket(uint16_t port_id);
+
+/*
+ * A plain mbuf pool for control frames and probes (default data room);
+ * an existing pool of that name is reused (a responder runs test after
+ * test, and a TX ring may still hold the last test's mbufs).
+ */
+struct rte_mempool *nb_pool_get(const char *name, unsigned int n, int socket);
+
+/* One burst on the control path (not the workers' inline burst calls). */
+uint16_t nb_port_tx(uint16_t port_id, uint16_t queue, struct rte_mbuf **m,
+		    uint16_t n);
+uint16_t nb_port_rx(uint16_t port_id, uint16_t queue, struct rte_mbuf **m,
+		    uint16_t n);
 
 /* Read and free whatever waits in an RX queue (before a counter reset). */
 void nb_port_rx_flush(uint16_t port_id, uint16_t queue);

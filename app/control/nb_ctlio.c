@@ -5,11 +5,12 @@
 #include <string.h>
 
 #include <rte_cycles.h>
-#include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
 #include "nb_ctlio.h"
 #include "nb_frame.h"
+#include "nb_log.h"
+#include "nb_port.h"
 
 #define CTL_POOL_SIZE 1023
 #define CTL_TX_TRIES  100
@@ -43,11 +44,10 @@ faults_init(struct nb_ctlio *io)
 			io->f_rng ^= v * 0x2545f4914f6cdd1dull;
 	}
 	if (io->f_loss || io->f_dup || io->f_reorder)
-		fprintf(stderr,
-			"dpdk-nbench: NB_CTL_FAULTS: dropping %u%%, "
-			"duplicating %u%%, reordering %u%% of received "
-			"control datagrams\n",
-			io->f_loss, io->f_dup, io->f_reorder);
+		NB_LOG(NOTICE,
+		       "NB_CTL_FAULTS: dropping %u%%, duplicating %u%%, "
+		       "reordering %u%% of received control datagrams",
+		       io->f_loss, io->f_dup, io->f_reorder);
 }
 
 static unsigned int
@@ -102,7 +102,7 @@ nb_ctlio_init(struct nb_ctlio *io, uint16_t port, uint16_t nb_rxq, uint16_t txq,
 {
 	char name[RTE_MEMPOOL_NAMESIZE];
 	uint16_t q;
-	int socket = rte_eth_dev_socket_id(port);
+	int socket = nb_port_socket(port);
 
 	memset(io, 0, sizeof(*io));
 	io->port = port;
@@ -112,11 +112,10 @@ nb_ctlio_init(struct nb_ctlio *io, uint16_t port, uint16_t nb_rxq, uint16_t txq,
 	io->ip = ip;
 	faults_init(io);
 	io->vlan_id = vlan_id;
-	if (socket < 0)
-		socket = (int)rte_socket_id();
+	if (nb_rxq > RTE_DIM(io->rings))
+		return -EINVAL;
 	snprintf(name, sizeof(name), "nb_ctl_p%u", port);
-	io->pool = rte_pktmbuf_pool_create(name, CTL_POOL_SIZE, 32, 0,
-					   RTE_MBUF_DEFAULT_BUF_SIZE, socket);
+	io->pool = nb_pool_get(name, CTL_POOL_SIZE, socket);
 	if (io->pool == NULL)
 		return -ENOMEM;
 	for (q = 0; q < nb_rxq; q++) {
@@ -137,7 +136,7 @@ nb_ctlio_free(struct nb_ctlio *io)
 	struct rte_mbuf *m;
 	uint16_t q;
 
-	for (q = 0; q < NB_MAX_QUEUES; q++) {
+	for (q = 0; q < RTE_DIM(io->rings); q++) {
 		if (io->rings[q] == NULL)
 			continue;
 		while (rte_ring_sc_dequeue(io->rings[q], (void **)&m) == 0)
@@ -169,7 +168,7 @@ nb_ctlio_send_frame(struct nb_ctlio *io, const uint8_t *frame, uint16_t len)
 	/* The link may be flooded by test traffic: retry, then give up
 	 * (the control protocol retransmits). */
 	for (i = 0; i < CTL_TX_TRIES; i++) {
-		if (rte_eth_tx_burst(io->port, io->txq, &m, 1) == 1) {
+		if (nb_port_tx(io->port, io->txq, &m, 1) == 1) {
 			io->tx_frames++;
 			return 0;
 		}
@@ -202,12 +201,12 @@ nb_ctlio_send_msg(struct nb_ctlio *io, const uint8_t dst_mac[6],
 	return nb_ctlio_send_frame(io, frame, (uint16_t)n);
 }
 
+/* One frame, of the kind the worker (or our own poll) found it to be. */
 static void
-handle(struct nb_ctlio *io, struct rte_mbuf *m)
+handle(struct nb_ctlio *io, struct rte_mbuf *m, enum nb_frame_kind kind)
 {
 	uint8_t out[NB_FRAME_MAX];
 	const uint8_t *p;
-	struct nb_stamp st;
 	struct nb_udp_info u;
 	uint32_t len;
 	int n;
@@ -218,7 +217,7 @@ handle(struct nb_ctlio *io, struct rte_mbuf *m)
 	}
 	p = rte_pktmbuf_mtod(m, const uint8_t *);
 	len = m->data_len;
-	switch (nb_frame_parse(p, len, len, &st)) {
+	switch (kind) {
 	case NB_FRAME_CONTROL:
 		if (nb_udp_frame_parse(p, len, &u) != 0 ||
 		    u.dst_port != NB_CONTROL_UDP_PORT) {
@@ -259,21 +258,31 @@ unsigned int
 nb_ctlio_poll(struct nb_ctlio *io)
 {
 	struct rte_mbuf *pkts[32];
+	struct nb_stamp st;
 	unsigned int n, i, total = 0;
 	uint16_t q;
 
 	for (q = 0; q < io->nb_rxq; q++) {
-		/* what the workers handed over (also after they stopped) */
+		/* what the workers handed over (also after they stopped),
+		 * each with the kind the worker found */
 		n = rte_ring_sc_dequeue_burst(io->rings[q], (void **)pkts, 32,
 					      NULL);
+		for (i = 0; i < n; i++)
+			handle(io, pkts[i],
+			       (enum nb_frame_kind)pkts[i]->hash.usr);
 		if (n == 0 && !io->workers_own_rx) {
-			n = rte_eth_rx_burst(io->port, q, pkts, 32);
+			n = nb_port_rx(io->port, q, pkts, 32);
 			io->rx_polled += n;
+			for (i = 0; i < n; i++)
+				handle(io, pkts[i],
+				       nb_frame_parse(rte_pktmbuf_mtod(
+							      pkts[i],
+							      const uint8_t *),
+						      pkts[i]->data_len,
+						      pkts[i]->data_len, &st));
 		}
-		for (i = 0; i < n; i++) {
-			handle(io, pkts[i]);
+		for (i = 0; i < n; i++)
 			rte_pktmbuf_free(pkts[i]);
-		}
 		total += n;
 	}
 	return total;

@@ -29,7 +29,8 @@ struct nb_ctlio {
 	uint16_t nb_rxq;
 	int workers_own_rx; /* read rings, not queues */
 	struct rte_mempool *pool;
-	struct rte_ring *rings[NB_MAX_QUEUES];
+	/* one per RX queue: --queues and the one facing the peer's control */
+	struct rte_ring *rings[NB_MAX_QUEUES + 1];
 	uint8_t mac[6];
 	uint32_t ip;
 	uint16_t vlan_id;

@@ -3,8 +3,9 @@
  * DPDK telemetry: /nbench/ commands, so dpdk-telemetry.py (or any client of
  * the telemetry socket) can read a running tester or responder.
  *
- * The callbacks run on DPDK's telemetry thread.  They only read the
- * workers' single-writer counters, as the stats lcore does.  A test's jobs
+ * The callbacks run on DPDK's telemetry thread.  They read the workers'
+ * single-writer counters through nb_jobs_read()/nb_jobs_totals(), as the
+ * stats lcore does.  A test's jobs
  * are freed between tests: the control lcore calls nb_telemetry_live(0)
  * first, which waits until no callback is reading them.
  */
@@ -17,7 +18,7 @@
 #include <rte_cycles.h>
 #include <rte_telemetry.h>
 
-#include "nb_app.h"
+#include "nb_telemetry.h"
 
 #define TEL_MAX_STREAMS 32 /* /nbench/streams without an id lists these */
 
@@ -79,7 +80,8 @@ mode_name(enum nb_mode m)
 
 /* What the run is doing now, from its times (jobs are live). */
 static const char *
-run_state(const struct nb_app *app, uint64_t now)
+run_state(const struct nb_app *app, uint64_t now,
+	  const struct nb_jobs_totals *t)
 {
 	const struct nb_run *run = &app->run;
 
@@ -89,7 +91,7 @@ run_state(const struct nb_app *app, uint64_t now)
 		return "stopping";
 	if (now < run->measure_tsc)
 		return "warm-up";
-	if (!nb_all_tx_done(app))
+	if (!t->tx_done)
 		return "running";
 	return "draining";
 }
@@ -109,15 +111,16 @@ tel_state(const char *cmd, const char *params, struct rte_tel_data *d)
 		double secs = run->measure_tsc && now > run->measure_tsc
 				      ? (double)(now - run->measure_tsc) / hz
 				      : 0;
+		struct nb_jobs_totals t;
 
-		rte_tel_data_add_dict_string(d, "state", run_state(app, now));
+		nb_jobs_totals(&app->jobs, &t);
+		rte_tel_data_add_dict_string(d, "state",
+					     run_state(app, now, &t));
 		snprintf(buf, sizeof(buf), "%.3f", secs);
 		rte_tel_data_add_dict_string(d, "elapsed_s", buf);
 		rte_tel_data_add_dict_u64(d, "streams", app->cfg.streams);
-		rte_tel_data_add_dict_u64(d, "tx_packets",
-					  nb_tx_data_total(app));
-		rte_tel_data_add_dict_u64(d, "rx_packets",
-					  nb_rx_data_total(app));
+		rte_tel_data_add_dict_u64(d, "tx_packets", t.tx_data);
+		rte_tel_data_add_dict_u64(d, "rx_packets", t.rx_data);
 		tel_leave();
 	} else {
 		rte_tel_data_add_dict_string(d, "state",
@@ -137,50 +140,41 @@ static int
 tel_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	const struct nb_app *app = tel_app;
-	unsigned int p, i;
-	uint32_t k;
+	struct nb_counts cnt;
+	int live;
+	unsigned int p;
 
 	(void)cmd, (void)params;
+	if (nb_counts_alloc(&cnt, app->cfg.streams, 0, 0) != 0)
+		return -1;
+	live = tel_enter() == 0;
+	if (live) {
+		nb_jobs_read(&app->jobs, &cnt);
+		tel_leave();
+	}
 	rte_tel_data_start_dict(d);
 	for (p = 0; p < app->nb_ports; p++) {
 		struct rte_tel_data *c = rte_tel_data_alloc();
 		uint16_t port = app->port_ids[p];
-		uint64_t tx = 0, txb = 0, rx = 0, rxb = 0;
+		const struct nb_port_counts *pc =
+			live ? nb_counts_port(&cnt, port) : NULL;
+		struct nb_port_counts zero = {.port_id = port};
 		struct nb_pmd_stats pmd;
 		char name[16];
 
 		if (c == NULL)
-			return -1;
+			break;
+		if (pc == NULL)
+			pc = &zero;
 		rte_tel_data_start_dict(c);
 		rte_tel_data_add_dict_string(c, "name",
 					     app->ports[p].desc.name);
 		rte_tel_data_add_dict_string(c, "driver",
 					     app->ports[p].desc.driver);
-		if (tel_enter() == 0) {
-			for (i = 0; i < app->nb_txjobs; i++) {
-				const struct nb_txjob *j = app->txjobs[i];
-
-				if (j->port != port || j->cnt_data == NULL)
-					continue;
-				for (k = 0; k < j->nb_streams; k++) {
-					tx += j->cnt_data[k].pkts +
-					      j->cnt_warm[k].pkts;
-					txb += j->cnt_data[k].bytes +
-					       j->cnt_warm[k].bytes;
-				}
-			}
-			for (i = 0; i < app->nb_rxjobs; i++) {
-				if (app->rxjobs[i]->port != port)
-					continue;
-				rx += app->rxjobs[i]->pkts;
-				rxb += app->rxjobs[i]->bytes;
-			}
-			tel_leave();
-		}
-		rte_tel_data_add_dict_u64(c, "tool_tx_packets", tx);
-		rte_tel_data_add_dict_u64(c, "tool_tx_bytes", txb);
-		rte_tel_data_add_dict_u64(c, "tool_rx_packets", rx);
-		rte_tel_data_add_dict_u64(c, "tool_rx_bytes", rxb);
+		rte_tel_data_add_dict_u64(c, "tool_tx_packets", pc->tx_pkts);
+		rte_tel_data_add_dict_u64(c, "tool_tx_bytes", pc->tx_bytes);
+		rte_tel_data_add_dict_u64(c, "tool_rx_packets", pc->rx_pkts);
+		rte_tel_data_add_dict_u64(c, "tool_rx_bytes", pc->rx_bytes);
 		if (nb_port_stats(port, &pmd) == 0) {
 			rte_tel_data_add_dict_u64(c, "ipackets", pmd.ipackets);
 			rte_tel_data_add_dict_u64(c, "opackets", pmd.opackets);
@@ -195,47 +189,25 @@ tel_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 		snprintf(name, sizeof(name), "%u", port);
 		rte_tel_data_add_dict_container(d, name, c, 0);
 	}
+	nb_counts_free(&cnt);
 	return 0;
 }
 
-/* One stream's live counters, over every job that carries it. */
+/* One stream's live counters, summed over every job that carries it. */
 static void
-stream_dict(const struct nb_app *app, uint32_t st, struct rte_tel_data *c)
+stream_dict(const struct nb_counts *cnt, uint32_t st, struct rte_tel_data *c)
 {
-	uint64_t tx = 0, txb = 0, rx = 0, rxb = 0, uniq = 0, ooo = 0, dup = 0;
-	unsigned int i;
-	uint32_t k;
+	uint64_t tx = cnt->tx_pkts[st], uniq = cnt->rx_unique[st];
 
-	for (i = 0; i < app->nb_txjobs; i++) {
-		const struct nb_txjob *j = app->txjobs[i];
-
-		if (j->cnt_data == NULL)
-			continue;
-		for (k = 0; k < j->nb_streams; k++) {
-			if (j->first_stream + k * j->stream_stride != st)
-				continue;
-			tx += j->cnt_data[k].pkts;
-			txb += j->cnt_data[k].bytes;
-		}
-	}
-	for (i = 0; i < app->nb_rxjobs; i++) {
-		const struct nb_rx_stream *s = &app->rxjobs[i]->streams[st];
-
-		rx += s->seq.received;
-		rxb += s->bytes;
-		uniq += s->seq.unique;
-		ooo += s->seq.out_of_order;
-		dup += s->seq.duplicates;
-	}
 	rte_tel_data_start_dict(c);
 	rte_tel_data_add_dict_u64(c, "tx_packets", tx);
-	rte_tel_data_add_dict_u64(c, "tx_bytes", txb);
-	rte_tel_data_add_dict_u64(c, "rx_packets", rx);
-	rte_tel_data_add_dict_u64(c, "rx_bytes", rxb);
+	rte_tel_data_add_dict_u64(c, "tx_bytes", cnt->tx_bytes[st]);
+	rte_tel_data_add_dict_u64(c, "rx_packets", cnt->rx_pkts[st]);
+	rte_tel_data_add_dict_u64(c, "rx_bytes", cnt->rx_bytes[st]);
 	/* sent and not (yet) received: in flight, or lost */
 	rte_tel_data_add_dict_u64(c, "not_received", tx > uniq ? tx - uniq : 0);
-	rte_tel_data_add_dict_u64(c, "out_of_order", ooo);
-	rte_tel_data_add_dict_u64(c, "duplicates", dup);
+	rte_tel_data_add_dict_u64(c, "out_of_order", cnt->ooo[st]);
+	rte_tel_data_add_dict_u64(c, "duplicates", cnt->dup[st]);
 }
 
 static int
@@ -243,6 +215,7 @@ tel_streams(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	const struct nb_app *app = tel_app;
 	uint32_t st, first = 0, n = app->cfg.streams;
+	struct nb_counts cnt;
 	char name[16], *end;
 
 	(void)cmd;
@@ -257,18 +230,24 @@ tel_streams(const char *cmd, const char *params, struct rte_tel_data *d)
 		n = TEL_MAX_STREAMS;
 	}
 	rte_tel_data_start_dict(d);
-	if (tel_enter() != 0)
+	if (nb_counts_alloc(&cnt, app->cfg.streams, 0, 0) != 0)
+		return -1;
+	if (tel_enter() != 0) {
+		nb_counts_free(&cnt);
 		return 0; /* no test: an empty dict */
+	}
+	nb_jobs_read(&app->jobs, &cnt);
+	tel_leave();
 	for (st = first; st < n; st++) {
 		struct rte_tel_data *c = rte_tel_data_alloc();
 
 		if (c == NULL)
 			break;
-		stream_dict(app, st, c);
+		stream_dict(&cnt, st, c);
 		snprintf(name, sizeof(name), "%u", st);
 		rte_tel_data_add_dict_container(d, name, c, 0);
 	}
-	tel_leave();
+	nb_counts_free(&cnt);
 	return 0;
 }
 
@@ -276,21 +255,16 @@ static int
 tel_latency(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	const struct nb_app *app = tel_app;
-	struct nb_hist *h = malloc(sizeof(*h));
-	unsigned int i;
-	uint32_t st;
+	struct nb_counts cnt;
+	struct nb_hist *h;
 
 	(void)cmd, (void)params;
-	if (h == NULL)
+	if (nb_counts_alloc(&cnt, app->cfg.streams, 1, 0) != 0)
 		return -1;
+	h = cnt.hist;
 	nb_hist_init(h);
 	if (tel_enter() == 0) {
-		for (i = 0; i < app->nb_rxjobs; i++)
-			for (st = 0; st < app->cfg.streams; st++)
-				if (app->rxjobs[i]->streams[st].hist.count)
-					nb_hist_merge(h, &app->rxjobs[i]
-								  ->streams[st]
-								  .hist);
+		nb_jobs_read(&app->jobs, &cnt);
 		tel_leave();
 	}
 	rte_tel_data_start_dict(d);
@@ -303,7 +277,7 @@ tel_latency(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "p99_ns", nb_hist_percentile(h, 99));
 	rte_tel_data_add_dict_u64(d, "p99_9_ns", nb_hist_percentile(h, 99.9));
 	rte_tel_data_add_dict_u64(d, "max_ns", h->max);
-	free(h);
+	nb_counts_free(&cnt);
 	return 0;
 }
 

@@ -2,10 +2,9 @@
 /*
  * The worker loops.  One loop body, specialised at compile time by constant
  * arguments (has TX jobs, has RX jobs, TCP or UDP), gives one engine per
- * combination; nb_engine_select() picks one per worker at setup, so nothing
- * in the loop branches on configuration.
+ * combination, kept in a const table; nb_engine_select() picks one per
+ * worker at setup, so nothing in the loop branches on configuration.
  */
-#include <string.h>
 
 #include <rte_cycles.h>
 #include <rte_pause.h>
@@ -13,52 +12,6 @@
 #include "nb_gen.h"
 #include "nb_sink.h"
 #include "nb_worker.h"
-
-void
-nb_gen_event(struct nb_txjob *j, const struct nb_run *run, uint64_t now)
-{
-	if (j->phase == 0 && now >= run->measure_tsc) {
-		/* Warm-up over: fresh sequence numbers, data magic. */
-		j->phase = 1;
-		j->tmpl = j->tmpl_data;
-		j->cnt = j->cnt_data;
-		memset(j->seq, 0, sizeof(*j->seq) * j->nb_streams);
-		j->first_tsc = now;
-		j->next_event = run->end_tsc;
-	}
-	if (j->phase == 1 && now >= run->end_tsc) {
-		/* Out of time: release nothing more. */
-		j->left = 0;
-		j->owed = 0;
-		j->stop_tsc = run->end_tsc;
-		j->next_event = UINT64_MAX;
-	}
-}
-
-void
-nb_gen_drop(struct nb_txjob *j, struct rte_mbuf **pkts, uint32_t sent,
-	    uint32_t n, uint16_t first_stream_pos)
-{
-	uint32_t i;
-	uint16_t sp = (uint16_t)((first_stream_pos + sent) % j->nb_streams);
-
-	/*
-	 * Take the unsent frames back out of their streams' counts and give
-	 * their sequence numbers back (they were each stream's latest), so
-	 * the receiver sees no gap for frames that never left.
-	 */
-	for (i = sent; i < n; i++) {
-		j->seq[sp]--;
-		j->cnt[sp].pkts--;
-		j->cnt[sp].bytes -= pkts[i]->pkt_len + NB_FCS_LEN;
-		if (++sp == j->nb_streams)
-			sp = 0;
-	}
-	rte_pktmbuf_free_bulk(pkts + sent, n - sent);
-	j->dropped += n - sent;
-	/* With --packets/--bytes the count is of frames sent: make them up. */
-	j->left += n - sent;
-}
 
 static void
 probe_send(struct nb_probejob *p, const struct nb_run *run, unsigned int n)
@@ -165,7 +118,10 @@ nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
 
 				if (likely(!run->tx_stop))
 					nb_gen_step(j, run, now, tcp);
-				if (unlikely(j->left == 0 || run->tx_stop)) {
+				if (unlikely((j->left == 0 && !j->nb_pend) ||
+					     run->tx_stop)) {
+					if (j->nb_pend)
+						nb_gen_discard(j);
 					if (j->stop_tsc == 0)
 						j->stop_tsc = now;
 					rte_wmb();
@@ -226,26 +182,24 @@ engine_gensink_tcp(struct nb_worker *w)
 	return nb_engine_loop(w, 1, 1, 1);
 }
 
+/* [has TX][has RX][TCP]; a sink does not care what it receives. */
+static const struct nb_engine engines[2][2][2] = {
+	[0][1][0] = {"sink", engine_sink},
+	[0][1][1] = {"sink", engine_sink},
+	[1][0][0] = {"gen", engine_gen_udp},
+	[1][0][1] = {"gen", engine_gen_tcp},
+	[1][1][0] = {"gen+sink", engine_gensink_udp},
+	[1][1][1] = {"gen+sink", engine_gensink_tcp},
+};
+
 int
 nb_engine_select(struct nb_worker *w, uint8_t proto)
 {
-	int tcp = proto == NB_IPPROTO_TCP;
+	const struct nb_engine *e =
+		&engines[w->nb_tx > 0][w->nb_rx > 0][proto == NB_IPPROTO_TCP];
 
-	if (w->nb_tx && w->nb_rx) {
-		w->engine = tcp ? engine_gensink_tcp : engine_gensink_udp;
-		w->engine_name = "gen+sink";
-	} else if (w->nb_tx) {
-		w->engine = tcp ? engine_gen_tcp : engine_gen_udp;
-		w->engine_name = "gen";
-	} else if (w->nb_rx) {
-		w->engine = engine_sink;
-		w->engine_name = "sink";
-	} else {
-		w->engine = NULL;
-		w->engine_name = "idle";
-		return -1;
-	}
-	return 0;
+	w->engine = e->loop != NULL ? e : NULL;
+	return w->engine != NULL ? 0 : -1;
 }
 
 int
@@ -253,5 +207,5 @@ nb_worker_main(void *arg)
 {
 	struct nb_worker *w = arg;
 
-	return w->engine(w);
+	return w->engine->loop(w);
 }

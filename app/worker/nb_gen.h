@@ -3,9 +3,17 @@
  * The generator's burst step, inlined into each engine loop.  Per frame it
  * copies the template's headers, writes seq and timestamp, and fixes the L4
  * checksum; everything else was decided at setup.
+ *
+ * A frame counts as sent when the PMD takes it: the per-stream counters
+ * (read by the stats lcore) only ever grow.  Frames the TX queue refuses
+ * stay with the job and are offered first on the next turn; nothing new
+ * is built meanwhile, and the pacer's deadlines keep running, so the
+ * shortfall shows in the achieved rate instead of as lost frames.
  */
 #ifndef NB_GEN_H
 #define NB_GEN_H
+
+#include <string.h>
 
 #include <rte_branch_prediction.h>
 #include <rte_cycles.h>
@@ -16,21 +24,79 @@
 #include "nb_worker.h"
 
 /* Slow path: a phase boundary (warm-up -> measured -> end) was reached. */
-void nb_gen_event(struct nb_txjob *j, const struct nb_run *run, uint64_t now);
+static __rte_noinline void
+nb_gen_event(struct nb_txjob *j, const struct nb_run *run, uint64_t now)
+{
+	if (j->phase == 0 && now >= run->measure_tsc) {
+		/* Warm-up over: fresh sequence numbers, data magic. */
+		j->phase = 1;
+		j->tmpl = j->tmpl_data;
+		j->cnt = j->cnt_data;
+		memset(j->seq, 0, sizeof(*j->seq) * j->nb_streams);
+		j->first_tsc = now;
+		j->next_event = run->end_tsc;
+	}
+	if (j->phase == 1 && now >= run->end_tsc) {
+		/* Out of time: build nothing more. */
+		j->left = 0;
+		j->owed = 0;
+		j->stop_tsc = run->end_tsc;
+		j->next_event = UINT64_MAX;
+	}
+}
 
-/* Slow path: frames the PMD would not take after retries. */
-void nb_gen_drop(struct nb_txjob *j, struct rte_mbuf **pkts, uint32_t sent,
-		 uint32_t n, uint16_t first_stream_pos);
+/* Count n frames the PMD took, oldest first (their streams follow on). */
+static __rte_always_inline void
+nb_gen_commit(struct nb_txjob *j, const uint16_t *len, uint32_t n)
+{
+	uint16_t sp = j->commit_pos;
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		j->cnt[sp].pkts++;
+		j->cnt[sp].bytes += len[i] + NB_FCS_LEN;
+		if (++sp == j->nb_streams)
+			sp = 0;
+	}
+	j->commit_pos = sp;
+}
+
+/* Offer the frames left from an earlier turn; 1 when none is left. */
+static __rte_noinline int
+nb_gen_flush(struct nb_txjob *j)
+{
+	uint16_t h = j->pend_head;
+	uint16_t sent =
+		rte_eth_tx_burst(j->port, j->queue, j->pend + h, j->nb_pend);
+
+	nb_gen_commit(j, j->pend_len + h, sent);
+	j->nb_pend = (uint16_t)(j->nb_pend - sent);
+	j->pend_head = j->nb_pend ? (uint16_t)(h + sent) : 0;
+	return j->nb_pend == 0;
+}
+
+/* Slow path at a forced stop: free what never left, count it. */
+static __rte_noinline void
+nb_gen_discard(struct nb_txjob *j)
+{
+	rte_pktmbuf_free_bulk(j->pend + j->pend_head, j->nb_pend);
+	j->dropped += j->nb_pend;
+	j->nb_pend = 0;
+	j->pend_head = 0;
+}
 
 static __rte_always_inline void
 nb_gen_step(struct nb_txjob *j, const struct nb_run *run, uint64_t now,
 	    const int tcp)
 {
 	struct rte_mbuf *pkts[NB_BURST];
-	uint32_t n, i, sent, tries;
-	uint16_t sp, pp, sp0;
+	uint16_t len[NB_BURST];
+	uint32_t n, i, sent;
+	uint16_t sp, pp;
 	uint64_t ts;
 
+	if (unlikely(j->nb_pend) && !nb_gen_flush(j))
+		return;
 	if (unlikely(now >= j->next_event))
 		nb_gen_event(j, run, now);
 	n = j->owed + nb_pacer_due(&j->pacer, now, NB_BURST - j->owed);
@@ -45,7 +111,7 @@ nb_gen_step(struct nb_txjob *j, const struct nb_run *run, uint64_t now,
 	}
 	j->owed = 0;
 	ts = nb_clock_ns(&run->clock, now);
-	sp = sp0 = j->stream_pos;
+	sp = j->stream_pos;
 	pp = j->pat_pos;
 	for (i = 0; i < n; i++) {
 		const struct nb_tmpl *t =
@@ -56,12 +122,11 @@ nb_gen_step(struct nb_txjob *j, const struct nb_run *run, uint64_t now,
 		rte_memcpy(d, t->hdr, NB_TMPL_MAX_HDR);
 		m->data_len = t->wire_len;
 		m->pkt_len = t->wire_len;
+		len[i] = t->wire_len;
 		if (tcp)
 			nb_stamp_tcp(d, t, j->seq[sp]++, ts);
 		else
 			nb_stamp_udp(d, t, j->seq[sp]++, ts);
-		j->cnt[sp].pkts++;
-		j->cnt[sp].bytes += t->wire_len + NB_FCS_LEN;
 		/* Each round over the streams takes the next size, so every
 		 * stream sees every size of the pattern. */
 		if (++sp == j->nb_streams) {
@@ -74,13 +139,16 @@ nb_gen_step(struct nb_txjob *j, const struct nb_run *run, uint64_t now,
 	j->pat_pos = pp;
 	j->left -= n;
 	sent = rte_eth_tx_burst(j->port, j->queue, pkts, (uint16_t)n);
-	for (tries = 0; unlikely(sent < n) && tries < NB_TX_RETRIES; tries++) {
-		rte_delay_us_block(NB_TX_RETRY_US);
-		sent += rte_eth_tx_burst(j->port, j->queue, pkts + sent,
-					 (uint16_t)(n - sent));
+	nb_gen_commit(j, len, sent);
+	if (unlikely(sent < n)) {
+		/* keep the rest for the next turn, in order */
+		j->nb_pend = (uint16_t)(n - sent);
+		j->pend_head = 0;
+		for (i = 0; i < j->nb_pend; i++) {
+			j->pend[i] = pkts[sent + i];
+			j->pend_len[i] = len[sent + i];
+		}
 	}
-	if (unlikely(sent < n))
-		nb_gen_drop(j, pkts, sent, n, sp0);
 	j->last_tsc = now;
 }
 

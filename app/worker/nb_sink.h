@@ -96,7 +96,9 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now)
 								->rx_offset_ns,
 						st.ts));
 		} else if (kind >= NB_FRAME_CONTROL && j->ctl_ring != NULL) {
-			/* Control, ARP, ICMP: the control lcore's business. */
+			/* Control, ARP, ICMP: the control lcore's business;
+			 * it gets the kind found here with the frame. */
+			m->hash.usr = kind;
 			if (rte_ring_sp_enqueue(j->ctl_ring, m) == 0) {
 				ctl++;
 				continue;

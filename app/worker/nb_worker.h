@@ -23,9 +23,6 @@
 #include "nb_seq.h"
 
 #define NB_BURST 32
-/* A full TX queue is retried for up to RETRIES x RETRY_US, then dropped. */
-#define NB_TX_RETRIES  64
-#define NB_TX_RETRY_US 1
 
 /* Run states set by the control lcore. */
 struct nb_run {
@@ -50,23 +47,34 @@ struct nb_tx_stream {
 };
 
 struct nb_txjob {
-	/* hot, read-mostly */
+	/* set at setup, read in the loop */
 	uint16_t port, queue;
 	uint16_t nb_streams, nb_sizes;
 	uint16_t nb_pattern;
-	uint16_t stream_pos, pat_pos;
-	uint32_t owed; /* due but not yet sent (alloc failed) */
 	struct rte_mempool *pool;
 	const uint8_t *pattern; /* size index per frame, repeating */
-	struct nb_tmpl *tmpl;	/* [stream * nb_sizes + size], current phase */
-	struct nb_tx_stream *cnt; /* [stream], current phase */
-	uint64_t *seq;		  /* [stream] */
-	struct nb_pacer pacer;
-	uint64_t left;	     /* frames still to send; UINT64_MAX = no limit */
-	uint64_t next_event; /* TSC of the next phase change */
 
-	/* written by the worker, read by stats/control */
-	uint64_t dropped __rte_cache_aligned; /* freed after TX retries */
+	/* the worker's own loop state, written every burst */
+	struct nb_tmpl *tmpl;	  /* [stream * nb_sizes + size], this phase */
+	struct nb_tx_stream *cnt; /* [stream], this phase */
+	uint64_t *seq;		  /* [stream] */
+	uint16_t stream_pos, pat_pos;
+	uint16_t commit_pos; /* stream of the oldest frame not yet counted */
+	uint32_t owed;	     /* due but not yet built (alloc failed) */
+	struct nb_pacer pacer;
+	uint64_t left;	     /* frames still to build; UINT64_MAX = no limit */
+	uint64_t next_event; /* TSC of the next phase change */
+	/*
+	 * Frames the TX queue did not take yet, oldest first: offered again
+	 * on the next turn before anything new is built, so a full queue
+	 * never blocks the loop and never loses a frame.
+	 */
+	uint16_t nb_pend, pend_head;
+	uint16_t pend_len[NB_BURST];
+	struct rte_mbuf *pend[NB_BURST];
+
+	/* written by the worker, read by stats/control (only ever grow) */
+	uint64_t dropped __rte_cache_aligned; /* unsent when stopped, freed */
 	uint64_t alloc_fail;
 	uint64_t first_tsc; /* first frame of the measured phase */
 	uint64_t last_tsc;  /* last burst handed to the PMD */
@@ -141,22 +149,28 @@ struct nb_probejob {
 struct nb_worker;
 typedef int (*nb_engine_fn)(struct nb_worker *w);
 
+/* A worker loop: one per combination of job kinds, chosen once. */
+struct nb_engine {
+	const char *name;
+	nb_engine_fn loop;
+};
+
 struct nb_worker {
 	unsigned int lcore;
 	uint16_t nb_tx, nb_rx;
 	struct nb_txjob *tx[NB_MAX_WORKER_JOBS];
 	struct nb_rxjob *rx[NB_MAX_WORKER_JOBS];
 	struct nb_run *run;
-	nb_engine_fn engine;
-	const char *engine_name;
-	struct nb_probejob *probe; /* NULL unless this worker probes */
+	const struct nb_engine *engine; /* NULL: idle */
+	struct nb_probejob *probe;	/* NULL unless this worker probes */
 	uint64_t loops __rte_cache_aligned;
 	uint64_t idle_loops;
 	volatile int tx_finished; /* all this worker's TX jobs are done */
 	volatile int exited;
 } __rte_cache_aligned;
 
-/* Pick the loop for this worker's jobs and protocol (once, at setup). */
+/* Pick the loop for this worker's jobs and protocol (once, at setup);
+ * -1 when the worker has no job (it stays idle). */
 int nb_engine_select(struct nb_worker *w, uint8_t proto);
 
 /* rte_eal_remote_launch entry point. */

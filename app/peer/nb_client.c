@@ -1,0 +1,595 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The client (--peer): HELLO, PARAMS, clock rounds, START, the test with
+ * keepalives, STOP, RESULTS, DONE.  Which message ends which wait is nb_cli's
+ * decision (app/core/nb_peer_sm.c); nb_client_report.c writes the report.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_cycles.h>
+#include <rte_random.h>
+
+#include "nb_client.h"
+#include "nb_client_report.h"
+#include "nb_log.h"
+#include "nb_peertest.h"
+#include "nb_run.h"
+
+static void
+on_msg(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
+{
+	enum nb_cli_event ev;
+
+	switch (nb_cli_route(&pr->cli, m, u->src_ip)) {
+	case NB_CLI_DROP:
+		return;
+	case NB_CLI_CLOCK:
+		/* the responder's echo (unacknowledged): a clock sample */
+		if (m->u.ka.echo_ns != 0)
+			nb_offset_sample(&pr->off, m->u.ka.echo_ns,
+					 m->u.ka.sender_ns -
+						 m->u.ka.echo_delay_ns,
+					 m->u.ka.sender_ns, nb_peer_now(pr));
+		return;
+	case NB_CLI_DIRECT:
+		break;
+	case NB_CLI_LINK:
+		if (!nb_peer_accept(pr, u, m))
+			return;
+		if (memcmp(u->src_mac, pr->peer_mac, 6) != 0) {
+			/* The frames reached it anyway (flooding, a virtual
+			 * link): say so, and use its real MAC. */
+			NB_LOG(WARNING,
+			       "warning: the responder answers from " NB_MAC_FMT
+			       ", not the --peer MAC; using its address",
+			       NB_MAC_ARGS(u->src_mac));
+			memcpy(pr->peer_mac, u->src_mac, 6);
+		}
+		break;
+	}
+	ev = nb_cli_on_msg(&pr->cli, m);
+	if (ev != NB_CLI_E_NONE) {
+		pr->event = ev;
+		pr->inbox = *m;
+	}
+}
+
+/* Wait for the next event of the state machine (a refusal included). */
+static int
+client_wait(struct nb_peer *pr, enum nb_cli_event *ev)
+{
+	uint64_t deadline = nb_peer_now(pr) + pr->timeout_ns;
+
+	for (;;) {
+		nb_ctlio_poll(&pr->io);
+		if (pr->event != NB_CLI_E_NONE) {
+			*ev = pr->event;
+			pr->event = NB_CLI_E_NONE;
+			return 0;
+		}
+		if (nb_peer_service(pr) != 0)
+			return -ETIMEDOUT;
+		if (!pr->link.pending && nb_peer_now(pr) > deadline)
+			return -ETIMEDOUT;
+		/* Ctrl-C aborts a wait, except once the test is stopping:
+		 * then the results are still worth fetching */
+		if (nb_force_quit && !pr->stopping)
+			return -EINTR;
+		nb_peer_nap(pr);
+	}
+}
+
+/* Wait until our last message is acknowledged. */
+static int
+client_flush(struct nb_peer *pr)
+{
+	while (pr->link.pending) {
+		nb_ctlio_poll(&pr->io);
+		if (pr->event == NB_CLI_E_ABORT)
+			return -ECONNRESET;
+		if (nb_peer_service(pr) != 0)
+			return -ETIMEDOUT;
+		nb_peer_nap(pr);
+	}
+	return 0;
+}
+
+/* Send a message that ends the session (DONE, QUIT) and wait for its ACK. */
+static int
+client_close(struct nb_peer *pr, uint8_t type)
+{
+	struct nb_ctl_msg m;
+	int ret;
+
+	nb_ctl_msg_init(&m, type, pr->session);
+	ret = nb_peer_send(pr, &m);
+	if (ret == 0)
+		ret = client_flush(pr);
+	nb_cli_set(&pr->cli, NB_CLI_CLOSED, 0);
+	return ret;
+}
+
+static int
+fail(struct nb_peer *pr, const char *fmt, const char *arg)
+{
+	struct nb_result *r = &pr->app->result;
+
+	snprintf(r->error, sizeof(r->error), fmt, arg);
+	NB_LOG(ERR, "%s", r->error);
+	nb_out_fatal(&pr->app->out, r->error);
+	pr->app->emitted = 1;
+	return 1;
+}
+
+/* Our own counters only, when the responder could not give its own. */
+static int
+client_partial(struct nb_peer *pr, const char *why)
+{
+	struct nb_ctl_msg d;
+	char buf[256];
+
+	if (pr->event == NB_CLI_E_ABORT || pr->inbox.type == NB_CTL_ERROR) {
+		snprintf(buf, sizeof(buf), "the responder ended the test: %s",
+			 pr->inbox.u.error.reason);
+		why = buf;
+	}
+	nb_peertest_stop(pr);
+	/* let a responder that is still there end the session now */
+	nb_ctl_msg_init(&d, NB_CTL_DONE, pr->session);
+	d.seq = pr->link.next_seq;
+	nb_peer_send_raw(pr, &d, pr->peer_mac, pr->peer_ip);
+	nb_result_finish(&pr->app->result);
+	return nb_client_report_partial(pr, why);
+}
+
+static void
+on_arp(void *ctx, const uint8_t *frame, uint32_t len)
+{
+	struct nb_peer *pr = ctx;
+	uint8_t mac[6];
+
+	if (!pr->arp_done &&
+	    nb_arp_sender_is(frame, len, pr->peer_ip, mac) == 1) {
+		memcpy(pr->peer_mac, mac, 6);
+		pr->arp_done = 1;
+	}
+}
+
+/* --peer IP: ask by ARP (every 200 ms) until answered or timed out. */
+static int
+resolve_peer(struct nb_peer *pr)
+{
+	uint64_t deadline = nb_peer_now(pr) + pr->timeout_ns, next = 0;
+	uint8_t frame[64];
+	int n = nb_arp_request(frame, sizeof(frame), pr->io.mac, pr->io.ip,
+			       pr->io.vlan_id, pr->peer_ip);
+
+	if (n < 0)
+		return n;
+	pr->io.on_arp = on_arp;
+	while (!pr->arp_done) {
+		if (nb_peer_now(pr) >= next) {
+			nb_ctlio_send_frame(&pr->io, frame, (uint16_t)n);
+			next = nb_peer_now(pr) + 200 * NB_MS;
+		}
+		nb_ctlio_poll(&pr->io);
+		if (nb_peer_now(pr) > deadline || nb_force_quit)
+			return -ETIMEDOUT;
+		nb_peer_nap(pr);
+	}
+	return 0;
+}
+
+static void
+fill_params(struct nb_peer *pr, struct nb_ctl_params *p)
+{
+	struct nb_app *app = pr->app;
+	const struct nb_config *cfg = &app->cfg;
+	uint16_t i;
+
+	memset(p, 0, sizeof(*p));
+	p->direction = cfg->bidir     ? NB_CTL_DIR_BIDIR
+		       : cfg->reverse ? NB_CTL_DIR_REVERSE
+				      : NB_CTL_DIR_FORWARD;
+	p->proto = cfg->proto;
+	p->vlan_id = cfg->vlan_id;
+	p->streams = cfg->streams;
+	p->nb_sizes = cfg->sizes.nb_sizes;
+	for (i = 0; i < cfg->sizes.nb_sizes; i++)
+		p->sizes[i] = cfg->sizes.sizes[i];
+	p->nb_pattern = cfg->sizes.nb_pattern;
+	memcpy(p->pattern, cfg->sizes.pattern, cfg->sizes.nb_pattern);
+	p->rate_num = app->rate.unlimited ? 0 : app->rate.pps_num;
+	p->rate_den = app->rate.unlimited ? 1 : app->rate.pps_den;
+	p->packets = app->total_packets;
+	p->duration_ms = (uint64_t)(cfg->duration * 1000.0 + 0.5);
+	p->omit_ms = (uint64_t)(cfg->omit * 1000.0 + 0.5);
+	p->client_ip = pr->io.ip;
+	p->responder_ip = pr->peer_ip;
+	memcpy(p->client_mac, app->ports[0].desc.mac, 6);
+	memcpy(p->responder_mac, pr->peer_mac, 6);
+	/* nonzero asks the responder to reflect probes */
+	p->latency_rate = cfg->pingpong ? 1 : cfg->latency_rate;
+	p->sport_base = NB_DEFAULT_SPORT_BASE;
+	p->dport = NB_DEFAULT_DPORT;
+}
+
+/* HELLO -> WELCOME; then --quit or --conf end here (1: done, code set). */
+static int
+client_hello(struct nb_peer *pr, int *code)
+{
+	const struct nb_config *cfg = &pr->app->cfg;
+	enum nb_cli_event ev = NB_CLI_E_NONE;
+	struct nb_ctl_msg m;
+	char t[200];
+
+	nb_ctl_msg_init(&m, NB_CTL_HELLO, pr->session);
+	m.u.conf = pr->mine;
+	if (nb_peer_send(pr, &m) != 0 || client_wait(pr, &ev) != 0) {
+		snprintf(t, sizeof(t),
+			 "peer " NB_MAC_FMT " did not answer within %.1f s "
+			 "(is a dpdk-nbench responder running there? see "
+			 "--peer-timeout)",
+			 NB_MAC_ARGS(pr->peer_mac), cfg->peer_timeout);
+		*code = fail(pr, "%s", t);
+		return 1;
+	}
+	if (ev == NB_CLI_E_BUSY) {
+		*code = fail(pr, "the responder is busy: %s",
+			     pr->inbox.u.busy.reason);
+		return 1;
+	}
+	if (ev == NB_CLI_E_ABORT) {
+		*code = fail(pr, "the responder refused: %s",
+			     pr->inbox.u.error.reason);
+		return 1;
+	}
+	pr->theirs = pr->inbox.u.conf;
+	nb_cli_set(&pr->cli, NB_CLI_RUNNING, 0);
+	*code = 0;
+	if (cfg->quit) {
+		if (client_close(pr, NB_CTL_QUIT) != 0) {
+			*code = fail(pr, "%s",
+				     "the responder did not acknowledge QUIT");
+			return 1;
+		}
+		if (nb_out_chatty(&pr->app->out))
+			printf("responder %s told to quit\n", pr->theirs.host);
+		return 1;
+	}
+	if (cfg->conf) {
+		nb_client_report_conf(pr);
+		client_close(pr, NB_CTL_DONE);
+		return 1;
+	}
+	return 0;
+}
+
+/* PARAMS -> ACCEPT (or REJECT), then our end of the test. */
+static int
+client_params(struct nb_peer *pr, struct nb_ctl_params *params)
+{
+	enum nb_cli_event ev = NB_CLI_E_NONE;
+	struct nb_ctl_msg m;
+	char why[256];
+
+	fill_params(pr, params);
+	nb_cli_set(&pr->cli, NB_CLI_PARAMS, 0);
+	nb_ctl_msg_init(&m, NB_CTL_PARAMS, pr->session);
+	m.u.params = *params;
+	if (nb_peer_send(pr, &m) != 0 || client_wait(pr, &ev) != 0)
+		return fail(pr, "%s", "the responder stopped answering");
+	if (ev != NB_CLI_E_ACCEPT) {
+		/* end the session, so the responder serves the next one */
+		nb_cli_set(&pr->cli, NB_CLI_RUNNING, 0);
+		client_close(pr, NB_CTL_DONE);
+		return fail(pr, "the responder rejected the test: %s",
+			    ev == NB_CLI_E_REJECT ? pr->inbox.u.reject.reason
+						  : pr->inbox.u.error.reason);
+	}
+	nb_cli_set(&pr->cli, NB_CLI_RUNNING, 0);
+	if (nb_peertest_setup(pr, params, why, sizeof(why)) != 0) {
+		client_close(pr, NB_CTL_DONE);
+		return fail(pr, "%s", why);
+	}
+	return 0;
+}
+
+/*
+ * A few keepalive rounds: the responder's clock offset.  One-way latency
+ * is receive time minus send time, each on its own host's clock.  On one
+ * host (same boot id) there is one clock.  Otherwise each receiver moves
+ * its receive times onto the sender's clock with the estimated offset
+ * (responder - us): we add it, the responder subtracts it.
+ */
+static int
+client_clock(struct nb_peer *pr, int64_t *theta)
+{
+	struct nb_ctl_msg m;
+	unsigned int k;
+
+	for (k = 0; k < 8; k++) {
+		uint32_t before = pr->off.samples;
+		uint64_t until;
+
+		nb_ctl_msg_init(&m, NB_CTL_KEEPALIVE, pr->session);
+		m.u.ka.sender_ns = nb_peer_now(pr);
+		if (nb_peer_send(pr, &m) != 0 || client_flush(pr) != 0)
+			return -1;
+		until = nb_peer_now(pr) + 20 * NB_MS;
+		while (pr->off.samples == before && nb_peer_now(pr) < until) {
+			nb_ctlio_poll(&pr->io);
+			nb_peer_nap(pr);
+		}
+	}
+	*theta = 0;
+	if (pr->mine.boot_id[0] != '\0' &&
+	    strcmp(pr->mine.boot_id, pr->theirs.boot_id) == 0) {
+		snprintf(pr->method, sizeof(pr->method),
+			 "one-way, same host (boot ids match): one clock; the "
+			 "control exchange put the offset at %+.3f us "
+			 "+-%.3f us",
+			 pr->off.offset_ns / 1e3, pr->off.bound_ns / 1e3);
+	} else if (pr->off.samples) {
+		*theta = pr->off.offset_ns;
+		snprintf(pr->method, sizeof(pr->method),
+			 "one-way; the responder's clock offset %+.3f us "
+			 "(+-%.3f us, best of %u control round trips) "
+			 "corrected: latencies are good to that bound",
+			 pr->off.offset_ns / 1e3, pr->off.bound_ns / 1e3,
+			 pr->off.samples);
+	} else {
+		snprintf(pr->method, sizeof(pr->method),
+			 "one-way; no clock offset measured: assumes a shared "
+			 "clock");
+	}
+	pr->app->run.rx_offset_ns = *theta;
+	pr->app->result.latency_method = pr->method;
+	return 0;
+}
+
+/* Whether the running test is over on our side (1), by its own rules. */
+static int
+test_over(struct nb_peer *pr, const struct nb_ctl_params *p, uint64_t tsc,
+	  uint64_t *last_rx, uint64_t *idle_since)
+{
+	const struct nb_app *app = pr->app;
+	uint64_t hz = rte_get_tsc_hz();
+	int sends = p->direction != NB_CTL_DIR_REVERSE;
+	int receives = p->direction != NB_CTL_DIR_FORWARD;
+	struct nb_jobs_totals t;
+
+	if (app->cfg.pingpong) /* probes only: for --time */
+		return tsc >= app->run.end_tsc;
+	nb_jobs_totals(&app->jobs, &t);
+	if (sends && !t.tx_done)
+		return 0;
+	/* Our senders are done (or we have none).  When the responder sends
+	 * too: by time, until the end; by count, until its frames came, or
+	 * went quiet for a second (or never came: the peer timeout after the
+	 * start). */
+	if (!receives)
+		return 1;
+	if (app->run.end_tsc != UINT64_MAX)
+		return tsc >= app->run.end_tsc;
+	if (t.rx_data >= p->packets)
+		return 1;
+	if (t.rx_data != *last_rx) {
+		*last_rx = t.rx_data;
+		*idle_since = tsc;
+		return 0;
+	}
+	if (t.rx_data > 0)
+		return tsc - *idle_since > hz;
+	return tsc > app->run.start_tsc &&
+	       tsc - app->run.start_tsc >
+		       (uint64_t)(app->cfg.peer_timeout * hz) + hz;
+}
+
+/* START, then keepalives until the test is over; 1 when interrupted,
+ * -1 when the responder is gone (partial results were reported). */
+static int
+client_run(struct nb_peer *pr, const struct nb_ctl_params *p, int *code)
+{
+	struct nb_app *app = pr->app;
+	uint64_t next_ka, idle_since = 0, last_rx = 0, seen = 0, since = 0;
+	int sends = p->direction != NB_CTL_DIR_REVERSE, announced = 0;
+	struct nb_ctl_msg m;
+	int64_t theta;
+
+	if (client_clock(pr, &theta) != 0)
+		goto gone;
+	pr->nap_short = 0; /* the test runs: leave the CPU to workers */
+	/* START at an agreed time: now + the delay, on both sides. */
+	nb_ctl_msg_init(&m, NB_CTL_START, pr->session);
+	m.u.start.rx_offset_ns = -theta;
+	m.u.start.delay_ms = NB_PEER_START_DELAY_MS;
+	if (nb_peer_send(pr, &m) != 0)
+		goto gone;
+	nb_peertest_arm(pr, NB_PEER_START_DELAY_MS * NB_MS);
+	if (client_flush(pr) != 0)
+		goto gone;
+	/* Running: keepalives both prove the responder alive and carry
+	 * RTT. */
+	next_ka = nb_peer_now(pr) + NB_PEER_KEEPALIVE_NS;
+	for (;;) {
+		uint64_t tsc = rte_get_tsc_cycles();
+
+		nb_ctlio_poll(&pr->io);
+		if (nb_peer_service(pr) != 0) {
+			*code = client_partial(pr, "the responder stopped "
+						   "answering during the test");
+			return -1;
+		}
+		/* say so when the test has started on both ends */
+		if (!announced && tsc >= app->run.start_tsc) {
+			announced = 1;
+			app->result.start_time = (int64_t)time(NULL);
+			nb_out_begin(&app->out, &app->result);
+			nb_client_report_header(pr, p);
+		}
+		if (nb_force_quit)
+			return 1;
+		if (pr->event == NB_CLI_E_ABORT) {
+			*code = client_partial(pr, "");
+			return -1;
+		}
+		if (nb_peer_now(pr) >= next_ka && !pr->link.pending) {
+			nb_ctl_msg_init(&m, NB_CTL_KEEPALIVE, pr->session);
+			m.u.ka.sender_ns = nb_peer_now(pr);
+			nb_peer_send(pr, &m);
+			next_ka = nb_peer_now(pr) + NB_PEER_KEEPALIVE_NS;
+		}
+		if (test_over(pr, p, tsc, &last_rx, &idle_since))
+			return 0;
+		if (sends && nb_run_tx_stalled(app, tsc, &seen, &since)) {
+			NB_LOG(ERR,
+			       "the port accepted no frame for %d s; "
+			       "stopping",
+			       NB_TX_STALL_S);
+			return 0;
+		}
+		nb_peer_nap(pr);
+	}
+gone:
+	*code = client_partial(pr, "the responder stopped answering");
+	return -1;
+}
+
+/* Every RESULTS part of the responder's blob, reassembled and parsed. */
+static int
+fetch_results(struct nb_peer *pr, struct nb_ctl_results_hdr *h,
+	      struct nb_ctl_stream_res *s, uint32_t *n)
+{
+	uint32_t part = 0, parts = 1, total = 0, max = pr->app->cfg.streams;
+	const struct nb_ctl_results *res = &pr->inbox.u.res;
+	enum nb_cli_event ev;
+	struct nb_ctl_msg m;
+	uint8_t *blob = NULL;
+	int ret = -ETIMEDOUT;
+
+	do {
+		nb_cli_set(&pr->cli, NB_CLI_RESULTS, part);
+		nb_ctl_msg_init(&m, NB_CTL_RESULTS_REQ, pr->session);
+		m.u.rreq.part = part;
+		if (nb_peer_send(pr, &m) != 0 || client_wait(pr, &ev) != 0 ||
+		    ev != NB_CLI_E_RESULTS)
+			goto out;
+		if (blob == NULL) {
+			parts = res->nb_parts;
+			total = res->total_len;
+			/* no more than our streams' worth of results */
+			ret = -EPROTO;
+			if (total >
+			    NB_CTL_RESULTS_HDR_LEN +
+				    (size_t)max * (NB_CTL_STREAM_RES_LEN +
+						   10u * NB_HIST_BUCKETS))
+				goto out;
+			ret = -ENOMEM;
+			blob = malloc(total ? total : 1);
+			if (blob == NULL)
+				goto out;
+		}
+		ret = -EPROTO;
+		if (nb_ctl_results_put(blob, total, res) != 0)
+			goto out;
+	} while (++part < parts);
+	ret = nb_ctl_results_read(blob, total, h, s, max, n);
+out:
+	nb_cli_set(&pr->cli, NB_CLI_RUNNING, 0);
+	free(blob);
+	return ret;
+}
+
+int
+nb_client_main(struct nb_app *app)
+{
+	static struct nb_peer pr;
+	struct nb_config *cfg = &app->cfg;
+	struct nb_ctl_results_hdr h;
+	struct nb_ctl_stream_res *res = NULL;
+	struct nb_ctl_params params;
+	uint32_t nres = 0;
+	int ret, code = 0, interrupted;
+
+	memset(&pr, 0, sizeof(pr));
+	pr.on_msg = on_msg;
+	/* the stats lcore does not run in peer mode: no interval lines */
+	app->out.intervals = 0;
+	app->out.progress = 0;
+	nb_offset_init(&pr.off);
+	memcpy(pr.peer_mac, cfg->peer_mac, 6);
+	pr.peer_ip = cfg->peer_is_ip   ? cfg->peer_ip
+		     : cfg->dst_ip_set ? cfg->dst_ip
+				       : NB_DEFAULT_DST_IP;
+	ret = nb_peer_open(&pr, app, 1, cfg->have_ip ? cfg->ip : cfg->src_ip);
+	if (ret != 0)
+		return ret;
+	if (cfg->peer_is_ip && resolve_peer(&pr) != 0) {
+		code = fail(&pr, "%s",
+			    "no ARP answer from the --peer address (is a "
+			    "responder there, on this link?)");
+		goto out;
+	}
+	ret = nb_run_resolve(app,
+			     (uint64_t)app->ports[0].desc.link_speed * 1000000);
+	if (ret != 0) {
+		nb_app_error(app, "cannot resolve --rate%s",
+			     ret == -ENOTSUP
+				     ? ": the port reports no link speed "
+				       "for a percentage"
+				     : "");
+		code = 2;
+		goto out;
+	}
+	pr.session = (uint32_t)rte_rand() | 1;
+	nb_cli_init(&pr.cli, pr.session, pr.peer_ip);
+	pr.nap_short = 1;
+	if (client_hello(&pr, &code) || client_params(&pr, &params) != 0) {
+		code = code ? code : 1;
+		goto out;
+	}
+	ret = client_run(&pr, &params, &code);
+	if (ret < 0)
+		goto out;
+	interrupted = ret;
+	/* STOP: the responder stops its senders and drains; so do we. */
+	pr.stopping = 1;
+	client_flush(&pr);
+	{
+		struct nb_ctl_msg m;
+
+		nb_ctl_msg_init(&m, NB_CTL_STOP, pr.session);
+		if (nb_peer_send(&pr, &m) != 0) {
+			code = client_partial(&pr, "the responder stopped "
+						   "answering");
+			goto out;
+		}
+	}
+	nb_peertest_stop(&pr);
+	if (client_flush(&pr) != 0) {
+		code = client_partial(&pr, "the responder stopped answering");
+		goto out;
+	}
+	app->result.interrupted = interrupted;
+	res = calloc(cfg->streams, sizeof(*res));
+	if (res == NULL || fetch_results(&pr, &h, res, &nres) != 0 ||
+	    nres != cfg->streams) {
+		nb_result_finish(&app->result);
+		code = client_partial(&pr, "could not fetch the responder's "
+					   "results");
+		goto out;
+	}
+	client_close(&pr, NB_CTL_DONE);
+	code = nb_client_report(&pr, &params, &h, res, nres) != 0 ||
+	       interrupted;
+out:
+	free(res);
+	nb_peertest_free(&pr);
+	nb_peer_close(&pr);
+	return code;
+}

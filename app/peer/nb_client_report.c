@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What the client writes: --conf, the test's header line, and the report
+ * of each direction, made by pairing each end's sender with the other
+ * end's receiver (nb_peer_result_merge).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "nb_client_report.h"
+#include "nb_log.h"
+#include "nb_peer_result.h"
+
+static void
+print_conf(const char *who, const struct nb_ctl_conf *c)
+{
+	printf("%s:\n  node %s\n  cpu %s\n  os %s\n  dpdk-nbench %s, %s\n"
+	       "  driver %s, link %u Mbps, numa %d\n  queues rx %u tx %u, "
+	       "workers %u\n  mac " NB_MAC_FMT " ip " NB_IP4_FMT "\n",
+	       who, c->host, c->cpu, c->os, c->tool_version, c->dpdk_version,
+	       c->driver, c->link_speed_mbps, c->numa_node, c->nb_rxq,
+	       c->nb_txq, c->nb_workers, NB_MAC_ARGS(c->mac),
+	       NB_IP4_ARGS(c->ipv4));
+}
+
+static void
+conf_json(json_t *o, const char *key, const struct nb_ctl_conf *c)
+{
+	char mac[18];
+
+	snprintf(mac, sizeof(mac), NB_MAC_FMT, NB_MAC_ARGS(c->mac));
+	json_object_set_new(
+		o, key,
+		json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:i,s:i,s:i,s:i,s:i,s:s}",
+			  "host", c->host, "cpu", c->cpu, "os", c->os,
+			  "version", c->tool_version, "dpdk", c->dpdk_version,
+			  "driver", c->driver, "link_speed_mbps",
+			  (int)c->link_speed_mbps, "numa_node",
+			  (int)c->numa_node, "rx_queues", (int)c->nb_rxq,
+			  "tx_queues", (int)c->nb_txq, "workers",
+			  (int)c->nb_workers, "mac", mac));
+}
+
+static int
+emit_json(struct nb_app *app, json_t *doc)
+{
+	app->emitted = 1;
+	if (nb_out_finish(&app->out, doc) != 0) {
+		nb_app_error(app, "cannot write --json-file %s",
+			     app->cfg.json_file);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+print_result(struct nb_app *app, struct nb_result *r, const char *title,
+	     const char *direction, json_t **doc)
+{
+	if (app->out.kind == NB_OUT_JSON ||
+	    app->out.kind == NB_OUT_JSON_STREAM || app->out.json_file != NULL)
+		*doc = nb_report_json(r);
+	nb_out_result(&app->out, r, title, direction);
+}
+
+void
+nb_client_report_conf(struct nb_peer *pr)
+{
+	json_t *doc;
+
+	if (!pr->app->cfg.json) {
+		print_conf("local", &pr->mine);
+		print_conf("remote", &pr->theirs);
+		return;
+	}
+	doc = json_object();
+	conf_json(doc, "local", &pr->mine);
+	conf_json(doc, "remote", &pr->theirs);
+	emit_json(pr->app, doc);
+}
+
+void
+nb_client_report_header(struct nb_peer *pr, const struct nb_ctl_params *p)
+{
+	const struct nb_config *cfg = &pr->app->cfg;
+
+	if (!nb_out_chatty(&pr->app->out))
+		return;
+	printf("Peer test with %s (" NB_IP4_FMT "): %s, %u stream%s, %s\n",
+	       pr->theirs.host, NB_IP4_ARGS(pr->theirs.ipv4),
+	       p->direction == NB_CTL_DIR_BIDIR	    ? "both ways"
+	       : p->direction == NB_CTL_DIR_REVERSE ? "responder -> client "
+						      "(reverse)"
+						    : "client -> responder",
+	       cfg->streams, cfg->streams == 1 ? "" : "s",
+	       cfg->proto == NB_IPPROTO_TCP ? "TCP" : "UDP");
+	fflush(stdout);
+}
+
+int
+nb_client_report_partial(struct nb_peer *pr, const char *why)
+{
+	struct nb_app *app = pr->app;
+	json_t *doc = NULL;
+
+	snprintf(app->result.error, sizeof(app->result.error), "%s", why);
+	NB_LOG(ERR, "%s; partial results (this side's counters only) follow",
+	       why);
+	print_result(app, &app->result, "partial results:", "partial", &doc);
+	if (doc != NULL)
+		emit_json(app, doc);
+	app->emitted = 1;
+	return 1;
+}
+
+/* The round trips of the probes, into the forward direction's report. */
+static void
+add_probes(struct nb_app *app, struct nb_result *fwd)
+{
+	const struct nb_jobs *js = &app->jobs;
+	unsigned int i;
+
+	fwd->probes_sent = js->probe->sent;
+	fwd->rtt_method = app->cfg.pingpong
+				  ? "ping-pong, one probe outstanding, "
+				    "reflected by the responder's worker; one "
+				    "clock"
+				  : "probes at --latency-rate inside the test, "
+				    "reflected by the responder's worker; one "
+				    "clock";
+	for (i = 0; i < js->nb_rx; i++) {
+		fwd->probes_returned += js->rx[i]->probes;
+		nb_hist_merge(&fwd->rtt, js->rx[i]->rtt);
+	}
+}
+
+int
+nb_client_report(struct nb_peer *pr, const struct nb_ctl_params *p,
+		 const struct nb_ctl_results_hdr *h,
+		 const struct nb_ctl_stream_res *res, uint32_t nres)
+{
+	static struct nb_result fwd, rev;
+	struct nb_app *app = pr->app;
+	int sends = p->direction != NB_CTL_DIR_REVERSE;
+	int receives = p->direction != NB_CTL_DIR_FORWARD;
+	json_t *doc = NULL, *rdoc = NULL;
+	int ret = 0;
+
+	if (sends) {
+		nb_peer_result_side_init(&fwd, &app->result, pr->method);
+		nb_peer_result_merge(&fwd, &app->result, h, res, nres, 1);
+		if (app->jobs.probe != NULL)
+			add_probes(app, &fwd);
+		print_result(app, &fwd, "client -> responder:", "forward",
+			     &doc);
+	}
+	if (receives) {
+		nb_peer_result_side_init(&rev, &app->result, pr->method);
+		nb_peer_result_merge(&rev, &app->result, h, res, nres, 0);
+		print_result(app, &rev, "responder -> client:", "reverse",
+			     &rdoc);
+	}
+	if (doc != NULL && rdoc != NULL)
+		json_object_set_new(doc, "reverse", rdoc);
+	else if (rdoc != NULL)
+		doc = rdoc;
+	if (doc != NULL) {
+		json_t *start = json_object_get(doc, "start");
+
+		json_object_set_new(start, "direction",
+				    json_string(sends && receives ? "bidir"
+						: sends		  ? "forward"
+								  : "reverse"));
+		conf_json(start, "remote", &pr->theirs);
+		ret = emit_json(app, doc);
+	}
+	if (sends)
+		nb_result_free(&fwd);
+	if (receives)
+		nb_result_free(&rev);
+	return ret;
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef NB_CLIENT_REPORT_H
+#define NB_CLIENT_REPORT_H
+
+#include "nb_session.h"
+
+/* --conf: both ends' descriptions, as text or JSON. */
+void nb_client_report_conf(struct nb_peer *pr);
+/* "Peer test with HOST (IP): ..." once the test has started. */
+void nb_client_report_header(struct nb_peer *pr, const struct nb_ctl_params *p);
+/* This end's counters only, the responder's being lost; returns 1. */
+int nb_client_report_partial(struct nb_peer *pr, const char *why);
+/* Each direction's report from both ends' counters; -1 if --json-file
+ * could not be written. */
+int nb_client_report(struct nb_peer *pr, const struct nb_ctl_params *p,
+		     const struct nb_ctl_results_hdr *h,
+		     const struct nb_ctl_stream_res *res, uint32_t nres);
+
+#endif /* NB_CLIENT_REPORT_H */

@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+
+#include "nb_frame.h"
+#include "nb_peer_result.h"
+#include "nb_peertest.h"
+#include "nb_run.h"
+
+/* Turn the (already validated) parameters into this end's test config. */
+static void
+params_to_cfg(struct nb_peer *pr, const struct nb_ctl_params *p)
+{
+	struct nb_config *cfg = &pr->app->cfg;
+	/* a ping-pong client sends probes only, no data */
+	int sends = pr->client ? p->direction != NB_CTL_DIR_REVERSE &&
+					 !cfg->pingpong
+			       : p->direction != NB_CTL_DIR_FORWARD;
+	uint16_t i;
+
+	cfg->proto = p->proto;
+	cfg->vlan_id = p->vlan_id;
+	cfg->streams = p->streams;
+	cfg->sizes.nb_sizes = p->nb_sizes;
+	for (i = 0; i < p->nb_sizes; i++)
+		cfg->sizes.sizes[i] = p->sizes[i];
+	cfg->sizes.nb_pattern = p->nb_pattern;
+	memcpy(cfg->sizes.pattern, p->pattern, p->nb_pattern);
+	cfg->duration = p->duration_ms / 1000.0;
+	cfg->omit = p->omit_ms / 1000.0;
+	cfg->packets = p->packets;
+	cfg->nb_tx_ports = sends ? 1 : 0;
+	cfg->tx_ports[0] = cfg->port;
+	cfg->nb_rx_ports = 1;
+	cfg->rx_ports[0] = cfg->port;
+	cfg->have_src_mac = 0;
+	cfg->have_dst_mac = 1;
+	memcpy(cfg->dst_mac, pr->peer_mac, 6);
+	cfg->src_ip = pr->io.ip;
+	cfg->dst_ip = pr->peer_ip;
+}
+
+/* The responder reflects probes: each worker on the TX queue of its first
+ * RX queue (forward tests leave its data TX queues idle). */
+static int
+reflect_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
+	      size_t errlen)
+{
+	struct nb_jobs *js = &pr->app->jobs;
+	unsigned int i, k;
+
+	if (p->direction != NB_CTL_DIR_FORWARD) {
+		snprintf(err, errlen, "latency probes ride forward tests only");
+		return -EINVAL;
+	}
+	for (i = 0; i < js->nb_workers; i++) {
+		struct nb_worker *w = js->workers[i];
+		int q = -1;
+
+		for (k = 0; k < w->nb_rx && q < 0; k++)
+			if (w->rx[k]->queue < pr->app->cfg.queues)
+				q = w->rx[k]->queue;
+		for (k = 0; k < w->nb_rx; k++)
+			w->rx[k]->reflect_txq = q;
+	}
+	return 0;
+}
+
+/* The client probes from the worker that owns TX queue 0 and records round
+ * trips per RX queue. */
+static int
+prober_setup(struct nb_peer *pr, char *err, size_t errlen)
+{
+	struct nb_app *app = pr->app;
+	const struct nb_config *cfg = &app->cfg;
+	struct nb_jobs *js = &app->jobs;
+	uint8_t frame[NB_FRAME_MAX];
+	char name[RTE_MEMPOOL_NAMESIZE];
+	struct nb_probejob *pj;
+	struct nb_worker *w;
+	struct nb_flow f;
+	unsigned int i;
+
+	for (i = 0; i < js->nb_rx; i++) {
+		js->rx[i]->rtt = rte_zmalloc("nb_rtt", sizeof(struct nb_hist),
+					     RTE_CACHE_LINE_SIZE);
+		if (js->rx[i]->rtt == NULL)
+			goto nomem;
+		nb_hist_init(js->rx[i]->rtt);
+	}
+	pj = rte_zmalloc("nb_probe", sizeof(*pj), RTE_CACHE_LINE_SIZE);
+	if (pj == NULL)
+		goto nomem;
+	js->probe = pj;
+	pj->port = cfg->port;
+	pj->queue = 0;
+	pj->pingpong = cfg->pingpong;
+	pj->timeout_tsc = rte_get_tsc_hz() / 10; /* 100 ms */
+	snprintf(name, sizeof(name), "nb_probe_p%u", cfg->port);
+	pj->pool = nb_pool_get(name, 1023, nb_port_socket(cfg->port));
+	if (pj->pool == NULL)
+		goto nomem;
+	memset(&f, 0, sizeof(f));
+	memcpy(f.src_mac, app->ports[0].desc.mac, 6);
+	memcpy(f.dst_mac, pr->peer_mac, 6);
+	f.vlan_id = cfg->vlan_id;
+	f.proto = cfg->proto;
+	f.src_ip = pr->io.ip;
+	f.dst_ip = pr->peer_ip;
+	f.src_port = (uint16_t)(NB_DEFAULT_SPORT_BASE + cfg->streams);
+	f.dst_port = NB_DEFAULT_DPORT;
+	f.stream_id = (uint16_t)cfg->streams;
+	if (nb_frame_build(frame, sizeof(frame), &f, NB_FRAME_MIN,
+			   NB_MAGIC_PROBE, &pj->tmpl) < 0) {
+		snprintf(err, errlen, "cannot build a probe frame");
+		return -EINVAL;
+	}
+	for (i = 0; i < js->nb_rx && i < NB_MAX_WORKER_JOBS; i++)
+		pj->rx[pj->nb_rx++] = js->rx[i];
+	w = nb_jobs_queue_owner(js, 0);
+	if (w == NULL) {
+		snprintf(err, errlen, "no worker owns queue 0 for probes");
+		return -EINVAL;
+	}
+	w->probe = pj;
+	return 0;
+nomem:
+	snprintf(err, errlen, "out of hugepage memory for latency probes");
+	return -ENOMEM;
+}
+
+int
+nb_peertest_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
+		  size_t errlen)
+{
+	struct nb_app *app = pr->app;
+	struct nb_result *r = &app->result;
+	unsigned int i;
+	int ret;
+
+	params_to_cfg(pr, p);
+	ret = nb_run_prepare(app, p->rate_num, p->rate_den, p->packets, err,
+			     errlen);
+	if (ret == 0 && p->latency_rate)
+		ret = pr->client ? prober_setup(pr, err, errlen)
+				 : reflect_setup(pr, p, err, errlen);
+	if (ret != 0) {
+		nb_run_free(app);
+		return ret;
+	}
+	r->topology = "peer";
+	r->latency_method = "one-way, assumes a clock shared with the sender "
+			    "(same host)";
+	r->ports[0].role =
+		app->cfg.nb_tx_ports || (pr->client && p->latency_rate)
+			? "tx+rx"
+			: "rx";
+	for (i = 0; i < app->jobs.nb_rx; i++)
+		app->jobs.rx[i]->ctl_ring =
+			pr->io.rings[app->jobs.rx[i]->queue];
+	/*
+	 * Reset the PMD counters before the workers poll: a reset racing a
+	 * worker's own counter update could be lost.
+	 */
+	nb_port_stats_reset(app->port_ids[0]);
+	pr->ctl_tx0 = pr->io.tx_frames;
+	pr->ctl_rx0 = pr->io.rx_polled;
+	rte_wmb();
+	/* from here the workers own the RX queues */
+	pr->io.workers_own_rx = 1;
+	if (nb_run_launch(app, 0) != 0) {
+		pr->io.workers_own_rx = 0;
+		nb_run_free(app);
+		snprintf(err, errlen, "cannot launch workers");
+		return -EIO;
+	}
+	pr->test_ready = 1;
+	return 0;
+}
+
+void
+nb_peertest_arm(struct nb_peer *pr, uint64_t delay_ns)
+{
+	uint64_t hz = rte_get_tsc_hz();
+
+	/*
+	 * No interval lines in peer mode yet: the receiving side's counters
+	 * are the responder's, which it reports only at the end.  The delay
+	 * is at most NB_CTL_MAX_START_DELAY_MS: no overflow.
+	 */
+	nb_run_arm(pr->app,
+		   rte_get_tsc_cycles() + delay_ns * hz / 1000000000ULL);
+}
+
+/*
+ * Control frames wait in the hand-off rings meanwhile: this runs inside
+ * message handling and must not re-enter it.
+ */
+void
+nb_peertest_stop(struct nb_peer *pr)
+{
+	struct nb_app *app = pr->app;
+	struct nb_port_result *port = &app->result.ports[0];
+
+	if (!pr->test_ready)
+		return;
+	nb_run_drain(app, 1, 0);
+	pr->io.workers_own_rx = 0;
+	nb_run_collect(app);
+	/* the port also carried control frames: count them as ours */
+	port->tool_tx_pkts += pr->io.tx_frames - pr->ctl_tx0;
+	if (app->jobs.probe != NULL)
+		port->tool_tx_pkts += app->jobs.probe->sent;
+	port->tool_rx_pkts += pr->io.rx_polled - pr->ctl_rx0;
+	pr->test_ready = 0;
+}
+
+void
+nb_peertest_free(struct nb_peer *pr)
+{
+	if (pr->test_ready)
+		nb_peertest_stop(pr);
+	nb_run_free(pr->app);
+	free(pr->blob);
+	pr->blob = NULL;
+	pr->blob_len = 0;
+}
+
+int
+nb_peertest_blob(struct nb_peer *pr)
+{
+	const struct nb_result *r = &pr->app->result;
+	struct nb_ctl_results_hdr h;
+	struct nb_ctl_stream_res *s;
+	int n;
+
+	s = calloc(r->nb_streams ? r->nb_streams : 1, sizeof(*s));
+	if (s == NULL)
+		return -ENOMEM;
+	nb_peer_result_export(r, &h, s);
+	pr->blob_len = nb_ctl_results_size(s, r->nb_streams);
+	pr->blob = malloc(pr->blob_len);
+	n = pr->blob == NULL ? -ENOMEM
+			     : nb_ctl_results_write(&h, s, r->nb_streams,
+						    pr->blob, pr->blob_len);
+	free(s);
+	return n < 0 ? n : 0;
+}

@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Session plumbing for both ends of a peer test: port and control I/O
+ * bring-up, sending (once, or reliably through nb_link), decoding and the
+ * common acceptance of what arrives.  Control messages (nb_ctl) ride in
+ * UDP datagrams on the test port; a new message from the peer also
+ * acknowledges ours (the peer only sends it after reading our last one).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_version.h>
+
+#include "nb_frame.h"
+#include "nb_log.h"
+#include "nb_run.h"
+#include "nb_session.h"
+#include "nb_setup.h"
+#include "nb_version.h"
+
+#define RTO_MIN_NS (20 * NB_MS)
+#define RTO_MAX_NS (400 * NB_MS)
+
+uint64_t
+nb_peer_now(const struct nb_peer *pr)
+{
+	return nb_clock_ns(&pr->app->run.clock, rte_get_tsc_cycles());
+}
+
+void
+nb_peer_nap(const struct nb_peer *pr)
+{
+	/* the clock-offset samples are only this late while a test is set
+	 * up; during the test the CPU is left to the workers */
+	nb_run_sleep_us(pr->nap_short ? 50 : 500);
+}
+
+static void
+read_line(const char *path, const char *key, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	char line[256];
+	size_t klen = key != NULL ? strlen(key) : 0;
+
+	if (f == NULL)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *v = line;
+
+		if (key != NULL) {
+			if (strncmp(line, key, klen) != 0 ||
+			    (v = strchr(line, ':')) == NULL)
+				continue;
+			for (v++; *v == ' '; v++)
+				;
+		}
+		klen = strcspn(v, "\n");
+		if (klen >= len)
+			klen = len - 1;
+		memcpy(buf, v, klen);
+		buf[klen] = '\0';
+		break;
+	}
+	fclose(f);
+}
+
+static void
+fill_conf(struct nb_peer *pr)
+{
+	struct nb_app *app = pr->app;
+	const struct nb_port_desc *d = &app->ports[0].desc;
+	struct nb_ctl_conf *c = &pr->mine;
+	struct utsname u;
+
+	memset(c, 0, sizeof(*c));
+	snprintf(c->tool_version, sizeof(c->tool_version), "%s", NB_VERSION);
+	snprintf(c->dpdk_version, sizeof(c->dpdk_version), "%s", rte_version());
+	if (gethostname(c->host, sizeof(c->host) - 1) != 0)
+		snprintf(c->host, sizeof(c->host), "unknown");
+	c->host[sizeof(c->host) - 1] = '\0';
+	snprintf(c->cpu, sizeof(c->cpu), "unknown");
+	read_line("/proc/cpuinfo", "model name", c->cpu, sizeof(c->cpu));
+	if (uname(&u) == 0)
+		snprintf(c->os, sizeof(c->os), "%.20s %.40s", u.sysname,
+			 u.release);
+	snprintf(c->driver, sizeof(c->driver), "%s", d->driver);
+	c->link_speed_mbps = d->link_speed;
+	c->nb_ports = app->nb_ports;
+	c->nb_rxq = d->nb_rxq;
+	c->nb_txq = d->nb_txq;
+	c->nb_workers = (uint16_t)app->plan.nb_workers;
+	c->numa_node = (int16_t)(d->numa_node < -1 ? -1 : d->numa_node);
+	memcpy(c->mac, d->mac, 6);
+	c->ipv4 = pr->io.ip;
+	read_line("/proc/sys/kernel/random/boot_id", NULL, c->boot_id,
+		  sizeof(c->boot_id));
+}
+
+int
+nb_peer_send_raw(struct nb_peer *pr, struct nb_ctl_msg *m, const uint8_t mac[6],
+		 uint32_t ip)
+{
+	uint8_t buf[NB_CTL_MAX_LEN];
+	int n = nb_ctl_encode(m, buf, sizeof(buf));
+
+	if (n < 0)
+		return n;
+	return nb_ctlio_send_msg(&pr->io, mac, ip, buf, (uint16_t)n);
+}
+
+int
+nb_peer_service(struct nb_peer *pr)
+{
+	const uint8_t *buf;
+	size_t len;
+
+	switch (nb_link_poll(&pr->link, nb_peer_now(pr), &buf, &len)) {
+	case NB_LINK_TRANSMIT:
+		nb_ctlio_send_msg(&pr->io, pr->peer_mac, pr->peer_ip, buf,
+				  (uint16_t)len);
+		return 0;
+	case NB_LINK_TIMEOUT:
+		return -ETIMEDOUT;
+	default:
+		return 0;
+	}
+}
+
+int
+nb_peer_send(struct nb_peer *pr, struct nb_ctl_msg *m)
+{
+	int ret;
+
+	m->session = pr->session;
+	while ((ret = nb_link_send(&pr->link, m, nb_peer_now(pr))) == -EBUSY) {
+		nb_ctlio_poll(&pr->io);
+		if (nb_peer_service(pr) != 0)
+			return -ETIMEDOUT;
+		nb_peer_nap(pr);
+	}
+	if (ret != 0)
+		return ret;
+	return nb_peer_service(pr);
+}
+
+int
+nb_peer_accept(struct nb_peer *pr, const struct nb_udp_info *u,
+	       const struct nb_ctl_msg *m)
+{
+	struct nb_ctl_msg ack;
+	int fresh;
+
+	if (m->type == NB_CTL_ACK) {
+		nb_link_on_ack(&pr->link, m->seq, nb_peer_now(pr));
+		return 0;
+	}
+	fresh = nb_link_accept(&pr->link, m);
+	if (fresh < 0)
+		return 0;
+	nb_ctl_msg_init(&ack, NB_CTL_ACK, m->session);
+	ack.seq = m->seq;
+	nb_peer_send_raw(pr, &ack, u->src_mac, u->src_ip);
+	if (fresh == 0)
+		return 0;
+	/* The peer answered, so it read our last message. */
+	if (pr->link.pending)
+		nb_link_on_ack(&pr->link, pr->link.out_seq, nb_peer_now(pr));
+	pr->last_heard = nb_peer_now(pr);
+	return 1;
+}
+
+/* A control message of another protocol version: say so, to its sender. */
+static void
+version_mismatch(struct nb_peer *pr, const struct nb_udp_info *u,
+		 const struct nb_ctl_msg *m)
+{
+	struct nb_ctl_msg e;
+
+	NB_LOG(WARNING,
+	       "control message of another protocol version from " NB_IP4_FMT
+	       ": version mismatch",
+	       NB_IP4_ARGS(u->src_ip));
+	nb_ctl_msg_init(&e, NB_CTL_ERROR, m->session ? m->session : 1);
+	e.seq = m->seq ? m->seq : 1;
+	e.u.error.code = NB_CTL_CODE_VERSION;
+	snprintf(e.u.error.reason, sizeof(e.u.error.reason),
+		 "version mismatch: this side speaks control protocol %d "
+		 "(dpdk-nbench %s)",
+		 NB_CTL_VERSION, NB_VERSION);
+	nb_peer_send_raw(pr, &e, u->src_mac, u->src_ip);
+}
+
+/* nb_ctlio's callback for every control datagram addressed to us. */
+static void
+on_datagram(void *ctx, const struct nb_udp_info *u)
+{
+	struct nb_peer *pr = ctx;
+	struct nb_ctl_msg m;
+	int ret = nb_ctl_decode(u->payload, u->payload_len, &m);
+
+	NB_LOG(DEBUG, "ctl %s rx %s session %08x seq %u ret %d",
+	       pr->client ? "client" : "responder",
+	       ret == 0 ? nb_ctl_type_name(m.type) : "?", m.session, m.seq,
+	       ret);
+	if (ret == -EPROTONOSUPPORT)
+		version_mismatch(pr, u, &m);
+	if (ret == 0)
+		pr->on_msg(pr, u, &m);
+}
+
+int
+nb_peer_open(struct nb_peer *pr, struct nb_app *app, int client, uint32_t ip)
+{
+	struct nb_config *cfg = &app->cfg;
+	struct nb_setup_req req = {
+		/*
+		 * One more queue each way than the workers' senders use: the
+		 * last TX queue is the control lcore's own, and the last RX
+		 * queue faces the peer's (virtual links such as memif pair
+		 * queue i with queue i).  Receivers poll every RX queue;
+		 * control frames reach the control lcore through their
+		 * hand-off rings.
+		 */
+		.nb_queues = (uint16_t)(cfg->queues + 1),
+		.min_frame = 1518,
+		.link_hint = client ? "cable, switch, or the responder's end "
+				      "missing"
+				    : NULL,
+	};
+
+	pr->app = app;
+	pr->client = client;
+	pr->timeout_ns = (uint64_t)(cfg->peer_timeout * 1e9);
+	if (!nb_port_valid(cfg->port)) {
+		nb_app_error(app, "port %u does not exist (see --list-ports)",
+			     cfg->port);
+		return 2;
+	}
+	cfg->extra_rxq = 1;
+	if (nb_setup_ports(app, &cfg->port, 1, &req) != 0)
+		return 1;
+	app->jobs.keep_pools = 1;
+	nb_clock_init(&app->run.clock, rte_get_tsc_hz(), 0);
+	if (nb_ctlio_init(&pr->io, cfg->port, req.nb_queues,
+			  (uint16_t)(req.nb_queues - 1), app->ports[0].desc.mac,
+			  ip, cfg->vlan_id) != 0) {
+		nb_app_error(app, "cannot set up control I/O (hugepage "
+				  "memory?)");
+		return 1;
+	}
+	pr->io.on_msg = on_datagram;
+	pr->io.ctx = pr;
+	nb_link_init(&pr->link, RTO_MIN_NS, RTO_MAX_NS, pr->timeout_ns);
+	fill_conf(pr);
+	return 0;
+}
+
+void
+nb_peer_close(struct nb_peer *pr)
+{
+	nb_ctlio_free(&pr->io);
+}

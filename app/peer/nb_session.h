@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A peer-mode session, either end: the control I/O on the test port, the
+ * reliable link (nb_link) that retransmits each message until it is
+ * acknowledged, and the state of the test both ends run.  The decisions
+ * (which message is taken in which state) are the pure state machines of
+ * nb_peer_sm; this is their DPDK-side shell.
+ */
+#ifndef NB_SESSION_H
+#define NB_SESSION_H
+
+#include <stdint.h>
+
+#include "nb_app.h"
+#include "nb_ctl.h"
+#include "nb_ctlio.h"
+#include "nb_link.h"
+#include "nb_offset.h"
+#include "nb_peer_sm.h"
+
+#define NB_MS		       1000000ULL
+#define NB_PEER_KEEPALIVE_NS   (250 * NB_MS)
+#define NB_PEER_START_DELAY_MS 200
+
+struct nb_peer;
+/* A decoded message for this end's state machine. */
+typedef void (*nb_peer_msg_fn)(struct nb_peer *pr, const struct nb_udp_info *u,
+			       struct nb_ctl_msg *m);
+
+struct nb_peer {
+	struct nb_app *app;
+	struct nb_ctlio io;
+	struct nb_link link;
+	nb_peer_msg_fn on_msg;
+	int client;
+	uint32_t session;
+	uint8_t peer_mac[6];
+	uint32_t peer_ip;
+	uint64_t timeout_ns;
+	uint64_t last_heard;
+	struct nb_ctl_conf mine, theirs;
+	struct nb_rsp rsp; /* responder */
+	struct nb_cli cli; /* client */
+	/* client: the last event from the responder, and its message */
+	enum nb_cli_event event;
+	struct nb_ctl_msg inbox;
+	int arp_done;
+	int stopping; /* client: STOP sent; Ctrl-C no longer aborts waits */
+	int quit;     /* responder: leave the loop */
+	/* the test */
+	struct nb_ctl_params params;
+	int test_ready; /* jobs set up, workers launched */
+	uint8_t *blob;	/* responder: its results, encoded */
+	size_t blob_len;
+	struct nb_offset off; /* client: responder clock - ours */
+	char method[160];
+	uint64_t ctl_tx0, ctl_rx0; /* control frames at the PMD stats reset */
+	int nap_short;		   /* poll faster while a test is set up */
+};
+
+/* The control lcore's clock in ns (the run's epoch). */
+uint64_t nb_peer_now(const struct nb_peer *pr);
+/* Sleep between polls: 50 us while a test is set up, else 500 us. */
+void nb_peer_nap(const struct nb_peer *pr);
+
+/*
+ * Bring up the test port (--queues + 1 queues each way: the last TX queue
+ * is the control lcore's own), the control I/O at address ip, the link,
+ * and this end's description.  A client waits for the link; a responder
+ * waits for clients, link or no link.  Returns an exit code (0 ok).
+ */
+int nb_peer_open(struct nb_peer *pr, struct nb_app *app, int client,
+		 uint32_t ip);
+void nb_peer_close(struct nb_peer *pr);
+
+/* Send m once (no retransmission), to mac/ip. */
+int nb_peer_send_raw(struct nb_peer *pr, struct nb_ctl_msg *m,
+		     const uint8_t mac[6], uint32_t ip);
+/* Retransmit what is due; -ETIMEDOUT when the peer stopped answering. */
+int nb_peer_service(struct nb_peer *pr);
+/* Send reliably; waits (polling) while an earlier message is unacked. */
+int nb_peer_send(struct nb_peer *pr, struct nb_ctl_msg *m);
+/*
+ * For a message of our session that goes through the link: ACKs clear our
+ * pending message; others are ACKed; 1 when it is new (process it).
+ */
+int nb_peer_accept(struct nb_peer *pr, const struct nb_udp_info *u,
+		   const struct nb_ctl_msg *m);
+
+/* "a.b.c.d" of a host-order IPv4 address (static buffer per call site). */
+#define NB_IP4_FMT "%u.%u.%u.%u"
+#define NB_IP4_ARGS(ip)                                                        \
+	(ip) >> 24, ((ip) >> 16) & 255, ((ip) >> 8) & 255, (ip)&255
+#define NB_MAC_FMT     "%02x:%02x:%02x:%02x:%02x:%02x"
+#define NB_MAC_ARGS(m) (m)[0], (m)[1], (m)[2], (m)[3], (m)[4], (m)[5]
+
+#endif /* NB_SESSION_H */

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "nb_app.h"
+#include "nb_log.h"
+
+volatile sig_atomic_t nb_force_quit;
+
+void
+nb_app_error(struct nb_app *app, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(app->errmsg, sizeof(app->errmsg), fmt, ap);
+	va_end(ap);
+	NB_LOG(ERR, "%s", app->errmsg);
+}
+
+int
+nb_app_port_index(const struct nb_app *app, uint16_t port_id)
+{
+	uint16_t i;
+
+	for (i = 0; i < app->nb_ports; i++)
+		if (app->port_ids[i] == port_id)
+			return i;
+	return -1;
+}

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The loopback and reflector runners: TX port i faces RX port i in this
+ * process (or the reflector sends the frames back to the same port).  The
+ * control lcore prepares the test, starts the workers and the stats lcore,
+ * waits (sleeping) for the senders, lets the receivers drain, collects and
+ * reports.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_cycles.h>
+
+#include "nb_log.h"
+#include "nb_loopback.h"
+#include "nb_run.h"
+#include "nb_setup.h"
+#include "nb_stats.h"
+
+static void
+print_header(struct nb_app *app)
+{
+	const struct nb_config *cfg = &app->cfg;
+	const struct nb_result *r = &app->result;
+	char rate[64];
+	uint16_t i;
+
+	for (i = 0; i < app->nb_ports; i++)
+		nb_setup_print_port(stdout, &app->ports[i].desc);
+	printf("lcores: %s\n", r->lcore_map);
+	if (app->rate.unlimited)
+		snprintf(rate, sizeof(rate), "max");
+	else
+		snprintf(rate, sizeof(rate), "%.4f Mpps (L1 %.4f Gbit/s)",
+			 r->req_pps / 1e6, r->req_l1_bps / 1e9);
+	if (cfg->mode == NB_MODE_REFLECTOR)
+		printf("Reflector test: port %u -> peer "
+		       "%02x:%02x:%02x:%02x:%02x:%02x and back; ",
+		       cfg->port, cfg->peer_mac[0], cfg->peer_mac[1],
+		       cfg->peer_mac[2], cfg->peer_mac[3], cfg->peer_mac[4],
+		       cfg->peer_mac[5]);
+	else
+		printf("Loopback test: ");
+	printf("%s, %u stream%s, frames",
+	       cfg->proto == NB_IPPROTO_TCP ? "TCP" : "UDP", cfg->streams,
+	       cfg->streams == 1 ? "" : "s");
+	for (i = 0; i < cfg->sizes.nb_sizes; i++)
+		printf("%s%u", i ? "," : " ", cfg->sizes.sizes[i]);
+	printf(" B, rate %s", rate);
+	if (app->total_packets)
+		printf(", %llu frames", (unsigned long long)app->total_packets);
+	if (cfg->duration > 0)
+		printf(", %.2f s", cfg->duration);
+	if (cfg->omit > 0)
+		printf(" after %.2f s warm-up", cfg->omit);
+	printf("\n");
+	printf("clock: %s at %.3f GHz; latency %s\n", r->clock, r->tsc_hz / 1e9,
+	       r->latency_method);
+	fflush(stdout);
+}
+
+/* Start, wait for the senders (or Ctrl-C, or a stall), drain, collect. */
+static void
+run_test(struct nb_app *app)
+{
+	struct nb_run *run = &app->run;
+	uint64_t hz = rte_get_tsc_hz(), seen = 0, since = 0;
+	struct nb_jobs_totals t;
+	unsigned int i;
+	int interrupted = 0;
+
+	/*
+	 * Frames that queued while the links came up (LLDP, STP, ...): a NIC
+	 * has counted them already; read and drop them before the counters
+	 * are reset, so the tool and the PMD count the same frames.
+	 */
+	for (i = 0; i < app->jobs.nb_rx; i++)
+		nb_port_rx_flush(app->jobs.rx[i]->port, app->jobs.rx[i]->queue);
+	for (i = 0; i < app->nb_ports; i++)
+		nb_port_stats_reset(app->port_ids[i]);
+	nb_clock_init(&run->clock, hz, 0);
+	nb_run_arm(app, rte_get_tsc_cycles() +
+				(uint64_t)(NB_RUN_START_DELAY_S * hz));
+	if (nb_run_launch(app, 1) != 0)
+		return;
+	for (nb_jobs_totals(&app->jobs, &t); !t.tx_done;
+	     nb_jobs_totals(&app->jobs, &t)) {
+		if (nb_force_quit && !run->tx_stop) {
+			run->tx_stop = 1;
+			interrupted = 1;
+		}
+		if (!run->tx_stop &&
+		    nb_run_tx_stalled(app, rte_get_tsc_cycles(), &seen,
+				      &since)) {
+			snprintf(app->result.error, sizeof(app->result.error),
+				 "the TX port accepted no frame for %d s "
+				 "(link down?); test stopped",
+				 NB_TX_STALL_S);
+			run->tx_stop = 1;
+		}
+		nb_run_sleep_us(5000);
+	}
+	nb_run_drain(app, 0, 1);
+	app->result.interrupted = interrupted || nb_force_quit;
+	nb_run_collect(app);
+}
+
+int
+nb_loopback_main(struct nb_app *app)
+{
+	static const struct nb_setup_req req_tmpl = {
+		.link_hint = "cable, peer, or memif partner missing",
+	};
+	struct nb_config *cfg = &app->cfg;
+	struct nb_result *r = &app->result;
+	struct nb_setup_req req = req_tmpl;
+	uint16_t ids[2 * NB_MAX_PORTS], n = 0, i;
+	uint64_t link_bps = 0;
+	char err[320];
+	int ret;
+
+	for (i = 0; i < cfg->nb_tx_ports; i++)
+		ids[n++] = cfg->tx_ports[i];
+	for (i = 0; i < cfg->nb_rx_ports; i++) {
+		uint16_t k;
+
+		for (k = 0; k < n && ids[k] != cfg->rx_ports[i]; k++)
+			;
+		if (k == n)
+			ids[n++] = cfg->rx_ports[i];
+	}
+	req.nb_queues = (uint16_t)cfg->queues;
+	if (nb_setup_ports(app, ids, n, &req) != 0)
+		return 1;
+	for (i = 0; i < cfg->nb_tx_ports; i++)
+		link_bps += (uint64_t)app->ports[i].desc.link_speed * 1000000;
+	ret = nb_run_resolve(app, link_bps);
+	if (ret == -ENOTSUP) {
+		nb_app_error(app, "--rate in percent needs the link speed, and "
+				  "the TX port reports none; give bits/s or "
+				  "pps");
+		return 2;
+	} else if (ret != 0) {
+		nb_app_error(app, "cannot resolve --rate: %s", strerror(-ret));
+		return 2;
+	}
+	ret = nb_run_prepare(app, app->rate.unlimited ? 0 : app->rate.pps_num,
+			     app->rate.pps_den, app->total_packets, err,
+			     sizeof(err));
+	if (ret != 0) {
+		nb_app_error(app, "%s", err);
+		/* a plan the options cannot make is a usage error */
+		return ret == -EINVAL && app->jobs.nb_workers == 0 ? 2 : 1;
+	}
+	nb_setup_check_numa(app);
+	for (i = 0; i < app->nb_ports; i++)
+		r->ports[i].role = cfg->mode == NB_MODE_REFLECTOR ? "tx+rx"
+				   : i < cfg->nb_tx_ports	  ? "tx"
+								  : "rx";
+	r->topology = cfg->mode == NB_MODE_REFLECTOR ? "reflector" : "loopback";
+	r->latency_method = cfg->mode == NB_MODE_REFLECTOR
+				    ? "round-trip through the reflector"
+				    : "one-way, same host";
+	if (nb_out_chatty(&app->out))
+		print_header(app);
+	r->start_time = (int64_t)time(NULL);
+	nb_out_begin(&app->out, r);
+	run_test(app);
+	nb_out_progress_end(&app->out);
+	nb_stats_close(app);
+	if (!r->error[0] && r->nb_streams == 0)
+		snprintf(r->error, sizeof(r->error), "test failed");
+	nb_out_result(&app->out, r, NULL, r->topology);
+	app->emitted = 1;
+	if (nb_out_finish(&app->out, nb_report_json(r)) != 0) {
+		nb_app_error(app, "cannot write --json-file %s",
+			     cfg->json_file);
+		return 1;
+	}
+	if (r->error[0]) {
+		NB_LOG(ERR, "%s", r->error);
+		return 1;
+	}
+	return r->interrupted ? 1 : 0;
+}

@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#ifndef NB_LOOPBACK_H
+#define NB_LOOPBACK_H
+
+#include "nb_app.h"
+
+/* A loopback or reflector test from the options; the exit code. */
+int nb_loopback_main(struct nb_app *app);
+
+#endif /* NB_LOOPBACK_H */

@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The one test runtime: see nb_run.h for the steps. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_cycles.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+
+#include "nb_run.h"
+#include "nb_setup.h"
+#include "nb_stats.h"
+#include "nb_telemetry.h"
+
+void
+nb_run_sleep_us(unsigned int us)
+{
+	struct timespec ts = {us / 1000000, (long)(us % 1000000) * 1000L};
+
+	nanosleep(&ts, NULL);
+}
+
+int
+nb_run_resolve(struct nb_app *app, uint64_t link_bps)
+{
+	struct nb_config *cfg = &app->cfg;
+	int ret =
+		nb_rate_resolve(&cfg->rate, &cfg->sizes, link_bps, &app->rate);
+
+	if (ret != 0)
+		return ret;
+	app->total_packets =
+		cfg->bytes ? nb_bytes_to_packets(cfg->bytes, &cfg->sizes)
+			   : cfg->packets;
+	if ((cfg->packets || cfg->bytes) && !cfg->duration_set)
+		cfg->duration = 0;
+	return 0;
+}
+
+int
+nb_run_prepare(struct nb_app *app, uint64_t rate_num, uint64_t rate_den,
+	       uint64_t packets, char *err, size_t errlen)
+{
+	const struct nb_config *cfg = &app->cfg;
+	struct nb_result *r = &app->result;
+	struct nb_jobs_ports ports = {
+		.nb_ports = app->nb_ports,
+		.port_ids = app->port_ids,
+		.ports = app->ports,
+	};
+	uint64_t hz = rte_get_tsc_hz();
+	unsigned int i;
+	int ret;
+
+	ret = nb_plan_jobs(&app->plan, cfg, rate_num, rate_den, packets, err,
+			   errlen);
+	if (ret != 0)
+		return ret;
+	for (i = 0; i < app->plan.nb_tx_jobs; i++) {
+		const struct nb_job *j = &app->plan.jobs[i];
+		struct nb_pacer tmp;
+
+		if (j->rate_num != 0 &&
+		    nb_pacer_init(&tmp, hz, j->rate_num, j->rate_den, 0) != 0) {
+			snprintf(err, errlen,
+				 "rate %llu/%llu pps cannot be paced here",
+				 (unsigned long long)rate_num,
+				 (unsigned long long)rate_den);
+			return -EINVAL;
+		}
+	}
+	nb_result_free(r);
+	if (nb_result_init(r, cfg, cfg->streams) != 0) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	r->tsc_hz = hz;
+	if (rate_num != 0) {
+		r->req_pps = (double)rate_num / rate_den;
+		r->req_l1_bps = nb_rate_l1_bps(r->req_pps, &cfg->sizes);
+		r->req_l2_bps = nb_rate_l2_bps(r->req_pps, &cfg->sizes);
+	}
+	nb_setup_lcore_map(app, r->lcore_map, sizeof(r->lcore_map));
+	r->nb_ports = app->nb_ports;
+	for (i = 0; i < app->nb_ports; i++)
+		r->ports[i].desc = app->ports[i].desc;
+	app->run.tx_stop = 0;
+	app->run.rx_stop = 0;
+	app->run.rx_offset_ns = 0;
+	app->run.start_tsc = UINT64_MAX;
+	app->stats_stop = 0;
+	app->stats_exited = 0;
+	app->last_interval_held = 0;
+	return nb_jobs_build(&app->jobs, cfg, &app->plan, &ports, &app->run,
+			     err, errlen);
+}
+
+void
+nb_run_arm(struct nb_app *app, uint64_t start)
+{
+	struct nb_run *run = &app->run;
+	const struct nb_config *cfg = &app->cfg;
+	struct nb_jobs *js = &app->jobs;
+	uint64_t hz = rte_get_tsc_hz();
+	unsigned int i;
+
+	run->measure_tsc = start + (uint64_t)(cfg->omit * hz);
+	run->end_tsc =
+		cfg->duration > 0
+			? run->measure_tsc + (uint64_t)(cfg->duration * hz)
+			: UINT64_MAX;
+	for (i = 0; i < js->nb_tx; i++) {
+		struct nb_txjob *j = js->tx[i];
+
+		if (j->done)
+			continue;
+		nb_pacer_init(&j->pacer, hz, j->job->rate_num, j->job->rate_den,
+			      start);
+		j->next_event = run->measure_tsc;
+	}
+	if (js->probe != NULL && !js->probe->pingpong)
+		nb_pacer_init(&js->probe->pacer, hz, cfg->latency_rate, 1,
+			      start);
+	/* Everything above is visible before the start time is. */
+	rte_wmb();
+	run->start_tsc = start;
+	nb_telemetry_live(1);
+}
+
+int
+nb_run_launch(struct nb_app *app, int with_stats)
+{
+	struct nb_jobs *js = &app->jobs;
+	unsigned int i;
+
+	for (i = 0; i < js->nb_workers; i++) {
+		struct nb_worker *w = js->workers[i];
+
+		if (w->engine == NULL)
+			continue;
+		if (rte_eal_remote_launch(nb_worker_main, w, w->lcore) != 0) {
+			snprintf(app->result.error, sizeof(app->result.error),
+				 "cannot launch worker lcore %u", w->lcore);
+			app->run.tx_stop = 1;
+			app->run.rx_stop = 1;
+			rte_eal_mp_wait_lcore();
+			return -1;
+		}
+	}
+	if (with_stats)
+		rte_eal_remote_launch(nb_stats_main, app,
+				      app->plan.stats_lcore);
+	return 0;
+}
+
+int
+nb_run_tx_stalled(const struct nb_app *app, uint64_t tsc, uint64_t *seen,
+		  uint64_t *since)
+{
+	struct nb_jobs_totals t;
+
+	nb_jobs_totals(&app->jobs, &t);
+	if (t.tx_all != *seen || *since == 0 || tsc < app->run.start_tsc) {
+		*seen = t.tx_all;
+		*since = tsc;
+		return 0;
+	}
+	return tsc - *since > NB_TX_STALL_S * rte_get_tsc_hz();
+}
+
+void
+nb_run_drain(struct nb_app *app, int force, int local_senders)
+{
+	struct nb_run *run = &app->run;
+	uint64_t hz = rte_get_tsc_hz(), now, end, idle_since, last = 0;
+	uint64_t expect = UINT64_MAX;
+	struct nb_jobs_totals t;
+
+	if (force)
+		run->tx_stop = 1;
+	for (nb_jobs_totals(&app->jobs, &t); !t.tx_done;
+	     nb_jobs_totals(&app->jobs, &t))
+		nb_run_sleep_us(500);
+	if (local_senders)
+		expect = t.tx_data;
+	now = rte_get_tsc_cycles();
+	end = now + (uint64_t)(app->cfg.drain * hz);
+	idle_since = now;
+	for (;;) {
+		now = rte_get_tsc_cycles();
+		nb_jobs_totals(&app->jobs, &t);
+		if (t.rx_data >= expect || now >= end)
+			break;
+		if (t.rx_data != last) {
+			last = t.rx_data;
+			idle_since = now;
+		} else if (now - idle_since > hz / 20) {
+			break;
+		}
+		nb_run_sleep_us(1000);
+	}
+	run->rx_stop = 1;
+	app->stats_stop = 1;
+	rte_eal_mp_wait_lcore();
+}
+
+void
+nb_run_collect(struct nb_app *app)
+{
+	struct nb_result *r = &app->result;
+	const struct nb_run *run = &app->run;
+	uint64_t hz = rte_get_tsc_hz(), tx_end, rx_end;
+	struct nb_counts c;
+	uint32_t st;
+	unsigned int p;
+
+	if (nb_counts_alloc(&c, app->cfg.streams, 0, 1) != 0) {
+		snprintf(r->error, sizeof(r->error), "out of memory");
+		return;
+	}
+	nb_jobs_read(&app->jobs, &c);
+	r->tx_dropped += c.tx_dropped;
+	r->alloc_fail += c.alloc_fail;
+	r->rx_warm += c.rx_warm;
+	r->rx_foreign += c.rx_foreign;
+	r->rx_bad_stream += c.rx_bad_stream;
+	for (st = 0; st < r->nb_streams && st < c.nb_streams; st++) {
+		struct nb_stream_result *o = &r->streams[st];
+
+		o->tx_pkts += c.tx_pkts[st];
+		o->tx_bytes += c.tx_bytes[st];
+		o->rx_pkts += c.rx_pkts[st];
+		o->rx_unique += c.rx_unique[st];
+		o->rx_bytes += c.rx_bytes[st];
+		o->out_of_order += c.ooo[st];
+		o->duplicates += c.dup[st];
+		o->late += c.late[st];
+		o->jitter_ns = c.jitter_ns[st];
+		nb_hist_merge(&o->hist, &c.stream_hist[st]);
+	}
+	for (p = 0; p < app->nb_ports; p++) {
+		const struct nb_port_counts *pc =
+			nb_counts_port(&c, app->port_ids[p]);
+
+		if (pc != NULL) {
+			r->ports[p].tool_tx_pkts += pc->tx_pkts;
+			r->ports[p].tool_tx_bytes += pc->tx_bytes;
+			r->ports[p].tool_rx_pkts += pc->rx_pkts;
+			r->ports[p].tool_rx_bytes += pc->rx_bytes;
+		}
+		nb_port_stats(app->port_ids[p], &r->ports[p].pmd);
+	}
+	tx_end = c.tx_end_tsc > run->measure_tsc ? c.tx_end_tsc
+						 : run->measure_tsc;
+	rx_end = c.rx_end_tsc > run->measure_tsc ? c.rx_end_tsc
+						 : run->measure_tsc;
+	r->tx_seconds = (double)(tx_end - run->measure_tsc) / hz;
+	r->rx_seconds = (double)(rx_end - run->measure_tsc) / hz;
+	if (r->rx_seconds < r->tx_seconds)
+		r->rx_seconds = r->tx_seconds;
+	nb_counts_free(&c);
+	nb_result_finish(r);
+}
+
+void
+nb_run_free(struct nb_app *app)
+{
+	nb_telemetry_live(0); /* no reader may see the jobs go */
+	nb_jobs_free(&app->jobs);
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The one test runtime.  Every mode runs a test the same way:
+ *
+ *   nb_run_resolve   --rate, --packets/--bytes, --time into app->rate
+ *   nb_run_prepare   plan, result and jobs for a rate and a frame count
+ *   nb_run_launch    workers (and the stats lcore) start polling
+ *   nb_run_arm       the start time: senders begin then
+ *   nb_run_drain     receivers finish counting; every lcore stops
+ *   nb_run_collect   the final counters into app->result
+ *   nb_run_free      the jobs go (telemetry readers waited for)
+ *
+ * Loopback and reflector (nb_loopback.c) and both ends of a peer test
+ * (peer/) are thin runners on these steps.
+ */
+#ifndef NB_RUN_H
+#define NB_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nb_app.h"
+
+/* Workers start together this far after nb_run_launch in loopback. */
+#define NB_RUN_START_DELAY_S 0.1
+
+/*
+ * Senders that have not got a frame accepted for NB_TX_STALL_S seconds
+ * (link down, a peer gone): the caller stops the test rather than wait
+ * forever for a --packets count.
+ */
+#define NB_TX_STALL_S 5
+
+/*
+ * cfg->rate over the TX link speed (bits/s; 0 unknown) into app->rate;
+ * app->total_packets from --packets or --bytes; a count ends the test, so
+ * --time then bounds it only if given.  -ENOTSUP: a percentage and no
+ * link speed; other -errno: the rate cannot be resolved.
+ */
+int nb_run_resolve(struct nb_app *app, uint64_t link_bps);
+
+/*
+ * Plan the jobs of app->cfg at rate_num/rate_den packets/s in total
+ * (rate_num 0: as fast as possible) for `packets` frames (0: no limit),
+ * start a fresh app->result, build every job.  Returns 0 or -errno with
+ * err set; nb_run_free() cleans up either way.
+ */
+int nb_run_prepare(struct nb_app *app, uint64_t rate_num, uint64_t rate_den,
+		   uint64_t packets, char *err, size_t errlen);
+
+/* Launch the workers, and the stats lcore when with_stats. */
+int nb_run_launch(struct nb_app *app, int with_stats);
+
+/* Set the start (senders' pacers, phase times); start written last. */
+void nb_run_arm(struct nb_app *app, uint64_t start_tsc);
+
+/* Whether the senders have stalled (see NB_TX_STALL_S); seen and since
+ * carry state between calls (start both at 0). */
+int nb_run_tx_stalled(const struct nb_app *app, uint64_t tsc, uint64_t *seen,
+		      uint64_t *since);
+
+/*
+ * Stop the senders (at once when force, else wait for them to end), let
+ * the receivers count until every frame sent has arrived (local_senders:
+ * the senders are in this process), none has arrived for 50 ms, or
+ * --drain seconds passed; then stop every worker and the stats lcore and
+ * wait for them.
+ */
+void nb_run_drain(struct nb_app *app, int force, int local_senders);
+
+/* The final counters (tool and PMD) into app->result, finished. */
+void nb_run_collect(struct nb_app *app);
+
+void nb_run_free(struct nb_app *app);
+
+/* Sleep the control lcore (it shares a CPU with a worker on small hosts). */
+void nb_run_sleep_us(unsigned int us);
+
+#endif /* NB_RUN_H */

@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What a process sets up before any test: the lcore roles, the ports (one
+ * bring-up for loopback, reflector, peer and --list-ports), and their
+ * description on stdout; and the tear-down at exit.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <numa.h>
+
+#include <rte_lcore.h>
+
+#include "nb_log.h"
+#include "nb_setup.h"
+
+int
+nb_setup_roles(struct nb_app *app, char *err, size_t errlen)
+{
+	struct nb_lcore_desc *d;
+	unsigned int n = 0, id, c;
+	int ret;
+
+	d = calloc(RTE_MAX_LCORE, sizeof(*d));
+	if (d == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	id = rte_get_main_lcore();
+	for (;;) {
+		rte_cpuset_t cs = rte_lcore_cpuset(id);
+		int first = 1;
+
+		d[n].id = id;
+		for (c = 0; c < 256 && c < CPU_SETSIZE; c++) {
+			if (!CPU_ISSET(c, &cs))
+				continue;
+			d[n].cpus[c / 64] |= UINT64_C(1) << (c % 64);
+			if (first) {
+				d[n].cpu = c;
+				first = 0;
+			}
+		}
+		n++;
+		/* the main lcore first, then every other in id order */
+		id = rte_get_next_lcore(n == 1 ? (unsigned int)-1 : id, 1, 0);
+		if (id >= RTE_MAX_LCORE)
+			break;
+	}
+	ret = nb_plan_roles(&app->plan, d, n, err, errlen);
+	free(d);
+	return ret;
+}
+
+void
+nb_setup_lcore_map(const struct nb_app *app, char *buf, size_t len)
+{
+	const struct nb_plan *plan = &app->plan;
+	size_t off = 0;
+	unsigned int i, k;
+
+	off += (size_t)snprintf(buf + off, len - off, "control=%u stats=%u",
+				plan->control_lcore, plan->stats_lcore);
+	for (i = 0; i < plan->nb_workers && off < len; i++) {
+		const struct nb_worker_plan *wp = &plan->workers[i];
+
+		off += (size_t)snprintf(buf + off, len - off,
+					" worker%u=%u(cpu%u:", i, wp->lcore,
+					wp->cpu);
+		for (k = 0; k < wp->nb_jobs && off < len; k++) {
+			const struct nb_job *j = &plan->jobs[wp->jobs[k]];
+
+			off += (size_t)snprintf(buf + off, len - off,
+						"%s%s p%u/q%u", k ? "," : "",
+						j->is_tx ? "tx" : "rx", j->port,
+						j->queue);
+		}
+		if (wp->nb_jobs == 0 && off < len)
+			off += (size_t)snprintf(buf + off, len - off, "idle");
+		if (off < len)
+			off += (size_t)snprintf(buf + off, len - off, ")");
+	}
+}
+
+void
+nb_setup_check_numa(const struct nb_app *app)
+{
+	const struct nb_plan *plan = &app->plan;
+	unsigned int i, k;
+
+	if (numa_available() < 0)
+		return;
+	for (i = 0; i < plan->nb_workers; i++) {
+		const struct nb_worker_plan *wp = &plan->workers[i];
+		int node = numa_node_of_cpu((int)wp->cpu);
+
+		for (k = 0; k < wp->nb_jobs; k++) {
+			const struct nb_job *j = &plan->jobs[wp->jobs[k]];
+			int pi = nb_app_port_index(app, j->port);
+			int pnode = pi < 0 ? -1 : app->ports[pi].desc.numa_node;
+
+			if (pnode >= 0 && node >= 0 && pnode != node)
+				NB_LOG(WARNING,
+				       "warning: worker lcore %u (cpu %u, NUMA "
+				       "node %d) serves port %u on node %d; "
+				       "expect lower rates",
+				       wp->lcore, wp->cpu, node, j->port,
+				       pnode);
+		}
+	}
+}
+
+void
+nb_setup_print_port(FILE *f, const struct nb_port_desc *d)
+{
+	fprintf(f,
+		"port %u: %s driver %s mac %02x:%02x:%02x:%02x:%02x:%02x "
+		"link %s %u Mbps%s numa %d mtu %u\n",
+		d->port_id, d->name, d->driver, d->mac[0], d->mac[1], d->mac[2],
+		d->mac[3], d->mac[4], d->mac[5], d->link_up ? "up" : "DOWN",
+		d->link_speed, d->full_duplex ? " full-duplex" : "",
+		d->numa_node, d->mtu);
+}
+
+int
+nb_setup_ports(struct nb_app *app, const uint16_t *ids, uint16_t n,
+	       const struct nb_setup_req *sr)
+{
+	const struct nb_config *cfg = &app->cfg;
+	uint32_t max_frame = sr->min_frame;
+	char err[320];
+	uint16_t i;
+	int ret;
+
+	for (i = 0; i < cfg->sizes.nb_sizes; i++)
+		if (cfg->sizes.sizes[i] > max_frame)
+			max_frame = cfg->sizes.sizes[i];
+	app->nb_ports = 0;
+	for (i = 0; i < n; i++) {
+		struct nb_port_req req = {
+			.nb_rxq = sr->nb_queues,
+			.nb_txq = sr->nb_queues,
+			.rxd = (uint16_t)cfg->rxd,
+			.txd = (uint16_t)cfg->txd,
+			.max_frame = max_frame,
+			/* rings full, per-lcore caches, bursts in hand */
+			.nb_rx_mbufs = cfg->rxd * sr->nb_queues +
+				       512 * rte_lcore_count() + 4096,
+		};
+
+		app->port_ids[i] = ids[i];
+		ret = nb_port_setup(ids[i], &req, &app->ports[i], err,
+				    sizeof(err));
+		if (ret != 0) {
+			nb_app_error(app, "%s", err);
+			return ret;
+		}
+		app->nb_ports = (uint16_t)(i + 1);
+	}
+	/* Wait after starting them all: a memif pair links up together. */
+	for (i = 0; i < app->nb_ports; i++) {
+		struct nb_port *p = &app->ports[i];
+
+		if (sr->link_hint == NULL) {
+			nb_port_describe(app->port_ids[i], &p->desc);
+		} else if (nb_port_wait_link(p, cfg->link_timeout) != 0) {
+			if (sr->down_ok) {
+				/* --list-ports says it is down, goes on */
+				nb_port_describe(app->port_ids[i], &p->desc);
+				continue;
+			}
+			nb_app_error(app,
+				     "port %u (%s): link still down after "
+				     "%.1f s (%s? raise --link-timeout)",
+				     app->port_ids[i], p->desc.name,
+				     cfg->link_timeout, sr->link_hint);
+			return -ETIMEDOUT;
+		}
+		/* describe() knows the queues only once configured */
+		p->desc.nb_rxq = sr->nb_queues;
+		p->desc.nb_txq = sr->nb_queues;
+	}
+	return 0;
+}
+
+void
+nb_setup_shutdown(struct nb_app *app)
+{
+	nb_ports_shutdown(app->ports, app->nb_ports);
+	app->nb_ports = 0;
+}
+
+int
+nb_setup_list_ports(struct nb_app *app)
+{
+	static const struct nb_setup_req req = {
+		.nb_queues = 1,
+		.link_hint = "",
+		.down_ok = 1,
+	};
+	uint16_t ids[NB_MAX_PORTS], n = nb_port_ids(ids, NB_MAX_PORTS), i;
+	json_t *root, *arr;
+
+	nb_setup_lcore_map(app, app->result.lcore_map,
+			   sizeof(app->result.lcore_map));
+	if (nb_setup_ports(app, ids, n, &req) != 0)
+		return 1;
+	if (!app->cfg.json) {
+		for (i = 0; i < app->nb_ports; i++)
+			nb_setup_print_port(stdout, &app->ports[i].desc);
+		printf("lcores: %s\n", app->result.lcore_map);
+		return 0;
+	}
+	root = json_object();
+	arr = json_array();
+	for (i = 0; i < app->nb_ports; i++) {
+		const struct nb_port_desc *d = &app->ports[i].desc;
+		char mac[18];
+
+		snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x",
+			 d->mac[0], d->mac[1], d->mac[2], d->mac[3], d->mac[4],
+			 d->mac[5]);
+		json_array_append_new(
+			arr, json_pack("{s:i,s:s,s:s,s:s,s:i,s:b,s:i,s:i}",
+				       "port", (int)d->port_id, "name", d->name,
+				       "driver", d->driver, "mac", mac,
+				       "numa_node", d->numa_node, "link_up",
+				       d->link_up, "link_speed_mbps",
+				       (int)d->link_speed, "mtu", (int)d->mtu));
+	}
+	json_object_set_new(root, "ports", arr);
+	json_object_set_new(root, "lcore_map",
+			    json_string(app->result.lcore_map));
+	json_dumpf(root, stdout, JSON_INDENT(2));
+	fputc('\n', stdout);
+	json_decref(root);
+	return 0;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Process set-up shared by every mode: lcore roles, port bring-up and
+ * tear-down, the port and lcore descriptions, --list-ports.
+ */
+#ifndef NB_SETUP_H
+#define NB_SETUP_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "nb_app.h"
+
+/* Roles from EAL's lcores (control, stats, workers); -EINVAL, err set. */
+int nb_setup_roles(struct nb_app *app, char *err, size_t errlen);
+/* "control=0 stats=1 worker0=2(cpu0: rx p1/q0) ..." */
+void nb_setup_lcore_map(const struct nb_app *app, char *buf, size_t len);
+/* Warn about workers whose ports sit on another NUMA node. */
+void nb_setup_check_numa(const struct nb_app *app);
+void nb_setup_print_port(FILE *f, const struct nb_port_desc *d);
+
+struct nb_setup_req {
+	uint16_t nb_queues;    /* RX and TX queues per port */
+	uint32_t min_frame;    /* frames at least this large must pass */
+	const char *link_hint; /* what to check when the link stays down;
+				* NULL: do not wait for the link */
+	int down_ok;	       /* a link that stays down is no error */
+};
+
+/*
+ * Configure and start ports ids[0..n-1] (app->ports, app->port_ids), then
+ * wait for their links.  Errors go to nb_app_error(); returns 0 or -errno.
+ */
+int nb_setup_ports(struct nb_app *app, const uint16_t *ids, uint16_t n,
+		   const struct nb_setup_req *req);
+/* Stop and close every port set up. */
+void nb_setup_shutdown(struct nb_app *app);
+
+/* --list-ports: every probed port and the lcore map; the exit code. */
+int nb_setup_list_ports(struct nb_app *app);
+
+#endif /* NB_SETUP_H */

@@ -1,0 +1,518 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Building a test's jobs from the plan, freeing them, and reading what the
+ * workers counted.  The counters have one writer each (a worker); every
+ * read here is a plain load of an aligned 64-bit field, at most one burst
+ * old, with no lock.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_mbuf.h>
+
+#include "nb_jobs.h"
+#include "nb_port.h"
+
+static const struct nb_port_desc *
+port_desc(const struct nb_jobs_ports *ports, uint16_t port_id)
+{
+	uint16_t i;
+
+	for (i = 0; i < ports->nb_ports; i++)
+		if (ports->port_ids[i] == port_id)
+			return &ports->ports[i].desc;
+	return NULL;
+}
+
+static uint32_t
+sizes_max(const struct nb_size_list *l)
+{
+	uint32_t m = 0, i;
+
+	for (i = 0; i < l->nb_sizes; i++)
+		if (l->sizes[i] > m)
+			m = l->sizes[i];
+	return m;
+}
+
+static int
+desc_socket(const struct nb_port_desc *d)
+{
+	return d->numa_node < 0 ? (int)rte_socket_id() : d->numa_node;
+}
+
+static void *
+zalloc(const char *what, size_t n, int socket)
+{
+	return rte_zmalloc_socket(what, n, RTE_CACHE_LINE_SIZE, socket);
+}
+
+/* The flow of stream s from port tx to port rx. */
+static void
+stream_flow(struct nb_flow *f, const struct nb_config *cfg,
+	    const struct nb_port_desc *tx, const struct nb_port_desc *rx,
+	    uint32_t s)
+{
+	memset(f, 0, sizeof(*f));
+	memcpy(f->src_mac, cfg->have_src_mac ? cfg->src_mac : tx->mac, 6);
+	memcpy(f->dst_mac, cfg->have_dst_mac ? cfg->dst_mac : rx->mac, 6);
+	f->vlan_id = cfg->vlan_id;
+	f->proto = cfg->proto;
+	f->src_ip = cfg->src_ip;
+	f->dst_ip = cfg->dst_ip;
+	f->src_port = (uint16_t)(NB_DEFAULT_SPORT_BASE + s);
+	f->dst_port = NB_DEFAULT_DPORT;
+	f->stream_id = (uint16_t)s;
+}
+
+static int
+build_templates(struct nb_txjob *j, const struct nb_config *cfg,
+		const struct nb_port_desc *tx, const struct nb_port_desc *rx,
+		char *err, size_t errlen)
+{
+	uint8_t frame[NB_FRAME_MAX];
+	struct nb_flow f;
+	uint32_t k, i;
+
+	for (k = 0; k < j->nb_streams; k++) {
+		stream_flow(&f, cfg, tx, rx,
+			    j->first_stream + k * j->stream_stride);
+		for (i = 0; i < j->nb_sizes; i++) {
+			uint32_t sz = cfg->sizes.sizes[i];
+			struct nb_tmpl *w = &j->tmpl_warm[k * j->nb_sizes + i];
+			struct nb_tmpl *d = &j->tmpl_data[k * j->nb_sizes + i];
+
+			if (nb_frame_build(frame, sizeof(frame), &f, sz,
+					   NB_MAGIC_WARMUP, w) < 0 ||
+			    nb_frame_build(frame, sizeof(frame), &f, sz,
+					   NB_MAGIC_DATA, d) < 0) {
+				snprintf(err, errlen,
+					 "cannot build a %u B frame", sz);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
+static int
+build_txjob(struct nb_jobs *js, const struct nb_config *cfg,
+	    const struct nb_job *job, const struct nb_jobs_ports *ports,
+	    char *err, size_t errlen)
+{
+	const struct nb_port_desc *tx = port_desc(ports, job->port);
+	const struct nb_port_desc *rx = port_desc(ports, job->peer_port);
+	int socket = desc_socket(tx);
+	uint32_t max_frame = sizes_max(&cfg->sizes), ns, nt;
+	char name[RTE_MEMPOOL_NAMESIZE];
+	unsigned int nb_mbufs;
+	struct nb_txjob *j;
+	int ret;
+
+	j = zalloc("nb_txjob", sizeof(*j), socket);
+	if (j == NULL)
+		goto nomem;
+	js->tx[js->nb_tx++] = j;
+	j->job = job;
+	j->port = job->port;
+	j->queue = job->queue;
+	j->nb_streams = (uint16_t)job->nb_streams;
+	j->nb_sizes = cfg->sizes.nb_sizes;
+	j->nb_pattern = cfg->sizes.nb_pattern;
+	j->pattern = cfg->sizes.pattern;
+	j->first_stream = job->first_stream;
+	j->stream_stride = job->stream_stride;
+	j->left = job->packets ? job->packets : UINT64_MAX;
+	if (job->nb_streams == 0) {
+		/* More TX queues than streams: this queue stays idle. */
+		j->done = 1;
+		j->left = 0;
+		return 0;
+	}
+	ns = j->nb_streams;
+	nt = ns * j->nb_sizes;
+	j->tmpl_warm = zalloc("nb_tmpl", sizeof(struct nb_tmpl) * nt, socket);
+	j->tmpl_data = zalloc("nb_tmpl", sizeof(struct nb_tmpl) * nt, socket);
+	j->cnt_warm =
+		zalloc("nb_cnt", sizeof(struct nb_tx_stream) * ns, socket);
+	j->cnt_data =
+		zalloc("nb_cnt", sizeof(struct nb_tx_stream) * ns, socket);
+	j->seq = zalloc("nb_seq", sizeof(uint64_t) * ns, socket);
+	if (!j->tmpl_warm || !j->tmpl_data || !j->cnt_warm || !j->cnt_data ||
+	    !j->seq)
+		goto nomem;
+	ret = build_templates(j, cfg, tx, rx != NULL ? rx : tx, err, errlen);
+	if (ret != 0)
+		return ret;
+	j->tmpl = j->tmpl_warm;
+	j->cnt = j->cnt_warm;
+	/* Enough for the TX ring, frames in hand, and per-lcore caches. */
+	nb_mbufs = cfg->txd * 2 + 4096;
+	snprintf(name, sizeof(name), "nb_tx_p%u_q%u%s", job->port, job->queue,
+		 max_frame > 2048 ? "j" : "");
+	/* A responder runs test after test: reuse the pool (its mbufs may
+	 * still sit in a NIC's TX ring from the last test). */
+	j->pool = rte_mempool_lookup(name);
+	if (j->pool == NULL)
+		j->pool = nb_tx_pool_create(
+			name, nb_mbufs,
+			max_frame > 2048 ? NB_FRAME_MAX : max_frame, socket);
+	if (j->pool == NULL) {
+		snprintf(err, errlen,
+			 "cannot create TX mbuf pool %s (%u mbufs, NUMA node "
+			 "%d): %s; too few hugepages? see hugepages.md",
+			 name, nb_mbufs, socket, rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	return 0;
+nomem:
+	snprintf(err, errlen,
+		 "out of hugepage memory for TX job state (see hugepages.md)");
+	return -ENOMEM;
+}
+
+static int
+build_rxjob(struct nb_jobs *js, const struct nb_config *cfg,
+	    const struct nb_job *job, const struct nb_jobs_ports *ports,
+	    char *err, size_t errlen)
+{
+	int socket = desc_socket(port_desc(ports, job->port));
+	struct nb_rxjob *j;
+	uint32_t s;
+
+	j = zalloc("nb_rxjob", sizeof(*j), socket);
+	if (j != NULL)
+		j->streams = zalloc("nb_rxstreams",
+				    sizeof(struct nb_rx_stream) * cfg->streams,
+				    socket);
+	if (j == NULL || j->streams == NULL) {
+		rte_free(j);
+		snprintf(err, errlen,
+			 "out of hugepage memory for RX stream state (see "
+			 "hugepages.md)");
+		return -ENOMEM;
+	}
+	js->rx[js->nb_rx++] = j;
+	j->reflect_txq = -1;
+	j->job = job;
+	j->port = job->port;
+	j->queue = job->queue;
+	j->nb_streams = cfg->streams;
+	for (s = 0; s < cfg->streams; s++) {
+		nb_seq_init(&j->streams[s].seq, 0);
+		nb_jitter_init(&j->streams[s].jit);
+		nb_hist_init(&j->streams[s].hist);
+	}
+	return 0;
+}
+
+int
+nb_jobs_build(struct nb_jobs *js, const struct nb_config *cfg,
+	      const struct nb_plan *plan, const struct nb_jobs_ports *ports,
+	      struct nb_run *run, char *err, size_t errlen)
+{
+	unsigned int i;
+	int ret;
+
+	js->nb_tx = 0;
+	js->nb_rx = 0;
+	js->nb_streams = cfg->streams;
+	js->nb_workers = plan->nb_workers;
+	for (i = 0; i < plan->nb_workers; i++) {
+		unsigned int lcore = plan->workers[i].lcore;
+		struct nb_worker *w =
+			zalloc("nb_worker", sizeof(*w),
+			       (int)rte_lcore_to_socket_id(lcore));
+
+		if (w == NULL) {
+			snprintf(err, errlen, "out of hugepage memory");
+			return -ENOMEM;
+		}
+		w->lcore = lcore;
+		w->run = run;
+		js->workers[i] = w;
+	}
+	for (i = 0; i < plan->nb_jobs; i++) {
+		const struct nb_job *job = &plan->jobs[i];
+		struct nb_worker *w = js->workers[job->worker];
+
+		if (job->is_tx) {
+			ret = build_txjob(js, cfg, job, ports, err, errlen);
+			if (ret)
+				return ret;
+			w->tx[w->nb_tx++] = js->tx[js->nb_tx - 1];
+		} else {
+			ret = build_rxjob(js, cfg, job, ports, err, errlen);
+			if (ret)
+				return ret;
+			w->rx[w->nb_rx++] = js->rx[js->nb_rx - 1];
+		}
+	}
+	for (i = 0; i < plan->nb_workers; i++)
+		nb_engine_select(js->workers[i], cfg->proto);
+	return 0;
+}
+
+void
+nb_jobs_free(struct nb_jobs *js)
+{
+	unsigned int i;
+
+	for (i = 0; i < js->nb_tx; i++) {
+		struct nb_txjob *j = js->tx[i];
+
+		rte_free(j->tmpl_warm);
+		rte_free(j->tmpl_data);
+		rte_free(j->cnt_warm);
+		rte_free(j->cnt_data);
+		rte_free(j->seq);
+		if (!js->keep_pools)
+			rte_mempool_free(j->pool);
+		rte_free(j);
+		js->tx[i] = NULL;
+	}
+	rte_free(js->probe);
+	js->probe = NULL;
+	for (i = 0; i < js->nb_rx; i++) {
+		rte_free(js->rx[i]->rtt);
+		rte_free(js->rx[i]->streams);
+		rte_free(js->rx[i]);
+		js->rx[i] = NULL;
+	}
+	for (i = 0; i < js->nb_workers; i++) {
+		rte_free(js->workers[i]);
+		js->workers[i] = NULL;
+	}
+	js->nb_workers = 0;
+	js->nb_tx = 0;
+	js->nb_rx = 0;
+}
+
+struct nb_worker *
+nb_jobs_queue_owner(const struct nb_jobs *js, uint16_t q)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < js->nb_workers; i++) {
+		struct nb_worker *w = js->workers[i];
+
+		for (k = 0; k < w->nb_tx; k++)
+			if (w->tx[k]->queue == q && w->tx[k]->nb_streams)
+				return w;
+	}
+	for (i = 0; i < js->nb_workers; i++) {
+		struct nb_worker *w = js->workers[i];
+
+		for (k = 0; k < w->nb_rx; k++)
+			if (w->rx[k]->queue == q)
+				return w;
+	}
+	return NULL;
+}
+
+void
+nb_jobs_totals(const struct nb_jobs *js, struct nb_jobs_totals *t)
+{
+	unsigned int i, k;
+
+	memset(t, 0, sizeof(*t));
+	t->tx_done = 1;
+	for (i = 0; i < js->nb_tx; i++) {
+		const struct nb_txjob *j = js->tx[i];
+
+		if (!j->done)
+			t->tx_done = 0;
+		if (j->cnt_data == NULL)
+			continue;
+		for (k = 0; k < j->nb_streams; k++) {
+			t->tx_data += j->cnt_data[k].pkts;
+			t->tx_all += j->cnt_data[k].pkts + j->cnt_warm[k].pkts;
+		}
+	}
+	for (i = 0; i < js->nb_rx; i++)
+		t->rx_data += js->rx[i]->data;
+}
+
+int
+nb_counts_alloc(struct nb_counts *c, uint32_t n, int hist_sum,
+		int hist_per_stream)
+{
+	uint64_t *a;
+
+	memset(c, 0, sizeof(*c));
+	/* ten u64 arrays and one of doubles, in one block */
+	a = calloc(11 * (size_t)(n ? n : 1), sizeof(uint64_t));
+	if (a == NULL)
+		return -ENOMEM;
+	c->nb_streams = n;
+	c->tx_pkts = a;
+	c->tx_bytes = a + n;
+	c->rx_pkts = a + 2 * (size_t)n;
+	c->rx_bytes = a + 3 * (size_t)n;
+	c->rx_unique = a + 4 * (size_t)n;
+	c->lost = a + 5 * (size_t)n;
+	c->ooo = a + 6 * (size_t)n;
+	c->dup = a + 7 * (size_t)n;
+	c->late = a + 8 * (size_t)n;
+	c->jitter_ns = (double *)(a + 9 * (size_t)n);
+	c->busiest = a + 10 * (size_t)n;
+	if (hist_sum)
+		c->hist = malloc(sizeof(*c->hist));
+	if (hist_per_stream)
+		c->stream_hist = malloc(sizeof(*c->stream_hist) * (n ? n : 1));
+	if ((hist_sum && c->hist == NULL) ||
+	    (hist_per_stream && c->stream_hist == NULL)) {
+		nb_counts_free(c);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void
+nb_counts_free(struct nb_counts *c)
+{
+	free(c->tx_pkts);
+	free(c->hist);
+	free(c->stream_hist);
+	memset(c, 0, sizeof(*c));
+}
+
+static struct nb_port_counts *
+port_slot(struct nb_counts *c, uint16_t port_id)
+{
+	uint16_t i;
+
+	for (i = 0; i < c->nb_ports; i++)
+		if (c->ports[i].port_id == port_id)
+			return &c->ports[i];
+	if (c->nb_ports == NB_MAX_PORTS)
+		return NULL;
+	c->ports[c->nb_ports].port_id = port_id;
+	return &c->ports[c->nb_ports++];
+}
+
+const struct nb_port_counts *
+nb_counts_port(const struct nb_counts *c, uint16_t port_id)
+{
+	uint16_t i;
+
+	for (i = 0; i < c->nb_ports; i++)
+		if (c->ports[i].port_id == port_id)
+			return &c->ports[i];
+	return NULL;
+}
+
+static void
+read_tx(const struct nb_jobs *js, struct nb_counts *c)
+{
+	unsigned int i;
+	uint32_t k, st;
+
+	for (i = 0; i < js->nb_tx; i++) {
+		const struct nb_txjob *j = js->tx[i];
+		struct nb_port_counts *p = port_slot(c, j->port);
+
+		c->tx_dropped += j->dropped;
+		c->alloc_fail += j->alloc_fail;
+		if (j->cnt_data == NULL)
+			continue;
+		if (j->stop_tsc > c->tx_end_tsc)
+			c->tx_end_tsc = j->stop_tsc;
+		for (k = 0; k < j->nb_streams; k++) {
+			const struct nb_tx_stream *d = &j->cnt_data[k];
+			const struct nb_tx_stream *w = &j->cnt_warm[k];
+
+			st = j->first_stream + k * j->stream_stride;
+			if (st >= c->nb_streams)
+				continue;
+			c->tx_pkts[st] += d->pkts;
+			c->tx_bytes[st] += d->bytes;
+			c->tx_warm_pkts += w->pkts;
+			c->tx_warm_bytes += w->bytes;
+			if (p != NULL) {
+				p->tx_pkts += d->pkts + w->pkts;
+				p->tx_bytes += d->bytes + w->bytes;
+			}
+		}
+	}
+}
+
+static void
+read_rx(const struct nb_jobs *js, struct nb_counts *c)
+{
+	uint32_t n =
+		c->nb_streams < js->nb_streams ? c->nb_streams : js->nb_streams;
+	unsigned int i;
+	uint32_t st;
+
+	for (i = 0; i < js->nb_rx; i++) {
+		const struct nb_rxjob *j = js->rx[i];
+		struct nb_port_counts *p = port_slot(c, j->port);
+
+		c->rx_warm += j->warm;
+		c->rx_warm_bytes += j->warm_bytes;
+		c->rx_foreign += j->foreign;
+		c->rx_bad_stream += j->bad_stream;
+		if (j->last_data_tsc > c->rx_end_tsc)
+			c->rx_end_tsc = j->last_data_tsc;
+		if (p != NULL) {
+			p->rx_pkts += j->pkts;
+			p->rx_bytes += j->bytes;
+		}
+		for (st = 0; st < n; st++) {
+			const struct nb_rx_stream *s = &j->streams[st];
+			uint64_t gap;
+
+			if (s->seq.received == 0)
+				continue;
+			gap = nb_seq_gap_lost(&s->seq);
+			c->rx_pkts[st] += s->seq.received;
+			c->rx_bytes[st] += s->bytes;
+			c->rx_unique[st] += s->seq.unique;
+			c->lost[st] += gap;
+			c->ooo[st] += s->seq.out_of_order;
+			c->dup[st] += s->seq.duplicates;
+			c->late[st] += s->seq.late;
+			/* A stream lands on one queue; keep the busiest. */
+			if (s->seq.received > c->busiest[st]) {
+				c->busiest[st] = s->seq.received;
+				c->jitter_ns[st] = nb_jitter_ns(&s->jit);
+			}
+			if (s->hist.count == 0)
+				continue;
+			if (c->hist != NULL)
+				nb_hist_merge(c->hist, &s->hist);
+			if (c->stream_hist != NULL)
+				nb_hist_merge(&c->stream_hist[st], &s->hist);
+		}
+	}
+}
+
+void
+nb_jobs_read(const struct nb_jobs *js, struct nb_counts *c)
+{
+	uint32_t n = c->nb_streams, st;
+
+	/* everything back to zero, keeping the arrays */
+	memset(c->tx_pkts, 0, 11 * (size_t)n * sizeof(uint64_t));
+	memset(&c->tx_warm_pkts, 0,
+	       sizeof(*c) - offsetof(struct nb_counts, tx_warm_pkts));
+	if (c->hist != NULL)
+		nb_hist_init(c->hist);
+	for (st = 0; c->stream_hist != NULL && st < n; st++)
+		nb_hist_init(&c->stream_hist[st]);
+	read_tx(js, c);
+	read_rx(js, c);
+	for (st = 0; st < n; st++) {
+		c->gap_lost += c->lost[st];
+		c->out_of_order += c->ooo[st];
+		c->duplicates += c->dup[st];
+		c->mean_jitter_ns += c->jitter_ns[st] / n;
+	}
+}

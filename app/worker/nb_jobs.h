@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The jobs of one test: every worker's TX and RX job state, built from the
+ * plan, and the one reader of their counters.  The stats lcore (intervals),
+ * telemetry, the drain and the final collection all read the workers'
+ * single-writer counters through nb_jobs_read() or nb_jobs_totals(), never
+ * by walking the jobs themselves.
+ */
+#ifndef NB_JOBS_H
+#define NB_JOBS_H
+
+#include <stdint.h>
+
+#include "nb_config.h"
+#include "nb_hist.h"
+#include "nb_plan.h"
+#include "nb_pmd_stats.h"
+#include "nb_port.h"
+#include "nb_worker.h"
+
+struct nb_jobs {
+	unsigned int nb_workers;
+	struct nb_worker *workers[NB_MAX_LCORES];
+	unsigned int nb_tx, nb_rx;
+	struct nb_txjob *tx[NB_MAX_JOBS];
+	struct nb_rxjob *rx[NB_MAX_JOBS];
+	struct nb_probejob *probe; /* peer client: latency prober, or NULL */
+	uint32_t nb_streams;
+	int keep_pools; /* peer mode: TX pools outlive a test */
+};
+
+/* The ports a test uses: where each job's frames come from and go to. */
+struct nb_jobs_ports {
+	uint16_t nb_ports;
+	const uint16_t *port_ids;
+	const struct nb_port *ports; /* [nb_ports], same order */
+};
+
+/*
+ * Build every worker and job of the plan: templates for every stream and
+ * size (warm-up and data), counters, TX pools (reused by name when they
+ * exist), per-worker state on each lcore's NUMA socket, per-job state on
+ * its port's.  On failure err says why; nb_jobs_free() cleans up.
+ */
+int nb_jobs_build(struct nb_jobs *js, const struct nb_config *cfg,
+		  const struct nb_plan *plan, const struct nb_jobs_ports *ports,
+		  struct nb_run *run, char *err, size_t errlen);
+void nb_jobs_free(struct nb_jobs *js);
+
+/* The worker that owns TX queue q of the test (or else RX queue q). */
+struct nb_worker *nb_jobs_queue_owner(const struct nb_jobs *js, uint16_t q);
+
+/* Cheap totals, for polling while a test runs. */
+struct nb_jobs_totals {
+	uint64_t tx_data; /* frames sent in the measured phase */
+	uint64_t tx_all;  /* ... and in the warm-up */
+	uint64_t rx_data; /* our data frames received */
+	int tx_done;	  /* every TX job has ended */
+};
+void nb_jobs_totals(const struct nb_jobs *js, struct nb_jobs_totals *t);
+
+/* The tool's own per-port counts. */
+struct nb_port_counts {
+	uint16_t port_id;
+	uint64_t tx_pkts, tx_bytes; /* warm-up included */
+	uint64_t rx_pkts, rx_bytes; /* every frame received */
+};
+
+/* Everything the workers counted, summed over jobs and queues. */
+struct nb_counts {
+	uint32_t nb_streams;
+	/* per stream [nb_streams], measured phase */
+	uint64_t *tx_pkts, *tx_bytes;
+	uint64_t *rx_pkts, *rx_bytes, *rx_unique;
+	uint64_t *lost, *ooo, *dup, *late;
+	double *jitter_ns;    /* of the queue that got most of the stream */
+	uint64_t *busiest;    /* (that queue's count) */
+	struct nb_hist *hist; /* all streams merged, or NULL */
+	struct nb_hist *stream_hist; /* [nb_streams], or NULL */
+	/* totals */
+	uint64_t tx_warm_pkts, tx_warm_bytes, rx_warm, rx_warm_bytes;
+	uint64_t gap_lost, out_of_order, duplicates;
+	double mean_jitter_ns; /* over all streams (0 for a silent one) */
+	uint64_t tx_dropped, alloc_fail, rx_foreign, rx_bad_stream;
+	uint64_t tx_end_tsc; /* latest end of a sending job (0: none) */
+	uint64_t rx_end_tsc; /* latest data frame received (0: none) */
+	uint16_t nb_ports;
+	struct nb_port_counts ports[NB_MAX_PORTS];
+};
+
+/* Arrays for n streams; the histograms only when asked for. */
+int nb_counts_alloc(struct nb_counts *c, uint32_t n, int hist_sum,
+		    int hist_per_stream);
+void nb_counts_free(struct nb_counts *c);
+void nb_jobs_read(const struct nb_jobs *js, struct nb_counts *c);
+/* c's counts for a port, or NULL */
+const struct nb_port_counts *nb_counts_port(const struct nb_counts *c,
+					    uint16_t port_id);
+
+#endif /* NB_JOBS_H */
