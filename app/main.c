@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <rte_eal.h>
@@ -102,28 +101,6 @@ json_hint(struct nb_app *app, int argc, char **argv)
 	nb_output_init(&app->out, cfg, stdout, 0);
 	fatal_out = &app->out;
 	fatal_emitted = &app->emitted;
-}
-
-/* Every port a loopback or reflector test names must exist. */
-static void
-check_ports(const struct nb_config *cfg)
-{
-	uint16_t i, n = cfg->nb_tx_ports + cfg->nb_rx_ports, count;
-
-	for (i = 0; i < n; i++) {
-		uint16_t p = i < cfg->nb_tx_ports
-				     ? cfg->tx_ports[i]
-				     : cfg->rx_ports[i - cfg->nb_tx_ports];
-
-		if (nb_port_valid(p))
-			continue;
-		count = nb_port_count();
-		rte_eal_cleanup();
-		die(EXIT_USAGE,
-		    "port %u does not exist (%u port%s probed; see "
-		    "--list-ports)",
-		    p, count, count == 1 ? "" : "s");
-	}
 }
 
 static int
@@ -230,10 +207,11 @@ main(int argc, char **argv)
 		    "no ports: give a device, e.g. --vdev net_null0 or "
 		    "-a 0000:01:00.0 (a NIC bound to vfio-pci), before '--'");
 	}
-	if (cfg->mode == NB_MODE_LOOPBACK || cfg->mode == NB_MODE_REFLECTOR)
-		check_ports(cfg);
-	if (nb_setup_roles(&app, err, sizeof(err)) != 0)
+	if (nb_setup_check_ports(cfg, err, sizeof(err)) != 0 ||
+	    nb_setup_roles(&app, err, sizeof(err)) != 0) {
+		rte_eal_cleanup();
 		die(EXIT_USAGE, "%s", err);
+	}
 	if (cfg->mode == NB_MODE_PORTS)
 		code = nb_setup_list_ports(&app);
 	else if (cfg->mode == NB_MODE_RESPONDER)

@@ -559,8 +559,9 @@ nb_report_text(FILE *f, const struct nb_result *r)
 	}
 	if (r->tx_dropped)
 		fprintf(f,
-			"WARNING: %llu frames were refused by the TX queue "
-			"after retries and freed (tx_dropped)\n",
+			"WARNING: %llu frames were still waiting for the TX "
+			"queue when the test was stopped, and were freed "
+			"(tx_dropped)\n",
 			(unsigned long long)r->tx_dropped);
 	if (r->rx_foreign || r->rx_bad_stream)
 		fprintf(f,

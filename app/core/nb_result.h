@@ -69,7 +69,7 @@ struct nb_result {
 	double rx_seconds;   /* measured start to last data frame */
 	int interrupted;     /* Ctrl-C / SIGTERM */
 	char error[256];     /* empty when none */
-	uint64_t tx_dropped; /* frames the PMD refused after retries */
+	uint64_t tx_dropped; /* unsent when the test was stopped, freed */
 	uint64_t alloc_fail;
 	uint64_t rx_warm, rx_foreign, rx_bad_stream;
 

@@ -549,10 +549,12 @@ nb_client_main(struct nb_app *app)
 	pr.session = (uint32_t)rte_rand() | 1;
 	nb_cli_init(&pr.cli, pr.session, pr.peer_ip);
 	pr.nap_short = 1;
-	if (client_hello(&pr, &code) || client_params(&pr, &params) != 0) {
-		code = code ? code : 1;
+	/* --quit and --conf end with the HELLO exchange */
+	if (client_hello(&pr, &code))
 		goto out;
-	}
+	code = client_params(&pr, &params);
+	if (code != 0)
+		goto out;
 	ret = client_run(&pr, &params, &code);
 	if (ret < 0)
 		goto out;

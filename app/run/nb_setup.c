@@ -54,6 +54,30 @@ nb_setup_roles(struct nb_app *app, char *err, size_t errlen)
 	return ret;
 }
 
+int
+nb_setup_check_ports(const struct nb_config *cfg, char *err, size_t errlen)
+{
+	uint16_t i, n = cfg->nb_tx_ports + cfg->nb_rx_ports, count;
+
+	if (cfg->mode != NB_MODE_LOOPBACK && cfg->mode != NB_MODE_REFLECTOR)
+		return 0;
+	for (i = 0; i < n; i++) {
+		uint16_t p = i < cfg->nb_tx_ports
+				     ? cfg->tx_ports[i]
+				     : cfg->rx_ports[i - cfg->nb_tx_ports];
+
+		if (nb_port_valid(p))
+			continue;
+		count = nb_port_count();
+		snprintf(err, errlen,
+			 "port %u does not exist (%u port%s probed; see "
+			 "--list-ports)",
+			 p, count, count == 1 ? "" : "s");
+		return -ENODEV;
+	}
+	return 0;
+}
+
 void
 nb_setup_lcore_map(const struct nb_app *app, char *buf, size_t len)
 {

@@ -13,12 +13,24 @@
 #include "nb_sink.h"
 #include "nb_worker.h"
 
+/* Offer the probes the TX queue refused earlier; 1 when none is left. */
+static int
+probe_flush(struct nb_probejob *p)
+{
+	uint16_t sent = rte_eth_tx_burst(p->port, p->queue,
+					 p->pend + p->pend_head, p->nb_pend);
+
+	p->sent += sent;
+	p->nb_pend = (uint16_t)(p->nb_pend - sent);
+	p->pend_head = p->nb_pend ? (uint16_t)(p->pend_head + sent) : 0;
+	return p->nb_pend == 0;
+}
+
 static void
 probe_send(struct nb_probejob *p, const struct nb_run *run, unsigned int n)
 {
-	struct rte_mbuf *m[8];
+	struct rte_mbuf **m = p->pend;
 	unsigned int i;
-	uint16_t sent;
 	uint64_t ts;
 
 	if (rte_pktmbuf_alloc_bulk(p->pool, m, n) != 0)
@@ -37,10 +49,11 @@ probe_send(struct nb_probejob *p, const struct nb_run *run, unsigned int n)
 		else
 			nb_stamp_udp(d, &p->tmpl, p->seq++, ts);
 	}
-	sent = rte_eth_tx_burst(p->port, p->queue, m, (uint16_t)n);
-	if (sent < n)
-		rte_pktmbuf_free_bulk(m + sent, n - sent);
-	p->sent += sent;
+	/* the data frames share the queue: what it refuses now goes first
+	 * on the next turn (its stamp is older by the wait, as on a wire) */
+	p->pend_head = 0;
+	p->nb_pend = (uint16_t)n;
+	probe_flush(p);
 }
 
 /*
@@ -56,12 +69,30 @@ probe_step(struct nb_probejob *p, const struct nb_run *run, uint64_t now)
 
 	if (p->done || now < run->start_tsc)
 		return;
-	if (now >= run->end_tsc || run->tx_stop) {
+	if (run->tx_stop) {
+		rte_pktmbuf_free_bulk(p->pend + p->pend_head, p->nb_pend);
+		p->nb_pend = 0;
 		p->done = 1;
 		return;
 	}
+	if (p->nb_pend && !probe_flush(p))
+		return;
+	if (now >= run->end_tsc) {
+		/* the probes due before the end, even if this turn came late:
+		 * --latency-rate x --time of them */
+		unsigned int n =
+			p->pingpong ? 0
+				    : nb_pacer_due(&p->pacer, run->end_tsc - 1,
+						   NB_PROBE_BURST);
+
+		if (n == 0)
+			p->done = 1;
+		else
+			probe_send(p, run, n);
+		return;
+	}
 	if (!p->pingpong) {
-		unsigned int n = nb_pacer_due(&p->pacer, now, 8);
+		unsigned int n = nb_pacer_due(&p->pacer, now, NB_PROBE_BURST);
 
 		if (n)
 			probe_send(p, run, n);

@@ -23,6 +23,8 @@
 #include "nb_seq.h"
 
 #define NB_BURST 32
+/* At most this many latency probes are built per loop turn. */
+#define NB_PROBE_BURST 8
 
 /* Run states set by the control lcore. */
 struct nb_run {
@@ -137,7 +139,10 @@ struct nb_probejob {
 	struct nb_pacer pacer;
 	uint64_t seq;
 	uint64_t sent, lost; /* lost: ping-pong probes not back in time */
-	uint64_t deadline;   /* ping-pong: when the outstanding one is lost */
+	/* probes the TX queue refused, offered first on the next turn */
+	uint16_t nb_pend, pend_head;
+	struct rte_mbuf *pend[NB_PROBE_BURST];
+	uint64_t deadline; /* ping-pong: when the outstanding one is lost */
 	uint64_t timeout_tsc;
 	uint64_t end_tsc; /* copy of the run's end, set when armed */
 	/* the receive side's counts of returned probes (single writers) */

@@ -253,6 +253,43 @@ class Peer(nbe2e.E2ECase):
         resp.wait(timeout=10)
         self.assertEqual(resp.returncode, 0)
 
+    def test_log_level(self):
+        """--log-level nbench:LEVEL (an EAL option) sets what the tool
+        logs: at debug every control message received, at warning none of
+        the session notices."""
+        self.responder()
+        eal = self.client_eal() + ["--log-level", "nbench:debug"]
+        r = self.nb.run(eal, ["--peer", RESP_MAC, "--packets", "1000",
+                              "--rate", "100M", "--json"], name="cli")
+        self.assertOk(r)
+        self.assertEqual(r.json()["end"]["sum_received"]["packets"], 1000)
+        for msg in ("WELCOME", "ACCEPT", "RESULTS"):
+            self.assertRegex(r.err, r"dpdk-nbench: ctl client rx %s "
+                             r"session [0-9a-f]{8} seq \d+ ret 0" % msg)
+        # without it, none of those lines
+        r = self.client(["--packets", "1000", "--rate", "100M", "--json"])
+        self.assertNotIn("ctl client rx", r.err)
+        # and at warning, the responder keeps its session notices to itself
+        self.client(["--quit"])
+        sock2 = os.path.join(self.tmpdir, "quiet.sock")
+        eal = ["--no-pci", "--lcores", "0@0,1@0,2@0", "--file-prefix",
+               nbe2e.unique("resp"), "--log-level", "lib.eal:error",
+               "--log-level", "nbench:warning", "--vdev",
+               "net_memif0,role=server,socket=%s,rsize=14,mac=%s"
+               % (sock2, RESP_MAC)]
+        p, argv, log = self.nb.start(eal, [], name="resp")
+        self.addCleanup(self.stop, p, log)
+        self.assertIn("responder on port 0", p.stdout.readline())
+        cli = ["--no-pci", "--lcores", "0@0,1@0,2@1", "--file-prefix",
+               nbe2e.unique("cli"), "--log-level", "lib.eal:error",
+               "--vdev", "net_memif0,role=client,socket=%s,rsize=14"
+               % sock2]
+        self.assertOk(self.nb.run(cli, ["--peer", RESP_MAC, "--quit"],
+                                  name="cli"))
+        out, err = p.communicate(timeout=10)
+        self.assertEqual(p.returncode, 0)
+        self.assertNotIn("session", err)
+
     def test_rejected_params(self):
         resp = self.responder(["--max-streams", "2"])
         r = self.client(["--streams", "3", "--time", "1", "--json"], code=1)
