@@ -226,8 +226,9 @@ main(int argc, char **argv)
 			     app.errmsg[0] ? app.errmsg
 					   : "the test could not run (see the "
 					     "messages on stderr)");
-	nb_run_free(&app);
+	/* ports first: a NIC's TX ring may still hold mbufs of the pools */
 	nb_setup_shutdown(&app);
+	nb_run_free(&app);
 	nb_result_free(&app.result);
 	rte_eal_cleanup();
 	return code;

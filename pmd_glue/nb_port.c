@@ -3,10 +3,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
+#include <rte_interrupts.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
@@ -306,19 +308,114 @@ nb_port_stats_reset(uint16_t port_id)
 	rte_eth_xstats_reset(port_id);
 }
 
+/* An eventfd of ours that the EAL interrupt thread watches. */
+struct intr_sync {
+	struct rte_intr_handle *ih;
+	int fd;
+	int handled; /* rounds the interrupt thread has seen */
+};
+
+static void
+intr_sync_cb(void *arg)
+{
+	struct intr_sync *is = arg;
+	uint64_t v;
+
+	if (read(is->fd, &v, sizeof(v)) == (ssize_t)sizeof(v))
+		__atomic_add_fetch(&is->handled, 1, __ATOMIC_RELEASE);
+}
+
+static int
+intr_sync_open(struct intr_sync *is)
+{
+	is->handled = 0;
+	is->fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	is->ih = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_PRIVATE);
+	if (is->fd >= 0 && is->ih != NULL &&
+	    rte_intr_fd_set(is->ih, is->fd) == 0 &&
+	    rte_intr_type_set(is->ih, RTE_INTR_HANDLE_EXT) == 0 &&
+	    rte_intr_callback_register(is->ih, intr_sync_cb, is) == 0)
+		return 0;
+	rte_intr_instance_free(is->ih);
+	if (is->fd >= 0)
+		close(is->fd);
+	is->ih = NULL;
+	return -1;
+}
+
+static void
+intr_sync_close(struct intr_sync *is)
+{
+	if (is->ih == NULL)
+		return;
+	/* unregistered here, not left for rte_eal_cleanup(), which would
+	 * otherwise free memory the interrupt thread still looks at */
+	rte_intr_callback_unregister_sync(is->ih, intr_sync_cb, is);
+	rte_intr_instance_free(is->ih);
+	close(is->fd);
+	is->ih = NULL;
+}
+
+/*
+ * Return once the EAL interrupt thread has handled every event that was
+ * pending when this was called: our eventfd is signalled twice, the second
+ * time after the thread saw the first.  An fd readable now is handled in
+ * the epoll round of the first signal or an earlier one, so by the second
+ * round its callback has returned.  (Not an alarm: EAL 22.11 frees the
+ * alarm's interrupt source at cleanup without unregistering it.)
+ */
+static void
+intr_sync(struct intr_sync *is)
+{
+	uint64_t one = 1;
+	int k;
+
+	if (is->ih == NULL)
+		return;
+	for (k = 0; k < 2; k++) {
+		uint64_t give_up = rte_get_timer_cycles() + rte_get_timer_hz();
+		int seen = __atomic_load_n(&is->handled, __ATOMIC_ACQUIRE);
+
+		if (write(is->fd, &one, sizeof(one)) != (ssize_t)sizeof(one))
+			return;
+		while (__atomic_load_n(&is->handled, __ATOMIC_ACQUIRE) ==
+			       seen &&
+		       rte_get_timer_cycles() < give_up)
+			rte_delay_us_sleep(50);
+	}
+}
+
+/*
+ * At exit: stop the ports one at a time, then close them in the reverse
+ * order of their set-up.  After each step the EAL interrupt thread is let
+ * finish what that step set off: stopping one end of a memif pair (or the
+ * peer process leaving) makes that thread disconnect the other end
+ * (memif_intr_handler -> memif_disconnect -> memif_free_regions) with no
+ * lock against memif_dev_stop, and when this thread stopped that end at the
+ * same time both freed its regions ("EAL: Error: Invalid memory").
+ */
 void
 nb_ports_shutdown(struct nb_port *ports, uint16_t n)
 {
+	struct intr_sync is = {.ih = NULL};
 	uint16_t i;
 
+	if (n == 0)
+		return;
+	if (!rte_thread_is_intr())
+		intr_sync_open(&is);
 	for (i = 0; i < n; i++) {
-		if (ports[i].started) {
-			rte_eth_dev_stop(ports[i].desc.port_id);
-			ports[i].started = 0;
-		}
+		if (!ports[i].started)
+			continue;
+		rte_eth_dev_stop(ports[i].desc.port_id);
+		ports[i].started = 0;
+		intr_sync(&is);
 	}
-	for (i = n; i > 0; i--)
+	for (i = n; i > 0; i--) {
 		rte_eth_dev_close(ports[i - 1].desc.port_id);
+		intr_sync(&is);
+	}
+	intr_sync_close(&is);
 }
 
 uint16_t

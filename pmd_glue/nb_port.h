@@ -49,9 +49,9 @@ struct rte_mempool *nb_tx_pool_create(const char *name, unsigned int n,
 				      uint32_t max_frame, int socket);
 
 /*
- * Stop every port, then close them in the reverse order of their set-up:
- * a memif pair's client end is closed before the server end whose regions
- * it maps.
+ * At exit: stop every port, then close them in the reverse order of their
+ * set-up, letting the EAL interrupt thread finish what each step set off
+ * (a memif peer's disconnect) before the next.
  */
 void nb_ports_shutdown(struct nb_port *ports, uint16_t n);
 

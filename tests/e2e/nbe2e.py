@@ -189,6 +189,11 @@ class E2ECase(unittest.TestCase):
             self.fail("exit %s, expected %s: %s\nlog: %s\nstderr tail:\n%s"
                       % (run.rc, code, " ".join(run.args), run.log,
                          run.err[-3000:]))
+        # a clean exit: no EAL error on the way out (the memif close race
+        # printed "EAL: Error: Invalid memory" from a double rte_free)
+        if code == 0 and "EAL: Error" in run.err:
+            self.fail("EAL error in a successful run: %s\nlog: %s\n%s"
+                      % (" ".join(run.args), run.log, run.err[-3000:]))
 
 
 def main():
