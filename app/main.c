@@ -24,6 +24,7 @@
 #include "nb_run.h"
 #include "nb_setup.h"
 #include "nb_telemetry.h"
+#include "nb_tsc.h"
 #include "nb_version.h"
 
 #define PROG	   "dpdk-nbench"
@@ -196,6 +197,7 @@ main(int argc, char **argv)
 		    "with scripts/setup.sh or see hugepages.md.",
 		    rte_strerror(e));
 	}
+	nb_tsc_begin();
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	app.state = "starting";

@@ -308,11 +308,16 @@ nb_port_stats_reset(uint16_t port_id)
 	rte_eth_xstats_reset(port_id);
 }
 
-/* An eventfd of ours that the EAL interrupt thread watches. */
+/*
+ * An eventfd of ours that the EAL interrupt thread watches: signalled, the
+ * thread runs intr_sync_cb, which counts the round and stays there while
+ * hold is set.
+ */
 struct intr_sync {
 	struct rte_intr_handle *ih;
 	int fd;
 	int handled; /* rounds the interrupt thread has seen */
+	int hold;    /* keep the thread in the callback */
 };
 
 static void
@@ -321,14 +326,17 @@ intr_sync_cb(void *arg)
 	struct intr_sync *is = arg;
 	uint64_t v;
 
-	if (read(is->fd, &v, sizeof(v)) == (ssize_t)sizeof(v))
-		__atomic_add_fetch(&is->handled, 1, __ATOMIC_RELEASE);
+	if (read(is->fd, &v, sizeof(v)) != (ssize_t)sizeof(v))
+		return;
+	__atomic_add_fetch(&is->handled, 1, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&is->hold, __ATOMIC_ACQUIRE))
+		rte_delay_us_sleep(50);
 }
 
 static int
 intr_sync_open(struct intr_sync *is)
 {
-	is->handled = 0;
+	memset(is, 0, sizeof(*is));
 	is->fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	is->ih = rte_intr_instance_alloc(RTE_INTR_INSTANCE_F_PRIVATE);
 	if (is->fd >= 0 && is->ih != NULL &&
@@ -343,13 +351,43 @@ intr_sync_open(struct intr_sync *is)
 	return -1;
 }
 
+/*
+ * Signal the thread and wait until it has run the callback (with hold set,
+ * it is then held there).  1 s at most: a thread that never comes is not
+ * waited for.
+ */
+static int
+intr_sync_round(struct intr_sync *is)
+{
+	uint64_t one = 1, give_up = rte_get_timer_cycles() + rte_get_timer_hz();
+	int seen = __atomic_load_n(&is->handled, __ATOMIC_ACQUIRE);
+
+	if (is->ih == NULL ||
+	    write(is->fd, &one, sizeof(one)) != (ssize_t)sizeof(one))
+		return -1;
+	while (__atomic_load_n(&is->handled, __ATOMIC_ACQUIRE) == seen)
+		if (rte_get_timer_cycles() >= give_up)
+			return -1;
+		else
+			rte_delay_us_sleep(50);
+	return 0;
+}
+
+/*
+ * Let the thread go, and return once it has handled what was pending: two
+ * rounds, the second signalled after the thread saw the first (an fd that
+ * is readable now is handled in the first round or an earlier one); then
+ * take our source away (here, not at rte_eal_cleanup(), which would free
+ * memory the thread still looks at).
+ */
 static void
 intr_sync_close(struct intr_sync *is)
 {
 	if (is->ih == NULL)
 		return;
-	/* unregistered here, not left for rte_eal_cleanup(), which would
-	 * otherwise free memory the interrupt thread still looks at */
+	__atomic_store_n(&is->hold, 0, __ATOMIC_RELEASE);
+	if (intr_sync_round(is) == 0)
+		intr_sync_round(is);
 	rte_intr_callback_unregister_sync(is->ih, intr_sync_cb, is);
 	rte_intr_instance_free(is->ih);
 	close(is->fd);
@@ -357,42 +395,15 @@ intr_sync_close(struct intr_sync *is)
 }
 
 /*
- * Return once the EAL interrupt thread has handled every event that was
- * pending when this was called: our eventfd is signalled twice, the second
- * time after the thread saw the first.  An fd readable now is handled in
- * the epoll round of the first signal or an earlier one, so by the second
- * round its callback has returned.  (Not an alarm: EAL 22.11 frees the
- * alarm's interrupt source at cleanup without unregistering it.)
- */
-static void
-intr_sync(struct intr_sync *is)
-{
-	uint64_t one = 1;
-	int k;
-
-	if (is->ih == NULL)
-		return;
-	for (k = 0; k < 2; k++) {
-		uint64_t give_up = rte_get_timer_cycles() + rte_get_timer_hz();
-		int seen = __atomic_load_n(&is->handled, __ATOMIC_ACQUIRE);
-
-		if (write(is->fd, &one, sizeof(one)) != (ssize_t)sizeof(one))
-			return;
-		while (__atomic_load_n(&is->handled, __ATOMIC_ACQUIRE) ==
-			       seen &&
-		       rte_get_timer_cycles() < give_up)
-			rte_delay_us_sleep(50);
-	}
-}
-
-/*
- * At exit: stop the ports one at a time, then close them in the reverse
- * order of their set-up.  After each step the EAL interrupt thread is let
- * finish what that step set off: stopping one end of a memif pair (or the
- * peer process leaving) makes that thread disconnect the other end
- * (memif_intr_handler -> memif_disconnect -> memif_free_regions) with no
- * lock against memif_dev_stop, and when this thread stopped that end at the
- * same time both freed its regions ("EAL: Error: Invalid memory").
+ * At exit: stop every port, then close them in the reverse order of their
+ * set-up, while the EAL interrupt thread is held in a callback of ours.
+ * memif handles a peer's disconnect on that thread (memif_intr_handler ->
+ * memif_disconnect -> memif_free_regions) with no lock against
+ * memif_dev_stop: when the other end of a pair stopped (our own other
+ * port, or the peer process leaving) while this thread stopped this end,
+ * both freed its regions ("EAL: Error: Invalid memory").  Held, the thread
+ * runs no driver callback until the ports are closed, and the closes
+ * unregister the drivers' callbacks, so none runs after.
  */
 void
 nb_ports_shutdown(struct nb_port *ports, uint16_t n)
@@ -402,19 +413,19 @@ nb_ports_shutdown(struct nb_port *ports, uint16_t n)
 
 	if (n == 0)
 		return;
-	if (!rte_thread_is_intr())
-		intr_sync_open(&is);
+	if (!rte_thread_is_intr() && intr_sync_open(&is) == 0) {
+		is.hold = 1;
+		if (intr_sync_round(&is) != 0)
+			is.hold = 0;
+	}
 	for (i = 0; i < n; i++) {
 		if (!ports[i].started)
 			continue;
 		rte_eth_dev_stop(ports[i].desc.port_id);
 		ports[i].started = 0;
-		intr_sync(&is);
 	}
-	for (i = n; i > 0; i--) {
+	for (i = n; i > 0; i--)
 		rte_eth_dev_close(ports[i - 1].desc.port_id);
-		intr_sync(&is);
-	}
 	intr_sync_close(&is);
 }
 

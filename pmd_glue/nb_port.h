@@ -50,8 +50,8 @@ struct rte_mempool *nb_tx_pool_create(const char *name, unsigned int n,
 
 /*
  * At exit: stop every port, then close them in the reverse order of their
- * set-up, letting the EAL interrupt thread finish what each step set off
- * (a memif peer's disconnect) before the next.
+ * set-up, while no driver callback runs on the EAL interrupt thread (a
+ * memif peer's disconnect would race the stop).
  */
 void nb_ports_shutdown(struct nb_port *ports, uint16_t n);
 

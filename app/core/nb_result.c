@@ -722,6 +722,51 @@ port_json(const struct nb_port_result *p, int with_counts)
 	return o;
 }
 
+/* The clock that timed the test, and how its frequency was found. */
+static json_t *
+clock_json(const struct nb_result *r)
+{
+	const struct nb_clock_info *c = &r->clk;
+	json_t *o = json_pack("{s:s,s:I,s:I,s:s}", "source", r->clock, "hz",
+			      (json_int_t)r->tsc_hz, "dpdk_estimate_hz",
+			      (json_int_t)c->dpdk_hz, "latency_method",
+			      r->latency_method);
+
+	json_object_set_new(o, "calibrated_against",
+			    c->reference ? json_string(c->reference)
+					 : json_null());
+	json_object_set_new(o, "uncertainty_ppm",
+			    c->reference ? json_real(c->bound_ppm)
+					 : json_null());
+	json_object_set_new(o, "calibration_seconds", json_real(c->span_s));
+	json_object_set_new(o, "dpdk_estimate_off_ppm",
+			    json_real(c->reference ? c->dpdk_off_ppm : 0));
+	json_object_set_new(o, "invariant",
+			    c->flags_known ? json_boolean(c->constant_tsc &&
+							  c->nonstop_tsc)
+					   : json_null());
+	return o;
+}
+
+/* A line for the text header: "tsc at 2.596152 GHz (...)". */
+void
+nb_clock_text(char *buf, size_t len, const struct nb_result *r)
+{
+	const struct nb_clock_info *c = &r->clk;
+
+	if (c->reference == NULL) {
+		snprintf(buf, len, "%s at %.6f GHz (DPDK's estimate, not "
+				   "calibrated)",
+			 r->clock, r->tsc_hz / 1e9);
+		return;
+	}
+	snprintf(buf, len,
+		 "%s at %.6f GHz (+-%.2f ppm against %s over %.2f s; DPDK's "
+		 "estimate %.6f GHz, %+.0f ppm)",
+		 r->clock, r->tsc_hz / 1e9, c->bound_ppm, c->reference,
+		 c->span_s, c->dpdk_hz / 1e9, c->dpdk_off_ppm);
+}
+
 json_t *
 nb_json_start(const struct nb_result *r)
 {
@@ -771,10 +816,7 @@ nb_json_start(const struct nb_result *r)
 		json_array_append_new(arr, port_json(&r->ports[i], 0));
 	json_object_set_new(start, "ports", arr);
 	json_object_set_new(start, "lcore_map", json_string(r->lcore_map));
-	json_object_set_new(start, "clock",
-			    json_pack("{s:s,s:I,s:s}", "source", r->clock, "hz",
-				      (json_int_t)r->tsc_hz, "latency_method",
-				      r->latency_method));
+	json_object_set_new(start, "clock", clock_json(r));
 	return start;
 }
 

@@ -16,6 +16,18 @@
 #include "nb_hist.h"
 #include "nb_pmd_stats.h"
 
+/* What timed the test: the TSC, and how its frequency was found. */
+struct nb_clock_info {
+	uint64_t hz;	     /* the frequency every conversion uses */
+	uint64_t dpdk_hz;    /* DPDK's own estimate of hz */
+	double bound_ppm;    /* the calibration's error bound */
+	double span_s;	     /* ... measured over this long */
+	double dpdk_off_ppm; /* (dpdk_hz - hz) / hz */
+	const char *reference; /* "CLOCK_MONOTONIC_RAW"; NULL: DPDK's */
+	int flags_known;       /* /proc/cpuinfo could be read */
+	int constant_tsc, nonstop_tsc;
+};
+
 struct nb_stream_result {
 	uint32_t id;
 	uint64_t tx_pkts, tx_bytes; /* accepted by the PMD */
@@ -58,6 +70,7 @@ struct nb_result {
 	double req_pps; /* 0 for max */
 	double req_l1_bps, req_l2_bps;
 	uint64_t tsc_hz;
+	struct nb_clock_info clk;   /* tsc_hz and where it came from */
 	const char *clock;	    /* what timed the latency */
 	const char *latency_method; /* one-way same host, or round trip */
 	const char *topology;	    /* "loopback", "reflector" */
@@ -137,6 +150,9 @@ struct nb_iv_row {
 };
 void nb_interval_row(const struct nb_interval *iv, int k,
 		     struct nb_iv_row *row);
+
+/* The clock for a text header: "tsc at 2.596152 GHz (+-0.20 ppm ...)". */
+void nb_clock_text(char *buf, size_t len, const struct nb_result *r);
 
 /* Text: iperf3-like sender/receiver rows, port counters, warnings. */
 void nb_report_text(FILE *f, const struct nb_result *r);

@@ -18,6 +18,7 @@
 #include "nb_log.h"
 #include "nb_peertest.h"
 #include "nb_run.h"
+#include "nb_tsc.h"
 
 static void
 on_msg(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
@@ -358,7 +359,7 @@ test_over(struct nb_peer *pr, const struct nb_ctl_params *p, uint64_t tsc,
 	  uint64_t *last_rx, uint64_t *idle_since)
 {
 	const struct nb_app *app = pr->app;
-	uint64_t hz = rte_get_tsc_hz();
+	uint64_t hz = nb_tsc_hz();
 	int sends = p->direction != NB_CTL_DIR_REVERSE;
 	int receives = p->direction != NB_CTL_DIR_FORWARD;
 	struct nb_jobs_totals t;

@@ -12,6 +12,7 @@
 #include "nb_peer_result.h"
 #include "nb_peertest.h"
 #include "nb_run.h"
+#include "nb_tsc.h"
 
 /* Turn the (already validated) parameters into this end's test config. */
 static void
@@ -101,7 +102,7 @@ prober_setup(struct nb_peer *pr, char *err, size_t errlen)
 	pj->port = cfg->port;
 	pj->queue = 0;
 	pj->pingpong = cfg->pingpong;
-	pj->timeout_tsc = rte_get_tsc_hz() / 10; /* 100 ms */
+	pj->timeout_tsc = nb_tsc_hz() / 10; /* 100 ms */
 	snprintf(name, sizeof(name), "nb_probe_p%u", cfg->port);
 	pj->pool = nb_pool_get(name, 1023, nb_port_socket(cfg->port));
 	if (pj->pool == NULL)
@@ -187,7 +188,7 @@ nb_peertest_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 void
 nb_peertest_arm(struct nb_peer *pr, uint64_t delay_ns)
 {
-	uint64_t hz = rte_get_tsc_hz();
+	uint64_t hz = nb_tsc_hz();
 
 	/*
 	 * No interval lines in peer mode yet: the receiving side's counters

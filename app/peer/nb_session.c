@@ -21,6 +21,7 @@
 #include "nb_run.h"
 #include "nb_session.h"
 #include "nb_setup.h"
+#include "nb_tsc.h"
 #include "nb_version.h"
 
 #define RTO_MIN_NS (20 * NB_MS)
@@ -245,7 +246,7 @@ nb_peer_open(struct nb_peer *pr, struct nb_app *app, int client, uint32_t ip)
 	if (nb_setup_ports(app, &cfg->port, 1, &req) != 0)
 		return 1;
 	app->jobs.keep_pools = 1;
-	nb_clock_init(&app->run.clock, rte_get_tsc_hz(), 0);
+	nb_clock_init(&app->run.clock, nb_tsc_hz(), 0);
 	if (nb_ctlio_init(&pr->io, cfg->port, req.nb_queues,
 			  (uint16_t)(req.nb_queues - 1), app->ports[0].desc.mac,
 			  ip, cfg->vlan_id) != 0) {

@@ -18,13 +18,14 @@
 #include "nb_run.h"
 #include "nb_setup.h"
 #include "nb_stats.h"
+#include "nb_tsc.h"
 
 static void
 print_header(struct nb_app *app)
 {
 	const struct nb_config *cfg = &app->cfg;
 	const struct nb_result *r = &app->result;
-	char rate[64];
+	char rate[64], clk[200];
 	uint16_t i;
 
 	for (i = 0; i < app->nb_ports; i++)
@@ -56,8 +57,8 @@ print_header(struct nb_app *app)
 	if (cfg->omit > 0)
 		printf(" after %.2f s warm-up", cfg->omit);
 	printf("\n");
-	printf("clock: %s at %.3f GHz; latency %s\n", r->clock, r->tsc_hz / 1e9,
-	       r->latency_method);
+	nb_clock_text(clk, sizeof(clk), r);
+	printf("clock: %s; latency %s\n", clk, r->latency_method);
 	fflush(stdout);
 }
 
@@ -66,7 +67,7 @@ static void
 run_test(struct nb_app *app)
 {
 	struct nb_run *run = &app->run;
-	uint64_t hz = rte_get_tsc_hz(), seen = 0, since = 0;
+	uint64_t hz = nb_tsc_hz(), seen = 0, since = 0;
 	struct nb_jobs_totals t;
 	unsigned int i;
 	int interrupted = 0;

@@ -13,6 +13,7 @@
 #include "nb_setup.h"
 #include "nb_stats.h"
 #include "nb_telemetry.h"
+#include "nb_tsc.h"
 
 void
 nb_run_sleep_us(unsigned int us)
@@ -50,7 +51,7 @@ nb_run_prepare(struct nb_app *app, uint64_t rate_num, uint64_t rate_den,
 		.port_ids = app->port_ids,
 		.ports = app->ports,
 	};
-	uint64_t hz = rte_get_tsc_hz();
+	uint64_t hz = nb_tsc_hz();
 	unsigned int i;
 	int ret;
 
@@ -76,7 +77,8 @@ nb_run_prepare(struct nb_app *app, uint64_t rate_num, uint64_t rate_den,
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	r->tsc_hz = hz;
+	r->clk = *nb_tsc_info();
+	r->tsc_hz = r->clk.hz;
 	if (rate_num != 0) {
 		r->req_pps = (double)rate_num / rate_den;
 		r->req_l1_bps = nb_rate_l1_bps(r->req_pps, &cfg->sizes);
@@ -103,7 +105,7 @@ nb_run_arm(struct nb_app *app, uint64_t start)
 	struct nb_run *run = &app->run;
 	const struct nb_config *cfg = &app->cfg;
 	struct nb_jobs *js = &app->jobs;
-	uint64_t hz = rte_get_tsc_hz();
+	uint64_t hz = nb_tsc_hz();
 	unsigned int i;
 
 	run->measure_tsc = start + (uint64_t)(cfg->omit * hz);
@@ -167,14 +169,14 @@ nb_run_tx_stalled(const struct nb_app *app, uint64_t tsc, uint64_t *seen,
 		*since = tsc;
 		return 0;
 	}
-	return tsc - *since > NB_TX_STALL_S * rte_get_tsc_hz();
+	return tsc - *since > NB_TX_STALL_S * nb_tsc_hz();
 }
 
 void
 nb_run_drain(struct nb_app *app, int force, int local_senders)
 {
 	struct nb_run *run = &app->run;
-	uint64_t hz = rte_get_tsc_hz(), now, end, idle_since, last = 0;
+	uint64_t hz = nb_tsc_hz(), now, end, idle_since, last = 0;
 	uint64_t expect = UINT64_MAX;
 	struct nb_jobs_totals t;
 
@@ -211,7 +213,7 @@ nb_run_collect(struct nb_app *app)
 {
 	struct nb_result *r = &app->result;
 	const struct nb_run *run = &app->run;
-	uint64_t hz = rte_get_tsc_hz(), tx_end, rx_end;
+	uint64_t hz = nb_tsc_hz(), tx_end, rx_end;
 	struct nb_counts c;
 	uint32_t st;
 	unsigned int p;

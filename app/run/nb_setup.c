@@ -15,6 +15,7 @@
 
 #include "nb_log.h"
 #include "nb_setup.h"
+#include "nb_tsc.h"
 
 int
 nb_setup_roles(struct nb_app *app, char *err, size_t errlen)
@@ -206,6 +207,8 @@ nb_setup_ports(struct nb_app *app, const uint16_t *ids, uint16_t n,
 		p->desc.nb_rxq = sr->nb_queues;
 		p->desc.nb_txq = sr->nb_queues;
 	}
+	/* the ports took time to come up: the clock's second reading */
+	nb_tsc_finish();
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <rte_cycles.h>
 
 #include "nb_stats.h"
+#include "nb_tsc.h"
 
 /* The measured phase's counters start at zero when the warm-up ends. */
 static void
@@ -143,7 +144,7 @@ nb_stats_main(void *arg)
 {
 	struct nb_app *app = arg;
 	const struct nb_run *run = &app->run;
-	uint64_t hz = rte_get_tsc_hz(), step, tick, base, last;
+	uint64_t hz = nb_tsc_hz(), step, tick, base, last;
 	struct nb_counts cur, prev;
 	struct nb_hist *tmp = malloc(sizeof(*tmp));
 	int omitted, lines = app->cfg.interval > 0;

@@ -19,6 +19,7 @@
 #include <rte_telemetry.h>
 
 #include "nb_telemetry.h"
+#include "nb_tsc.h"
 
 #define TEL_MAX_STREAMS 32 /* /nbench/streams without an id lists these */
 
@@ -100,7 +101,7 @@ static int
 tel_state(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	const struct nb_app *app = tel_app;
-	uint64_t now = rte_get_tsc_cycles(), hz = rte_get_tsc_hz();
+	uint64_t now = rte_get_tsc_cycles(), hz = nb_tsc_hz();
 	char buf[64];
 
 	(void)cmd, (void)params;
