@@ -21,9 +21,8 @@ nb_calib_best(const struct nb_calib_point *p, unsigned int n)
 }
 
 int
-nb_calib_compute(const struct nb_calib_point *a,
-		 const struct nb_calib_point *b, uint64_t ref_res_ns,
-		 struct nb_calib *out)
+nb_calib_compute(const struct nb_calib_point *a, const struct nb_calib_point *b,
+		 uint64_t ref_res_ns, struct nb_calib *out)
 {
 	/* the middles, doubled to stay in integers */
 	unsigned __int128 ma2, mb2, ticks2, hz;

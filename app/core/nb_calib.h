@@ -21,9 +21,9 @@ struct nb_calib_point {
 };
 
 struct nb_calib {
-	uint64_t hz;	     /* ticks per second, rounded to nearest */
-	double bound_ppm;    /* |true - hz| / hz is at most this (1e-6) */
-	double span_s;	     /* reference time between the two readings */
+	uint64_t hz;	  /* ticks per second, rounded to nearest */
+	double bound_ppm; /* |true - hz| / hz is at most this (1e-6) */
+	double span_s;	  /* reference time between the two readings */
 };
 
 /* The reading with the narrowest bracket (the first of equals); NULL when

@@ -34,20 +34,24 @@ static inline int
 nb_offset_sample(struct nb_offset *o, uint64_t t1, uint64_t t2, uint64_t t3,
 		 uint64_t t4)
 {
-	int64_t delay;
+	uint64_t delay, sum;
 
 	if (t4 < t1 || t3 < t2)
 		return -1;
-	delay = (int64_t)(t4 - t1) - (int64_t)(t3 - t2);
-	if (delay < 0)
-		delay = 0;
+	/* the peer held it longer than our round trip: clocks jumped */
+	delay = t4 - t1 >= t3 - t2 ? (t4 - t1) - (t3 - t2) : 0;
 	o->samples++;
-	if ((uint64_t)delay >= o->delay_ns)
+	/* a tie keeps the sample already chosen */
+	if (delay >= o->delay_ns)
 		return 0;
-	o->delay_ns = (uint64_t)delay;
-	o->bound_ns = (uint64_t)delay / 2 + (uint64_t)delay % 2;
-	o->offset_ns =
-		(((int64_t)t2 - (int64_t)t1) + ((int64_t)t3 - (int64_t)t4)) / 2;
+	o->delay_ns = delay;
+	/* offset and delay have the same parity: an odd delay leaves half a
+	 * ns of truncation in the offset, which rounding the bound up covers */
+	o->bound_ns = delay / 2 + delay % 2;
+	/* (t2 - t1) + (t3 - t4) modulo 2^64: no signed overflow, exact as
+	 * long as the offset itself fits in 63 bits */
+	sum = (t2 - t1) + (t3 - t4);
+	o->offset_ns = (int64_t)sum / 2;
 	return 1;
 }
 

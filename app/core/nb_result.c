@@ -56,26 +56,6 @@ iv_arrays(struct nb_interval *iv, uint64_t **a[IV_U64])
 	a[6] = &iv->stream_duplicates;
 }
 
-/* The interval's sums of the counts, in the order of iv_arrays(). */
-static void
-iv_sums(struct nb_interval *iv, uint64_t *t[IV_COUNTS])
-{
-	t[0] = &iv->tx_pkts;
-	t[1] = &iv->tx_bytes;
-	t[2] = &iv->rx_pkts;
-	t[3] = &iv->rx_bytes;
-}
-
-/* A stream's end totals, in the order of iv_arrays(). */
-static void
-stream_counts(const struct nb_stream_result *s, uint64_t c[IV_COUNTS])
-{
-	c[0] = s->tx_pkts;
-	c[1] = s->tx_bytes;
-	c[2] = s->rx_pkts;
-	c[3] = s->rx_bytes;
-}
-
 int
 nb_interval_alloc(struct nb_interval *iv, uint32_t n, int with_quality)
 {
@@ -741,10 +721,10 @@ clock_json(const struct nb_result *r)
 	json_object_set_new(o, "calibration_seconds", json_real(c->span_s));
 	json_object_set_new(o, "dpdk_estimate_off_ppm",
 			    json_real(c->reference ? c->dpdk_off_ppm : 0));
-	json_object_set_new(o, "invariant",
-			    c->flags_known ? json_boolean(c->constant_tsc &&
-							  c->nonstop_tsc)
-					   : json_null());
+	json_object_set_new(
+		o, "invariant",
+		c->flags_known ? json_boolean(c->constant_tsc && c->nonstop_tsc)
+			       : json_null());
 	return o;
 }
 
@@ -755,8 +735,9 @@ nb_clock_text(char *buf, size_t len, const struct nb_result *r)
 	const struct nb_clock_info *c = &r->clk;
 
 	if (c->reference == NULL) {
-		snprintf(buf, len, "%s at %.6f GHz (DPDK's estimate, not "
-				   "calibrated)",
+		snprintf(buf, len,
+			 "%s at %.6f GHz (DPDK's estimate, not "
+			 "calibrated)",
 			 r->clock, r->tsc_hz / 1e9);
 		return;
 	}
@@ -999,20 +980,72 @@ nb_json_error_doc(const char *error)
 			 "end", "error", error);
 }
 
-/* Add rest ([IV_COUNTS][n]) to iv's per-stream counts and their sums. */
+/* A stream's end totals, in the order of iv_arrays(): the four counts,
+ * then loss, reordering and duplicates. */
 static void
-interval_add_counts(struct nb_interval *iv, const uint64_t *rest, uint32_t n)
+stream_ends(const struct nb_stream_result *s, int64_t c[IV_U64])
 {
-	uint64_t **a[IV_U64], *t[IV_COUNTS];
-	uint32_t j, k;
+	c[0] = (int64_t)s->tx_pkts;
+	c[1] = (int64_t)s->tx_bytes;
+	c[2] = (int64_t)s->rx_pkts;
+	c[3] = (int64_t)s->rx_bytes;
+	c[4] = (int64_t)s->lost;
+	c[5] = (int64_t)s->out_of_order;
+	c[6] = (int64_t)s->duplicates;
+}
 
-	iv_arrays(iv, a);
-	iv_sums(iv, t);
-	for (j = 0; j < IV_COUNTS; j++) {
-		for (k = 0; k < n && k < iv->nb_streams; k++) {
-			(*a[j])[k] += rest[j * n + k];
-			*t[j] += rest[j * n + k];
+/* An interval's sum fields, in the order of iv_arrays(). */
+static void
+iv_totals(struct nb_interval *iv, uint64_t *t[IV_U64])
+{
+	t[0] = &iv->tx_pkts;
+	t[1] = &iv->tx_bytes;
+	t[2] = &iv->rx_pkts;
+	t[3] = &iv->rx_bytes;
+	t[4] = &iv->lost;
+	t[5] = &iv->out_of_order;
+	t[6] = &iv->duplicates;
+}
+
+/* Whether interval iv counts toward the end totals (a measured one). */
+static int
+iv_measured(const struct nb_interval *iv)
+{
+	return !iv->omitted && iv->stream_tx_pkts != NULL;
+}
+
+/*
+ * Add d to counter j of stream k in the intervals, keeping each sum field
+ * the sum of its streams: a rise goes into the last measured interval; a
+ * fall (a gap counted lost that a late frame filled) is taken from the
+ * last intervals that have it.
+ */
+static void
+iv_adjust(struct nb_result *r, uint32_t j, uint32_t k, int64_t d)
+{
+	uint32_t i = r->nb_intervals;
+
+	while (d != 0 && i > 0) {
+		struct nb_interval *iv = &r->intervals[--i];
+		uint64_t **a[IV_U64], *t[IV_U64], *v;
+		uint64_t take;
+
+		if (!iv_measured(iv) || k >= iv->nb_streams)
+			continue;
+		iv_arrays(iv, a);
+		iv_totals(iv, t);
+		if (*a[j] == NULL)
+			continue;
+		v = &(*a[j])[k];
+		if (d > 0) {
+			*v += (uint64_t)d;
+			*t[j] += (uint64_t)d;
+			return;
 		}
+		take = *v < (uint64_t)-d ? *v : (uint64_t)-d;
+		*v -= take;
+		*t[j] -= take;
+		d += (int64_t)take;
 	}
 }
 
@@ -1021,68 +1054,60 @@ nb_result_close_intervals(struct nb_result *r)
 {
 	uint32_t n = r->nb_streams, i, j, k;
 	struct nb_interval add, *last = NULL;
-	uint64_t **a[IV_U64], end_counts[IV_COUNTS];
-	uint64_t *sum, *rest; /* [IV_COUNTS][n] */
-	uint64_t lost = 0;
 	double end = r->rx_seconds;
 	int appended = 0, any = 0;
 
 	if (n == 0)
 		return 0;
-	sum = calloc(IV_COUNTS * (size_t)n, sizeof(uint64_t));
-	rest = calloc(IV_COUNTS * (size_t)n, sizeof(uint64_t));
-	if (sum == NULL || rest == NULL)
-		goto out;
-	for (i = 0; i < r->nb_intervals; i++) {
-		struct nb_interval *iv = &r->intervals[i];
-
-		if (iv->omitted || iv->stream_tx_pkts == NULL)
-			continue;
-		last = iv;
-		lost += iv->lost;
-		iv_arrays(iv, a);
-		for (j = 0; j < IV_COUNTS; j++)
-			for (k = 0; k < n && k < iv->nb_streams; k++)
-				sum[j * n + k] += (*a[j])[k];
-	}
-	for (k = 0; k < n; k++) {
-		stream_counts(&r->streams[k], end_counts);
-		for (j = 0; j < IV_COUNTS; j++) {
-			uint64_t s = sum[j * n + k];
-
-			rest[j * n + k] =
-				end_counts[j] > s ? end_counts[j] - s : 0;
-			any |= rest[j * n + k] != 0;
-		}
-	}
-	if (!any && (last == NULL || last->end + 1e-6 >= r->tx_seconds))
-		goto out;
+	for (i = 0; i < r->nb_intervals; i++)
+		if (iv_measured(&r->intervals[i]))
+			last = &r->intervals[i];
+	for (k = 0; k < n; k++)
+		any |= r->streams[k].tx_pkts || r->streams[k].rx_pkts;
+	if (last == NULL && !any)
+		return 0;
 	if (last == NULL || last->end + 1e-3 < r->tx_seconds) {
 		/* the stats lcore did not reach the end: one more interval */
 		memset(&add, 0, sizeof(add));
-		if (nb_interval_alloc(&add, n, 1) != 0)
-			goto out;
-		add.start = last ? last->end : 0;
-		add.end = end > add.start ? end : add.start;
-		add.nb_streams = n;
-		for (k = 0; k < n; k++) {
-			/* the stream's end state: its loss, its jitter */
-			add.stream_lost[k] = r->streams[k].lost;
-			add.stream_jitter_ns[k] = r->streams[k].jitter_ns;
+		if (nb_interval_alloc(&add, n, 1) == 0) {
+			add.start = last ? last->end : 0;
+			add.end = end > add.start ? end : add.start;
+			add.nb_streams = n;
+			if (interval_append(r, &add) == 0) {
+				appended = 1;
+				last = &r->intervals[r->nb_intervals - 1];
+			} else {
+				nb_interval_release(&add);
+			}
 		}
-		interval_add_counts(&add, rest, n);
-		add.lost = r->sum.lost > lost ? r->sum.lost - lost : 0;
-		if (interval_append(r, &add) == 0)
-			appended = 1;
-		else
-			nb_interval_release(&add);
-		goto out;
+		if (last == NULL)
+			return 0;
 	}
-	interval_add_counts(last, rest, n);
-	if (r->sum.lost > lost)
-		last->lost += r->sum.lost - lost;
-out:
-	free(sum);
-	free(rest);
+	/* every counter of every stream adds up to its end total */
+	for (k = 0; k < n; k++) {
+		int64_t ends[IV_U64], sum[IV_U64] = {0};
+
+		stream_ends(&r->streams[k], ends);
+		for (i = 0; i < r->nb_intervals; i++) {
+			struct nb_interval *iv = &r->intervals[i];
+			uint64_t **a[IV_U64];
+
+			if (!iv_measured(iv) || k >= iv->nb_streams)
+				continue;
+			iv_arrays(iv, a);
+			for (j = 0; j < IV_U64; j++)
+				if (*a[j] != NULL)
+					sum[j] += (int64_t)(*a[j])[k];
+		}
+		for (j = 0; j < IV_U64; j++)
+			if (ends[j] != sum[j])
+				iv_adjust(r, j, k, ends[j] - sum[j]);
+	}
+	/* jitter is a running estimate: the last interval ends in the state
+	 * the end reports */
+	if (last->stream_jitter_ns != NULL)
+		for (k = 0; k < n && k < last->nb_streams; k++)
+			last->stream_jitter_ns[k] = r->streams[k].jitter_ns;
+	last->jitter_ns = r->sum.jitter_ns;
 	return appended;
 }

@@ -108,7 +108,8 @@ nb_tsc_finish(void)
 		       info.nonstop_tsc ? "yes" : "no");
 	if (info.dpdk_off_ppm > WARN_PPM || info.dpdk_off_ppm < -WARN_PPM)
 		NB_LOG(WARNING,
-		       "note: TSC measured at %.6f GHz (+-%.2f ppm); DPDK's estimate "
+		       "note: TSC measured at %.6f GHz (+-%.2f ppm); DPDK's "
+		       "estimate "
 		       "%.6f GHz is %+.0f ppm off and is not used",
 		       c.hz / 1e9, c.bound_ppm, info.dpdk_hz / 1e9,
 		       info.dpdk_off_ppm);

@@ -95,8 +95,9 @@ test_random_readings_never_exceed_bound(void **state)
 		uint64_t span = 1000000u + rng_below(&s, 2000000000u);
 		struct nb_calib_point a = reading(hz, t0, rng_below(&s, 5000),
 						  rng_below(&s, 5000));
-		struct nb_calib_point b = reading(
-			hz, t0 + span, rng_below(&s, 5000), rng_below(&s, 5000));
+		struct nb_calib_point b =
+			reading(hz, t0 + span, rng_below(&s, 5000),
+				rng_below(&s, 5000));
 		struct nb_calib c;
 		long double err;
 
@@ -111,7 +112,9 @@ static void
 test_best_is_narrowest(void **state)
 {
 	struct nb_calib_point p[4] = {
-		{100, 5, 180}, {200, 6, 230}, {300, 7, 290} /* inverted */,
+		{100, 5, 180},
+		{200, 6, 230},
+		{300, 7, 290} /* inverted */,
 		{400, 8, 430},
 	};
 

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "nb_offset.h"
+#include "nb_test_util.h"
 
 /*
  * Simulate: the peer's clock runs `theta` ns ahead of ours; one-way delays
@@ -73,6 +74,92 @@ test_best_sample_kept(void **state)
 }
 
 static void
+test_tie_keeps_first(void **state)
+{
+	struct nb_offset o;
+
+	(void)state;
+	nb_offset_init(&o);
+	exchange(&o, 0, 1000, 300, 300, 0); /* delay 600, offset 1000 */
+	/* the same delay, another offset: not taken */
+	assert_int_equal(nb_offset_sample(&o, 100000, 100000 + 2300,
+					  100000 + 2300, 100000 + 600),
+			 0);
+	assert_int_equal(o.offset_ns, 1000);
+	assert_int_equal(o.samples, 2);
+	/* one ns better: taken */
+	exchange(&o, 200000, 1000, 300, 299, 0);
+	assert_int_equal(o.delay_ns, 599);
+}
+
+static void
+test_odd_delay_rounds_bound_up(void **state)
+{
+	struct nb_offset o;
+
+	(void)state;
+	nb_offset_init(&o);
+	/* out 6, back 3: delay 9, offset 1000 + (6 - 3) / 2 = 1001.5,
+	 * truncated to 1001; the true 1000 is 1 off, the bound 5 >= 4.5 */
+	exchange(&o, 50, 1000, 6, 3, 0);
+	assert_int_equal(o.delay_ns, 9);
+	assert_int_equal(o.bound_ns, 5);
+	assert_int_equal(o.offset_ns, 1001);
+	/* negative: out 3, back 6, offset -1000 - 1.5 truncates to -1001 */
+	nb_offset_init(&o);
+	exchange(&o, 5000, -1000, 3, 6, 0);
+	assert_int_equal(o.offset_ns, -1001);
+	assert_int_equal(o.bound_ns, 5);
+}
+
+static void
+test_random_paths_within_bound(void **state)
+{
+	uint64_t s = 7;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 100000; i++) {
+		struct nb_offset o;
+		int64_t theta = (int64_t)rng_below(&s, 2000000000001ull) -
+				1000000000000ll;
+		uint64_t t1 = 2000000000000ull + rng_below(&s, 1ull << 40);
+		uint64_t out = rng_below(&s, 1000000);
+		uint64_t back = rng_below(&s, 1000000);
+		int64_t err;
+
+		nb_offset_init(&o);
+		exchange(&o, t1, theta, out, back, rng_below(&s, 100000));
+		assert_int_equal(o.delay_ns, out + back);
+		err = o.offset_ns - theta;
+		if (err < 0)
+			err = -err;
+		/* the truncation is already inside: |err| <= ceil(delay/2) */
+		assert_true((uint64_t)err <= o.bound_ns);
+		assert_true(o.bound_ns == (out + back + 1) / 2);
+	}
+}
+
+static void
+test_large_times_no_overflow(void **state)
+{
+	struct nb_offset o;
+	uint64_t t1 = UINT64_MAX - 100000;
+
+	(void)state;
+	/* clocks near the top of their range, the peer's 2^62 ns behind:
+	 * (int64_t)t2 - (int64_t)t1 would overflow */
+	nb_offset_init(&o);
+	assert_int_equal(nb_offset_sample(&o, t1 - 3000,
+					  t1 - 3000 + 100 - (1ull << 62),
+					  t1 - 3000 + 150 - (1ull << 62),
+					  t1 - 3000 + 250),
+			 1);
+	assert_int_equal(o.delay_ns, 200);
+	assert_int_equal(o.offset_ns, -(int64_t)(1ull << 62));
+}
+
+static void
 test_invalid(void **state)
 {
 	struct nb_offset o;
@@ -92,6 +179,10 @@ main(void)
 		cmocka_unit_test(test_symmetric_exact),
 		cmocka_unit_test(test_asymmetric_within_bound),
 		cmocka_unit_test(test_best_sample_kept),
+		cmocka_unit_test(test_tie_keeps_first),
+		cmocka_unit_test(test_odd_delay_rounds_bound_up),
+		cmocka_unit_test(test_random_paths_within_bound),
+		cmocka_unit_test(test_large_times_no_overflow),
 		cmocka_unit_test(test_invalid),
 	};
 
