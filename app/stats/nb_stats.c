@@ -198,7 +198,10 @@ nb_stats_main(void *arg)
 		tick += step;
 		if (tick > run->end_tsc && last >= run->end_tsc)
 			break;
-		if (tick > run->end_tsc)
+		/* the end, or a tick a rounding away from it (--interval
+		 * dividing --time into steps truncated to whole ticks): one
+		 * interval ends at the end, none of a few ticks follows */
+		if (tick > run->end_tsc || run->end_tsc - tick < step / 1000)
 			tick = run->end_tsc;
 	}
 	nb_counts_free(&cur);

@@ -1,0 +1,358 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Measurements checked against an independent instrument.
+
+    namespace T (the tool)                 namespace F (impair_fwd.py)
+    af_packet port 0 on tA  ---veth---  fA  --drop/dup/swap/delay-->  fB
+    af_packet port 1 on tB  ---veth-------------------------------------'
+
+A loopback test sends dpdk-nbench frames out of port 0; a forwarder written
+for these tests (tests/e2e/impair_fwd.py, which parses frames from
+docs/protocol.md's byte table) drops, duplicates, reorders or delays chosen
+ones and logs what it did; port 1 receives the rest.  Loss, duplicates and
+reordering must equal the forwarder's log exactly, per stream, in every
+output format, and the intervals must add up to them; latency must show the
+delay the forwarder added and jitter the value its own send times give.
+A capture on the link (kernel timestamps) is the wall clock for the rate."""
+import csv
+import io
+import json
+import os
+import signal
+import subprocess
+import time
+import unittest
+
+import nbe2e
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FWD = os.path.join(HERE, "impair_fwd.py")
+STREAMS = 4
+PER_STREAM = 1000
+
+
+def sh(*args, check=True, timeout=30):
+    return subprocess.run(list(args), check=check, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+class Impair(nbe2e.E2ECase):
+
+    def setUp(self):
+        super().setUp()
+        if os.geteuid() != 0:
+            self.skipTest("needs root for network namespaces")
+        p = "nbi%d" % (os.getpid() % 100000)
+        self.nsT, self.nsF = p + "t", p + "f"
+        self.addCleanup(self.teardown_net)
+        for ns in (self.nsT, self.nsF):
+            sh("ip", "netns", "add", ns)
+            sh("ip", "-n", ns, "link", "set", "lo", "up")
+        for a, b in (("tA", "fA"), ("tB", "fB")):
+            sh("ip", "-n", self.nsT, "link", "add", a, "type", "veth",
+               "peer", "name", b, "netns", self.nsF)
+            for ns, dev in ((self.nsT, a), (self.nsF, b)):
+                sh("ip", "netns", "exec", ns, "sysctl", "-qw",
+                   "net.ipv6.conf.%s.disable_ipv6=1" % dev)
+                sh("ip", "-n", ns, "link", "set", dev, "up")
+
+    def teardown_net(self):
+        for ns in (self.nsT, self.nsF):
+            sh("ip", "netns", "del", ns, check=False)
+
+    def forwarder(self, plan):
+        path = os.path.join(self.tmpdir, nbe2e.unique("plan") + ".json")
+        log = os.path.join(self.tmpdir, nbe2e.unique("fwd") + ".jsonl")
+        ready = log + ".ready"
+        plan = dict(plan, idle_s=plan.get("idle_s", 2))
+        with open(path, "w") as f:
+            json.dump(plan, f)
+        p = subprocess.Popen(
+            ["ip", "netns", "exec", self.nsF, "/usr/bin/python3", FWD,
+             "fA", "fB", path, log, ready],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            start_new_session=True)
+        self.addCleanup(self.end, p)
+        for _ in range(100):
+            if os.path.exists(ready) or p.poll() is not None:
+                break
+            time.sleep(0.05)
+        self.assertTrue(os.path.exists(ready), "forwarder did not start")
+        return p, log
+
+    @staticmethod
+    def end(p):
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+
+    def wait_log(self, p, log):
+        p.wait(timeout=60)
+        recs, summary = [], None
+        with open(log) as f:
+            for line in f:
+                r = json.loads(line)
+                if "summary" in r:
+                    summary = r["summary"]
+                else:
+                    recs.append(r)
+        self.assertIsNotNone(summary, "forwarder log has no summary")
+        return recs, summary
+
+    def tool(self, tool, timeout=90):
+        eal = ["--no-pci", "--lcores", nbe2e.lcore_map(2), "--file-prefix",
+               nbe2e.unique("imp"), "--log-level", "lib.eal:error",
+               "--vdev", "net_af_packet0,iface=tA",
+               "--vdev", "net_af_packet1,iface=tB"]
+        argv = ["ip", "netns", "exec", self.nsT, nbe2e.BIN] + eal + \
+            ["--"] + tool
+        log = os.path.join(nbe2e.LOGDIR, nbe2e.unique("imp") + ".log")
+        r = subprocess.run(argv, capture_output=True, text=True,
+                           timeout=timeout)
+        nbe2e.Nbench._log(log, argv, r.returncode, r.stdout, r.stderr)
+        run = nbe2e.Run(argv, r.returncode, r.stdout, r.stderr, 0, log)
+        self.assertOk(run)
+        return run
+
+    def plan(self):
+        """Which frames the forwarder impairs: chosen here, per stream,
+        with no frame in two sets, and the tail loss of stream 0 (the last
+        5 frames, never seen as a gap by the receiver)."""
+        drop, dup, swap = [], [], []
+        for s in range(STREAMS):
+            used = set()
+            for q in range(13 + 7 * s, PER_STREAM - 10, 97):
+                drop.append([s, q])
+                used.add(q)
+            for q in range(7 + 3 * s, PER_STREAM - 10, 89):
+                if q not in used:
+                    dup.append([s, q])
+                    used.add(q)
+            for q in range(5 + s, PER_STREAM - 10, 83):
+                if q not in used and q + 1 not in used:
+                    swap.append([s, q])
+                    used.update((q, q + 1))
+        drop += [[0, q] for q in range(PER_STREAM - 5, PER_STREAM)]
+        return {"drop": drop, "dup": dup, "swap": swap}
+
+    @staticmethod
+    def expected(recs):
+        """Per stream from the forwarder's log alone."""
+        exp = {s: {"sent": 0, "lost": 0, "dup": 0, "ooo": 0, "rx": 0}
+               for s in range(STREAMS)}
+        for r in recs:
+            e = exp[r["s"]]
+            e["sent"] += 1
+            if r["act"] == "drop":
+                e["lost"] += 1
+            elif r["act"] == "dup":
+                e["dup"] += 1
+            elif r["act"] == "swap":
+                e["ooo"] += 1
+            e["rx"] += len(r["out_ns"])
+        return exp
+
+    def common(self):
+        # by time, not count: the last interval is then held until the
+        # receivers drained, so the live formats carry the late frames too
+        return ["--tx-port", "0", "--rx-port", "1", "--streams",
+                str(STREAMS), "--size", "128", "--rate",
+                "%dpps" % (STREAMS * PER_STREAM // 2), "--time", "2",
+                "--interval", "0.5"]
+
+    def test_loss_dup_reorder_exact_in_every_format(self):
+        plan = self.plan()
+        # JSON document and JSON lines from one run, CSV and text from two
+        # more: the forwarder's plan is by sequence number, so every run
+        # gets the same impairments
+        outs = {}
+        for fmt, extra in (("jsonl", ["--json-stream", "--json-file",
+                                      os.path.join(self.tmpdir,
+                                                   "doc.json")]),
+                           ("csv", ["--csv"]), ("text", [])):
+            p, log = self.forwarder(plan)
+            run = self.tool(self.common() + extra)
+            recs, summary = self.wait_log(p, log)
+            exp = self.expected(recs)
+            for s in range(STREAMS):
+                self.assertEqual(exp[s]["sent"], PER_STREAM,
+                                 "forwarder saw %d of stream %d"
+                                 % (exp[s]["sent"], s))
+            outs[fmt] = (run.out, exp)
+        out, exp = outs["jsonl"]
+        with open(os.path.join(self.tmpdir, "doc.json")) as f:
+            doc = json.load(f)
+        e = doc["end"]
+        for s in range(STREAMS):
+            rx = e["streams"][s]["receiver"]
+            with self.subTest(stream=s, fmt="json"):
+                self.assertEqual(e["streams"][s]["sender"]["packets"],
+                                 PER_STREAM)
+                self.assertEqual(rx["lost_packets"], exp[s]["lost"])
+                self.assertEqual(rx["duplicates"], exp[s]["dup"])
+                self.assertEqual(rx["out_of_order"], exp[s]["ooo"])
+                self.assertEqual(rx["packets"], exp[s]["rx"])
+        total = sum(exp[s]["lost"] for s in exp)
+        self.assertEqual(e["sum_received"]["lost_packets"], total)
+        self.assertGreater(total, 4 * 10)
+        # the intervals of the document add up, per stream, to the end
+        ivs = [iv for iv in doc["intervals"] if not iv["sum"]["omitted"]]
+        for s in range(STREAMS):
+            for key, want in (("lost_packets", exp[s]["lost"]),
+                              ("packets", exp[s]["rx"]),
+                              ("duplicates", exp[s]["dup"]),
+                              ("out_of_order", exp[s]["ooo"])):
+                self.assertEqual(sum(iv["streams"][s][key] for iv in ivs),
+                                 want, "intervals' %s of stream %d"
+                                 % (key, s))
+        # JSON lines: the same per interval and at the end
+        events = [json.loads(l) for l in out.splitlines() if l.strip()]
+        ivl = [ev["data"] for ev in events if ev["event"] == "interval"]
+        end = [ev["data"] for ev in events if ev["event"] == "end"][0]
+        for s in range(STREAMS):
+            self.assertEqual(sum(iv["streams"][s]["lost_packets"]
+                                 for iv in ivl if not iv["sum"]["omitted"]),
+                             exp[s]["lost"])
+            self.assertEqual(end["streams"][s]["receiver"]["lost_packets"],
+                             exp[s]["lost"])
+        # CSV: stream rows of the intervals add up to the end rows
+        out, exp = outs["csv"]
+        rows = list(csv.DictReader(io.StringIO(out)))
+        lost_col = [c for c in rows[0] if "lost" in c][0]
+        kind_col = list(rows[0])[0]
+        for s in range(STREAMS):
+            ivrows = [r for r in rows if r["stream"] == str(s) and
+                      r[kind_col] == "interval"]
+            endrow = [r for r in rows if r["stream"] == str(s) and
+                      r[kind_col] == "end"][0]
+            self.assertEqual(sum(int(r[lost_col]) for r in ivrows),
+                             exp[s]["lost"])
+            self.assertEqual(int(endrow[lost_col]), exp[s]["lost"])
+        # text: the receiver row of the sum says lost/total exactly
+        out, exp = outs["text"]
+        total = sum(exp[s]["lost"] for s in exp)
+        line = [l for l in out.splitlines()
+                if "SUM" in l and "receiver" in l][0]
+        self.assertIn("lost %d/%d" % (total, STREAMS * PER_STREAM), line)
+
+    @staticmethod
+    def rfc3550_jitter(recs, stream):
+        """The jitter the receiver should see, from the stamps and the
+        forwarder's own send times (in the order it sent them)."""
+        frames = sorted(((r["out_ns"][0], r["tx_ns"]) for r in recs
+                         if r["s"] == stream and r["out_ns"]),
+                        key=lambda x: x[0])
+        j = 0.0
+        for (r0, s0), (r1, s1) in zip(frames, frames[1:]):
+            ds = (s1 - s0) % (1 << 48)
+            if ds >= 1 << 47:
+                ds -= 1 << 48
+            d = (r1 - r0) - ds
+            j += (abs(d) - j) / 16
+        return j
+
+    @staticmethod
+    def out_of_order(recs, stream):
+        """Frames the forwarder sent after a later one of their stream."""
+        sent = sorted((t, r["q"]) for r in recs if r["s"] == stream
+                      for t in r["out_ns"][:1])
+        top, n = -1, 0
+        for _, q in sent:
+            if q < top:
+                n += 1
+            top = max(top, q)
+        return n
+
+    def run_json(self, plan):
+        p, log = self.forwarder(plan)
+        doc = os.path.join(self.tmpdir, nbe2e.unique("doc") + ".json")
+        self.tool(self.common() + ["--quiet", "--json-file", doc])
+        recs, _ = self.wait_log(p, log)
+        with open(doc) as f:
+            return json.load(f)["end"], recs
+
+    def test_delay_and_jitter_match_the_forwarder(self):
+        # the path alone: its latency spread is the noise allowed below
+        base, _ = self.run_json({})
+        b = base["sum_received"]["latency"]
+        noise = b["p99_ns"] - b["min_ns"]
+        # every frame held 3 ms longer; odd ones another 400 us
+        delay_us, jitter_us = 3000, 400
+        end, recs = self.run_json({"delay_us": delay_us,
+                                   "jitter_us": jitter_us})
+        held = sorted(r["out_ns"][0] - r["in_ns"] for r in recs
+                      if r["out_ns"])
+        lat = end["sum_received"]["latency"]
+        # the forwarder's own hold times, median and extremes
+        self.assertGreaterEqual(held[0], delay_us * 1000)
+        med_hold = held[len(held) // 2]
+        self.assertAlmostEqual(lat["p50_ns"] - b["p50_ns"], med_hold,
+                               delta=noise + 100000,
+                               msg="p50 %d, base p50 %d, forwarder holds "
+                               "%d (noise %d)" % (lat["p50_ns"],
+                                                  b["p50_ns"], med_hold,
+                                                  noise))
+        self.assertGreaterEqual(lat["min_ns"], delay_us * 1000)
+        for st in range(STREAMS):
+            want = self.rfc3550_jitter(recs, st)
+            got = end["streams"][st]["receiver"]["jitter_ms"] * 1e6
+            # alternate frames 400 us late: J near 400 us; the path adds
+            # a little of its own
+            self.assertGreater(want, 0.7 * jitter_us * 1000)
+            self.assertAlmostEqual(got, want, delta=0.15 * want,
+                                   msg="stream %d: jitter %.0f ns, the "
+                                   "forwarder's times give %.0f" % (
+                                       st, got, want))
+        # the same frames arrive: nothing lost; reordered exactly where
+        # the forwarder's holds let a later frame overtake (the sender's
+        # bursts after a late turn bring frames of a stream closer than
+        # the 400 us)
+        self.assertEqual(end["sum_received"]["lost_packets"], 0)
+        for st in range(STREAMS):
+            self.assertEqual(
+                end["streams"][st]["receiver"]["out_of_order"],
+                self.out_of_order(recs, st), "stream %d" % st)
+
+    def test_rate_on_the_wire(self):
+        """The paced rate, timed by the kernel's receive timestamps on the
+        link (a capture), not by the tool's own clock."""
+        pcap = os.path.join(self.tmpdir, "wire.pcapng")
+        cap = subprocess.Popen(
+            ["ip", "netns", "exec", self.nsF, "dumpcap", "-q", "-i", "fA",
+             "-f", "udp dst port 5001", "-w", pcap],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            start_new_session=True)
+        self.addCleanup(self.end, cap)
+        # dumpcap says "File: ..." on stderr once it captures
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not os.path.exists(pcap):
+            time.sleep(0.05)
+        time.sleep(0.5)
+        want = 20000
+        doc = os.path.join(self.tmpdir, "rate.json")
+        self.tool(["--tx-port", "0", "--rx-port", "1", "--size", "64",
+                   "--rate", "%dpps" % want, "--time", "5", "--quiet",
+                   "--json-file", doc, "--drain", "0.1"])
+        time.sleep(0.5)
+        os.killpg(cap.pid, signal.SIGINT)
+        cap.communicate(timeout=10)
+        times = sh("tshark", "-r", pcap, "-T", "fields", "-e",
+                   "frame.time_epoch", "-Y", "udp.dstport == 5001 && "
+                   "data.data[0:2] == 4e:42", timeout=120).stdout.split()
+        t = [float(x) for x in times]
+        with open(doc) as f:
+            e = json.load(f)["end"]
+        sent = e["sum_sent"]["packets"]
+        # every frame the tool counted went by on the wire
+        self.assertEqual(len(t), sent)
+        wire = (len(t) - 1) / (t[-1] - t[0])
+        self.assertLess(abs(wire - want) / want, 0.0005,
+                        "%.2f pps on the wire for %d requested" % (wire,
+                                                                    want))
+        tool = e["rate"]["achieved_pps"]
+        self.assertLess(abs(tool - wire) / wire, 0.0005,
+                        "the tool says %.2f pps, the wire %.2f" % (tool,
+                                                                    wire))
+
+
+if __name__ == "__main__":
+    nbe2e.main()
