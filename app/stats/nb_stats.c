@@ -139,12 +139,19 @@ progress(struct nb_app *app, const struct nb_counts *now,
 		t1 > t0 ? (rx - prx) / (t1 - t0) : 0, tx, rx, now->gap_lost);
 }
 
+/* Ticks from the base to the k-th interval edge. */
+static uint64_t
+tick_offset(uint64_t k, double interval, uint64_t hz)
+{
+	return (uint64_t)((long double)k * interval * hz + 0.5L);
+}
+
 int
 nb_stats_main(void *arg)
 {
 	struct nb_app *app = arg;
 	const struct nb_run *run = &app->run;
-	uint64_t hz = nb_tsc_hz(), step, tick, base, last;
+	uint64_t hz = nb_tsc_hz(), step, tick, base, last, k = 1;
 	struct nb_counts cur, prev;
 	struct nb_hist *tmp = malloc(sizeof(*tmp));
 	int omitted, lines = app->cfg.interval > 0;
@@ -161,6 +168,8 @@ nb_stats_main(void *arg)
 		return 0;
 	}
 	step = (uint64_t)((lines ? app->cfg.interval : 0.5) * hz);
+	/* tick k is base + k steps, rounded once (not k truncated steps
+	 * added up): interval edges fall on whole multiples of --interval */
 	omitted = run->measure_tsc > run->start_tsc;
 	base = run->start_tsc;
 	last = base;
@@ -190,12 +199,13 @@ nb_stats_main(void *arg)
 			/* Results restart at 0 s, as iperf3 does after -O. */
 			omitted = 0;
 			base = last = run->measure_tsc;
-			tick = base;
+			k = 0;
 			/* Data counters start at zero at the phase change. */
 			nb_jobs_read(&app->jobs, &prev);
 			zero_data(&prev);
 		}
-		tick += step;
+		tick = base +
+		       tick_offset(++k, lines ? app->cfg.interval : 0.5, hz);
 		if (tick > run->end_tsc && last >= run->end_tsc)
 			break;
 		/* the end, or a tick a rounding away from it (--interval

@@ -17,6 +17,7 @@ import os
 import select
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -146,6 +147,25 @@ class LineReader:
             self.buf += chunk
         line, self.buf = self.buf.split(b"\n", 1)
         return line.decode(errors="replace") or " "
+
+
+def telemetry(prefix, timeout=20):
+    """A connection to a running process's DPDK telemetry socket."""
+    path = "/var/run/dpdk/%s/dpdk_telemetry.v2" % prefix
+    deadline = time.monotonic() + timeout
+    while not os.path.exists(path):
+        if time.monotonic() > deadline:
+            raise AssertionError("no telemetry socket at " + path)
+        time.sleep(0.05)
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    s.connect(path)
+    json.loads(s.recv(16384))   # the greeting: version, max output
+    return s
+
+
+def telemetry_ask(s, cmd):
+    s.send(cmd.encode())
+    return json.loads(s.recv(1 << 20))[cmd.split(",")[0]]
 
 
 def netns_up(prefix):

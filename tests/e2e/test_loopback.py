@@ -3,6 +3,7 @@
 one process (port 0 sends, port 1 receives), and net_null.  Every assertion
 is on numbers from the JSON report, checked against values computed here and
 against the PMD's own counters."""
+import json
 import os
 import re
 import signal
@@ -103,6 +104,42 @@ class Loopback(nbe2e.E2ECase):
                             proto.upper())
                         self.check_counts(d)
                         self.check_rate(d, g * 1e9, size, strict)
+
+    def test_queues_spread(self):
+        """--queues 2: streams go round-robin over the TX queues; memif
+        pairs queue i with queue i, so both RX queues get traffic (read
+        from the PMD's own per-queue xstats while the test runs), and the
+        counts stay exact with small --rxd/--txd rings."""
+        prefix = nbe2e.unique("q")
+        eal = self.nb.eal(self.nb.memif_pair(), prefix=prefix)
+        p, argv, log = self.nb.start(eal, [
+            "--tx-port", "0", "--rx-port", "1", "--queues", "2",
+            "--rxd", "256", "--txd", "256", "--streams", "8", "--rate",
+            "200M", "--size", "512", "--time", "3", "--json"], name="q")
+        s = nbe2e.telemetry(prefix)
+        deadline = time.monotonic() + 30
+        while True:
+            st = nbe2e.telemetry_ask(s, "/nbench/state")
+            if st["state"] == "running" and float(st["elapsed_s"]) > 1:
+                break
+            self.assertLess(time.monotonic(), deadline, st)
+            time.sleep(0.05)
+        xs = nbe2e.telemetry_ask(s, "/ethdev/xstats,1")
+        s.close()
+        out, err = p.communicate(timeout=60)
+        nbe2e.Nbench._log(log, argv, p.returncode, out, err)
+        self.assertEqual(p.returncode, 0, err[-2000:])
+        self.assertGreater(xs["rx_q0_packets"], 1000)
+        self.assertGreater(xs["rx_q1_packets"], 1000)
+        d = json.loads(out)
+        self.assertIn("rx p1/q1", d["start"]["lcore_map"])
+        e = d["end"]
+        for st in e["streams"]:
+            self.assertEqual(st["receiver"]["packets"],
+                             st["sender"]["packets"])
+            self.assertEqual(st["receiver"]["lost_packets"], 0)
+        self.assertEqual(e["ports"][1]["pmd"]["ipackets"],
+                         e["sum_received"]["packets"])
 
     def test_packets_exact(self):
         n = 123457

@@ -86,6 +86,30 @@ class Pcap(nbe2e.E2ECase):
     def test_tcp_vlan(self):
         self.check("tcp", 4094)
 
+    def test_addresses_on_the_wire(self):
+        """--src-ip, --dst-ip, --src-mac and --dst-mac as tshark reads
+        them in every frame written."""
+        if TSHARK is None:
+            self.fail("tshark is not installed (scripts/setup.sh installs it)")
+        want = {"eth.src": "02:aa:bb:cc:dd:01", "eth.dst": "02:aa:bb:cc:dd:02",
+                "ip.src": "198.18.7.7", "ip.dst": "198.19.8.8"}
+        path, d = self.capture(["--packets", "100", "--streams", "2",
+                                "--src-mac", want["eth.src"],
+                                "--dst-mac", want["eth.dst"],
+                                "--src-ip", want["ip.src"],
+                                "--dst-ip", want["ip.dst"]])
+        self.assertEqual(d["end"]["sum_sent"]["packets"], 100)
+        argv = [TSHARK, "-r", path, "-n", "-T", "fields", "-E",
+                "separator=,"]
+        for k in want:
+            argv += ["-e", k]
+        p = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        rows = [dict(zip(want, l.split(","))) for l in p.stdout.splitlines()]
+        self.assertEqual(len(rows), 100)
+        for row in rows:
+            self.assertEqual(row, want)
+
 
 if __name__ == "__main__":
     nbe2e.main()

@@ -61,7 +61,8 @@ class Peer(nbe2e.E2ECase):
         self.assertOk(r, code)
         return r
 
-    def check_side(self, d, size, bps, strict, drops_ok=False):
+    def check_side(self, d, size, bps, strict, drops_ok=False,
+                   responder_receives=None):
         e = d["end"]
         sent, recv = e["sum_sent"], e["sum_received"]
         self.assertEqual(recv["packets"], sent["packets"])
@@ -95,6 +96,14 @@ class Peer(nbe2e.E2ECase):
         # control frames
         peer = e["ports"][1]
         self.assertEqual(peer["role"], "peer")
+        if responder_receives is not None:
+            # the responder's own PMD: what its receiver counted (or its
+            # sender sent), plus the few control frames of the session
+            pmd = peer["pmd"]
+            extra = (pmd["ipackets"] - recv["packets"] if responder_receives
+                     else pmd["opackets"] - sent["packets"])
+            self.assertGreaterEqual(extra, 1, "responder PMD %s" % pmd)
+            self.assertLess(extra, 300, "responder PMD %s" % pmd)
         return sent["packets"]
 
     def test_directions_rates_sizes(self):
@@ -112,15 +121,16 @@ class Peer(nbe2e.E2ECase):
                         d = self.client(tool).json()
                         self.assertEqual(d["start"]["direction"],
                                          direction)
-                        sides = [d]
+                        sides = [(d, direction != "reverse")]
                         if direction == "bidir":
-                            sides.append(d["reverse"])
+                            sides.append((d["reverse"], False))
                         # bidir: one worker per process sends and
                         # receives; its TX queue may refuse a few frames
                         # (reported as tx_dropped, never as loss)
-                        for side in sides:
+                        for side, rr in sides:
                             self.check_side(side, size, g * 1e9, strict,
-                                            direction == "bidir")
+                                            direction == "bidir",
+                                            responder_receives=rr)
                         if direction == "forward":
                             e = d["end"]
                             peer = e["ports"][1]["pmd"]
@@ -327,6 +337,46 @@ class Peer(nbe2e.E2ECase):
         self.assertLess(time.monotonic() - t0, 20)
         self.assertIn("did not answer", r.err)
         self.assertIn("did not answer", r.json()["error"])
+        # --peer-timeout sets how long: the HELLO is given up on after it
+        # (the run also spends EAL start-up and the link wait)
+        for secs in (0.5, 3):
+            r = self.client(["--peer-timeout", str(secs), "--time", "1"],
+                            code=1)
+            self.assertIn("within %.1f s" % secs, r.err)
+            self.assertGreaterEqual(r.elapsed, secs)
+            self.assertLess(r.elapsed, secs + 8)
+
+    def test_port_and_ip(self):
+        """--port picks the test port among several, --ip sets each side's
+        address: the client finds the responder by ARP at its --ip."""
+        sock2 = os.path.join(self.tmpdir, "ip.sock")
+        eal = ["--no-pci", "--lcores", "0@0,1@0,2@0", "--file-prefix",
+               nbe2e.unique("resp"), "--log-level", "lib.eal:error",
+               "--vdev", "net_null0",
+               "--vdev", "net_memif0,role=server,socket=%s,rsize=14,mac=%s"
+               % (sock2, RESP_MAC)]
+        p, argv, log = self.nb.start(eal, ["--port", "1", "--ip",
+                                           "198.19.0.10", "--one-off"],
+                                     name="resp")
+        self.addCleanup(self.stop, p, log)
+        line = p.stdout.readline()
+        self.assertIn("responder on port 1", line)
+        self.assertIn("ip 198.19.0.10", line)
+        cli = ["--no-pci", "--lcores", "0@0,1@0,2@1", "--file-prefix",
+               nbe2e.unique("cli"), "--log-level", "lib.eal:error",
+               "--vdev", "net_null0", "--vdev",
+               "net_memif0,role=client,socket=%s,rsize=14" % sock2]
+        r = self.nb.run(cli, ["--port", "1", "--peer", "198.19.0.10",
+                              "--ip", "198.19.0.20", "--packets", "5000",
+                              "--rate", "100M", "--json"], name="cli")
+        self.assertOk(r)
+        e = r.json()["end"]
+        self.assertEqual(e["sum_received"]["packets"], 5000)
+        # the test ran on port 1 of each side, found by ARP at --ip
+        self.assertEqual(e["ports"][0]["port"], 1)
+        self.assertEqual(r.json()["start"]["remote"]["mac"], RESP_MAC)
+        out, err = p.communicate(timeout=10)
+        self.assertIn("(198.19.0.20)", err)
 
     def test_output_formats(self):
         """A bidir peer test as JSON lines (with --json-file) and as CSV:

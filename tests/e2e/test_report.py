@@ -310,21 +310,11 @@ class Report(nbe2e.E2ECase):
     # -- DPDK telemetry ----------------------------------------------------
 
     def telemetry(self, prefix):
-        path = "/var/run/dpdk/%s/dpdk_telemetry.v2" % prefix
-        deadline = time.monotonic() + 20
-        while not os.path.exists(path):
-            if time.monotonic() > deadline:
-                self.fail("no telemetry socket at " + path)
-            time.sleep(0.05)
-        s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        s.connect(path)
-        json.loads(s.recv(16384))   # the greeting: version, max output
-        return s
+        return nbe2e.telemetry(prefix)
 
     @staticmethod
     def ask(s, cmd):
-        s.send(cmd.encode())
-        return json.loads(s.recv(65536))[cmd.split(",")[0]]
+        return nbe2e.telemetry_ask(s, cmd)
 
     def wait_running(self, prefix, seconds):
         """Until telemetry says the test has run this long."""
