@@ -138,8 +138,11 @@ class Loopback(nbe2e.E2ECase):
             self.assertEqual(st["receiver"]["packets"],
                              st["sender"]["packets"])
             self.assertEqual(st["receiver"]["lost_packets"], 0)
+        # the tool's count of port 1 sums its two RX queues
         self.assertEqual(e["ports"][1]["pmd"]["ipackets"],
                          e["sum_received"]["packets"])
+        self.assertEqual(e["ports"][1]["tool_rx_packets"],
+                         e["ports"][1]["pmd"]["ipackets"])
 
     def test_packets_exact(self):
         n = 123457
