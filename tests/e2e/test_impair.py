@@ -360,6 +360,10 @@ class Impair(nbe2e.E2ECase):
                         "%.2f pps on the wire for %d requested" % (wire,
                                                                     want))
         tool = e["rate"]["achieved_pps"]
+        print("wire %.3f pps (%+.1f ppm of %d requested), tool %.3f pps "
+              "(%+.1f ppm of the wire), %d frames"
+              % (wire, (wire - want) / want * 1e6, want, tool,
+                 (tool - wire) / wire * 1e6, len(t)))
         self.assertLess(abs(tool - wire) / wire, 0.0005,
                         "the tool says %.2f pps, the wire %.2f" % (tool,
                                                                     wire))
