@@ -4,11 +4,12 @@
  * copies the template's headers, writes seq and timestamp, and fixes the L4
  * checksum; everything else was decided at setup.
  *
- * A frame counts as sent when the PMD takes it: the per-stream counters
- * (read by the stats lcore) only ever grow.  Frames the TX queue refuses
- * stay with the job and are offered first on the next turn; nothing new
- * is built meanwhile, and the pacer's deadlines keep running, so the
- * shortfall shows in the achieved rate instead of as lost frames.
+ * A frame counts as sent when it is built (one pass; the per-stream
+ * counters, read by the stats lcore, only ever grow).  Frames the TX queue
+ * refuses stay with the job and are offered first on the next turn;
+ * nothing new is built meanwhile, and the pacer's deadlines keep running,
+ * so a slow queue shows as a lower achieved rate, never as lost frames.
+ * Only a forced stop can leave frames unsent (nb_gen_discard).
  */
 #ifndef NB_GEN_H
 #define NB_GEN_H
@@ -20,6 +21,7 @@
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 #include <rte_memcpy.h>
+#include <rte_pause.h>
 
 #include "nb_worker.h"
 
@@ -45,40 +47,35 @@ nb_gen_event(struct nb_txjob *j, const struct nb_run *run, uint64_t now)
 	}
 }
 
-/* Count n frames the PMD took, oldest first (their streams follow on). */
-static __rte_always_inline void
-nb_gen_commit(struct nb_txjob *j, const uint16_t *len, uint32_t n)
-{
-	uint16_t sp = j->commit_pos;
-	uint32_t i;
-
-	for (i = 0; i < n; i++) {
-		j->cnt[sp].pkts++;
-		j->cnt[sp].bytes += len[i] + NB_FCS_LEN;
-		if (++sp == j->nb_streams)
-			sp = 0;
-	}
-	j->commit_pos = sp;
-}
-
 /* Offer the frames left from an earlier turn; 1 when none is left. */
 static __rte_noinline int
 nb_gen_flush(struct nb_txjob *j)
 {
 	uint16_t h = j->pend_head;
-	uint16_t sent =
-		rte_eth_tx_burst(j->port, j->queue, j->pend + h, j->nb_pend);
+	uint16_t sent = rte_eth_tx_burst(j->port, j->queue, j->pend + h,
+					 j->nb_pend);
 
-	nb_gen_commit(j, j->pend_len + h, sent);
 	j->nb_pend = (uint16_t)(j->nb_pend - sent);
 	j->pend_head = j->nb_pend ? (uint16_t)(h + sent) : 0;
 	return j->nb_pend == 0;
 }
 
-/* Slow path at a forced stop: free what never left, count it. */
+/*
+ * Slow path at a forced stop (Ctrl-C, a stalled port): offer what is left
+ * for up to NB_GEN_STOP_FLUSH_US more, then free what never left.  Those
+ * frames were counted as sent when built (so that a counter never goes
+ * down); they are counted in tx_dropped too, and the receiver reports
+ * them as lost.
+ */
+#define NB_GEN_STOP_FLUSH_US 10000
 static __rte_noinline void
 nb_gen_discard(struct nb_txjob *j)
 {
+	uint64_t until = rte_get_tsc_cycles() +
+			 rte_get_tsc_hz() / 1000000 * NB_GEN_STOP_FLUSH_US;
+
+	while (!nb_gen_flush(j) && rte_get_tsc_cycles() < until)
+		rte_pause();
 	rte_pktmbuf_free_bulk(j->pend + j->pend_head, j->nb_pend);
 	j->dropped += j->nb_pend;
 	j->nb_pend = 0;
@@ -90,7 +87,6 @@ nb_gen_step(struct nb_txjob *j, const struct nb_run *run, uint64_t now,
 	    const int tcp)
 {
 	struct rte_mbuf *pkts[NB_BURST];
-	uint16_t len[NB_BURST];
 	uint32_t n, i, sent;
 	uint16_t sp, pp;
 	uint64_t ts;
@@ -122,7 +118,8 @@ nb_gen_step(struct nb_txjob *j, const struct nb_run *run, uint64_t now,
 		rte_memcpy(d, t->hdr, NB_TMPL_MAX_HDR);
 		m->data_len = t->wire_len;
 		m->pkt_len = t->wire_len;
-		len[i] = t->wire_len;
+		j->cnt[sp].pkts++;
+		j->cnt[sp].bytes += t->wire_len + NB_FCS_LEN;
 		if (tcp)
 			nb_stamp_tcp(d, t, j->seq[sp]++, ts);
 		else
@@ -139,15 +136,12 @@ nb_gen_step(struct nb_txjob *j, const struct nb_run *run, uint64_t now,
 	j->pat_pos = pp;
 	j->left -= n;
 	sent = rte_eth_tx_burst(j->port, j->queue, pkts, (uint16_t)n);
-	nb_gen_commit(j, len, sent);
 	if (unlikely(sent < n)) {
 		/* keep the rest for the next turn, in order */
 		j->nb_pend = (uint16_t)(n - sent);
 		j->pend_head = 0;
-		for (i = 0; i < j->nb_pend; i++) {
+		for (i = 0; i < j->nb_pend; i++)
 			j->pend[i] = pkts[sent + i];
-			j->pend_len[i] = len[sent + i];
-		}
 	}
 	j->last_tsc = now;
 }

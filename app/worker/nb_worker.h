@@ -61,8 +61,7 @@ struct nb_txjob {
 	struct nb_tx_stream *cnt; /* [stream], this phase */
 	uint64_t *seq;		  /* [stream] */
 	uint16_t stream_pos, pat_pos;
-	uint16_t commit_pos; /* stream of the oldest frame not yet counted */
-	uint32_t owed;	     /* due but not yet built (alloc failed) */
+	uint32_t owed; /* due but not yet built (alloc failed) */
 	struct nb_pacer pacer;
 	uint64_t left;	     /* frames still to build; UINT64_MAX = no limit */
 	uint64_t next_event; /* TSC of the next phase change */
@@ -72,11 +71,10 @@ struct nb_txjob {
 	 * never blocks the loop and never loses a frame.
 	 */
 	uint16_t nb_pend, pend_head;
-	uint16_t pend_len[NB_BURST];
 	struct rte_mbuf *pend[NB_BURST];
 
 	/* written by the worker, read by stats/control (only ever grow) */
-	uint64_t dropped __rte_cache_aligned; /* unsent when stopped, freed */
+	uint64_t dropped __rte_cache_aligned; /* unsent at a forced stop */
 	uint64_t alloc_fail;
 	uint64_t first_tsc; /* first frame of the measured phase */
 	uint64_t last_tsc;  /* last burst handed to the PMD */
