@@ -193,10 +193,12 @@ nb_peertest_arm(struct nb_peer *pr, uint64_t delay_ns)
 	/*
 	 * No interval lines in peer mode yet: the receiving side's counters
 	 * are the responder's, which it reports only at the end.  The delay
-	 * is at most NB_CTL_MAX_START_DELAY_MS: no overflow.
+	 * comes from the wire (up to NB_CTL_MAX_START_DELAY_MS): 60 s in ns
+	 * times hz does not fit 64 bits, so the product is 128-bit.
 	 */
-	nb_run_arm(pr->app,
-		   rte_get_tsc_cycles() + delay_ns * hz / 1000000000ULL);
+	nb_run_arm(pr->app, rte_get_tsc_cycles() +
+				    (uint64_t)((unsigned __int128)delay_ns *
+					       hz / 1000000000u));
 }
 
 /*
