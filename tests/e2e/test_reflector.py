@@ -3,7 +3,9 @@
 macswap mode is the peer on a memif link between two processes.  Every frame
 comes back; throughput, loss and the RTT histogram come from the returned
 frames, and the counts must agree with testpmd's own."""
+import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -91,6 +93,65 @@ class Reflector(nbe2e.E2ECase):
         self.assertIn("macswap", out)
         # (testpmd's own memif counters cannot be compared: the memif PMD
         # clears them when our side disconnects, before we can read them.)
+
+    def test_testpmd_counts_every_frame_af_packet(self):
+        """testpmd's own port counters against ours.  On memif testpmd's
+        counters are reset when our side disconnects, so this runs over a
+        veth pair between two namespaces (af_packet has no connection):
+        testpmd received every frame we sent and sent back every frame we
+        received, as its own "show port stats" says after we are gone."""
+        if TESTPMD is None:
+            self.fail("dpdk-testpmd not installed (package dpdk)")
+        if os.geteuid() != 0:
+            self.skipTest("needs root for network namespaces")
+        ns = "nbr%d" % (os.getpid() % 100000)
+        nbe2e.netns_up(ns)
+        self.addCleanup(nbe2e.netns_down, ns)
+        argv = ["ip", "netns", "exec", ns + "b", "stdbuf", "-oL", TESTPMD,
+                "--no-pci", "-l", "0,1", "--file-prefix", nbe2e.unique("tp"),
+                "--log-level", "lib.eal:error", "--vdev",
+                "net_af_packet0,iface=%svb" % ns, "--", "-i",
+                "--forward-mode=macswap", "--nb-cores=1"]
+        tp = subprocess.Popen(argv, stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True,
+                              start_new_session=True)
+        self.addCleanup(self.stop_testpmd, tp)
+        tp.stdin.write("start\nshow config fwd\n")
+        tp.stdin.flush()
+        buf = ""
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and "macswap packet" not in buf:
+            line = tp.stdout.readline()
+            if not line:
+                break
+            buf += line
+        self.assertIn("macswap packet", buf)
+        n = 100000
+        eal = ["--no-pci", "--lcores", "0@0,1@0,2@0", "--file-prefix",
+               nbe2e.unique("refl"), "--log-level", "lib.eal:error",
+               "--vdev", "net_af_packet0,iface=%sva" % ns]
+        argv = ["ip", "netns", "exec", ns + "a", nbe2e.BIN] + eal + [
+            "--", "--peer", "02:00:00:00:00:99", "--reflector", "--rate",
+            "50Kpps", "--size", "128", "--packets", str(n), "--json"]
+        r = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+        log = os.path.join(nbe2e.LOGDIR, nbe2e.unique("refl") + ".log")
+        nbe2e.Nbench._log(log, argv, r.returncode, r.stdout, r.stderr)
+        self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+        e = json.loads(r.stdout)["end"]
+        out = self.stop_testpmd(tp)
+        m = re.search(r"RX-packets:\s+(\d+)\s+RX-missed:\s+(\d+).*?"
+                      r"TX-packets:\s+(\d+)\s+TX-errors:\s+(\d+)", out,
+                      re.S)
+        self.assertIsNotNone(m, out[-2000:])
+        rx, missed, tx, errs = (int(x) for x in m.groups())
+        self.assertEqual(e["sum_sent"]["packets"], n)
+        self.assertEqual(rx, n, "testpmd received")
+        self.assertEqual(missed, 0)
+        self.assertEqual(tx, n, "testpmd sent back")
+        self.assertEqual(errs, 0)
+        self.assertEqual(e["sum_received"]["packets"], tx)
+        self.assertEqual(e["sum_received"]["lost_packets"], 0)
 
 
 if __name__ == "__main__":
