@@ -368,6 +368,61 @@ class Impair(nbe2e.E2ECase):
                         "the tool says %.2f pps, the wire %.2f" % (tool,
                                                                     wire))
 
+    def test_peer_loss_dup_reorder_exact(self):
+        """Peer mode through the forwarder: client in namespace T (tA),
+        responder in its own namespace behind fB.  The forwarder passes
+        control frames both ways untouched and impairs the client's data;
+        the responder's receiver counts, brought back over the control
+        protocol, must equal the forwarder's log per stream."""
+        nsR = self.nsT[:-1] + "r"
+        self.addCleanup(sh, "ip", "netns", "del", nsR, check=False)
+        sh("ip", "netns", "add", nsR)
+        sh("ip", "-n", self.nsT, "link", "set", "tB", "netns", nsR)
+        sh("ip", "netns", "exec", nsR, "sysctl", "-qw",
+           "net.ipv6.conf.tB.disable_ipv6=1")
+        sh("ip", "-n", nsR, "link", "set", "tB", "up")
+        sh("ip", "-n", nsR, "link", "set", "lo", "up")
+        plan = dict(self.plan(), both_ways=True, idle_s=4)
+        p, log = self.forwarder(plan)
+        eal = ["--no-pci", "--lcores", "0@0,1@0,2@0", "--file-prefix",
+               nbe2e.unique("resp"), "--log-level", "lib.eal:error",
+               "--vdev", "net_af_packet0,iface=tB,qpairs=2"]
+        resp = subprocess.Popen(
+            ["ip", "netns", "exec", nsR, nbe2e.BIN] + eal + ["--",
+                                                          "--one-off"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            start_new_session=True)
+        self.addCleanup(self.end, resp)
+        self.assertIn("responder on port 0", resp.stdout.readline())
+        mac = sh("ip", "netns", "exec", nsR, "cat",
+                 "/sys/class/net/tB/address").stdout.strip()
+        cli = ["--no-pci", "--lcores", "0@0,1@0,2@1", "--file-prefix",
+               nbe2e.unique("cli"), "--log-level", "lib.eal:error",
+               "--vdev", "net_af_packet0,iface=tA,qpairs=2"]
+        argv = ["ip", "netns", "exec", self.nsT, nbe2e.BIN] + cli + [
+            "--", "--peer", mac, "--streams", str(STREAMS), "--size", "128",
+            "--rate", "%dpps" % (STREAMS * PER_STREAM // 2), "--time", "2",
+            "--json"]
+        r = subprocess.run(argv, capture_output=True, text=True, timeout=90)
+        lg = os.path.join(nbe2e.LOGDIR, nbe2e.unique("pimp") + ".log")
+        nbe2e.Nbench._log(lg, argv, r.returncode, r.stdout, r.stderr)
+        self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+        resp.wait(timeout=20)
+        recs, summary = self.wait_log(p, log)
+        exp = self.expected(recs)
+        e = json.loads(r.stdout)["end"]
+        for st in range(STREAMS):
+            rx = e["streams"][st]["receiver"]
+            with self.subTest(stream=st):
+                self.assertEqual(exp[st]["sent"], PER_STREAM)
+                self.assertEqual(e["streams"][st]["sender"]["packets"],
+                                 PER_STREAM)
+                self.assertEqual(rx["lost_packets"], exp[st]["lost"])
+                self.assertEqual(rx["duplicates"], exp[st]["dup"])
+                self.assertEqual(rx["out_of_order"], exp[st]["ooo"])
+                self.assertEqual(rx["packets"], exp[st]["rx"])
+        self.assertGreater(summary["back"], 0)   # control answers passed
+
 
 if __name__ == "__main__":
     nbe2e.main()
