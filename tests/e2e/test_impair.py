@@ -368,6 +368,31 @@ class Impair(nbe2e.E2ECase):
                         "the tool says %.2f pps, the wire %.2f" % (tool,
                                                                     wire))
 
+    def test_drain_bounds_the_wait_for_late_frames(self):
+        """Frames held 1 s by the forwarder keep arriving after the senders
+        stop: --drain 3 waits for all of them; --drain 0.3 stops counting
+        earlier, and what it missed is exactly what the forwarder sent
+        after that (reported as lost)."""
+        for drain, want_all in (("3", True), ("0.3", False)):
+            p, log = self.forwarder({"delay_us": 1000000})
+            doc = os.path.join(self.tmpdir, nbe2e.unique("d") + ".json")
+            self.tool(self.common() + ["--quiet", "--drain", drain,
+                                       "--json-file", doc])
+            recs, _ = self.wait_log(p, log)
+            with open(doc) as f:
+                e = json.load(f)["end"]
+            sent = e["sum_sent"]["packets"]
+            lost = e["sum_received"]["lost_packets"]
+            self.assertEqual(len(recs), sent)
+            if want_all:
+                self.assertEqual(lost, 0)
+                self.assertEqual(e["sum_received"]["packets"], sent)
+            else:
+                # about 0.7 s of frames at 2000/s were still held
+                self.assertGreater(lost, 0.5 * 2000 * 0.7)
+                self.assertLess(lost, 1.5 * 2000 * 0.7)
+                self.assertEqual(e["sum_received"]["packets"], sent - lost)
+
     def test_peer_loss_dup_reorder_exact(self):
         """Peer mode through the forwarder: client in namespace T (tA),
         responder in its own namespace behind fB.  The forwarder passes
