@@ -448,6 +448,63 @@ class Impair(nbe2e.E2ECase):
                 self.assertEqual(rx["packets"], exp[st]["rx"])
         self.assertGreater(summary["back"], 0)   # control answers passed
 
+    def test_reflector_loss_dup_reorder_exact(self):
+        """Reflector topology through the forwarder: dpdk-testpmd macswap
+        in its own namespace behind fB sends every frame back (the way
+        back untouched); the tool's receiver must count exactly what the
+        forwarder did on the way out."""
+        nsR = self.nsT[:-1] + "m"
+        self.addCleanup(sh, "ip", "netns", "del", nsR, check=False)
+        sh("ip", "netns", "add", nsR)
+        sh("ip", "-n", self.nsT, "link", "set", "tB", "netns", nsR)
+        sh("ip", "netns", "exec", nsR, "sysctl", "-qw",
+           "net.ipv6.conf.tB.disable_ipv6=1")
+        sh("ip", "-n", nsR, "link", "set", "tB", "up")
+        plan = dict(self.plan(), both_ways=True, idle_s=3)
+        p, log = self.forwarder(plan)
+        tp = subprocess.Popen(
+            ["ip", "netns", "exec", nsR, "stdbuf", "-oL", "dpdk-testpmd",
+             "--no-pci", "-l", "0,1", "--file-prefix", nbe2e.unique("tp"),
+             "--log-level", "lib.eal:error", "--vdev",
+             "net_af_packet0,iface=tB", "--", "-i",
+             "--forward-mode=macswap", "--nb-cores=1"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, text=True, start_new_session=True)
+        self.addCleanup(self.end, tp)
+        tp.stdin.write("start\nshow config fwd\n")
+        tp.stdin.flush()
+        buf, deadline = "", time.monotonic() + 20
+        while time.monotonic() < deadline and "macswap packet" not in buf:
+            line = tp.stdout.readline()
+            if not line:
+                break
+            buf += line
+        self.assertIn("macswap packet", buf)
+        eal = ["--no-pci", "--lcores", "0@0,1@0,2@0", "--file-prefix",
+               nbe2e.unique("refl"), "--log-level", "lib.eal:error",
+               "--vdev", "net_af_packet0,iface=tA"]
+        argv = ["ip", "netns", "exec", self.nsT, nbe2e.BIN] + eal + [
+            "--", "--peer", "02:00:00:00:00:99", "--reflector",
+            "--streams", str(STREAMS), "--size", "128", "--rate",
+            "%dpps" % (STREAMS * PER_STREAM // 2), "--time", "2", "--json"]
+        r = subprocess.run(argv, capture_output=True, text=True, timeout=90)
+        lg = os.path.join(nbe2e.LOGDIR, nbe2e.unique("rimp") + ".log")
+        nbe2e.Nbench._log(lg, argv, r.returncode, r.stdout, r.stderr)
+        self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+        recs, summary = self.wait_log(p, log)
+        exp = self.expected(recs)
+        e = json.loads(r.stdout)["end"]
+        for st in range(STREAMS):
+            rx = e["streams"][st]["receiver"]
+            with self.subTest(stream=st):
+                self.assertEqual(exp[st]["sent"], PER_STREAM)
+                self.assertEqual(rx["lost_packets"], exp[st]["lost"])
+                self.assertEqual(rx["duplicates"], exp[st]["dup"])
+                self.assertEqual(rx["out_of_order"], exp[st]["ooo"])
+                self.assertEqual(rx["packets"], exp[st]["rx"])
+        # everything testpmd sent back came through the forwarder
+        self.assertEqual(summary["back"], e["sum_received"]["packets"])
+
 
 if __name__ == "__main__":
     nbe2e.main()
