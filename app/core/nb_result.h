@@ -18,11 +18,11 @@
 
 /* What timed the test: the TSC, and how its frequency was found. */
 struct nb_clock_info {
-	uint64_t hz;	     /* the frequency every conversion uses */
-	uint64_t dpdk_hz;    /* DPDK's own estimate of hz */
-	double bound_ppm;    /* the calibration's error bound */
-	double span_s;	     /* ... measured over this long */
-	double dpdk_off_ppm; /* (dpdk_hz - hz) / hz */
+	uint64_t hz;	       /* the frequency every conversion uses */
+	uint64_t dpdk_hz;      /* DPDK's own estimate of hz */
+	double bound_ppm;      /* the calibration's error bound */
+	double span_s;	       /* ... measured over this long */
+	double dpdk_off_ppm;   /* (dpdk_hz - hz) / hz */
 	const char *reference; /* "CLOCK_MONOTONIC_RAW"; NULL: DPDK's */
 	int flags_known;       /* /proc/cpuinfo could be read */
 	int constant_tsc, nonstop_tsc;

@@ -15,8 +15,7 @@
 int nb_setup_roles(struct nb_app *app, char *err, size_t errlen);
 /* Every port a loopback or reflector test names exists; -ENODEV, err
  * set, when one does not. */
-int nb_setup_check_ports(const struct nb_config *cfg, char *err,
-			 size_t errlen);
+int nb_setup_check_ports(const struct nb_config *cfg, char *err, size_t errlen);
 /* "control=0 stats=1 worker0=2(cpu0: rx p1/q0) ..." */
 void nb_setup_lcore_map(const struct nb_app *app, char *buf, size_t len);
 /* Warn about workers whose ports sit on another NUMA node. */

@@ -52,8 +52,8 @@ static __rte_noinline int
 nb_gen_flush(struct nb_txjob *j)
 {
 	uint16_t h = j->pend_head;
-	uint16_t sent = rte_eth_tx_burst(j->port, j->queue, j->pend + h,
-					 j->nb_pend);
+	uint16_t sent =
+		rte_eth_tx_burst(j->port, j->queue, j->pend + h, j->nb_pend);
 
 	j->nb_pend = (uint16_t)(j->nb_pend - sent);
 	j->pend_head = j->nb_pend ? (uint16_t)(h + sent) : 0;
