@@ -28,6 +28,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 FWD = os.path.join(HERE, "impair_fwd.py")
 STREAMS = 4
 PER_STREAM = 1000
+PER_IV = 250          # frames of a stream per 0.5 s interval at 2000/s
 
 
 def sh(*args, check=True, timeout=30):
@@ -122,17 +123,25 @@ class Impair(nbe2e.E2ECase):
         with no frame in two sets, and the tail loss of stream 0 (the last
         5 frames, never seen as a gap by the receiver)."""
         drop, dup, swap = [], [], []
+
+        def mid(q):
+            # a stream sends 250 frames per 0.5 s interval: impair only
+            # frames (and their successors) 50 ms or more from an edge,
+            # so which interval counts them is not left to timing
+            return 25 <= q % PER_IV <= PER_IV - 26
+
         for s in range(STREAMS):
             used = set()
             for q in range(13 + 7 * s, PER_STREAM - 10, 97):
-                drop.append([s, q])
-                used.add(q)
+                if mid(q):
+                    drop.append([s, q])
+                    used.add(q)
             for q in range(7 + 3 * s, PER_STREAM - 10, 89):
-                if q not in used:
+                if q not in used and mid(q):
                     dup.append([s, q])
                     used.add(q)
             for q in range(5 + s, PER_STREAM - 10, 83):
-                if q not in used and q + 1 not in used:
+                if q not in used and q + 1 not in used and mid(q):
                     swap.append([s, q])
                     used.update((q, q + 1))
         drop += [[0, q] for q in range(PER_STREAM - 5, PER_STREAM)]
@@ -154,6 +163,25 @@ class Impair(nbe2e.E2ECase):
                 e["ooo"] += 1
             e["rx"] += len(r["out_ns"])
         return exp
+
+    @staticmethod
+    def expected_per_interval(recs):
+        """[interval][stream] -> counts, from the stamps in the log: the
+        interval is the one the frame was sent in (impaired frames are far
+        from the edges, see plan())."""
+        t0 = min(r["tx_ns"] for r in recs)
+        out = {}
+        for r in recs:
+            i = ((r["tx_ns"] - t0) % (1 << 48)) // 500000000
+            e = out.setdefault(i, {}).setdefault(
+                r["s"], {"lost": 0, "dup": 0, "ooo": 0})
+            if r["act"] == "drop":
+                e["lost"] += 1
+            elif r["act"] == "dup":
+                e["dup"] += 1
+            elif r["act"] == "swap":
+                e["ooo"] += 1
+        return out
 
     def common(self):
         # by time, not count: the last interval is then held until the
@@ -181,8 +209,8 @@ class Impair(nbe2e.E2ECase):
                 self.assertEqual(exp[s]["sent"], PER_STREAM,
                                  "forwarder saw %d of stream %d"
                                  % (exp[s]["sent"], s))
-            outs[fmt] = (run.out, exp)
-        out, exp = outs["jsonl"]
+            outs[fmt] = (run.out, exp, recs)
+        out, exp, _ = outs["jsonl"]
         with open(os.path.join(self.tmpdir, "doc.json")) as f:
             doc = json.load(f)
         e = doc["end"]
@@ -197,7 +225,7 @@ class Impair(nbe2e.E2ECase):
                 self.assertEqual(rx["packets"], exp[s]["rx"])
         total = sum(exp[s]["lost"] for s in exp)
         self.assertEqual(e["sum_received"]["lost_packets"], total)
-        self.assertGreater(total, 4 * 10)
+        self.assertGreater(total, 30)
         # the intervals of the document add up, per stream, to the end
         ivs = [iv for iv in doc["intervals"] if not iv["sum"]["omitted"]]
         for s in range(STREAMS):
@@ -208,6 +236,19 @@ class Impair(nbe2e.E2ECase):
                 self.assertEqual(sum(iv["streams"][s][key] for iv in ivs),
                                  want, "intervals' %s of stream %d"
                                  % (key, s))
+        # every interval, every stream, against the log
+        per = self.expected_per_interval(outs["jsonl"][2])
+        self.assertEqual(len(ivs), 4)
+        for i, iv in enumerate(ivs):
+            for s in range(STREAMS):
+                want = per.get(i, {}).get(s, {"lost": 0, "dup": 0,
+                                               "ooo": 0})
+                got = iv["streams"][s]
+                self.assertEqual(
+                    (got["lost_packets"], got["duplicates"],
+                     got["out_of_order"]),
+                    (want["lost"], want["dup"], want["ooo"]),
+                    "interval %d stream %d" % (i, s))
         # JSON lines: the same per interval and at the end
         events = [json.loads(l) for l in out.splitlines() if l.strip()]
         ivl = [ev["data"] for ev in events if ev["event"] == "interval"]
@@ -218,11 +259,30 @@ class Impair(nbe2e.E2ECase):
                              exp[s]["lost"])
             self.assertEqual(end["streams"][s]["receiver"]["lost_packets"],
                              exp[s]["lost"])
+        live = [iv for iv in ivl if not iv["sum"]["omitted"]]
+        self.assertEqual(len(live), 4)
+        for i, iv in enumerate(live):
+            for s in range(STREAMS):
+                want = per.get(i, {}).get(s, {"lost": 0})
+                self.assertEqual(iv["streams"][s]["lost_packets"],
+                                 want["lost"],
+                                 "JSON lines interval %d stream %d" % (i, s))
         # CSV: stream rows of the intervals add up to the end rows
-        out, exp = outs["csv"]
+        out, exp, crecs = outs["csv"]
         rows = list(csv.DictReader(io.StringIO(out)))
         lost_col = [c for c in rows[0] if "lost" in c][0]
         kind_col = list(rows[0])[0]
+        cper = self.expected_per_interval(crecs)
+        starts = sorted({float(r["start"]) for r in rows
+                         if r[kind_col] == "interval"})
+        self.assertEqual(len(starts), 4)
+        for r in rows:
+            if r[kind_col] != "interval" or r["stream"] == "sum":
+                continue
+            i = starts.index(float(r["start"]))
+            want = cper.get(i, {}).get(int(r["stream"]), {"lost": 0})
+            self.assertEqual(int(r[lost_col]), want["lost"],
+                             "CSV interval %d stream %s" % (i, r["stream"]))
         for s in range(STREAMS):
             ivrows = [r for r in rows if r["stream"] == str(s) and
                       r[kind_col] == "interval"]
@@ -232,7 +292,7 @@ class Impair(nbe2e.E2ECase):
                              exp[s]["lost"])
             self.assertEqual(int(endrow[lost_col]), exp[s]["lost"])
         # text: the receiver row of the sum says lost/total exactly
-        out, exp = outs["text"]
+        out, exp, _ = outs["text"]
         total = sum(exp[s]["lost"] for s in exp)
         line = [l for l in out.splitlines()
                 if "SUM" in l and "receiver" in l][0]
