@@ -23,7 +23,8 @@ _Static_assert(NB_CTL_MAX_LEN <= 1472 - NB_VLAN_HLEN,
 _Static_assert(NB_CTL_CONF_LEN == NB_CTL_VERSION_STR + NB_CTL_DPDK_STR +
 					  NB_CTL_HOST_STR + NB_CTL_CPU_STR +
 					  NB_CTL_OS_STR + NB_CTL_DRIVER_STR +
-					  4 + 5 * 2 + 6 + 4 + NB_CTL_BOOT_STR,
+					  4 + 5 * 2 + 6 + 4 + NB_CTL_BOOT_STR +
+					  8 + 4,
 	       "nb_ctl_conf wire layout");
 _Static_assert(NB_CTL_PARAMS_LEN == 1 + 1 + 2 + 4 + 2 + 2 * NB_CTL_MAX_SIZES +
 					    2 + NB_CTL_MAX_PATTERN + 6 * 8 + 4 +
@@ -363,6 +364,8 @@ wr_conf(uint8_t **p, const struct nb_ctl_conf *c)
 	wr_bytes(p, c->mac, sizeof(c->mac));
 	wr_u32(p, c->ipv4);
 	wr_str(p, c->boot_id, sizeof(c->boot_id));
+	wr_u64(p, c->tsc_hz);
+	wr_u32(p, c->tsc_bound_ppb);
 }
 
 static void
@@ -487,6 +490,8 @@ rd_conf(const uint8_t **p, struct nb_ctl_conf *c)
 	rd_bytes(p, c->mac, sizeof(c->mac));
 	c->ipv4 = rd_u32(p);
 	ok &= rd_str(p, c->boot_id, sizeof(c->boot_id));
+	c->tsc_hz = rd_u64(p);
+	c->tsc_bound_ppb = rd_u32(p);
 	return ok;
 }
 

@@ -34,7 +34,7 @@
 #include "nb_pmd_stats.h"
 
 #define NB_CTL_MAGIC   0x4E42434Du /* "NBCM" */
-#define NB_CTL_VERSION 1
+#define NB_CTL_VERSION 2
 #define NB_CTL_HDR_LEN 16
 #define NB_CTL_CHUNK   1024 /* max RESULTS chunk bytes */
 
@@ -50,7 +50,7 @@
 
 /* Body lengths on the wire. */
 #define NB_CTL_BOOT_STR		 40
-#define NB_CTL_CONF_LEN		 336
+#define NB_CTL_CONF_LEN		 348
 #define NB_CTL_BUSY_LEN		 (4 + NB_CTL_BUSY_STR) /* 68 */
 #define NB_CTL_PARAMS_LEN	 180
 #define NB_CTL_ACCEPT_LEN	 4
@@ -133,6 +133,13 @@ struct nb_ctl_conf {
 	 * both ends means one host, hence one clock for one-way latency.
 	 */
 	char boot_id[NB_CTL_BOOT_STR];
+	/*
+	 * The TSC frequency this side measured against CLOCK_MONOTONIC_RAW,
+	 * and its error bound in parts per billion (0: not calibrated, then
+	 * tsc_hz is DPDK's estimate).  Since protocol version 2.
+	 */
+	uint64_t tsc_hz;
+	uint32_t tsc_bound_ppb;
 };
 
 /* BUSY: another session holds the responder (active_session != 0). */

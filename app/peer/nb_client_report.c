@@ -21,6 +21,14 @@ print_conf(const char *who, const struct nb_ctl_conf *c)
 	       c->driver, c->link_speed_mbps, c->numa_node, c->nb_rxq,
 	       c->nb_txq, c->nb_workers, NB_MAC_ARGS(c->mac),
 	       NB_IP4_ARGS(c->ipv4));
+	if (c->tsc_bound_ppb)
+		printf("  clock tsc at %.6f GHz, +-%.3f ppm against "
+		       "CLOCK_MONOTONIC_RAW\n",
+		       c->tsc_hz / 1e9, c->tsc_bound_ppb / 1e3);
+	else
+		printf("  clock tsc at %.6f GHz (DPDK's estimate, not "
+		       "calibrated)\n",
+		       c->tsc_hz / 1e9);
 }
 
 static void
@@ -39,6 +47,11 @@ conf_json(json_t *o, const char *key, const struct nb_ctl_conf *c)
 			  (int)c->numa_node, "rx_queues", (int)c->nb_rxq,
 			  "tx_queues", (int)c->nb_txq, "workers",
 			  (int)c->nb_workers, "mac", mac));
+	json_object_set_new(json_object_get(o, key), "tsc_hz",
+			    json_integer((json_int_t)c->tsc_hz));
+	json_object_set_new(json_object_get(o, key), "tsc_uncertainty_ppm",
+			    c->tsc_bound_ppb ? json_real(c->tsc_bound_ppb / 1e3)
+					     : json_null());
 }
 
 static int

@@ -100,6 +100,14 @@ fill_conf(struct nb_peer *pr)
 	c->ipv4 = pr->io.ip;
 	read_line("/proc/sys/kernel/random/boot_id", NULL, c->boot_id,
 		  sizeof(c->boot_id));
+	c->tsc_hz = nb_tsc_info()->hz;
+	if (nb_tsc_info()->reference != NULL) {
+		double ppb = nb_tsc_info()->bound_ppm * 1000.0 + 0.5;
+
+		c->tsc_bound_ppb = ppb < 1     ? 1
+				   : ppb > 4e9 ? 4000000000u
+					       : (uint32_t)ppb;
+	}
 }
 
 int

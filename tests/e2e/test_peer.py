@@ -256,6 +256,14 @@ class Peer(nbe2e.E2ECase):
                         "link_speed_mbps", "numa_node", "mac"):
                 self.assertIn(key, d[side])
         self.assertEqual(d["remote"]["mac"], RESP_MAC)
+        # both ends measured their TSC: one host, so one frequency, to
+        # within the two bounds
+        lo, re_ = d["local"], d["remote"]
+        self.assertIsNotNone(lo["tsc_uncertainty_ppm"])
+        self.assertIsNotNone(re_["tsc_uncertainty_ppm"])
+        self.assertLess(abs(lo["tsc_hz"] - re_["tsc_hz"]) / lo["tsc_hz"] * 1e6,
+                        lo["tsc_uncertainty_ppm"] +
+                        re_["tsc_uncertainty_ppm"] + 0.01)
         self.assertEqual(d["remote"]["driver"], "net_memif")
         self.assertIn("DPDK", d["remote"]["dpdk"])
         r = self.client(["--quit"])

@@ -4,7 +4,7 @@ responder through a raw AF_PACKET socket.
 
     wire_inject.py IFACE DST_MAC DST_IP SRC_IP COUNT
 
-1. A HELLO of control protocol version 2: the responder must answer with
+1. A HELLO of control protocol version 3: the responder must answer with
    an ERROR that says "version mismatch" (printed as VERSION-ERROR: ...).
 2. COUNT fuzzed frames: random bytes, truncated and bit-flipped control
    datagrams, bad checksums, odd ethertypes.  The caller then checks the
@@ -43,7 +43,7 @@ def udp_frame(dst_mac, src_mac, src_ip, dst_ip, payload, sport=7201,
 
 
 def hello(version, session=0x1234567, seq=1):
-    body = b"\0" * 336  # nb_ctl_conf: 336 bytes
+    body = b"\0" * 348  # nb_ctl_conf: 348 bytes (protocol version 2)
     return struct.pack("!IBBHII", 0x4E42434D, version, 1, 16 + len(body),
                        session, seq) + body
 
@@ -60,7 +60,7 @@ def main():
     out = {"sent": 0, "version_error": None}
 
     # 1. version mismatch
-    frame = udp_frame(dst_mac, src_mac, src_ip, dst_ip, hello(2))
+    frame = udp_frame(dst_mac, src_mac, src_ip, dst_ip, hello(3))
     deadline = time.monotonic() + 5
     while out["version_error"] is None and time.monotonic() < deadline:
         s.send(frame)
@@ -83,7 +83,7 @@ def main():
 
     # 2. fuzz
     rnd = random.Random(int(count))
-    good = hello(1)
+    good = hello(2)
     for i in range(int(count)):
         k = i % 6
         if k == 0:

@@ -49,7 +49,7 @@ doc_body_len(uint8_t type)
 	switch (type) {
 	case NB_CTL_HELLO:
 	case NB_CTL_WELCOME:
-		return 336;
+		return 348;
 	case NB_CTL_BUSY:
 		return 68;
 	case NB_CTL_PARAMS:
@@ -109,6 +109,8 @@ rand_conf(uint64_t *r, struct nb_ctl_conf *c)
 	rand_bytes(r, c->mac, sizeof(c->mac));
 	c->ipv4 = (uint32_t)rng_next(r);
 	rand_str(r, c->boot_id, sizeof(c->boot_id));
+	c->tsc_hz = rng_next(r);
+	c->tsc_bound_ppb = (uint32_t)rng_next(r);
 }
 
 static void
@@ -274,6 +276,8 @@ compare_conf(const struct nb_ctl_conf *a, const struct nb_ctl_conf *b)
 	assert_memory_equal(a->mac, b->mac, 6);
 	assert_int_equal(a->ipv4, b->ipv4);
 	assert_string_equal(a->boot_id, b->boot_id);
+	assert_int_equal(a->tsc_hz, b->tsc_hz);
+	assert_int_equal(a->tsc_bound_ppb, b->tsc_bound_ppb);
 }
 
 static void
@@ -425,12 +429,14 @@ test_roundtrip_fixed(void **state)
 	m.u.conf.numa_node = -1;
 	memcpy(m.u.conf.mac, "\x02\x00\x00\x00\x00\x01", 6);
 	m.u.conf.ipv4 = NB_DEFAULT_SRC_IP;
+	m.u.conf.tsc_hz = 2596152347u;
+	m.u.conf.tsc_bound_ppb = 210;
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
-	assert_int_equal(len, 352);
-	/* header */
+	assert_int_equal(len, 364);
+	/* header: version 2, length 364 */
 	assert_memory_equal(buf,
-			    "NBCM\x01\x01\x01\x60\x01\x02\x03\x04"
+			    "NBCM\x02\x01\x01\x6c\x01\x02\x03\x04"
 			    "\x00\x00\x00\x01",
 			    16);
 	assert_memory_equal(buf + H + 0, "0.1.0\0\0\0\0\0\0\0\0\0\0\0", 16);
@@ -444,6 +450,11 @@ test_roundtrip_fixed(void **state)
 			    "\x02\x00\x00\x00\x00\x01"
 			    "\xc6\x12\x00\x01",
 			    10);
+	/* after boot_id (296-335): tsc_hz u64 = 0x9abe241b, bound u32 = 210 */
+	assert_memory_equal(buf + H + 336,
+			    "\x00\x00\x00\x00\x9a\xbe\x24\x1b"
+			    "\x00\x00\x00\xd2",
+			    12);
 	free(buf);
 
 	m.type = NB_CTL_WELCOME;
@@ -728,7 +739,7 @@ test_version(void **state)
 	/* another version wins over any other header defect but the magic */
 	buf = calloc(1, 16);
 	assert_non_null(buf);
-	memcpy(buf, "NBCM\x02\xee\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00", 16);
+	memcpy(buf, "NBCM\x03\xee\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00", 16);
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
 	assert_int_equal(decode_exact(buf, 15, &d), -EPROTO);
 	free(buf);
