@@ -17,6 +17,7 @@ import csv
 import io
 import json
 import os
+import re
 import signal
 import subprocess
 import time
@@ -291,8 +292,28 @@ class Impair(nbe2e.E2ECase):
             self.assertEqual(sum(int(r[lost_col]) for r in ivrows),
                              exp[s]["lost"])
             self.assertEqual(int(endrow[lost_col]), exp[s]["lost"])
+        # text: each stream's interval line says lost, reordered and
+        # duplicated exactly as that run's log has it
+        out, exp, trecs = outs["text"]
+        tper = self.expected_per_interval(trecs)
+        ivline = re.compile(r"^\[\s*(\d+)\]\s+([\d.]+)-([\d.]+)\s+sec\s.*?"
+                            r"\s(\d+)/(\d+)\s+\([^)]*\)\s+(\d+)\s+(\d+)\s")
+        seen = 0
+        for line in out.splitlines():
+            m = ivline.match(line)
+            if m is None:
+                continue
+            st, t0 = int(m.group(1)), float(m.group(2))
+            i = int(round(t0 / 0.5))
+            want = tper.get(i, {}).get(st, {"lost": 0, "dup": 0, "ooo": 0})
+            self.assertEqual((int(m.group(4)), int(m.group(6)),
+                              int(m.group(7))),
+                             (want["lost"], want["ooo"], want["dup"]),
+                             "text interval %d stream %d: %s" % (i, st,
+                                                                 line))
+            seen += 1
+        self.assertEqual(seen, 4 * STREAMS)
         # text: the receiver row of the sum says lost/total exactly
-        out, exp, _ = outs["text"]
         total = sum(exp[s]["lost"] for s in exp)
         line = [l for l in out.splitlines()
                 if "SUM" in l and "receiver" in l][0]
