@@ -57,6 +57,19 @@ class Impair(nbe2e.E2ECase):
                    "net.ipv6.conf.%s.disable_ipv6=1" % dev)
                 sh("ip", "-n", ns, "link", "set", dev, "up")
 
+    def far_end(self, tag):
+        """Move tB (the far side of the forwarder) from the tool's
+        namespace into a new one of its own, for a peer or a reflector."""
+        ns = self.nsT[:-1] + tag
+        self.addCleanup(sh, "ip", "netns", "del", ns, check=False)
+        sh("ip", "netns", "add", ns)
+        sh("ip", "-n", self.nsT, "link", "set", "tB", "netns", ns)
+        sh("ip", "netns", "exec", ns, "sysctl", "-qw",
+           "net.ipv6.conf.tB.disable_ipv6=1")
+        sh("ip", "-n", ns, "link", "set", "tB", "up")
+        sh("ip", "-n", ns, "link", "set", "lo", "up")
+        return ns
+
     def teardown_net(self):
         for ns in (self.nsT, self.nsF):
             sh("ip", "netns", "del", ns, check=False)
@@ -480,14 +493,7 @@ class Impair(nbe2e.E2ECase):
         control frames both ways untouched and impairs the client's data;
         the responder's receiver counts, brought back over the control
         protocol, must equal the forwarder's log per stream."""
-        nsR = self.nsT[:-1] + "r"
-        self.addCleanup(sh, "ip", "netns", "del", nsR, check=False)
-        sh("ip", "netns", "add", nsR)
-        sh("ip", "-n", self.nsT, "link", "set", "tB", "netns", nsR)
-        sh("ip", "netns", "exec", nsR, "sysctl", "-qw",
-           "net.ipv6.conf.tB.disable_ipv6=1")
-        sh("ip", "-n", nsR, "link", "set", "tB", "up")
-        sh("ip", "-n", nsR, "link", "set", "lo", "up")
+        nsR = self.far_end("r")
         plan = dict(self.plan(), both_ways=True, idle_s=4)
         p, log = self.forwarder(plan)
         eal = ["--no-pci", "--lcores", "0@0,1@0,2@0", "--file-prefix",
@@ -534,33 +540,12 @@ class Impair(nbe2e.E2ECase):
         in its own namespace behind fB sends every frame back (the way
         back untouched); the tool's receiver must count exactly what the
         forwarder did on the way out."""
-        nsR = self.nsT[:-1] + "m"
-        self.addCleanup(sh, "ip", "netns", "del", nsR, check=False)
-        sh("ip", "netns", "add", nsR)
-        sh("ip", "-n", self.nsT, "link", "set", "tB", "netns", nsR)
-        sh("ip", "netns", "exec", nsR, "sysctl", "-qw",
-           "net.ipv6.conf.tB.disable_ipv6=1")
-        sh("ip", "-n", nsR, "link", "set", "tB", "up")
+        nsR = self.far_end("m")
         plan = dict(self.plan(), both_ways=True, idle_s=3)
         p, log = self.forwarder(plan)
-        tp = subprocess.Popen(
-            ["ip", "netns", "exec", nsR, "stdbuf", "-oL", "dpdk-testpmd",
-             "--no-pci", "-l", "0,1", "--file-prefix", nbe2e.unique("tp"),
-             "--log-level", "lib.eal:error", "--vdev",
-             "net_af_packet0,iface=tB", "--", "-i",
-             "--forward-mode=macswap", "--nb-cores=1"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT, text=True, start_new_session=True)
+        tp = nbe2e.testpmd_macswap(["ip", "netns", "exec", nsR],
+                                   "net_af_packet0,iface=tB")
         self.addCleanup(self.end, tp)
-        tp.stdin.write("start\nshow config fwd\n")
-        tp.stdin.flush()
-        buf, deadline = "", time.monotonic() + 20
-        while time.monotonic() < deadline and "macswap packet" not in buf:
-            line = tp.stdout.readline()
-            if not line:
-                break
-            buf += line
-        self.assertIn("macswap packet", buf)
         eal = ["--no-pci", "--lcores", "0@0,1@0,2@0", "--file-prefix",
                nbe2e.unique("refl"), "--log-level", "lib.eal:error",
                "--vdev", "net_af_packet0,iface=tA"]

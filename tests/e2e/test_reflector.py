@@ -22,29 +22,10 @@ class Reflector(nbe2e.E2ECase):
     def start_testpmd(self, sock):
         # testpmd's forwarding lcore takes CPU 1; dpdk-nbench keeps CPU 0
         # (one worker doing gen+sink, control and stats sleeping).
-        # line-buffered, so its "Press enter to exit" reaches us at once
-        argv = ["stdbuf", "-oL", TESTPMD, "--no-pci", "-l", "0,1", "--file-prefix",
-                nbe2e.unique("tp"), "--log-level", "lib.eal:error",
-                "--vdev", "net_memif0,role=server,socket=%s,rsize=14" % sock,
-                "--", "-i", "--forward-mode=macswap", "--nb-cores=1"]
-        p = subprocess.Popen(argv, stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             text=True, start_new_session=True)
+        p = nbe2e.testpmd_macswap(
+            [], "net_memif0,role=server,socket=%s,rsize=14" % sock)
         self.addCleanup(self.stop_testpmd, p)
-        # interactive: start forwarding, then wait for the echo of a
-        # marker command, which proves "start" has been handled
-        p.stdin.write("start\nshow config fwd\n")
-        p.stdin.flush()
-        deadline = time.monotonic() + 20
-        buf = ""
-        while time.monotonic() < deadline:
-            line = p.stdout.readline()
-            if not line:
-                break
-            buf += line
-            if "macswap packet forwarding" in line and "start" in buf:
-                return p
-        self.fail("testpmd did not start:\n" + buf[-2000:])
+        return p
 
     def stop_testpmd(self, p):
         if p.poll() is None:
@@ -107,26 +88,9 @@ class Reflector(nbe2e.E2ECase):
         ns = "nbr%d" % (os.getpid() % 100000)
         nbe2e.netns_up(ns)
         self.addCleanup(nbe2e.netns_down, ns)
-        argv = ["ip", "netns", "exec", ns + "b", "stdbuf", "-oL", TESTPMD,
-                "--no-pci", "-l", "0,1", "--file-prefix", nbe2e.unique("tp"),
-                "--log-level", "lib.eal:error", "--vdev",
-                "net_af_packet0,iface=%svb" % ns, "--", "-i",
-                "--forward-mode=macswap", "--nb-cores=1"]
-        tp = subprocess.Popen(argv, stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True,
-                              start_new_session=True)
+        tp = nbe2e.testpmd_macswap(["ip", "netns", "exec", ns + "b"],
+                                   "net_af_packet0,iface=%svb" % ns)
         self.addCleanup(self.stop_testpmd, tp)
-        tp.stdin.write("start\nshow config fwd\n")
-        tp.stdin.flush()
-        buf = ""
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and "macswap packet" not in buf:
-            line = tp.stdout.readline()
-            if not line:
-                break
-            buf += line
-        self.assertIn("macswap packet", buf)
         n = 100000
         eal = ["--no-pci", "--lcores", "0@0,1@0,2@0", "--file-prefix",
                nbe2e.unique("refl"), "--log-level", "lib.eal:error",

@@ -256,23 +256,51 @@ test_side_init(void **state)
 	free(own);
 }
 
+/* Both ends' results merged one way, with the common checks done. */
+struct merged {
+	struct nb_result *own, *out;
+	struct nb_ctl_stream_res *s;
+	struct nb_ctl_results_hdr h;
+};
+
+static void
+merged_make(struct merged *m, int we_send)
+{
+	static const char method[] = "one-way";
+
+	m->own = make_own();
+	m->out = calloc(1, sizeof(*m->out));
+	m->s = calloc(NS, sizeof(*m->s));
+	assert_non_null(m->out);
+	assert_non_null(m->s);
+	make_peer(&m->h, m->s);
+	assert_int_equal(nb_peer_result_side_init(m->out, m->own, method), 0);
+	nb_peer_result_merge(m->out, m->own, &m->h, m->s, NS, we_send);
+	check_common(m->out, m->own, &m->h, method);
+}
+
+static void
+merged_free(struct merged *m)
+{
+	nb_result_free(m->out);
+	nb_result_free(m->own);
+	free(m->out);
+	free(m->own);
+	free(m->s);
+}
+
 static void
 test_merge_we_send(void **state)
 {
-	static const char method[] = "one-way";
-	struct nb_result *own = make_own();
-	struct nb_result *out = calloc(1, sizeof(*out));
-	struct nb_ctl_stream_res *s = calloc(NS, sizeof(*s));
-	struct nb_ctl_results_hdr h;
+	struct merged m;
+	struct nb_result *out;
+	struct nb_ctl_stream_res *s;
 	uint32_t i;
 
 	(void)state;
-	assert_non_null(out);
-	assert_non_null(s);
-	make_peer(&h, s);
-	assert_int_equal(nb_peer_result_side_init(out, own, method), 0);
-	nb_peer_result_merge(out, own, &h, s, NS, 1);
-	check_common(out, own, &h, method);
+	merged_make(&m, 1);
+	out = m.out;
+	s = m.s;
 
 	/* header: senders ours, receivers the responder's */
 	assert_double_exact(out->tx_seconds, OWN_TX_S, "tx_seconds");
@@ -309,30 +337,20 @@ test_merge_we_send(void **state)
 	assert_true(out->lost_percent > 100.0 * 5985 / 15303 - 1e-9 &&
 		    out->lost_percent < 100.0 * 5985 / 15303 + 1e-9);
 
-	nb_result_free(out);
-	nb_result_free(own);
-	free(out);
-	free(own);
-	free(s);
+	merged_free(&m);
 }
 
 static void
 test_merge_we_receive(void **state)
 {
-	static const char method[] = "one-way";
-	struct nb_result *own = make_own();
-	struct nb_result *out = calloc(1, sizeof(*out));
-	struct nb_ctl_stream_res *s = calloc(NS, sizeof(*s));
-	struct nb_ctl_results_hdr h;
+	struct merged m;
+	struct nb_result *out, *own;
 	uint32_t i;
 
 	(void)state;
-	assert_non_null(out);
-	assert_non_null(s);
-	make_peer(&h, s);
-	assert_int_equal(nb_peer_result_side_init(out, own, method), 0);
-	nb_peer_result_merge(out, own, &h, s, NS, 0);
-	check_common(out, own, &h, method);
+	merged_make(&m, 0);
+	out = m.out;
+	own = m.own;
 
 	/* header: senders the responder's, receivers ours; our 10.5 s of
 	 * receiving is raised to its 12.000000007 s of sending */
@@ -364,11 +382,7 @@ test_merge_we_receive(void **state)
 	}
 	assert_int_equal(out->sum.lost, 3 * LOST_WE_RECV);
 
-	nb_result_free(out);
-	nb_result_free(own);
-	free(out);
-	free(own);
-	free(s);
+	merged_free(&m);
 }
 
 /* Our receivers ran longer than the responder's senders: kept. */
