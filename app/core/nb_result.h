@@ -30,7 +30,7 @@ struct nb_clock_info {
 
 struct nb_stream_result {
 	uint32_t id;
-	uint64_t tx_pkts, tx_bytes; /* accepted by the PMD */
+	uint64_t tx_pkts, tx_bytes; /* handed to the PMD (see tx_dropped) */
 	uint64_t rx_pkts, rx_bytes; /* every data frame of the stream */
 	uint64_t rx_unique;	    /* distinct sequence numbers */
 	uint64_t out_of_order, duplicates, late;
