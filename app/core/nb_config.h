@@ -13,6 +13,16 @@
 #define NB_MAX_PORTS   32
 #define NB_MAX_STREAMS 1024
 #define NB_MAX_QUEUES  16
+#define NB_MAX_ALLOW   32   /* --allow entries */
+#define NB_MAX_PSK     1024 /* --auth-key file bytes */
+#define NB_MIN_PSK     16
+
+/* One --allow entry: a MAC address, or an IPv4 prefix. */
+struct nb_allow {
+	int is_ip;
+	uint8_t mac[6];
+	uint32_t ip, mask; /* host order; mask from the prefix length */
+};
 
 enum nb_mode {
 	NB_MODE_NONE = 0, /* nothing asked for: a usage error until peer mode */
@@ -70,6 +80,20 @@ struct nb_config {
 	int have_ip;
 	uint32_t ip; /* this side's IPv4 in peer mode */
 	int dst_ip_set;
+
+	/* security (issue 10); parsed by nb_options.c, used by app/peer */
+	char auth_key[256];	/* --auth-key FILE (client and responder) */
+	uint8_t psk[NB_MAX_PSK]; /* the key: FILE's bytes, one trailing
+				  * newline (LF or CRLF) stripped */
+	uint32_t psk_len;	/* 0: no key */
+	uint32_t nb_allow;	/* responder: --allow entries; 0 = anyone */
+	struct nb_allow allow[NB_MAX_ALLOW];
+	struct nb_rate_spec max_rate; /* responder: --max-rate, the most it
+				       * sends or accepts [10G]; kind is
+				       * NB_RATE_BPS_L1/L2 or NB_RATE_PPS */
+	double max_time;	/* responder: --max-time, longest test it
+				 * runs, omit included [3600] */
+	int allow_quit;		/* responder: --allow-quit */
 
 	/* output */
 	int json;	   /* one JSON document on stdout */
