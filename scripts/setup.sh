@@ -17,7 +17,7 @@ set -euo pipefail
 PACKAGES=(
 	# build
 	build-essential meson ninja-build pkg-config
-	dpdk-dev libdpdk-dev libnuma-dev libpcap-dev libjansson-dev
+	dpdk-dev libdpdk-dev libnuma-dev libpcap-dev libssl-dev libjansson-dev
 	libinih-dev
 	# runtime
 	dpdk iproute2

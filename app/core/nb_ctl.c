@@ -24,11 +24,12 @@ _Static_assert(NB_CTL_CONF_LEN == NB_CTL_VERSION_STR + NB_CTL_DPDK_STR +
 					  NB_CTL_HOST_STR + NB_CTL_CPU_STR +
 					  NB_CTL_OS_STR + NB_CTL_DRIVER_STR +
 					  4 + 5 * 2 + 6 + 4 + NB_CTL_BOOT_STR +
-					  8 + 4,
+					  8 + 4 + NB_CTL_NONCE + 4,
 	       "nb_ctl_conf wire layout");
 _Static_assert(NB_CTL_PARAMS_LEN == 1 + 1 + 2 + 4 + 2 + 2 * NB_CTL_MAX_SIZES +
 					    2 + NB_CTL_MAX_PATTERN + 6 * 8 + 4 +
-					    4 + 6 + 6 + 2 + 2,
+					    4 + 6 + 6 + 2 + 2 +
+					    NB_CTL_PROOF_LEN,
 	       "nb_ctl_params wire layout");
 _Static_assert(NB_CTL_RESULTS_HDR_LEN == 4 + 4 + 6 * 8 + 8 * 8,
 	       "results header wire layout");
@@ -206,7 +207,8 @@ conf_check(const struct nb_ctl_conf *c)
 	    !has_nul(c->cpu, sizeof(c->cpu)) ||
 	    !has_nul(c->os, sizeof(c->os)) ||
 	    !has_nul(c->driver, sizeof(c->driver)) ||
-	    !has_nul(c->boot_id, sizeof(c->boot_id)) || c->numa_node < -1)
+	    !has_nul(c->boot_id, sizeof(c->boot_id)) || c->numa_node < -1 ||
+	    (c->flags & ~NB_CTL_CONF_F_KEY) != 0)
 		return -EINVAL;
 	return 0;
 }
@@ -222,8 +224,14 @@ params_check(const struct nb_ctl_params *p)
 	    p->streams > NB_CTL_MAX_STREAMS || p->nb_sizes < 1 ||
 	    p->nb_sizes > NB_CTL_MAX_SIZES || p->nb_pattern < 1 ||
 	    p->nb_pattern > NB_CTL_MAX_PATTERN || p->rate_den == 0 ||
+	    p->rate_num / p->rate_den > NB_CTL_MAX_PPS ||
 	    (uint32_t)p->sport_base + p->streams - 1 > UINT16_MAX ||
-	    p->dport == 0 || p->dport == NB_CONTROL_UDP_PORT)
+	    p->dport == 0 || p->dport == NB_CONTROL_UDP_PORT ||
+	    p->packets > NB_CTL_MAX_PACKETS ||
+	    p->duration_ms > NB_CTL_MAX_DURATION_MS ||
+	    (p->duration_ms == 0 && p->packets == 0) ||
+	    p->omit_ms > NB_CTL_MAX_OMIT_MS ||
+	    p->latency_rate > NB_CTL_MAX_LATENCY_RATE)
 		return -EINVAL;
 	for (i = 0; i < p->nb_sizes; i++)
 		if (p->sizes[i] < NB_FRAME_MIN || p->sizes[i] > NB_FRAME_MAX)
@@ -265,6 +273,7 @@ static const uint16_t fixed_body_len[NB_CTL_TYPE_MAX] = {
 	[NB_CTL_RESULTS_REQ] = NB_CTL_RESULTS_REQ_LEN,
 	[NB_CTL_RESULTS] = NB_CTL_RESULTS_FIXED_LEN,
 	[NB_CTL_ERROR] = NB_CTL_ERROR_LEN,
+	[NB_CTL_QUIT] = NB_CTL_QUIT_LEN,
 };
 
 static inline int
@@ -282,7 +291,8 @@ body_len(const struct nb_ctl_msg *m)
 	if (m->type == NB_CTL_RESULTS && m->u.res.chunk_len > NB_CTL_CHUNK)
 		return -EINVAL;
 	return fixed_body_len[m->type] +
-	       (m->type == NB_CTL_RESULTS ? m->u.res.chunk_len : 0);
+	       (m->type == NB_CTL_RESULTS ? m->u.res.chunk_len : 0) +
+	       (m->tagged ? NB_CTL_TAG_LEN : 0);
 }
 
 /* Everything the struct can show; 0 or -EINVAL. */
@@ -296,7 +306,7 @@ nb_ctl_check(const struct nb_ctl_msg *m)
 	case NB_CTL_WELCOME:
 		return conf_check(&m->u.conf);
 	case NB_CTL_BUSY:
-		if (m->u.busy.active_session == 0 ||
+		if (m->u.busy.asked_session == 0 ||
 		    !has_nul(m->u.busy.reason, sizeof(m->u.busy.reason)))
 			return -EINVAL;
 		return 0;
@@ -366,6 +376,22 @@ wr_conf(uint8_t **p, const struct nb_ctl_conf *c)
 	wr_str(p, c->boot_id, sizeof(c->boot_id));
 	wr_u64(p, c->tsc_hz);
 	wr_u32(p, c->tsc_bound_ppb);
+	wr_bytes(p, c->nonce, sizeof(c->nonce));
+	wr_u32(p, c->flags);
+}
+
+static void
+wr_proof(uint8_t **p, const struct nb_ctl_proof *q)
+{
+	wr_bytes(p, q->client_nonce, sizeof(q->client_nonce));
+	wr_bytes(p, q->cookie, sizeof(q->cookie));
+}
+
+static void
+rd_proof(const uint8_t **p, struct nb_ctl_proof *q)
+{
+	rd_bytes(p, q->client_nonce, sizeof(q->client_nonce));
+	rd_bytes(p, q->cookie, sizeof(q->cookie));
 }
 
 static void
@@ -395,6 +421,7 @@ wr_params(uint8_t **p, const struct nb_ctl_params *q)
 	wr_bytes(p, q->responder_mac, sizeof(q->responder_mac));
 	wr_u16(p, q->sport_base);
 	wr_u16(p, q->dport);
+	wr_proof(p, &q->proof);
 }
 
 int
@@ -415,7 +442,7 @@ nb_ctl_encode(const struct nb_ctl_msg *m, uint8_t *buf, size_t buflen)
 
 	wr_u32(&p, NB_CTL_MAGIC);
 	wr_u8(&p, NB_CTL_VERSION);
-	wr_u8(&p, m->type);
+	wr_u8(&p, (uint8_t)(m->type | (m->tagged ? NB_CTL_F_TAG : 0)));
 	wr_u16(&p, (uint16_t)len);
 	wr_u32(&p, m->session);
 	wr_u32(&p, m->seq);
@@ -426,7 +453,7 @@ nb_ctl_encode(const struct nb_ctl_msg *m, uint8_t *buf, size_t buflen)
 		wr_conf(&p, &m->u.conf);
 		break;
 	case NB_CTL_BUSY:
-		wr_u32(&p, m->u.busy.active_session);
+		wr_u32(&p, m->u.busy.asked_session);
 		wr_str(&p, m->u.busy.reason, sizeof(m->u.busy.reason));
 		break;
 	case NB_CTL_PARAMS:
@@ -462,10 +489,15 @@ nb_ctl_encode(const struct nb_ctl_msg *m, uint8_t *buf, size_t buflen)
 		wr_u16(&p, m->u.error.code);
 		wr_str(&p, m->u.error.reason, sizeof(m->u.error.reason));
 		break;
+	case NB_CTL_QUIT:
+		wr_proof(&p, &m->u.quit);
+		break;
 	default:
-		/* STOP, DONE, QUIT, ACK: no body. */
+		/* STOP, DONE, ACK: no body. */
 		break;
 	}
+	if (m->tagged)
+		wr_bytes(&p, m->tag, NB_CTL_TAG_LEN);
 	return len;
 }
 
@@ -492,6 +524,8 @@ rd_conf(const uint8_t **p, struct nb_ctl_conf *c)
 	ok &= rd_str(p, c->boot_id, sizeof(c->boot_id));
 	c->tsc_hz = rd_u64(p);
 	c->tsc_bound_ppb = rd_u32(p);
+	rd_bytes(p, c->nonce, sizeof(c->nonce));
+	c->flags = rd_u32(p);
 	return ok;
 }
 
@@ -530,6 +564,7 @@ rd_params(const uint8_t **p, struct nb_ctl_params *q)
 	rd_bytes(p, q->responder_mac, sizeof(q->responder_mac));
 	q->sport_base = rd_u16(p);
 	q->dport = rd_u16(p);
+	rd_proof(p, &q->proof);
 	return ok;
 }
 
@@ -548,6 +583,8 @@ nb_ctl_decode(const uint8_t *buf, size_t len, struct nb_ctl_msg *m)
 	memset(m, 0, sizeof(*m));
 	version = rd_u8(&p);
 	m->type = rd_u8(&p);
+	m->tagged = (m->type & NB_CTL_F_TAG) != 0;
+	m->type &= (uint8_t)~NB_CTL_F_TAG;
 	wire_len = rd_u16(&p);
 	m->session = rd_u32(&p);
 	m->seq = rd_u32(&p);
@@ -572,7 +609,7 @@ nb_ctl_decode(const uint8_t *buf, size_t len, struct nb_ctl_msg *m)
 		ok = rd_conf(&p, &m->u.conf);
 		break;
 	case NB_CTL_BUSY:
-		m->u.busy.active_session = rd_u32(&p);
+		m->u.busy.asked_session = rd_u32(&p);
 		ok = rd_str(&p, m->u.busy.reason, sizeof(m->u.busy.reason));
 		break;
 	case NB_CTL_PARAMS:
@@ -608,10 +645,15 @@ nb_ctl_decode(const uint8_t *buf, size_t len, struct nb_ctl_msg *m)
 		m->u.error.code = rd_u16(&p);
 		ok = rd_str(&p, m->u.error.reason, sizeof(m->u.error.reason));
 		break;
+	case NB_CTL_QUIT:
+		rd_proof(&p, &m->u.quit);
+		break;
 	default:
-		/* STOP, DONE, QUIT, ACK: no body. */
+		/* STOP, DONE, ACK: no body. */
 		break;
 	}
+	if (m->tagged)
+		rd_bytes(&p, m->tag, NB_CTL_TAG_LEN);
 	if (!ok || nb_ctl_check(m) != 0)
 		return -EPROTO;
 	return 0;

@@ -10,13 +10,15 @@
  *
  *   0  magic    u32  NB_CTL_MAGIC ("NBCM")
  *   4  version  u8   NB_CTL_VERSION
- *   5  type     u8   enum nb_ctl_type
- *   6  length   u16  header + body bytes; equals the datagram payload length
+ *   5  type     u8   enum nb_ctl_type, | NB_CTL_F_TAG when a tag follows
+ *   6  length   u16  header + body (+ tag) bytes; equals the datagram
+ *                    payload length
  *   8  session  u32  client-chosen nonzero id (HELLO proposes it)
  *  12  seq      u32  sender's message number, from 1 (ACK: the acked seq)
  *
  * followed by a body of fixed layout for the type (RESULTS: a fixed part
- * and chunk_len bytes).  Strings are fixed-size fields: the text, a NUL,
+ * and chunk_len bytes) and, with NB_CTL_F_TAG, a 16-byte authentication
+ * tag (nb_auth.h; the codec carries it, nb_auth computes and checks it).  Strings are fixed-size fields: the text, a NUL,
  * then NUL padding to the end of the field.
  *
  * The decoder accepts exactly the byte strings the encoder produces: any
@@ -34,8 +36,11 @@
 #include "nb_pmd_stats.h"
 
 #define NB_CTL_MAGIC   0x4E42434Du /* "NBCM" */
-#define NB_CTL_VERSION 2
+#define NB_CTL_VERSION 3
 #define NB_CTL_HDR_LEN 16
+#define NB_CTL_F_TAG   0x80 /* in the type byte: a tag ends the message */
+#define NB_CTL_TAG_LEN 16
+#define NB_CTL_NONCE   16
 #define NB_CTL_CHUNK   1024 /* max RESULTS chunk bytes */
 
 /* String field sizes (including the mandatory NUL). */
@@ -50,9 +55,11 @@
 
 /* Body lengths on the wire. */
 #define NB_CTL_BOOT_STR		 40
-#define NB_CTL_CONF_LEN		 348
+#define NB_CTL_CONF_LEN		 368
 #define NB_CTL_BUSY_LEN		 (4 + NB_CTL_BUSY_STR) /* 68 */
-#define NB_CTL_PARAMS_LEN	 180
+#define NB_CTL_PROOF_LEN	 (2 * NB_CTL_NONCE)    /* 32 */
+#define NB_CTL_PARAMS_LEN	 (180 + NB_CTL_PROOF_LEN) /* 212 */
+#define NB_CTL_QUIT_LEN		 NB_CTL_PROOF_LEN
 #define NB_CTL_ACCEPT_LEN	 4
 #define NB_CTL_REJECT_LEN	 (2 + NB_CTL_REASON_STR) /* 130 */
 #define NB_CTL_START_LEN	 12
@@ -61,9 +68,10 @@
 #define NB_CTL_RESULTS_FIXED_LEN 14			 /* + chunk_len */
 #define NB_CTL_ERROR_LEN	 (2 + NB_CTL_REASON_STR) /* 130 */
 
-/* The largest message: RESULTS with a full chunk (1054 B). */
+/* The largest message: RESULTS with a full chunk and a tag (1070 B). */
 #define NB_CTL_MAX_LEN                                                         \
-	(NB_CTL_HDR_LEN + NB_CTL_RESULTS_FIXED_LEN + NB_CTL_CHUNK)
+	(NB_CTL_HDR_LEN + NB_CTL_RESULTS_FIXED_LEN + NB_CTL_CHUNK +            \
+	 NB_CTL_TAG_LEN)
 
 /* Limits checked on encode and decode. */
 #define NB_CTL_MAX_STREAMS	  1024
@@ -72,7 +80,14 @@
 #define NB_CTL_MAX_VLAN		  4094
 #define NB_CTL_MAX_RX_QUEUES	  16
 #define NB_CTL_MAX_START_DELAY_MS 60000
+#define NB_CTL_MAX_DURATION_MS	  (30ull * 86400 * 1000) /* as --time */
+#define NB_CTL_MAX_OMIT_MS	  (3600ull * 1000)	 /* as --omit */
+#define NB_CTL_MAX_PACKETS	  (UINT64_C(1) << 62)
+#define NB_CTL_MAX_PPS		  UINT64_C(10000000000) /* 10 Gpps */
+#define NB_CTL_MAX_LATENCY_RATE	  1000000
 
+/* HELLO/WELCOME flags */
+#define NB_CTL_CONF_F_KEY 1u /* the sender has a pre-shared key */
 enum nb_ctl_type {
 	NB_CTL_HELLO = 1,   /* client -> responder: nb_ctl_conf */
 	NB_CTL_WELCOME,	    /* responder -> client: nb_ctl_conf */
@@ -86,7 +101,7 @@ enum nb_ctl_type {
 	NB_CTL_RESULTS_REQ, /* client -> responder: nb_ctl_results_req */
 	NB_CTL_RESULTS,	    /* responder -> client: nb_ctl_results */
 	NB_CTL_DONE,	    /* client -> responder: empty */
-	NB_CTL_QUIT,	    /* client -> responder: empty */
+	NB_CTL_QUIT,	    /* client -> responder: nb_ctl_proof */
 	NB_CTL_ACK,	    /* either: empty, header seq = acked seq */
 	NB_CTL_ERROR,	    /* either: nb_ctl_error */
 	NB_CTL_TYPE_MAX,    /* first unknown type (16) */
@@ -140,11 +155,31 @@ struct nb_ctl_conf {
 	 */
 	uint64_t tsc_hz;
 	uint32_t tsc_bound_ppb;
+	/*
+	 * Since version 3.  HELLO: the client's fresh random nonce; WELCOME:
+	 * the responder's cookie for this HELLO (also its nonce).  flags:
+	 * NB_CTL_CONF_F_KEY; other bits must be 0.
+	 */
+	uint8_t nonce[NB_CTL_NONCE];
+	uint32_t flags;
 };
 
-/* BUSY: another session holds the responder (active_session != 0). */
+/*
+ * PARAMS and QUIT open a session on the responder, which keeps no state
+ * for a HELLO: they carry the client's nonce and the cookie from WELCOME
+ * back (proof that the client receives at its address).
+ */
+struct nb_ctl_proof {
+	uint8_t client_nonce[NB_CTL_NONCE];
+	uint8_t cookie[NB_CTL_NONCE];
+};
+
+/*
+ * BUSY: another session holds the responder.  asked_session is the
+ * session of the HELLO it answers (never the session that holds it).
+ */
 struct nb_ctl_busy {
-	uint32_t active_session;
+	uint32_t asked_session;
 	char reason[NB_CTL_BUSY_STR];
 };
 
@@ -154,8 +189,11 @@ struct nb_ctl_busy {
  *   nb_sizes 1..16 with sizes[i] in 64..9000 (unused slots 0),
  *   nb_pattern 1..64 with pattern[i] < nb_sizes (unused slots 0 on the
  *   wire; the encoder writes zeros whatever the struct holds),
- *   rate_den != 0, sport_base + streams - 1 <= 65535,
- *   dport != 0 and != NB_CONTROL_UDP_PORT.
+ *   rate_den != 0, rate_num / rate_den <= NB_CTL_MAX_PPS,
+ *   sport_base + streams - 1 <= 65535, dport != 0 and !=
+ *   NB_CONTROL_UDP_PORT, packets <= NB_CTL_MAX_PACKETS, duration_ms <=
+ *   NB_CTL_MAX_DURATION_MS (and nonzero unless packets is), omit_ms <=
+ *   NB_CTL_MAX_OMIT_MS, latency_rate <= NB_CTL_MAX_LATENCY_RATE.
  * Source port of stream i is sport_base + i.
  */
 struct nb_ctl_params {
@@ -179,6 +217,7 @@ struct nb_ctl_params {
 	uint8_t responder_mac[6];
 	uint16_t sport_base;
 	uint16_t dport;
+	struct nb_ctl_proof proof; /* since version 3 */
 };
 
 /* ACCEPT: rx_queues 1..NB_CTL_MAX_RX_QUEUES. */
@@ -238,11 +277,14 @@ struct nb_ctl_error {
 	char reason[NB_CTL_REASON_STR];
 };
 
-/* A decoded message.  STOP, DONE, QUIT and ACK have no body. */
+/* A decoded message.  STOP, DONE and ACK have no body. */
 struct nb_ctl_msg {
-	uint8_t type;	  /* enum nb_ctl_type */
+	uint8_t type;	  /* enum nb_ctl_type (without NB_CTL_F_TAG) */
+	uint8_t tagged;	  /* 1: the message ends with tag[] */
 	uint32_t session; /* nonzero */
 	uint32_t seq;	  /* nonzero */
+	/* as decoded; encoded as given (nb_auth_sign overwrites it) */
+	uint8_t tag[NB_CTL_TAG_LEN];
 	union {
 		struct nb_ctl_conf conf; /* HELLO, WELCOME */
 		struct nb_ctl_busy busy;
@@ -254,6 +296,7 @@ struct nb_ctl_msg {
 		struct nb_ctl_results_req rreq;
 		struct nb_ctl_results res;
 		struct nb_ctl_error error;
+		struct nb_ctl_proof quit;
 	} u;
 };
 

@@ -62,7 +62,7 @@ answer_busy(struct nb_peer *pr, const struct nb_udp_info *u,
 
 	nb_ctl_msg_init(&r, NB_CTL_BUSY, m->session);
 	r.seq = 1;
-	r.u.busy.active_session = pr->session;
+	r.u.busy.asked_session = m->session;
 	snprintf(r.u.busy.reason, sizeof(r.u.busy.reason),
 		 "busy with a test for another client");
 	nb_peer_send_raw(pr, &r, u->src_mac, u->src_ip);

@@ -173,7 +173,7 @@ rand_msg(uint64_t *r, uint8_t type, struct nb_ctl_msg *m)
 		rand_conf(r, &m->u.conf);
 		break;
 	case NB_CTL_BUSY:
-		m->u.busy.active_session = rng_nonzero32(r);
+		m->u.busy.asked_session = rng_nonzero32(r);
 		rand_str(r, m->u.busy.reason, sizeof(m->u.busy.reason));
 		break;
 	case NB_CTL_PARAMS:
@@ -321,8 +321,8 @@ compare_msg(const struct nb_ctl_msg *a, const struct nb_ctl_msg *b)
 		compare_conf(&a->u.conf, &b->u.conf);
 		break;
 	case NB_CTL_BUSY:
-		assert_int_equal(a->u.busy.active_session,
-				 b->u.busy.active_session);
+		assert_int_equal(a->u.busy.asked_session,
+				 b->u.busy.asked_session);
 		assert_string_equal(a->u.busy.reason, b->u.busy.reason);
 		break;
 	case NB_CTL_PARAMS:
@@ -463,7 +463,7 @@ test_roundtrip_fixed(void **state)
 
 	nb_ctl_msg_init(&m, NB_CTL_BUSY, 7);
 	m.seq = 2;
-	m.u.busy.active_session = 0xdeadbeef;
+	m.u.busy.asked_session = 0xdeadbeef;
 	snprintf(m.u.busy.reason, sizeof(m.u.busy.reason),
 		 "test in progress with 10.0.0.1");
 	roundtrip(&m);
@@ -1219,7 +1219,7 @@ static const struct type_patch type_patches[] = {
 	{NB_CTL_HELLO, {"numa -1", 284, 2, 0xffff}, 1},
 	{NB_CTL_HELLO, {"numa 32767", 284, 2, 0x7fff}, 1},
 	{NB_CTL_WELCOME, {"numa -2", 284, 2, 0xfffe}, 0},
-	{NB_CTL_BUSY, {"active_session 0", 0, 4, 0}, 0},
+	{NB_CTL_BUSY, {"asked_session 0", 0, 4, 0}, 0},
 	{NB_CTL_ACCEPT, {"rx_queues 0", 0, 4, 0}, 0},
 	{NB_CTL_ACCEPT, {"rx_queues 17", 0, 4, 17}, 0},
 	{NB_CTL_ACCEPT, {"rx_queues max", 0, 4, 0xffffffff}, 0},
