@@ -686,6 +686,8 @@ nb_ctl_code_name(uint16_t code)
 		[NB_CTL_CODE_PORT] = "port failure",
 		[NB_CTL_CODE_TIMEOUT] = "peer timed out",
 		[NB_CTL_CODE_INTERNAL] = "internal error",
+		[NB_CTL_CODE_POLICY] = "refused by policy",
+		[NB_CTL_CODE_AUTH] = "authentication failed",
 	};
 
 	return name_of(names, NB_CTL_CODE_MAX, code, "unknown");

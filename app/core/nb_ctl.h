@@ -118,6 +118,8 @@ enum nb_ctl_code {
 	NB_CTL_CODE_PORT,	 /* port or link failure */
 	NB_CTL_CODE_TIMEOUT,	 /* the peer stopped answering */
 	NB_CTL_CODE_INTERNAL,	 /* anything else */
+	NB_CTL_CODE_POLICY,	 /* refused by the responder's policy */
+	NB_CTL_CODE_AUTH,	 /* authentication required or failed */
 	NB_CTL_CODE_MAX,
 };
 

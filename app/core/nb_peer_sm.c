@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Peer-mode session state machines (see nb_peer_sm.h).  Pure. */
+#include <errno.h>
+
 #include "nb_peer_sm.h"
 
 /* --- responder ---------------------------------------------------------- */
@@ -12,21 +14,34 @@ nb_rsp_init(struct nb_rsp *r)
 }
 
 enum nb_rsp_gate
-nb_rsp_gate(const struct nb_rsp *r, const struct nb_ctl_msg *m)
+nb_rsp_gate(const struct nb_rsp *r, const struct nb_ctl_msg *m, int from_peer)
 {
-	if (r->state == NB_RSP_IDLE)
-		/* Everything, QUIT included, starts with a HELLO. */
-		return m->type == NB_CTL_HELLO ? NB_RSP_OPEN : NB_RSP_DROP;
-	if (m->session != r->session)
-		return m->type == NB_CTL_HELLO ? NB_RSP_BUSY : NB_RSP_DROP;
-	return NB_RSP_PASS;
+	int ours = r->state != NB_RSP_IDLE && m->session == r->session;
+
+	if (m->type == NB_CTL_HELLO) {
+		if (m->tagged)
+			return NB_RSP_DROP;
+		if (r->state == NB_RSP_IDLE)
+			return NB_RSP_HELLO;
+		/* our client's HELLO, retransmitted late: nothing to say */
+		return ours && from_peer ? NB_RSP_DROP : NB_RSP_BUSY;
+	}
+	if (m->tagged && !ours &&
+	    (m->type == NB_CTL_PARAMS || m->type == NB_CTL_QUIT))
+		return NB_RSP_OPEN;
+	if (!ours)
+		return NB_RSP_DROP;
+	return from_peer && m->tagged ? NB_RSP_PASS : NB_RSP_FOREIGN;
 }
 
-void
+int
 nb_rsp_open(struct nb_rsp *r, uint32_t session)
 {
+	if (r->state != NB_RSP_IDLE)
+		return -EBUSY;
 	r->state = NB_RSP_SESSION;
 	r->session = session;
+	return 0;
 }
 
 enum nb_rsp_action
@@ -35,8 +50,6 @@ nb_rsp_on_msg(struct nb_rsp *r, uint8_t type)
 	if (r->state == NB_RSP_IDLE)
 		return NB_RSP_A_NONE;
 	switch (type) {
-	case NB_CTL_HELLO:
-		return NB_RSP_A_WELCOME;
 	case NB_CTL_PARAMS:
 		/* One test per session: a repeated PARAMS is ignored. */
 		return r->state == NB_RSP_SESSION ? NB_RSP_A_SETUP
@@ -110,21 +123,29 @@ nb_cli_init(struct nb_cli *c, uint32_t session, uint32_t peer_ip)
 }
 
 enum nb_cli_route
-nb_cli_route(const struct nb_cli *c, const struct nb_ctl_msg *m,
-	     uint32_t src_ip)
+nb_cli_route(const struct nb_cli *c, const struct nb_ctl_msg *m, int from_peer,
+	     int authentic)
 {
-	if (c->state == NB_CLI_CLOSED)
+	if (c->state == NB_CLI_CLOSED || !from_peer ||
+	    m->session != c->session)
 		return NB_CLI_DROP;
-	if (m->type == NB_CTL_BUSY || m->type == NB_CTL_ERROR)
-		/* A refusal may carry another session, but only from the
-		 * address we talk to. */
-		return m->session == c->session || src_ip == c->peer_ip
-			       ? NB_CLI_DIRECT
-			       : NB_CLI_DROP;
-	if (m->session != c->session)
+	if (c->state == NB_CLI_HELLO) {
+		/* no key yet: a refusal comes untagged, WELCOME signed */
+		if (!m->tagged)
+			return m->type == NB_CTL_BUSY ||
+					       m->type == NB_CTL_ERROR ||
+					       m->type == NB_CTL_REJECT
+				       ? NB_CLI_DIRECT
+				       : NB_CLI_DROP;
+		return m->type == NB_CTL_WELCOME && authentic ? NB_CLI_LINK
+							       : NB_CLI_DROP;
+	}
+	if (!m->tagged || !authentic)
 		return NB_CLI_DROP;
 	if (m->type == NB_CTL_KEEPALIVE)
 		return NB_CLI_CLOCK;
+	if (m->type == NB_CTL_BUSY || m->type == NB_CTL_ERROR)
+		return NB_CLI_DIRECT;
 	return NB_CLI_LINK;
 }
 
@@ -138,7 +159,7 @@ nb_cli_on_msg(struct nb_cli *c, const struct nb_ctl_msg *m)
 		c->state = NB_CLI_CLOSED;
 		return NB_CLI_E_ABORT;
 	case NB_CTL_BUSY:
-		if (c->state != NB_CLI_HELLO)
+		if (c->state != NB_CLI_HELLO && c->state != NB_CLI_PARAMS)
 			return NB_CLI_E_NONE;
 		c->state = NB_CLI_CLOSED;
 		return NB_CLI_E_BUSY;
@@ -149,7 +170,7 @@ nb_cli_on_msg(struct nb_cli *c, const struct nb_ctl_msg *m)
 		return c->state == NB_CLI_PARAMS ? NB_CLI_E_ACCEPT
 						 : NB_CLI_E_NONE;
 	case NB_CTL_REJECT:
-		if (c->state != NB_CLI_PARAMS)
+		if (c->state != NB_CLI_HELLO && c->state != NB_CLI_PARAMS)
 			return NB_CLI_E_NONE;
 		c->state = NB_CLI_CLOSED;
 		return NB_CLI_E_REJECT;

@@ -6,20 +6,26 @@
  * gate/route step and the on_msg step, and does what the returned action
  * or event says.
  *
- * Responder, per decoded message m:
- *   nb_rsp_gate()    DROP, BUSY (answer BUSY, change nothing), OPEN (call
- *                    nb_rsp_open(), then as PASS) or PASS;
+ * Responder, per decoded message m (from_peer: its source MAC and IPv4 are
+ * the open session's client's):
+ *   nb_rsp_gate()    DROP, FOREIGN (count it, ignore it), HELLO (check the
+ *                    policy, answer WELCOME with a cookie; no state kept),
+ *                    BUSY (answer BUSY, change nothing), OPEN (a PARAMS or
+ *                    QUIT of a new session: check its cookie and tag, then
+ *                    nb_rsp_open(), then as PASS) or PASS (check the tag);
  *   the link         ACK: to nb_link_on_ack(); otherwise nb_link_accept()
  *                    and ACK it; only a fresh message goes on;
  *   nb_rsp_on_msg()  what to do with it; the state moves with it, except
  *                    SESSION -> READY, which nb_rsp_setup_done() makes once
  *                    the test is set up.
  *
- * Client, per decoded message m from address src_ip:
+ * Client, per decoded message m (from_peer: from the responder's address;
+ * authentic: tagged and the tag checks under the session key):
  *   nb_cli_route()   DROP, CLOCK (a KEEPALIVE echo: a clock sample only),
- *                    DIRECT (BUSY or ERROR: straight to nb_cli_on_msg) or
- *                    LINK (the link ACKs/dedupes it, then a fresh one goes
- *                    to nb_cli_on_msg);
+ *                    DIRECT (BUSY, ERROR, or before WELCOME an untagged
+ *                    REJECT: straight to nb_cli_on_msg) or LINK (the link
+ *                    ACKs/dedupes it, then a fresh one goes to
+ *                    nb_cli_on_msg);
  *   nb_cli_on_msg()  the event; after sending its next request the caller
  *                    moves on with nb_cli_set().
  */
@@ -48,19 +54,24 @@ struct nb_rsp {
 /* What to do with a decoded message before the reliable link sees it. */
 enum nb_rsp_gate {
 	NB_RSP_DROP = 0, /* ignore it silently */
-	NB_RSP_BUSY,	 /* a HELLO of another session while one is open:
-			  * answer BUSY, change nothing */
-	NB_RSP_OPEN,	 /* a HELLO while idle: open a session (the caller
-			  * calls nb_rsp_open and binds the peer address),
-			  * then handles it as PASS */
-	NB_RSP_PASS,	 /* our session: the link ACKs/dedupes it, then a
-			  * fresh one goes to nb_rsp_on_msg() */
+	NB_RSP_FOREIGN,	 /* claims the open session but comes from another
+			  * address or untagged: count it, ignore it */
+	NB_RSP_HELLO,	 /* a HELLO while idle: answer WELCOME (policy
+			  * permitting), keep no state */
+	NB_RSP_BUSY,	 /* a HELLO while a session is open: answer BUSY,
+			  * change nothing */
+	NB_RSP_OPEN,	 /* a tagged PARAMS or QUIT of a session not open:
+			  * the caller checks its cookie and tag, then
+			  * nb_rsp_open() (BUSY if that fails) and handles it
+			  * as PASS */
+	NB_RSP_PASS,	 /* our session from our client, tagged: the caller
+			  * checks the tag (else FOREIGN), then the link
+			  * ACKs/dedupes it and a fresh one goes on */
 };
 
 /* After the link accepted a fresh (non-ACK) message of the session. */
 enum nb_rsp_action {
 	NB_RSP_A_NONE = 0, /* not expected in this state: ignore */
-	NB_RSP_A_WELCOME,  /* HELLO: answer WELCOME */
 	NB_RSP_A_SETUP,	   /* PARAMS: set up, then nb_rsp_setup_done() */
 	NB_RSP_A_ARM,	   /* START: arm the test (state -> ARMED) */
 	NB_RSP_A_ECHO,	   /* KEEPALIVE: echo the clock */
@@ -74,19 +85,21 @@ enum nb_rsp_action {
 void nb_rsp_init(struct nb_rsp *r);
 
 /*
- * IDLE: HELLO -> OPEN, anything else -> DROP.  A session open: another
- * session's HELLO -> BUSY, its other messages -> DROP; our session's
- * messages (ACK included) -> PASS.
+ * HELLO: tagged -> DROP; idle -> HELLO; a session open -> BUSY, except the
+ * open session's own HELLO from its client (a late retransmission) -> DROP.
+ * A tagged PARAMS or QUIT of a session that is not the open one -> OPEN.
+ * Otherwise, idle -> DROP; another session -> DROP; the open session ->
+ * PASS if tagged and from_peer, else FOREIGN.
  */
-enum nb_rsp_gate nb_rsp_gate(const struct nb_rsp *r,
-			     const struct nb_ctl_msg *m);
+enum nb_rsp_gate nb_rsp_gate(const struct nb_rsp *r, const struct nb_ctl_msg *m,
+			     int from_peer);
 
-/* -> SESSION with this session id. */
-void nb_rsp_open(struct nb_rsp *r, uint32_t session);
+/* IDLE -> SESSION with this session id: 0, or -EBUSY (a session is open,
+ * nothing changes). */
+int nb_rsp_open(struct nb_rsp *r, uint32_t session);
 
 /*
  * A fresh message of type `type` of the open session (NONE when idle):
- *   HELLO        WELCOME  any state, unchanged
  *   PARAMS       SETUP    SESSION only (one test per session)
  *   START        ARM      READY only, -> ARMED
  *   KEEPALIVE    ECHO     any state, unchanged
@@ -130,8 +143,9 @@ enum nb_cli_route {
 	NB_CLI_DROP = 0, /* not ours */
 	NB_CLI_CLOCK,	 /* our session's KEEPALIVE echo: a clock sample,
 			  * never ACKed or passed to the link */
-	NB_CLI_DIRECT,	 /* BUSY or ERROR: straight to nb_cli_on_msg (a
-			  * responder that refuses us has no session of ours) */
+	NB_CLI_DIRECT,	 /* BUSY, ERROR, or an untagged REJECT before
+			  * WELCOME: straight to nb_cli_on_msg (a refusal
+			  * comes from a responder with no session of ours) */
 	NB_CLI_LINK,	 /* our session: the link ACKs/dedupes it, then a
 			  * fresh one goes to nb_cli_on_msg */
 };
@@ -150,20 +164,22 @@ enum nb_cli_event {
 void nb_cli_init(struct nb_cli *c, uint32_t session, uint32_t peer_ip);
 
 /*
- * CLOSED: DROP.  BUSY or ERROR: DIRECT if of our session or from the
- * responder's address, else DROP.  Another session: DROP.  Our session:
- * KEEPALIVE -> CLOCK, anything else (ACK included) -> LINK.
+ * CLOSED, not from_peer, or another session: DROP.  In HELLO (no session
+ * key yet): untagged BUSY, ERROR or REJECT -> DIRECT; a tagged, authentic
+ * WELCOME -> LINK; anything else DROP.  Later: untagged or not authentic
+ * -> DROP; KEEPALIVE -> CLOCK; BUSY, ERROR -> DIRECT; others -> LINK.
  */
 enum nb_cli_route nb_cli_route(const struct nb_cli *c,
-			       const struct nb_ctl_msg *m, uint32_t src_ip);
+			       const struct nb_ctl_msg *m, int from_peer,
+			       int authentic);
 
 /*
  * A message routed DIRECT, or a fresh one routed LINK (NONE in CLOSED):
  *   ERROR    ABORT    any state, -> CLOSED
- *   BUSY     BUSY     HELLO only, -> CLOSED
+ *   BUSY     BUSY     HELLO or PARAMS, -> CLOSED
  *   WELCOME  WELCOME  HELLO only
  *   ACCEPT   ACCEPT   PARAMS only
- *   REJECT   REJECT   PARAMS only, -> CLOSED
+ *   REJECT   REJECT   HELLO or PARAMS, -> CLOSED
  *   RESULTS  RESULTS  RESULTS only, and only part c->part
  *   others   NONE
  */

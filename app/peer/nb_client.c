@@ -20,13 +20,60 @@
 #include "nb_run.h"
 #include "nb_tsc.h"
 
+/*
+ * Is m authentic?  A WELCOME (before we have the key) brings the
+ * responder's nonce: the key follows from it, and the WELCOME must check
+ * under that key, which proves the responder holds our --auth-key (or,
+ * without a key, that it answered our HELLO).
+ */
+static int
+authentic(struct nb_peer *pr, const struct nb_udp_info *u,
+	  const struct nb_ctl_msg *m)
+{
+	const struct nb_config *cfg = &pr->app->cfg;
+	struct nb_auth a;
+
+	if (!m->tagged)
+		return 0;
+	if (pr->auth.on)
+		return nb_auth_verify(&pr->auth, u->payload, u->payload_len);
+	if (m->type != NB_CTL_WELCOME || m->session != pr->session)
+		return 0;
+	nb_auth_derive(&a, cfg->psk, cfg->psk_len, pr->cn, m->u.conf.nonce,
+		       pr->session);
+	if (nb_auth_verify(&a, u->payload, u->payload_len)) {
+		pr->auth = a;
+		return 1;
+	}
+	pr->auth_fail++;
+	snprintf(pr->auth_error, sizeof(pr->auth_error), "%s",
+		 cfg->psk_len && !(m->u.conf.flags & NB_CTL_CONF_F_KEY)
+			 ? "the responder has no key (start it with "
+			   "--auth-key too)"
+		 : cfg->psk_len ? "its WELCOME failed authentication: the two "
+				  "ends hold different --auth-key files"
+				: "its WELCOME failed authentication (it "
+				  "holds a key: use --auth-key)");
+	return 0;
+}
+
 static void
 on_msg(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
 {
 	enum nb_cli_event ev;
+	/* before WELCOME the responder is known by MAC or by IPv4 (either
+	 * may be a guess); after it, by both */
+	int from_peer = pr->cli.state == NB_CLI_HELLO
+				? memcmp(u->src_mac, pr->peer_mac, 6) == 0 ||
+					  u->src_ip == pr->peer_ip
+				: memcmp(u->src_mac, pr->peer_mac, 6) == 0 &&
+					  u->src_ip == pr->peer_ip;
+	int ok = from_peer && authentic(pr, u, m);
 
-	switch (nb_cli_route(&pr->cli, m, u->src_ip)) {
+	switch (nb_cli_route(&pr->cli, m, from_peer, ok)) {
 	case NB_CLI_DROP:
+		if (from_peer && m->tagged && !ok)
+			pr->foreign++;
 		return;
 	case NB_CLI_CLOCK:
 		/* the responder's echo (unacknowledged): a clock sample */
@@ -41,14 +88,18 @@ on_msg(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
 	case NB_CLI_LINK:
 		if (!nb_peer_accept(pr, u, m))
 			return;
-		if (memcmp(u->src_mac, pr->peer_mac, 6) != 0) {
+		if (m->type == NB_CTL_WELCOME &&
+		    (memcmp(u->src_mac, pr->peer_mac, 6) != 0 ||
+		     u->src_ip != pr->peer_ip)) {
 			/* The frames reached it anyway (flooding, a virtual
-			 * link): say so, and use its real MAC. */
+			 * link): say so, and use its real address. */
 			NB_LOG(WARNING,
 			       "warning: the responder answers from " NB_MAC_FMT
-			       ", not the --peer MAC; using its address",
-			       NB_MAC_ARGS(u->src_mac));
+			       " " NB_IP4_FMT
+			       ", not the address asked for; using it",
+			       NB_MAC_ARGS(u->src_mac), NB_IP4_ARGS(u->src_ip));
 			memcpy(pr->peer_mac, u->src_mac, 6);
+			pr->peer_ip = u->src_ip;
 		}
 		break;
 	}
@@ -72,6 +123,8 @@ client_wait(struct nb_peer *pr, enum nb_cli_event *ev)
 			pr->event = NB_CLI_E_NONE;
 			return 0;
 		}
+		if (pr->auth_error[0] != '\0')
+			return -EACCES;
 		if (nb_peer_service(pr) != 0)
 			return -ETIMEDOUT;
 		if (!pr->link.pending && nb_peer_now(pr) > deadline)
@@ -92,6 +145,8 @@ client_flush(struct nb_peer *pr)
 		nb_ctlio_poll(&pr->io);
 		if (pr->event == NB_CLI_E_ABORT)
 			return -ECONNRESET;
+		if (pr->event == NB_CLI_E_REJECT)
+			return -EPERM;
 		if (nb_peer_service(pr) != 0)
 			return -ETIMEDOUT;
 		nb_peer_nap(pr);
@@ -131,18 +186,23 @@ static int
 client_partial(struct nb_peer *pr, const char *why)
 {
 	struct nb_ctl_msg d;
-	char buf[256];
+	char buf[640];
 
 	if (pr->event == NB_CLI_E_ABORT || pr->inbox.type == NB_CTL_ERROR) {
+		char r[4 * NB_CTL_REASON_STR];
+
+		nb_escape(pr->inbox.u.error.reason, NB_CTL_REASON_STR, r,
+			  sizeof(r));
 		snprintf(buf, sizeof(buf), "the responder ended the test: %s",
-			 pr->inbox.u.error.reason);
+			 r);
 		why = buf;
 	}
 	nb_peertest_stop(pr);
 	/* let a responder that is still there end the session now */
 	nb_ctl_msg_init(&d, NB_CTL_DONE, pr->session);
 	d.seq = pr->link.next_seq;
-	nb_peer_send_raw(pr, &d, pr->peer_mac, pr->peer_ip);
+	if (pr->auth.on)
+		nb_peer_send_raw(pr, &d, pr->peer_mac, pr->peer_ip, &pr->auth);
 	nb_result_finish(&pr->app->result);
 	return nb_client_report_partial(pr, why);
 }
@@ -213,10 +273,14 @@ fill_params(struct nb_peer *pr, struct nb_ctl_params *p)
 	p->responder_ip = pr->peer_ip;
 	memcpy(p->client_mac, app->ports[0].desc.mac, 6);
 	memcpy(p->responder_mac, pr->peer_mac, 6);
-	/* nonzero asks the responder to reflect probes */
-	p->latency_rate = cfg->pingpong ? 1 : cfg->latency_rate;
+	/* nonzero asks the responder to reflect probes, at most that many
+	 * per second: ping-pong goes as fast as the round trip allows */
+	p->latency_rate =
+		cfg->pingpong ? NB_CTL_MAX_LATENCY_RATE : cfg->latency_rate;
 	p->sport_base = NB_DEFAULT_SPORT_BASE;
 	p->dport = NB_DEFAULT_DPORT;
+	memcpy(p->proof.client_nonce, pr->cn, sizeof(pr->cn));
+	memcpy(p->proof.cookie, pr->theirs.nonce, sizeof(pr->theirs.nonce));
 }
 
 /* HELLO -> WELCOME; then --quit or --conf end here (1: done, code set). */
@@ -230,41 +294,72 @@ client_hello(struct nb_peer *pr, int *code)
 
 	nb_ctl_msg_init(&m, NB_CTL_HELLO, pr->session);
 	m.u.conf = pr->mine;
+	memcpy(m.u.conf.nonce, pr->cn, sizeof(pr->cn));
 	if (nb_peer_send(pr, &m) != 0 || client_wait(pr, &ev) != 0) {
-		snprintf(t, sizeof(t),
-			 "peer " NB_MAC_FMT " did not answer within %.1f s "
-			 "(is a dpdk-nbench responder running there? see "
-			 "--peer-timeout)",
-			 NB_MAC_ARGS(pr->peer_mac), cfg->peer_timeout);
+		if (pr->auth_error[0] != '\0')
+			snprintf(t, sizeof(t), "peer " NB_MAC_FMT ": %s",
+				 NB_MAC_ARGS(pr->peer_mac), pr->auth_error);
+		else
+			snprintf(t, sizeof(t),
+				 "peer " NB_MAC_FMT
+				 " did not answer within %.1f s (is a "
+				 "dpdk-nbench responder running there? see "
+				 "--peer-timeout)",
+				 NB_MAC_ARGS(pr->peer_mac), cfg->peer_timeout);
 		*code = fail(pr, "%s", t);
 		return 1;
 	}
-	if (ev == NB_CLI_E_BUSY) {
-		*code = fail(pr, "the responder is busy: %s",
-			     pr->inbox.u.busy.reason);
-		return 1;
-	}
-	if (ev == NB_CLI_E_ABORT) {
-		*code = fail(pr, "the responder refused: %s",
-			     pr->inbox.u.error.reason);
+	if (ev != NB_CLI_E_WELCOME) {
+		nb_escape(ev == NB_CLI_E_BUSY	  ? pr->inbox.u.busy.reason
+			  : ev == NB_CLI_E_REJECT ? pr->inbox.u.reject.reason
+						  : pr->inbox.u.error.reason,
+			  NB_CTL_REASON_STR, t, sizeof(t));
+		*code = fail(pr,
+			     ev == NB_CLI_E_BUSY ? "the responder is busy: %s"
+						 : "the responder refused: %s",
+			     t);
 		return 1;
 	}
 	pr->theirs = pr->inbox.u.conf;
 	nb_cli_set(&pr->cli, NB_CLI_RUNNING, 0);
 	*code = 0;
 	if (cfg->quit) {
-		if (client_close(pr, NB_CTL_QUIT) != 0) {
+		int ret;
+
+		/* QUIT opens a session of its own, like PARAMS: it carries
+		 * our nonce and the responder's cookie */
+		nb_cli_set(&pr->cli, NB_CLI_PARAMS, 0);
+		nb_ctl_msg_init(&m, NB_CTL_QUIT, pr->session);
+		memcpy(m.u.quit.client_nonce, pr->cn, sizeof(pr->cn));
+		memcpy(m.u.quit.cookie, pr->theirs.nonce,
+		       sizeof(pr->theirs.nonce));
+		ret = nb_peer_send(pr, &m);
+		if (ret == 0)
+			ret = client_flush(pr);
+		nb_cli_set(&pr->cli, NB_CLI_CLOSED, 0);
+		if (ret == -EPERM) {
+			nb_escape(pr->inbox.u.reject.reason, NB_CTL_REASON_STR,
+				  t, sizeof(t));
+			*code = fail(pr, "the responder refused: %s", t);
+			return 1;
+		}
+		if (ret != 0) {
 			*code = fail(pr, "%s",
 				     "the responder did not acknowledge QUIT");
 			return 1;
 		}
-		if (nb_out_chatty(&pr->app->out))
-			printf("responder %s told to quit\n", pr->theirs.host);
+		if (nb_out_chatty(&pr->app->out)) {
+			nb_escape(pr->theirs.host, sizeof(pr->theirs.host), t,
+				  sizeof(t));
+			printf("responder %s told to quit\n", t);
+		}
 		return 1;
 	}
 	if (cfg->conf) {
+		/* the responder opened no session for a HELLO: nothing to
+		 * close */
 		nb_client_report_conf(pr);
-		client_close(pr, NB_CTL_DONE);
+		nb_cli_set(&pr->cli, NB_CLI_CLOSED, 0);
 		return 1;
 	}
 	return 0;
@@ -288,9 +383,15 @@ client_params(struct nb_peer *pr, struct nb_ctl_params *params)
 		/* end the session, so the responder serves the next one */
 		nb_cli_set(&pr->cli, NB_CLI_RUNNING, 0);
 		client_close(pr, NB_CTL_DONE);
-		return fail(pr, "the responder rejected the test: %s",
-			    ev == NB_CLI_E_REJECT ? pr->inbox.u.reject.reason
-						  : pr->inbox.u.error.reason);
+		nb_escape(ev == NB_CLI_E_REJECT ? pr->inbox.u.reject.reason
+			  : ev == NB_CLI_E_BUSY ? pr->inbox.u.busy.reason
+						: pr->inbox.u.error.reason,
+			  NB_CTL_REASON_STR, why, sizeof(why));
+		return fail(pr,
+			    ev == NB_CLI_E_BUSY
+				    ? "the responder is busy: %s"
+				    : "the responder rejected the test: %s",
+			    why);
 	}
 	nb_cli_set(&pr->cli, NB_CLI_RUNNING, 0);
 	if (nb_peertest_setup(pr, params, why, sizeof(why)) != 0) {
@@ -407,7 +508,8 @@ client_run(struct nb_peer *pr, const struct nb_ctl_params *p, int *code)
 	pr->nap_short = 0; /* the test runs: leave the CPU to workers */
 	/* START at an agreed time: now + the delay, on both sides. */
 	nb_ctl_msg_init(&m, NB_CTL_START, pr->session);
-	m.u.start.rx_offset_ns = -theta;
+	/* -theta without overflow at INT64_MIN */
+	m.u.start.rx_offset_ns = (int64_t)(0 - (uint64_t)theta);
 	m.u.start.delay_ms = NB_PEER_START_DELAY_MS;
 	if (nb_peer_send(pr, &m) != 0)
 		goto gone;
@@ -547,7 +649,16 @@ nb_client_main(struct nb_app *app)
 		code = 2;
 		goto out;
 	}
-	pr.session = (uint32_t)rte_rand() | 1;
+	/* unpredictable session and first seq (the kernel's CSPRNG) */
+	if (nb_auth_random(&pr.session, sizeof(pr.session)) != 0 ||
+	    nb_auth_random(&pr.link.next_seq, sizeof(pr.link.next_seq)) !=
+		    0) {
+		code = fail(&pr, "%s", "cannot read random bytes");
+		goto out;
+	}
+	pr.session |= 1;
+	if (pr.link.next_seq == 0)
+		pr.link.next_seq = 1;
 	nb_cli_init(&pr.cli, pr.session, pr.peer_ip);
 	pr.nap_short = 1;
 	/* --quit and --conf end with the HELLO exchange */

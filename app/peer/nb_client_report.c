@@ -11,16 +11,38 @@
 #include "nb_log.h"
 #include "nb_peer_result.h"
 
+/* The peer's strings are its own: escaped before they reach a terminal. */
+struct safe_conf {
+	char host[4 * NB_CTL_HOST_STR], cpu[4 * NB_CTL_CPU_STR];
+	char os[4 * NB_CTL_OS_STR], ver[4 * NB_CTL_VERSION_STR];
+	char dpdk[4 * NB_CTL_DPDK_STR], driver[4 * NB_CTL_DRIVER_STR];
+};
+
+static void
+safe_conf(struct safe_conf *s, const struct nb_ctl_conf *c)
+{
+	nb_escape(c->host, sizeof(c->host), s->host, sizeof(s->host));
+	nb_escape(c->cpu, sizeof(c->cpu), s->cpu, sizeof(s->cpu));
+	nb_escape(c->os, sizeof(c->os), s->os, sizeof(s->os));
+	nb_escape(c->tool_version, sizeof(c->tool_version), s->ver,
+		  sizeof(s->ver));
+	nb_escape(c->dpdk_version, sizeof(c->dpdk_version), s->dpdk,
+		  sizeof(s->dpdk));
+	nb_escape(c->driver, sizeof(c->driver), s->driver, sizeof(s->driver));
+}
+
 static void
 print_conf(const char *who, const struct nb_ctl_conf *c)
 {
+	struct safe_conf s;
+
+	safe_conf(&s, c);
 	printf("%s:\n  node %s\n  cpu %s\n  os %s\n  dpdk-nbench %s, %s\n"
 	       "  driver %s, link %u Mbps, numa %d\n  queues rx %u tx %u, "
 	       "workers %u\n  mac " NB_MAC_FMT " ip " NB_IP4_FMT "\n",
-	       who, c->host, c->cpu, c->os, c->tool_version, c->dpdk_version,
-	       c->driver, c->link_speed_mbps, c->numa_node, c->nb_rxq,
-	       c->nb_txq, c->nb_workers, NB_MAC_ARGS(c->mac),
-	       NB_IP4_ARGS(c->ipv4));
+	       who, s.host, s.cpu, s.os, s.ver, s.dpdk, s.driver,
+	       c->link_speed_mbps, c->numa_node, c->nb_rxq, c->nb_txq,
+	       c->nb_workers, NB_MAC_ARGS(c->mac), NB_IP4_ARGS(c->ipv4));
 	if (c->tsc_bound_ppb)
 		printf("  clock tsc at %.6f GHz, +-%.3f ppm against "
 		       "CLOCK_MONOTONIC_RAW\n",
@@ -31,6 +53,22 @@ print_conf(const char *who, const struct nb_ctl_conf *c)
 		       c->tsc_hz / 1e9);
 }
 
+/*
+ * A peer string as JSON: as it is when it is UTF-8 (jansson escapes what
+ * JSON needs), else with its bytes shown as \xNN.
+ */
+static json_t *
+jstr(const char *s, size_t n)
+{
+	char e[4 * NB_CTL_REASON_STR];
+	json_t *j = json_stringn(s, strnlen(s, n));
+
+	if (j != NULL)
+		return j;
+	nb_escape(s, n, e, sizeof(e));
+	return json_string(e);
+}
+
 static void
 conf_json(json_t *o, const char *key, const struct nb_ctl_conf *c)
 {
@@ -39,14 +77,17 @@ conf_json(json_t *o, const char *key, const struct nb_ctl_conf *c)
 	snprintf(mac, sizeof(mac), NB_MAC_FMT, NB_MAC_ARGS(c->mac));
 	json_object_set_new(
 		o, key,
-		json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:i,s:i,s:i,s:i,s:i,s:s}",
-			  "host", c->host, "cpu", c->cpu, "os", c->os,
-			  "version", c->tool_version, "dpdk", c->dpdk_version,
-			  "driver", c->driver, "link_speed_mbps",
-			  (int)c->link_speed_mbps, "numa_node",
-			  (int)c->numa_node, "rx_queues", (int)c->nb_rxq,
-			  "tx_queues", (int)c->nb_txq, "workers",
-			  (int)c->nb_workers, "mac", mac));
+		json_pack("{s:o,s:o,s:o,s:o,s:o,s:o,s:i,s:i,s:i,s:i,s:i,s:s}",
+			  "host", jstr(c->host, sizeof(c->host)), "cpu",
+			  jstr(c->cpu, sizeof(c->cpu)), "os",
+			  jstr(c->os, sizeof(c->os)), "version",
+			  jstr(c->tool_version, sizeof(c->tool_version)),
+			  "dpdk", jstr(c->dpdk_version, sizeof(c->dpdk_version)),
+			  "driver", jstr(c->driver, sizeof(c->driver)),
+			  "link_speed_mbps", (int)c->link_speed_mbps,
+			  "numa_node", (int)c->numa_node, "rx_queues",
+			  (int)c->nb_rxq, "tx_queues", (int)c->nb_txq,
+			  "workers", (int)c->nb_workers, "mac", mac));
 	json_object_set_new(json_object_get(o, key), "tsc_hz",
 			    json_integer((json_int_t)c->tsc_hz));
 	json_object_set_new(json_object_get(o, key), "tsc_uncertainty_ppm",
@@ -96,11 +137,13 @@ void
 nb_client_report_header(struct nb_peer *pr, const struct nb_ctl_params *p)
 {
 	const struct nb_config *cfg = &pr->app->cfg;
+	char host[4 * NB_CTL_HOST_STR];
 
 	if (!nb_out_chatty(&pr->app->out))
 		return;
+	nb_escape(pr->theirs.host, sizeof(pr->theirs.host), host, sizeof(host));
 	printf("Peer test with %s (" NB_IP4_FMT "): %s, %u stream%s, %s\n",
-	       pr->theirs.host, NB_IP4_ARGS(pr->theirs.ipv4),
+	       host, NB_IP4_ARGS(pr->theirs.ipv4),
 	       p->direction == NB_CTL_DIR_BIDIR	    ? "both ways"
 	       : p->direction == NB_CTL_DIR_REVERSE ? "responder -> client "
 						      "(reverse)"

@@ -60,6 +60,15 @@ reflect_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 		snprintf(err, errlen, "latency probes ride forward tests only");
 		return -EINVAL;
 	}
+	/* at most the negotiated probe rate (+10 %, and a burst of 16 or
+	 * 10 ms worth), per receive queue, probe-sized frames only */
+	uint64_t rate = p->latency_rate + p->latency_rate / 10 + 1;
+	uint64_t cost = nb_tsc_hz() / rate, burst = rate / 100;
+
+	if (cost == 0)
+		cost = 1;
+	if (burst < 16)
+		burst = 16;
 	for (i = 0; i < js->nb_workers; i++) {
 		struct nb_worker *w = js->workers[i];
 		int q = -1;
@@ -67,8 +76,16 @@ reflect_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 		for (k = 0; k < w->nb_rx && q < 0; k++)
 			if (w->rx[k]->queue < pr->app->cfg.queues)
 				q = w->rx[k]->queue;
-		for (k = 0; k < w->nb_rx; k++)
-			w->rx[k]->reflect_txq = q;
+		for (k = 0; k < w->nb_rx; k++) {
+			struct nb_rxjob *j = w->rx[k];
+
+			j->reflect_txq = q;
+			j->probe_len = NB_FRAME_MIN - NB_FCS_LEN;
+			j->refl_cost = cost;
+			j->refl_cap = cost * burst;
+			j->refl_credit = j->refl_cap;
+			j->refl_last = rte_get_tsc_cycles();
+		}
 	}
 	return 0;
 }
@@ -162,9 +179,17 @@ nb_peertest_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 		app->cfg.nb_tx_ports || (pr->client && p->latency_rate)
 			? "tx+rx"
 			: "rx";
-	for (i = 0; i < app->jobs.nb_rx; i++)
-		app->jobs.rx[i]->ctl_ring =
-			pr->io.rings[app->jobs.rx[i]->queue];
+	for (i = 0; i < app->jobs.nb_rx; i++) {
+		struct nb_rxjob *j = app->jobs.rx[i];
+		uint8_t want[8] = {0}, mask[8] = {0};
+
+		j->ctl_ring = pr->io.rings[j->queue];
+		/* data, warm-up and probes count only from the peer's MAC */
+		memcpy(want, pr->peer_mac, 6);
+		memset(mask, 0xff, 6);
+		memcpy(&j->src_want, want, 8);
+		memcpy(&j->src_mask, mask, 8);
+	}
 	/*
 	 * Reset the PMD counters before the workers poll: a reset racing a
 	 * worker's own counter update could be lost.

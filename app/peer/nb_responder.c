@@ -5,12 +5,19 @@
  * nb_rsp's decision (app/core/nb_peer_sm.c), this file carries it out.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "nb_log.h"
 #include "nb_peertest.h"
 #include "nb_responder.h"
+
+/* HELLOs answered: per source, and from all sources together */
+#define NB_HELLO_RATE	   10
+#define NB_HELLO_BURST	   10
+#define NB_HELLO_RATE_ALL  10000
+#define NB_HELLO_BURST_ALL 1000
 
 static int
 check_params(struct nb_peer *pr, const struct nb_ctl_params *p, char *why,
@@ -40,6 +47,19 @@ check_params(struct nb_peer *pr, const struct nb_ctl_params *p, char *why,
 	return 0;
 }
 
+/* Tell the client at once rather than let it time out. */
+static void
+abort_session(struct nb_peer *pr, const char *why)
+{
+	struct nb_ctl_msg e;
+
+	nb_ctl_msg_init(&e, NB_CTL_ERROR, pr->session);
+	e.seq = pr->link.next_seq;
+	e.u.error.code = NB_CTL_CODE_INTERNAL;
+	snprintf(e.u.error.reason, sizeof(e.u.error.reason), "%s", why);
+	nb_peer_send_raw(pr, &e, pr->peer_mac, pr->peer_ip, &pr->auth);
+}
+
 static void
 end_session(struct nb_peer *pr, const char *why)
 {
@@ -51,22 +71,164 @@ end_session(struct nb_peer *pr, const char *why)
 	nb_rsp_end(&pr->rsp);
 	pr->session = 0;
 	pr->nap_short = 0;
+	memset(&pr->auth, 0, sizeof(pr->auth));
 	nb_link_reset(&pr->link);
+}
+
+/* The time bucket of the cookies: a cookie is good in its own and the
+ * next one. */
+static uint32_t
+epoch_now(const struct nb_peer *pr)
+{
+	return (uint32_t)(nb_peer_now(pr) / (NB_AUTH_EPOCH_SEC * 1000000000ull));
+}
+
+/* An answer outside any session: REJECT (untagged unless a is given). */
+static void
+refuse(struct nb_peer *pr, const struct nb_udp_info *u, uint32_t session,
+       uint32_t seq, uint16_t code, const char *why, const struct nb_auth *a)
+{
+	struct nb_ctl_msg r;
+	char mac[NB_CTL_REASON_STR];
+
+	nb_ctl_msg_init(&r, NB_CTL_REJECT, session);
+	r.seq = seq;
+	r.u.reject.code = code;
+	snprintf(r.u.reject.reason, sizeof(r.u.reject.reason), "%s", why);
+	nb_peer_send_raw(pr, &r, u->src_mac, u->src_ip, a);
+	pr->refused++;
+	snprintf(mac, sizeof(mac), NB_MAC_FMT, NB_MAC_ARGS(u->src_mac));
+	NB_LOG(NOTICE, "refused %s (" NB_IP4_FMT "): %s", mac,
+	       NB_IP4_ARGS(u->src_ip), why);
 }
 
 static void
 answer_busy(struct nb_peer *pr, const struct nb_udp_info *u,
-	    const struct nb_ctl_msg *m)
+	    const struct nb_ctl_msg *m, const struct nb_auth *a)
 {
 	struct nb_ctl_msg r;
 
 	nb_ctl_msg_init(&r, NB_CTL_BUSY, m->session);
 	r.seq = 1;
+	/* the asker's own session: never the one that holds us */
 	r.u.busy.asked_session = m->session;
 	snprintf(r.u.busy.reason, sizeof(r.u.busy.reason),
 		 "busy with a test for another client");
-	nb_peer_send_raw(pr, &r, u->src_mac, u->src_ip);
-	NB_LOG(INFO, "busy: refused another client (%08x)", m->session);
+	nb_peer_send_raw(pr, &r, u->src_mac, u->src_ip, a);
+	pr->refused++;
+	NB_LOG(INFO, "busy: refused another client (" NB_IP4_FMT ")",
+	       NB_IP4_ARGS(u->src_ip));
+}
+
+/*
+ * A HELLO: WELCOME with a cookie, keeping no state, so that forged HELLOs
+ * cost one frame each and hold nothing.  The session opens on a PARAMS (or
+ * QUIT) that brings the cookie back from the HELLO's own address.
+ */
+static void
+answer_hello(struct nb_peer *pr, const struct nb_udp_info *u,
+	     const struct nb_ctl_msg *m)
+{
+	const struct nb_config *cfg = &pr->app->cfg;
+	struct nb_ctl_msg r;
+	struct nb_auth a;
+	char why[NB_CTL_REASON_STR];
+	uint32_t seq0;
+
+	if (!nb_srclimit_take(&pr->hello_lim, u->src_mac, u->src_ip,
+			      nb_peer_now(pr))) {
+		pr->refused++;
+		return;
+	}
+	if (nb_policy_peer(cfg, u->src_mac, u->src_ip, why, sizeof(why)) !=
+	    0) {
+		refuse(pr, u, m->session, 1, NB_CTL_CODE_POLICY, why, NULL);
+		return;
+	}
+	if (cfg->psk_len && !(m->u.conf.flags & NB_CTL_CONF_F_KEY)) {
+		refuse(pr, u, m->session, 1, NB_CTL_CODE_AUTH,
+		       "this responder takes authenticated clients only "
+		       "(--auth-key)",
+		       NULL);
+		return;
+	}
+	nb_ctl_msg_init(&r, NB_CTL_WELCOME, m->session);
+	r.u.conf = pr->mine;
+	nb_auth_cookie(pr->secret, epoch_now(pr), u->src_mac, u->src_ip,
+		       m->session, m->u.conf.nonce, r.u.conf.nonce, &seq0);
+	r.seq = seq0;
+	nb_auth_derive(&a, cfg->psk, cfg->psk_len, m->u.conf.nonce,
+		       r.u.conf.nonce, m->session);
+	nb_peer_send_raw(pr, &r, u->src_mac, u->src_ip, &a);
+	NB_LOG(DEBUG, "WELCOME to " NB_IP4_FMT " session %08x",
+	       NB_IP4_ARGS(u->src_ip), m->session);
+}
+
+/*
+ * A PARAMS or QUIT of a new session: its cookie must be the one we gave
+ * this address, its tag must check under the session key; then the
+ * session opens, bound to that MAC and IPv4.  0 when open.
+ */
+static int
+open_session(struct nb_peer *pr, const struct nb_udp_info *u,
+	     const struct nb_ctl_msg *m)
+{
+	const struct nb_config *cfg = &pr->app->cfg;
+	const struct nb_ctl_proof *pf = m->type == NB_CTL_PARAMS
+						? &m->u.params.proof
+						: &m->u.quit;
+	char why[NB_CTL_REASON_STR];
+	struct nb_auth a;
+	uint32_t seq0;
+
+	if (nb_policy_peer(cfg, u->src_mac, u->src_ip, why, sizeof(why)) != 0)
+		return -1;
+	if (!nb_auth_cookie_ok(pr->secret, epoch_now(pr), u->src_mac,
+			       u->src_ip, m->session, pf->client_nonce,
+			       pf->cookie, &seq0)) {
+		pr->auth_fail++;
+		NB_LOG(DEBUG, "%s with a bad or stale cookie from " NB_IP4_FMT,
+		       nb_ctl_type_name(m->type), NB_IP4_ARGS(u->src_ip));
+		return -1;
+	}
+	nb_auth_derive(&a, cfg->psk, cfg->psk_len, pf->client_nonce,
+		       pf->cookie, m->session);
+	if (!nb_auth_verify(&a, u->payload, u->payload_len)) {
+		pr->auth_fail++;
+		NB_LOG(NOTICE,
+		       "%s from " NB_IP4_FMT " failed authentication (%s)",
+		       nb_ctl_type_name(m->type), NB_IP4_ARGS(u->src_ip),
+		       cfg->psk_len ? "wrong --auth-key?" : "forged?");
+		return -1;
+	}
+	if (m->type == NB_CTL_QUIT && !cfg->allow_quit && !cfg->psk_len) {
+		refuse(pr, u, m->session, seq0 + 1 ? seq0 + 1 : 1,
+		       NB_CTL_CODE_POLICY,
+		       "QUIT refused: this responder honours QUIT only with "
+		       "--allow-quit or --auth-key",
+		       &a);
+		return -1;
+	}
+	if (nb_rsp_open(&pr->rsp, m->session) != 0) {
+		answer_busy(pr, u, m, &a);
+		return -1;
+	}
+	nb_link_reset(&pr->link);
+	/* the WELCOME was seq0: our next message follows it */
+	pr->link.next_seq = seq0 + 1 ? seq0 + 1 : 1;
+	pr->auth = a;
+	pr->session = m->session;
+	memcpy(pr->peer_mac, u->src_mac, 6);
+	pr->peer_ip = u->src_ip;
+	pr->opened_ns = nb_peer_now(pr);
+	pr->last_heard = pr->opened_ns;
+	pr->nap_short = 1;
+	NB_LOG(INFO,
+	       "session %08x opened: client " NB_MAC_FMT " (" NB_IP4_FMT
+	       ")%s",
+	       m->session, NB_MAC_ARGS(u->src_mac), NB_IP4_ARGS(u->src_ip),
+	       cfg->psk_len ? ", authenticated" : "");
+	return 0;
 }
 
 static void
@@ -78,6 +240,9 @@ setup_test(struct nb_peer *pr, const struct nb_ctl_params *p)
 
 	pr->params = *p;
 	ok = check_params(pr, p, why, sizeof(why)) == 0 &&
+	     nb_policy_params(&pr->app->cfg, p,
+			      pr->app->ports[0].desc.link_speed, why,
+			      sizeof(why)) == 0 &&
 	     nb_peertest_setup(pr, p, why, sizeof(why)) == 0;
 	nb_rsp_setup_done(&pr->rsp, ok);
 	if (!ok) {
@@ -108,43 +273,49 @@ echo_clock(struct nb_peer *pr, const struct nb_ctl_msg *m)
 	r.u.ka.echo_delay_ns = r.u.ka.sender_ns - t2;
 	if (r.u.ka.echo_ns == 0)
 		r.u.ka.echo_delay_ns = 0;
-	nb_peer_send_raw(pr, &r, pr->peer_mac, pr->peer_ip);
+	nb_peer_send_raw(pr, &r, pr->peer_mac, pr->peer_ip, &pr->auth);
 }
 
 static void
 on_msg(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
 {
 	struct nb_ctl_msg r;
+	int from_peer = memcmp(u->src_mac, pr->peer_mac, 6) == 0 &&
+			u->src_ip == pr->peer_ip;
 
-	switch (nb_rsp_gate(&pr->rsp, m)) {
+	switch (nb_rsp_gate(&pr->rsp, m, from_peer)) {
 	case NB_RSP_DROP:
 		return;
+	case NB_RSP_FOREIGN:
+		pr->foreign++;
+		NB_LOG(DEBUG, "%s of session %08x from " NB_IP4_FMT
+			      ": not the session's client, ignored",
+		       nb_ctl_type_name(m->type), m->session,
+		       NB_IP4_ARGS(u->src_ip));
+		return;
+	case NB_RSP_HELLO:
+		answer_hello(pr, u, m);
+		return;
 	case NB_RSP_BUSY:
-		answer_busy(pr, u, m);
+		if (nb_srclimit_take(&pr->hello_lim, u->src_mac, u->src_ip,
+				     nb_peer_now(pr)))
+			answer_busy(pr, u, m, NULL);
 		return;
 	case NB_RSP_OPEN:
-		/* Everything, QUIT included, starts with a HELLO. */
-		nb_link_reset(&pr->link);
-		nb_rsp_open(&pr->rsp, m->session);
-		pr->session = m->session;
-		memcpy(pr->peer_mac, u->src_mac, 6);
-		pr->peer_ip = u->src_ip;
-		pr->nap_short = 1;
+		if (open_session(pr, u, m) != 0)
+			return;
 		break;
 	case NB_RSP_PASS:
+		if (!nb_auth_verify(&pr->auth, u->payload, u->payload_len)) {
+			pr->foreign++;
+			pr->auth_fail++;
+			return;
+		}
 		break;
 	}
 	if (!nb_peer_accept(pr, u, m))
 		return;
 	switch (nb_rsp_on_msg(&pr->rsp, m->type)) {
-	case NB_RSP_A_WELCOME:
-		pr->theirs = m->u.conf;
-		NB_LOG(INFO, "session %08x opened: client %s (" NB_IP4_FMT ")",
-		       m->session, m->u.conf.host, NB_IP4_ARGS(u->src_ip));
-		nb_ctl_msg_init(&r, NB_CTL_WELCOME, pr->session);
-		r.u.conf = pr->mine;
-		nb_peer_send(pr, &r);
-		break;
 	case NB_RSP_A_SETUP:
 		setup_test(pr, &m->u.params);
 		break;
@@ -181,6 +352,14 @@ on_msg(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
 	}
 }
 
+/* The oldest a session may get: the longest test, plus a minute for the
+ * set-up, the clock rounds and the results. */
+static uint64_t
+max_age_ns(const struct nb_config *cfg)
+{
+	return (uint64_t)((cfg->max_time + 60.0) * 1e9);
+}
+
 int
 nb_responder_main(struct nb_app *app)
 {
@@ -203,27 +382,35 @@ nb_responder_main(struct nb_app *app)
 	       NB_IP4_ARGS(pr.io.ip), NB_CONTROL_UDP_PORT);
 	fflush(stdout);
 	app->state = "listening";
+	nb_srclimit_init(&pr.hello_lim, NB_HELLO_RATE, NB_HELLO_BURST,
+			 NB_HELLO_RATE_ALL, NB_HELLO_BURST_ALL,
+			 nb_peer_now(&pr));
 	while (!pr.quit && !nb_force_quit) {
 		nb_ctlio_poll(&pr.io);
 		if (pr.rsp.state != NB_RSP_IDLE &&
 		    (nb_peer_service(&pr) != 0 ||
 		     nb_peer_now(&pr) - pr.last_heard > pr.timeout_ns))
 			end_session(&pr, "the client vanished");
+		if (pr.rsp.state != NB_RSP_IDLE &&
+		    nb_peer_now(&pr) - pr.opened_ns > max_age_ns(cfg)) {
+			abort_session(&pr, "the session outlived --max-time "
+					   "plus 60 s");
+			end_session(&pr, "too old");
+		}
 		nb_peer_nap(&pr);
 	}
 	if (pr.rsp.state != NB_RSP_IDLE) {
-		/* Tell the client at once rather than let it time out. */
-		struct nb_ctl_msg e;
-
-		nb_ctl_msg_init(&e, NB_CTL_ERROR, pr.session);
-		e.seq = pr.link.next_seq;
-		e.u.error.code = NB_CTL_CODE_INTERNAL;
-		snprintf(e.u.error.reason, sizeof(e.u.error.reason),
-			 "the responder was interrupted");
-		nb_peer_send_raw(&pr, &e, pr.peer_mac, pr.peer_ip);
+		abort_session(&pr, "the responder was interrupted");
 		end_session(&pr, "interrupted");
 	}
 	nb_peer_close(&pr);
+	if (pr.foreign || pr.auth_fail || pr.refused)
+		NB_LOG(NOTICE,
+		       "refused or ignored: %" PRIu64 " answered with REJECT/"
+		       "BUSY or rate-limited, %" PRIu64
+		       " with a bad cookie or tag, %" PRIu64
+		       " claiming a session from another address",
+		       pr.refused, pr.auth_fail, pr.foreign);
 	printf("dpdk-nbench responder: exiting\n");
 	return 0;
 }

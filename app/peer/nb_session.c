@@ -112,13 +112,17 @@ fill_conf(struct nb_peer *pr)
 
 int
 nb_peer_send_raw(struct nb_peer *pr, struct nb_ctl_msg *m, const uint8_t mac[6],
-		 uint32_t ip)
+		 uint32_t ip, const struct nb_auth *a)
 {
 	uint8_t buf[NB_CTL_MAX_LEN];
-	int n = nb_ctl_encode(m, buf, sizeof(buf));
+	int n;
 
+	m->tagged = a != NULL;
+	n = nb_ctl_encode(m, buf, sizeof(buf));
 	if (n < 0)
 		return n;
+	if (a != NULL)
+		nb_auth_sign(a, buf, (size_t)n);
 	return nb_ctlio_send_msg(&pr->io, mac, ip, buf, (uint16_t)n);
 }
 
@@ -146,6 +150,7 @@ nb_peer_send(struct nb_peer *pr, struct nb_ctl_msg *m)
 	int ret;
 
 	m->session = pr->session;
+	m->tagged = pr->auth.on;
 	while ((ret = nb_link_send(&pr->link, m, nb_peer_now(pr))) == -EBUSY) {
 		nb_ctlio_poll(&pr->io);
 		if (nb_peer_service(pr) != 0)
@@ -154,6 +159,9 @@ nb_peer_send(struct nb_peer *pr, struct nb_ctl_msg *m)
 	}
 	if (ret != 0)
 		return ret;
+	/* the link keeps the encoded bytes for retransmission: sign them */
+	if (m->tagged)
+		nb_auth_sign(&pr->auth, pr->link.out, pr->link.out_len);
 	return nb_peer_service(pr);
 }
 
@@ -173,7 +181,8 @@ nb_peer_accept(struct nb_peer *pr, const struct nb_udp_info *u,
 		return 0;
 	nb_ctl_msg_init(&ack, NB_CTL_ACK, m->session);
 	ack.seq = m->seq;
-	nb_peer_send_raw(pr, &ack, u->src_mac, u->src_ip);
+	nb_peer_send_raw(pr, &ack, u->src_mac, u->src_ip,
+			 pr->auth.on ? &pr->auth : NULL);
 	if (fresh == 0)
 		return 0;
 	/* The peer answered, so it read our last message. */
@@ -201,7 +210,7 @@ version_mismatch(struct nb_peer *pr, const struct nb_udp_info *u,
 		 "version mismatch: this side speaks control protocol %d "
 		 "(dpdk-nbench %s)",
 		 NB_CTL_VERSION, NB_VERSION);
-	nb_peer_send_raw(pr, &e, u->src_mac, u->src_ip);
+	nb_peer_send_raw(pr, &e, u->src_mac, u->src_ip, NULL);
 }
 
 /* nb_ctlio's callback for every control datagram addressed to us. */
@@ -216,7 +225,12 @@ on_datagram(void *ctx, const struct nb_udp_info *u)
 	       pr->client ? "client" : "responder",
 	       ret == 0 ? nb_ctl_type_name(m.type) : "?", m.session, m.seq,
 	       ret);
-	if (ret == -EPROTONOSUPPORT)
+	/* a responder answers (rate-limited) a HELLO it cannot read; a
+	 * client has nothing to say to a responder of another version */
+	if (ret == -EPROTONOSUPPORT && !pr->client &&
+	    m.type == NB_CTL_HELLO &&
+	    nb_srclimit_take(&pr->hello_lim, u->src_mac, u->src_ip,
+			     nb_peer_now(pr)))
 		version_mismatch(pr, u, &m);
 	if (ret == 0)
 		pr->on_msg(pr, u, &m);
@@ -266,6 +280,12 @@ nb_peer_open(struct nb_peer *pr, struct nb_app *app, int client, uint32_t ip)
 	pr->io.ctx = pr;
 	nb_link_init(&pr->link, RTO_MIN_NS, RTO_MAX_NS, pr->timeout_ns);
 	fill_conf(pr);
+	pr->mine.flags = cfg->psk_len ? NB_CTL_CONF_F_KEY : 0;
+	if (nb_auth_random(pr->secret, sizeof(pr->secret)) != 0 ||
+	    nb_auth_random(pr->cn, sizeof(pr->cn)) != 0) {
+		nb_app_error(app, "cannot read random bytes (getrandom)");
+		return 1;
+	}
 	return 0;
 }
 

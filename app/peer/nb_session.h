@@ -12,11 +12,13 @@
 #include <stdint.h>
 
 #include "nb_app.h"
+#include "nb_auth.h"
 #include "nb_ctl.h"
 #include "nb_ctlio.h"
 #include "nb_link.h"
 #include "nb_offset.h"
 #include "nb_peer_sm.h"
+#include "nb_policy.h"
 
 #define NB_MS		       1000000ULL
 #define NB_PEER_KEEPALIVE_NS   (250 * NB_MS)
@@ -39,6 +41,19 @@ struct nb_peer {
 	uint64_t timeout_ns;
 	uint64_t last_heard;
 	struct nb_ctl_conf mine, theirs;
+	/* authentication: the session's keys (on once derived); the
+	 * client's nonce; the responder's cookie secret */
+	struct nb_auth auth;
+	uint8_t cn[NB_AUTH_NONCE];
+	uint8_t secret[NB_AUTH_SECRET];
+	/* responder: per-source HELLO limit, and when the session opened */
+	struct nb_srclimit hello_lim;
+	uint64_t opened_ns;
+	/* what was refused, for the log and the exit summary */
+	uint64_t foreign;   /* claimed our session from another address */
+	uint64_t auth_fail; /* bad cookie or tag */
+	uint64_t refused;   /* answered REJECT/BUSY, or limited */
+	char auth_error[NB_CTL_REASON_STR]; /* client: why WELCOME failed */
 	struct nb_rsp rsp; /* responder */
 	struct nb_cli cli; /* client */
 	/* client: the last event from the responder, and its message */
@@ -73,16 +88,20 @@ int nb_peer_open(struct nb_peer *pr, struct nb_app *app, int client,
 		 uint32_t ip);
 void nb_peer_close(struct nb_peer *pr);
 
-/* Send m once (no retransmission), to mac/ip. */
+/* Send m once (no retransmission), to mac/ip; tagged and signed with a,
+ * or untagged with a NULL. */
 int nb_peer_send_raw(struct nb_peer *pr, struct nb_ctl_msg *m,
-		     const uint8_t mac[6], uint32_t ip);
+		     const uint8_t mac[6], uint32_t ip,
+		     const struct nb_auth *a);
 /* Retransmit what is due; -ETIMEDOUT when the peer stopped answering. */
 int nb_peer_service(struct nb_peer *pr);
-/* Send reliably; waits (polling) while an earlier message is unacked. */
+/* Send reliably, tagged once the session has its keys; waits (polling)
+ * while an earlier message is unacked. */
 int nb_peer_send(struct nb_peer *pr, struct nb_ctl_msg *m);
 /*
- * For a message of our session that goes through the link: ACKs clear our
- * pending message; others are ACKed; 1 when it is new (process it).
+ * For a message of our session that goes through the link (its tag
+ * already checked): ACKs clear our pending message; others are ACKed; 1
+ * when it is new (process it).
  */
 int nb_peer_accept(struct nb_peer *pr, const struct nb_udp_info *u,
 		   const struct nb_ctl_msg *m);

@@ -30,6 +30,34 @@ nb_latency_ns(uint64_t rx_ns, uint64_t tx_ns)
 	return d < (UINT64_C(1) << (NB_SEQ_BITS - 1)) ? d : 0;
 }
 
+/* The 6 bytes at p + 6 (source MAC) and 2 more, to compare under a mask. */
+static __rte_always_inline uint64_t
+nb_src8(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p + 6, sizeof(v));
+	return v;
+}
+
+/* Responder: may this probe go back now?  Within its size and rate. */
+static __rte_always_inline int
+nb_reflect_ok(struct nb_rxjob *j, const struct rte_mbuf *m, uint64_t now)
+{
+	uint64_t gain = now - j->refl_last;
+
+	j->refl_last = now;
+	j->refl_credit = gain >= j->refl_cap - j->refl_credit
+				 ? j->refl_cap
+				 : j->refl_credit + gain;
+	if (m->pkt_len != j->probe_len || j->refl_credit < j->refl_cost) {
+		j->reflect_limited++;
+		return 0;
+	}
+	j->refl_credit -= j->refl_cost;
+	return 1;
+}
+
 static __rte_always_inline uint16_t
 nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now)
 {
@@ -56,13 +84,18 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now)
 		struct nb_stamp st;
 		enum nb_frame_kind kind;
 		struct nb_rx_stream *s;
+		const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
 
 		if (i + NB_PREFETCH_AHEAD < n)
 			rte_prefetch0(rte_pktmbuf_mtod(
 				pkts[i + NB_PREFETCH_AHEAD], void *));
 		bytes += m->pkt_len + NB_FCS_LEN;
-		kind = nb_frame_parse(rte_pktmbuf_mtod(m, const uint8_t *),
-				      m->data_len, m->pkt_len, &st);
+		kind = nb_frame_parse(p, m->data_len, m->pkt_len, &st);
+		/* ours only from the peer: anything else is foreign (the
+		 * parser has checked the frame holds a whole header) */
+		if (kind <= NB_FRAME_PROBE && kind != NB_FRAME_FOREIGN &&
+		    ((nb_src8(p) ^ j->src_want) & j->src_mask) != 0)
+			kind = NB_FRAME_FOREIGN;
 		if (likely(kind == NB_FRAME_DATA &&
 			   st.stream_id < j->nb_streams)) {
 			s = &j->streams[st.stream_id];
@@ -80,7 +113,7 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now)
 			bad++;
 		} else if (kind == NB_FRAME_PROBE) {
 			probes++;
-			if (j->reflect_txq >= 0) {
+			if (j->reflect_txq >= 0 && nb_reflect_ok(j, m, now)) {
 				/* responder: straight back, no control lcore */
 				nb_frame_turn_around(
 					rte_pktmbuf_mtod(m, uint8_t *),
@@ -88,7 +121,7 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now)
 				refl[nrefl++] = m;
 				continue;
 			}
-			if (j->rtt != NULL)
+			if (j->rtt != NULL && j->reflect_txq < 0)
 				nb_hist_record(
 					j->rtt,
 					nb_latency_ns(

@@ -121,9 +121,20 @@ struct nb_rxjob {
 	 */
 	int reflect_txq; /* -1: do not reflect */
 	struct nb_hist *rtt;
+	/*
+	 * Peer mode: only frames from the peer's MAC count as data, warm-up
+	 * or probes ((source ^ src_want) & src_mask == 0, source read as 8
+	 * bytes from offset 6); others count as foreign.  Mask 0 elsewhere.
+	 */
+	uint64_t src_want, src_mask;
+	/* reflection: probe frames of exactly probe_len bytes (pkt_len),
+	 * at most one per refl_cost TSC cycles on average, refl_cap at once */
+	uint32_t probe_len;
+	uint64_t refl_credit, refl_cost, refl_cap, refl_last;
 	uint64_t probes;       /* probes received (returned, on the client) */
 	uint64_t reflected;    /* probes sent back (responder) */
 	uint64_t reflect_fail; /* ... the TX queue would not take */
+	uint64_t reflect_limited; /* ... over the rate or of another size */
 	const struct nb_job *job;
 } __rte_cache_aligned;
 

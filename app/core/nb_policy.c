@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nb_frame.h"
+#include "nb_policy.h"
+
+#define WHY(...) snprintf(why, whylen, __VA_ARGS__)
+
+static int
+allowed(const struct nb_config *cfg, const uint8_t mac[6], uint32_t ip)
+{
+	uint32_t i;
+
+	if (cfg->nb_allow == 0)
+		return 1;
+	for (i = 0; i < cfg->nb_allow; i++) {
+		const struct nb_allow *a = &cfg->allow[i];
+
+		if (a->is_ip ? (ip & a->mask) == (a->ip & a->mask)
+			     : memcmp(a->mac, mac, 6) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+int
+nb_policy_peer(const struct nb_config *cfg, const uint8_t mac[6], uint32_t ip,
+	       char *why, size_t whylen)
+{
+	static const uint8_t zero[6];
+
+	if (mac[0] & 1) {
+		WHY("a broadcast or multicast source MAC cannot be a peer");
+		return -EACCES;
+	}
+	if (memcmp(mac, zero, 6) == 0) {
+		WHY("the zero MAC cannot be a peer");
+		return -EACCES;
+	}
+	if (ip == 0 || ip == 0xffffffffu || (ip >> 24) == 127 ||
+	    (ip >> 28) == 0xe) {
+		WHY("source %u.%u.%u.%u cannot be a peer (zero, broadcast, "
+		    "loopback or multicast)",
+		    ip >> 24, (ip >> 16) & 255, (ip >> 8) & 255, ip & 255);
+		return -EACCES;
+	}
+	if (!allowed(cfg, mac, ip)) {
+		WHY("%02x:%02x:%02x:%02x:%02x:%02x (%u.%u.%u.%u) is not "
+		    "allowed here (--allow)",
+		    mac[0], mac[1], mac[2], mac[3], mac[4], mac[5], ip >> 24,
+		    (ip >> 16) & 255, (ip >> 8) & 255, ip & 255);
+		return -EACCES;
+	}
+	return 0;
+}
+
+/* The request's rate in the unit of the cap (frames/s or bits/s). */
+static double
+in_cap_unit(const struct nb_rate_spec *cap, double pps,
+	    const struct nb_ctl_params *p)
+{
+	double bytes = 0;
+	uint32_t i;
+
+	if (cap->kind == NB_RATE_PPS)
+		return pps;
+	for (i = 0; i < p->nb_pattern; i++)
+		bytes += p->sizes[p->pattern[i]] +
+			 (cap->kind == NB_RATE_BPS_L1 ? NB_L1_OVERHEAD : 0);
+	return pps * bytes * 8.0 / p->nb_pattern;
+}
+
+static const char *
+cap_unit(const struct nb_rate_spec *cap)
+{
+	return cap->kind == NB_RATE_PPS	     ? "frames/s"
+	       : cap->kind == NB_RATE_BPS_L2 ? "bit/s (L2)"
+					     : "bit/s (L1)";
+}
+
+int
+nb_policy_params(const struct nb_config *cfg, const struct nb_ctl_params *p,
+		 uint32_t link_mbps, char *why, size_t whylen)
+{
+	const struct nb_rate_spec *cap = &cfg->max_rate;
+	int sends = p->direction != NB_CTL_DIR_FORWARD;
+	double max_ms = cfg->max_time * 1000.0, pps, line_pps = 0, asked;
+	uint32_t i, smallest = NB_FRAME_MAX;
+
+	if ((double)p->duration_ms + (double)p->omit_ms > max_ms) {
+		WHY("%.3f s asked (with warm-up); this responder runs tests of "
+		    "at most %g s (--max-time)",
+		    ((double)p->duration_ms + (double)p->omit_ms) / 1000.0,
+		    cfg->max_time);
+		return -EPERM;
+	}
+	for (i = 0; i < p->nb_sizes; i++)
+		if (p->sizes[i] < smallest)
+			smallest = p->sizes[i];
+	if (link_mbps)
+		line_pps = link_mbps * 1e6 / ((smallest + NB_L1_OVERHEAD) * 8.0);
+	pps = p->rate_num ? (double)p->rate_num / (double)p->rate_den
+			  : line_pps;
+	if (p->duration_ms == 0 && pps > 0 &&
+	    (double)p->packets / pps * 1000.0 > max_ms) {
+		WHY("%llu frames at %.0f frames/s take longer than %g s "
+		    "(--max-time)",
+		    (unsigned long long)p->packets, pps, cfg->max_time);
+		return -EPERM;
+	}
+	if (p->rate_num == 0 && !sends)
+		return 0; /* what arrives is bounded by the link */
+	if (p->rate_num == 0 && link_mbps == 0) {
+		WHY("rate max asked of a responder that sends: its link speed "
+		    "is unknown and it sends at most %g %s (--max-rate); ask "
+		    "for a rate",
+		    cap->value, cap_unit(cap));
+		return -EPERM;
+	}
+	asked = in_cap_unit(cap, pps, p);
+	/* a rate equal to the cap passes whatever the rounding of rate_num */
+	if (asked > cap->value * (1 + 1e-9)) {
+		WHY("%.6g %s asked; this responder %s at most %g %s "
+		    "(--max-rate)",
+		    asked, cap_unit(cap), sends ? "sends" : "takes",
+		    cap->value, cap_unit(cap));
+		return -EPERM;
+	}
+	return 0;
+}
+
+void
+nb_bucket_init(struct nb_bucket *b, uint64_t rate, uint32_t burst,
+	       uint64_t now_ns)
+{
+	b->cost = 1000000000ull / (rate ? rate : 1);
+	if (b->cost == 0)
+		b->cost = 1;
+	b->cap = b->cost * (burst ? burst : 1);
+	b->credit = b->cap;
+	b->last = now_ns;
+}
+
+int
+nb_bucket_take(struct nb_bucket *b, uint64_t now_ns)
+{
+	if (now_ns > b->last) {
+		uint64_t gain = now_ns - b->last;
+
+		b->credit = gain >= b->cap - b->credit ? b->cap
+						       : b->credit + gain;
+		b->last = now_ns;
+	}
+	if (b->credit < b->cost)
+		return 0;
+	b->credit -= b->cost;
+	return 1;
+}
+
+static uint64_t
+src_key(const uint8_t mac[6], uint32_t ip)
+{
+	uint64_t k = ((uint64_t)nb_get_be16(mac) << 32) | nb_get_be32(mac + 2);
+
+	k ^= (uint64_t)ip << 16;
+	return k ? k : 1;
+}
+
+void
+nb_srclimit_init(struct nb_srclimit *l, uint64_t rate_per_src,
+		 uint32_t burst_per_src, uint64_t rate_all, uint32_t burst_all,
+		 uint64_t now_ns)
+{
+	memset(l, 0, sizeof(*l));
+	l->rate = rate_per_src;
+	l->burst = burst_per_src;
+	nb_bucket_init(&l->all, rate_all, burst_all, now_ns);
+}
+
+int
+nb_srclimit_take(struct nb_srclimit *l, const uint8_t mac[6], uint32_t ip,
+		 uint64_t now_ns)
+{
+	uint64_t key = src_key(mac, ip);
+	unsigned int i, victim = 0;
+
+	for (i = 0; i < NB_SRCLIMIT_SLOTS; i++) {
+		if (l->slot[i].key == key && l->slot[i].ip == ip &&
+		    memcmp(l->slot[i].mac, mac, 6) == 0)
+			break;
+		if (l->slot[i].key == 0 ||
+		    (l->slot[victim].key != 0 &&
+		     l->slot[i].b.last < l->slot[victim].b.last))
+			victim = i;
+	}
+	if (i == NB_SRCLIMIT_SLOTS) {
+		i = victim;
+		l->slot[i].key = key;
+		l->slot[i].ip = ip;
+		memcpy(l->slot[i].mac, mac, 6);
+		nb_bucket_init(&l->slot[i].b, l->rate, l->burst, now_ns);
+	}
+	if (!nb_bucket_take(&l->slot[i].b, now_ns) ||
+	    !nb_bucket_take(&l->all, now_ns)) {
+		l->limited++;
+		return 0;
+	}
+	return 1;
+}
+
+void
+nb_escape(const char *in, size_t inlen, char *out, size_t outlen)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i, o = 0;
+
+	if (outlen == 0)
+		return;
+	for (i = 0; i < inlen && in[i] != '\0'; i++) {
+		unsigned char c = (unsigned char)in[i];
+		char t[5];
+		size_t n;
+
+		if (c == '\\') {
+			t[0] = t[1] = '\\';
+			n = 2;
+		} else if (c >= 0x20 && c < 0x7f) {
+			t[0] = (char)c;
+			n = 1;
+		} else {
+			t[0] = '\\';
+			t[1] = 'x';
+			t[2] = hex[c >> 4];
+			t[3] = hex[c & 15];
+			n = 4;
+		}
+		if (o + n >= outlen)
+			break;
+		memcpy(out + o, t, n);
+		o += n;
+	}
+	out[o] = '\0';
+}

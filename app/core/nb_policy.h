@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What a responder accepts from whom: the peer address rules, --allow,
+ * the --max-rate/--max-time caps on a test, and token buckets for the
+ * per-source HELLO limit (and anything else that must not run faster than
+ * a rate).  Pure: no DPDK, time comes in as ns.
+ */
+#ifndef NB_POLICY_H
+#define NB_POLICY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nb_config.h"
+#include "nb_ctl.h"
+
+/*
+ * May this address be a peer?  Refused: a broadcast, multicast or zero
+ * MAC; IPv4 0.0.0.0, 255.255.255.255, 127/8 or multicast (224/4); and,
+ * when --allow lists entries, an address no entry matches (a MAC entry
+ * matches the MAC, a prefix entry the IPv4).  0, or -EACCES with the
+ * reason in why.
+ */
+int nb_policy_peer(const struct nb_config *cfg, const uint8_t mac[6],
+		   uint32_t ip, char *why, size_t whylen);
+
+/*
+ * Does the test fit the responder's caps?  Duration plus warm-up at most
+ * --max-time; with --packets and no --time, packets at the asked rate (or
+ * at the link's rate for "max") at most --max-time; the rate in the cap's
+ * unit (L1 or L2 bits/s over the size pattern, or frames/s) at most
+ * --max-rate, in each direction the responder sends or receives; "max"
+ * (rate_num 0) is accepted for what the responder receives, and for what
+ * it sends only when the link speed is known and within the cap.
+ * link_mbps 0 = unknown.  0, or -EPERM with the reason in why.
+ */
+int nb_policy_params(const struct nb_config *cfg, const struct nb_ctl_params *p,
+		     uint32_t link_mbps, char *why, size_t whylen);
+
+/*
+ * A token bucket on a ns clock: at most `rate` events per second on
+ * average, `burst` at once.  No division per event.
+ */
+struct nb_bucket {
+	uint64_t credit; /* ns of credit, at most cap */
+	uint64_t cost;	 /* ns per event: 1e9 / rate */
+	uint64_t cap;	 /* cost * burst */
+	uint64_t last;	 /* time of the last refill */
+};
+
+/* rate events/s (>= 1), burst >= 1; starts full. */
+void nb_bucket_init(struct nb_bucket *b, uint64_t rate, uint32_t burst,
+		    uint64_t now_ns);
+/* 1 if an event may happen now (and takes its token), 0 if over rate. */
+int nb_bucket_take(struct nb_bucket *b, uint64_t now_ns);
+
+/*
+ * Per-source limit: a bucket for each of NB_SRCLIMIT_SLOTS sources, keyed
+ * by MAC and IPv4; a new source takes the slot of the one heard from
+ * least recently (so a flood from many forged sources cannot starve one
+ * honest source for longer than its own bucket allows), and all sources
+ * together share a global bucket.
+ */
+#define NB_SRCLIMIT_SLOTS 64
+
+struct nb_srclimit {
+	struct nb_bucket all;
+	uint64_t rate;
+	uint32_t burst;
+	struct {
+		uint64_t key; /* MAC (48 bits) ^ IPv4 << 16; 0 = free */
+		uint32_t ip;
+		uint8_t mac[6];
+		struct nb_bucket b;
+	} slot[NB_SRCLIMIT_SLOTS];
+	uint64_t limited; /* events refused */
+};
+
+void nb_srclimit_init(struct nb_srclimit *l, uint64_t rate_per_src,
+		      uint32_t burst_per_src, uint64_t rate_all,
+		      uint32_t burst_all, uint64_t now_ns);
+/* 1: the event from this source may happen; 0: over its rate or over
+ * the global rate (counted in limited). */
+int nb_srclimit_take(struct nb_srclimit *l, const uint8_t mac[6], uint32_t ip,
+		     uint64_t now_ns);
+
+/*
+ * Peer-supplied text made safe for a terminal or a log: printable ASCII
+ * as it is, a backslash as "\\", every other byte as "\xNN".  Stops at the
+ * NUL or after inlen bytes; out is always terminated (cut to fit).
+ */
+void nb_escape(const char *in, size_t inlen, char *out, size_t outlen);
+
+#endif /* NB_POLICY_H */
