@@ -646,6 +646,9 @@ nb_config_defaults(struct nb_config *cfg)
 	cfg->drain = 0.5;
 	cfg->peer_timeout = 2;
 	cfg->max_streams = NB_MAX_STREAMS;
+	cfg->max_rate.kind = NB_RATE_BPS_L1;
+	cfg->max_rate.value = 10e9;
+	cfg->max_time = 3600;
 	cfg->format = 'a';
 }
 

@@ -60,15 +60,19 @@ reflect_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 		snprintf(err, errlen, "latency probes ride forward tests only");
 		return -EINVAL;
 	}
-	/* at most the negotiated probe rate (+10 %, and a burst of 16 or
-	 * 10 ms worth), per receive queue, probe-sized frames only */
+	/*
+	 * At most the negotiated probe rate (+10 %), per receive queue,
+	 * probe-sized frames only.  The burst allows 250 ms worth (at least
+	 * 256): the bucket sees arrivals when the worker polls, and a worker
+	 * kept off its CPU finds them queued.
+	 */
 	uint64_t rate = p->latency_rate + p->latency_rate / 10 + 1;
-	uint64_t cost = nb_tsc_hz() / rate, burst = rate / 100;
+	uint64_t cost = nb_tsc_hz() / rate, burst = rate / 4;
 
 	if (cost == 0)
 		cost = 1;
-	if (burst < 16)
-		burst = 16;
+	if (burst < 256)
+		burst = 256;
 	for (i = 0; i < js->nb_workers; i++) {
 		struct nb_worker *w = js->workers[i];
 		int q = -1;

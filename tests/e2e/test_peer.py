@@ -28,8 +28,12 @@ class Peer(nbe2e.E2ECase):
         super().setUp()
         self.sock = os.path.join(self.tmpdir, "peer.sock")
 
-    def responder(self, extra=(), rsize=14, env=None):
-        # control, stats and the one worker on CPU 0
+    def responder(self, extra=(), rsize=14, env=None, allow_quit=True):
+        # control, stats and the one worker on CPU 0; the tests end it
+        # with a client's --quit, which a responder honours only when
+        # told so (or with --auth-key)
+        if allow_quit:
+            extra = list(extra) + ["--allow-quit"]
         eal = ["--no-pci", "--lcores", "0@0,1@0,2@0", "--file-prefix",
                nbe2e.unique("resp"), "--log-level", "lib.eal:error",
                "--vdev", "net_memif0,role=server,socket=%s,rsize=%d,mac=%s"
