@@ -42,18 +42,23 @@ rng_nonzero32(uint64_t *state)
 	return v;
 }
 
-/* Body length of each type as documented (RESULTS: fixed part only). */
+/*
+ * Body length of each type as documented (RESULTS: fixed part only; a tag
+ * adds 16 bytes after the body).
+ */
 static size_t
 doc_body_len(uint8_t type)
 {
 	switch (type) {
 	case NB_CTL_HELLO:
 	case NB_CTL_WELCOME:
-		return 348;
+		return 368;
 	case NB_CTL_BUSY:
 		return 68;
 	case NB_CTL_PARAMS:
-		return 180;
+		return 212;
+	case NB_CTL_QUIT:
+		return 32;
 	case NB_CTL_START:
 		return 12;
 	case NB_CTL_ACCEPT:
@@ -111,6 +116,15 @@ rand_conf(uint64_t *r, struct nb_ctl_conf *c)
 	rand_str(r, c->boot_id, sizeof(c->boot_id));
 	c->tsc_hz = rng_next(r);
 	c->tsc_bound_ppb = (uint32_t)rng_next(r);
+	rand_bytes(r, c->nonce, sizeof(c->nonce));
+	c->flags = (uint32_t)rng_below(r, 2); /* only bit 0 is defined */
+}
+
+static void
+rand_proof(uint64_t *r, struct nb_ctl_proof *q)
+{
+	rand_bytes(r, q->client_nonce, sizeof(q->client_nonce));
+	rand_bytes(r, q->cookie, sizeof(q->cookie));
 }
 
 static void
@@ -128,12 +142,32 @@ rand_params(uint64_t *r, struct nb_ctl_params *p)
 	p->nb_pattern = (uint16_t)(1 + rng_below(r, 64));
 	for (i = 0; i < p->nb_pattern; i++)
 		p->pattern[i] = (uint8_t)rng_below(r, p->nb_sizes);
-	p->rate_num = rng_below(r, 4) == 0 ? 0 : rng_next(r);
-	p->rate_den = rng_next(r) | 1;
-	p->packets = rng_next(r);
-	p->duration_ms = rng_next(r);
-	p->omit_ms = rng_next(r);
-	p->latency_rate = rng_next(r);
+	/* rate_num / rate_den <= 1e10 pps */
+	switch (rng_below(r, 4)) {
+	case 0: /* max */
+		p->rate_num = 0;
+		p->rate_den = 1 + rng_below(r, 1000000);
+		break;
+	case 1: /* any numerator over a huge denominator */
+		p->rate_num = rng_next(r);
+		p->rate_den = rng_next(r) | (UINT64_C(1) << 63);
+		break;
+	default: /* below 1e10 pps, denominator up to 1e9 */
+		p->rate_den = 1 + rng_below(r, 1000000000);
+		p->rate_num =
+			rng_below(r, UINT64_C(10000000000)) * p->rate_den +
+			rng_below(r, p->rate_den);
+		break;
+	}
+	p->packets = rng_below(r, (UINT64_C(1) << 62) + 1);
+	if (rng_below(r, 8) == 0) /* until packets */
+		p->duration_ms = 0;
+	else
+		p->duration_ms = 1 + rng_below(r, UINT64_C(2592000000));
+	if (p->duration_ms == 0 && p->packets == 0)
+		p->packets = 1;
+	p->omit_ms = rng_below(r, 3600001);
+	p->latency_rate = rng_below(r, 1000001);
 	p->client_ip = (uint32_t)rng_next(r);
 	p->responder_ip = (uint32_t)rng_next(r);
 	rand_bytes(r, p->client_mac, sizeof(p->client_mac));
@@ -142,6 +176,7 @@ rand_params(uint64_t *r, struct nb_ctl_params *p)
 	do {
 		p->dport = (uint16_t)(1 + rng_below(r, 65535));
 	} while (p->dport == NB_CONTROL_UDP_PORT);
+	rand_proof(r, &p->proof);
 }
 
 static uint32_t
@@ -218,9 +253,29 @@ rand_msg(uint64_t *r, uint8_t type, struct nb_ctl_msg *m)
 			(uint16_t)(1 + rng_below(r, NB_CTL_CODE_MAX - 1));
 		rand_str(r, m->u.error.reason, sizeof(m->u.error.reason));
 		break;
+	case NB_CTL_QUIT:
+		rand_proof(r, &m->u.quit);
+		break;
 	default:
 		break;
 	}
+}
+
+/* rand_msg, then a random tag on it. */
+static void
+rand_tagged(uint64_t *r, uint8_t type, struct nb_ctl_msg *m)
+{
+	rand_msg(r, type, m);
+	m->tagged = 1;
+	rand_bytes(r, m->tag, sizeof(m->tag));
+}
+
+/* A random known type. */
+static uint8_t
+rand_type(uint64_t *r)
+{
+	return (uint8_t)(NB_CTL_HELLO +
+			 rng_below(r, NB_CTL_TYPE_MAX - NB_CTL_HELLO));
 }
 
 /* Encode into an exactly-sized malloc'd buffer. */
@@ -278,6 +333,15 @@ compare_conf(const struct nb_ctl_conf *a, const struct nb_ctl_conf *b)
 	assert_string_equal(a->boot_id, b->boot_id);
 	assert_int_equal(a->tsc_hz, b->tsc_hz);
 	assert_int_equal(a->tsc_bound_ppb, b->tsc_bound_ppb);
+	assert_memory_equal(a->nonce, b->nonce, 16);
+	assert_int_equal(a->flags, b->flags);
+}
+
+static void
+compare_proof(const struct nb_ctl_proof *a, const struct nb_ctl_proof *b)
+{
+	assert_memory_equal(a->client_nonce, b->client_nonce, 16);
+	assert_memory_equal(a->cookie, b->cookie, 16);
 }
 
 static void
@@ -307,6 +371,7 @@ compare_params(const struct nb_ctl_params *a, const struct nb_ctl_params *b)
 	assert_memory_equal(a->responder_mac, b->responder_mac, 6);
 	assert_int_equal(a->sport_base, b->sport_base);
 	assert_int_equal(a->dport, b->dport);
+	compare_proof(&a->proof, &b->proof);
 }
 
 static void
@@ -315,6 +380,9 @@ compare_msg(const struct nb_ctl_msg *a, const struct nb_ctl_msg *b)
 	assert_int_equal(a->type, b->type);
 	assert_int_equal(a->session, b->session);
 	assert_int_equal(a->seq, b->seq);
+	assert_int_equal(a->tagged, b->tagged);
+	if (a->tagged)
+		assert_memory_equal(a->tag, b->tag, 16);
 	switch (a->type) {
 	case NB_CTL_HELLO:
 	case NB_CTL_WELCOME:
@@ -361,6 +429,9 @@ compare_msg(const struct nb_ctl_msg *a, const struct nb_ctl_msg *b)
 		assert_int_equal(a->u.error.code, b->u.error.code);
 		assert_string_equal(a->u.error.reason, b->u.error.reason);
 		break;
+	case NB_CTL_QUIT:
+		compare_proof(&a->u.quit, &b->u.quit);
+		break;
 	default:
 		break;
 	}
@@ -391,7 +462,13 @@ roundtrip(const struct nb_ctl_msg *m)
 	assert_int_equal(
 		len,
 		H + doc_body_len(m->type) +
-			(m->type == NB_CTL_RESULTS ? m->u.res.chunk_len : 0));
+			(m->type == NB_CTL_RESULTS ? m->u.res.chunk_len : 0) +
+			(m->tagged ? 16 : 0));
+	/* the length field counts the tag; the type byte flags it */
+	assert_int_equal(rd16(buf + 6), len);
+	assert_int_equal(buf[5], m->type | (m->tagged ? 0x80 : 0));
+	if (m->tagged)
+		assert_memory_equal(buf + len - 16, m->tag, 16);
 	memset(d, 0xa5, sizeof(*d));
 	assert_int_equal(decode_exact(buf, len, d), 0);
 	compare_msg(m, d);
@@ -431,12 +508,15 @@ test_roundtrip_fixed(void **state)
 	m.u.conf.ipv4 = NB_DEFAULT_SRC_IP;
 	m.u.conf.tsc_hz = 2596152347u;
 	m.u.conf.tsc_bound_ppb = 210;
+	for (i = 0; i < 16; i++)
+		m.u.conf.nonce[i] = (uint8_t)(0xf0 + i);
+	m.u.conf.flags = NB_CTL_CONF_F_KEY;
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
-	assert_int_equal(len, 364);
-	/* header: version 2, length 364 */
+	assert_int_equal(len, 384);
+	/* header: version 3, type 1, length 384 */
 	assert_memory_equal(buf,
-			    "NBCM\x02\x01\x01\x6c\x01\x02\x03\x04"
+			    "NBCM\x03\x01\x01\x80\x01\x02\x03\x04"
 			    "\x00\x00\x00\x01",
 			    16);
 	assert_memory_equal(buf + H + 0, "0.1.0\0\0\0\0\0\0\0\0\0\0\0", 16);
@@ -455,11 +535,23 @@ test_roundtrip_fixed(void **state)
 			    "\x00\x00\x00\x00\x9a\xbe\x24\x1b"
 			    "\x00\x00\x00\xd2",
 			    12);
+	/* since version 3: nonce[16] at 348, flags u32 at 364 */
+	assert_memory_equal(buf + H + 348,
+			    "\xf0\xf1\xf2\xf3\xf4\xf5\xf6\xf7"
+			    "\xf8\xf9\xfa\xfb\xfc\xfd\xfe\xff",
+			    16);
+	assert_memory_equal(buf + H + 364, "\x00\x00\x00\x01", 4);
 	free(buf);
 
 	m.type = NB_CTL_WELCOME;
 	m.u.conf.numa_node = 1;
+	m.u.conf.flags = 0;
 	roundtrip(&m);
+	buf = encode_exact(&m, &len);
+	assert_int_equal(len, 384);
+	assert_int_equal(buf[5], 2);
+	assert_memory_equal(buf + H + 364, "\0\0\0\0", 4);
+	free(buf);
 
 	nb_ctl_msg_init(&m, NB_CTL_BUSY, 7);
 	m.seq = 2;
@@ -493,9 +585,14 @@ test_roundtrip_fixed(void **state)
 	memcpy(m.u.params.responder_mac, "\x02\x00\x00\x00\x00\x02", 6);
 	m.u.params.sport_base = 64512; /* + 1023 = 65535 */
 	m.u.params.dport = NB_DEFAULT_DPORT;
+	for (i = 0; i < 16; i++) {
+		m.u.params.proof.client_nonce[i] = (uint8_t)(0x10 + i);
+		m.u.params.proof.cookie[i] = (uint8_t)(0xc0 + i);
+	}
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
-	assert_int_equal(len, 196);
+	assert_int_equal(len, 228);
+	assert_memory_equal(buf + 6, "\x00\xe4", 2);
 	assert_memory_equal(buf + H,
 			    "\x02\x06\x0f\xfe\x00\x00\x04\x00"
 			    "\x00\x03\x00\x40\x02\x52\x23\x28",
@@ -508,6 +605,15 @@ test_roundtrip_fixed(void **state)
 			    "\x02\x00\x00\x00\x00\x02"
 			    "\xfc\x00\x13\x89",
 			    10);
+	/* since version 3: client_nonce at 180, cookie at 196 */
+	assert_memory_equal(buf + H + 180,
+			    "\x10\x11\x12\x13\x14\x15\x16\x17"
+			    "\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f",
+			    16);
+	assert_memory_equal(buf + H + 196,
+			    "\xc0\xc1\xc2\xc3\xc4\xc5\xc6\xc7"
+			    "\xc8\xc9\xca\xcb\xcc\xcd\xce\xcf",
+			    16);
 	free(buf);
 
 	nb_ctl_msg_init(&m, NB_CTL_ACCEPT, 7);
@@ -556,7 +662,7 @@ test_roundtrip_fixed(void **state)
 		m.u.res.chunk[i] = (uint8_t)(i * 7);
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
-	assert_int_equal(len, NB_CTL_MAX_LEN);
+	assert_int_equal(len, 16 + 14 + 1024);
 	assert_memory_equal(buf + H, "\0\0\0\x01\0\0\0\x03\0\0\x09\xc4\x04\x00",
 			    14);
 	free(buf);
@@ -571,11 +677,29 @@ test_roundtrip_fixed(void **state)
 		 "version mismatch: mine 1, yours 2");
 	roundtrip(&m);
 
-	for (i = 0; i < 4; i++) {
+	/* QUIT: the proof, as in PARAMS */
+	nb_ctl_msg_init(&m, NB_CTL_QUIT, 7);
+	m.seq = 11;
+	for (i = 0; i < 16; i++) {
+		m.u.quit.client_nonce[i] = (uint8_t)(0x20 + i);
+		m.u.quit.cookie[i] = (uint8_t)(0xd0 + i);
+	}
+	roundtrip(&m);
+	buf = encode_exact(&m, &len);
+	assert_int_equal(len, 48);
+	assert_memory_equal(buf + 4, "\x03\x0d\x00\x30", 4);
+	assert_memory_equal(buf + H,
+			    "\x20\x21\x22\x23\x24\x25\x26\x27"
+			    "\x28\x29\x2a\x2b\x2c\x2d\x2e\x2f"
+			    "\xd0\xd1\xd2\xd3\xd4\xd5\xd6\xd7"
+			    "\xd8\xd9\xda\xdb\xdc\xdd\xde\xdf",
+			    32);
+	free(buf);
+
+	for (i = 0; i < 3; i++) {
 		static const uint8_t empty[] = {
 			NB_CTL_STOP,
 			NB_CTL_DONE,
-			NB_CTL_QUIT,
 			NB_CTL_ACK,
 		};
 
@@ -619,12 +743,20 @@ test_max_len(void **state)
 
 	(void)state;
 	assert_true(NB_CTL_MAX_LEN <= 1472 - 4);
-	assert_int_equal(NB_CTL_MAX_LEN, 16 + 14 + 1024);
+	/* header, RESULTS fixed part, a full chunk, a tag */
+	assert_int_equal(NB_CTL_MAX_LEN, 16 + 14 + 1024 + 16);
+	assert_int_equal(NB_CTL_MAX_LEN, 1070);
 	/* 1518 B frame - FCS - Ethernet - VLAN - IPv4 - UDP */
 	assert_true(NB_CTL_MAX_LEN <= 1518 - 4 - 14 - 4 - 20 - 8);
-	for (t = NB_CTL_HELLO; t < NB_CTL_TYPE_MAX; t++) {
-		rand_msg(&r, (uint8_t)t, &m);
-		if (t == NB_CTL_RESULTS) {
+	for (t = NB_CTL_HELLO; t < 2 * NB_CTL_TYPE_MAX; t++) {
+		/* each type untagged, then tagged */
+		if (t < NB_CTL_TYPE_MAX)
+			rand_msg(&r, (uint8_t)t, &m);
+		else if (t - NB_CTL_TYPE_MAX < NB_CTL_HELLO)
+			continue;
+		else
+			rand_tagged(&r, (uint8_t)(t - NB_CTL_TYPE_MAX), &m);
+		if (m.type == NB_CTL_RESULTS) {
 			m.u.res.total_len = 5000;
 			m.u.res.nb_parts = 5;
 			m.u.res.part = 0;
@@ -640,6 +772,9 @@ test_max_len(void **state)
 		assert_int_equal(buf[n - 1], 0x5a);
 		assert_int_equal(nb_ctl_encode(&m, buf, sizeof(buf)), n);
 		assert_int_equal(buf[n], 0x5a);
+		/* a full RESULTS chunk with a tag is the largest message */
+		if (m.type == NB_CTL_RESULTS && m.tagged)
+			assert_int_equal(n, 1070);
 	}
 }
 
@@ -718,12 +853,16 @@ test_version(void **state)
 	uint32_t t, v;
 
 	(void)state;
+	assert_int_equal(NB_CTL_VERSION, 3);
 	for (t = NB_CTL_HELLO; t < NB_CTL_TYPE_MAX; t++) {
-		rand_msg(&r, (uint8_t)t, &m);
+		if (t % 2)
+			rand_msg(&r, (uint8_t)t, &m);
+		else
+			rand_tagged(&r, (uint8_t)t, &m);
 		buf = encode_exact(&m, &len);
-		assert_int_equal(buf[4], NB_CTL_VERSION);
+		assert_int_equal(buf[4], 3);
 		for (v = 0; v < 256; v++) {
-			if (v == NB_CTL_VERSION)
+			if (v == 3)
 				continue;
 			buf[4] = (uint8_t)v;
 			memset(&d, 0, sizeof(d));
@@ -731,6 +870,7 @@ test_version(void **state)
 					 -EPROTONOSUPPORT);
 			/* header fields are there to answer with ERROR */
 			assert_int_equal(d.type, t);
+			assert_int_equal(d.tagged, m.tagged);
 			assert_int_equal(d.session, m.session);
 			assert_int_equal(d.seq, m.seq);
 		}
@@ -739,9 +879,14 @@ test_version(void **state)
 	/* another version wins over any other header defect but the magic */
 	buf = calloc(1, 16);
 	assert_non_null(buf);
-	memcpy(buf, "NBCM\x03\xee\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00", 16);
+	memcpy(buf, "NBCM\x02\xee\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00", 16);
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
 	assert_int_equal(decode_exact(buf, 15, &d), -EPROTO);
+	buf[4] = 4;
+	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
+	/* version 3 with that header is just malformed */
+	buf[4] = 3;
+	assert_int_equal(decode_exact(buf, 16, &d), -EPROTO);
 	free(buf);
 }
 
@@ -766,7 +911,8 @@ test_unknown_type(void **state)
 
 	(void)state;
 	for (t = 0; t < 256; t++) {
-		if (t >= NB_CTL_HELLO && t < NB_CTL_TYPE_MAX)
+		/* 0x80 is the tag flag: 0x81 .. 0x8f are tagged known types */
+		if ((t & 0x7f) >= NB_CTL_HELLO && (t & 0x7f) < NB_CTL_TYPE_MAX)
 			continue;
 		assert_string_equal(nb_ctl_type_name((uint8_t)t), "UNKNOWN");
 		for (extra = 0; extra <= 300; extra += 4) {
@@ -779,6 +925,11 @@ test_unknown_type(void **state)
 	/* the known bodiless types are fine with the same header */
 	put_hdr(buf, NB_CTL_STOP, H, 1, 1);
 	assert_int_equal(decode_exact(buf, H, &d), 0);
+	/* and tagged, with 16 more bytes */
+	put_hdr(buf, NB_CTL_STOP | 0x80, H + 16, 1, 1);
+	assert_int_equal(decode_exact(buf, H + 16, &d), 0);
+	assert_int_equal(d.type, NB_CTL_STOP);
+	assert_int_equal(d.tagged, 1);
 }
 
 static void
@@ -859,9 +1010,15 @@ test_body_length(void **state)
 	uint32_t t;
 
 	(void)state;
-	for (t = NB_CTL_HELLO; t < NB_CTL_TYPE_MAX; t++) {
-		rand_msg(&r, (uint8_t)t, &m);
-		if (t == NB_CTL_RESULTS) {
+	for (t = NB_CTL_HELLO; t < 2 * NB_CTL_TYPE_MAX; t++) {
+		/* each type untagged, then tagged */
+		if (t < NB_CTL_TYPE_MAX)
+			rand_msg(&r, (uint8_t)t, &m);
+		else if (t - NB_CTL_TYPE_MAX < NB_CTL_HELLO)
+			continue;
+		else
+			rand_tagged(&r, (uint8_t)(t - NB_CTL_TYPE_MAX), &m);
+		if (m.type == NB_CTL_RESULTS) {
 			m.u.res.total_len = 700;
 			m.u.res.nb_parts = 1;
 			m.u.res.part = 0;
@@ -883,8 +1040,10 @@ test_body_length(void **state)
 		free(ext);
 		nb_put_be16(buf + 6, (uint16_t)len);
 		assert_int_equal(decode_exact(buf, len, &d), 0);
-		assert_int_equal(body, doc_body_len((uint8_t)t) +
-					       (t == NB_CTL_RESULTS ? 700 : 0));
+		assert_int_equal(body,
+				 doc_body_len(m.type) +
+					 (m.type == NB_CTL_RESULTS ? 700 : 0) +
+					 (m.tagged ? 16 : 0));
 		free(buf);
 	}
 }
@@ -1084,6 +1243,17 @@ static const struct patch bad_params[] = {
 	{"unused pattern[12] 1", 56, 1, 1},
 	{"unused pattern[63] 1", 107, 1, 1},
 	{"rate_den 0", 116, 8, 0},
+	{"rate_num 1e10 + 1 (rate_den 1)", 108, 8, 10000000001ull},
+	{"rate_num max (rate_den 1)", 108, 8, UINT64_MAX},
+	{"packets 2^62 + 1", 124, 8, 4611686018427387905ull},
+	{"packets max", 124, 8, UINT64_MAX},
+	{"duration_ms 30 days + 1", 132, 8, 2592000001ull},
+	{"duration_ms max", 132, 8, UINT64_MAX},
+	{"duration_ms 0 (packets 0)", 132, 8, 0},
+	{"omit_ms 3600001", 140, 8, 3600001},
+	{"omit_ms max", 140, 8, UINT64_MAX},
+	{"latency_rate 1000001", 148, 8, 1000001},
+	{"latency_rate max", 148, 8, UINT64_MAX},
 	{"sport_base 65529 + 8 streams", 176, 2, 65529},
 	{"sport_base 65535 + 8 streams", 176, 2, 65535},
 	{"dport 0", 178, 2, 0},
@@ -1100,13 +1270,53 @@ static const struct patch good_params[] = {
 	{"sizes[0] 9000", 10, 2, 9000},
 	{"sizes[2] 64", 14, 2, 64},
 	{"rate_num 0 (max)", 108, 8, 0},
-	{"rate_num max", 108, 8, UINT64_MAX},
+	{"rate_num 1e10 (rate_den 1)", 108, 8, 10000000000ull},
 	{"rate_den max", 116, 8, UINT64_MAX},
-	{"packets max", 124, 8, UINT64_MAX},
+	{"packets 2^62", 124, 8, 4611686018427387904ull},
+	{"packets 1", 124, 8, 1},
+	{"duration_ms 30 days", 132, 8, 2592000000ull},
+	{"duration_ms 1", 132, 8, 1},
+	{"omit_ms 3600000", 140, 8, 3600000},
+	{"latency_rate 1000000", 148, 8, 1000000},
+	{"client_ip 0", 156, 4, 0},
+	{"client_nonce ones", 180, 8, UINT64_MAX},
+	{"client_nonce end ones", 188, 8, UINT64_MAX},
+	{"cookie ones", 196, 8, UINT64_MAX},
+	{"cookie end ones", 204, 8, UINT64_MAX},
 	{"sport_base 65528 + 8 streams", 176, 2, 65528},
 	{"sport_base 0", 176, 2, 0},
 	{"dport 65535", 178, 2, 65535},
 	{"dport 7200", 178, 2, 7200},
+};
+
+/* Bounds that take two fields: both patches applied, then ok or not. */
+static const struct {
+	struct patch a, b;
+	int ok;
+} params_pairs[] = {
+	{{"rate 7e10 / 7 = 1e10 pps", 108, 8, 70000000000ull},
+	 {"", 116, 8, 7},
+	 1},
+	{{"rate (7e10 + 7) / 7 = 1e10 + 1 pps", 108, 8, 70000000007ull},
+	 {"", 116, 8, 7},
+	 0},
+	{{"rate max / 1844674408 < 1e10 pps", 108, 8, UINT64_MAX},
+	 {"", 116, 8, 1844674408ull},
+	 1},
+	{{"rate max / 1844674407 > 1e10 + 1 pps", 108, 8, UINT64_MAX},
+	 {"", 116, 8, 1844674407ull},
+	 0},
+	{{"duration_ms 0 with packets 1", 132, 8, 0}, {"", 124, 8, 1}, 1},
+	{{"duration_ms 0 with packets 2^62", 132, 8, 0},
+	 {"", 124, 8, 4611686018427387904ull},
+	 1},
+	{{"duration_ms 0 with packets 2^62 + 1", 132, 8, 0},
+	 {"", 124, 8, 4611686018427387905ull},
+	 0},
+	{{"duration_ms 0 with packets 0", 132, 8, 0}, {"", 124, 8, 0}, 0},
+	{{"duration_ms 30 days with packets 2^62", 132, 8, 2592000000ull},
+	 {"", 124, 8, 4611686018427387904ull},
+	 1},
 };
 
 static void
@@ -1140,7 +1350,10 @@ test_params_ranges(void **state)
 	(void)state;
 	base_params(&m);
 	orig = encode_exact(&m, &len);
-	assert_int_equal(len, H + 180);
+	assert_int_equal(len, H + 212);
+	/* base_params: packets 0, duration 10 s */
+	assert_int_equal(rd32(orig + H + 124) | rd32(orig + H + 128), 0);
+	assert_int_equal(rd32(orig + H + 136), 10000);
 	buf = malloc(len);
 	assert_non_null(buf);
 	for (i = 0; i < sizeof(bad_params) / sizeof(bad_params[0]); i++) {
@@ -1160,6 +1373,17 @@ test_params_ranges(void **state)
 				 rc);
 		check_reencode(&d, buf, len);
 	}
+	for (i = 0; i < sizeof(params_pairs) / sizeof(params_pairs[0]); i++) {
+		memcpy(buf, orig, len);
+		apply_patch(buf + H, &params_pairs[i].a);
+		apply_patch(buf + H, &params_pairs[i].b);
+		rc = decode_exact(buf, len, &d);
+		if (rc != (params_pairs[i].ok ? 0 : -EPROTO))
+			fail_msg("%s: decode returned %d",
+				 params_pairs[i].a.what, rc);
+		if (rc == 0)
+			check_reencode(&d, buf, len);
+	}
 	free(buf);
 	free(orig);
 
@@ -1168,7 +1392,7 @@ test_params_ranges(void **state)
 	do {                                                                   \
 		base_params(&m);                                               \
 		stmt;                                                          \
-		assert_int_equal(nb_ctl_encoded_len(&m), H + 180);             \
+		assert_int_equal(nb_ctl_encoded_len(&m), H + 212);             \
 		assert_int_equal(nb_ctl_encode(&m, d.u.res.chunk,              \
 					       sizeof(d.u.res.chunk)),         \
 				 -EINVAL);                                     \
@@ -1191,7 +1415,30 @@ test_params_ranges(void **state)
 	BAD_ENC(m.u.params.sport_base = 65529);
 	BAD_ENC(m.u.params.dport = 0);
 	BAD_ENC(m.u.params.dport = NB_CONTROL_UDP_PORT);
+	BAD_ENC(m.u.params.rate_num = 10000000001ull);
+	BAD_ENC(m.u.params.rate_num = 70000000007ull; m.u.params.rate_den = 7);
+	BAD_ENC(m.u.params.packets = 4611686018427387905ull);
+	BAD_ENC(m.u.params.duration_ms = 2592000001ull);
+	BAD_ENC(m.u.params.duration_ms = 0);
+	BAD_ENC(m.u.params.omit_ms = 3600001);
+	BAD_ENC(m.u.params.latency_rate = 1000001);
 #undef BAD_ENC
+
+	/* and takes each bound at its edge */
+#define GOOD_ENC(stmt)                                                         \
+	do {                                                                   \
+		base_params(&m);                                               \
+		stmt;                                                          \
+		roundtrip(&m);                                                 \
+	} while (0)
+	GOOD_ENC(m.u.params.rate_num = 10000000000ull);
+	GOOD_ENC(m.u.params.rate_num = 70000000000ull; m.u.params.rate_den = 7);
+	GOOD_ENC(m.u.params.packets = 4611686018427387904ull);
+	GOOD_ENC(m.u.params.duration_ms = 2592000000ull);
+	GOOD_ENC(m.u.params.duration_ms = 0; m.u.params.packets = 1);
+	GOOD_ENC(m.u.params.omit_ms = 3600000);
+	GOOD_ENC(m.u.params.latency_rate = 1000000);
+#undef GOOD_ENC
 
 	/* unused slots in the struct do not reach the wire */
 	base_params(&m);
@@ -1219,6 +1466,19 @@ static const struct type_patch type_patches[] = {
 	{NB_CTL_HELLO, {"numa -1", 284, 2, 0xffff}, 1},
 	{NB_CTL_HELLO, {"numa 32767", 284, 2, 0x7fff}, 1},
 	{NB_CTL_WELCOME, {"numa -2", 284, 2, 0xfffe}, 0},
+	{NB_CTL_HELLO, {"flags 0", 364, 4, 0}, 1},
+	{NB_CTL_HELLO, {"flags KEY", 364, 4, 1}, 1},
+	{NB_CTL_HELLO, {"flags 2", 364, 4, 2}, 0},
+	{NB_CTL_HELLO, {"flags 3", 364, 4, 3}, 0},
+	{NB_CTL_HELLO, {"flags 0x80000000", 364, 4, 0x80000000u}, 0},
+	{NB_CTL_HELLO, {"flags 0x80000001", 364, 4, 0x80000001u}, 0},
+	{NB_CTL_WELCOME, {"flags KEY", 364, 4, 1}, 1},
+	{NB_CTL_WELCOME, {"flags max", 364, 4, 0xffffffffu}, 0},
+	{NB_CTL_WELCOME, {"flags 0x100", 364, 4, 0x100}, 0},
+	{NB_CTL_HELLO, {"nonce ones", 348, 8, UINT64_MAX}, 1},
+	{NB_CTL_WELCOME, {"nonce end 0", 356, 8, 0}, 1},
+	{NB_CTL_QUIT, {"client_nonce 0", 0, 8, 0}, 1},
+	{NB_CTL_QUIT, {"cookie ones", 24, 8, UINT64_MAX}, 1},
 	{NB_CTL_BUSY, {"asked_session 0", 0, 4, 0}, 0},
 	{NB_CTL_ACCEPT, {"rx_queues 0", 0, 4, 0}, 0},
 	{NB_CTL_ACCEPT, {"rx_queues 17", 0, 4, 17}, 0},
@@ -1364,25 +1624,29 @@ test_random_buffers(void **state)
 	for (i = 0; i < N_RANDOM; i++) {
 		uint32_t kind = rng_below(&r, 5);
 		uint8_t type = (uint8_t)rng_below(&r, 18);
+		size_t tag = rng_below(&r, 4) == 0 ? 16 : 0;
 
 		if (kind == 0) {
 			len = rng_below(&r, NB_CTL_MAX_LEN + 64);
 		} else {
-			len = H + doc_body_len(type);
+			len = H + doc_body_len(type) + tag;
 			if (type == NB_CTL_RESULTS)
 				len += rng_below(&r, 1030);
 		}
 		rand_bytes(&r, buf, len);
 		if (kind >= 2 && len >= H) {
-			put_hdr(buf, type, (uint16_t)len,
-				(uint32_t)rng_next(&r), (uint32_t)rng_next(&r));
-			if (kind == 3 && type == NB_CTL_RESULTS && len >= 30) {
+			put_hdr(buf, (uint8_t)(type | (tag ? 0x80 : 0)),
+				(uint16_t)len, (uint32_t)rng_next(&r),
+				(uint32_t)rng_next(&r));
+			if (kind == 3 && type == NB_CTL_RESULTS &&
+			    len >= 30 + tag) {
 				uint32_t total = rng_below(&r, 4000);
 
 				nb_put_be32(buf + H, rng_below(&r, 4));
 				nb_put_be32(buf + H + 4, doc_parts(total));
 				nb_put_be32(buf + H + 8, total);
-				nb_put_be16(buf + H + 12, (uint16_t)(len - 30));
+				nb_put_be16(buf + H + 12,
+					    (uint16_t)(len - 30 - tag));
 			}
 			if (kind == 4) /* any version */
 				buf[4] = (uint8_t)rng_next(&r);
@@ -1424,11 +1688,11 @@ test_mutations(void **state)
 	assert_non_null(m);
 	assert_non_null(d);
 	for (i = 0; i < N_MUTATIONS; i++) {
-		rand_msg(&r,
-			 (uint8_t)(NB_CTL_HELLO +
-				   rng_below(&r,
-					     NB_CTL_TYPE_MAX - NB_CTL_HELLO)),
-			 m);
+		/* half of them tagged */
+		if (rng_below(&r, 2))
+			rand_tagged(&r, rand_type(&r), m);
+		else
+			rand_msg(&r, rand_type(&r), m);
 		buf = encode_exact(m, &len);
 		pos = rng_below(&r, (uint32_t)len);
 		buf[pos] ^= (uint8_t)(1 + rng_below(&r, 255));
@@ -1449,6 +1713,230 @@ test_mutations(void **state)
 		      ok, bad);
 	free(m);
 	free(d);
+}
+
+/*
+ * Tagged messages of every type: 16 bytes longer, 0x80 in the type byte,
+ * the tag in the last 16 bytes; decoded without the flag in m->type and
+ * re-encoded to the same bytes.  Untagged, the same message is the same
+ * bytes without the tag, the flag and the 16 in the length.
+ */
+static void
+test_tagged_roundtrip(void **state)
+{
+	uint64_t r = 16;
+	struct nb_ctl_msg m, d;
+	uint8_t *tb, *ub;
+	size_t tlen, ulen;
+	uint32_t t, i, k;
+
+	(void)state;
+	for (t = NB_CTL_HELLO; t < NB_CTL_TYPE_MAX; t++)
+		for (i = 0; i < 50; i++) {
+			rand_tagged(&r, (uint8_t)t, &m);
+			if (i == 0)
+				memset(m.tag, 0, sizeof(m.tag));
+			else if (i == 1)
+				memset(m.tag, 0xff, sizeof(m.tag));
+			else if (i == 2)
+				for (k = 0; k < 16; k++)
+					m.tag[k] = (uint8_t)(0x80 | k);
+			roundtrip(&m);
+
+			tb = encode_exact(&m, &tlen);
+			assert_int_equal(tb[5], t | 0x80);
+			assert_int_equal(rd16(tb + 6), tlen);
+			assert_memory_equal(tb + tlen - 16, m.tag, 16);
+			if (i == 2)
+				assert_memory_equal(tb + tlen - 16,
+						    "\x80\x81\x82\x83"
+						    "\x84\x85\x86\x87"
+						    "\x88\x89\x8a\x8b"
+						    "\x8c\x8d\x8e\x8f",
+						    16);
+			memset(&d, 0x5a, sizeof(d));
+			assert_int_equal(decode_exact(tb, tlen, &d), 0);
+			assert_int_equal(d.type, t); /* the flag stripped */
+			assert_int_equal(d.tagged, 1);
+			assert_memory_equal(d.tag, m.tag, 16);
+
+			m.tagged = 0;
+			ub = encode_exact(&m, &ulen);
+			assert_int_equal(ulen + 16, tlen);
+			assert_int_equal(ub[5], t);
+			assert_int_equal(rd16(ub + 6), ulen);
+			assert_memory_equal(ub, tb, 5);
+			assert_memory_equal(ub + 8, tb + 8, ulen - 8);
+			assert_int_equal(decode_exact(ub, ulen, &d), 0);
+			assert_int_equal(d.type, t);
+			assert_int_equal(d.tagged, 0);
+			free(ub);
+			free(tb);
+		}
+}
+
+/*
+ * The tag flag and the length must agree: a tagged message whose length
+ * field lacks the 16 tag bytes, a flagged message without the tag, and a
+ * tagged message with the flag cleared are all rejected.
+ */
+static void
+test_tag_length(void **state)
+{
+	uint64_t r = 17;
+	struct nb_ctl_msg m, d;
+	uint8_t *buf;
+	size_t len;
+	uint32_t t;
+
+	(void)state;
+	for (t = NB_CTL_HELLO; t < NB_CTL_TYPE_MAX; t++) {
+		rand_tagged(&r, (uint8_t)t, &m);
+		buf = encode_exact(&m, &len);
+		assert_int_equal(decode_exact(buf, len, &d), 0);
+
+		/* the length field without the tag, datagram as sent */
+		nb_put_be16(buf + 6, (uint16_t)(len - 16));
+		assert_int_equal(decode_exact(buf, len, &d), -EPROTO);
+		/* the same with the datagram cut there: flag, but no tag */
+		assert_int_equal(decode_exact(buf, len - 16, &d), -EPROTO);
+		/* and the tag not counted but longer by 16 in the field */
+		nb_put_be16(buf + 6, (uint16_t)(len + 16));
+		assert_int_equal(decode_exact(buf, len, &d), -EPROTO);
+		nb_put_be16(buf + 6, (uint16_t)len);
+
+		/* the flag cleared: 16 trailing bytes */
+		buf[5] = (uint8_t)t;
+		assert_int_equal(decode_exact(buf, len, &d), -EPROTO);
+		/* with the length field and datagram cut too, it is untagged */
+		nb_put_be16(buf + 6, (uint16_t)(len - 16));
+		assert_int_equal(decode_exact(buf, len - 16, &d), 0);
+		assert_int_equal(d.tagged, 0);
+		/* the flag on an untagged message */
+		buf[5] = (uint8_t)(t | 0x80);
+		assert_int_equal(decode_exact(buf, len - 16, &d), -EPROTO);
+		free(buf);
+	}
+	/* the flag on a bodiless message of header length */
+	{
+		uint8_t hdr[H];
+
+		put_hdr(hdr, NB_CTL_ACK | 0x80, H, 1, 1);
+		assert_int_equal(decode_exact(hdr, H, &d), -EPROTO);
+		put_hdr(hdr, NB_CTL_ACK, H, 1, 1);
+		assert_int_equal(decode_exact(hdr, H, &d), 0);
+	}
+	/* the encoder wants the flag in `tagged`, not in the type */
+	nb_ctl_msg_init(&m, NB_CTL_STOP, 1);
+	m.seq = 1;
+	m.type |= 0x80;
+	assert_int_equal(nb_ctl_encoded_len(&m), -EINVAL);
+	assert_int_equal(
+		nb_ctl_encode(&m, d.u.res.chunk, sizeof(d.u.res.chunk)),
+		-EINVAL);
+	m.type = NB_CTL_STOP;
+	m.tagged = 1;
+	assert_int_equal(nb_ctl_encoded_len(&m), 32);
+	assert_int_equal(nb_ctl_encode(&m, d.u.res.chunk, 31), -ENOSPC);
+	assert_int_equal(
+		nb_ctl_encode(&m, d.u.res.chunk, sizeof(d.u.res.chunk)), 32);
+	assert_int_equal(d.u.res.chunk[5], NB_CTL_STOP | 0x80);
+}
+
+/* HELLO/WELCOME flags: bit 0 only. */
+static void
+test_conf_flags(void **state)
+{
+	uint64_t r = 18;
+	struct nb_ctl_msg m, d;
+	uint8_t *buf, enc[H + 368 + 16];
+	size_t len;
+	uint32_t bit, tagged;
+	int rc;
+
+	(void)state;
+	for (tagged = 0; tagged < 2; tagged++) {
+		rand_msg(&r, tagged ? NB_CTL_WELCOME : NB_CTL_HELLO, &m);
+		m.tagged = (uint8_t)tagged;
+		m.u.conf.flags = 0;
+		buf = encode_exact(&m, &len);
+		assert_int_equal(len, H + 368 + 16 * tagged);
+		assert_int_equal(rd32(buf + H + 364), 0);
+		assert_int_equal(decode_exact(buf, len, &d), 0);
+		assert_int_equal(d.u.conf.flags, 0);
+		nb_put_be32(buf + H + 364, 1);
+		assert_int_equal(decode_exact(buf, len, &d), 0);
+		assert_int_equal(d.u.conf.flags, NB_CTL_CONF_F_KEY);
+		check_reencode(&d, buf, len);
+		for (bit = 1; bit < 32; bit++) {
+			nb_put_be32(buf + H + 364, 1u << bit);
+			rc = decode_exact(buf, len, &d);
+			if (rc != -EPROTO)
+				fail_msg("flags bit %u: decode returned %d",
+					 bit, rc);
+			nb_put_be32(buf + H + 364, (1u << bit) | 1);
+			assert_int_equal(decode_exact(buf, len, &d), -EPROTO);
+			m.u.conf.flags = 1u << bit;
+			assert_int_equal(nb_ctl_encode(&m, enc, sizeof(enc)),
+					 -EINVAL);
+			m.u.conf.flags = (1u << bit) | NB_CTL_CONF_F_KEY;
+			assert_int_equal(nb_ctl_encode(&m, enc, sizeof(enc)),
+					 -EINVAL);
+		}
+		m.u.conf.flags = NB_CTL_CONF_F_KEY;
+		assert_int_equal(nb_ctl_encode(&m, enc, sizeof(enc)), (int)len);
+		assert_memory_equal(enc + H + 364, "\0\0\0\x01", 4);
+		free(buf);
+	}
+}
+
+/* QUIT carries the proof; without it, it is malformed. */
+static void
+test_quit(void **state)
+{
+	uint64_t r = 19;
+	struct nb_ctl_msg m, d;
+	uint8_t *buf, *cut;
+	size_t len, n;
+	uint32_t i;
+
+	(void)state;
+	for (i = 0; i < 100; i++) {
+		if (i % 2)
+			rand_tagged(&r, NB_CTL_QUIT, &m);
+		else
+			rand_msg(&r, NB_CTL_QUIT, &m);
+		roundtrip(&m);
+		buf = encode_exact(&m, &len);
+		assert_int_equal(len, 48 + 16 * (i % 2));
+		assert_memory_equal(buf + H, m.u.quit.client_nonce, 16);
+		assert_memory_equal(buf + H + 16, m.u.quit.cookie, 16);
+		assert_int_equal(decode_exact(buf, len, &d), 0);
+		compare_proof(&m.u.quit, &d.u.quit);
+		free(buf);
+	}
+
+	/* the version 2 QUIT: a bare header */
+	cut = calloc(1, H + 16);
+	assert_non_null(cut);
+	put_hdr(cut, NB_CTL_QUIT, H, 5, 6);
+	assert_int_equal(decode_exact(cut, H, &d), -EPROTO);
+	/* a bare header and a tag */
+	put_hdr(cut, NB_CTL_QUIT | 0x80, H + 16, 5, 6);
+	assert_int_equal(decode_exact(cut, H + 16, &d), -EPROTO);
+	free(cut);
+
+	/* any shorter body */
+	nb_ctl_msg_init(&m, NB_CTL_QUIT, 5);
+	m.seq = 6;
+	buf = encode_exact(&m, &len);
+	assert_int_equal(len, 48);
+	assert_int_equal(decode_exact(buf, len, &d), 0);
+	for (n = H; n < len; n++) {
+		nb_put_be16(buf + 6, (uint16_t)n);
+		assert_int_equal(decode_exact(buf, n, &d), -EPROTO);
+	}
+	free(buf);
 }
 
 static void
@@ -1940,6 +2428,10 @@ main(void)
 		cmocka_unit_test(test_results_msg),
 		cmocka_unit_test(test_random_buffers),
 		cmocka_unit_test(test_mutations),
+		cmocka_unit_test(test_tagged_roundtrip),
+		cmocka_unit_test(test_tag_length),
+		cmocka_unit_test(test_conf_flags),
+		cmocka_unit_test(test_quit),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_results_roundtrip),
 		cmocka_unit_test(test_results_truncation),
