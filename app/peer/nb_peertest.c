@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include <rte_malloc.h>
 
 #include "nb_frame.h"
+#include "nb_log.h"
 #include "nb_peer_result.h"
 #include "nb_peertest.h"
 #include "nb_run.h"
@@ -230,6 +232,28 @@ nb_peertest_arm(struct nb_peer *pr, uint64_t delay_ns)
 					       hz / 1000000000u));
 }
 
+/* The responder's account of the probes it was sent. */
+static void
+log_reflection(const struct nb_jobs *js)
+{
+	uint64_t probes = 0, back = 0, fail = 0, limited = 0;
+	unsigned int i;
+
+	for (i = 0; i < js->nb_rx; i++) {
+		probes += js->rx[i]->probes;
+		back += js->rx[i]->reflected;
+		fail += js->rx[i]->reflect_fail;
+		limited += js->rx[i]->reflect_limited;
+	}
+	if (probes)
+		NB_LOG(INFO,
+		       "probes: %" PRIu64 " received, %" PRIu64
+		       " reflected, %" PRIu64 " refused by the TX queue, %" PRIu64
+		       " not reflected (over the agreed rate or not "
+		       "probe-sized)",
+		       probes, back, fail, limited);
+}
+
 /*
  * Control frames wait in the hand-off rings meanwhile: this runs inside
  * message handling and must not re-enter it.
@@ -245,6 +269,8 @@ nb_peertest_stop(struct nb_peer *pr)
 	nb_run_drain(app, 1, 0);
 	pr->io.workers_own_rx = 0;
 	nb_run_collect(app);
+	if (!pr->client)
+		log_reflection(&app->jobs);
 	/* the port also carried control frames: count them as ours */
 	port->tool_tx_pkts += pr->io.tx_frames - pr->ctl_tx0;
 	if (app->jobs.probe != NULL)
