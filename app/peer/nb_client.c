@@ -123,8 +123,6 @@ client_wait(struct nb_peer *pr, enum nb_cli_event *ev)
 			pr->event = NB_CLI_E_NONE;
 			return 0;
 		}
-		if (pr->auth_error[0] != '\0')
-			return -EACCES;
 		if (nb_peer_service(pr) != 0)
 			return -ETIMEDOUT;
 		if (!pr->link.pending && nb_peer_now(pr) > deadline)
@@ -296,6 +294,8 @@ client_hello(struct nb_peer *pr, int *code)
 	m.u.conf = pr->mine;
 	memcpy(m.u.conf.nonce, pr->cn, sizeof(pr->cn));
 	if (nb_peer_send(pr, &m) != 0 || client_wait(pr, &ev) != 0) {
+		/* a WELCOME came but did not check: say why (a forged one
+		 * cannot end the wait early, only the timeout does) */
 		if (pr->auth_error[0] != '\0')
 			snprintf(t, sizeof(t), "peer " NB_MAC_FMT ": %s",
 				 NB_MAC_ARGS(pr->peer_mac), pr->auth_error);
@@ -380,9 +380,11 @@ client_params(struct nb_peer *pr, struct nb_ctl_params *params)
 	if (nb_peer_send(pr, &m) != 0 || client_wait(pr, &ev) != 0)
 		return fail(pr, "%s", "the responder stopped answering");
 	if (ev != NB_CLI_E_ACCEPT) {
-		/* end the session, so the responder serves the next one */
+		/* end the session, so the responder serves the next one
+		 * (BUSY: it opened none for us) */
 		nb_cli_set(&pr->cli, NB_CLI_RUNNING, 0);
-		client_close(pr, NB_CTL_DONE);
+		if (ev != NB_CLI_E_BUSY)
+			client_close(pr, NB_CTL_DONE);
 		nb_escape(ev == NB_CLI_E_REJECT ? pr->inbox.u.reject.reason
 			  : ev == NB_CLI_E_BUSY ? pr->inbox.u.busy.reason
 						: pr->inbox.u.error.reason,
