@@ -817,7 +817,7 @@ const struct nb_option nb_options[] = {
 	{"auth-key", 0, "FILE", opt_auth_key,
 	 "client and responder: a shared key (16..1024 bytes, one trailing "
 	 "newline dropped) that both ends prove they hold; keep FILE "
-	 "readable by its owner only",
+	 "readable by its owner only [no key]",
 	 0, NB_IN_CLI | NB_IN_RSP},
 	HEADING("Responder policy"),
 	{"allow", 0, "MAC|IP[/LEN]", opt_allow,
