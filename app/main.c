@@ -115,6 +115,32 @@ find_dashdash(int argc, char **argv)
 	return -1;
 }
 
+/*
+ * Before EAL: one of the tool's own options among EAL's means a missing or
+ * misplaced "--" (EAL would only say "bad arguments", after starting).
+ */
+static void
+check_eal_side(int argc, char **argv, int dd)
+{
+	int i, end = dd >= 0 ? dd : argc;
+
+	for (i = 1; i < end; i++) {
+		if (!nb_option_is_tool_only(argv[i]))
+			continue;
+		if (dd < 0)
+			die(EXIT_USAGE,
+			    "'%s' is a dpdk-nbench option, not an EAL one: did "
+			    "you forget '--' between EAL options and "
+			    "dpdk-nbench's options? (" PROG " [EAL options] -- "
+			    "[options])",
+			    argv[i]);
+		die(EXIT_USAGE,
+		    "'%s' is a dpdk-nbench option: put it after '--' (EAL "
+		    "options go before it, dpdk-nbench's after it)",
+		    argv[i]);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -130,11 +156,11 @@ main(int argc, char **argv)
 	     strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)) {
 		ret = nb_options_parse(cfg, 2, argv, err, sizeof(err));
 		dd = -2;
-	} else if (dd >= 0) {
-		ret = nb_options_parse(cfg, argc - dd, argv + dd, err,
-				       sizeof(err));
 	} else {
-		ret = 0;
+		check_eal_side(argc, argv, dd);
+		ret = dd >= 0 ? nb_options_parse(cfg, argc - dd, argv + dd, err,
+						 sizeof(err))
+			      : 0;
 	}
 	if (ret != 0) {
 		/* --json (or --json-stream) is owed a document even now */
@@ -159,6 +185,12 @@ main(int argc, char **argv)
 		printf(PROG " %s (%s)\n", NB_VERSION, rte_version());
 		return 0;
 	}
+	/* Every check before anything is created (--logfile) or started. */
+	nb_output_init(&app.out, cfg, stdout, 0);
+	fatal_out = &app.out;
+	fatal_emitted = &app.emitted;
+	if (nb_config_check(cfg, err, sizeof(err)) != 0)
+		die(EXIT_USAGE, "%s", err);
 	if (cfg->logfile[0]) {
 		/* like iperf3 --logfile: what went to stdout is appended */
 		FILE *f = fopen(cfg->logfile, "a");
@@ -172,10 +204,6 @@ main(int argc, char **argv)
 			    strerror(errno));
 	}
 	nb_output_init(&app.out, cfg, stdout, isatty(STDOUT_FILENO));
-	fatal_out = &app.out;
-	fatal_emitted = &app.emitted;
-	if (nb_config_check(cfg, err, sizeof(err)) != 0)
-		die(EXIT_USAGE, "%s", err);
 
 	/* Keep stdout for results: EAL and PMD logs go to stderr. */
 	rte_openlog_stream(stderr);

@@ -93,6 +93,36 @@ nb_tx_pool_create(const char *name, unsigned int n, uint32_t max_frame,
 	return mp;
 }
 
+static int
+start_retryable(int ret)
+{
+	return ret == -EPERM || ret == -ECONNREFUSED || ret == -ENOENT ||
+	       ret == -EAGAIN;
+}
+
+/*
+ * Start a port.  A virtual device whose far end is not there yet (a memif
+ * client before its server: -EPERM) may start later: retry for up to
+ * timeout_s, as long as a link may take to come up.
+ */
+static int
+port_start(uint16_t port_id, double timeout_s)
+{
+	uint64_t hz = rte_get_tsc_hz();
+	uint64_t end = rte_get_tsc_cycles() + (uint64_t)(timeout_s * hz);
+	unsigned int us = 100 * 1000; /* doubling to 1 s: fewer PMD logs */
+	int ret;
+
+	for (;;) {
+		ret = rte_eth_dev_start(port_id);
+		if (ret == 0 || !start_retryable(ret) ||
+		    rte_get_tsc_cycles() >= end)
+			return ret;
+		rte_delay_us_sleep(us);
+		us = us < 500 * 1000 ? us * 2 : 1000 * 1000;
+	}
+}
+
 int
 nb_port_setup(uint16_t port_id, const struct nb_port_req *req,
 	      struct nb_port *p, char *err, size_t errlen)
@@ -210,10 +240,14 @@ nb_port_setup(uint16_t port_id, const struct nb_port_req *req,
 			return ret;
 		}
 	}
-	ret = rte_eth_dev_start(port_id);
+	ret = port_start(port_id, req->start_timeout);
 	if (ret != 0) {
-		snprintf(err, errlen, "port %u (%s): start failed: %s", port_id,
-			 info.driver_name, rte_strerror(-ret));
+		snprintf(err, errlen, "port %u (%s): start failed: %s%s",
+			 port_id, info.driver_name, rte_strerror(-ret),
+			 start_retryable(ret)
+				 ? " (still, at --link-timeout: is the far end "
+				   "there, e.g. the memif server?)"
+				 : "");
 		return ret;
 	}
 	p->started = 1;

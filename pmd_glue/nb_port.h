@@ -20,6 +20,8 @@ struct nb_port_req {
 	uint16_t rxd, txd;
 	uint32_t max_frame; /* largest frame incl. FCS that must pass */
 	unsigned int nb_rx_mbufs;
+	double start_timeout; /* seconds a start that fails for want of the
+			       * far end (memif client first) is retried */
 };
 
 struct nb_port {

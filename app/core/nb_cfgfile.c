@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include <ini.h>
 
@@ -116,6 +117,7 @@ nb_config_load(struct nb_config *cfg, const char *path, char *err,
 	       size_t errlen)
 {
 	struct cfg_load l;
+	struct stat st;
 	int ret;
 
 	memset(&l, 0, sizeof(l));
@@ -127,6 +129,15 @@ nb_config_load(struct nb_config *cfg, const char *path, char *err,
 		ret = -errno;
 		snprintf(err, errlen, "cannot read config file '%s': %s", path,
 			 strerror(errno));
+		return ret;
+	}
+	/* fopen() opens a directory, and it reads as an empty file */
+	if (fstat(fileno(l.f), &st) != 0 || !S_ISREG(st.st_mode)) {
+		ret = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+		snprintf(err, errlen, "cannot read config file '%s': %s", path,
+			 S_ISDIR(st.st_mode) ? "it is a directory"
+					     : "not a regular file");
+		fclose(l.f);
 		return ret;
 	}
 	/* A value never continues on an indented next line: that is a

@@ -109,8 +109,11 @@ struct nb_config {
 	int help;
 	int version;
 
-	/* Which options were given (bit per table entry), to reject repeats. */
+	/* Which options were given (bit per table entry), to reject repeats;
+	 * given: those that took effect (not a config file's "flag = false"),
+	 * checked against the mode. */
 	uint64_t seen[2];
+	uint64_t given[2];
 };
 
 #endif /* NB_CONFIG_H */

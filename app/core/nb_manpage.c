@@ -44,6 +44,33 @@ example(FILE *f, const char *what, const char *cmd)
 	fputs("\n.fi\n.RE\n", f);
 }
 
+/* " (for a loopback test, a client)" from an option's modes. */
+static void
+modes(FILE *f, unsigned int m)
+{
+	static const struct {
+		unsigned int bit;
+		const char *name;
+	} names[] = {
+		{NB_IN_PORTS, "\\-\\-list\\-ports"},
+		{NB_IN_LOOP, "a loopback test"},
+		{NB_IN_REFL, "a reflector test"},
+		{NB_IN_CLI, "a client"},
+		{NB_IN_RSP, "the responder"},
+	};
+	size_t i;
+	int first = 1;
+
+	fputs(" (for ", f);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!(m & names[i].bit))
+			continue;
+		fprintf(f, "%s%s", first ? "" : ", ", names[i].name);
+		first = 0;
+	}
+	fputc(')', f);
+}
+
 void
 nb_options_man(FILE *f)
 {
@@ -80,6 +107,10 @@ nb_options_man(FILE *f)
 		"with no test options, like iperf3 -s); a reflector test "
 		"(--peer MAC --reflector) against a MAC-swapping peer such as "
 		"testpmd; and --list-ports.");
+	para(f, "Every option is checked before EAL starts, so a usage error "
+		"needs no hugepages. An option given in a mode it does not "
+		"apply to (each says which, below) is a usage error, as is one "
+		"of the tool's options before '--'.");
 	fputs(".SH OPTIONS\n", f);
 	for (i = 0; i < nb_nb_options; i++) {
 		const struct nb_option *o = &nb_options[i];
@@ -105,6 +136,12 @@ nb_options_man(FILE *f)
 		roff(f, o->help);
 		if (o->flags & NB_OPT_CLI_ONLY)
 			fputs(" (command line only)", f);
+		if (o->flags & NB_OPT_REPEAT)
+			fputs(" (may be repeated; in a file, a comma-separated "
+			      "list)",
+			      f);
+		if (o->modes != NB_IN_ALL)
+			modes(f, o->modes);
 		fputc('\n', f);
 	}
 	fputs(".SH CONFIGURATION FILE\n", f);
@@ -145,8 +182,9 @@ nb_options_man(FILE *f)
 		"/nbench/streams[,ID] and /nbench/latency.");
 	fputs(".SH EXIT STATUS\n", f);
 	para(f, "0 success; 1 runtime failure, or interrupted (the report "
-		"covers what ran); 2 usage error (options, config file, EAL "
-		"arguments).");
+		"covers what ran); 2 usage error (options, config file, "
+		"--auth-key file, an option for another mode, a missing '--', "
+		"EAL arguments, a port that does not exist).");
 	fputs(".SH EXAMPLES\n", f);
 	example(f,
 		"Loopback over a memif pair, 1 Gbit/s of 64 B frames for "

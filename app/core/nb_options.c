@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "nb_frame.h"
 #include "nb_options.h"
@@ -99,14 +102,26 @@ opt_rx_port(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 			       whylen);
 }
 
+/* A rate, and why it is refused: a reason for a value, examples for syntax. */
+static int
+rate_value(const char *val, struct nb_rate_spec *r, char *why, size_t whylen)
+{
+	const char *reason;
+
+	if (nb_parse_rate(val, r) == 0)
+		return 0;
+	reason = nb_rate_error(val);
+	if (reason != NULL && reason[0] != '\0')
+		WHY("%s", reason);
+	else
+		WHY("expected e.g. 10G, 2.5Gl2, 14.88Mpps, 50%% or max");
+	return -EINVAL;
+}
+
 static int
 opt_rate(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
-	if (nb_parse_rate(val, &cfg->rate) != 0) {
-		WHY("expected e.g. 10G, 2.5Gl2, 14.88Mpps, 50%% or max");
-		return -EINVAL;
-	}
-	return 0;
+	return rate_value(val, &cfg->rate, why, whylen);
 }
 
 static int
@@ -316,13 +331,27 @@ static int
 opt_time(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
 	cfg->duration_set = 1;
-	return opt_secs(&cfg->duration, 86400.0 * 30, val, why, whylen);
+	if (opt_secs(&cfg->duration, NB_MAX_TIME, val, why, whylen) != 0)
+		return -EINVAL;
+	if (cfg->duration > 0 && cfg->duration < NB_MIN_TIME) {
+		WHY("the shortest test is %g s (0 with --packets/--bytes: "
+		    "until they are sent)",
+		    NB_MIN_TIME);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int
 opt_omit(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
-	return opt_secs(&cfg->omit, 3600, val, why, whylen);
+	if (opt_secs(&cfg->omit, 3600, val, why, whylen) != 0)
+		return -EINVAL;
+	if (cfg->omit > 0 && cfg->omit < NB_MIN_TIME) {
+		WHY("the shortest warm-up is %g s (0 for none)", NB_MIN_TIME);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int
@@ -353,8 +382,10 @@ opt_drain(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 static int
 opt_packets(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
-	if (nb_parse_count(val, &cfg->packets) != 0 || cfg->packets == 0) {
-		WHY("expected a packet count > 0, K/M/G allowed (10M)");
+	if (nb_parse_count(val, &cfg->packets) != 0 || cfg->packets == 0 ||
+	    cfg->packets > NB_MAX_PACKETS) {
+		WHY("expected a packet count 1..100000G (1e14), K/M/G allowed "
+		    "(10M)");
 		return -EINVAL;
 	}
 	return 0;
@@ -363,8 +394,10 @@ opt_packets(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 static int
 opt_bytes(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
-	if (nb_parse_bytes(val, &cfg->bytes) != 0 || cfg->bytes == 0) {
-		WHY("expected a byte count > 0, K/M/G allowed (1G = 2^30)");
+	if (nb_parse_bytes(val, &cfg->bytes) != 0 || cfg->bytes == 0 ||
+	    cfg->bytes > NB_MAX_BYTES) {
+		WHY("expected a byte count 1..1048576G (2^50), K/M/G allowed "
+		    "(1G = 2^30)");
 		return -EINVAL;
 	}
 	return 0;
@@ -515,114 +548,374 @@ opt_config(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 	return set_path(cfg->config, sizeof(cfg->config), val, why, whylen);
 }
 
+/*
+ * --auth-key FILE: read now, before EAL starts.  A regular file of
+ * NB_MIN_PSK..NB_MAX_PSK bytes once one trailing newline (LF or CRLF) is
+ * dropped; a file others may read is only warned about.
+ */
+static int
+read_key(struct nb_config *cfg, const char *path, char *why, size_t whylen)
+{
+	uint8_t buf[NB_MAX_PSK + 3];
+	struct stat st = {0};
+	ssize_t n;
+	size_t len = 0;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		WHY("cannot read key file %s: %s", path, strerror(errno));
+		return -EINVAL;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		WHY("key file %s is not a regular file%s", path,
+		    S_ISDIR(st.st_mode) ? " (a directory)" : "");
+		close(fd);
+		return -EINVAL;
+	}
+	while (len < sizeof(buf)) {
+		n = read(fd, buf + len, sizeof(buf) - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			WHY("cannot read key file %s: %s", path,
+			    strerror(errno));
+			close(fd);
+			return -EINVAL;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	if (len > 0 && buf[len - 1] == '\n') {
+		len--;
+		if (len > 0 && buf[len - 1] == '\r')
+			len--;
+	}
+	if (len < NB_MIN_PSK) {
+		WHY("key file %s holds %zu bytes; at least %d are needed (e.g. "
+		    "`head -c 32 /dev/urandom | base64 > %s`)",
+		    path, len, NB_MIN_PSK, path);
+		return -EINVAL;
+	}
+	if (len > NB_MAX_PSK) {
+		WHY("key file %s holds more than %d bytes; a key is %d..%d "
+		    "bytes",
+		    path, NB_MAX_PSK, NB_MIN_PSK, NB_MAX_PSK);
+		return -EINVAL;
+	}
+	if (st.st_mode & (S_IRWXG | S_IRWXO))
+		fprintf(stderr,
+			"dpdk-nbench: warning: key file %s is open to group "
+			"or others (mode %03o); chmod 600 %s\n",
+			path, (unsigned int)(st.st_mode & 0777), path);
+	memcpy(cfg->psk, buf, len);
+	cfg->psk_len = (uint32_t)len;
+	return 0;
+}
+
+static int
+opt_auth_key(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	if (val[0] == '\0' || strlen(val) >= sizeof(cfg->auth_key)) {
+		WHY("expected a file name of 1..%zu characters",
+		    sizeof(cfg->auth_key) - 1);
+		return -EINVAL;
+	}
+	if (read_key(cfg, val, why, whylen) != 0)
+		return -EINVAL;
+	strcpy(cfg->auth_key, val);
+	return 0;
+}
+
+/* One --allow element: a unicast MAC, or IPv4[/LEN] with no host bits. */
+static int
+allow_one(struct nb_allow *a, const char *tok, char *why, size_t whylen)
+{
+	char ip[32];
+	const char *slash = strchr(tok, '/');
+	uint32_t len = 32, addr;
+	size_t n = slash ? (size_t)(slash - tok) : strlen(tok);
+
+	memset(a, 0, sizeof(*a));
+	if (nb_parse_mac(tok, a->mac) == 0) {
+		static const uint8_t zero[6];
+
+		if (memcmp(a->mac, zero, 6) == 0 || (a->mac[0] & 1)) {
+			WHY("%s is a %s MAC address; a client has a unicast "
+			    "one",
+			    tok,
+			    (a->mac[0] & 1) ? "multicast or broadcast"
+					    : "zero");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (n < sizeof(ip)) {
+		memcpy(ip, tok, n);
+		ip[n] = '\0';
+	}
+	if (n >= sizeof(ip) || nb_parse_ipv4(ip, &addr) != 0) {
+		WHY("'%s' is neither a MAC address (02:00:00:00:00:01) nor "
+		    "an IPv4 address or prefix (198.18.0.1, 198.18.0.0/15)",
+		    tok);
+		return -EINVAL;
+	}
+	if (slash != NULL && nb_parse_u32(slash + 1, 0, 32, &len) != 0) {
+		WHY("'%s': a prefix length is 0..32", tok);
+		return -EINVAL;
+	}
+	a->is_ip = 1;
+	a->mask = len == 0 ? 0 : UINT32_MAX << (32 - len);
+	a->ip = addr;
+	if (addr & ~a->mask) {
+		uint32_t net = addr & a->mask;
+
+		WHY("'%s' has host bits set: did you mean %u.%u.%u.%u/%u?", tok,
+		    net >> 24, (net >> 16) & 255, (net >> 8) & 255, net & 255,
+		    len);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* --allow: repeatable; each value may also be a comma-separated list (the
+ * form a config file uses). */
+static int
+opt_allow(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	char buf[1024], *tok, *save = NULL;
+	size_t n = strlen(val);
+
+	if (n == 0 || n >= sizeof(buf) || val[0] == ',' || val[n - 1] == ',' ||
+	    strstr(val, ",,") != NULL) {
+		WHY("expected a MAC address or IPv4[/LEN], or a "
+		    "comma-separated list of them, without empty elements");
+		return -EINVAL;
+	}
+	strcpy(buf, val);
+	for (tok = strtok_r(buf, ",", &save); tok != NULL;
+	     tok = strtok_r(NULL, ",", &save)) {
+		/* "a, b" as a config file's list is naturally written */
+		tok += strspn(tok, " \t");
+		n = strlen(tok);
+		while (n > 0 && (tok[n - 1] == ' ' || tok[n - 1] == '\t'))
+			tok[--n] = '\0';
+		if (n == 0) {
+			WHY("empty element in the list");
+			return -EINVAL;
+		}
+		if (cfg->nb_allow >= NB_MAX_ALLOW) {
+			WHY("more than %d --allow entries", NB_MAX_ALLOW);
+			return -EINVAL;
+		}
+		if (allow_one(&cfg->allow[cfg->nb_allow], tok, why, whylen))
+			return -EINVAL;
+		cfg->nb_allow++;
+	}
+	return 0;
+}
+
+static int
+opt_max_rate(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	struct nb_rate_spec r;
+
+	if (rate_value(val, &r, why, whylen) != 0)
+		return -EINVAL;
+	if (r.kind == NB_RATE_MAX || r.kind == NB_RATE_PERCENT) {
+		WHY("a responder's cap must be absolute: bits/s (10G, 9.5Gl2) "
+		    "or packets/s (14.88Mpps), not %s",
+		    r.kind == NB_RATE_MAX ? "max" : "a percentage of the link");
+		return -EINVAL;
+	}
+	cfg->max_rate = r;
+	return 0;
+}
+
+static int
+opt_max_time(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	if (opt_secs(&cfg->max_time, NB_MAX_TIME, val, why, whylen) != 0)
+		return -EINVAL;
+	if (cfg->max_time < 1) {
+		WHY("expected seconds, 1..%g", NB_MAX_TIME);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+opt_allow_quit(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	(void)val, (void)why, (void)whylen;
+	return opt_flag(&cfg->allow_quit);
+}
+
 #define HEADING(title)                                                         \
 	{                                                                      \
-		NULL, 0, NULL, NULL, title, 0                                  \
+		NULL, 0, NULL, NULL, title, 0, 0                               \
 	}
 
 const struct nb_option nb_options[] = {
 	HEADING("General"),
 	{"help", 'h', NULL, opt_help, "show this help and exit",
-	 NB_OPT_CLI_ONLY},
+	 NB_OPT_CLI_ONLY, NB_IN_ALL},
 	{"version", 'V', NULL, opt_version, "show the version and exit",
-	 NB_OPT_CLI_ONLY},
+	 NB_OPT_CLI_ONLY, NB_IN_ALL},
 	{"config", 0, "FILE", opt_config,
 	 "read options from an INI file (keys are these long names); the "
 	 "command line wins",
-	 NB_OPT_CLI_ONLY},
+	 NB_OPT_CLI_ONLY, NB_IN_ALL},
 	{"list-ports", 0, NULL, opt_list_ports,
-	 "bring every port up, report driver, MAC, link and NUMA node, exit"},
+	 "bring every port up, report driver, MAC, link and NUMA node, exit", 0,
+	 NB_IN_PORTS},
 	HEADING("Loopback test (ports of this process)"),
 	{"tx-port", 0, "LIST", opt_tx_port,
-	 "loopback test: ports that transmit, e.g. 0 or 0,2"},
+	 "loopback test: ports that transmit, e.g. 0 or 0,2", 0, NB_IN_LOOP},
 	{"rx-port", 0, "LIST", opt_rx_port,
-	 "loopback test: ports that receive, e.g. 1 or 1,3"},
+	 "loopback test: ports that receive, e.g. 1 or 1,3", 0, NB_IN_LOOP},
 	HEADING("Peer test (client, responder, reflector)"),
 	{"peer", 'c', "MAC|IP", opt_peer,
 	 "client: the responder's MAC, or its IPv4 address (found by ARP); "
 	 "with --reflector, the MAC of a peer that swaps MACs and returns "
-	 "every frame (e.g. testpmd macswap)"},
+	 "every frame (e.g. testpmd macswap)",
+	 0, NB_IN_CLI | NB_IN_REFL},
 	{"reflector", 0, NULL, opt_reflector,
 	 "the peer is a reflector: no negotiation; throughput, loss and "
-	 "RTT come from the returned frames"},
-	{"port", 'p', "ID", opt_port, "the port facing the peer [0]"},
+	 "RTT come from the returned frames",
+	 0, NB_IN_REFL},
+	{"port", 'p', "ID", opt_port, "the port facing the peer [0]", 0,
+	 NB_IN_CLI | NB_IN_REFL | NB_IN_RSP},
 	{"reverse", 'R', NULL, opt_reverse,
-	 "peer test: the responder sends, this side receives"},
-	{"bidir", 0, NULL, opt_bidir, "peer test: both sides send"},
+	 "peer test: the responder sends, this side receives", 0, NB_IN_CLI},
+	{"bidir", 0, NULL, opt_bidir, "peer test: both sides send", 0,
+	 NB_IN_CLI},
 	{"ip", 0, "IP", opt_my_ip,
 	 "this side's IPv4 in peer mode, answered to ARP and ping "
-	 "[client 198.18.0.1, responder 198.19.0.1]"},
+	 "[client 198.18.0.1, responder 198.19.0.1]",
+	 0, NB_IN_CLI | NB_IN_RSP},
 	{"one-off", '1', NULL, opt_one_off,
-	 "responder: serve one test, then exit"},
+	 "responder: serve one test, then exit", 0, NB_IN_RSP},
 	{"latency-rate", 0, "N", opt_latency_rate,
 	 "client: N latency probes per second ride along the test; the "
-	 "responder's worker reflects each, the report gives the RTT"},
+	 "responder's worker reflects each, the report gives the RTT",
+	 0, NB_IN_CLI},
 	{"pingpong", 0, NULL, opt_pingpong,
 	 "client: a latency test of probes only, one outstanding at a time "
-	 "(qperf udp_lat), for --time seconds"},
-	{"max-streams", 0, "N", opt_max_streams,
-	 "responder: reject tests with more streams than N [1024]"},
+	 "(qperf udp_lat), for --time seconds",
+	 0, NB_IN_CLI},
 	{"conf", 0, NULL, opt_conf,
-	 "client: show both ends' configuration (qperf conf) and exit"},
-	{"quit", 0, NULL, opt_quit, "client: tell the responder to exit"},
+	 "client: show both ends' configuration (qperf conf) and exit", 0,
+	 NB_IN_CLI},
+	{"quit", 0, NULL, opt_quit, "client: tell the responder to exit", 0,
+	 NB_IN_CLI},
 	{"peer-timeout", 0, "SECS", opt_peer_timeout,
-	 "peer mode: how long without an answer means the peer is gone [2]"},
+	 "peer mode: how long without an answer means the peer is gone [2]", 0,
+	 NB_IN_CLI | NB_IN_RSP},
+	{"auth-key", 0, "FILE", opt_auth_key,
+	 "client and responder: a shared key (16..1024 bytes, one trailing "
+	 "newline dropped) that both ends prove they hold; keep FILE "
+	 "readable by its owner only [no key]",
+	 0, NB_IN_CLI | NB_IN_RSP},
+	HEADING("Responder policy"),
+	{"allow", 0, "MAC|IP[/LEN]", opt_allow,
+	 "serve only clients with this MAC or in this IPv4 prefix; repeat "
+	 "for more (at most 32) [anyone]",
+	 NB_OPT_REPEAT, NB_IN_RSP},
+	{"max-rate", 0, "RATE", opt_max_rate,
+	 "reject tests asking it to send or receive faster than RATE: bits/s "
+	 "(L1 or l2) or pps, not max or % [10G]",
+	 0, NB_IN_RSP},
+	{"max-time", 0, "SECS", opt_max_time,
+	 "reject tests longer than SECS, warm-up included (1..2592000) "
+	 "[3600]",
+	 0, NB_IN_RSP},
+	{"max-streams", 0, "N", opt_max_streams,
+	 "reject tests with more streams than N [1024]", 0, NB_IN_RSP},
+	{"allow-quit", 0, NULL, opt_allow_quit,
+	 "obey a client's --quit (by default a responder refuses it)", 0,
+	 NB_IN_RSP},
 	HEADING("Traffic"),
 	{"rate", 'b', "RATE", opt_rate,
 	 "total rate: 10G (L1 bits/s, default layer), 9.5Gl2 (L2 bits/s), "
-	 "14.88Mpps, 50% (of link), max [max]"},
+	 "14.88Mpps, 50% (of link), max [max]",
+	 0, NB_IN_TEST},
 	{"size", 'l', "SIZES", opt_size,
-	 "frame size incl. FCS (64..9000), a list 64,512,1518, or imix [64]"},
-	{"proto", 0, "udp|tcp", opt_proto, "L4 protocol of data frames [udp]"},
+	 "frame size incl. FCS (64..9000), a list 64,512,1518, or imix [64]", 0,
+	 NB_IN_TEST | NB_IN_RSP},
+	{"proto", 0, "udp|tcp", opt_proto, "L4 protocol of data frames [udp]",
+	 0, NB_IN_TEST},
 	{"streams", 'P', "N", opt_streams,
-	 "streams (distinct UDP/TCP source ports) [1]"},
-	{"vlan", 0, "ID", opt_vlan, "add an 802.1Q tag with this VLAN id"},
-	{"src-ip", 0, "IP", opt_src_ip, "source IPv4 [198.18.0.1]"},
-	{"dst-ip", 0, "IP", opt_dst_ip, "destination IPv4 [198.19.0.1]"},
-	{"src-mac", 0, "MAC", opt_src_mac, "source MAC [the TX port's]"},
+	 "streams (distinct UDP/TCP source ports) [1]", 0, NB_IN_TEST},
+	{"vlan", 0, "ID", opt_vlan, "add an 802.1Q tag with this VLAN id", 0,
+	 NB_IN_TEST | NB_IN_RSP},
+	{"src-ip", 0, "IP", opt_src_ip, "source IPv4 [198.18.0.1]", 0,
+	 NB_IN_TEST},
+	{"dst-ip", 0, "IP", opt_dst_ip, "destination IPv4 [198.19.0.1]", 0,
+	 NB_IN_TEST},
+	{"src-mac", 0, "MAC", opt_src_mac, "source MAC [the TX port's]", 0,
+	 NB_IN_LOOP | NB_IN_REFL},
 	{"dst-mac", 0, "MAC", opt_dst_mac,
-	 "destination MAC [the RX port's in loopback]"},
+	 "destination MAC [the RX port's in loopback]", 0,
+	 NB_IN_LOOP | NB_IN_REFL},
 	HEADING("Test length"),
 	{"time", 't', "SECS", opt_time,
-	 "test length in seconds [10; with --packets/--bytes: until sent]"},
+	 "test length in seconds [10; with --packets/--bytes: until sent]", 0,
+	 NB_IN_TEST},
 	{"packets", 'k', "N", opt_packets,
-	 "send exactly N frames in total (K/M/G = 1e3/1e6/1e9)"},
+	 "send exactly N frames in total (K/M/G = 1e3/1e6/1e9)", 0, NB_IN_TEST},
 	{"bytes", 'n', "N", opt_bytes,
 	 "send N bytes of frames (incl. FCS) in total (K/M/G = "
-	 "2^10/2^20/2^30)"},
+	 "2^10/2^20/2^30)",
+	 0, NB_IN_TEST},
 	{"omit", 'O', "SECS", opt_omit,
-	 "warm-up seconds sent first and left out of the results [0]"},
+	 "warm-up seconds sent first and left out of the results [0]", 0,
+	 NB_IN_TEST},
 	HEADING("Ports and queues"),
-	{"queues", 'q', "N", opt_queues, "RX and TX queues per test port [1]"},
-	{"rxd", 0, "N", opt_rxd, "RX descriptors per queue [1024]"},
-	{"txd", 0, "N", opt_txd, "TX descriptors per queue [1024]"},
+	{"queues", 'q', "N", opt_queues, "RX and TX queues per test port [1]",
+	 0, NB_IN_TEST | NB_IN_RSP},
+	{"rxd", 0, "N", opt_rxd, "RX descriptors per queue [1024]", 0,
+	 NB_IN_ALL},
+	{"txd", 0, "N", opt_txd, "TX descriptors per queue [1024]", 0,
+	 NB_IN_ALL},
 	{"link-timeout", 0, "SECS", opt_link_timeout,
-	 "how long to wait for link up [10]"},
+	 "how long to wait for link up [10]", 0, NB_IN_ALL},
 	{"drain", 0, "SECS", opt_drain,
-	 "how long receivers keep counting after the senders stop [0.5]"},
+	 "how long receivers keep counting after the senders stop [0.5]", 0,
+	 NB_IN_TEST | NB_IN_RSP},
 	HEADING("Output"),
 	{"interval", 'i', "SECS", opt_interval,
 	 "seconds between interval reports, 0 for none (a progress line "
-	 "on a terminal) [1]"},
+	 "on a terminal) [1]",
+	 0, NB_IN_TEST},
 	{"format", 'f', "k|m|g|t|K|M|G|T", opt_format,
 	 "bitrate unit in text output, as iperf3 -f: bits (k..t) or bytes "
-	 "(K..T) per second [adaptive]"},
+	 "(K..T) per second [adaptive]",
+	 0, NB_IN_TEST},
 	{"quiet", 0, NULL, opt_quiet,
 	 "text output: only the final report (no header, intervals or "
-	 "progress line)"},
+	 "progress line)",
+	 0, NB_IN_ALL},
 	{"json", 'J', NULL, opt_json,
 	 "print one JSON document on stdout (iperf3's shape) instead of "
-	 "text"},
+	 "text",
+	 0, NB_IN_ALL},
 	{"json-stream", 0, NULL, opt_json_stream,
 	 "print JSON lines on stdout: one object per event (start, "
-	 "interval, end, error)"},
+	 "interval, end, error)",
+	 0, NB_IN_ALL},
 	{"csv", 0, NULL, opt_csv,
 	 "print CSV on stdout: a header, then one row per interval per "
-	 "stream and the end totals"},
+	 "stream and the end totals",
+	 0, NB_IN_ALL},
 	{"json-file", 0, "FILE", opt_json_file,
-	 "also write the JSON document to FILE (whatever stdout shows)"},
+	 "also write the JSON document to FILE (whatever stdout shows)", 0,
+	 NB_IN_ALL},
 	{"logfile", 0, "FILE", opt_logfile,
-	 "append what goes to stdout to FILE instead; logs stay on stderr"},
+	 "append what goes to stdout to FILE instead; logs stay on stderr", 0,
+	 NB_IN_ALL},
 };
 
 const size_t nb_nb_options = sizeof(nb_options) / sizeof(nb_options[0]);
@@ -686,15 +979,17 @@ nb_option_apply(struct nb_config *cfg, size_t idx, const char *val,
 		int from_file, char *err, size_t errlen)
 {
 	const struct nb_option *o = &nb_options[idx];
-	char why[160] = "";
+	char why[256] = "";
 
-	if (cfg->seen[SEEN_WORD(idx)] & SEEN_BIT(idx)) {
+	if ((cfg->seen[SEEN_WORD(idx)] & SEEN_BIT(idx)) &&
+	    !(o->flags & NB_OPT_REPEAT)) {
 		snprintf(err, errlen, "%s '%s%s' given twice",
 			 from_file ? "key" : "option", from_file ? "" : "--",
 			 o->name);
 		return -EINVAL;
 	}
 	cfg->seen[SEEN_WORD(idx)] |= SEEN_BIT(idx);
+	cfg->given[SEEN_WORD(idx)] |= SEEN_BIT(idx);
 	if (o->apply(cfg, val, why, sizeof(why)) != 0) {
 		snprintf(err, errlen, "bad value '%s' for %s '%s%s': %s",
 			 val ? val : "", from_file ? "key" : "option",
@@ -721,8 +1016,20 @@ nb_options_parse(struct nb_config *cfg, int argc, char **argv, char *err,
 						: strlen(tok + 2));
 			if (eq != NULL)
 				val = eq + 1;
-		} else if (tok[0] == '-' && tok[1] != '\0' && tok[2] == '\0') {
+		} else if (tok[0] == '-' && tok[1] != '\0' && tok[1] != '-') {
+			/* -b 1G, or -b1G as getopt takes it */
 			idx = find_short(tok[1]);
+			if (tok[2] != '\0' && idx >= 0) {
+				if (nb_options[idx].arg == NULL) {
+					snprintf(err, errlen,
+						 "option '-%c' takes no value "
+						 "(in '%s'; flags are not "
+						 "grouped)",
+						 tok[1], tok);
+					return -EINVAL;
+				}
+				val = tok + 2;
+			}
 		} else {
 			snprintf(err, errlen,
 				 "unexpected argument '%s' (options start with "
@@ -756,10 +1063,182 @@ nb_options_parse(struct nb_config *cfg, int argc, char **argv, char *err,
 	return 0;
 }
 
+/* What each mode is called in messages: "for X, not Y". */
+static const char *const mode_for[] = {
+	[NB_MODE_PORTS] = "--list-ports",
+	[NB_MODE_LOOPBACK] = "a loopback test (--tx-port/--rx-port)",
+	[NB_MODE_REFLECTOR] = "a reflector test (--peer MAC --reflector)",
+	[NB_MODE_CLIENT] = "a client (--peer MAC|IP)",
+	[NB_MODE_RESPONDER] = "the responder (none of --tx-port, --rx-port, "
+			      "--peer, --list-ports)",
+};
+static const char *const mode_not[] = {
+	[NB_MODE_PORTS] = "--list-ports",
+	[NB_MODE_LOOPBACK] = "a loopback test",
+	[NB_MODE_REFLECTOR] = "a reflector test",
+	[NB_MODE_CLIENT] = "a client",
+	[NB_MODE_RESPONDER] = "the responder",
+};
+
+/* Every option given applies to the mode; else say which modes it is for. */
+static int
+check_modes(const struct nb_config *cfg, char *err, size_t errlen)
+{
+	static const enum nb_mode order[] = {
+		NB_MODE_PORTS,	NB_MODE_LOOPBACK,  NB_MODE_REFLECTOR,
+		NB_MODE_CLIENT, NB_MODE_RESPONDER,
+	};
+	unsigned int m = NB_IN(cfg->mode), k;
+	size_t i, off;
+	int first = 1;
+
+	for (i = 0; i < nb_nb_options; i++) {
+		const struct nb_option *o = &nb_options[i];
+
+		if (o->name == NULL ||
+		    !(cfg->given[SEEN_WORD(i)] & SEEN_BIT(i)) || (o->modes & m))
+			continue;
+		if (cfg->mode == NB_MODE_RESPONDER &&
+		    (o->modes & (NB_IN_LOOP | NB_IN_CLI)) ==
+			    (NB_IN_LOOP | NB_IN_CLI)) {
+			snprintf(err, errlen,
+				 "--%s is a test option: give --tx-port/"
+				 "--rx-port (loopback) or --peer (client); "
+				 "without them dpdk-nbench is a responder, "
+				 "which takes each test from its client",
+				 o->name);
+			return -EINVAL;
+		}
+		off = (size_t)snprintf(err, errlen, "--%s is for ", o->name);
+		for (k = 0;
+		     k < sizeof(order) / sizeof(order[0]) && off < errlen;
+		     k++) {
+			if (!(o->modes & NB_IN(order[k])))
+				continue;
+			off += (size_t)snprintf(err + off, errlen - off, "%s%s",
+						first ? "" : " or ",
+						mode_for[order[k]]);
+			first = 0;
+		}
+		if (off < errlen)
+			snprintf(err + off, errlen - off, ", not %s",
+				 mode_not[cfg->mode]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The mode from the options (and what --reflector implies). */
+static int
+derive_mode(struct nb_config *cfg, char *err, size_t errlen)
+{
+	if (cfg->have_peer) {
+		if (cfg->mode != NB_MODE_NONE) {
+			snprintf(err, errlen,
+				 "--peer cannot be combined with --tx-port, "
+				 "--rx-port or --list-ports");
+			return -EINVAL;
+		}
+		if (!cfg->reflector) {
+			cfg->mode = NB_MODE_CLIENT;
+			return 0;
+		}
+		if (cfg->peer_is_ip) {
+			snprintf(err, errlen,
+				 "--reflector needs the peer's MAC address "
+				 "(a reflector answers no ARP)");
+			return -EINVAL;
+		}
+		cfg->mode = NB_MODE_REFLECTOR;
+		cfg->nb_tx_ports = cfg->nb_rx_ports = 1;
+		cfg->tx_ports[0] = cfg->rx_ports[0] = cfg->port;
+		if (!cfg->have_dst_mac) {
+			memcpy(cfg->dst_mac, cfg->peer_mac, 6);
+			cfg->have_dst_mac = 1;
+		}
+		return 0;
+	}
+	if (cfg->reflector) {
+		snprintf(err, errlen, "--reflector needs --peer MAC");
+		return -EINVAL;
+	}
+	if (cfg->mode == NB_MODE_NONE) {
+		if (cfg->reverse || cfg->bidir || cfg->conf || cfg->quit ||
+		    cfg->latency_rate || cfg->pingpong) {
+			snprintf(err, errlen,
+				 "--reverse, --bidir, --conf, --quit, "
+				 "--latency-rate and --pingpong need --peer "
+				 "MAC|IP");
+			return -EINVAL;
+		}
+		/* No test asked for: serve them, like iperf3 -s. */
+		cfg->mode = NB_MODE_RESPONDER;
+	}
+	return 0;
+}
+
+static int
+check_client(const struct nb_config *cfg, char *err, size_t errlen)
+{
+	if (cfg->reverse && cfg->bidir) {
+		snprintf(err, errlen,
+			 "--reverse and --bidir exclude each other");
+		return -EINVAL;
+	}
+	if ((cfg->latency_rate || cfg->pingpong) &&
+	    (cfg->reverse || cfg->bidir)) {
+		snprintf(err, errlen,
+			 "latency probes (--latency-rate, --pingpong) ride "
+			 "tests the client sends: not with --reverse/--bidir");
+		return -EINVAL;
+	}
+	if (cfg->latency_rate && cfg->pingpong) {
+		snprintf(err, errlen,
+			 "--latency-rate and --pingpong exclude each other");
+		return -EINVAL;
+	}
+	if (cfg->pingpong && (cfg->packets || cfg->bytes)) {
+		snprintf(err, errlen,
+			 "--pingpong runs for --time, not a --packets/--bytes "
+			 "count");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
+check_loopback(const struct nb_config *cfg, char *err, size_t errlen)
+{
+	uint16_t i, j;
+
+	if (cfg->nb_tx_ports == 0 || cfg->nb_rx_ports == 0) {
+		snprintf(err, errlen,
+			 "a loopback test needs both --tx-port and --rx-port");
+		return -EINVAL;
+	}
+	for (i = 0; i < cfg->nb_tx_ports; i++)
+		for (j = 0; j < cfg->nb_rx_ports; j++)
+			if (cfg->tx_ports[i] == cfg->rx_ports[j]) {
+				snprintf(err, errlen,
+					 "port %u is both --tx-port and "
+					 "--rx-port; a loopback test needs two "
+					 "ports facing each other",
+					 cfg->tx_ports[i]);
+				return -EINVAL;
+			}
+	if (cfg->nb_tx_ports != cfg->nb_rx_ports) {
+		snprintf(err, errlen,
+			 "--tx-port and --rx-port must list the same number of "
+			 "ports (TX port i faces RX port i)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int
 nb_config_check(struct nb_config *cfg, char *err, size_t errlen)
 {
-	uint16_t i, j;
+	uint16_t i;
 
 	if (cfg->help || cfg->version)
 		return 0;
@@ -776,126 +1255,14 @@ nb_config_check(struct nb_config *cfg, char *err, size_t errlen)
 			 "and --csv print no progress anyway");
 		return -EINVAL;
 	}
-	if (cfg->have_peer) {
-		if (cfg->mode != NB_MODE_NONE) {
-			snprintf(err, errlen,
-				 "--peer cannot be combined with --tx-port, "
-				 "--rx-port or --list-ports");
-			return -EINVAL;
-		}
-		if (!cfg->reflector) {
-			cfg->mode = NB_MODE_CLIENT;
-			if (cfg->reverse && cfg->bidir) {
-				snprintf(err, errlen,
-					 "--reverse and --bidir exclude each "
-					 "other");
-				return -EINVAL;
-			}
-			if (cfg->one_off) {
-				snprintf(err, errlen,
-					 "--one-off is for the responder "
-					 "(no --peer)");
-				return -EINVAL;
-			}
-			if ((cfg->latency_rate || cfg->pingpong) &&
-			    (cfg->reverse || cfg->bidir)) {
-				snprintf(err, errlen,
-					 "latency probes (--latency-rate, "
-					 "--pingpong) ride tests the client "
-					 "sends: not with --reverse/--bidir");
-				return -EINVAL;
-			}
-			if (cfg->latency_rate && cfg->pingpong) {
-				snprintf(err, errlen,
-					 "--latency-rate and --pingpong "
-					 "exclude each other");
-				return -EINVAL;
-			}
-			if (cfg->pingpong && (cfg->packets || cfg->bytes)) {
-				snprintf(err, errlen,
-					 "--pingpong runs for --time, not a "
-					 "--packets/--bytes count");
-				return -EINVAL;
-			}
-			goto common;
-		}
-		if (cfg->reverse || cfg->bidir || cfg->conf || cfg->quit ||
-		    cfg->latency_rate || cfg->pingpong) {
-			snprintf(err, errlen,
-				 "a reflector cannot be asked to send "
-				 "(--reverse, --bidir), for --conf/--quit, or "
-				 "for probes (every frame it returns gives the "
-				 "RTT already)");
-			return -EINVAL;
-		}
-		if (cfg->peer_is_ip) {
-			snprintf(err, errlen,
-				 "--reflector needs the peer's MAC address "
-				 "(a reflector answers no ARP)");
-			return -EINVAL;
-		}
-		cfg->mode = NB_MODE_REFLECTOR;
-		cfg->nb_tx_ports = cfg->nb_rx_ports = 1;
-		cfg->tx_ports[0] = cfg->rx_ports[0] = cfg->port;
-		if (!cfg->have_dst_mac) {
-			memcpy(cfg->dst_mac, cfg->peer_mac, 6);
-			cfg->have_dst_mac = 1;
-		}
-	} else if (cfg->reflector) {
-		snprintf(err, errlen, "--reflector needs --peer MAC");
+	if (derive_mode(cfg, err, errlen) != 0 ||
+	    check_modes(cfg, err, errlen) != 0)
 		return -EINVAL;
-	}
-	if (cfg->mode == NB_MODE_NONE) {
-		if (cfg->reverse || cfg->bidir || cfg->conf || cfg->quit ||
-		    cfg->latency_rate || cfg->pingpong) {
-			snprintf(err, errlen,
-				 "--reverse, --bidir, --conf, --quit, "
-				 "--latency-rate and --pingpong need --peer "
-				 "MAC|IP");
-			return -EINVAL;
-		}
-		/* No test asked for: serve them, like iperf3 -s. */
-		cfg->mode = NB_MODE_RESPONDER;
-		return 0;
-	}
-	if (cfg->one_off) {
-		snprintf(err, errlen, "--one-off is for the responder");
+	if (cfg->mode == NB_MODE_CLIENT && check_client(cfg, err, errlen) != 0)
 		return -EINVAL;
-	}
-	if (cfg->mode != NB_MODE_CLIENT &&
-	    (cfg->reverse || cfg->bidir || cfg->conf || cfg->quit ||
-	     cfg->latency_rate || cfg->pingpong)) {
-		snprintf(err, errlen,
-			 "--reverse, --bidir, --conf, --quit, --latency-rate "
-			 "and --pingpong are for a client (--peer MAC|IP)");
+	if (cfg->mode == NB_MODE_LOOPBACK &&
+	    check_loopback(cfg, err, errlen) != 0)
 		return -EINVAL;
-	}
-common:
-	if (cfg->mode == NB_MODE_LOOPBACK) {
-		if (cfg->nb_tx_ports == 0 || cfg->nb_rx_ports == 0) {
-			snprintf(err, errlen,
-				 "a loopback test needs both --tx-port and "
-				 "--rx-port");
-			return -EINVAL;
-		}
-		for (i = 0; i < cfg->nb_tx_ports; i++)
-			for (j = 0; j < cfg->nb_rx_ports; j++)
-				if (cfg->tx_ports[i] == cfg->rx_ports[j]) {
-					snprintf(err, errlen,
-						 "port %u is both --tx-port "
-						 "and --rx-port; a loopback "
-						 "test needs two ports facing "
-						 "each other",
-						 cfg->tx_ports[i]);
-					return -EINVAL;
-				}
-		if (cfg->nb_tx_ports != cfg->nb_rx_ports) {
-			snprintf(err, errlen,
-				 "--tx-port and --rx-port must list the same "
-				 "number of ports (TX port i faces RX port i)");
-			return -EINVAL;
-		}
-	}
 	if (cfg->packets && cfg->bytes) {
 		snprintf(err, errlen,
 			 "--packets and --bytes exclude each other");
@@ -922,6 +1289,24 @@ common:
 		}
 	}
 	return 0;
+}
+
+int
+nb_option_is_tool_only(const char *tok)
+{
+	const char *eq;
+	int idx;
+
+	if (strncmp(tok, "--", 2) != 0 || tok[2] == '\0')
+		return 0;
+	eq = strchr(tok + 2, '=');
+	idx = nb_option_find(tok + 2,
+			     eq ? (size_t)(eq - tok - 2) : strlen(tok + 2));
+	if (idx < 0)
+		return 0;
+	/* EAL's own long options of the same name */
+	return strcmp(nb_options[idx].name, "help") != 0 &&
+	       strcmp(nb_options[idx].name, "allow") != 0;
 }
 
 void

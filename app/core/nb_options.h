@@ -13,6 +13,27 @@
 
 /* flags of an option */
 #define NB_OPT_CLI_ONLY 1 /* not a config-file key (help, version, config) */
+#define NB_OPT_REPEAT	2 /* may be given again: each adds (--allow) */
+
+/*
+ * The modes an option applies to (a bit per enum nb_mode).  An option given
+ * for another mode is a usage error: nothing is ignored silently.
+ */
+#define NB_IN(m)    (1u << (m))
+#define NB_IN_PORTS NB_IN(NB_MODE_PORTS)
+#define NB_IN_LOOP  NB_IN(NB_MODE_LOOPBACK)
+#define NB_IN_REFL  NB_IN(NB_MODE_REFLECTOR)
+#define NB_IN_CLI   NB_IN(NB_MODE_CLIENT)
+#define NB_IN_RSP   NB_IN(NB_MODE_RESPONDER)
+#define NB_IN_TEST  (NB_IN_LOOP | NB_IN_REFL | NB_IN_CLI) /* sends a test */
+#define NB_IN_ALL   (NB_IN_PORTS | NB_IN_TEST | NB_IN_RSP)
+
+/* Bounds of counts: the plan's byte and bit totals (frames x 9020 B x 8)
+ * must fit 64 bits. */
+#define NB_MAX_PACKETS UINT64_C(100000000000000) /* 1e14 = 100000G */
+#define NB_MAX_BYTES   (UINT64_C(1) << 50)	 /* 1 PiB = 1048576G */
+#define NB_MIN_TIME    0.1 /* shortest --time and --omit above 0 */
+#define NB_MAX_TIME    (86400.0 * 30)
 
 /*
  * An entry with name NULL is a section heading: help is its title (used by
@@ -27,6 +48,7 @@ struct nb_option {
 		     size_t whylen);
 	const char *help;
 	unsigned int flags; /* NB_OPT_* */
+	unsigned int modes; /* NB_IN_* */
 };
 
 extern const struct nb_option nb_options[];
@@ -37,7 +59,8 @@ void nb_config_defaults(struct nb_config *cfg);
 
 /*
  * Parse the tool's arguments (those after EAL's "--"; argv[0] is not an
- * option).  Accepts "--name value", "--name=value" and "-x value".  On error
+ * option).  Accepts "--name value", "--name=value", "-x value" and "-xvalue"
+ * (like getopt; flags are not grouped).  On error
  * returns -EINVAL and writes a message naming the offending token into err.
  */
 int nb_options_parse(struct nb_config *cfg, int argc, char **argv, char *err,
@@ -46,7 +69,8 @@ int nb_options_parse(struct nb_config *cfg, int argc, char **argv, char *err,
 /*
  * Checks that need all options at once (e.g. --packets with --bytes), and
  * derives what follows from them (the mode, and for --reflector the port
- * lists and the destination MAC).
+ * lists and the destination MAC).  Every option given must apply to the
+ * mode (the table's modes); --auth-key's file is read here.
  */
 int nb_config_check(struct nb_config *cfg, char *err, size_t errlen);
 
@@ -73,6 +97,14 @@ int nb_option_apply(struct nb_config *cfg, size_t idx, const char *val,
  */
 int nb_config_load(struct nb_config *cfg, const char *path, char *err,
 		   size_t errlen);
+
+/*
+ * Whether a "--name" or "--name=value" token before EAL's "--" is one of
+ * this tool's options rather than EAL's: the tool's long names, except those
+ * EAL has too (--help, --allow).  main() uses it to say "did you forget
+ * '--'?" before EAL starts.
+ */
+int nb_option_is_tool_only(const char *tok);
 
 /* The man page, troff -man, from the same table (docs/dpdk-nbench.1). */
 void nb_options_man(FILE *f);

@@ -17,8 +17,10 @@
  *             | NUMBER "%"                     -> NB_RATE_PERCENT
  *     e.g. "10G", "10Gbps", "10gl1", "2.5G", "1000", "100Ml2", "14.88Mpps",
  *     "500kpps", "1000pps", "50%", "99.5%".  The value after applying MULT
- *     must be finite and > 0 (else -ERANGE); a percentage must be in
- *     (0, 100] (else -ERANGE).
+ *     must be finite and > 0, at most NB_RATE_MAX_BPS bits/s or
+ *     NB_RATE_MAX_PPS packets/s (else -ERANGE); a percentage must be in
+ *     (0, 100] (else -ERANGE).  "T" is no multiplier: 10 Tbit/s is
+ *     "10000G".
  *
  *   count    := DIGITS [MULT]                  decimal multipliers
  *   bytes    := DIGITS [MULT]                  K/M/G = 2^10/2^20/2^30
@@ -198,14 +200,19 @@ parse_uint_mult(const char *s, uint64_t k, uint64_t m, uint64_t g,
 	return 0;
 }
 
-int
-nb_parse_rate(const char *s, struct nb_rate_spec *out)
+/*
+ * nb_parse_rate(), with the reason for a refusal (a static string; "" for
+ * a syntax error, which the caller explains with examples).
+ */
+static int
+parse_rate(const char *s, struct nb_rate_spec *out, const char **why)
 {
 	enum nb_rate_kind kind;
 	const char *p;
 	double v, mult = 1.0;
 	int rc;
 
+	*why = "";
 	if (s == NULL || out == NULL)
 		return -EINVAL;
 	if (streq_ci(s, "max")) {
@@ -214,12 +221,18 @@ nb_parse_rate(const char *s, struct nb_rate_spec *out)
 		return 0;
 	}
 	rc = parse_number(s, &v, &p);
+	if (rc == -ERANGE)
+		*why = "the number is out of range";
 	if (rc != 0)
 		return rc;
 
 	if (strcmp(p, "%") == 0) {
-		if (!(v > 0.0 && v <= 100.0))
+		if (!(v > 0.0 && v <= 100.0)) {
+			*why = "a percentage of the link speed is above 0 and "
+			       "at most 100 (give max for as fast as the port "
+			       "takes frames)";
 			return -ERANGE;
+		}
 		out->kind = NB_RATE_PERCENT;
 		out->value = v;
 		return 0;
@@ -251,11 +264,42 @@ nb_parse_rate(const char *s, struct nb_rate_spec *out)
 		return -EINVAL;
 
 	v *= mult;
-	if (!isfinite(v) || !(v > 0.0))
+	if (!isfinite(v) || !(v > 0.0)) {
+		*why = isfinite(v) ? "a rate must be above 0 (give max for as "
+				     "fast as the port takes frames)"
+				   : "the number is out of range";
 		return -ERANGE;
+	}
+	if (kind == NB_RATE_PPS && v > NB_RATE_MAX_PPS) {
+		*why = "above the largest packet rate, 10 Gpps (10Gpps)";
+		return -ERANGE;
+	}
+	if (kind != NB_RATE_PPS && v > NB_RATE_MAX_BPS) {
+		*why = "above the largest bit rate, 10 Tbit/s (10000G)";
+		return -ERANGE;
+	}
 	out->kind = kind;
 	out->value = v;
 	return 0;
+}
+
+int
+nb_parse_rate(const char *s, struct nb_rate_spec *out)
+{
+	const char *why;
+
+	return parse_rate(s, out, &why);
+}
+
+const char *
+nb_rate_error(const char *s)
+{
+	struct nb_rate_spec tmp;
+	const char *why;
+
+	if (parse_rate(s, &tmp, &why) == 0)
+		return NULL;
+	return why;
 }
 
 int

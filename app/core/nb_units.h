@@ -34,7 +34,19 @@ struct nb_rate_spec {
 	double value;
 };
 
+/* The largest rates accepted: beyond any port, and safe in the pacer's and
+ * the plan's 64-bit arithmetic. */
+#define NB_RATE_MAX_BPS 10e12 /* 10 Tbit/s */
+#define NB_RATE_MAX_PPS 10e9  /* 10 Gpps */
+
 int nb_parse_rate(const char *s, struct nb_rate_spec *out);
+
+/*
+ * Why nb_parse_rate() refuses s: a phrase such as "a rate must be above 0
+ * ...", or "" for a syntax error (the caller shows examples); NULL when s
+ * is a valid rate.
+ */
+const char *nb_rate_error(const char *s);
 
 /* Decimal integer with optional K/M/G suffix (1e3/1e6/1e9): "--packets 10M". */
 int nb_parse_count(const char *s, uint64_t *out);

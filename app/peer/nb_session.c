@@ -260,8 +260,10 @@ nb_peer_open(struct nb_peer *pr, struct nb_app *app, int client, uint32_t ip)
 	pr->client = client;
 	pr->timeout_ns = (uint64_t)(cfg->peer_timeout * 1e9);
 	if (!nb_port_valid(cfg->port)) {
-		nb_app_error(app, "port %u does not exist (see --list-ports)",
-			     cfg->port);
+		char msg[160];
+
+		nb_setup_port_missing(cfg->port, msg, sizeof(msg));
+		nb_app_error(app, "%s", msg);
 		return 2;
 	}
 	cfg->extra_rxq = 1;

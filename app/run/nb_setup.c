@@ -55,11 +55,33 @@ nb_setup_roles(struct nb_app *app, char *err, size_t errlen)
 	return ret;
 }
 
+void
+nb_setup_port_missing(uint16_t port, char *err, size_t errlen)
+{
+	uint16_t ids[NB_MAX_PORTS], n = nb_port_ids(ids, NB_MAX_PORTS), i;
+	size_t off;
+
+	off = (size_t)snprintf(err, errlen,
+			       "port %u does not exist (%u port%s probed%s",
+			       port, n, n == 1 ? "" : "s", n ? ": " : "");
+	for (i = 0; i < n && off < errlen; i++)
+		off += (size_t)snprintf(err + off, errlen - off, "%s%u",
+					i ? ", " : "", ids[i]);
+	if (off < errlen)
+		snprintf(err + off, errlen - off, "; see --list-ports)");
+}
+
 int
 nb_setup_check_ports(const struct nb_config *cfg, char *err, size_t errlen)
 {
-	uint16_t i, n = cfg->nb_tx_ports + cfg->nb_rx_ports, count;
+	uint16_t i, n = cfg->nb_tx_ports + cfg->nb_rx_ports;
 
+	if (cfg->mode == NB_MODE_CLIENT || cfg->mode == NB_MODE_RESPONDER) {
+		if (nb_port_valid(cfg->port))
+			return 0;
+		nb_setup_port_missing(cfg->port, err, errlen);
+		return -ENODEV;
+	}
 	if (cfg->mode != NB_MODE_LOOPBACK && cfg->mode != NB_MODE_REFLECTOR)
 		return 0;
 	for (i = 0; i < n; i++) {
@@ -69,11 +91,7 @@ nb_setup_check_ports(const struct nb_config *cfg, char *err, size_t errlen)
 
 		if (nb_port_valid(p))
 			continue;
-		count = nb_port_count();
-		snprintf(err, errlen,
-			 "port %u does not exist (%u port%s probed; see "
-			 "--list-ports)",
-			 p, count, count == 1 ? "" : "s");
+		nb_setup_port_missing(p, err, errlen);
 		return -ENODEV;
 	}
 	return 0;
@@ -173,6 +191,8 @@ nb_setup_ports(struct nb_app *app, const uint16_t *ids, uint16_t n,
 			/* rings full, per-lcore caches, bursts in hand */
 			.nb_rx_mbufs = cfg->rxd * sr->nb_queues +
 				       512 * rte_lcore_count() + 4096,
+			/* a memif client started before its server */
+			.start_timeout = cfg->link_timeout,
 		};
 
 		app->port_ids[i] = ids[i];

@@ -63,7 +63,23 @@ class Errors(unittest.TestCase):
                  "--vdev", "net_null0", "--", "--tx-port", "0",
                  "--rx-port", "5"])
         self.assertEqual(p.returncode, 2, p.stderr)
-        self.assertIn("port 5 does not exist", p.stderr)
+        self.assertIn("port 5 does not exist (1 port probed: 0; see "
+                      "--list-ports)", p.stderr)
+
+    def test_missing_peer_port(self):
+        # a responder's (or client's) --port, named with the ports there
+        if not nbe2e.have_hugepages():
+            self.skipTest("no hugepages")
+        for tool in (["--port", "2", "--one-off"],
+                     ["--port", "2", "--peer", "02:00:00:00:00:02"]):
+            with self.subTest(tool=tool):
+                p = run(["--no-pci", "--lcores", nbe2e.lcore_map(1),
+                         "--file-prefix", nbe2e.unique("err"),
+                         "--vdev", "net_null0", "--vdev", "net_null1",
+                         "--"] + tool)
+                self.assertEqual(p.returncode, 2, p.stderr)
+                self.assertIn("port 2 does not exist (2 ports probed: "
+                              "0, 1; see --list-ports)", p.stderr)
 
     def test_too_few_lcores(self):
         if not nbe2e.have_hugepages():

@@ -178,6 +178,78 @@ test_errors_name_file_line_key(void **state)
 	assert_non_null(strstr(err, "/nonexistent/nb.ini"));
 }
 
+/* The security keys: --allow as a list (and repeatable), the others once;
+ * a directory is no config file; a flag set false counts for no mode. */
+static void
+test_security_keys(void **state)
+{
+	const char *const cli_allow[] = {"--allow", "10.9.0.0/16", NULL};
+	const char *const cli_loop[] = {"--tx-port", "0", "--rx-port", "1",
+					NULL};
+	struct nb_config cfg;
+	char err[ERRLEN];
+
+	(void)state;
+	/* spaces around the list's elements are allowed */
+	assert_int_equal(
+		load(&cfg,
+		     "[policy]\nallow = 10.0.0.0/8 , 02:00:00:00:00:07\n"
+		     "allow = 198.18.0.1\nmax-rate = 1Mpps\n"
+		     "max-time = 60\nallow-quit = true\n",
+		     err, NULL),
+		0);
+	assert_int_equal(cfg.nb_allow, 3);
+	assert_int_equal(cfg.allow[0].mask, 0xff000000u);
+	assert_int_equal(cfg.allow[1].is_ip, 0);
+	assert_int_equal(cfg.allow[2].ip, 0xc6120001u);
+	assert_int_equal(cfg.max_rate.kind, NB_RATE_PPS);
+	assert_true(cfg.max_time == 60);
+	assert_int_equal(cfg.allow_quit, 1);
+	assert_int_equal(nb_config_check(&cfg, err, ERRLEN), 0);
+	assert_int_equal(cfg.mode, NB_MODE_RESPONDER);
+
+	/* the command line's --allow wins over the file's list */
+	assert_int_equal(load(&cfg, "allow = 10.0.0.0/8\n", err, cli_allow), 0);
+	assert_int_equal(cfg.nb_allow, 1);
+	assert_int_equal(cfg.allow[0].ip, 0x0a090000u);
+
+	/* errors name the file's line and the key */
+	assert_int_equal(load(&cfg, "\nallow = 10.0.0.1/8\n", err, NULL),
+			 -EINVAL);
+	assert_error_at(err, 2, "did you mean 10.0.0.0/8");
+	assert_int_equal(load(&cfg, "allow = 10.0.0.1, ,10.0.0.2\n", err, NULL),
+			 -EINVAL);
+	assert_error_at(err, 1, "empty element");
+	assert_int_equal(load(&cfg, "max-rate = max\n", err, NULL), -EINVAL);
+	assert_error_at(err, 1, "absolute");
+	assert_int_equal(load(&cfg, "max-time = 1\nmax-time = 2\n", err, NULL),
+			 -EINVAL);
+	assert_error_at(err, 2, "given twice");
+	assert_int_equal(load(&cfg, "auth-key = /nonexistent/k\n", err, NULL),
+			 -EINVAL);
+	assert_error_at(err, 1, "/nonexistent/k");
+
+	/* a responder's flag set false in a loopback profile is no error */
+	assert_int_equal(
+		load(&cfg, "one-off = false\nallow-quit = no\n", err, cli_loop),
+		0);
+	assert_int_equal(nb_config_check(&cfg, err, ERRLEN), 0);
+	/* set true, it is */
+	assert_int_equal(load(&cfg, "allow-quit = yes\n", err, cli_loop), 0);
+	assert_int_equal(nb_config_check(&cfg, err, ERRLEN), -EINVAL);
+	assert_non_null(strstr(err, "--allow-quit is for the responder"));
+	/* a test option in a responder's file */
+	assert_int_equal(load(&cfg, "rate = 1G\n", err, NULL), 0);
+	assert_int_equal(nb_config_check(&cfg, err, ERRLEN), -EINVAL);
+	assert_non_null(strstr(err, "--rate is a test option"));
+
+	/* a directory is refused, not read as an empty file */
+	nb_config_defaults(&cfg);
+	assert_int_equal(nb_config_load(&cfg, "/tmp", err, ERRLEN), -EISDIR);
+	assert_non_null(strstr(err, "'/tmp'"));
+	assert_non_null(strstr(err, "directory"));
+}
+
 /* Every key of the table is accepted in a file, except CLI-only ones. */
 static void
 test_every_key(void **state)
@@ -251,6 +323,7 @@ main(void)
 		cmocka_unit_test(test_values_applied),
 		cmocka_unit_test(test_command_line_wins),
 		cmocka_unit_test(test_errors_name_file_line_key),
+		cmocka_unit_test(test_security_keys),
 		cmocka_unit_test(test_every_key),
 		cmocka_unit_test(test_examples),
 	};

@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -107,8 +109,16 @@ test_defaults(void **state)
 				 0);
 		assert_memory_equal(&c2, &cfg, sizeof(cfg));
 	}
-	/* The table fits the "seen" bitmap. */
-	assert_true(nb_nb_options <= 64);
+	/* The responder's policy defaults. */
+	assert_int_equal(cfg.max_rate.kind, NB_RATE_BPS_L1);
+	assert_true(cfg.max_rate.value == 10e9);
+	assert_true(cfg.max_time == 3600);
+	assert_int_equal(cfg.nb_allow, 0);
+	assert_int_equal(cfg.psk_len, 0);
+	assert_int_equal(cfg.allow_quit, 0);
+	/* The table fits the "seen" and "given" bitmaps. */
+	assert_true(nb_nb_options <=
+		    64 * sizeof(cfg.seen) / sizeof(cfg.seen[0]));
 	assert_true(nb_nb_options > 0);
 }
 
@@ -421,6 +431,86 @@ chk_peer_timeout(const struct nb_config *c)
 	assert_true(c->peer_timeout == 0.5);
 }
 
+/* Key files made by setup_keys() (the cases point at these names). */
+static char dir_path[64], key_path[80], short_path[80], crlf_path[80];
+
+static void
+write_file(const char *path, const char *data, size_t n, mode_t mode)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, n, f), n);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(chmod(path, mode), 0);
+}
+
+static int
+setup_keys(void **state)
+{
+	(void)state;
+	snprintf(dir_path, sizeof(dir_path), "/tmp/nb-test-options.XXXXXX");
+	if (mkdtemp(dir_path) == NULL)
+		return -1;
+	snprintf(key_path, sizeof(key_path), "%s/key", dir_path);
+	snprintf(short_path, sizeof(short_path), "%s/short", dir_path);
+	snprintf(crlf_path, sizeof(crlf_path), "%s/crlf", dir_path);
+	write_file(key_path, "0123456789abcdef\n", 17, 0600);
+	write_file(short_path, "0123456789abcde\n", 16, 0600);
+	write_file(crlf_path, "0123456789abcdefXY\r\n", 20, 0600);
+	return 0;
+}
+
+static int
+teardown_keys(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir_path);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void
+chk_auth_key(const struct nb_config *c)
+{
+	assert_string_equal(c->auth_key, key_path);
+	assert_int_equal(c->psk_len, 16);
+	assert_memory_equal(c->psk, "0123456789abcdef", 16);
+}
+
+static void
+chk_allow(const struct nb_config *c)
+{
+	static const uint8_t mac[6] = {2, 0, 0, 0, 0, 9};
+
+	assert_int_equal(c->nb_allow, 2);
+	assert_int_equal(c->allow[0].is_ip, 0);
+	assert_memory_equal(c->allow[0].mac, mac, 6);
+	assert_int_equal(c->allow[1].is_ip, 1);
+	assert_int_equal(c->allow[1].ip, ip4(10, 1, 0, 0));
+	assert_int_equal(c->allow[1].mask, ip4(255, 255, 0, 0));
+}
+
+static void
+chk_max_rate(const struct nb_config *c)
+{
+	assert_int_equal(c->max_rate.kind, NB_RATE_PPS);
+	assert_true(c->max_rate.value == 14.88e6);
+}
+
+static void
+chk_max_time(const struct nb_config *c)
+{
+	assert_true(c->max_time == 60);
+}
+
+static void
+chk_allow_quit(const struct nb_config *c)
+{
+	assert_int_equal(c->allow_quit, 1);
+}
+
 static const struct opt_case cases[] = {
 	{"help", 'h', NULL, chk_help, {NULL}},
 	{"version", 'V', NULL, chk_version, {NULL}},
@@ -503,6 +593,24 @@ static const struct opt_case cases[] = {
 	 "0.5",
 	 chk_peer_timeout,
 	 {"0.05", "601", "x", NULL}},
+	{"auth-key",
+	 0,
+	 key_path,
+	 chk_auth_key,
+	 {"", "/nonexistent/nb.key", dir_path, short_path, NULL}},
+	{"allow",
+	 0,
+	 "02:00:00:00:00:09,10.1.0.0/16",
+	 chk_allow,
+	 {"ff:ff:ff:ff:ff:ff", "01:00:5e:00:00:01", "00:00:00:00:00:00",
+	  "10.0.0.1/8", "10.0.0.0/33", NULL}},
+	{"max-rate",
+	 0,
+	 "14.88Mpps",
+	 chk_max_rate,
+	 {"max", "50%", "0", "1e99", "fast", NULL}},
+	{"max-time", 0, "60", chk_max_time, {"0", "0.5", "2592001", "x", NULL}},
+	{"allow-quit", 0, NULL, chk_allow_quit, {NULL}},
 };
 
 #define N_CASES (sizeof(cases) / sizeof(cases[0]))
@@ -754,8 +862,13 @@ test_unknown_and_malformed(void **state)
 	EXPECT_ERROR("''", NULL, "");
 	EXPECT_ERROR("'--='", NULL, "--=");
 	EXPECT_ERROR("positional", NULL, "positional");
-	EXPECT_ERROR("-bJ", NULL, "-bJ");
-	EXPECT_ERROR("-b=1G", NULL, "-b=1G");
+	/* -bVALUE is -b VALUE, as getopt takes it */
+	EXPECT_ERROR("'J'", "--rate", "-bJ");
+	EXPECT_ERROR("'=1G'", "--rate", "-b=1G");
+	/* flags are not grouped, and take no value */
+	EXPECT_ERROR("'-R'", "-RJ", "-RJ");
+	EXPECT_ERROR("'-J'", "-J1", "-J1");
+	EXPECT_ERROR("-z5", NULL, "-z5");
 	EXPECT_ERROR("---rate", NULL, "---rate", "1G");
 	/* The bad token is reported even after good ones. */
 	EXPECT_ERROR("--nope", NULL, "--tx-port", "0", "--rx-port", "1",
@@ -990,6 +1103,344 @@ test_usage(void **state)
 	free(buf);
 }
 
+/* -xVALUE works like -x VALUE for every short option that takes one. */
+static void
+test_short_attached(void **state)
+{
+	struct nb_config cfg;
+	char err[ERRLEN], tok[160];
+	size_t i;
+
+	(void)state;
+	assert_int_equal(PARSE(&cfg, err, "-b1G"), 0);
+	assert_int_equal(cfg.rate.kind, NB_RATE_BPS_L1);
+	assert_true(cfg.rate.value == 1e9);
+	assert_int_equal(PARSE(&cfg, err, "-t5", "-P4", "-l1518", "-k10M"), 0);
+	assert_true(cfg.duration == 5);
+	assert_int_equal(cfg.streams, 4);
+	assert_int_equal(cfg.sizes.sizes[0], 1518);
+	assert_int_equal(cfg.packets, 10000000);
+	/* "-t" with nothing attached still takes the next token */
+	assert_int_equal(PARSE(&cfg, err, "-t", "7"), 0);
+	assert_true(cfg.duration == 7);
+	for (i = 0; i < N_CASES; i++) {
+		const struct opt_case *c = &cases[i];
+
+		if (c->short_name == 0 || c->value == NULL)
+			continue;
+		snprintf(tok, sizeof(tok), "-%c%s", c->short_name, c->value);
+		check_parsed(c, (char *[]){(char *)"x", tok, NULL}, 2);
+	}
+}
+
+static void
+test_rate_reasons(void **state)
+{
+	(void)state;
+	EXPECT_ERROR("'0'", "above 0", "--rate", "0");
+	EXPECT_ERROR("'0pps'", "above 0", "--rate", "0pps");
+	EXPECT_ERROR("'101%'", "at most 100", "--rate", "101%");
+	EXPECT_ERROR("'1e99'", "largest bit rate", "--rate", "1e99");
+	EXPECT_ERROR("'10001G'", "10 Tbit/s", "--rate", "10001G");
+	EXPECT_ERROR("'11Gpps'", "10 Gpps", "--rate", "11Gpps");
+	EXPECT_ERROR("'1e400'", "out of range", "--rate", "1e400");
+	EXPECT_ERROR("'10X'", "expected e.g. 10G", "--rate", "10X");
+	/* the largest are accepted */
+	{
+		struct nb_config cfg;
+		char err[ERRLEN];
+
+		assert_int_equal(PARSE(&cfg, err, "--rate", "10000G"), 0);
+		assert_int_equal(PARSE(&cfg, err, "--rate", "10Gpps"), 0);
+	}
+}
+
+static void
+test_count_and_time_bounds(void **state)
+{
+	struct nb_config cfg;
+	char err[ERRLEN];
+
+	(void)state;
+	EXPECT_ERROR("--bytes", "2^50", "--bytes", "18446744073709551615");
+	EXPECT_ERROR("--bytes", "2^50", "--bytes", "1048577G");
+	assert_int_equal(PARSE(&cfg, err, "--bytes", "1048576G"), 0);
+	assert_true(cfg.bytes == NB_MAX_BYTES);
+	EXPECT_ERROR("--packets", "1e14", "--packets", "18446744073709551615");
+	EXPECT_ERROR("--packets", "1e14", "--packets", "100001G");
+	assert_int_equal(PARSE(&cfg, err, "--packets", "100000G"), 0);
+	assert_true(cfg.packets == NB_MAX_PACKETS);
+	/* the plan's totals fit 64 bits at the largest frame, L1, in bits */
+	assert_true(NB_MAX_PACKETS <= UINT64_MAX / (9000 + 20) / 8);
+	assert_true(NB_MAX_BYTES / 64 <= NB_MAX_PACKETS);
+
+	EXPECT_ERROR("'1e-9'", "0.1 s", "--time", "1e-9");
+	EXPECT_ERROR("'0.09'", "0.1 s", "-t", "0.09");
+	assert_int_equal(PARSE(&cfg, err, "--time", "0.1"), 0);
+	assert_int_equal(PARSE(&cfg, err, "--time", "0"), 0);
+	EXPECT_ERROR("'0.01'", "0.1 s", "--omit", "0.01");
+	assert_int_equal(PARSE(&cfg, err, "--omit", "0"), 0);
+}
+
+static void
+test_auth_key(void **state)
+{
+	struct nb_config cfg;
+	char err[ERRLEN], path[128];
+	char big[NB_MAX_PSK + 2];
+
+	(void)state;
+	/* one CRLF dropped; the bytes before it are the key */
+	assert_int_equal(PARSE(&cfg, err, "--auth-key", crlf_path), 0);
+	assert_int_equal(cfg.psk_len, 18);
+	assert_memory_equal(cfg.psk, "0123456789abcdefXY", 18);
+	/* only one newline: a second is part of the key */
+	snprintf(path, sizeof(path), "%s/two", dir_path);
+	write_file(path, "0123456789abcdef\n\n", 18, 0600);
+	assert_int_equal(PARSE(&cfg, err, "--auth-key", path), 0);
+	assert_int_equal(cfg.psk_len, 17);
+	assert_int_equal(cfg.psk[16], '\n');
+	/* no newline at all */
+	write_file(path, "0123456789abcdef", 16, 0600);
+	assert_int_equal(PARSE(&cfg, err, "--auth-key", path), 0);
+	assert_int_equal(cfg.psk_len, 16);
+	/* too short: says how many bytes and how to make one */
+	EXPECT_ERROR("holds 15 bytes; at least 16", "head -c 32 /dev/urandom",
+		     "--auth-key", short_path);
+	EXPECT_ERROR(short_path, "--auth-key", "--auth-key", short_path);
+	/* the largest, and one more */
+	memset(big, 'k', sizeof(big));
+	write_file(path, big, NB_MAX_PSK, 0600);
+	assert_int_equal(PARSE(&cfg, err, "--auth-key", path), 0);
+	assert_int_equal(cfg.psk_len, NB_MAX_PSK);
+	big[NB_MAX_PSK] = '\n';
+	write_file(path, big, NB_MAX_PSK + 1, 0600);
+	assert_int_equal(PARSE(&cfg, err, "--auth-key", path), 0);
+	assert_int_equal(cfg.psk_len, NB_MAX_PSK);
+	write_file(path, big, NB_MAX_PSK + 2, 0600);
+	EXPECT_ERROR("more than 1024 bytes", path, "--auth-key", path);
+	/* empty file */
+	write_file(path, "", 0, 0600);
+	EXPECT_ERROR("holds 0 bytes", "--auth-key", "--auth-key", path);
+	/* a directory, a missing file */
+	EXPECT_ERROR("not a regular file", dir_path, "--auth-key", dir_path);
+	EXPECT_ERROR("/nonexistent/k", "No such file", "--auth-key",
+		     "/nonexistent/k");
+	/* a file others may read: a warning, not an error */
+	write_file(path, "0123456789abcdef", 16, 0644);
+	assert_int_equal(PARSE(&cfg, err, "--auth-key", path), 0);
+	assert_int_equal(cfg.psk_len, 16);
+	/* a FIFO is refused without blocking */
+	snprintf(path, sizeof(path), "%s/fifo", dir_path);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	EXPECT_ERROR("not a regular file", path, "--auth-key", path);
+}
+
+static void
+test_allow(void **state)
+{
+	struct nb_config cfg;
+	char err[ERRLEN], list[1024];
+	size_t off = 0;
+	int i;
+
+	(void)state;
+	/* repeatable, and each value a list; default prefix /32 */
+	assert_int_equal(PARSE(&cfg, err, "--allow", "198.18.0.1", "--allow",
+			       "02:00:00:00:00:01,0.0.0.0/0",
+			       "--allow=10.0.0.0/8"),
+			 0);
+	assert_int_equal(cfg.nb_allow, 4);
+	assert_int_equal(cfg.allow[0].is_ip, 1);
+	assert_int_equal(cfg.allow[0].ip, ip4(198, 18, 0, 1));
+	assert_int_equal(cfg.allow[0].mask, UINT32_MAX);
+	assert_int_equal(cfg.allow[1].is_ip, 0);
+	assert_int_equal(cfg.allow[2].mask, 0);
+	assert_int_equal(cfg.allow[2].ip, 0);
+	assert_int_equal(cfg.allow[3].mask, ip4(255, 0, 0, 0));
+	/* host bits: the message offers the network */
+	EXPECT_ERROR("10.0.0.0/8", "host bits", "--allow", "10.0.0.1/8");
+	EXPECT_ERROR("198.18.0.0/15", "host bits", "--allow", "198.19.0.0/15");
+	EXPECT_ERROR("multicast or broadcast", "--allow", "--allow",
+		     "ff:ff:ff:ff:ff:ff");
+	EXPECT_ERROR("zero", "--allow", "--allow", "00:00:00:00:00:00");
+	EXPECT_ERROR("0..32", "--allow", "--allow", "10.0.0.0/");
+	EXPECT_ERROR("0..32", "--allow", "--allow", "10.0.0.0/x");
+	EXPECT_ERROR("neither", "--allow", "--allow", "host.example");
+	EXPECT_ERROR("empty", "--allow", "--allow", "10.0.0.1,,10.0.0.2");
+	EXPECT_ERROR("empty", "--allow", "--allow", "10.0.0.1,");
+	/* at most NB_MAX_ALLOW, over several options too */
+	for (i = 0; i < NB_MAX_ALLOW; i++)
+		off += (size_t)snprintf(list + off, sizeof(list) - off,
+					"%s10.0.0.%d", i ? "," : "", i + 1);
+	assert_int_equal(PARSE(&cfg, err, "--allow", list), 0);
+	assert_int_equal(cfg.nb_allow, NB_MAX_ALLOW);
+	EXPECT_ERROR("more than 32", "--allow", "--allow", list, "--allow",
+		     "10.1.0.1");
+}
+
+static void
+test_max_rate_and_time(void **state)
+{
+	struct nb_config cfg;
+	char err[ERRLEN];
+
+	(void)state;
+	EXPECT_ERROR("absolute", "not max", "--max-rate", "max");
+	EXPECT_ERROR("absolute", "percentage", "--max-rate", "50%");
+	EXPECT_ERROR("above 0", "--max-rate", "--max-rate", "0");
+	EXPECT_ERROR("largest", "--max-rate", "--max-rate", "1e99");
+	assert_int_equal(PARSE(&cfg, err, "--max-rate", "9.5Gl2"), 0);
+	assert_int_equal(cfg.max_rate.kind, NB_RATE_BPS_L2);
+	assert_true(cfg.max_rate.value == 9.5e9);
+	assert_int_equal(PARSE(&cfg, err, "--max-rate", "40G"), 0);
+	assert_int_equal(cfg.max_rate.kind, NB_RATE_BPS_L1);
+	EXPECT_ERROR("twice", "--max-rate", "--max-rate", "1G", "--max-rate",
+		     "2G");
+	EXPECT_ERROR("1..2.592e+06", "--max-time", "--max-time", "0.5");
+	assert_int_equal(PARSE(&cfg, err, "--max-time", "2592000"), 0);
+	assert_int_equal(PARSE(&cfg, err, "--max-time", "1"), 0);
+}
+
+/* Each option is refused in a mode it does not apply to. */
+static void
+test_option_modes(void **state)
+{
+	static const struct {
+		const char *args[8];
+		const char *frag1, *frag2;
+	} bad[] = {
+		{{"--rate", "10G"}, "--rate is a test option", "--peer"},
+		{{"--time", "5"}, "--time is a test option", "--tx-port"},
+		{{"--streams", "2"}, "test option", "--streams"},
+		{{"--interval", "2"}, "--interval is a test option", "client"},
+		{{"--tx-port", "0", "--rx-port", "1", "--allow", "10.0.0.1"},
+		 "--allow is for the responder",
+		 "not a loopback test"},
+		{{"--tx-port", "0", "--rx-port", "1", "--max-streams", "4"},
+		 "--max-streams is for the responder",
+		 "not a loopback test"},
+		{{"--tx-port", "0", "--rx-port", "1", "--one-off"},
+		 "--one-off",
+		 "not a loopback test"},
+		{{"--peer", "02:00:00:00:00:02", "--src-mac",
+		  "02:00:00:00:00:01"},
+		 "--src-mac is for a loopback test",
+		 "not a client"},
+		{{"--peer", "02:00:00:00:00:02", "--max-rate", "1G"},
+		 "--max-rate",
+		 "not a client"},
+		{{"--peer", "02:00:00:00:00:02", "--allow", "10.0.0.1"},
+		 "--allow",
+		 "not a client"},
+		{{"--peer", "02:00:00:00:00:02", "--allow-quit"},
+		 "--allow-quit",
+		 "not a client"},
+		{{"--peer", "02:00:00:00:00:02", "--one-off"},
+		 "--one-off",
+		 "not a client"},
+		{{"--peer", "02:00:00:00:00:02", "--reflector", "--reverse"},
+		 "--reverse is for a client",
+		 "not a reflector test"},
+		{{"--peer", "02:00:00:00:00:02", "--reflector", "--max-time",
+		  "9"},
+		 "--max-time",
+		 "not a reflector test"},
+		{{"--tx-port", "0", "--rx-port", "1", "--ip", "10.0.0.1"},
+		 "--ip",
+		 "not a loopback test"},
+		{{"--tx-port", "0", "--rx-port", "1", "--peer-timeout", "3"},
+		 "--peer-timeout",
+		 "not a loopback test"},
+		{{"--list-ports", "--rate", "1G"},
+		 "--rate",
+		 "not --list-ports"},
+		{{"--list-ports", "--queues", "2"},
+		 "--queues",
+		 "not --list-ports"},
+		{{"--list-ports", "--port", "1"}, "--port", "not --list-ports"},
+		{{"--max-streams", "4", "--tx-port", "0", "--rx-port", "1"},
+		 "--max-streams",
+		 "loopback"},
+	};
+	static const char *const good[][10] = {
+		{"--one-off", "--max-streams", "4", "--allow", "10.0.0.0/8",
+		 "--allow-quit"},
+		{"--max-rate", "1Mpps", "--max-time", "60", "--ip", "10.0.0.2"},
+		{"--size", "1518", "--vlan", "5", "--queues", "2", "--drain",
+		 "1"},
+		{"--port", "1", "--peer-timeout", "3", "--rxd", "512",
+		 "--link-timeout", "1"},
+		{"--json", "--logfile", "/tmp/x.log", "--json-file", "y.json"},
+		{"--peer", "198.19.0.1", "--rate", "1G", "--src-ip", "10.0.0.1",
+		 "--ip", "10.0.0.1"},
+		{"--peer", "02:00:00:00:00:02", "--reflector", "--src-mac",
+		 "02:00:00:00:00:01", "--time", "1"},
+		{"--list-ports", "--json", "--rxd", "512", "--link-timeout",
+		 "1"},
+		{"--tx-port", "0", "--rx-port", "1", "--interval", "0.5",
+		 "--format", "g", "--quiet"},
+	};
+	struct nb_config cfg;
+	char err[ERRLEN];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int rc = check(bad[i].args, err);
+
+		if (rc != -EINVAL || strstr(err, bad[i].frag1) == NULL ||
+		    strstr(err, bad[i].frag2) == NULL)
+			fail_msg("case %zu (%s): rc %d, '%s'", i,
+				 bad[i].args[0], rc, err);
+	}
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		int rc = check(good[i], err);
+
+		if (rc != 0)
+			fail_msg("good case %zu (%s): %s", i, good[i][0], err);
+	}
+	/* --auth-key: for the client and the responder only */
+	assert_int_equal(
+		check((const char *const[]){"--auth-key", key_path, NULL}, err),
+		0);
+	assert_int_equal(
+		check((const char *const[]){"--auth-key", key_path, "--peer",
+					    "10.0.0.1", NULL},
+		      err),
+		0);
+	assert_int_equal(
+		check((const char *const[]){"--auth-key", key_path, "--tx-port",
+					    "0", "--rx-port", "1", NULL},
+		      err),
+		-EINVAL);
+	assert_non_null(strstr(err, "--auth-key is for a client"));
+	/* the mode derived is kept */
+	assert_int_equal(PARSE(&cfg, err, "--allow", "10.0.0.1"), 0);
+	assert_int_equal(nb_config_check(&cfg, err, ERRLEN), 0);
+	assert_int_equal(cfg.mode, NB_MODE_RESPONDER);
+}
+
+static void
+test_tool_only(void **state)
+{
+	(void)state;
+	assert_true(nb_option_is_tool_only("--rate"));
+	assert_true(nb_option_is_tool_only("--rate=1G"));
+	assert_true(nb_option_is_tool_only("--tx-port"));
+	assert_true(nb_option_is_tool_only("--version"));
+	assert_true(nb_option_is_tool_only("--list-ports"));
+	/* EAL has these too, or they are EAL's */
+	assert_false(nb_option_is_tool_only("--help"));
+	assert_false(nb_option_is_tool_only("--allow"));
+	assert_false(nb_option_is_tool_only("--allow=0000:01:00.0"));
+	assert_false(nb_option_is_tool_only("--vdev"));
+	assert_false(nb_option_is_tool_only("--file-prefix=x"));
+	assert_false(nb_option_is_tool_only("-b"));
+	assert_false(nb_option_is_tool_only("--"));
+	assert_false(nb_option_is_tool_only("rate"));
+}
+
 int
 main(void)
 {
@@ -1006,7 +1457,15 @@ main(void)
 		cmocka_unit_test(test_mode_conflicts),
 		cmocka_unit_test(test_config_check),
 		cmocka_unit_test(test_usage),
+		cmocka_unit_test(test_short_attached),
+		cmocka_unit_test(test_rate_reasons),
+		cmocka_unit_test(test_count_and_time_bounds),
+		cmocka_unit_test(test_auth_key),
+		cmocka_unit_test(test_allow),
+		cmocka_unit_test(test_max_rate_and_time),
+		cmocka_unit_test(test_option_modes),
+		cmocka_unit_test(test_tool_only),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, setup_keys, teardown_keys);
 }

@@ -140,30 +140,60 @@ static void
 test_rate_bad(void **state)
 {
 	static const struct bad_case cases[] = {
-		{"", -EINVAL},	       {"abc", -EINVAL},
-		{"G", -EINVAL},	       {"10X", -EINVAL},
-		{"10GX", -EINVAL},     {"10Gx", -EINVAL},
-		{"10GG", -EINVAL},     {"-5G", -EINVAL},
-		{"+5G", -EINVAL},      {"0", -ERANGE},
-		{"0G", -ERANGE},       {"0.0", -ERANGE},
-		{"0pps", -ERANGE},     {"0Kpps", -ERANGE},
-		{"0l2", -ERANGE},      {"0%", -ERANGE},
-		{"101%", -ERANGE},     {"100.001%", -ERANGE},
-		{"-5%", -EINVAL},      {"5K%", -EINVAL},
-		{"5%%", -EINVAL},      {"nan", -EINVAL},
-		{"NaN", -EINVAL},      {"inf", -EINVAL},
-		{"infinity", -EINVAL}, {"INF", -EINVAL},
-		{"1e400", -ERANGE},    {"1e-400", -ERANGE},
-		{"1e300G", -ERANGE},   {" 10G", -EINVAL},
-		{"10G ", -EINVAL},     {"10 G", -EINVAL},
-		{"\t10G", -EINVAL},    {"10G\n", -EINVAL},
-		{"0x10", -EINVAL},     {"0x1p3", -EINVAL},
-		{".", -EINVAL},	       {"1e", -EINVAL},
-		{"1e+", -EINVAL},      {"10Gbpsl2", -EINVAL},
-		{"10Gbpsl1", -EINVAL}, {"10Gl3", -EINVAL},
-		{"10Gpp", -EINVAL},    {"10Gppsx", -EINVAL},
-		{"maximum", -EINVAL},  {"max ", -EINVAL},
+		{"", -EINVAL},
+		{"abc", -EINVAL},
+		{"G", -EINVAL},
+		{"10X", -EINVAL},
+		{"10GX", -EINVAL},
+		{"10Gx", -EINVAL},
+		{"10GG", -EINVAL},
+		{"-5G", -EINVAL},
+		{"+5G", -EINVAL},
+		{"0", -ERANGE},
+		{"0G", -ERANGE},
+		{"0.0", -ERANGE},
+		{"0pps", -ERANGE},
+		{"0Kpps", -ERANGE},
+		{"0l2", -ERANGE},
+		{"0%", -ERANGE},
+		{"101%", -ERANGE},
+		{"100.001%", -ERANGE},
+		{"-5%", -EINVAL},
+		{"5K%", -EINVAL},
+		{"5%%", -EINVAL},
+		{"nan", -EINVAL},
+		{"NaN", -EINVAL},
+		{"inf", -EINVAL},
+		{"infinity", -EINVAL},
+		{"INF", -EINVAL},
+		{"1e400", -ERANGE},
+		{"1e-400", -ERANGE},
+		{"1e300G", -ERANGE},
+		{" 10G", -EINVAL},
+		{"10G ", -EINVAL},
+		{"10 G", -EINVAL},
+		{"\t10G", -EINVAL},
+		{"10G\n", -EINVAL},
+		{"0x10", -EINVAL},
+		{"0x1p3", -EINVAL},
+		{".", -EINVAL},
+		{"1e", -EINVAL},
+		{"1e+", -EINVAL},
+		{"10Gbpsl2", -EINVAL},
+		{"10Gbpsl1", -EINVAL},
+		{"10Gl3", -EINVAL},
+		{"10Gpp", -EINVAL},
+		{"10Gppsx", -EINVAL},
+		{"maximum", -EINVAL},
+		{"max ", -EINVAL},
 		{"1,000", -EINVAL},
+		/* above NB_RATE_MAX_BPS / NB_RATE_MAX_PPS */
+		{"1e99", -ERANGE},
+		{"10001G", -ERANGE},
+		{"10000.001Gl2", -ERANGE},
+		{"1.1e13", -ERANGE},
+		{"10.001Gpps", -ERANGE},
+		{"1e10000pps", -ERANGE},
 	};
 	unsigned int i;
 
@@ -184,6 +214,52 @@ test_rate_bad(void **state)
 	assert_int_equal(nb_parse_rate(NULL, &(struct nb_rate_spec){0}),
 			 -EINVAL);
 	assert_int_equal(nb_parse_rate("10G", NULL), -EINVAL);
+}
+
+/* The largest rates, and the reason given for each refusal. */
+static void
+test_rate_bounds(void **state)
+{
+	static const struct {
+		const char *s, *why; /* why: a fragment, "" for syntax */
+	} cases[] = {
+		{"0", "above 0"},
+		{"0Gl2", "above 0"},
+		{"0pps", "above 0"},
+		{"0%", "above 0 and at most 100"},
+		{"101%", "at most 100"},
+		{"1e99", "10 Tbit/s"},
+		{"10001G", "10 Tbit/s"},
+		{"20000Gl2", "10 Tbit/s"},
+		{"11Gpps", "10 Gpps"},
+		{"1e400", "out of range"},
+		{"10X", ""},
+		{"fast", ""},
+		{"", ""},
+	};
+	struct nb_rate_spec r;
+	unsigned int i;
+
+	(void)state;
+	assert_int_equal(nb_parse_rate("10000G", &r), 0);
+	assert_true(r.value == NB_RATE_MAX_BPS);
+	assert_int_equal(nb_parse_rate("10000Gl2", &r), 0);
+	assert_int_equal(nb_parse_rate("10Gpps", &r), 0);
+	assert_true(r.value == NB_RATE_MAX_PPS);
+	/* a packet rate is bounded as packets, not as bits */
+	assert_int_equal(nb_parse_rate("9Gpps", &r), 0);
+	assert_null(nb_rate_error("10G"));
+	assert_null(nb_rate_error("max"));
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *why = nb_rate_error(cases[i].s);
+
+		assert_int_not_equal(nb_parse_rate(cases[i].s, &r), 0);
+		assert_non_null(why);
+		if (cases[i].why[0] == '\0' ? why[0] != '\0'
+					    : strstr(why, cases[i].why) == NULL)
+			fail_msg("\"%s\": reason '%s', want '%s'", cases[i].s,
+				 why, cases[i].why);
+	}
 }
 
 /* ---- counts, bytes ---- */
@@ -826,10 +902,12 @@ test_resolve_errors(void **state)
 	assert_int_equal(nb_parse_rate("0.0004pps", &spec), 0);
 	assert_int_equal(nb_rate_resolve(&spec, &l, 0, &r), -ERANGE);
 
-	/* overflow */
-	assert_int_equal(nb_parse_rate("1e20", &spec), 0);
+	/* overflow (nb_parse_rate refuses such rates; resolve still copes) */
+	spec.kind = NB_RATE_BPS_L1;
+	spec.value = 1e20;
 	assert_int_equal(nb_rate_resolve(&spec, &l, 0, &r), -ERANGE);
-	assert_int_equal(nb_parse_rate("1e17pps", &spec), 0);
+	spec.kind = NB_RATE_PPS;
+	spec.value = 1e17;
 	assert_int_equal(nb_rate_resolve(&spec, &l, 0, &r), -ERANGE);
 	{
 		/*
@@ -942,6 +1020,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rate_good),
 		cmocka_unit_test(test_rate_bad),
+		cmocka_unit_test(test_rate_bounds),
 		cmocka_unit_test(test_count),
 		cmocka_unit_test(test_bytes),
 		cmocka_unit_test(test_seconds),
