@@ -835,7 +835,9 @@ const struct nb_option nb_options[] = {
 	{"max-streams", 0, "N", opt_max_streams,
 	 "reject tests with more streams than N [1024]", 0, NB_IN_RSP},
 	{"allow-quit", 0, NULL, opt_allow_quit,
-	 "obey a client's --quit (by default a responder refuses it)", 0,
+	 "obey a client's --quit (by default only a responder with "
+	 "--auth-key obeys, and only key holders)",
+	 0,
 	 NB_IN_RSP},
 	HEADING("Traffic"),
 	{"rate", 'b', "RATE", opt_rate,
