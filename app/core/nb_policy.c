@@ -87,7 +87,8 @@ nb_policy_params(const struct nb_config *cfg, const struct nb_ctl_params *p,
 	const struct nb_rate_spec *cap = &cfg->max_rate;
 	int sends = p->direction != NB_CTL_DIR_FORWARD;
 	double max_ms = cfg->max_time * 1000.0, pps, line_pps = 0, asked;
-	uint32_t i, smallest = NB_FRAME_MAX;
+	double l1_bytes = 0;
+	uint32_t i;
 
 	if ((double)p->duration_ms + (double)p->omit_ms > max_ms) {
 		WHY("%.3f s asked (with warm-up); this responder runs tests of "
@@ -96,11 +97,12 @@ nb_policy_params(const struct nb_config *cfg, const struct nb_ctl_params *p,
 		    cfg->max_time);
 		return -EPERM;
 	}
-	for (i = 0; i < p->nb_sizes; i++)
-		if (p->sizes[i] < smallest)
-			smallest = p->sizes[i];
+	/* line rate: frames/s of the pattern's mix that fill the link (its
+	 * L1 bit rate is the link speed, whatever the sizes) */
+	for (i = 0; i < p->nb_pattern; i++)
+		l1_bytes += p->sizes[p->pattern[i]] + NB_L1_OVERHEAD;
 	if (link_mbps)
-		line_pps = link_mbps * 1e6 / ((smallest + NB_L1_OVERHEAD) * 8.0);
+		line_pps = link_mbps * 1e6 * p->nb_pattern / (l1_bytes * 8.0);
 	pps = p->rate_num ? (double)p->rate_num / (double)p->rate_den
 			  : line_pps;
 	if (p->duration_ms == 0 && pps > 0 &&
