@@ -299,7 +299,7 @@ class Peer(nbe2e.E2ECase):
                "--log-level", "nbench:warning", "--vdev",
                "net_memif0,role=server,socket=%s,rsize=14,mac=%s"
                % (sock2, RESP_MAC)]
-        p, argv, log = self.nb.start(eal, [], name="resp")
+        p, argv, log = self.nb.start(eal, ["--allow-quit"], name="resp")
         self.addCleanup(self.stop, p, log)
         self.assertIn("responder on port 0", p.stdout.readline())
         cli = ["--no-pci", "--lcores", "0@0,1@0,2@1", "--file-prefix",
