@@ -16,6 +16,12 @@
 
 #define NB_MBUF_CACHE 256
 
+/* What nb_port_setup gave each port's RX side (for nb_port_rx_budget). */
+static struct {
+	struct rte_mempool *pool;
+	uint16_t rxd, nb_rxq;
+} rx_setup[RTE_MAX_ETHPORTS];
+
 static uint16_t
 mbuf_room(uint32_t max_frame)
 {
@@ -218,6 +224,9 @@ nb_port_setup(uint16_t port_id, const struct nb_port_req *req,
 			return -ENOMEM;
 		}
 	}
+	rx_setup[port_id].pool = p->rx_pool;
+	rx_setup[port_id].rxd = rxd;
+	rx_setup[port_id].nb_rxq = req->nb_rxq;
 	rxc = info.default_rxconf;
 	rxc.offloads = conf.rxmode.offloads;
 	for (q = 0; q < req->nb_rxq; q++) {
@@ -505,6 +514,53 @@ nb_pool_get(const char *name, unsigned int n, int socket)
 		return mp;
 	return rte_pktmbuf_pool_create(name, n, 32, 0,
 				       RTE_MBUF_DEFAULT_BUF_SIZE, socket);
+}
+
+int
+nb_port_rx_budget(uint16_t port_id, struct nb_pool_budget *b)
+{
+	memset(b, 0, sizeof(*b));
+	if (port_id >= RTE_MAX_ETHPORTS || rx_setup[port_id].pool == NULL)
+		return -ENOENT;
+	b->pool = rx_setup[port_id].pool->size;
+	b->rxd = rx_setup[port_id].rxd;
+	b->nb_rxq = rx_setup[port_id].nb_rxq;
+	b->lcores = rte_lcore_count();
+	b->cache = rx_setup[port_id].pool->cache_size;
+	b->burst = NB_PORT_BURST;
+	return 0;
+}
+
+struct pools_walk {
+	struct nb_pool_use *u;
+	unsigned int max, n;
+};
+
+static void
+pools_walk_cb(struct rte_mempool *mp, void *arg)
+{
+	struct pools_walk *w = arg;
+	struct nb_pool_use *u;
+
+	if (strncmp(mp->name, "nb_", 3) != 0)
+		return;
+	if (w->n < w->max) {
+		u = &w->u[w->n];
+		snprintf(u->name, sizeof(u->name), "%s", mp->name);
+		u->size = mp->size;
+		/* size - (common pool + every lcore's cache) */
+		u->in_use = rte_mempool_in_use_count(mp);
+	}
+	w->n++;
+}
+
+unsigned int
+nb_pools_usage(struct nb_pool_use *u, unsigned int max)
+{
+	struct pools_walk w = {.u = u, .max = max, .n = 0};
+
+	rte_mempool_walk(pools_walk_cb, &w);
+	return w.n;
 }
 
 uint16_t

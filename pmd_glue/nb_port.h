@@ -13,7 +13,11 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include "nb_plan.h"
 #include "nb_pmd_stats.h"
+
+/* The most mbufs one lcore holds at once in a burst (workers' NB_BURST). */
+#define NB_PORT_BURST 32
 
 struct nb_port_req {
 	uint16_t nb_rxq, nb_txq;
@@ -71,6 +75,26 @@ int nb_port_socket(uint16_t port_id);
  * test, and a TX ring may still hold the last test's mbufs).
  */
 struct rte_mempool *nb_pool_get(const char *name, unsigned int n, int socket);
+
+/*
+ * What the port's RX pool must keep for the data path (nb_plan.h): its
+ * size, the descriptors and queues set up, the lcores and their cache.
+ * -ENOENT when the port has no RX pool of ours.
+ */
+int nb_port_rx_budget(uint16_t port_id, struct nb_pool_budget *b);
+
+/* A mempool of ours ("nb_" names) and how many of its mbufs are out. */
+struct nb_pool_use {
+	char name[RTE_MEMPOOL_NAMESIZE];
+	unsigned int size, in_use;
+};
+
+/*
+ * At exit, after the ports are closed: every mempool of ours that still
+ * exists, with its mbufs in use (0 each when nothing leaked).  Fills up to
+ * max entries, returns how many pools there are.
+ */
+unsigned int nb_pools_usage(struct nb_pool_use *u, unsigned int max);
 
 /* One burst on the control path (not the workers' inline burst calls). */
 uint16_t nb_port_tx(uint16_t port_id, uint16_t queue, struct rte_mbuf **m,

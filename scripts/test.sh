@@ -3,8 +3,9 @@
 # Set up (packages, hugepages), build, and run every test suite:
 #   unit  cmocka tests of app/core, no EAL, no hugepages
 #   e2e   real dpdk-nbench processes on virtual devices
-# plus a build with -Db_sanitize=address,undefined whose unit suite must
-# pass too.  Exits non-zero on any failure; the last line is the total as
+# plus a build with -Db_sanitize=address,undefined whose unit and e2e
+# suites must pass too (nbe2e.py sets ASAN_OPTIONS/UBSAN_OPTIONS and fails a
+# run on any sanitizer report).  Exits non-zero on any failure; the last line is the total as
 # "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,10 +41,12 @@ meson test -C "$BUILD" --suite unit --print-errorlogs || status=1
 cp "$BUILD/meson-logs/testlog.json" "$BUILD/testlog-unit.json"
 meson test -C "$BUILD" --suite e2e --print-errorlogs || status=1
 cp "$BUILD/meson-logs/testlog.json" "$BUILD/testlog-e2e.json"
+meson test -C "$ASAN_BUILD" --suite e2e --print-errorlogs || status=1
+cp "$ASAN_BUILD/meson-logs/testlog.json" "$ASAN_BUILD/testlog-e2e.json"
 
 # One closing line for the whole run, counted from meson's logs.
 /usr/bin/python3 - "$ASAN_BUILD/testlog-unit.json" "$BUILD/testlog-unit.json" \
-	"$BUILD/testlog-e2e.json" <<'PY'
+	"$BUILD/testlog-e2e.json" "$ASAN_BUILD/testlog-e2e.json" <<'PY'
 import json, sys
 ok = bad = skip = cases = 0
 for path in sys.argv[1:]:

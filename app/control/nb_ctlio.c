@@ -13,7 +13,6 @@
 #include "nb_port.h"
 
 #define CTL_POOL_SIZE 1023
-#define CTL_TX_TRIES  100
 
 static void
 faults_init(struct nb_ctlio *io)
@@ -101,6 +100,8 @@ nb_ctlio_init(struct nb_ctlio *io, uint16_t port, uint16_t nb_rxq, uint16_t txq,
 	      const uint8_t mac[6], uint32_t ip, uint16_t vlan_id)
 {
 	char name[RTE_MEMPOOL_NAMESIZE];
+	struct nb_pool_budget b;
+	uint64_t now;
 	uint16_t q;
 	int socket = nb_port_socket(port);
 
@@ -112,16 +113,41 @@ nb_ctlio_init(struct nb_ctlio *io, uint16_t port, uint16_t nb_rxq, uint16_t txq,
 	io->ip = ip;
 	faults_init(io);
 	io->vlan_id = vlan_id;
+	now = rte_get_timer_cycles();
+	nb_clock_init(&io->clk, rte_get_timer_hz(), now);
+	nb_tokens_init(&io->arp_tokens, NB_CTLIO_REPLY_RATE,
+		       NB_CTLIO_REPLY_BURST, 0);
+	nb_tokens_init(&io->icmp_tokens, NB_CTLIO_REPLY_RATE,
+		       NB_CTLIO_REPLY_BURST, 0);
 	if (nb_rxq > RTE_DIM(io->rings))
 		return -EINVAL;
+	/* the rings' share of the RX pool (nb_plan.h) */
+	if (nb_port_rx_budget(port, &b) != 0)
+		return -ENOENT;
+	b.nb_rxq = nb_rxq;
+	io->ring_cap = nb_plan_ctl_ring(&b, &io->rx_spare);
+	if (io->ring_cap == 0) {
+		NB_LOG(ERR,
+		       "port %u: the RX pool (%llu mbufs) has no spare for "
+		       "the control hand-off rings",
+		       port, (unsigned long long)b.pool);
+		return -ENOSPC;
+	}
+	NB_LOG(DEBUG,
+	       "port %u: %u control hand-off rings of %u frames (RX pool "
+	       "%llu mbufs, %u spare)",
+	       port, nb_rxq, io->ring_cap, (unsigned long long)b.pool,
+	       io->rx_spare);
 	snprintf(name, sizeof(name), "nb_ctl_p%u", port);
 	io->pool = nb_pool_get(name, CTL_POOL_SIZE, socket);
 	if (io->pool == NULL)
 		return -ENOMEM;
 	for (q = 0; q < nb_rxq; q++) {
 		snprintf(name, sizeof(name), "nb_ctl_p%u_q%u", port, q);
-		io->rings[q] = rte_ring_create(name, 1024, socket,
-					       RING_F_SP_ENQ | RING_F_SC_DEQ);
+		/* exact size: capacity ring_cap, not a power of 2 minus 1 */
+		io->rings[q] = rte_ring_create(
+			name, io->ring_cap, socket,
+			RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
 		if (io->rings[q] == NULL) {
 			nb_ctlio_free(io);
 			return -ENOMEM;
@@ -130,12 +156,41 @@ nb_ctlio_init(struct nb_ctlio *io, uint16_t port, uint16_t nb_rxq, uint16_t txq,
 	return 0;
 }
 
+/* Offer what waits in pend[], oldest first, until the queue refuses. */
+static void
+pend_flush(struct nb_ctlio *io)
+{
+	while (io->pend_n > 0) {
+		uint16_t n = io->pend_n, sent;
+
+		if (n > NB_CTLIO_PEND - io->pend_head)
+			n = (uint16_t)(NB_CTLIO_PEND - io->pend_head);
+		sent = nb_port_tx(io->port, io->txq, &io->pend[io->pend_head],
+				  n);
+		io->tx_frames += sent;
+		io->tx_deferred += sent;
+		io->pend_head = (uint16_t)((io->pend_head + sent) %
+					   NB_CTLIO_PEND);
+		io->pend_n = (uint16_t)(io->pend_n - sent);
+		if (sent < n)
+			return;
+	}
+}
+
 void
 nb_ctlio_free(struct nb_ctlio *io)
 {
 	struct rte_mbuf *m;
 	uint16_t q;
 
+	/* one last offer, then what is still refused goes */
+	pend_flush(io);
+	while (io->pend_n > 0) {
+		rte_pktmbuf_free(io->pend[io->pend_head]);
+		io->pend_head = (uint16_t)((io->pend_head + 1) % NB_CTLIO_PEND);
+		io->pend_n--;
+		io->tx_fail++;
+	}
 	for (q = 0; q < RTE_DIM(io->rings); q++) {
 		if (io->rings[q] == NULL)
 			continue;
@@ -144,14 +199,32 @@ nb_ctlio_free(struct nb_ctlio *io)
 		rte_ring_free(io->rings[q]);
 		io->rings[q] = NULL;
 	}
+	if (io->pool != NULL)
+		rte_log(io->arp_limited || io->icmp_limited || io->tx_fail
+				? RTE_LOG_NOTICE
+				: RTE_LOG_DEBUG,
+			nb_logtype,
+			"dpdk-nbench: control I/O on port %u: sent %llu "
+			"(%llu after a refusal, %llu dropped), ARP answered "
+			"%llu (rate-limited %llu), ICMP answered %llu "
+			"(rate-limited %llu), bad %llu, stray %llu\n",
+			io->port, (unsigned long long)io->tx_frames,
+			(unsigned long long)io->tx_deferred,
+			(unsigned long long)io->tx_fail,
+			(unsigned long long)io->arp_answered,
+			(unsigned long long)io->arp_limited,
+			(unsigned long long)io->icmp_answered,
+			(unsigned long long)io->icmp_limited,
+			(unsigned long long)io->rx_bad,
+			(unsigned long long)io->stray);
 	/* the pool stays until exit: the TX ring may still hold its mbufs */
+	io->pool = NULL;
 }
 
 int
 nb_ctlio_send_frame(struct nb_ctlio *io, const uint8_t *frame, uint16_t len)
 {
 	struct rte_mbuf *m = rte_pktmbuf_alloc(io->pool);
-	unsigned int i;
 	char *d;
 
 	if (m == NULL) {
@@ -165,18 +238,23 @@ nb_ctlio_send_frame(struct nb_ctlio *io, const uint8_t *frame, uint16_t len)
 		return -ENOSPC;
 	}
 	memcpy(d, frame, len);
-	/* The link may be flooded by test traffic: retry, then give up
-	 * (the control protocol retransmits). */
-	for (i = 0; i < CTL_TX_TRIES; i++) {
-		if (nb_port_tx(io->port, io->txq, &m, 1) == 1) {
-			io->tx_frames++;
-			return 0;
-		}
-		rte_delay_us_sleep(10);
+	/*
+	 * The link may be flooded by test traffic: never wait for the queue.
+	 * Frames go out in order, so a new one goes behind those waiting.
+	 */
+	pend_flush(io);
+	if (io->pend_n == 0 && nb_port_tx(io->port, io->txq, &m, 1) == 1) {
+		io->tx_frames++;
+		return 0;
+	}
+	if (io->pend_n < NB_CTLIO_PEND) {
+		io->pend[(io->pend_head + io->pend_n) % NB_CTLIO_PEND] = m;
+		io->pend_n++;
+		return 0;
 	}
 	rte_pktmbuf_free(m);
 	io->tx_fail++;
-	return -EIO;
+	return -ENOBUFS;
 }
 
 int
@@ -199,6 +277,12 @@ nb_ctlio_send_msg(struct nb_ctlio *io, const uint8_t dst_mac[6],
 	if (n < 0)
 		return n;
 	return nb_ctlio_send_frame(io, frame, (uint16_t)n);
+}
+
+static uint64_t
+now_ns(const struct nb_ctlio *io)
+{
+	return nb_clock_ns(&io->clk, rte_get_timer_cycles());
 }
 
 /* One frame, of the kind the worker (or our own poll) found it to be. */
@@ -239,13 +323,26 @@ handle(struct nb_ctlio *io, struct rte_mbuf *m, enum nb_frame_kind kind)
 		if (io->on_arp != NULL)
 			io->on_arp(io->ctx, p, len);
 		n = nb_arp_answer(p, len, io->mac, io->ip, out, sizeof(out));
-		if (n > 0 && nb_ctlio_send_frame(io, out, (uint16_t)n) == 0)
+		if (n <= 0)
+			return;
+		/* anyone may ask: a bounded rate of answers (nb_ctlio.h) */
+		if (!nb_tokens_take(&io->arp_tokens, now_ns(io))) {
+			io->arp_limited++;
+			return;
+		}
+		if (nb_ctlio_send_frame(io, out, (uint16_t)n) == 0)
 			io->arp_answered++;
 		return;
 	case NB_FRAME_ICMP:
 		n = nb_icmp_echo_answer(p, len, io->mac, io->ip, out,
 					sizeof(out));
-		if (n > 0 && nb_ctlio_send_frame(io, out, (uint16_t)n) == 0)
+		if (n <= 0)
+			return;
+		if (!nb_tokens_take(&io->icmp_tokens, now_ns(io))) {
+			io->icmp_limited++;
+			return;
+		}
+		if (nb_ctlio_send_frame(io, out, (uint16_t)n) == 0)
 			io->icmp_answered++;
 		return;
 	default:
@@ -262,6 +359,7 @@ nb_ctlio_poll(struct nb_ctlio *io)
 	unsigned int n, i, total = 0;
 	uint16_t q;
 
+	pend_flush(io);
 	for (q = 0; q < io->nb_rxq; q++) {
 		/* what the workers handed over (also after they stopped),
 		 * each with the kind the worker found */

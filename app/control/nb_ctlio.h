@@ -13,8 +13,16 @@
 #include <rte_mempool.h>
 #include <rte_ring.h>
 
+#include "nb_clock.h"
 #include "nb_config.h"
 #include "nb_l2.h"
+#include "nb_tokens.h"
+
+/* Frames refused by a full TX queue wait here for the next poll. */
+#define NB_CTLIO_PEND 32
+/* ARP and ICMP echo replies: at most this many per second, in bursts of */
+#define NB_CTLIO_REPLY_RATE  100
+#define NB_CTLIO_REPLY_BURST 20
 
 struct nb_ctlio;
 
@@ -29,8 +37,20 @@ struct nb_ctlio {
 	uint16_t nb_rxq;
 	int workers_own_rx; /* read rings, not queues */
 	struct rte_mempool *pool;
-	/* one per RX queue: --queues and the one facing the peer's control */
+	/*
+	 * One per RX queue: --queues and the one facing the peer's control
+	 * (17 with --queues 16).  Each holds ring_cap frames: together a
+	 * quarter of the RX pool's spare (nb_plan_ctl_ring), so a flood of
+	 * control frames cannot starve the receivers; the workers count
+	 * what finds its ring full (nb_rxjob.ctl_dropped).
+	 */
 	struct rte_ring *rings[NB_MAX_QUEUES + 1];
+	unsigned int ring_cap, rx_spare;
+	/* frames the TX queue refused, oldest first (never waited for) */
+	struct rte_mbuf *pend[NB_CTLIO_PEND];
+	uint16_t pend_head, pend_n;
+	struct nb_clock clk; /* timer cycles -> ns, for the buckets */
+	struct nb_tokens arp_tokens, icmp_tokens;
 	uint8_t mac[6];
 	uint32_t ip;
 	uint16_t vlan_id;
@@ -50,9 +70,12 @@ struct nb_ctlio {
 	uint8_t f_held_buf[1600];
 	uint64_t f_dropped, f_duplicated, f_reordered;
 	/* counters (control lcore only) */
-	uint64_t tx_frames, tx_fail; /* frames sent on txq */
-	uint64_t rx_polled;	     /* frames read from queues directly */
+	uint64_t tx_frames;   /* frames the PMD took on txq */
+	uint64_t tx_deferred; /* ... of them first refused, sent later */
+	uint64_t tx_fail;     /* frames given up: no mbuf, or pend[] full */
+	uint64_t rx_polled;   /* frames read from queues directly */
 	uint64_t rx_ctl, rx_bad, arp_answered, icmp_answered, stray;
+	uint64_t arp_limited, icmp_limited; /* replies the buckets refused */
 };
 
 int nb_ctlio_init(struct nb_ctlio *io, uint16_t port, uint16_t nb_rxq,
@@ -60,7 +83,13 @@ int nb_ctlio_init(struct nb_ctlio *io, uint16_t port, uint16_t nb_rxq,
 		  uint16_t vlan_id);
 void nb_ctlio_free(struct nb_ctlio *io);
 
-/* Send one frame (len bytes, no FCS) on the control TX queue. */
+/*
+ * Send one frame (len bytes, no FCS) on the control TX queue; never waits.
+ * A frame the queue refuses waits in pend[] (behind any already there) and
+ * is offered again on the next call or nb_ctlio_poll(); with pend[] full it
+ * is dropped (tx_fail, -ENOBUFS): the control protocol retransmits.
+ * 0 when sent or queued.
+ */
 int nb_ctlio_send_frame(struct nb_ctlio *io, const uint8_t *frame,
 			uint16_t len);
 
@@ -68,7 +97,10 @@ int nb_ctlio_send_frame(struct nb_ctlio *io, const uint8_t *frame,
 int nb_ctlio_send_msg(struct nb_ctlio *io, const uint8_t dst_mac[6],
 		      uint32_t dst_ip, const uint8_t *payload, uint16_t len);
 
-/* Handle what has arrived; returns the number of frames looked at. */
+/*
+ * Offer the waiting frames again, then handle what has arrived; returns the
+ * number of frames looked at.
+ */
 unsigned int nb_ctlio_poll(struct nb_ctlio *io);
 
 #endif /* NB_CTLIO_H */

@@ -173,22 +173,46 @@ nb_plan_jobs(struct nb_plan *plan, const struct nb_config *cfg,
 	return 0;
 }
 
+/*
+ * Whole cycles of the pattern, then the frames of the last part cycle.  The
+ * remainder counts down (it is below one cycle), so no sum can wrap: a sum
+ * of sizes that counted up to `bytes` wrapped near 2^64 and looped for ever.
+ * The result always fits: cycle >= nb_pattern, so whole cycles give at most
+ * `bytes` frames, and a part cycle is only there when some bytes are left.
+ */
 uint64_t
 nb_bytes_to_packets(uint64_t bytes, const struct nb_size_list *l)
 {
-	uint64_t cycle = 0, n, done;
+	uint64_t cycle = 0, n, rem;
 	unsigned int i;
 
 	for (i = 0; i < l->nb_pattern; i++)
 		cycle += l->sizes[l->pattern[i]];
 	if (cycle == 0)
 		return 0;
-	n = bytes / cycle;
-	done = n * cycle;
-	n *= l->nb_pattern;
-	for (i = 0; done < bytes; i++) {
-		done += l->sizes[l->pattern[i % l->nb_pattern]];
+	n = bytes / cycle * l->nb_pattern;
+	rem = bytes % cycle;
+	for (i = 0; rem > 0 && i < l->nb_pattern; i++) {
+		uint64_t s = l->sizes[l->pattern[i]];
+
+		rem = rem > s ? rem - s : 0;
 		n++;
 	}
 	return n;
+}
+
+unsigned int
+nb_plan_ctl_ring(const struct nb_pool_budget *b, unsigned int *spare_out)
+{
+	uint64_t held, spare, share;
+
+	held = (uint64_t)b->rxd * b->nb_rxq +
+	       (uint64_t)b->lcores * (b->cache + b->cache / 2 + b->burst);
+	spare = b->pool > held ? b->pool - held : 0;
+	if (spare_out != NULL)
+		*spare_out = spare > UINT32_MAX ? UINT32_MAX : (unsigned int)spare;
+	if (b->nb_rxq == 0)
+		return 0;
+	share = spare / NB_CTL_RING_SHARE / b->nb_rxq;
+	return share > NB_CTL_RING_MAX ? NB_CTL_RING_MAX : (unsigned int)share;
 }

@@ -81,4 +81,33 @@ int nb_plan_jobs(struct nb_plan *plan, const struct nb_config *cfg,
 /* Frames needed to send at least `bytes` bytes following the size pattern. */
 uint64_t nb_bytes_to_packets(uint64_t bytes, const struct nb_size_list *l);
 
+/*
+ * The peer-mode hand-off rings (workers -> control lcore) hold mbufs of the
+ * port's RX pool.  What the data path needs of that pool: every RX
+ * descriptor filled, each lcore's mempool cache at its flush threshold
+ * (1.5 x cache) and one burst in each lcore's hands.  The rest is the
+ * spare; all rings together may hold 1/NB_CTL_RING_SHARE of it (never more
+ * than NB_CTL_RING_MAX each), so a flood of control frames can take no
+ * more than that from the receivers.
+ */
+#define NB_CTL_RING_SHARE 4
+#define NB_CTL_RING_MAX	  1024
+
+struct nb_pool_budget {
+	uint64_t pool;	     /* mbufs in the RX pool */
+	uint32_t rxd;	     /* descriptors per RX queue */
+	uint32_t nb_rxq;     /* RX queues (one ring each) */
+	uint32_t lcores;     /* lcores that may cache mbufs of the pool */
+	uint32_t cache;	     /* the pool's per-lcore cache size */
+	uint32_t burst;	     /* mbufs one lcore holds in a burst */
+};
+
+/*
+ * Capacity of each ring; 0 when the share has not even one slot per ring
+ * (a pool too small for peer mode: the caller refuses).  spare_out (may be
+ * NULL): the spare.
+ */
+unsigned int nb_plan_ctl_ring(const struct nb_pool_budget *b,
+			      unsigned int *spare_out);
+
 #endif /* NB_PLAN_H */

@@ -29,6 +29,65 @@ BIN = os.environ.get("NBENCH_BIN", "")
 LOGDIR = os.environ.get("NB_E2E_LOGS", os.path.join(os.getcwd(), "e2e-logs"))
 _counter = itertools.count()
 
+# Lines that fail any run, whatever its exit status: a mempool whose mbufs
+# did not all come back at exit (app/main.c), and the sanitizers' reports
+# (the ASan/UBSan build runs this suite too).
+EXIT_PROBLEMS = (
+    "still in use at exit",
+    "runtime error:",                 # UBSan
+    "ERROR: AddressSanitizer",
+    "ERROR: LeakSanitizer",
+)
+# For the sanitizer build: a report ends the process with an error (UBSan
+# would print and carry on), LeakSanitizer stays on.  DPDK maps hugepage
+# memory itself, which ASan does not track, so nothing there is reported.
+SAN_ENV = {
+    "ASAN_OPTIONS": "halt_on_error=1:abort_on_error=0:detect_leaks=1:"
+                    "print_summary=1",
+    "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1",
+    "LSAN_OPTIONS": "suppressions=%s:print_suppressions=0"
+                    % os.path.join(HERE, "lsan.supp"),
+}
+
+
+# True against the ASan/UBSan build (set by tests/e2e/meson.build): the
+# binary runs several times slower, so a test that asserts on achieved
+# rates or timing may relax them when this is set.
+SANITIZED = os.environ.get("NB_E2E_SANITIZE", "none") not in ("", "none")
+
+
+def exit_problems(err):
+    """The lines of stderr that fail a run (EXIT_PROBLEMS), or []."""
+    return [l for l in (err or "").splitlines()
+            if any(k in l for k in EXIT_PROBLEMS)]
+
+
+def child_env(env=None):
+    e = dict(os.environ)
+    for k, v in SAN_ENV.items():
+        e.setdefault(k, v)
+    e.update(env or {})
+    return e
+
+
+class CheckedPopen(subprocess.Popen):
+    """A Popen whose communicate() fails (AssertionError) once the process
+    has ended with an exit problem on stderr: every process started through
+    Nbench is checked, however the test ends it."""
+
+    log = None
+
+    def communicate(self, *a, **kw):
+        out, err = super().communicate(*a, **kw)
+        bad = exit_problems(err) if self.returncode is not None else []
+        if bad:
+            if self.log:
+                Nbench._log(self.log, self.args, self.returncode, out, err)
+            raise AssertionError("%s:\n%s\nlog: %s"
+                                 % (" ".join(self.args), "\n".join(bad[:20]),
+                                    self.log))
+        return out, err
+
 
 def lcore_map(workers=2):
     """control=0, stats=1 on CPU 0; workers from lcore 2. The first worker
@@ -88,8 +147,7 @@ class Nbench:
         t0 = time.monotonic()
         p = subprocess.Popen(argv, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True,
-                             start_new_session=True,
-                             env=dict(os.environ, **(env or {})))
+                             start_new_session=True, env=child_env(env))
         try:
             out, err = p.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -99,16 +157,21 @@ class Nbench:
             raise AssertionError("timed out after %ss: %s (log %s)"
                                  % (timeout, " ".join(argv), log))
         self._log(log, argv, p.returncode, out, err)
+        # every run, failed and interrupted ones too
+        bad = exit_problems(err)
+        if bad:
+            raise AssertionError("%s:\n%s\nlog: %s"
+                                 % (" ".join(argv), "\n".join(bad[:20]), log))
         return Run(argv, p.returncode, out, err, time.monotonic() - t0, log)
 
     def start(self, eal, tool, name="bg", env=None):
         """Start in the background; returns (Popen, log path)."""
         argv = [BIN] + eal + ["--"] + tool
         log = os.path.join(LOGDIR, unique(name) + ".log")
-        p = subprocess.Popen(argv, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True,
-                             start_new_session=True,
-                             env=dict(os.environ, **(env or {})))
+        p = CheckedPopen(argv, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True,
+                         start_new_session=True, env=child_env(env))
+        p.log = log
         return p, argv, log
 
     @staticmethod

@@ -664,6 +664,110 @@ test_bytes_to_packets(void **state)
 			 12 * UINT64_C(1000000) + 1);
 }
 
+/*
+ * Near 2^64 bytes: the old sum of sizes wrapped and looped for ever.  The
+ * count is checked against 128-bit arithmetic: whole cycles, then the
+ * frames of the part cycle found by a loop over at most one cycle.
+ */
+static uint64_t
+ref128_bytes_to_packets(uint64_t bytes, const struct nb_size_list *l)
+{
+	unsigned __int128 done = 0, cycle = 0, n;
+	unsigned int k;
+
+	for (k = 0; k < l->nb_pattern; k++)
+		cycle += l->sizes[l->pattern[k]];
+	n = bytes / cycle * l->nb_pattern;
+	done = bytes / cycle * cycle;
+	for (k = 0; done < bytes; k++) {
+		done += l->sizes[l->pattern[k % l->nb_pattern]];
+		n++;
+	}
+	assert_true(n <= UINT64_MAX);
+	return (uint64_t)n;
+}
+
+static void
+test_bytes_to_packets_huge(void **state)
+{
+	static const char *const lists[] = {"64", "65", "9000", "imix",
+					    "100,64,100,9000", "1518,64"};
+	struct nb_size_list l;
+	size_t i;
+	unsigned int k;
+
+	(void)state;
+	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		assert_int_equal(nb_parse_sizes(lists[i], &l), 0);
+		for (k = 0; k < 20000; k++) {
+			uint64_t b = UINT64_MAX - k;
+
+			assert_int_equal(nb_bytes_to_packets(b, &l),
+					 ref128_bytes_to_packets(b, &l));
+		}
+		for (k = 0; k < 64; k++) {
+			uint64_t b = (UINT64_C(1) << 63) + k - 32;
+
+			assert_int_equal(nb_bytes_to_packets(b, &l),
+					 ref128_bytes_to_packets(b, &l));
+		}
+	}
+	/* 2^64 - 1 in 64 B frames: ceil((2^64 - 1) / 64) = 2^58 */
+	assert_int_equal(nb_parse_sizes("64", &l), 0);
+	assert_int_equal(nb_bytes_to_packets(UINT64_MAX, &l),
+			 UINT64_C(1) << 58);
+}
+
+/* The hand-off rings' budget, by the arithmetic of nb_plan.h. */
+static void
+test_ctl_ring_budget(void **state)
+{
+	struct nb_pool_budget b = {
+		.rxd = 1024,
+		.nb_rxq = 17,
+		.lcores = 3,
+		.cache = 256,
+		.burst = 32,
+	};
+	unsigned int spare, cap, q, l;
+
+	(void)state;
+	/* the pool nb_setup makes: rxd x queues + 512 per lcore + 4096 */
+	b.pool = 1024 * 17 + 512 * 3 + 4096;
+	cap = nb_plan_ctl_ring(&b, &spare);
+	/* held: 17408 + 3 x (256 + 128 + 32) = 18656; spare 4096 + 3 x 96 */
+	assert_int_equal(spare, 4096 + 3 * 96);
+	assert_int_equal(cap, (4096 + 3 * 96) / 4 / 17);
+	assert_true(cap * 17 <= spare / 4);
+	/* one queue: capped at 1024 per ring */
+	b.nb_rxq = 1;
+	b.pool = 1000000;
+	assert_int_equal(nb_plan_ctl_ring(&b, NULL), NB_CTL_RING_MAX);
+	/* nothing spare: 0 (refused), never a wrapped huge value */
+	b.nb_rxq = 17;
+	b.pool = 100;
+	assert_int_equal(nb_plan_ctl_ring(&b, &spare), 0);
+	assert_int_equal(spare, 0);
+	b.pool = 1024 * 17 + 3 * 416 + 4 * 17 - 1;
+	assert_int_equal(nb_plan_ctl_ring(&b, NULL), 0);
+	b.pool++;
+	assert_int_equal(nb_plan_ctl_ring(&b, NULL), 1);
+	b.nb_rxq = 0;
+	assert_int_equal(nb_plan_ctl_ring(&b, NULL), 0);
+	/* every mix: the rings together never exceed a quarter of the spare */
+	for (q = 1; q <= 17; q++) {
+		for (l = 3; l <= 130; l += 9) {
+			b.nb_rxq = q;
+			b.lcores = l;
+			b.pool = 1024ull * q + 512ull * l + 4096;
+			cap = nb_plan_ctl_ring(&b, &spare);
+			assert_true((uint64_t)cap * q <= spare / 4);
+			assert_true(cap <= NB_CTL_RING_MAX);
+			assert_true(cap > 0);
+		}
+	}
+}
+
 int
 main(void)
 {
@@ -677,6 +781,8 @@ main(void)
 		cmocka_unit_test(test_jobs_idle),
 		cmocka_unit_test(test_jobs_errors),
 		cmocka_unit_test(test_bytes_to_packets),
+		cmocka_unit_test(test_bytes_to_packets_huge),
+		cmocka_unit_test(test_ctl_ring_budget),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

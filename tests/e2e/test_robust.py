@@ -1,0 +1,249 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Robustness: the largest --queues in peer mode, every mbuf back in its
+pool at exit (after a normal, an interrupted and a failed run), a --bytes
+near 2^64 that Ctrl-C stops, and the responder's ARP/ICMP answers held to
+their rate under a ping flood.
+
+The check at exit (app/main.c) logs "mempools: all N back" at
+--log-level nbench:debug; a pool that lost mbufs gives an error line, which
+nbe2e fails every run on (with the sanitizers' reports)."""
+import os
+import re
+import signal
+import subprocess
+import time
+
+import nbe2e
+
+RESP_MAC = "02:00:00:00:00:02"
+DEBUG = ["--log-level", "nbench:debug"]
+ALL_BACK = re.compile(r"dpdk-nbench: mempools: all (\d+) back")
+
+
+def sh(*args, check=True):
+    return subprocess.run(list(args), check=check, capture_output=True,
+                          text=True, timeout=30)
+
+
+class Robust(nbe2e.E2ECase):
+
+    def setUp(self):
+        super().setUp()
+        self.sock = os.path.join(self.tmpdir, "peer.sock")
+
+    def assertAllBack(self, err, at_least=1):
+        m = ALL_BACK.search(err)
+        self.assertIsNotNone(m, "the exit check did not run:\n" + err[-2000:])
+        self.assertGreaterEqual(int(m.group(1)), at_least)
+        self.assertNotIn("still in use at exit", err)
+
+    def responder(self, extra=()):
+        eal = ["--no-pci", "--lcores", "0@0,1@0,2@0", "--file-prefix",
+               nbe2e.unique("resp"), "--log-level", "lib.eal:error"] + \
+            DEBUG + ["--vdev",
+                     "net_memif0,role=server,socket=%s,rsize=14,mac=%s"
+                     % (self.sock, RESP_MAC)]
+        p, argv, log = self.nb.start(eal, list(extra), name="resp")
+        self.addCleanup(self.stop, p)
+        line = p.stdout.readline()
+        self.assertIn("responder on port 0", line,
+                      "responder did not start: " + line)
+        return p
+
+    def stop(self, p):
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+
+    def client_eal(self):
+        return ["--no-pci", "--lcores", "0@0,1@0,2@1", "--file-prefix",
+                nbe2e.unique("cli"), "--log-level", "lib.eal:error"] + \
+            DEBUG + ["--vdev", "net_memif0,role=client,socket=%s,rsize=14"
+                     % self.sock]
+
+    def test_peer_queues_16(self):
+        """--queues 16 (the most) gives 17 RX queues each side: 17
+        hand-off rings, the 17th used and freed; the test is exact."""
+        resp = self.responder(["--queues", "16", "--one-off"])
+        r = self.nb.run(self.client_eal(),
+                        ["--peer", RESP_MAC, "--queues", "16", "--streams",
+                         "32", "--rate", "200M", "--size", "256",
+                         "--packets", "100000", "--bidir", "--json"],
+                        timeout=120, name="cli")
+        self.assertOk(r)
+        d = r.json()
+        for side in (d, d["reverse"]):
+            e = side["end"]
+            # every frame arrives once (lost_packets is not checked: with
+            # several queues the gap count of the per-queue trackers is
+            # not 0 even when all arrive, before this change too)
+            self.assertEqual(e["sum_sent"]["packets"], 100000)
+            self.assertEqual(e["sum_received"]["packets"], 100000)
+            self.assertEqual(e["sum_received"]["duplicates"], 0)
+        self.assertRegex(r.err, r"17 control hand-off rings of \d+ frames")
+        self.assertAllBack(r.err, 3)
+        out, err = resp.communicate(timeout=30)
+        self.assertEqual(resp.returncode, 0, err[-2000:])
+        m = re.search(r"17 control hand-off rings of (\d+) frames \(RX pool "
+                      r"(\d+) mbufs, (\d+) spare\)", err)
+        self.assertIsNotNone(m, err[-2000:])
+        cap, pool, spare = (int(x) for x in m.groups())
+        # together at most a quarter of the RX pool's spare
+        self.assertGreater(cap, 0)
+        self.assertLessEqual(17 * cap, spare // 4)
+        self.assertLess(spare, pool)
+        self.assertAllBack(err, 3)
+
+    def loop_eal(self):
+        return self.nb.eal(self.nb.memif_pair()) + DEBUG
+
+    def test_pools_back_after_normal_run(self):
+        r = self.nb.run(self.loop_eal(),
+                        ["--tx-port", "0", "--rx-port", "1", "--rate",
+                         "500M", "--size", "64,1518", "--time", "1",
+                         "--json"], name="loop")
+        self.assertOk(r)
+        self.assertGreater(r.json()["end"]["sum_received"]["packets"], 0)
+        # two RX pools and one TX pool
+        self.assertAllBack(r.err, 3)
+
+    def interrupt_after_first_interval(self, eal, tool):
+        p, argv, log = self.nb.start(eal, tool)
+        try:
+            line, deadline = "", time.monotonic() + 30
+            iv = re.compile(r"\[\s*(0|SUM)\]\s+[\d.]+-")
+            while not iv.match(line) and time.monotonic() < deadline:
+                line = p.stdout.readline()
+                if not line and p.poll() is not None:
+                    break
+            self.assertRegex(line, iv)
+            t0 = time.monotonic()
+            p.send_signal(signal.SIGINT)
+            out, err = p.communicate(timeout=15)
+            took = time.monotonic() - t0
+        finally:
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.communicate()
+        self.assertEqual(p.returncode, 1, err[-2000:])
+        self.assertLess(took, 5)
+        self.assertIn("interrupted", out)
+        return out, err
+
+    def test_pools_back_after_interrupted_run(self):
+        out, err = self.interrupt_after_first_interval(
+            self.loop_eal(), ["--tx-port", "0", "--rx-port", "1", "--rate",
+                              "1G", "--size", "1518", "--time", "60"])
+        self.assertRegex(out, r"lost 0/[1-9]")
+        self.assertAllBack(err, 3)
+
+    def test_huge_bytes_stops_on_ctrl_c(self):
+        """--bytes 2^64 - 1: the frame count no longer wraps (it hung
+        before the run, deaf to Ctrl-C); the run goes, Ctrl-C ends it."""
+        eal = self.nb.eal(["--vdev", "net_null0", "--vdev", "net_null1"]) \
+            + DEBUG
+        out, err = self.interrupt_after_first_interval(
+            eal, ["--tx-port", "0", "--rx-port", "1", "--rate", "10M",
+                  "--bytes", str(2 ** 64 - 1)])
+        self.assertAllBack(err, 3)
+
+    def test_pools_back_after_failed_runs(self):
+        # a loopback run that fails after its ports started: the memif
+        # server has no client, its link never comes up
+        vdevs = []
+        for i in (0, 1):
+            vdevs += ["--vdev", "net_memif%d,role=server,socket=%s" % (
+                i, os.path.join(self.tmpdir, "alone%d.sock" % i))]
+        r = self.nb.run(self.nb.eal(vdevs) + DEBUG,
+                        ["--tx-port", "0", "--rx-port", "1", "--time", "1",
+                         "--link-timeout", "0.5"], name="loop")
+        self.assertOk(r, 1)
+        self.assertIn("link still down", r.err)
+        self.assertAllBack(r.err, 2)
+        # a peer run whose responder never answers (testpmd at the other
+        # end): control frames sent, rings set up and freed, then failure
+        tp = subprocess.Popen(
+            ["dpdk-testpmd", "--no-pci", "-l", "0,1", "--file-prefix",
+             nbe2e.unique("tp"), "--log-level", "lib.eal:error", "--vdev",
+             "net_memif0,role=server,socket=%s" % self.sock, "--",
+             "--forward-mode=rxonly", "--auto-start", "--rxq=2", "--txq=2"],
+            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL, start_new_session=True)
+        self.addCleanup(lambda: (os.killpg(tp.pid, signal.SIGKILL),
+                                 tp.stdin.close(), tp.wait()))
+        deadline = time.monotonic() + 20
+        while not os.path.exists(self.sock) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        r = self.nb.run(self.client_eal(),
+                        ["--peer", RESP_MAC, "--peer-timeout", "1",
+                         "--time", "1"], name="cli")
+        self.assertOk(r, 1)
+        self.assertIn("did not answer", r.err)
+        self.assertRegex(r.err, r"2 control hand-off rings")
+        self.assertAllBack(r.err, 2)
+
+
+class RateLimits(nbe2e.E2ECase):
+    """A kernel host floods the responder with pings (af_packet on a veth
+    pair, each end in its own namespace): at most 20 answers at once, then
+    100/s; the rest counted as rate-limited."""
+
+    def setUp(self):
+        super().setUp()
+        if os.geteuid() != 0:
+            self.skipTest("needs root for network namespaces")
+        p = "nbrl%d" % (os.getpid() % 100000)
+        self.nsr, self.nsk = p + "r", p + "k"
+        self.addCleanup(lambda: [sh("ip", "netns", "del", n, check=False)
+                                 for n in (self.nsr, self.nsk)])
+        for ns in (self.nsr, self.nsk):
+            sh("ip", "netns", "add", ns)
+            sh("ip", "-n", ns, "link", "set", "lo", "up")
+        sh("ip", "-n", self.nsr, "link", "add", "vr", "type", "veth",
+           "peer", "name", "vk", "netns", self.nsk)
+        for ns, dev in ((self.nsr, "vr"), (self.nsk, "vk")):
+            sh("ip", "netns", "exec", ns, "sysctl", "-qw",
+               "net.ipv6.conf.%s.disable_ipv6=1" % dev)
+            sh("ip", "-n", ns, "link", "set", dev, "up")
+        sh("ip", "-n", self.nsk, "addr", "add", "198.19.0.100/15", "dev",
+           "vk")
+
+    def test_ping_flood(self):
+        eal = ["--no-pci", "--lcores", "0@0,1@0,2@0", "--file-prefix",
+               nbe2e.unique("resp"), "--log-level", "lib.eal:error",
+               "--vdev", "net_af_packet0,iface=vr,qpairs=2"]
+        argv = ["ip", "netns", "exec", self.nsr, nbe2e.BIN] + eal + ["--"]
+        resp = nbe2e.CheckedPopen(argv, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True,
+                                  start_new_session=True,
+                                  env=nbe2e.child_env())
+        self.addCleanup(lambda: resp.poll() is None and (
+            os.killpg(resp.pid, signal.SIGKILL), resp.communicate()))
+        self.assertIn("responder on port 0", resp.stdout.readline())
+        n, secs = 1000, 1.0
+        t0 = time.monotonic()
+        ping = sh("ip", "netns", "exec", self.nsk, "ping", "-q", "-n", "-c",
+                  str(n), "-i", "%g" % (secs / n), "-W", "1", "198.19.0.1",
+                  check=False)
+        took = time.monotonic() - t0
+        m = re.search(r"(\d+) packets transmitted, (\d+) received",
+                      ping.stdout)
+        self.assertIsNotNone(m, ping.stdout + ping.stderr)
+        sent, got = int(m.group(1)), int(m.group(2))
+        self.assertEqual(sent, n)
+        # the burst, then 100/s over the time the flood took (+ slack for
+        # the clock's edges)
+        self.assertGreaterEqual(got, 20)
+        self.assertLessEqual(got, 20 + 100 * took + 2)
+        os.killpg(resp.pid, signal.SIGINT)
+        out, err = resp.communicate(timeout=20)
+        m = re.search(r"ICMP answered (\d+) \(rate-limited (\d+)\)", err)
+        self.assertIsNotNone(m, err[-2000:])
+        answered, limited = int(m.group(1)), int(m.group(2))
+        self.assertEqual(answered, got)
+        self.assertGreater(limited, 0)
+        self.assertLessEqual(answered + limited, n)
+
+
+if __name__ == "__main__":
+    nbe2e.main()
