@@ -133,34 +133,6 @@ nb_policy_params(const struct nb_config *cfg, const struct nb_ctl_params *p,
 	return 0;
 }
 
-void
-nb_bucket_init(struct nb_bucket *b, uint64_t rate, uint32_t burst,
-	       uint64_t now_ns)
-{
-	b->cost = 1000000000ull / (rate ? rate : 1);
-	if (b->cost == 0)
-		b->cost = 1;
-	b->cap = b->cost * (burst ? burst : 1);
-	b->credit = b->cap;
-	b->last = now_ns;
-}
-
-int
-nb_bucket_take(struct nb_bucket *b, uint64_t now_ns)
-{
-	if (now_ns > b->last) {
-		uint64_t gain = now_ns - b->last;
-
-		b->credit = gain >= b->cap - b->credit ? b->cap
-						       : b->credit + gain;
-		b->last = now_ns;
-	}
-	if (b->credit < b->cost)
-		return 0;
-	b->credit -= b->cost;
-	return 1;
-}
-
 static uint64_t
 src_key(const uint8_t mac[6], uint32_t ip)
 {
@@ -178,7 +150,7 @@ nb_srclimit_init(struct nb_srclimit *l, uint64_t rate_per_src,
 	memset(l, 0, sizeof(*l));
 	l->rate = rate_per_src;
 	l->burst = burst_per_src;
-	nb_bucket_init(&l->all, rate_all, burst_all, now_ns);
+	nb_tokens_init(&l->all, rate_all, burst_all, now_ns);
 }
 
 int
@@ -194,7 +166,7 @@ nb_srclimit_take(struct nb_srclimit *l, const uint8_t mac[6], uint32_t ip,
 			break;
 		if (l->slot[i].key == 0 ||
 		    (l->slot[victim].key != 0 &&
-		     l->slot[i].b.last < l->slot[victim].b.last))
+		     l->slot[i].b.last_ns < l->slot[victim].b.last_ns))
 			victim = i;
 	}
 	if (i == NB_SRCLIMIT_SLOTS) {
@@ -202,10 +174,10 @@ nb_srclimit_take(struct nb_srclimit *l, const uint8_t mac[6], uint32_t ip,
 		l->slot[i].key = key;
 		l->slot[i].ip = ip;
 		memcpy(l->slot[i].mac, mac, 6);
-		nb_bucket_init(&l->slot[i].b, l->rate, l->burst, now_ns);
+		nb_tokens_init(&l->slot[i].b, l->rate, l->burst, now_ns);
 	}
-	if (!nb_bucket_take(&l->slot[i].b, now_ns) ||
-	    !nb_bucket_take(&l->all, now_ns)) {
+	if (!nb_tokens_take(&l->slot[i].b, now_ns) ||
+	    !nb_tokens_take(&l->all, now_ns)) {
 		l->limited++;
 		return 0;
 	}

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What a responder accepts from whom: the peer address rules, --allow,
- * the --max-rate/--max-time caps on a test, and token buckets for the
- * per-source HELLO limit (and anything else that must not run faster than
- * a rate).  Pure: no DPDK, time comes in as ns.
+ * the --max-rate/--max-time caps on a test, the per-source HELLO limit
+ * (on nb_tokens buckets) and the escaping of peer strings.  Pure: no DPDK,
+ * time comes in as ns.
  */
 #ifndef NB_POLICY_H
 #define NB_POLICY_H
@@ -13,6 +13,7 @@
 
 #include "nb_config.h"
 #include "nb_ctl.h"
+#include "nb_tokens.h"
 
 /*
  * May this address be a peer?  Refused: a broadcast, multicast or zero
@@ -38,23 +39,6 @@ int nb_policy_params(const struct nb_config *cfg, const struct nb_ctl_params *p,
 		     uint32_t link_mbps, char *why, size_t whylen);
 
 /*
- * A token bucket on a ns clock: at most `rate` events per second on
- * average, `burst` at once.  No division per event.
- */
-struct nb_bucket {
-	uint64_t credit; /* ns of credit, at most cap */
-	uint64_t cost;	 /* ns per event: 1e9 / rate */
-	uint64_t cap;	 /* cost * burst */
-	uint64_t last;	 /* time of the last refill */
-};
-
-/* rate events/s (>= 1), burst >= 1; starts full. */
-void nb_bucket_init(struct nb_bucket *b, uint64_t rate, uint32_t burst,
-		    uint64_t now_ns);
-/* 1 if an event may happen now (and takes its token), 0 if over rate. */
-int nb_bucket_take(struct nb_bucket *b, uint64_t now_ns);
-
-/*
  * Per-source limit: a bucket for each of NB_SRCLIMIT_SLOTS sources, keyed
  * by MAC and IPv4; a new source takes the slot of the one heard from
  * least recently (so a flood from many forged sources cannot starve one
@@ -64,14 +48,14 @@ int nb_bucket_take(struct nb_bucket *b, uint64_t now_ns);
 #define NB_SRCLIMIT_SLOTS 64
 
 struct nb_srclimit {
-	struct nb_bucket all;
+	struct nb_tokens all;
 	uint64_t rate;
 	uint32_t burst;
 	struct {
 		uint64_t key; /* MAC (48 bits) ^ IPv4 << 16; 0 = free */
 		uint32_t ip;
 		uint8_t mac[6];
-		struct nb_bucket b;
+		struct nb_tokens b;
 	} slot[NB_SRCLIMIT_SLOTS];
 	uint64_t limited; /* events refused */
 };

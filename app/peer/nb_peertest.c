@@ -69,12 +69,8 @@ reflect_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 	 * kept off its CPU finds them queued.
 	 */
 	uint64_t rate = p->latency_rate + p->latency_rate / 10 + 1;
-	uint64_t cost = nb_tsc_hz() / rate, burst = rate / 4;
+	uint64_t burst = rate / 4 < 256 ? 256 : rate / 4;
 
-	if (cost == 0)
-		cost = 1;
-	if (burst < 256)
-		burst = 256;
 	for (i = 0; i < js->nb_workers; i++) {
 		struct nb_worker *w = js->workers[i];
 		int q = -1;
@@ -87,10 +83,9 @@ reflect_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 
 			j->reflect_txq = q;
 			j->probe_len = NB_FRAME_MIN - NB_FCS_LEN;
-			j->refl_cost = cost;
-			j->refl_cap = cost * burst;
-			j->refl_credit = j->refl_cap;
-			j->refl_last = rte_get_tsc_cycles();
+			nb_tokens_init(&j->refl, rate, burst,
+				       nb_clock_ns(&pr->app->run.clock,
+						   rte_get_tsc_cycles()));
 		}
 	}
 	return 0;

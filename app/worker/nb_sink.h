@@ -14,6 +14,7 @@
 #include <rte_prefetch.h>
 #include <rte_ring.h>
 
+#include "nb_tokens.h"
 #include "nb_worker.h"
 
 #define NB_PREFETCH_AHEAD 4
@@ -42,19 +43,12 @@ nb_src8(const uint8_t *p)
 
 /* Responder: may this probe go back now?  Within its size and rate. */
 static __rte_always_inline int
-nb_reflect_ok(struct nb_rxjob *j, const struct rte_mbuf *m, uint64_t now)
+nb_reflect_ok(struct nb_rxjob *j, const struct rte_mbuf *m, uint64_t now_ns)
 {
-	uint64_t gain = now - j->refl_last;
-
-	j->refl_last = now;
-	j->refl_credit = gain >= j->refl_cap - j->refl_credit
-				 ? j->refl_cap
-				 : j->refl_credit + gain;
-	if (m->pkt_len != j->probe_len || j->refl_credit < j->refl_cost) {
+	if (m->pkt_len != j->probe_len || !nb_tokens_take(&j->refl, now_ns)) {
 		j->reflect_limited++;
 		return 0;
 	}
-	j->refl_credit -= j->refl_cost;
 	return 1;
 }
 
@@ -62,7 +56,7 @@ static __rte_always_inline uint16_t
 nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now)
 {
 	struct rte_mbuf *pkts[NB_BURST];
-	uint64_t rx_ns, lat, bytes = 0, data = 0, warm = 0, bad = 0;
+	uint64_t now_ns, rx_ns, lat, bytes = 0, data = 0, warm = 0, bad = 0;
 	uint64_t warm_bytes = 0, ctl = 0, probes = 0;
 	struct rte_mbuf *refl[NB_BURST];
 	uint16_t n, i, nfree = 0, nrefl = 0;
@@ -75,8 +69,8 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now)
 	 * stamps another lcore wrote since.
 	 */
 	now = rte_rdtsc();
-	rx_ns = (nb_clock_ns(&run->clock, now) + (uint64_t)run->rx_offset_ns) &
-		NB_SEQ_MASK;
+	now_ns = nb_clock_ns(&run->clock, now);
+	rx_ns = (now_ns + (uint64_t)run->rx_offset_ns) & NB_SEQ_MASK;
 	for (i = 0; i < n && i < NB_PREFETCH_AHEAD; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
 	for (i = 0; i < n; i++) {
@@ -113,7 +107,7 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now)
 			bad++;
 		} else if (kind == NB_FRAME_PROBE) {
 			probes++;
-			if (j->reflect_txq >= 0 && nb_reflect_ok(j, m, now)) {
+			if (j->reflect_txq >= 0 && nb_reflect_ok(j, m, now_ns)) {
 				/* responder: straight back, no control lcore */
 				nb_frame_turn_around(
 					rte_pktmbuf_mtod(m, uint8_t *),

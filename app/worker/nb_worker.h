@@ -21,6 +21,7 @@
 #include "nb_pacer.h"
 #include "nb_plan.h"
 #include "nb_seq.h"
+#include "nb_tokens.h"
 
 #define NB_BURST 32
 /* At most this many latency probes are built per loop turn. */
@@ -128,9 +129,9 @@ struct nb_rxjob {
 	 */
 	uint64_t src_want, src_mask;
 	/* reflection: probe frames of exactly probe_len bytes (pkt_len),
-	 * at most one per refl_cost TSC cycles on average, refl_cap at once */
+	 * at most at the rate of the refl bucket (ns clock) */
 	uint32_t probe_len;
-	uint64_t refl_credit, refl_cost, refl_cap, refl_last;
+	struct nb_tokens refl;
 	uint64_t probes;       /* probes received (returned, on the client) */
 	uint64_t reflected;    /* probes sent back (responder) */
 	uint64_t reflect_fail; /* ... the TX queue would not take */

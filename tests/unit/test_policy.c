@@ -495,89 +495,6 @@ test_params_rate_max(void **state)
 	REFUSED(&c, &p, 10000, "--max-rate");
 }
 
-/* --- nb_bucket ------------------------------------------------------------ */
-
-static void
-test_bucket(void **state)
-{
-	const uint64_t t0 = 5 * NS_PER_S, step = NS_PER_S / 10;
-	struct nb_bucket b;
-	uint64_t t;
-	int i;
-
-	(void)state;
-	/* 10/s, burst 3: three at once, then one per 100 ms */
-	nb_bucket_init(&b, 10, 3, t0);
-	for (i = 0; i < 3; i++)
-		assert_int_equal(nb_bucket_take(&b, t0), 1);
-	assert_int_equal(nb_bucket_take(&b, t0), 0);
-	assert_int_equal(nb_bucket_take(&b, t0 + step - 1), 0);
-	assert_int_equal(nb_bucket_take(&b, t0 + step), 1);
-	assert_int_equal(nb_bucket_take(&b, t0 + step), 0);
-	assert_int_equal(nb_bucket_take(&b, t0 + 2 * step), 1);
-	assert_int_equal(nb_bucket_take(&b, t0 + 2 * step + step / 2), 0);
-	assert_int_equal(nb_bucket_take(&b, t0 + 3 * step), 1);
-
-	/* a steady 10/s goes through, 20/s is halved */
-	t = t0 + 10 * NS_PER_S;
-	nb_bucket_init(&b, 10, 1, t);
-	assert_int_equal(nb_bucket_take(&b, t), 1);
-	for (i = 1; i <= 100; i++)
-		assert_int_equal(nb_bucket_take(&b, t + i * step), 1);
-	t += 100 * step;
-	{
-		int ok = 0;
-
-		for (i = 1; i <= 200; i++)
-			ok += nb_bucket_take(&b, t + i * (step / 2));
-		assert_int_equal(ok, 100);
-	}
-
-	/* a long idle fills it to the burst, no more */
-	nb_bucket_init(&b, 10, 3, t0);
-	for (i = 0; i < 3; i++)
-		assert_int_equal(nb_bucket_take(&b, t0), 1);
-	t = t0 + 1000000 * NS_PER_S;
-	for (i = 0; i < 3; i++)
-		assert_int_equal(nb_bucket_take(&b, t), 1);
-	assert_int_equal(nb_bucket_take(&b, t), 0);
-	assert_true(b.credit <= b.cap);
-	/* idle from the start: still the burst only */
-	nb_bucket_init(&b, 10, 3, 0);
-	assert_true(b.credit <= b.cap);
-	t = UINT64_MAX - NS_PER_S;
-	for (i = 0; i < 3; i++)
-		assert_int_equal(nb_bucket_take(&b, t), 1);
-	assert_int_equal(nb_bucket_take(&b, t), 0);
-
-	/* time going backwards: no credit from it, nothing breaks */
-	nb_bucket_init(&b, 10, 2, t0);
-	assert_int_equal(nb_bucket_take(&b, t0), 1);
-	assert_int_equal(nb_bucket_take(&b, t0), 1);
-	assert_int_equal(nb_bucket_take(&b, t0 - 3 * NS_PER_S), 0);
-	assert_int_equal(nb_bucket_take(&b, 0), 0);
-	assert_true(b.credit <= b.cap);
-	assert_int_equal(nb_bucket_take(&b, t0 + step), 1);
-	assert_int_equal(nb_bucket_take(&b, t0 + step), 0);
-	/* with credit left, an event at an earlier time may spend it */
-	nb_bucket_init(&b, 10, 2, t0);
-	assert_int_equal(nb_bucket_take(&b, t0 - step), 1);
-	assert_int_equal(nb_bucket_take(&b, t0 - 2 * step), 1);
-	assert_int_equal(nb_bucket_take(&b, t0 - 3 * step), 0);
-	assert_true(b.credit <= b.cap);
-
-	/* rates that do not divide 1e9, and a very high one */
-	nb_bucket_init(&b, 3, 1, 0);
-	assert_int_equal(nb_bucket_take(&b, 0), 1);
-	assert_int_equal(nb_bucket_take(&b, NS_PER_S / 3 - 1), 0);
-	assert_int_equal(nb_bucket_take(&b, NS_PER_S / 3 + 1), 1);
-	nb_bucket_init(&b, 4000000000ull, 5, 0);
-	for (i = 0; i < 5; i++)
-		assert_int_equal(nb_bucket_take(&b, 0), 1);
-	assert_int_equal(nb_bucket_take(&b, 0), 0);
-	assert_int_equal(nb_bucket_take(&b, 1), 1);
-}
-
 /* --- nb_srclimit ---------------------------------------------------------- */
 
 /* Source n: MAC 02:00:00:nn:nn:nn, IPv4 10.n.n.n (host bits of n). */
@@ -922,7 +839,6 @@ main(void)
 		cmocka_unit_test(test_params_rate_pps),
 		cmocka_unit_test(test_params_rate_bits),
 		cmocka_unit_test(test_params_rate_max),
-		cmocka_unit_test(test_bucket),
 		cmocka_unit_test(test_srclimit_one),
 		cmocka_unit_test(test_srclimit_many),
 		cmocka_unit_test(test_srclimit_flood),
