@@ -1,0 +1,640 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The responder under attack (control protocol version 3), on a switch:
+
+    nbNr  responder  (af_packet on vr, 198.19.0.1)  --+
+    nbNc  client     (af_packet on vc, 198.18.0.1)  --+-- br0 in nbNs
+    nbNa  attacker   (raw AF_PACKET socket on va)   --+
+    nbNv  victim     (raw AF_PACKET socket on vv)   --+
+
+The bridge behaves like a switch that cannot be fooled by forged source
+MACs: every real MAC is a static entry on its own port, the attacker's port
+does not learn, and no port gets unknown unicast.  So the attacker sees
+only what is sent to it, and a frame it sends with another host's source
+MAC still reaches its destination (the spoofing the tests are about).
+
+The attacker and the victim are raw sockets of this process: a thread
+enters the namespace (setns) just long enough to open its socket.  Control
+messages are built and checked with nbctl.py, an implementation of the
+wire format independent of the C code.  Rates stay low (<= 50 Mbit/s for
+tests, a few thousand frames per second for floods): the host is shared
+and nothing here measures throughput."""
+import base64
+import ctypes
+import json
+import os
+import random
+import re
+import signal
+import socket
+import struct
+import subprocess
+import threading
+import time
+import unittest
+
+import nbctl
+import nbe2e
+
+NS_ENDS = ("r", "c", "a", "v")
+MACS = {e: "02:4e:42:5e:00:%02x" % (i + 1) for i, e in enumerate(NS_ENDS)}
+IPS = {"r": "198.19.0.1", "c": "198.18.0.1", "a": "198.18.0.66",
+       "v": "198.18.0.77"}
+CLONE_NEWNET = 0x40000000
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def sh(*args, check=True):
+    return subprocess.run(list(args), check=check, capture_output=True,
+                          text=True, timeout=30)
+
+
+def socket_in(ns, iface):
+    """A raw AF_PACKET socket on iface in network namespace ns, opened by
+    a short-lived thread that enters ns (only that thread moves)."""
+    res = {}
+
+    def run():
+        fd = os.open("/var/run/netns/" + ns, os.O_RDONLY)
+        try:
+            if _libc.setns(fd, CLONE_NEWNET) != 0:
+                raise OSError(ctypes.get_errno(), "setns " + ns)
+            res["s"] = nbctl.raw_socket(iface)
+        except Exception as e:  # reported in the caller
+            res["e"] = e
+        finally:
+            os.close(fd)
+
+    t = threading.Thread(target=run)
+    t.start()
+    t.join()
+    if "e" in res:
+        raise res["e"]
+    return res["s"]
+
+
+def has_option(opt):
+    """Does this dpdk-nbench know the option (its --help lists it)?"""
+    r = subprocess.run([nbe2e.BIN, "--help"], capture_output=True, text=True,
+                       timeout=30)
+    return opt in r.stdout + r.stderr
+
+
+class Proc:
+    """A dpdk-nbench process whose stdout and stderr threads keep reading
+    (a responder logging a flood must never block on a full pipe); lines
+    can be waited for.  Killed by PID (its own process group) only."""
+
+    def __init__(self, argv, name):
+        self.argv = argv
+        self.log = os.path.join(nbe2e.LOGDIR, nbe2e.unique(name) + ".log")
+        self.t0 = time.monotonic()
+        self.p = subprocess.Popen(argv, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE,
+                                  start_new_session=True)
+        self.lines = {"out": [], "err": []}
+        self.cond = threading.Condition()
+        self.done = 0
+        self.readers = [threading.Thread(target=self._read, args=(k, f),
+                                         daemon=True)
+                        for k, f in (("out", self.p.stdout),
+                                     ("err", self.p.stderr))]
+        for t in self.readers:
+            t.start()
+        self.rc = None
+        self.elapsed = None
+
+    def _read(self, key, f):
+        for raw in iter(f.readline, b""):
+            with self.cond:
+                self.lines[key].append(raw.decode(errors="replace")
+                                       .rstrip("\n"))
+                self.cond.notify_all()
+        with self.cond:
+            self.done += 1
+            self.cond.notify_all()
+
+    @property
+    def out(self):
+        with self.cond:
+            return "\n".join(self.lines["out"])
+
+    @property
+    def err(self):
+        with self.cond:
+            return "\n".join(self.lines["err"])
+
+    def mark(self, key="err"):
+        with self.cond:
+            return len(self.lines[key])
+
+    def wait_for(self, regex, key="err", timeout=15, start=0):
+        """The first match of regex in lines[start:] of stdout or stderr
+        (waiting up to timeout s); AssertionError if the process ends or
+        the time runs out first."""
+        rx = re.compile(regex)
+        deadline = time.monotonic() + timeout
+        i = start
+        with self.cond:
+            while True:
+                ls = self.lines[key]
+                while i < len(ls):
+                    m = rx.search(ls[i])
+                    if m:
+                        return m
+                    i += 1
+                if self.done == 2:
+                    raise AssertionError("%s: exited before /%s/ (log %s)"
+                                         % (self.argv[4], regex,
+                                            self.save()))
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError("no /%s/ within %s s (log %s)"
+                                         % (regex, timeout, self.save()))
+                self.cond.wait(left)
+
+    def count(self, regex, key="err"):
+        rx = re.compile(regex)
+        with self.cond:
+            return sum(1 for line in self.lines[key] if rx.search(line))
+
+    def wait(self, timeout):
+        """Exit status; a process still running after timeout s is killed
+        and the test fails."""
+        try:
+            self.rc = self.p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            raise AssertionError("timed out after %s s: %s (log %s)"
+                                 % (timeout, " ".join(self.argv),
+                                    self.save()))
+        for t in self.readers:
+            t.join(10)
+        self.elapsed = time.monotonic() - self.t0
+        self.save()
+        return self.rc
+
+    def running(self):
+        return self.p.poll() is None
+
+    def kill(self, sig=signal.SIGKILL):
+        if self.p.poll() is None:
+            os.killpg(self.p.pid, sig)   # our own process group only
+        try:
+            self.p.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            pass
+        for t in self.readers:
+            t.join(5)
+        self.save()
+
+    def save(self):
+        with open(self.log, "w") as f:
+            f.write("$ %s\nrc=%s\n--- stdout\n%s\n--- stderr\n%s\n"
+                    % (" ".join(self.argv), self.p.poll(), self.out,
+                       self.err))
+        return self.log
+
+    def json(self):
+        try:
+            return json.loads(self.out)
+        except ValueError as e:
+            raise AssertionError("stdout is not JSON (%s); log %s"
+                                 % (e, self.save()))
+
+
+class Sender(threading.Thread):
+    """Sends frames from a raw socket in the background at about `pps`
+    frames per second, taking them from gen(i) (None: stop) until stopped;
+    counts frames and bytes sent."""
+
+    def __init__(self, sock, gen, pps):
+        super().__init__(daemon=True)
+        self.sock, self.gen, self.pps = sock, gen, pps
+        self.stop_ev = threading.Event()
+        self.frames = self.bytes = 0
+        self.error = None
+
+    def run(self):
+        t0 = time.monotonic()
+        i = 0
+        try:
+            while not self.stop_ev.is_set():
+                # in bursts of up to 50: sleep until the next one is due
+                due = t0 + i / self.pps
+                now = time.monotonic()
+                if due > now:
+                    time.sleep(min(due - now, 0.05))
+                    continue
+                for _ in range(50):
+                    f = self.gen(i)
+                    if f is None:
+                        return
+                    try:
+                        self.sock.send(f)
+                    except OSError as e:
+                        if e.errno != 105:   # ENOBUFS: a full queue, retry
+                            raise
+                        time.sleep(0.001)
+                        continue
+                    i += 1
+                    self.frames += 1
+                    self.bytes += len(f)
+                    if t0 + i / self.pps > time.monotonic():
+                        break
+        except Exception as e:  # reported by finish()
+            self.error = e
+
+    def finish(self, timeout=30):
+        self.stop_ev.set()
+        self.join(timeout)
+        if self.error:
+            raise self.error
+        return self.frames
+
+
+class Capture(threading.Thread):
+    """Counts what a raw socket receives (not what it sends) until
+    stopped: every frame is kept when keep is true."""
+
+    def __init__(self, sock, keep=True):
+        super().__init__(daemon=True)
+        self.sock, self.keep = sock, keep
+        self.frames = []
+        self.count = self.bytes = 0
+        self.stop_ev = threading.Event()
+        self.cond = threading.Condition()
+
+    def run(self):
+        while not self.stop_ev.is_set():
+            try:
+                f, addr = self.sock.recvfrom(65536)
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+            if addr[2] == socket.PACKET_OUTGOING:
+                continue
+            with self.cond:
+                self.count += 1
+                self.bytes += len(f)
+                if self.keep:
+                    self.frames.append(f)
+                self.cond.notify_all()
+
+    def finish(self):
+        self.stop_ev.set()
+        self.join(5)
+
+    def wait_for(self, pred, timeout):
+        """The first kept frame pred(frame) likes, waiting up to timeout
+        s (None if none)."""
+        deadline = time.monotonic() + timeout
+        i = 0
+        with self.cond:
+            while True:
+                while i < len(self.frames):
+                    if pred(self.frames[i]):
+                        return self.frames[i]
+                    i += 1
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                self.cond.wait(left)
+
+
+class Security(nbe2e.E2ECase):
+
+    def setUp(self):
+        super().setUp()
+        if os.geteuid() != 0:
+            self.skipTest("needs root for network namespaces")
+        self.p = "nb%d" % (os.getpid() % 100000)
+        self.ns = {n: self.p + n for n in ("s",) + NS_ENDS}
+        self.addCleanup(self.teardown_net)
+        self.setup_net()
+        self.procs = []
+        self.addCleanup(self.kill_all)
+
+    # --- the switch ----------------------------------------------------------
+
+    def setup_net(self):
+        s = self.ns["s"]
+        for ns in self.ns.values():
+            sh("ip", "netns", "add", ns)
+            sh("ip", "-n", ns, "link", "set", "lo", "up")
+        sh("ip", "-n", s, "link", "add", "br0", "type", "bridge")
+        sh("ip", "netns", "exec", s, "sysctl", "-qw",
+           "net.ipv6.conf.br0.disable_ipv6=1")
+        for end in NS_ENDS:
+            a, b = "v" + end, "s" + end
+            sh("ip", "-n", s, "link", "add", b, "type", "veth", "peer",
+               "name", a, "netns", self.ns[end])
+            for ns, dev in ((self.ns[end], a), (s, b)):
+                sh("ip", "netns", "exec", ns, "sysctl", "-qw",
+                   "net.ipv6.conf.%s.disable_ipv6=1" % dev)
+            sh("ip", "-n", self.ns[end], "link", "set", a, "address",
+               MACS[end])
+            sh("ip", "-n", s, "link", "set", b, "master", "br0", "up")
+            # a switch port: no unknown unicast; the attacker's port
+            # learns nothing (forged source MACs move no entry)
+            sh("ip", "netns", "exec", s, "bridge", "link", "set", "dev", b,
+               "flood", "off", "learning",
+               "off" if end == "a" else "on")
+            sh("ip", "netns", "exec", s, "bridge", "fdb", "add", MACS[end],
+               "dev", b, "master", "static")
+            sh("ip", "-n", self.ns[end], "link", "set", a, "up")
+        sh("ip", "-n", s, "link", "set", "br0", "up")
+        for end in NS_ENDS:
+            self.wait_carrier(end)
+
+    def wait_carrier(self, end):
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            st = sh("ip", "-n", self.ns[end], "-o", "link", "show", "dev",
+                    "v" + end).stdout
+            if " state UP " in st:
+                return
+            time.sleep(0.05)
+        self.fail("v%s did not come up" % end)
+
+    def teardown_net(self):
+        for ns in self.ns.values():
+            sh("ip", "netns", "del", ns, check=False)
+
+    def sock(self, end):
+        s = socket_in(self.ns[end], "v" + end)
+        self.addCleanup(s.close)
+        return s
+
+    # --- processes -----------------------------------------------------------
+
+    def kill_all(self):
+        for p in self.procs:
+            p.kill()
+
+    def nbench(self, end, cpu, tool, name=None, debug=False):
+        eal = ["--no-pci", "--lcores", "0@%d,1@%d,2@%d" % (cpu, cpu, cpu),
+               "--file-prefix", nbe2e.unique(end), "--log-level",
+               "lib.eal:error", "--vdev",
+               "net_af_packet0,iface=v%s,qpairs=2" % end]
+        if debug:
+            eal += ["--log-level", "nbench:debug"]
+        argv = ["ip", "netns", "exec", self.ns[end], nbe2e.BIN] + eal + \
+            ["--"] + tool
+        p = Proc(argv, name or end)
+        self.procs.append(p)
+        return p
+
+    def responder(self, extra=(), debug=False):
+        r = self.nbench("r", 0, list(extra), "resp", debug)
+        r.wait_for(r"responder on port 0", key="out", timeout=30)
+        return r
+
+    def client(self, extra, time_s, rate="20M", streams=1, size=512,
+               name="client", debug=False):
+        tool = ["--peer", MACS["r"], "--rate", rate, "--size", str(size),
+                "--time", str(time_s), "--streams", str(streams),
+                "--json"] + list(extra)
+        return self.nbench("c", 1, tool, name, debug)
+
+    def opened(self, resp, start=0, timeout=30):
+        """The next "session ... opened" of the responder's log: (session
+        id, client MAC, client IP)."""
+        m = resp.wait_for(r"session ([0-9a-f]{8}) opened: client "
+                          r"([0-9a-f:]{17}) \(([0-9.]+)\)", start=start,
+                          timeout=timeout)
+        return int(m.group(1), 16), m.group(2), m.group(3)
+
+    def check_exact(self, c, streams, timeout=60):
+        """The client exited 0, and for every stream the responder's
+        receiver counted exactly what the client's sender sent: nothing
+        lost, duplicated or reordered.  Returns the JSON end section."""
+        rc = c.wait(timeout)
+        self.assertEqual(rc, 0, "client failed (log %s):\n%s"
+                         % (c.log, c.err[-3000:]))
+        end = c.json()["end"]
+        self.assertEqual(len(end["streams"]), streams, c.log)
+        sent = end["sum_sent"]["packets"]
+        self.assertGreater(sent, 0, c.log)
+        self.assertEqual(end["sum_received"]["packets"], sent, c.log)
+        self.assertEqual(end["sum_received"]["lost_packets"], 0, c.log)
+        for s in end["streams"]:
+            rx, tx = s["receiver"], s["sender"]
+            self.assertGreater(tx["packets"], 0, c.log)
+            self.assertEqual(rx["packets"], tx["packets"], (s, c.log))
+            self.assertEqual(rx["lost_packets"], 0, (s, c.log))
+            self.assertEqual(rx.get("duplicates", 0), 0, (s, c.log))
+            self.assertEqual(rx.get("out_of_order", 0), 0, (s, c.log))
+        return end
+
+    def assertAlive(self, resp):
+        self.assertTrue(resp.running(), "responder died (log %s)"
+                        % resp.save())
+
+    # --- the attacker's own handshake ----------------------------------------
+
+    def handshake(self, sock, cap, session, cn=None, psk=None, mac=None,
+                  ip=None, timeout=5):
+        """HELLO from the attacker's socket (its own MAC/IP unless told),
+        the WELCOME it gets (checked under the key derived in Python):
+        (cookie, responder seq0, K)."""
+        cn = cn or nbctl.nonce()
+        mac, ip = mac or MACS["a"], ip or IPS["a"]
+        hello = nbctl.encode(nbctl.HELLO, session, 1, nbctl.conf(
+            cn, mac=nbctl.mac_bytes(mac), ipv4=nbctl.ip_int(ip)))
+        frame = nbctl.ctl_frame(MACS["r"], mac, ip, IPS["r"], hello)
+
+        def welcome(f):
+            u = nbctl.parse_udp(f)
+            if not u.ok or u.sport != nbctl.CONTROL_PORT:
+                return False
+            m = nbctl.decode(u.payload)
+            return m.type == nbctl.WELCOME and m.session == session
+
+        for _ in range(10):
+            sock.send(frame)
+            f = cap.wait_for(welcome, 0.5)
+            if f is not None:
+                break
+        self.assertIsNotNone(f, "no WELCOME for session %08x" % session)
+        m = nbctl.decode(nbctl.parse_udp(f).payload)
+        self.assertTrue(m.tagged)
+        cookie = nbctl.parse_conf(m.body)["nonce"]
+        key = nbctl.session_key(psk, cn, cookie, session)
+        self.assertTrue(m.verify(key, cn, cookie),
+                        "the WELCOME's tag does not check under K")
+        return cn, cookie, m.seq, key
+
+    # --- 1 -------------------------------------------------------------------
+
+    def test_forged_source_hello_params(self):
+        """HELLOs and PARAMS (asking for a reverse test at 10 Gbit/s) with
+        the victim's MAC and IPv4 as their source: the victim gets no data
+        frame, at most one control frame per HELLO and no more bytes than
+        1.1 x what the attacker sent; the responder opens no session and
+        then serves a real client."""
+        resp = self.responder()
+        victim = Capture(self.sock("v"))
+        victim.start()
+        atk = self.sock("a")
+        vmac, vip = MACS["v"], IPS["v"]
+        rnd = random.Random(1)
+        n_hello = 300
+        msgs = []
+        for i in range(n_hello):
+            s = rnd.getrandbits(32) | 1
+            cn = nbctl.nonce()
+            msgs.append(nbctl.encode(nbctl.HELLO, s, 1, nbctl.conf(
+                cn, mac=nbctl.mac_bytes(vmac), ipv4=nbctl.ip_int(vip))))
+            # the PARAMS a forger would send next: the cookie is a guess
+            body = nbctl.params(cn, os.urandom(16),
+                                direction=nbctl.DIR_REVERSE, streams=4,
+                                sizes=(1518,), rate_num=812743,
+                                duration_ms=30000,
+                                client_ip=nbctl.ip_int(vip),
+                                responder_ip=nbctl.ip_int(IPS["r"]),
+                                client_mac=nbctl.mac_bytes(vmac),
+                                responder_mac=nbctl.mac_bytes(MACS["r"]))
+            msgs.append(nbctl.encode(nbctl.PARAMS, s, 2, body,
+                                     tag_bytes=os.urandom(16)))
+            msgs.append(nbctl.encode(nbctl.PARAMS, s, 2, body))
+        frames = [nbctl.ctl_frame(MACS["r"], vmac, vip, IPS["r"], m)
+                  for m in msgs]
+        snd = Sender(atk, lambda i: frames[i] if i < len(frames) else None,
+                     pps=1500)
+        snd.start()
+        snd.join(30)
+        sent = snd.finish()
+        self.assertEqual(sent, len(frames))
+        sent_bytes = snd.bytes
+        # every answer the responder makes is out within a second
+        time.sleep(1.0)
+        victim.finish()
+        self.assertAlive(resp)
+        self.assertEqual(resp.count(r"opened"), 0, resp.save())
+
+        to_victim = [f for f in victim.frames if f[0:6] ==
+                     nbctl.mac_bytes(vmac)]
+        data = ctl = 0
+        for f in victim.frames:
+            u = nbctl.parse_udp(f)
+            if not u.ok:
+                continue
+            if u.dport == nbctl.DPORT or u.sport >= nbctl.SPORT_BASE:
+                data += 1
+            if u.sport == nbctl.CONTROL_PORT:
+                ctl += 1
+                m = nbctl.decode(u.payload)
+                self.assertIn(m.type, (nbctl.WELCOME, nbctl.BUSY,
+                                       nbctl.REJECT, nbctl.ERROR), m)
+        got = sum(len(f) for f in to_victim)
+        print("\n  forged: %d HELLO + %d PARAMS (%d B); victim got %d "
+              "frames (%d control, %d B)"
+              % (n_hello, 2 * n_hello, sent_bytes, len(victim.frames), ctl,
+                 got))
+        self.assertEqual(data, 0, "data frames reached the victim")
+        self.assertLessEqual(ctl, n_hello)
+        self.assertLessEqual(got, 1.1 * sent_bytes)
+        # per source at most 10 HELLOs a second (burst 10) are answered
+        took = snd_time = max(1.0, sent / 1500)
+        self.assertLessEqual(ctl, 10 + 10 * (snd_time + 1.5), took)
+
+        # and a real client is served normally
+        c = self.client([], 1)
+        self.opened(resp)
+        self.check_exact(c, 1)
+        self.assertAlive(resp)
+
+    # --- 2 -------------------------------------------------------------------
+
+    def forgeries(self, session, seq_lo, nseq, rnd):
+        """Messages of session `session` an attacker without the key can
+        make, each over nseq sequence numbers from seq_lo: untagged and
+        with a random tag."""
+        kinds = [
+            (nbctl.DONE, b""),
+            (nbctl.STOP, b""),
+            (nbctl.KEEPALIVE, nbctl.keepalive(123456789, 0, 0)),
+            (nbctl.ERROR, nbctl.error(nbctl.CODE_INTERNAL, "forged error")),
+            (nbctl.RESULTS, nbctl.results(b"\0" * 40)),
+            (nbctl.PARAMS, nbctl.params(nbctl.nonce(), nbctl.nonce(),
+                                        direction=nbctl.DIR_REVERSE,
+                                        rate_num=100000)),
+            (nbctl.QUIT, nbctl.proof(nbctl.nonce(), nbctl.nonce())),
+        ]
+        for k in range(nseq):
+            seq = (seq_lo + k) & 0xffffffff or 1
+            for t, body in kinds:
+                yield nbctl.encode(t, session, seq, body)
+                yield nbctl.encode(t, session, seq, body,
+                                   tag_bytes=rnd.randbytes(16))
+
+    def test_hijack_attempts(self):
+        """With the real session id (from the responder's log) and the
+        client's sequence numbers (its debug log), DONE, STOP, KEEPALIVE,
+        ERROR, RESULTS, PARAMS and QUIT, untagged and with random tags,
+        over 2000 sequence numbers: from the attacker's own address, and
+        spoofing the client toward the responder and the responder toward
+        the client.  The test ends normally with exact counts and the
+        responder logs no early end."""
+        resp = self.responder(debug=True)
+        atk = self.sock("a")
+        c = self.client([], 4, rate="50M", streams=2, debug=True)
+        session, cmac, cip = self.opened(resp)
+        self.assertEqual((cmac, cip), (MACS["c"], IPS["c"]))
+        # the client's latest sequence number, as the responder logged it
+        m = resp.wait_for(r"ctl responder rx \w+ session %08x seq (\d+)"
+                          % session)
+        cseq = int(m.group(1))
+        # and the responder's, as the client logged it
+        m = c.wait_for(r"ctl client rx \w+ session %08x seq (\d+)"
+                       % session)
+        rseq = int(m.group(1))
+        rnd = random.Random(session)
+        nseq = 2000
+        lo_c, lo_r = max(1, cseq - 100), max(1, rseq - 100)
+        plans = [
+            # (a) the attacker's own MAC and IP, toward both ends
+            (MACS["r"], MACS["a"], IPS["a"], IPS["r"], lo_c, 300),
+            (MACS["c"], MACS["a"], IPS["a"], IPS["c"], lo_r, 300),
+            # (b) the client's MAC+IP toward the responder, the
+            # responder's toward the client
+            (MACS["r"], MACS["c"], IPS["c"], IPS["r"], lo_c, nseq),
+            (MACS["c"], MACS["r"], IPS["r"], IPS["c"], lo_r, nseq),
+        ]
+
+        def gen():
+            its = [(dmac, smac, sip, dip, self.forgeries(session, lo, n, rnd))
+                   for dmac, smac, sip, dip, lo, n in plans]
+            while its:
+                for it in list(its):
+                    dmac, smac, sip, dip, msgs = it
+                    m = next(msgs, None)
+                    if m is None:
+                        its.remove(it)
+                        continue
+                    yield nbctl.ctl_frame(dmac, smac, sip, dip, m)
+
+        g = gen()
+        total = 2 * 7 * (2 * 300 + 2 * nseq)
+        snd = Sender(atk, lambda i: next(g, None), pps=12000)
+        snd.start()
+        snd.join(total / 12000 * 3 + 20)
+        sent = snd.finish()
+        self.assertEqual(sent, total)
+        self.assertTrue(c.running(), "the client ended during the attack "
+                        "(log %s)" % c.save())
+        end = self.check_exact(c, 2)
+        print("\n  %d forged control messages of session %08x (client seq "
+              "%d, responder seq %d), %d foreign at the responder's "
+              "receiver" % (sent, session, cseq, rseq, end["rx_foreign"]))
+        resp.wait_for(r"session %08x ended: done" % session)
+        self.assertEqual(resp.count(r"session %08x ended" % session), 1,
+                         resp.save())
+        self.assertEqual(resp.count(r"session [0-9a-f]{8} opened"), 1)
+        self.assertNotIn("the responder ended the test", c.err)
+        self.assertAlive(resp)
+
+
+if __name__ == "__main__":
+    nbe2e.main()
