@@ -673,6 +673,264 @@ class Security(nbe2e.E2ECase):
         self.assertEqual(bad_tag, 7 * nseq)
         self.assertEqual(foreign, 7 * 2 * 200 + 7 * 2 * nseq)
 
+    # --- 3 -------------------------------------------------------------------
+
+    def wait_reply(self, cap, session, types, timeout=5):
+        """The first control message of `session` and one of `types` the
+        capture holds (waiting up to timeout s), decoded; None if none."""
+        def want(f):
+            u = nbctl.parse_udp(f)
+            if not u.ok or u.sport != nbctl.CONTROL_PORT:
+                return False
+            try:
+                m = nbctl.decode(u.payload)
+            except ValueError:
+                return False
+            return m.session == session and m.type in types
+
+        f = cap.wait_for(want, timeout)
+        return nbctl.decode(nbctl.parse_udp(f).payload) if f else None
+
+    def test_quit_refused(self):
+        """A responder without --allow-quit (or --auth-key): a real
+        client's --quit exits 1 with "QUIT refused"; the attacker's own
+        HELLO -> WELCOME -> QUIT, with a valid cookie and a valid tag
+        (no-key K computed here), gets a tagged REJECT code 10 (refused by
+        policy); no session opens and the responder then serves a test."""
+        resp = self.responder()
+        q = self.nbench("c", 1, ["--peer", MACS["r"], "--quit"], "quit")
+        self.assertEqual(q.wait(60), 1, q.log)
+        self.assertIn("QUIT refused", q.err)
+        self.assertAlive(resp)
+
+        atk = self.sock("a")
+        cap = Capture(atk)
+        cap.start()
+        self.addCleanup(cap.finish)
+        session = random.getrandbits(32) | 1
+        cn, cookie, seq0, key = self.handshake(atk, cap, session)
+        quit = nbctl.encode(nbctl.QUIT, session, 2, nbctl.proof(cn, cookie),
+                            auth=(key, cn, cookie))
+        atk.send(nbctl.ctl_frame(MACS["r"], MACS["a"], IPS["a"], IPS["r"],
+                                 quit))
+        m = self.wait_reply(cap, session, (nbctl.REJECT, nbctl.ACK,
+                                           nbctl.ERROR))
+        self.assertIsNotNone(m, "no answer to the QUIT")
+        self.assertEqual(m.type, nbctl.REJECT, m)
+        code, reason = m.code_reason()
+        self.assertEqual(code, nbctl.CODE_POLICY, reason)
+        self.assertIn("QUIT refused", reason)
+        self.assertEqual(m.seq, (seq0 + 1) & 0xffffffff or 1)
+        self.assertTrue(m.verify(key, cn, cookie), "REJECT's tag")
+        self.assertAlive(resp)
+        self.assertEqual(resp.count(r"opened"), 0, resp.save())
+        self.assertEqual(resp.count(r"QUIT refused"), 2, resp.save())
+
+        c = self.client([], 1)
+        self.opened(resp)
+        self.check_exact(c, 1)
+        self.assertAlive(resp)
+
+    def test_quit_allowed(self):
+        """With --allow-quit a client's --quit ends the responder (both
+        exit 0)."""
+        if not has_option("--allow-quit"):
+            self.skipTest("this dpdk-nbench does not take --allow-quit yet")
+        resp = self.responder(["--allow-quit"])
+        q = self.nbench("c", 1, ["--peer", MACS["r"], "--quit"], "quit")
+        self.assertEqual(q.wait(60), 0, q.log)
+        self.assertEqual(resp.wait(30), 0, resp.log)
+        self.assertIn("the client asked us to quit", resp.err)
+
+    # --- 4 -------------------------------------------------------------------
+
+    def test_hello_flood(self):
+        """While the attacker floods HELLOs (from its own MAC with ever new
+        session ids, and from random forged MACs and IPv4s, 3000 a second
+        in all) a client started during the flood completes its test with
+        exact counts, no later than an undisturbed client's run plus one
+        --peer-timeout; the attacker's own MAC gets at most 10 answers a
+        second."""
+        resp = self.responder()
+        tool = ["--peer-timeout", "2"]
+        base = self.client(tool, 2, name="base")
+        self.check_exact(base, 1)
+
+        atk = self.sock("a")
+        cap = Capture(atk, keep=False)
+        cap.start()
+        self.addCleanup(cap.finish)
+        rnd = random.Random(4)
+
+        def hello(i):
+            if i % 2:
+                mac = bytes([rnd.getrandbits(8) & 0xfc | 2]) + \
+                    rnd.randbytes(5)
+                ip = bytes([10]) + rnd.randbytes(3)
+            else:
+                mac, ip = nbctl.mac_bytes(MACS["a"]), IPS["a"]
+            msg = nbctl.encode(nbctl.HELLO, rnd.getrandbits(32) | 1, 1,
+                               nbctl.conf(rnd.randbytes(16)))
+            return nbctl.ctl_frame(MACS["r"], mac, ip, IPS["r"], msg)
+
+        pps = 3000
+        snd = Sender(atk, hello, pps=pps)
+        t0 = time.monotonic()
+        snd.start()
+        self.addCleanup(snd.finish)
+        while snd.frames < pps // 2:
+            self.assertTrue(snd.is_alive(), snd.error)
+            self.assertLess(time.monotonic() - t0, 10)
+            time.sleep(0.05)
+        c = self.client(tool, 2, name="flooded")
+        self.check_exact(c, 1)
+        self.assertTrue(snd.is_alive(), "the flood stopped early")
+        sent = snd.finish()
+        took = time.monotonic() - t0
+        rate = sent / took
+        print("\n  client: %.2f s undisturbed, %.2f s under a flood of %d "
+              "HELLOs (%.0f/s); %d answers to the attacker's own MAC"
+              % (base.elapsed, c.elapsed, sent, rate, cap.count))
+        self.assertGreater(rate, pps * 0.7, "the flood was too thin")
+        self.assertLessEqual(c.elapsed, base.elapsed + 2.0)
+        cap.finish()
+        self.assertLessEqual(cap.count, 10 + 10 * (took + 1))
+        self.assertAlive(resp)
+
+    # --- 5 -------------------------------------------------------------------
+
+    def test_forged_data(self):
+        """During a real test (2 streams, latency probes on) the attacker
+        sends data frames built like the tool's, from its own MAC with the
+        client's IPv4, with the sequence numbers the streams use and far
+        beyond, plus warm-up and probe frames: the responder's receiver
+        counts stay exact (received == sent, no duplicate, nothing out of
+        order or of a bad stream), every forged frame is counted foreign,
+        and no probe is reflected to the attacker."""
+        resp = self.responder(debug=True)
+        atk = self.sock("a")
+        cap = Capture(atk)
+        cap.start()
+        self.addCleanup(cap.finish)
+        c = self.client(["--latency-rate", "100"], 4, streams=2)
+        session, _, _ = self.opened(resp)
+        # the receivers poll once the test is set up (ACCEPT), and START
+        # follows: inject from there
+        resp.wait_for(r"ctl responder rx START session %08x" % session)
+        rnd = random.Random(5)
+        frames = []
+        for i in range(2400):
+            stream = i % 3      # 2 is no stream of this test
+            seq = i // 3 if i % 2 else rnd.choice(
+                (rnd.randrange(10000), rnd.randrange(1 << 47)))
+            kind = i % 8
+            args = (MACS["r"], MACS["a"], IPS["c"], IPS["r"], stream, seq,
+                    rnd.getrandbits(48))
+            if kind == 6:
+                frames.append(nbctl.data_frame(*args, size=512,
+                                               magic=nbctl.WARMUP_MAGIC))
+            elif kind == 7:
+                frames.append(nbctl.data_frame(*args, size=64,
+                                               magic=nbctl.PROBE_MAGIC))
+            else:
+                frames.append(nbctl.data_frame(*args, size=512))
+        snd = Sender(atk, lambda i: frames[i] if i < len(frames) else None,
+                     pps=1500)
+        snd.start()
+        snd.join(20)
+        sent = snd.finish()
+        self.assertEqual(sent, len(frames))
+        self.assertTrue(c.running(), "the test ended before the injection "
+                        "did (log %s)" % c.save())
+        end = self.check_exact(c, 2)
+        rpmd = [p for p in end["ports"] if p.get("role") == "peer"]
+        missed = rpmd[0]["pmd"]["imissed"] if rpmd else 0
+        print("\n  %d forged data/warm-up/probe frames; rx_foreign %d, "
+              "responder imissed %d" % (sent, end["rx_foreign"], missed))
+        self.assertGreaterEqual(end["rx_foreign"], sent - missed)
+        self.assertEqual(end["rx_bad_stream"], 0)
+        self.assertEqual(end["rx_omitted_packets"], 0)
+        cap.finish()
+        refl = [f for f in cap.frames if nbctl.parse_udp(f).ok and
+                nbctl.parse_udp(f).dport >= nbctl.SPORT_BASE]
+        self.assertEqual(refl, [], "probes reflected to the attacker")
+        self.assertAlive(resp)
+
+    # --- 6 -------------------------------------------------------------------
+
+    def key_file(self, name):
+        path = os.path.join(self.tmpdir, name)
+        with open(path, "wb") as f:
+            f.write(base64.b64encode(os.urandom(32)) + b"\n")
+        return path
+
+    def test_auth_key(self):
+        """A responder with --auth-key K1 refuses a client without a key
+        (exit 1, the message names --auth-key) and fails one with K2 (the
+        message says the keys differ); a client with K1 runs a test with
+        exact counts.  An attacker without the key gets REJECT code 11 for
+        a HELLO without the key flag, and with it a WELCOME whose tag does
+        not check under the no-key K.  A responder without a key and a
+        client with K1: the client refuses (the responder has no key)."""
+        if not has_option("--auth-key"):
+            self.skipTest("this dpdk-nbench does not take --auth-key yet")
+        k1, k2 = self.key_file("k1"), self.key_file("k2")
+        resp = self.responder(["--auth-key", k1])
+
+        c = self.client([], 1, name="nokey")
+        self.assertEqual(c.wait(60), 1, c.log)
+        self.assertIn("--auth-key", c.err)
+        c = self.client(["--auth-key", k2], 1, name="k2")
+        self.assertEqual(c.wait(60), 1, c.log)
+        self.assertIn("different --auth-key", c.err)
+        self.assertEqual(resp.count(r"opened"), 0, resp.save())
+
+        atk = self.sock("a")
+        cap = Capture(atk)
+        cap.start()
+        self.addCleanup(cap.finish)
+        session = random.getrandbits(32) | 1
+        hello = nbctl.encode(nbctl.HELLO, session, 1,
+                             nbctl.conf(nbctl.nonce()))
+        atk.send(nbctl.ctl_frame(MACS["r"], MACS["a"], IPS["a"], IPS["r"],
+                                 hello))
+        m = self.wait_reply(cap, session, (nbctl.REJECT, nbctl.WELCOME))
+        self.assertIsNotNone(m, "no answer to a HELLO without a key")
+        self.assertEqual(m.type, nbctl.REJECT, m)
+        self.assertEqual(m.code_reason()[0], nbctl.CODE_AUTH)
+        session += 2
+        cn = nbctl.nonce()
+        hello = nbctl.encode(nbctl.HELLO, session, 1, nbctl.conf(
+            cn, flags=nbctl.CONF_F_KEY))
+        atk.send(nbctl.ctl_frame(MACS["r"], MACS["a"], IPS["a"], IPS["r"],
+                                 hello))
+        m = self.wait_reply(cap, session, (nbctl.REJECT, nbctl.WELCOME))
+        self.assertIsNotNone(m, "no answer to a HELLO claiming a key")
+        self.assertEqual(m.type, nbctl.WELCOME, m)
+        conf = nbctl.parse_conf(m.body)
+        self.assertEqual(conf["flags"], nbctl.CONF_F_KEY)
+        cookie = conf["nonce"]
+        nokey = nbctl.session_key(None, cn, cookie, session)
+        self.assertFalse(m.verify(nokey, cn, cookie))
+        # its QUIT, signed without the key, is ignored
+        quit = nbctl.encode(nbctl.QUIT, session, 2, nbctl.proof(cn, cookie),
+                            auth=(nokey, cn, cookie))
+        atk.send(nbctl.ctl_frame(MACS["r"], MACS["a"], IPS["a"], IPS["r"],
+                                 quit))
+        self.assertIsNone(self.wait_reply(cap, session, (nbctl.REJECT,
+                                                         nbctl.ACK), 1.0))
+
+        c = self.client(["--auth-key", k1], 1, name="k1")
+        self.assertIn("authenticated", resp.wait_for(r"opened"))
+        self.check_exact(c, 1)
+        self.stop_responder(resp)
+
+        resp = self.responder()
+        c = self.client(["--auth-key", k1], 1, name="k1nokey")
+        self.assertEqual(c.wait(60), 1, c.log)
+        self.assertIn("the responder has no key", c.err)
+        self.assertAlive(resp)
+
 
 if __name__ == "__main__":
     nbe2e.main()
