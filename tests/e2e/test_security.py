@@ -850,6 +850,8 @@ class Security(nbe2e.E2ECase):
         self.assertGreaterEqual(end["rx_foreign"], sent - missed)
         self.assertEqual(end["rx_bad_stream"], 0)
         self.assertEqual(end["rx_omitted_packets"], 0)
+        # the client's own probes were reflected, the attacker's not
+        self.assertGreater(end["rtt"]["probes_returned"], 0, c.log)
         cap.finish()
         refl = [f for f in cap.frames if nbctl.parse_udp(f).ok and
                 nbctl.parse_udp(f).dport >= nbctl.SPORT_BASE]
@@ -868,10 +870,12 @@ class Security(nbe2e.E2ECase):
         """A responder with --auth-key K1 refuses a client without a key
         (exit 1, the message names --auth-key) and fails one with K2 (the
         message says the keys differ); a client with K1 runs a test with
-        exact counts.  An attacker without the key gets REJECT code 11 for
-        a HELLO without the key flag, and with it a WELCOME whose tag does
-        not check under the no-key K.  A responder without a key and a
-        client with K1: the client refuses (the responder has no key)."""
+        exact counts, and its --quit ends the responder (a key is enough
+        for QUIT).  An attacker without the key gets REJECT code 11 for a
+        HELLO without the key flag, and with it a WELCOME whose tag does
+        not check under the no-key K (its QUIT signed so is ignored).  A
+        responder without a key and a client with K1: the client refuses
+        (the responder has no key)."""
         if not has_option("--auth-key"):
             self.skipTest("this dpdk-nbench does not take --auth-key yet")
         k1, k2 = self.key_file("k1"), self.key_file("k2")
@@ -921,9 +925,14 @@ class Security(nbe2e.E2ECase):
                                                          nbctl.ACK), 1.0))
 
         c = self.client(["--auth-key", k1], 1, name="k1")
-        self.assertIn("authenticated", resp.wait_for(r"opened"))
+        resp.wait_for(r"opened: .*, authenticated")
         self.check_exact(c, 1)
-        self.stop_responder(resp)
+        # a responder with a key honours its clients' QUIT
+        q = self.nbench("c", 1, ["--peer", MACS["r"], "--quit",
+                                 "--auth-key", k1], "quit")
+        self.assertEqual(q.wait(60), 0, q.log)
+        self.assertEqual(resp.wait(30), 0, resp.log)
+        self.assertIn("the client asked us to quit", resp.err)
 
         resp = self.responder()
         c = self.client(["--auth-key", k1], 1, name="k1nokey")
