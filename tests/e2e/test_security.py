@@ -30,7 +30,6 @@ import struct
 import subprocess
 import threading
 import time
-import unittest
 
 import nbctl
 import nbe2e
