@@ -119,18 +119,21 @@ class KernelPath(nbe2e.E2ECase):
         self.check_client(out1, err1, c1)
 
         # hostile and foreign frames from the kernel host's namespace: a
-        # newer protocol version gets an ERROR that says so; thousands of
-        # fuzzed frames crash nothing; the responder still serves
+        # HELLO of a newer protocol version (4) gets an ERROR that says
+        # so; a valid version 3 HELLO a WELCOME; thousands of frames
+        # fuzzed from it crash nothing; the responder still serves
         inj = sh("ip", "netns", "exec", self.ns["k"], sys.executable,
                  os.path.join(nbe2e.HERE, "wire_inject.py"), "vk", rmac,
                  "198.19.0.1", "198.19.0.100", "3000")
         res = json.loads(inj.stdout)
         self.assertIsNotNone(res["version_error"], inj.stderr)
         self.assertIn("version mismatch", res["version_error"])
+        self.assertTrue(res["welcome"], "no WELCOME for the fuzz seed")
         self.assertIsNone(resp.poll(), "responder died")
-        # A fuzzed frame may be a valid HELLO: the responder then holds a
-        # session for the vanished fuzzer until the peer timeout (2 s).
-        # Follow its log until every session it opened has ended.
+        # A HELLO opens no session (protocol 3: only a PARAMS or QUIT
+        # bringing back the WELCOME's cookie, with a valid tag, does), so
+        # fuzzed frames cannot; a session would end at the peer timeout
+        # (2 s).  Follow the log until every session opened has ended.
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline:
             line = log.readline(2.5)

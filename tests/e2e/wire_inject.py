@@ -4,48 +4,38 @@ responder through a raw AF_PACKET socket.
 
     wire_inject.py IFACE DST_MAC DST_IP SRC_IP COUNT
 
-1. A HELLO of control protocol version 3: the responder must answer with
-   an ERROR that says "version mismatch" (printed as VERSION-ERROR: ...).
+1. A HELLO of control protocol version 4 (this side speaks 3): the
+   responder must answer with an ERROR that says "version mismatch"
+   (printed as VERSION-ERROR: ...).
 2. COUNT fuzzed frames: random bytes, truncated and bit-flipped control
-   datagrams, bad checksums, odd ethertypes.  The caller then checks the
-   responder is alive and still serving.
-Prints one JSON line with what was sent and received."""
+   datagrams (seeded with a valid version 3 HELLO: the 368-byte body with
+   a client nonce; the responder must answer it WELCOME first), bad
+   checksums, odd ethertypes.  The caller then checks
+   the responder is alive and still serving.
+Prints one JSON line with what was sent and received.  Control messages
+come from nbctl.py (in this directory)."""
 import json
-import os
 import random
 import socket
 import struct
 import sys
 import time
 
-
-def csum(data):
-    if len(data) % 2:
-        data += b"\0"
-    s = sum(struct.unpack("!%dH" % (len(data) // 2), data))
-    while s >> 16:
-        s = (s & 0xffff) + (s >> 16)
-    return (~s) & 0xffff
+import nbctl
 
 
 def udp_frame(dst_mac, src_mac, src_ip, dst_ip, payload, sport=7201,
               dport=7201):
-    ulen = 8 + len(payload)
-    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + ulen, 0, 0x4000, 64,
-                     17, 0, src_ip, dst_ip)
-    ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
-    pseudo = src_ip + dst_ip + struct.pack("!BBH", 0, 17, ulen)
-    udp = struct.pack("!HHHH", sport, dport, ulen, 0) + payload
-    c = csum(pseudo + udp) or 0xffff
-    udp = udp[:6] + struct.pack("!H", c) + udp[8:]
-    frame = dst_mac + src_mac + b"\x08\x00" + ip + udp
-    return frame + b"\0" * max(0, 60 - len(frame))
+    return nbctl.udp_frame(dst_mac, src_mac, src_ip, dst_ip, payload,
+                           sport=sport, dport=dport)
 
 
-def hello(version, session=0x1234567, seq=1):
-    body = b"\0" * 348  # nb_ctl_conf: 348 bytes (protocol version 2)
-    return struct.pack("!IBBHII", 0x4E42434D, version, 1, 16 + len(body),
-                       session, seq) + body
+def hello(version, src_mac, src_ip, session=0x1234567, seq=1, nonce=None):
+    """A HELLO as a client sends it (a version 3 body: 368 bytes with the
+    client nonce and flags); `version` in the header only."""
+    body = nbctl.conf(nonce or bytes(range(16)), mac=src_mac,
+                      ipv4=nbctl.ip_int(src_ip), host="wire_inject")
+    return nbctl.encode(nbctl.HELLO, session, seq, body, version=version)
 
 
 def main():
@@ -60,7 +50,8 @@ def main():
     out = {"sent": 0, "version_error": None}
 
     # 1. version mismatch
-    frame = udp_frame(dst_mac, src_mac, src_ip, dst_ip, hello(3))
+    frame = udp_frame(dst_mac, src_mac, src_ip, dst_ip,
+                      hello(nbctl.VERSION + 1, src_mac, src_ip))
     deadline = time.monotonic() + 5
     while out["version_error"] is None and time.monotonic() < deadline:
         s.send(frame)
@@ -81,9 +72,28 @@ def main():
                 out["version_error"] = reason
                 break
 
-    # 2. fuzz
+    # 2. fuzz, from a HELLO the responder takes: it answers WELCOME
+    good = hello(nbctl.VERSION, src_mac, src_ip)
+    out["welcome"] = False
+    frame = udp_frame(dst_mac, src_mac, src_ip, dst_ip, good)
+    deadline = time.monotonic() + 5
+    while not out["welcome"] and time.monotonic() < deadline:
+        s.send(frame)
+        out["sent"] += 1
+        end = time.monotonic() + 0.3
+        while time.monotonic() < end and not out["welcome"]:
+            try:
+                f = s.recv(2048)
+            except socket.timeout:
+                break
+            u = nbctl.parse_udp(f)
+            if u.ok and u.sport == nbctl.CONTROL_PORT:
+                try:
+                    m = nbctl.decode(u.payload)
+                except ValueError:
+                    continue
+                out["welcome"] = m.type == nbctl.WELCOME and m.tagged
     rnd = random.Random(int(count))
-    good = hello(2)
     for i in range(int(count)):
         k = i % 6
         if k == 0:
