@@ -227,11 +227,15 @@ nb_peertest_arm(struct nb_peer *pr, uint64_t delay_ns)
 					       hz / 1000000000u));
 }
 
-/* The responder's account of the probes it was sent. */
+/*
+ * What the receivers did not count as the test's: probes the responder
+ * did not reflect, and control frames a full hand-off ring refused (a
+ * control flood; the protocol retransmits what was ours).
+ */
 static void
-log_reflection(const struct nb_jobs *js)
+log_receivers(const struct nb_jobs *js, int responder)
 {
-	uint64_t probes = 0, back = 0, fail = 0, limited = 0;
+	uint64_t probes = 0, back = 0, fail = 0, limited = 0, ctl_drop = 0;
 	unsigned int i;
 
 	for (i = 0; i < js->nb_rx; i++) {
@@ -239,14 +243,20 @@ log_reflection(const struct nb_jobs *js)
 		back += js->rx[i]->reflected;
 		fail += js->rx[i]->reflect_fail;
 		limited += js->rx[i]->reflect_limited;
+		ctl_drop += js->rx[i]->ctl_dropped;
 	}
-	if (probes)
+	if (responder && probes)
 		NB_LOG(INFO,
 		       "probes: %" PRIu64 " received, %" PRIu64
 		       " reflected, %" PRIu64 " refused by the TX queue, %" PRIu64
 		       " not reflected (over the agreed rate or not "
 		       "probe-sized)",
 		       probes, back, fail, limited);
+	if (ctl_drop)
+		NB_LOG(NOTICE,
+		       "%" PRIu64 " control, ARP or ICMP frames dropped: the "
+		       "hand-off rings to the control lcore were full",
+		       ctl_drop);
 }
 
 /*
@@ -264,8 +274,7 @@ nb_peertest_stop(struct nb_peer *pr)
 	nb_run_drain(app, 1, 0);
 	pr->io.workers_own_rx = 0;
 	nb_run_collect(app);
-	if (!pr->client)
-		log_reflection(&app->jobs);
+	log_receivers(&app->jobs, !pr->client);
 	/* the port also carried control frames: count them as ours */
 	port->tool_tx_pkts += pr->io.tx_frames - pr->ctl_tx0;
 	if (app->jobs.probe != NULL)
