@@ -69,6 +69,7 @@ end_session(struct nb_peer *pr, const char *why)
 	if (pr->app->cfg.one_off)
 		pr->quit = 1;
 	nb_rsp_end(&pr->rsp);
+	pr->last_session = pr->session;
 	pr->session = 0;
 	pr->nap_short = 0;
 	memset(&pr->auth, 0, sizeof(pr->auth));
@@ -182,6 +183,10 @@ open_session(struct nb_peer *pr, const struct nb_udp_info *u,
 	uint32_t seq0;
 
 	if (nb_policy_peer(cfg, u->src_mac, u->src_ip, why, sizeof(why)) != 0)
+		return -1;
+	/* a late retransmission of the PARAMS of a session that has ended
+	 * must not open it again */
+	if (m->session == pr->last_session)
 		return -1;
 	if (!nb_auth_cookie_ok(pr->secret, epoch_now(pr), u->src_mac,
 			       u->src_ip, m->session, pf->client_nonce,

@@ -49,6 +49,7 @@ struct nb_peer {
 	/* responder: per-source HELLO limit, and when the session opened */
 	struct nb_srclimit hello_lim;
 	uint64_t opened_ns;
+	uint32_t last_session; /* the session that ended last */
 	/* what was refused, for the log and the exit summary */
 	uint64_t foreign;   /* claimed our session from another address */
 	uint64_t auth_fail; /* bad cookie or tag */
