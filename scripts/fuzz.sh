@@ -68,7 +68,7 @@ for line in open(log):
 PY
 
 if ((merge)); then
-	for t in ctl results frame l2 units options config; do
+	for t in ctl ctl_encode results frame l2 units options config; do
 		if ((${#targets[@]})) && [[ " ${targets[*]} " != *" $t "* ]]; then
 			continue
 		fi

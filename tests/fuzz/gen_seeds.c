@@ -150,6 +150,19 @@ fill_params(struct nb_ctl_params *p, int variant)
 	p->dport = NB_DEFAULT_DPORT;
 }
 
+/* The ctl_encode seed of m: type, session, seq, the body union's bytes. */
+static void
+put_raw(const char *name, const struct nb_ctl_msg *m)
+{
+	uint8_t raw[1 + 8 + sizeof(m->u)];
+
+	raw[0] = m->type;
+	nb_put_be32(raw + 1, m->session);
+	nb_put_be32(raw + 5, m->seq);
+	memcpy(raw + 9, &m->u, sizeof(m->u));
+	put("ctl_encode", name, raw, sizeof(raw));
+}
+
 static int
 encode_msg(const struct nb_ctl_msg *m, uint8_t *buf)
 {
@@ -236,6 +249,7 @@ ctl_seeds(void)
 				n = encode_msg(&m, buf);
 				snprintf(name, sizeof(name), "params-%d", v);
 				put("ctl", name, buf, (size_t)n);
+				put_raw(name, &m);
 			}
 			continue;
 		case NB_CTL_ACCEPT:
@@ -268,6 +282,8 @@ ctl_seeds(void)
 				snprintf(name, sizeof(name), "results-%u",
 					 part);
 				put("ctl", name, buf, (size_t)n);
+				if (part == 0)
+					put_raw(name, &m);
 			}
 			nb_ctl_results_chunk(&m, blob, 0, 0); /* empty blob */
 			n = encode_msg(&m, buf);
@@ -284,6 +300,7 @@ ctl_seeds(void)
 		n = encode_msg(&m, buf);
 		snprintf(name, sizeof(name), "%s", nb_ctl_type_name((uint8_t)t));
 		put("ctl", name, buf, (size_t)n);
+		put_raw(name, &m);
 		if (t == NB_CTL_HELLO) {
 			/* the same HELLO from a peer of another version */
 			buf[4] = NB_CTL_VERSION + 1;
