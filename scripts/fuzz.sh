@@ -23,7 +23,7 @@ while (($#)); do
 	--runs) runs=$2; shift ;;
 	--time) time=$2; shift ;;
 	--merge) merge=1 ;;
-	-h | --help) sed -n '3,16p' "$0"; exit 0 ;;
+	-h | --help) sed -n '3,15p' "$0"; exit 0 ;;
 	-*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
 	*) targets+=("$1") ;;
 	esac
