@@ -26,6 +26,8 @@ PACKAGES=(
 	# tests and interop
 	libcmocka-dev tshark python3 python3-scapy iperf3 clang-format
 	iputils-ping coreutils groff-base
+	# fuzz targets (tests/fuzz): clang and its libFuzzer runtime
+	clang libclang-rt-dev
 )
 
 HUGEPAGES_MB="${NB_HUGEPAGES_MB:-1024}"

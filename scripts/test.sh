@@ -3,15 +3,20 @@
 # Set up (packages, hugepages), build, and run every test suite:
 #   unit  cmocka tests of app/core, no EAL, no hugepages
 #   e2e   real dpdk-nbench processes on virtual devices
+#   fuzz  each libFuzzer target of tests/fuzz for NB_FUZZ_TIME seconds
+#         (default 10) from its seed corpus, in a clang build of its own
+#         (skipped without clang; docs/fuzzing.md)
 # plus a build with -Db_sanitize=address,undefined whose unit and e2e
 # suites must pass too (nbe2e.py sets ASAN_OPTIONS/UBSAN_OPTIONS and fails a
-# run on any sanitizer report).  Exits non-zero on any failure; the last line is the total as
+# run on any sanitizer report).  Exits non-zero on any failure; the last
+# line is the total as
 # "N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 BUILD=${NB_BUILD_DIR:-build}
 ASAN_BUILD=${NB_ASAN_BUILD_DIR:-build-asan}
+FUZZ_BUILD=${NB_FUZZ_BUILD_DIR:-build-fuzz}
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "scripts/test.sh: run as root (hugepages, network namespaces)" >&2
@@ -39,14 +44,27 @@ meson test -C "$ASAN_BUILD" --suite unit --print-errorlogs || status=1
 cp "$ASAN_BUILD/meson-logs/testlog.json" "$ASAN_BUILD/testlog-unit.json"
 meson test -C "$BUILD" --suite unit --print-errorlogs || status=1
 cp "$BUILD/meson-logs/testlog.json" "$BUILD/testlog-unit.json"
+
+# The fuzz targets, each a test: a crash, a leak or a hang fails it.
+logs=("$ASAN_BUILD/testlog-unit.json" "$BUILD/testlog-unit.json")
+if command -v clang >/dev/null; then
+	CC=clang configure "$FUZZ_BUILD" -Dfuzz=true -Dapp=false -Dtests=false
+	ninja -C "$FUZZ_BUILD"
+	meson test -C "$FUZZ_BUILD" --suite fuzz --num-processes 1 \
+		--print-errorlogs || status=1
+	cp "$FUZZ_BUILD/meson-logs/testlog.json" "$FUZZ_BUILD/testlog-fuzz.json"
+	logs+=("$FUZZ_BUILD/testlog-fuzz.json")
+else
+	echo "test.sh: no clang: fuzz suite not run (scripts/setup.sh installs it)"
+fi
 meson test -C "$BUILD" --suite e2e --print-errorlogs || status=1
 cp "$BUILD/meson-logs/testlog.json" "$BUILD/testlog-e2e.json"
 meson test -C "$ASAN_BUILD" --suite e2e --print-errorlogs || status=1
 cp "$ASAN_BUILD/meson-logs/testlog.json" "$ASAN_BUILD/testlog-e2e.json"
 
 # One closing line for the whole run, counted from meson's logs.
-/usr/bin/python3 - "$ASAN_BUILD/testlog-unit.json" "$BUILD/testlog-unit.json" \
-	"$BUILD/testlog-e2e.json" "$ASAN_BUILD/testlog-e2e.json" <<'PY'
+logs+=("$BUILD/testlog-e2e.json" "$ASAN_BUILD/testlog-e2e.json")
+/usr/bin/python3 - "${logs[@]}" <<'PY'
 import json, sys
 ok = bad = skip = cases = 0
 for path in sys.argv[1:]:

@@ -1,0 +1,641 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * nb-fuzz-seeds OUTDIR [FILE.ini ...]: writes the seed corpus of every fuzz
+ * target into OUTDIR/<target>/, made with the project's own encoders and
+ * builders (so the seeds follow the wire format when it changes), plus
+ * the given INI files into OUTDIR/config/.  tests/fuzz/corpus/ holds what
+ * it wrote (regenerate: docs/fuzzing.md), together with inputs the fuzzers
+ * found later (merged with -merge=1).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "nb_ctl.h"
+#include "nb_frame.h"
+#include "nb_hist.h"
+#include "nb_l2.h"
+
+static const char *outdir;
+static int nb_files;
+
+static void
+die(const char *what)
+{
+	perror(what);
+	exit(1);
+}
+
+static void
+mkdir_p(const char *d)
+{
+	if (mkdir(d, 0755) != 0 && errno != EEXIST)
+		die(d);
+}
+
+/* Write OUTDIR/target/name. */
+static void
+put(const char *target, const char *name, const void *data, size_t len)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", outdir, target);
+	mkdir_p(path);
+	snprintf(path, sizeof(path), "%s/%s/%s", outdir, target, name);
+	f = fopen(path, "wb");
+	if (f == NULL || (len > 0 && fwrite(data, 1, len, f) != len) ||
+	    fclose(f) != 0)
+		die(path);
+	nb_files++;
+}
+
+/* A seed with a leading selector byte (and an optional second one). */
+static void
+put_sel(const char *target, const char *name, const uint8_t *sel,
+	size_t nsel, const void *data, size_t len)
+{
+	uint8_t buf[16384];
+
+	if (nsel + len > sizeof(buf)) {
+		fprintf(stderr, "seed %s/%s too big\n", target, name);
+		exit(1);
+	}
+	memcpy(buf, sel, nsel);
+	memcpy(buf + nsel, data, len);
+	put(target, name, buf, nsel + len);
+}
+
+static void
+put_str(const char *target, const char *name, const char *s)
+{
+	put(target, name, s, strlen(s));
+}
+
+static void
+copy_file(const char *target, const char *src)
+{
+	static uint8_t buf[65536];
+	const char *base = strrchr(src, '/');
+	FILE *f = fopen(src, "rb");
+	size_t n;
+
+	if (f == NULL)
+		die(src);
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	put(target, base ? base + 1 : src, buf, n);
+}
+
+/* ------------------------------------------------------------ control */
+
+static void
+fill_conf(struct nb_ctl_conf *c, int welcome)
+{
+	snprintf(c->tool_version, sizeof(c->tool_version), "0.1.0");
+	snprintf(c->dpdk_version, sizeof(c->dpdk_version), "DPDK 22.11.4");
+	snprintf(c->host, sizeof(c->host), welcome ? "responder" : "client");
+	snprintf(c->cpu, sizeof(c->cpu), "Intel(R) Xeon(R) CPU");
+	snprintf(c->os, sizeof(c->os), "Linux 6.1.0-18-amd64");
+	snprintf(c->driver, sizeof(c->driver), "net_memif");
+	c->link_speed_mbps = 10000;
+	c->nb_ports = 1;
+	c->nb_rxq = 2;
+	c->nb_txq = 2;
+	c->nb_workers = 2;
+	c->numa_node = welcome ? -1 : 0;
+	memcpy(c->mac, (uint8_t[6]){0x02, 0, 0, 0, 0, welcome ? 2 : 1}, 6);
+	c->ipv4 = welcome ? NB_DEFAULT_DST_IP : NB_DEFAULT_SRC_IP;
+	snprintf(c->boot_id, sizeof(c->boot_id),
+		 "0b7e3c52-1e4b-4c1e-9d3a-2f9a8c6d5e41");
+	c->tsc_hz = 2400000000ull;
+	c->tsc_bound_ppb = welcome ? 0 : 150;
+}
+
+static void
+fill_params(struct nb_ctl_params *p, int variant)
+{
+	static const uint8_t imix[12] = {0, 1, 0, 0, 1, 0, 2, 0, 1, 0, 0, 1};
+
+	p->direction = (uint8_t)(variant % 3);
+	p->proto = variant == 1 ? NB_IPPROTO_TCP : NB_IPPROTO_UDP;
+	p->vlan_id = variant == 2 ? 100 : 0;
+	p->streams = variant == 2 ? 1024 : 4;
+	if (variant == 2) {
+		p->nb_sizes = 3;
+		p->sizes[0] = 64;
+		p->sizes[1] = 594;
+		p->sizes[2] = 1518;
+		p->nb_pattern = 12;
+		memcpy(p->pattern, imix, sizeof(imix));
+	} else {
+		p->nb_sizes = 1;
+		p->sizes[0] = variant == 1 ? 1518 : 64;
+		p->nb_pattern = 1;
+	}
+	p->rate_num = variant == 0 ? 0 : 14880952381ull;
+	p->rate_den = variant == 0 ? 1 : 1000;
+	p->packets = variant == 1 ? 1000000 : 0;
+	p->duration_ms = variant == 1 ? 0 : 10000;
+	p->omit_ms = variant == 2 ? 1000 : 0;
+	p->latency_rate = variant == 2 ? 1000 : 0;
+	p->client_ip = NB_DEFAULT_SRC_IP;
+	p->responder_ip = NB_DEFAULT_DST_IP;
+	memcpy(p->client_mac, (uint8_t[6]){0x02, 0, 0, 0, 0, 1}, 6);
+	memcpy(p->responder_mac, (uint8_t[6]){0x02, 0, 0, 0, 0, 2}, 6);
+	p->sport_base = variant == 2 ? 1024 : NB_DEFAULT_SPORT_BASE;
+	p->dport = NB_DEFAULT_DPORT;
+}
+
+/* The ctl_encode seed of m: type, session, seq, the body union's bytes. */
+static void
+put_raw(const char *name, const struct nb_ctl_msg *m)
+{
+	uint8_t raw[1 + 8 + sizeof(m->u)];
+
+	raw[0] = m->type;
+	nb_put_be32(raw + 1, m->session);
+	nb_put_be32(raw + 5, m->seq);
+	memcpy(raw + 9, &m->u, sizeof(m->u));
+	put("ctl_encode", name, raw, sizeof(raw));
+}
+
+static int
+encode_msg(const struct nb_ctl_msg *m, uint8_t *buf)
+{
+	int n = nb_ctl_encode(m, buf, NB_CTL_MAX_LEN);
+
+	if (n < 0) {
+		fprintf(stderr, "nb_ctl_encode(%s): %s\n",
+			nb_ctl_type_name(m->type), nb_ctl_strerror(n));
+		exit(1);
+	}
+	return n;
+}
+
+/* A results blob: nstreams streams, the histograms recorded from v. */
+static int
+make_blob(uint8_t *blob, size_t cap, uint32_t nstreams, uint32_t samples)
+{
+	static struct nb_ctl_stream_res s[8];
+	struct nb_ctl_results_hdr h;
+	uint32_t i, k;
+	int n;
+
+	memset(&h, 0, sizeof(h));
+	h.tx_seconds_ns = 10000000000ull;
+	h.rx_seconds_ns = 10000123456ull;
+	h.rx_foreign = 3;
+	h.rx_warm = 1000;
+	h.pmd.ipackets = 148809524;
+	h.pmd.ibytes = 148809524ull * 60;
+	h.pmd.imissed = 12;
+	for (i = 0; i < nstreams; i++) {
+		memset(&s[i], 0, sizeof(s[i]));
+		s[i].id = i;
+		s[i].tx_pkts = 1000000 + i;
+		s[i].tx_bytes = s[i].tx_pkts * 64;
+		s[i].rx_pkts = s[i].tx_pkts - i;
+		s[i].rx_unique = s[i].rx_pkts;
+		s[i].rx_bytes = s[i].rx_pkts * 64;
+		s[i].out_of_order = i;
+		s[i].jitter_ps = 1234567;
+		nb_hist_init(&s[i].hist);
+		for (k = 0; k < samples; k++)
+			nb_hist_record(&s[i].hist,
+				       (uint64_t)(k * 7919u % 100000u) *
+					       (k % 3 == 0 ? 1000u : 1u));
+	}
+	if (samples > 0)
+		nb_hist_record(&s[0].hist, UINT64_C(1) << 40); /* overflow */
+	n = nb_ctl_results_write(&h, s, nstreams, blob, cap);
+	if (n < 0) {
+		fprintf(stderr, "nb_ctl_results_write: %s\n",
+			nb_ctl_strerror(n));
+		exit(1);
+	}
+	return n;
+}
+
+static void
+ctl_seeds(void)
+{
+	static uint8_t blob[65536];
+	uint8_t buf[NB_CTL_MAX_LEN];
+	struct nb_ctl_msg m;
+	uint32_t part, parts;
+	char name[64];
+	int n, len, t, v;
+
+	for (t = NB_CTL_HELLO; t < NB_CTL_TYPE_MAX; t++) {
+		nb_ctl_msg_init(&m, (uint8_t)t, 0x5eed0001u);
+		m.seq = (uint32_t)t;
+		switch (t) {
+		case NB_CTL_HELLO:
+		case NB_CTL_WELCOME:
+			fill_conf(&m.u.conf, t == NB_CTL_WELCOME);
+			break;
+		case NB_CTL_BUSY:
+			m.u.busy.active_session = 0x12345678;
+			snprintf(m.u.busy.reason, sizeof(m.u.busy.reason),
+				 "a test from 02:00:00:00:00:09 is running");
+			break;
+		case NB_CTL_PARAMS:
+			for (v = 0; v < 3; v++) {
+				fill_params(&m.u.params, v);
+				n = encode_msg(&m, buf);
+				snprintf(name, sizeof(name), "params-%d", v);
+				put("ctl", name, buf, (size_t)n);
+				put_raw(name, &m);
+			}
+			continue;
+		case NB_CTL_ACCEPT:
+			m.u.accept.rx_queues = 2;
+			break;
+		case NB_CTL_REJECT:
+			m.u.reject.code = NB_CTL_CODE_PARAMS;
+			snprintf(m.u.reject.reason, sizeof(m.u.reject.reason),
+				 "--size 9000 exceeds the port's MTU");
+			break;
+		case NB_CTL_START:
+			m.u.start.delay_ms = 200;
+			m.u.start.rx_offset_ns = -123456;
+			break;
+		case NB_CTL_KEEPALIVE:
+			m.u.ka.sender_ns = 5000000000ull;
+			m.u.ka.echo_ns = 4999000000ull;
+			m.u.ka.echo_delay_ns = 40000;
+			break;
+		case NB_CTL_RESULTS_REQ:
+			m.u.rreq.part = 1;
+			break;
+		case NB_CTL_RESULTS:
+			len = make_blob(blob, sizeof(blob), 3, 2000);
+			parts = nb_ctl_results_parts((uint32_t)len);
+			for (part = 0; part < parts && part < 3; part++) {
+				nb_ctl_results_chunk(&m, blob, (size_t)len,
+						     part);
+				n = encode_msg(&m, buf);
+				snprintf(name, sizeof(name), "results-%u",
+					 part);
+				put("ctl", name, buf, (size_t)n);
+				if (part == 0)
+					put_raw(name, &m);
+			}
+			nb_ctl_results_chunk(&m, blob, 0, 0); /* empty blob */
+			n = encode_msg(&m, buf);
+			put("ctl", "results-empty", buf, (size_t)n);
+			continue;
+		case NB_CTL_ERROR:
+			m.u.error.code = NB_CTL_CODE_TIMEOUT;
+			snprintf(m.u.error.reason, sizeof(m.u.error.reason),
+				 "no keepalive for 3 s");
+			break;
+		default:
+			break; /* no body */
+		}
+		n = encode_msg(&m, buf);
+		snprintf(name, sizeof(name), "%s", nb_ctl_type_name((uint8_t)t));
+		put("ctl", name, buf, (size_t)n);
+		put_raw(name, &m);
+		if (t == NB_CTL_HELLO) {
+			/* the same HELLO from a peer of another version */
+			buf[4] = NB_CTL_VERSION + 1;
+			put("ctl", "HELLO-other-version", buf, (size_t)n);
+		}
+	}
+}
+
+static void
+results_seeds(void)
+{
+	static uint8_t blob[65536];
+	static const struct {
+		const char *name;
+		uint32_t streams, samples;
+	} v[] = {
+		{"empty", 0, 0},   {"one-idle", 1, 0},
+		{"one", 1, 20},	   {"two", 2, 200},
+		{"three", 3, 120}, {"eight", 8, 5},
+	};
+	size_t i;
+	int n;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		n = make_blob(blob, sizeof(blob), v[i].streams, v[i].samples);
+		put("results", v[i].name, blob, (size_t)n);
+	}
+}
+
+/* ------------------------------------------------------------- frames */
+
+static void
+flow_default(struct nb_flow *f, uint8_t proto, uint16_t vlan)
+{
+	memset(f, 0, sizeof(*f));
+	memcpy(f->dst_mac, (uint8_t[6]){0x02, 0, 0, 0, 0, 2}, 6);
+	memcpy(f->src_mac, (uint8_t[6]){0x02, 0, 0, 0, 0, 1}, 6);
+	f->vlan_id = vlan;
+	f->proto = proto;
+	f->src_ip = NB_DEFAULT_SRC_IP;
+	f->dst_ip = NB_DEFAULT_DST_IP;
+	f->src_port = NB_DEFAULT_SPORT_BASE + 3;
+	f->dst_port = NB_DEFAULT_DPORT;
+	f->stream_id = 3;
+}
+
+/* An ICMP echo (type 8) or reply (type 0) from the client to ip. */
+static int
+icmp_frame(uint8_t *f, uint8_t type, uint16_t vlan, uint32_t dst,
+	   size_t data_len)
+{
+	static const uint8_t a[6] = {0x02, 0, 0, 0, 0, 2};
+	static const uint8_t b[6] = {0x02, 0, 0, 0, 0, 1};
+	uint32_t l3 = nb_eth_hdr_write(f, a, b, vlan, NB_ETHERTYPE_IPV4);
+	uint8_t *icmp = f + l3 + NB_IPV4_HLEN;
+	size_t i, ilen = 8 + data_len, len;
+
+	nb_ipv4_hdr_write(f + l3, (uint16_t)(NB_IPV4_HLEN + ilen), 7, 64,
+			  NB_IPPROTO_ICMP, NB_DEFAULT_SRC_IP, dst);
+	icmp[0] = type;
+	icmp[1] = 0;
+	nb_put_be16(icmp + 2, 0);
+	nb_put_be16(icmp + 4, 0x4242);
+	nb_put_be16(icmp + 6, 1);
+	for (i = 0; i < data_len; i++)
+		icmp[8 + i] = (uint8_t)i;
+	nb_put_be16(icmp + 2, nb_csum_fold(nb_csum_partial(icmp, ilen, 0)));
+	len = l3 + NB_IPV4_HLEN + ilen;
+	if (len < NB_MIN_WIRE) {
+		memset(f + len, 0, NB_MIN_WIRE - len);
+		len = NB_MIN_WIRE;
+	}
+	return (int)len;
+}
+
+/* A UDP datagram to the control port carrying a KEEPALIVE. */
+static int
+control_frame(uint8_t *f, size_t cap, uint16_t vlan)
+{
+	struct nb_udp_info h;
+	struct nb_ctl_msg m;
+	uint8_t msg[NB_CTL_MAX_LEN];
+	int n;
+
+	nb_ctl_msg_init(&m, NB_CTL_KEEPALIVE, 0x5eed0001u);
+	m.seq = 9;
+	m.u.ka.sender_ns = 123456789;
+	n = encode_msg(&m, msg);
+	memset(&h, 0, sizeof(h));
+	memcpy(h.dst_mac, (uint8_t[6]){0x02, 0, 0, 0, 0, 2}, 6);
+	memcpy(h.src_mac, (uint8_t[6]){0x02, 0, 0, 0, 0, 1}, 6);
+	h.vlan_id = vlan;
+	h.src_ip = NB_DEFAULT_SRC_IP;
+	h.dst_ip = NB_DEFAULT_DST_IP;
+	h.src_port = NB_CONTROL_UDP_PORT;
+	h.dst_port = NB_CONTROL_UDP_PORT;
+	return nb_udp_frame_build(f, cap, &h, msg, (size_t)n);
+}
+
+/* The build-mode description fuzz_frame reads (see fuzz_frame.c). */
+static size_t
+flow_desc(uint8_t *d, const struct nb_flow *f, uint16_t size, uint8_t magic)
+{
+	uint8_t *p = d;
+
+	*p++ = 1; /* build mode */
+	memcpy(p, f->dst_mac, 6);
+	p += 6;
+	memcpy(p, f->src_mac, 6);
+	p += 6;
+	nb_put_be16(p, f->vlan_id);
+	p += 2;
+	*p++ = f->proto;
+	*p++ = f->ttl;
+	nb_put_be32(p, f->src_ip);
+	p += 4;
+	nb_put_be32(p, f->dst_ip);
+	p += 4;
+	nb_put_be16(p, f->src_port);
+	p += 2;
+	nb_put_be16(p, f->dst_port);
+	p += 2;
+	nb_put_be16(p, f->stream_id);
+	p += 2;
+	nb_put_be16(p, size);
+	p += 2;
+	*p++ = magic;
+	nb_put_be16(p, 0); /* seq and tstamp: u64, 48 bits used */
+	nb_put_be48(p + 2, 0x0102030405ull);
+	p += 8;
+	nb_put_be16(p, 0);
+	nb_put_be48(p + 2, 0xa0b0c0d0e0ull);
+	p += 8;
+	return (size_t)(p - d);
+}
+
+static void
+frame_seeds(void)
+{
+	static const struct {
+		const char *name;
+		uint8_t proto;
+		uint16_t vlan, size, magic;
+		uint8_t sel;
+	} v[] = {
+		{"udp-64", NB_IPPROTO_UDP, 0, 64, NB_MAGIC_DATA, 0},
+		{"udp-vlan-128-warmup", NB_IPPROTO_UDP, 100, 128,
+		 NB_MAGIC_WARMUP, 1},
+		{"udp-1518-probe", NB_IPPROTO_UDP, 0, 1518, NB_MAGIC_PROBE, 2},
+		{"tcp-64", NB_IPPROTO_TCP, 0, 64, NB_MAGIC_DATA, 0},
+		{"tcp-vlan-64", NB_IPPROTO_TCP, 4094, 64, NB_MAGIC_DATA, 0},
+		{"tcp-512-foreign", NB_IPPROTO_TCP, 0, 512, 0x1234, 3},
+	};
+	static uint8_t f[9100];
+	uint8_t pre[3] = {0, 0, 0}, d[64], mac[6] = {2, 0, 0, 0, 0, 1};
+	struct nb_flow fl;
+	struct nb_tmpl t;
+	char name[64];
+	size_t i;
+	int n;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		flow_default(&fl, v[i].proto, v[i].vlan);
+		n = nb_frame_build(f, sizeof(f), &fl, v[i].size, v[i].magic,
+				   &t);
+		if (n < 0) {
+			fprintf(stderr, "nb_frame_build(%s) failed\n",
+				v[i].name);
+			exit(1);
+		}
+		if (v[i].proto == NB_IPPROTO_UDP)
+			nb_stamp_udp(f, &t, 77, 123456789);
+		else
+			nb_stamp_tcp(f, &t, 77, 123456789);
+		pre[2] = 0;
+		put_sel("frame", v[i].name, pre, 3, f, (size_t)n);
+		/* only the first segment of the frame is contiguous */
+		pre[2] = (uint8_t)(n - t.copy_len > 255 ? 255
+							: n - t.copy_len);
+		snprintf(name, sizeof(name), "%s-segment", v[i].name);
+		put_sel("frame", name, pre, 3, f, t.copy_len);
+		snprintf(name, sizeof(name), "build-%s", v[i].name);
+		put("frame", name, d, flow_desc(d, &fl, v[i].size, v[i].sel));
+	}
+	pre[2] = 0;
+	n = control_frame(f, sizeof(f), 0);
+	put_sel("frame", "control", pre, 3, f, (size_t)n);
+	n = nb_arp_request(f, sizeof(f), mac, NB_DEFAULT_SRC_IP, 0,
+			   NB_DEFAULT_DST_IP);
+	put_sel("frame", "arp", pre, 3, f, (size_t)n);
+	n = icmp_frame(f, 8, 0, NB_DEFAULT_DST_IP, 56);
+	put_sel("frame", "icmp", pre, 3, f, (size_t)n);
+}
+
+static void
+l2_seeds(void)
+{
+	static uint8_t f[9100];
+	uint8_t sel[2], mac[6] = {2, 0, 0, 0, 0, 1}, d[64], *p = d;
+	int n;
+
+	sel[1] = 255; /* 2040-byte output buffer */
+	sel[0] = 0;
+	n = control_frame(f, sizeof(f), 0);
+	put_sel("l2", "udp", sel, 2, f, (size_t)n);
+	n = control_frame(f, sizeof(f), 100);
+	put_sel("l2", "udp-vlan", sel, 2, f, (size_t)n);
+
+	sel[0] = 1;
+	n = nb_arp_request(f, sizeof(f), mac, NB_DEFAULT_SRC_IP, 0,
+			   NB_DEFAULT_DST_IP);
+	put_sel("l2", "arp-request", sel, 2, f, (size_t)n);
+	n = nb_arp_request(f, sizeof(f), mac, NB_DEFAULT_SRC_IP, 100,
+			   NB_DEFAULT_DST_IP);
+	put_sel("l2", "arp-request-vlan", sel, 2, f, (size_t)n);
+
+	sel[0] = 2;
+	n = nb_arp_request(f, sizeof(f), mac, NB_DEFAULT_SRC_IP, 0,
+			   NB_DEFAULT_DST_IP);
+	put_sel("l2", "arp-sender", sel, 2, f, (size_t)n);
+
+	sel[0] = 3;
+	n = icmp_frame(f, 8, 0, NB_DEFAULT_DST_IP, 56);
+	put_sel("l2", "icmp-echo", sel, 2, f, (size_t)n);
+	n = icmp_frame(f, 8, 100, NB_DEFAULT_DST_IP, 0);
+	put_sel("l2", "icmp-echo-vlan-short", sel, 2, f, (size_t)n);
+	n = icmp_frame(f, 0, 0, NB_DEFAULT_DST_IP, 56);
+	put_sel("l2", "icmp-reply", sel, 2, f, (size_t)n);
+
+	*p++ = 4;   /* nb_arp_request */
+	*p++ = 255; /* output buffer */
+	memcpy(p, mac, 6);
+	p += 6;
+	nb_put_be32(p, NB_DEFAULT_SRC_IP);
+	nb_put_be32(p + 4, NB_DEFAULT_DST_IP);
+	nb_put_be16(p + 8, 100);
+	p += 10;
+	put("l2", "arp-request-build", d, (size_t)(p - d));
+}
+
+/* --------------------------------------------------------------- text */
+
+static void
+units_seeds(void)
+{
+	static const char *const v[][2] = {
+		{"\x00", "10G"},	 {"\x00", "14.88Mpps"},
+		{"\x00", "100Ml2"},	 {"\x00", "99.5%"},
+		{"\x00", "max"},	 {"\x00", "2.5e3Kbps"},
+		{"\x01", "10M"},	 {"\x01", "18446744073709551615"},
+		{"\x02", "10G"},	 {"\x02", "1536K"},
+		{"\x03", "0.5"},	 {"\x03", "1e-3"},
+		{"\x04", "imix"},	 {"\x04", "64,128,256,512,1024,1518"},
+		{"\x06", "02:00:00:00:00:01"}, {"\x06", "aa-BB-cc-DD-ee-FF"},
+		{"\x07", "198.18.0.1"},	 {"\x07", "255.255.255.255"},
+	};
+	static const char *const names[] = {"rate", "count", "bytes",
+					    "seconds", "sizes", "u32",
+					    "mac", "ipv4"};
+	uint8_t buf[64];
+	char name[64];
+	size_t i, n;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		n = strlen(v[i][1]);
+		buf[0] = (uint8_t)v[i][0][0];
+		memcpy(buf + 1, v[i][1], n);
+		snprintf(name, sizeof(name), "%s-%zu", names[buf[0]], i);
+		put("units", name, buf, n + 1);
+	}
+	/* nb_parse_u32 in [1, 1024] */
+	memcpy(buf, "\x05\x00\x00\x00\x01\x00\x00\x04\x00" "1000", 13);
+	put("units", "u32-streams", buf, 13);
+}
+
+static void
+options_seeds(void)
+{
+	put_str("options", "loopback",
+		"--tx-port\n0\n--rx-port\n1\n--rate\n10G\n--size\nimix\n"
+		"--time\n10\n--json");
+	put_str("options", "loopback-equals",
+		"--tx-port=0,2\n--rx-port=1,3\n-b\n2.5Gl2\n--size=64,512,1518\n"
+		"--proto\ntcp\n-P\n7\n--vlan=100\n--src-ip\n10.0.0.1\n"
+		"--dst-ip=192.168.255.254\n--src-mac\n02:00:00:00:00:01\n"
+		"--omit=1.5\n-i\n0.5\n-q\n4\n--rxd\n512\n--drain\n0.25");
+	put_str("options", "packets-bytes",
+		"--tx-port\n0\n--rx-port\n1\n--packets\n10M\n--bytes\n1G");
+	put_str("options", "reflector",
+		"--reflector\n--port\n0\n--peer\n02:00:00:00:00:02\n--csv");
+	put_str("options", "responder", "--port\n0\n--ip\n198.19.0.1\n"
+					"--one-off\n--json-stream");
+	put_str("options", "client",
+		"--port\n0\n--peer\n198.19.0.1\n--ip\n198.18.0.1\n--bidir\n"
+		"--latency-rate\n1000\n--conf\n--peer-timeout\n5");
+	put_str("options", "pingpong",
+		"--port=0\n--peer=198.19.0.1\n--pingpong\n--reverse\n-f\nm");
+	put_str("options", "help", "--help");
+}
+
+static void
+config_seeds(int argc, char **argv)
+{
+	int i;
+
+	put_str("config", "loopback",
+		"; a loopback test\n[ports]\ntx-port = 0\nrx-port = 1\n\n"
+		"[traffic]\nrate = 10G\nsize = imix\nproto = udp\n"
+		"streams = 16\n\n[run]\ntime = 10\nomit = 1\njson = true\n");
+	put_str("config", "peer",
+		"[peer]\nport = 0\npeer = 198.19.0.1\nip = 198.18.0.1\n"
+		"bidir = yes\nlatency-rate = 1000\nquiet = off\n");
+	put_str("config", "cli-wins",
+		"!time = 30\nsize = 1518\nrate = 50%\ntx-port = 0\n"
+		"rx-port = 1\n");
+	for (i = 0; i < argc; i++)
+		copy_file("config", argv[i]);
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s OUTDIR [FILE.ini ...]\n", argv[0]);
+		return 2;
+	}
+	outdir = argv[1];
+	mkdir_p(outdir);
+	ctl_seeds();
+	results_seeds();
+	frame_seeds();
+	l2_seeds();
+	units_seeds();
+	options_seeds();
+	config_seeds(argc - 2, argv + 2);
+	printf("%d seed files in %s\n", nb_files, outdir);
+	return 0;
+}
