@@ -113,6 +113,15 @@ fill_conf(struct nb_ctl_conf *c, int welcome)
 		 "0b7e3c52-1e4b-4c1e-9d3a-2f9a8c6d5e41");
 	c->tsc_hz = 2400000000ull;
 	c->tsc_bound_ppb = welcome ? 0 : 150;
+	memset(c->nonce, welcome ? 0xc0 : 0x17, sizeof(c->nonce));
+	c->flags = welcome ? 0 : NB_CTL_CONF_F_KEY;
+}
+
+static void
+fill_proof(struct nb_ctl_proof *p)
+{
+	memset(p->client_nonce, 0x17, sizeof(p->client_nonce));
+	memset(p->cookie, 0xc0, sizeof(p->cookie));
 }
 
 static void
@@ -148,6 +157,7 @@ fill_params(struct nb_ctl_params *p, int variant)
 	memcpy(p->responder_mac, (uint8_t[6]){0x02, 0, 0, 0, 0, 2}, 6);
 	p->sport_base = variant == 2 ? 1024 : NB_DEFAULT_SPORT_BASE;
 	p->dport = NB_DEFAULT_DPORT;
+	fill_proof(&p->proof);
 }
 
 /* The ctl_encode seed of m: type, session, seq, the body union's bytes. */
@@ -239,7 +249,7 @@ ctl_seeds(void)
 			fill_conf(&m.u.conf, t == NB_CTL_WELCOME);
 			break;
 		case NB_CTL_BUSY:
-			m.u.busy.active_session = 0x12345678;
+			m.u.busy.asked_session = 0x5eed0001u;
 			snprintf(m.u.busy.reason, sizeof(m.u.busy.reason),
 				 "a test from 02:00:00:00:00:09 is running");
 			break;
@@ -294,6 +304,9 @@ ctl_seeds(void)
 			snprintf(m.u.error.reason, sizeof(m.u.error.reason),
 				 "no keepalive for 3 s");
 			break;
+		case NB_CTL_QUIT:
+			fill_proof(&m.u.quit);
+			break;
 		default:
 			break; /* no body */
 		}
@@ -301,6 +314,19 @@ ctl_seeds(void)
 		snprintf(name, sizeof(name), "%s", nb_ctl_type_name((uint8_t)t));
 		put("ctl", name, buf, (size_t)n);
 		put_raw(name, &m);
+		if (t != NB_CTL_HELLO) {
+			/* and as it travels in a session: with a tag */
+			struct nb_ctl_msg tm = m;
+
+			tm.tagged = 1;
+			memset(tm.tag, 0xa5, sizeof(tm.tag));
+			n = encode_msg(&tm, buf);
+			snprintf(name, sizeof(name), "%s-tagged",
+				 nb_ctl_type_name((uint8_t)t));
+			put("ctl", name, buf, (size_t)n);
+			put_raw(name, &tm);
+			n = encode_msg(&m, buf);
+		}
 		if (t == NB_CTL_HELLO) {
 			/* the same HELLO from a peer of another version */
 			buf[4] = NB_CTL_VERSION + 1;
