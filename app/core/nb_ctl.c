@@ -583,13 +583,14 @@ nb_ctl_decode(const uint8_t *buf, size_t len, struct nb_ctl_msg *m)
 	memset(m, 0, sizeof(*m));
 	version = rd_u8(&p);
 	m->type = rd_u8(&p);
-	m->tagged = (m->type & NB_CTL_F_TAG) != 0;
-	m->type &= (uint8_t)~NB_CTL_F_TAG;
 	wire_len = rd_u16(&p);
 	m->session = rd_u32(&p);
 	m->seq = rd_u32(&p);
+	/* another version's type byte is handed back as it came */
 	if (version != NB_CTL_VERSION)
 		return -EPROTONOSUPPORT;
+	m->tagged = (m->type & NB_CTL_F_TAG) != 0;
+	m->type &= (uint8_t)~NB_CTL_F_TAG;
 	if (wire_len != len)
 		return -EPROTO;
 

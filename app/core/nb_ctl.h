@@ -325,7 +325,8 @@ int nb_ctl_encode(const struct nb_ctl_msg *m, uint8_t *buf, size_t buflen);
  *                     != len, unknown type, session or seq 0, wrong body
  *                     length, bad string, field out of range);
  *   -EPROTONOSUPPORT  magic right but version != NB_CTL_VERSION: m->type,
- *                     m->session and m->seq are filled from the header so
+ *                     m->session and m->seq are filled from the header (the
+ *                     type byte as it came, tag bit included) so
  *                     the caller can answer ERROR NB_CTL_CODE_VERSION.
  * Never reads past buf + len.  *m is otherwise unspecified on failure.
  */

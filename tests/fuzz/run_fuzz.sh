@@ -26,5 +26,8 @@ if [ -n "${NB_FUZZ_RUNS:-}" ]; then
 else
 	bound=-max_total_time=${NB_FUZZ_TIME:-10}
 fi
+# libFuzzer's own failure code is 77, which meson reads as "skipped":
+# every failure must fail the test
 exec "$fuzzer" "$bound" -timeout=2 -rss_limit_mb=2048 -print_final_stats=1 \
+	-error_exitcode=1 -timeout_exitcode=1 \
 	-artifact_prefix="$work/artifacts/" "$@" "$work/corpus" "$seeds"
