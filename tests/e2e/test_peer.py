@@ -373,6 +373,11 @@ class Peer(nbe2e.E2ECase):
         # --peer-timeout sets how long: the HELLO is given up on after it
         # (the run also spends EAL start-up and the link wait)
         for secs in (0.5, 3):
+            # the far end must still be there: a testpmd that went away
+            # (its memif server refused the connection once, in the ASan
+            # run of the whole suite) is not the tool's failure
+            self.assertIsNone(tp.poll(), "testpmd (the memif server) "
+                              "ended: exit %s" % tp.returncode)
             r = self.client(["--peer-timeout", str(secs), "--time", "1"],
                             code=1)
             self.assertIn("within %.1f s" % secs, r.err)
