@@ -32,9 +32,30 @@ PER_STREAM = 1000
 PER_IV = 250          # frames of a stream per 0.5 s interval at 2000/s
 
 
+# Against the ASan/UBSan build, up to this many frames of a stream may be
+# missing at its end (see Impair.check_sent).
+SAN_TAIL = 20
+
+
 def sh(*args, check=True, timeout=30):
     return subprocess.run(list(args), check=check, capture_output=True,
                           text=True, timeout=timeout)
+
+
+def run_tool(argv, name, timeout=90):
+    """subprocess.run of a dpdk-nbench command line (in a namespace: ip
+    netns exec keeps the environment) with nbe2e's sanitizer options,
+    logged under $NB_E2E_LOGS; exit problems on stderr (sanitizer
+    reports) fail it, as in nbe2e.Nbench.run.  Returns (result, log)."""
+    log = os.path.join(nbe2e.LOGDIR, nbe2e.unique(name) + ".log")
+    r = subprocess.run(argv, capture_output=True, text=True,
+                       timeout=timeout, env=nbe2e.child_env())
+    nbe2e.Nbench._log(log, argv, r.returncode, r.stdout, r.stderr)
+    bad = nbe2e.exit_problems(r.stderr)
+    if bad:
+        raise AssertionError("%s:\n%s\nlog: %s"
+                             % (" ".join(argv), "\n".join(bad[:20]), log))
+    return r, log
 
 
 class Impair(nbe2e.E2ECase):
@@ -124,10 +145,7 @@ class Impair(nbe2e.E2ECase):
                "--vdev", "net_af_packet1,iface=tB"]
         argv = ["ip", "netns", "exec", self.nsT, nbe2e.BIN] + eal + \
             ["--"] + tool
-        log = os.path.join(nbe2e.LOGDIR, nbe2e.unique("imp") + ".log")
-        r = subprocess.run(argv, capture_output=True, text=True,
-                           timeout=timeout)
-        nbe2e.Nbench._log(log, argv, r.returncode, r.stdout, r.stderr)
+        r, log = run_tool(argv, "imp", timeout=timeout)
         run = nbe2e.Run(argv, r.returncode, r.stdout, r.stderr, 0, log)
         self.assertOk(run)
         return run
@@ -178,6 +196,36 @@ class Impair(nbe2e.E2ECase):
             e["rx"] += len(r["out_ns"])
         return exp
 
+    def check_sent(self, recs, exp, tool_sent=None):
+        """What each stream sent by --time, from the forwarder's log (and
+        the tool's sender count when given, which must equal it).  The
+        normal build sends exactly rate x time (PER_STREAM) a stream.
+        The ASan/UBSan build is slow enough that its sender's last turn
+        before the end can come late: frames due then are never built (a
+        late turn is a small shortfall, not a loss), so up to SAN_TAIL
+        frames of a stream may be missing there, at its end only (the
+        sequence numbers the forwarder saw are 0..n-1).  Every count
+        checked after this one stays exact against the forwarder's log.
+        Returns the frames sent in all."""
+        for s in range(STREAMS):
+            with self.subTest(stream=s, check="sent"):
+                n = exp[s]["sent"]
+                if tool_sent is not None:
+                    self.assertEqual(tool_sent[s], n, "the tool's sender "
+                                     "count against the forwarder's")
+                if not nbe2e.SANITIZED:
+                    self.assertEqual(n, PER_STREAM,
+                                     "forwarder saw %d of stream %d"
+                                     % (n, s))
+                    continue
+                self.assertLessEqual(n, PER_STREAM)
+                self.assertGreaterEqual(n, PER_STREAM - SAN_TAIL,
+                                        "forwarder saw %d of stream %d"
+                                        % (n, s))
+                self.assertEqual(sorted(r["q"] for r in recs
+                                        if r["s"] == s), list(range(n)))
+        return sum(exp[s]["sent"] for s in range(STREAMS))
+
     @staticmethod
     def expected_per_interval(recs):
         """[interval][stream] -> counts, from the stamps in the log: the
@@ -219,20 +267,17 @@ class Impair(nbe2e.E2ECase):
             run = self.tool(self.common() + extra)
             recs, summary = self.wait_log(p, log)
             exp = self.expected(recs)
-            for s in range(STREAMS):
-                self.assertEqual(exp[s]["sent"], PER_STREAM,
-                                 "forwarder saw %d of stream %d"
-                                 % (exp[s]["sent"], s))
+            self.check_sent(recs, exp)
             outs[fmt] = (run.out, exp, recs)
         out, exp, _ = outs["jsonl"]
         with open(os.path.join(self.tmpdir, "doc.json")) as f:
             doc = json.load(f)
         e = doc["end"]
+        self.check_sent(outs["jsonl"][2], exp,
+                        [st["sender"]["packets"] for st in e["streams"]])
         for s in range(STREAMS):
             rx = e["streams"][s]["receiver"]
             with self.subTest(stream=s, fmt="json"):
-                self.assertEqual(e["streams"][s]["sender"]["packets"],
-                                 PER_STREAM)
                 self.assertEqual(rx["lost_packets"], exp[s]["lost"])
                 self.assertEqual(rx["duplicates"], exp[s]["dup"])
                 self.assertEqual(rx["out_of_order"], exp[s]["ooo"])
@@ -330,7 +375,8 @@ class Impair(nbe2e.E2ECase):
         total = sum(exp[s]["lost"] for s in exp)
         line = [l for l in out.splitlines()
                 if "SUM" in l and "receiver" in l][0]
-        self.assertIn("lost %d/%d" % (total, STREAMS * PER_STREAM), line)
+        self.assertIn("lost %d/%d" % (total, self.check_sent(trecs, exp)),
+                      line)
 
     @staticmethod
     def rfc3550_jitter(recs, stream):
@@ -450,7 +496,14 @@ class Impair(nbe2e.E2ECase):
         # every frame the tool counted went by on the wire
         self.assertEqual(len(t), sent)
         wire = (len(t) - 1) / (t[-1] - t[0])
-        self.assertLess(abs(wire - want) / want, 0.0005,
+        # 500 ppm: the first and last frame on time to 2.5 ms in 5 s.
+        # The ASan/UBSan build's sender turns can come that much late
+        # (20030 pps over the span here: 7.5 ms of 5 s, the frames due
+        # meanwhile then leaving in a burst), so against it the rate is
+        # checked to the 0.5 % of the loopback tests; the count above
+        # stays exact
+        tol = 0.005 if nbe2e.SANITIZED else 0.0005
+        self.assertLess(abs(wire - want) / want, tol,
                         "%.2f pps on the wire for %d requested" % (wire,
                                                                     want))
         tool = e["rate"]["achieved_pps"]
@@ -458,7 +511,7 @@ class Impair(nbe2e.E2ECase):
               "(%+.1f ppm of the wire), %d frames"
               % (wire, (wire - want) / want * 1e6, want, tool,
                  (tool - wire) / wire * 1e6, len(t)))
-        self.assertLess(abs(tool - wire) / wire, 0.0005,
+        self.assertLess(abs(tool - wire) / wire, tol,
                         "the tool says %.2f pps, the wire %.2f" % (tool,
                                                                     wire))
 
@@ -503,7 +556,7 @@ class Impair(nbe2e.E2ECase):
             ["ip", "netns", "exec", nsR, nbe2e.BIN] + eal + ["--",
                                                           "--one-off"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            start_new_session=True)
+            start_new_session=True, env=nbe2e.child_env())
         self.addCleanup(self.end, resp)
         self.assertIn("responder on port 0", resp.stdout.readline())
         mac = sh("ip", "netns", "exec", nsR, "cat",
@@ -515,20 +568,19 @@ class Impair(nbe2e.E2ECase):
             "--", "--peer", mac, "--streams", str(STREAMS), "--size", "128",
             "--rate", "%dpps" % (STREAMS * PER_STREAM // 2), "--time", "2",
             "--json"]
-        r = subprocess.run(argv, capture_output=True, text=True, timeout=90)
-        lg = os.path.join(nbe2e.LOGDIR, nbe2e.unique("pimp") + ".log")
-        nbe2e.Nbench._log(lg, argv, r.returncode, r.stdout, r.stderr)
+        r, _ = run_tool(argv, "pimp")
         self.assertEqual(r.returncode, 0, r.stderr[-2000:])
-        resp.wait(timeout=20)
+        _, rerr = resp.communicate(timeout=20)
+        self.assertEqual(nbe2e.exit_problems(rerr), [], "responder")
+        self.assertEqual(resp.returncode, 0, rerr[-2000:])
         recs, summary = self.wait_log(p, log)
         exp = self.expected(recs)
         e = json.loads(r.stdout)["end"]
+        self.check_sent(recs, exp,
+                        [st["sender"]["packets"] for st in e["streams"]])
         for st in range(STREAMS):
             rx = e["streams"][st]["receiver"]
             with self.subTest(stream=st):
-                self.assertEqual(exp[st]["sent"], PER_STREAM)
-                self.assertEqual(e["streams"][st]["sender"]["packets"],
-                                 PER_STREAM)
                 self.assertEqual(rx["lost_packets"], exp[st]["lost"])
                 self.assertEqual(rx["duplicates"], exp[st]["dup"])
                 self.assertEqual(rx["out_of_order"], exp[st]["ooo"])
@@ -553,17 +605,16 @@ class Impair(nbe2e.E2ECase):
             "--", "--peer", "02:00:00:00:00:99", "--reflector",
             "--streams", str(STREAMS), "--size", "128", "--rate",
             "%dpps" % (STREAMS * PER_STREAM // 2), "--time", "2", "--json"]
-        r = subprocess.run(argv, capture_output=True, text=True, timeout=90)
-        lg = os.path.join(nbe2e.LOGDIR, nbe2e.unique("rimp") + ".log")
-        nbe2e.Nbench._log(lg, argv, r.returncode, r.stdout, r.stderr)
+        r, _ = run_tool(argv, "rimp")
         self.assertEqual(r.returncode, 0, r.stderr[-2000:])
         recs, summary = self.wait_log(p, log)
         exp = self.expected(recs)
         e = json.loads(r.stdout)["end"]
+        self.check_sent(recs, exp,
+                        [st["sender"]["packets"] for st in e["streams"]])
         for st in range(STREAMS):
             rx = e["streams"][st]["receiver"]
             with self.subTest(stream=st):
-                self.assertEqual(exp[st]["sent"], PER_STREAM)
                 self.assertEqual(rx["lost_packets"], exp[st]["lost"])
                 self.assertEqual(rx["duplicates"], exp[st]["dup"])
                 self.assertEqual(rx["out_of_order"], exp[st]["ooo"])
