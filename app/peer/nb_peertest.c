@@ -190,6 +190,8 @@ nb_peertest_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 		memset(mask, 0xff, 6);
 		memcpy(&j->src_want, want, 8);
 		memcpy(&j->src_mask, mask, 8);
+		memcpy(want, app->ports[0].desc.mac, 6);
+		memcpy(&j->own_src, want, 8);
 	}
 	/*
 	 * Reset the PMD counters before the workers poll: a reset racing a
@@ -236,6 +238,7 @@ static void
 log_receivers(const struct nb_jobs *js, int responder)
 {
 	uint64_t probes = 0, back = 0, fail = 0, limited = 0, ctl_drop = 0;
+	uint64_t own = 0;
 	unsigned int i;
 
 	for (i = 0; i < js->nb_rx; i++) {
@@ -244,7 +247,16 @@ log_receivers(const struct nb_jobs *js, int responder)
 		fail += js->rx[i]->reflect_fail;
 		limited += js->rx[i]->reflect_limited;
 		ctl_drop += js->rx[i]->ctl_dropped;
+		own += js->rx[i]->own;
 	}
+	if (own)
+		NB_LOG(WARNING,
+		       "warning: %" PRIu64 " of our own test frames came back "
+		       "to this port (counted foreign, and the frames they "
+		       "took the place of as lost): a loop on the link, or a "
+		       "memif whose rings share buffers (DPDK 22.11: keep "
+		       "2 x (queues + 1) x 2^rsize within 65536)",
+		       own);
 	if (responder && probes)
 		NB_LOG(INFO,
 		       "probes: %" PRIu64 " received, %" PRIu64

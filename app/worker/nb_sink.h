@@ -88,8 +88,10 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now)
 		/* ours only from the peer: anything else is foreign (the
 		 * parser has checked the frame holds a whole header) */
 		if (kind <= NB_FRAME_PROBE && kind != NB_FRAME_FOREIGN &&
-		    ((nb_src8(p) ^ j->src_want) & j->src_mask) != 0)
+		    ((nb_src8(p) ^ j->src_want) & j->src_mask) != 0) {
 			kind = NB_FRAME_FOREIGN;
+			j->own += ((nb_src8(p) ^ j->own_src) & j->src_mask) == 0;
+		}
 		if (likely(kind == NB_FRAME_DATA &&
 			   st.stream_id < j->nb_streams)) {
 			s = &j->streams[st.stream_id];

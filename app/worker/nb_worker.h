@@ -128,6 +128,9 @@ struct nb_rxjob {
 	 * bytes from offset 6); others count as foreign.  Mask 0 elsewhere.
 	 */
 	uint64_t src_want, src_mask;
+	uint64_t own_src; /* this port's MAC, the same way: frames of ours
+			   * that come back to us are counted in own */
+	uint64_t own;
 	/* reflection: probe frames of exactly probe_len bytes (pkt_len),
 	 * at most at the rate of the refl bucket (ns clock) */
 	uint32_t probe_len;
