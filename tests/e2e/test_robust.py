@@ -143,13 +143,20 @@ class Robust(nbe2e.E2ECase):
         self.assertAllBack(err, 3)
 
     def test_huge_bytes_stops_on_ctrl_c(self):
-        """--bytes 2^64 - 1: the frame count no longer wraps (it hung
-        before the run, deaf to Ctrl-C); the run goes, Ctrl-C ends it."""
+        """--bytes 2^64 - 1 (it hung before the run, deaf to Ctrl-C) is
+        refused at once, before EAL; the largest count taken (2^50) runs,
+        and Ctrl-C ends it."""
         eal = self.nb.eal(["--vdev", "net_null0", "--vdev", "net_null1"]) \
             + DEBUG
+        r = self.nb.run(eal, ["--tx-port", "0", "--rx-port", "1",
+                              "--bytes", str(2 ** 64 - 1)], name="huge")
+        self.assertEqual(r.rc, 2, r.err[-2000:])
+        self.assertIn("--bytes", r.err)
+        self.assertNotIn("EAL:", r.err)
+        self.assertLess(r.elapsed, 5)
         out, err = self.interrupt_after_first_interval(
             eal, ["--tx-port", "0", "--rx-port", "1", "--rate", "10M",
-                  "--bytes", str(2 ** 64 - 1)])
+                  "--bytes", str(2 ** 50)])
         self.assertAllBack(err, 3)
 
     def test_pools_back_after_failed_runs(self):
