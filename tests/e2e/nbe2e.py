@@ -14,6 +14,7 @@
 import itertools
 import json
 import os
+import re
 import select
 import shutil
 import signal
@@ -306,6 +307,33 @@ class E2ECase(unittest.TestCase):
         if code == 0 and "EAL: Error" in run.err:
             self.fail("EAL error in a successful run: %s\nlog: %s\n%s"
                       % (" ".join(run.args), run.log, run.err[-3000:]))
+
+
+    def interrupt_after_first_interval(self, eal, tool):
+        """Start a run, wait for its first interval line, SIGINT it: it
+        must stop within 5 s, exit 1 and say it was interrupted.  Returns
+        (stdout, stderr)."""
+        p, argv, log = self.nb.start(eal, tool)
+        try:
+            line, deadline = "", time.monotonic() + 30
+            iv = re.compile(r"\[\s*(0|SUM)\]\s+[\d.]+-")
+            while not iv.match(line) and time.monotonic() < deadline:
+                line = p.stdout.readline()
+                if not line and p.poll() is not None:
+                    break
+            self.assertRegex(line, iv)
+            t0 = time.monotonic()
+            p.send_signal(signal.SIGINT)
+            out, err = p.communicate(timeout=15)
+            took = time.monotonic() - t0
+        finally:
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.communicate()
+        self.assertEqual(p.returncode, 1, err[-2000:])
+        self.assertLess(took, 5)
+        self.assertIn("interrupted", out)
+        return out, err
 
 
 def main():

@@ -112,29 +112,6 @@ class Robust(nbe2e.E2ECase):
         # two RX pools and one TX pool
         self.assertAllBack(r.err, 3)
 
-    def interrupt_after_first_interval(self, eal, tool):
-        p, argv, log = self.nb.start(eal, tool)
-        try:
-            line, deadline = "", time.monotonic() + 30
-            iv = re.compile(r"\[\s*(0|SUM)\]\s+[\d.]+-")
-            while not iv.match(line) and time.monotonic() < deadline:
-                line = p.stdout.readline()
-                if not line and p.poll() is not None:
-                    break
-            self.assertRegex(line, iv)
-            t0 = time.monotonic()
-            p.send_signal(signal.SIGINT)
-            out, err = p.communicate(timeout=15)
-            took = time.monotonic() - t0
-        finally:
-            if p.poll() is None:
-                os.killpg(p.pid, signal.SIGKILL)
-                p.communicate()
-        self.assertEqual(p.returncode, 1, err[-2000:])
-        self.assertLess(took, 5)
-        self.assertIn("interrupted", out)
-        return out, err
-
     def test_pools_back_after_interrupted_run(self):
         out, err = self.interrupt_after_first_interval(
             self.loop_eal(), ["--tx-port", "0", "--rx-port", "1", "--rate",
