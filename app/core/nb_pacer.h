@@ -59,6 +59,24 @@ nb_pacer_due(struct nb_pacer *p, uint64_t now, unsigned int max)
 	return n;
 }
 
+/* Set up with pps_num == 0 (every call returns max). */
+static inline int
+nb_pacer_unlimited(const struct nb_pacer *p)
+{
+	return p->step == 0 && p->rem_step == 0;
+}
+
+/* From now on unlimited: every call returns max. */
+static inline void
+nb_pacer_unlimit(struct nb_pacer *p)
+{
+	p->next = 0;
+	p->step = 0;
+	p->rem_step = 0;
+	p->rem = 0;
+	p->div = 1;
+}
+
 /*
  * Split a total rate over nb_workers senders exactly: each gets
  * pps_num / (pps_den * nb_workers).  Returns -EINVAL on overflow.

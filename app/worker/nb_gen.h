@@ -39,9 +39,22 @@ nb_gen_event(struct nb_txjob *j, const struct nb_run *run, uint64_t now)
 		j->next_event = run->end_tsc;
 	}
 	if (j->phase == 1 && now >= run->end_tsc) {
-		/* Out of time: build nothing more. */
-		j->left = 0;
+		/*
+		 * Out of time.  A paced job still owes the frames that fell
+		 * due before the end (a worker kept off its CPU comes back
+		 * late): they are built now, as fast as the queue takes
+		 * them, and nothing after them.  Unpaced: nothing more.
+		 */
+		uint64_t due = 0;
+
+		if (!nb_pacer_unlimited(&j->pacer) && run->end_tsc > 0)
+			due = j->owed + nb_pacer_due(&j->pacer,
+						     run->end_tsc - 1,
+						     UINT32_MAX);
+		if (due < j->left)
+			j->left = due;
 		j->owed = 0;
+		nb_pacer_unlimit(&j->pacer);
 		j->stop_tsc = run->end_tsc;
 		j->next_event = UINT64_MAX;
 	}

@@ -333,6 +333,34 @@ test_pacer_cap(void **state)
 	assert_int_equal(p.issued, model_count(&m, now));
 }
 
+/* A paced pacer is not unlimited, at any rate; unlimit() makes it so. */
+static void
+test_pacer_unlimit(void **state)
+{
+	static const uint64_t rates[][2] = {
+		{1, 1}, {14880952, 1}, {UINT64_C(10000000000), 1}, {1, 1000},
+		{UINT64_C(3000000001), 1},
+	};
+	struct nb_pacer p;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i < sizeof(rates) / sizeof(rates[0]); i++) {
+		assert_int_equal(nb_pacer_init(&p, UINT64_C(3000000000),
+					       rates[i][0], rates[i][1], 1000),
+				 0);
+		assert_false(nb_pacer_unlimited(&p));
+		/* at 1 pps nothing is due a tick after the start... */
+		if (i == 0)
+			assert_int_equal(nb_pacer_due(&p, 1001, 64), 1);
+		nb_pacer_unlimit(&p);
+		assert_true(nb_pacer_unlimited(&p));
+		/* ...unlimited, everything asked for is, at any time */
+		assert_int_equal(nb_pacer_due(&p, 0, 64), 64);
+		assert_int_equal(nb_pacer_due(&p, 1001, 7), 7);
+	}
+}
+
 static void
 test_pacer_unlimited(void **state)
 {
@@ -346,6 +374,7 @@ test_pacer_unlimited(void **state)
 	(void)state;
 	assert_int_equal(nb_pacer_init(&p, UINT64_C(3000000000), 0, 1, 1000),
 			 0);
+	assert_true(nb_pacer_unlimited(&p));
 	for (i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
 		for (max = 0; max <= 64; max += 8) {
 			assert_int_equal(nb_pacer_due(&p, times[i], max), max);
@@ -533,6 +562,7 @@ main(void)
 		cmocka_unit_test(test_pacer_long_run),
 		cmocka_unit_test(test_pacer_cap),
 		cmocka_unit_test(test_pacer_unlimited),
+		cmocka_unit_test(test_pacer_unlimit),
 		cmocka_unit_test(test_split_rate),
 		cmocka_unit_test(test_split_simulated),
 		cmocka_unit_test(test_split_errors),
