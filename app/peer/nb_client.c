@@ -206,44 +206,6 @@ client_partial(struct nb_peer *pr, const char *why)
 }
 
 static void
-on_arp(void *ctx, const uint8_t *frame, uint32_t len)
-{
-	struct nb_peer *pr = ctx;
-	uint8_t mac[6];
-
-	if (!pr->arp_done &&
-	    nb_arp_sender_is(frame, len, pr->peer_ip, mac) == 1) {
-		memcpy(pr->peer_mac, mac, 6);
-		pr->arp_done = 1;
-	}
-}
-
-/* --peer IP: ask by ARP (every 200 ms) until answered or timed out. */
-static int
-resolve_peer(struct nb_peer *pr)
-{
-	uint64_t deadline = nb_peer_now(pr) + pr->timeout_ns, next = 0;
-	uint8_t frame[64];
-	int n = nb_arp_request(frame, sizeof(frame), pr->io.mac, pr->io.ip,
-			       pr->io.vlan_id, pr->peer_ip);
-
-	if (n < 0)
-		return n;
-	pr->io.on_arp = on_arp;
-	while (!pr->arp_done) {
-		if (nb_peer_now(pr) >= next) {
-			nb_ctlio_send_frame(&pr->io, frame, (uint16_t)n);
-			next = nb_peer_now(pr) + 200 * NB_MS;
-		}
-		nb_ctlio_poll(&pr->io);
-		if (nb_peer_now(pr) > deadline || nb_force_quit)
-			return -ETIMEDOUT;
-		nb_peer_nap(pr);
-	}
-	return 0;
-}
-
-static void
 fill_params(struct nb_peer *pr, struct nb_ctl_params *p)
 {
 	struct nb_app *app = pr->app;
@@ -634,7 +596,7 @@ nb_client_main(struct nb_app *app)
 	ret = nb_peer_open(&pr, app, 1, cfg->have_ip ? cfg->ip : cfg->src_ip);
 	if (ret != 0)
 		return ret;
-	if (cfg->peer_is_ip && resolve_peer(&pr) != 0) {
+	if (cfg->peer_is_ip && nb_peer_resolve(&pr) != 0) {
 		code = fail(&pr, "%s",
 			    "no ARP answer from the --peer address (is a "
 			    "responder there, on this link?)");

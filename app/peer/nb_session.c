@@ -236,6 +236,43 @@ on_datagram(void *ctx, const struct nb_udp_info *u)
 		pr->on_msg(pr, u, &m);
 }
 
+static void
+on_arp(void *ctx, const uint8_t *frame, uint32_t len)
+{
+	struct nb_peer *pr = ctx;
+	uint8_t mac[6];
+
+	if (!pr->arp_done &&
+	    nb_arp_sender_is(frame, len, pr->peer_ip, mac) == 1) {
+		memcpy(pr->peer_mac, mac, 6);
+		pr->arp_done = 1;
+	}
+}
+
+int
+nb_peer_resolve(struct nb_peer *pr)
+{
+	uint64_t deadline = nb_peer_now(pr) + pr->timeout_ns, next = 0;
+	uint8_t frame[64];
+	int n = nb_arp_request(frame, sizeof(frame), pr->io.mac, pr->io.ip,
+			       pr->io.vlan_id, pr->peer_ip);
+
+	if (n < 0)
+		return n;
+	pr->io.on_arp = on_arp;
+	while (!pr->arp_done) {
+		if (nb_peer_now(pr) >= next) {
+			nb_ctlio_send_frame(&pr->io, frame, (uint16_t)n);
+			next = nb_peer_now(pr) + 200 * NB_MS;
+		}
+		nb_ctlio_poll(&pr->io);
+		if (nb_peer_now(pr) > deadline || nb_force_quit)
+			return -ETIMEDOUT;
+		nb_peer_nap(pr);
+	}
+	return 0;
+}
+
 int
 nb_peer_open(struct nb_peer *pr, struct nb_app *app, int client, uint32_t ip)
 {

@@ -89,6 +89,10 @@ int nb_peer_open(struct nb_peer *pr, struct nb_app *app, int client,
 		 uint32_t ip);
 void nb_peer_close(struct nb_peer *pr);
 
+/* Client, --peer IP: ask by ARP (every 200 ms) until answered (the MAC
+ * goes to pr->peer_mac) or --peer-timeout; 0 or -ETIMEDOUT. */
+int nb_peer_resolve(struct nb_peer *pr);
+
 /* Send m once (no retransmission), to mac/ip; tagged and signed with a,
  * or untagged with a NULL. */
 int nb_peer_send_raw(struct nb_peer *pr, struct nb_ctl_msg *m,
