@@ -105,10 +105,11 @@ nb_policy_params(const struct nb_config *cfg, const struct nb_ctl_params *p,
 		line_pps = link_mbps * 1e6 * p->nb_pattern / (l1_bytes * 8.0);
 	pps = p->rate_num ? (double)p->rate_num / (double)p->rate_den
 			  : line_pps;
+	/* a count test: its frames at its rate, after any warm-up */
 	if (p->duration_ms == 0 && pps > 0 &&
-	    (double)p->packets / pps * 1000.0 > max_ms) {
-		WHY("%llu frames at %.0f frames/s take longer than %g s "
-		    "(--max-time)",
+	    (double)p->packets / pps * 1000.0 + (double)p->omit_ms > max_ms) {
+		WHY("%llu frames at %.0f frames/s (with warm-up) take longer "
+		    "than %g s (--max-time)",
 		    (unsigned long long)p->packets, pps, cfg->max_time);
 		return -EPERM;
 	}

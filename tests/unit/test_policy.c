@@ -296,6 +296,14 @@ test_params_time(void **state)
 	ACCEPTED(&c, &p, 0);
 	p.packets = 12501;
 	REFUSED(&c, &p, 0, "--max-time");
+	/* a count test's warm-up counts too: 1 s of it leaves 9 s, 11,250
+	 * frames at 1250/s */
+	p.omit_ms = 1000;
+	p.packets = 11250;
+	ACCEPTED(&c, &p, 0);
+	p.packets = 11251;
+	REFUSED(&c, &p, 0, "--max-time");
+	p.omit_ms = 0;
 	/* a fractional --max-time */
 	c.max_time = 0.5;
 	p.rate_num = 1000;
