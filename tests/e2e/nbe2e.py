@@ -232,33 +232,41 @@ def telemetry_ask(s, cmd):
     return json.loads(s.recv(1 << 20))[cmd.split(",")[0]]
 
 
-def testpmd_macswap(prefix_argv, vdev):
-    """dpdk-testpmd in macswap mode on `vdev`, forwarding (interactive, so
-    its counters can be asked for later).  prefix_argv runs it elsewhere,
-    e.g. ["ip", "netns", "exec", NS].  Returns the Popen once "start" is
-    handled; raises AssertionError if it is not within 20 s."""
+def testpmd(prefix_argv, vdev, mode="macswap", extra=()):
+    """dpdk-testpmd in forward mode `mode` on `vdev`, forwarding
+    (interactive, so its counters can be asked for later).  prefix_argv
+    runs it elsewhere, e.g. ["ip", "netns", "exec", NS].  Returns the Popen
+    once "start" is handled; raises AssertionError if it is not within
+    20 s.  (A memif server socket is abstract in DPDK 22.11: there is no
+    file to wait for.)"""
     argv = list(prefix_argv) + [
         "stdbuf", "-oL", shutil.which("dpdk-testpmd") or "dpdk-testpmd",
         "--no-pci", "-l", "0,1", "--file-prefix", unique("tp"),
         "--log-level", "lib.eal:error", "--vdev", vdev, "--", "-i",
-        "--forward-mode=macswap", "--nb-cores=1"]
+        "--forward-mode=" + mode, "--nb-cores=1"] + list(extra)
     p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, text=True,
                          start_new_session=True)
     # the echo of a marker command proves "start" has been handled
     p.stdin.write("start\nshow config fwd\n")
     p.stdin.flush()
+    marker = mode + " packet"
     buf, deadline = "", time.monotonic() + 20
-    while time.monotonic() < deadline and "macswap packet" not in buf:
+    while time.monotonic() < deadline and marker not in buf:
         line = p.stdout.readline()
         if not line:
             break
         buf += line
-    if "macswap packet" not in buf:
+    if marker not in buf:
         os.killpg(p.pid, signal.SIGKILL)
         p.communicate()
         raise AssertionError("testpmd did not start:\n" + buf[-2000:])
     return p
+
+
+def testpmd_macswap(prefix_argv, vdev):
+    """dpdk-testpmd in macswap mode (see testpmd())."""
+    return testpmd(prefix_argv, vdev)
 
 
 def netns_up(prefix):
