@@ -151,18 +151,11 @@ class Robust(nbe2e.E2ECase):
         self.assertAllBack(r.err, 2)
         # a peer run whose responder never answers (testpmd at the other
         # end): control frames sent, rings set up and freed, then failure
-        tp = subprocess.Popen(
-            ["dpdk-testpmd", "--no-pci", "-l", "0,1", "--file-prefix",
-             nbe2e.unique("tp"), "--log-level", "lib.eal:error", "--vdev",
-             "net_memif0,role=server,socket=%s" % self.sock, "--",
-             "--forward-mode=rxonly", "--auto-start", "--rxq=2", "--txq=2"],
-            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL, start_new_session=True)
+        tp = nbe2e.testpmd([], "net_memif0,role=server,socket=%s"
+                           % self.sock, mode="rxonly",
+                           extra=["--rxq=2", "--txq=2"])
         self.addCleanup(lambda: (os.killpg(tp.pid, signal.SIGKILL),
-                                 tp.stdin.close(), tp.wait()))
-        deadline = time.monotonic() + 20
-        while not os.path.exists(self.sock) and time.monotonic() < deadline:
-            time.sleep(0.05)
+                                 tp.communicate()))
         r = self.nb.run(self.client_eal(),
                         ["--peer", RESP_MAC, "--peer-timeout", "1",
                          "--time", "1"], name="cli")
