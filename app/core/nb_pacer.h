@@ -59,6 +59,13 @@ nb_pacer_due(struct nb_pacer *p, uint64_t now, unsigned int max)
 	return n;
 }
 
+/* How far (ticks) the next frame's deadline lies before now; 0 on time. */
+static inline uint64_t
+nb_pacer_late(const struct nb_pacer *p, uint64_t now)
+{
+	return p->next < now ? now - p->next : 0;
+}
+
 /* Set up with pps_num == 0 (every call returns max). */
 static inline int
 nb_pacer_unlimited(const struct nb_pacer *p)

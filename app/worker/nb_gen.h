@@ -25,6 +25,10 @@
 
 #include "nb_worker.h"
 
+/* The most a paced sender may be behind at the end and still send what
+ * fell due before it (see nb_gen_event). */
+#define NB_GEN_CATCHUP_MS 50
+
 /* Slow path: a phase boundary (warm-up -> measured -> end) was reached. */
 static __rte_noinline void
 nb_gen_event(struct nb_txjob *j, const struct nb_run *run, uint64_t now)
@@ -40,14 +44,20 @@ nb_gen_event(struct nb_txjob *j, const struct nb_run *run, uint64_t now)
 	}
 	if (j->phase == 1 && now >= run->end_tsc) {
 		/*
-		 * Out of time.  A paced job still owes the frames that fell
-		 * due before the end (a worker kept off its CPU comes back
-		 * late): they are built now, as fast as the queue takes
-		 * them, and nothing after them.  Unpaced: nothing more.
+		 * Out of time.  A paced job a little behind (a worker kept
+		 * off its CPU for a moment, at most NB_GEN_CATCHUP_MS) still
+		 * owes the frames that fell due before the end: they are
+		 * built now, as fast as the queue takes them, and nothing
+		 * after them.  A job further behind could not keep the rate
+		 * at all: it stops here, and the report shows the shortfall
+		 * (never the rate asked for as the rate reached).  Unpaced:
+		 * nothing more.
 		 */
 		uint64_t due = 0;
 
-		if (!nb_pacer_unlimited(&j->pacer) && run->end_tsc > 0)
+		if (!nb_pacer_unlimited(&j->pacer) && run->end_tsc > 0 &&
+		    nb_pacer_late(&j->pacer, run->end_tsc) <=
+			    rte_get_tsc_hz() / 1000 * NB_GEN_CATCHUP_MS)
 			due = j->owed + nb_pacer_due(&j->pacer,
 						     run->end_tsc - 1,
 						     UINT32_MAX);
