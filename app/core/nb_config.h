@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "nb_search.h"
 #include "nb_units.h"
 
 #define NB_MAX_PORTS   32
@@ -94,6 +95,24 @@ struct nb_config {
 	double max_time;	/* responder: --max-time, longest test it
 				 * runs, omit included [3600] */
 	int allow_quit;		/* responder: --allow-quit */
+
+	/* suites (RFC 2544, nb_suite_opts.c); loopback and reflector */
+	unsigned int suite;	/* NB_SUITE_* bits; 0: one test */
+	struct nb_sweep sweep;	/* sizes run one after another; n 0: the
+				 * --size list is one test's mix */
+	int size_given;		/* --size was given */
+	double trial_time;	/* --trial-time: a final trial [60] */
+	double first_trial;	/* the first phase's trials [1] */
+	double settle;		/* --settle: pause between trials [2] */
+	int settle_set;
+	uint32_t nb_tol;	/* --loss-tolerance: ascending ratios */
+	double loss_tol[NB_SEARCH_MAX_GOALS];
+	struct nb_rate_spec precision; /* --precision; MAX kind: default */
+	double latency_load;	/* --latency-load: share of throughput [0.9] */
+	double loss_step;	/* --loss-step: ladder step [0.1] */
+	uint32_t trials;	/* --trials: back-to-back repeats [50] */
+	const char *suite_opt;	/* the first suite option given (for the
+				 * message when --test is missing) */
 
 	/* output */
 	int json;	   /* one JSON document on stdout */

@@ -9,6 +9,7 @@
 
 #include "nb_frame.h"
 #include "nb_options.h"
+#include "nb_suite_opts.h"
 
 #define WHY(...) snprintf(why, whylen, __VA_ARGS__)
 
@@ -127,9 +128,29 @@ opt_rate(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 static int
 opt_size(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
+	int ret;
+
+	cfg->size_given = 1;
+	if (strchr(val, ':') != NULL) {
+		/* a sweep: one test (or suite) per size */
+		ret = nb_parse_size_range(val, NB_FRAME_MIN, NB_FRAME_MAX,
+					  &cfg->sweep);
+		if (ret == -ERANGE)
+			WHY("a range's sizes are %d..%d, MIN <= MAX, at most "
+			    "%d of them",
+			    NB_FRAME_MIN, NB_FRAME_MAX, NB_MAX_SWEEP);
+		else if (ret != 0)
+			WHY("expected a range MIN:MAX:*FACTOR or MIN:MAX:+STEP "
+			    "such as 64:1518:*2");
+		else
+			nb_parse_sizes("64", &cfg->sizes);
+		if (ret == 0)
+			cfg->sizes.sizes[0] = cfg->sweep.sizes[0];
+		return ret ? -EINVAL : 0;
+	}
 	if (nb_parse_sizes(val, &cfg->sizes) != 0) {
 		WHY("expected a frame size %d..%d (incl. FCS), a list such as "
-		    "64,512,1518, or imix",
+		    "64,512,1518, imix, or a range 64:1518:*2",
 		    NB_FRAME_MIN, NB_FRAME_MAX);
 		return -EINVAL;
 	}
@@ -875,6 +896,35 @@ const struct nb_option nb_options[] = {
 	{"omit", 'O', "SECS", opt_omit,
 	 "warm-up seconds sent first and left out of the results [0]", 0,
 	 NB_IN_TEST},
+	HEADING("Test suites (RFC 2544)"),
+	{"test", 0, "SUITES", nb_opt_test,
+	 "run trials instead of one test: throughput (the highest rate within "
+	 "--loss-tolerance), latency, loss, back-to-back, or a list; rfc2544 "
+	 "runs all four, per frame size",
+	 0, NB_IN_LOOP | NB_IN_REFL},
+	{"trial-time", 0, "SECS", nb_opt_trial_time,
+	 "length of a final trial (the search starts with 1 s ones) [60]", 0,
+	 NB_IN_LOOP | NB_IN_REFL},
+	{"settle", 0, "SECS", nb_opt_settle,
+	 "pause between trials (and a sweep's tests) [2]", 0,
+	 NB_IN_LOOP | NB_IN_REFL},
+	{"loss-tolerance", 0, "RATIO", nb_opt_loss_tolerance,
+	 "throughput: the share of frames a passing trial may lose, 0 (NDR), "
+	 "0.5% (a PDR), or a rising list 0,0.5% for both in one search [0]",
+	 0, NB_IN_LOOP | NB_IN_REFL},
+	{"precision", 0, "RATE", nb_opt_precision,
+	 "throughput: stop when the bounds are this close: bits/s, pps or "
+	 "% of line [0.1% of line or 10kpps, the larger]",
+	 0, NB_IN_LOOP | NB_IN_REFL},
+	{"latency-load", 0, "PCT", nb_opt_latency_load,
+	 "latency: the load, a percent of the throughput found [90%]", 0,
+	 NB_IN_LOOP | NB_IN_REFL},
+	{"loss-step", 0, "PCT", nb_opt_loss_step,
+	 "loss: the ladder's step down from line rate [10%]", 0,
+	 NB_IN_LOOP | NB_IN_REFL},
+	{"trials", 0, "N", nb_opt_trials,
+	 "back-to-back: repeats of the burst search (RFC 2544: 50) [50]", 0,
+	 NB_IN_LOOP | NB_IN_REFL},
 	HEADING("Ports and queues"),
 	{"queues", 'q', "N", opt_queues, "RX and TX queues per test port [1]",
 	 0, NB_IN_TEST | NB_IN_RSP},
@@ -945,6 +995,7 @@ nb_config_defaults(struct nb_config *cfg)
 	cfg->max_rate.value = 10e9;
 	cfg->max_time = 3600;
 	cfg->format = 'a';
+	nb_suite_defaults(cfg);
 }
 
 int
@@ -1264,6 +1315,8 @@ nb_config_check(struct nb_config *cfg, char *err, size_t errlen)
 		return -EINVAL;
 	if (cfg->mode == NB_MODE_LOOPBACK &&
 	    check_loopback(cfg, err, errlen) != 0)
+		return -EINVAL;
+	if (nb_suite_check(cfg, err, errlen) != 0)
 		return -EINVAL;
 	if (cfg->packets && cfg->bytes) {
 		snprintf(err, errlen,

@@ -41,6 +41,15 @@ event(const struct nb_output *o, const char *name, json_t *data)
 	json_decref(e);
 }
 
+void
+nb_out_event(const struct nb_output *o, const char *name, json_t *data)
+{
+	if (o->kind == NB_OUT_JSON_STREAM)
+		event(o, name, data);
+	else
+		json_decref(data);
+}
+
 static double
 div0(double a, double b)
 {

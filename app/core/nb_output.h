@@ -62,6 +62,10 @@ int nb_out_finish(const struct nb_output *o, json_t *doc);
 /* The run ended before any result: error document or event. */
 void nb_out_fatal(const struct nb_output *o, const char *msg);
 
+/* A JSON-lines event {"event": name, "data": data} (data consumed); only
+ * with --json-stream. */
+void nb_out_event(const struct nb_output *o, const char *name, json_t *data);
+
 /* The progress line: "\r", the state so far, and no newline. */
 void nb_out_progress(const struct nb_output *o, double secs, double total,
 		     double rx_bps, double rx_pps, uint64_t sent,

@@ -18,6 +18,7 @@
 #include "nb_run.h"
 #include "nb_setup.h"
 #include "nb_stats.h"
+#include "nb_suite.h"
 #include "nb_tsc.h"
 
 static void
@@ -62,52 +63,6 @@ print_header(struct nb_app *app)
 	fflush(stdout);
 }
 
-/* Start, wait for the senders (or Ctrl-C, or a stall), drain, collect. */
-static void
-run_test(struct nb_app *app)
-{
-	struct nb_run *run = &app->run;
-	uint64_t hz = nb_tsc_hz(), seen = 0, since = 0;
-	struct nb_jobs_totals t;
-	unsigned int i;
-	int interrupted = 0;
-
-	/*
-	 * Frames that queued while the links came up (LLDP, STP, ...): a NIC
-	 * has counted them already; read and drop them before the counters
-	 * are reset, so the tool and the PMD count the same frames.
-	 */
-	for (i = 0; i < app->jobs.nb_rx; i++)
-		nb_port_rx_flush(app->jobs.rx[i]->port, app->jobs.rx[i]->queue);
-	for (i = 0; i < app->nb_ports; i++)
-		nb_port_stats_reset(app->port_ids[i]);
-	nb_clock_init(&run->clock, hz, 0);
-	nb_run_arm(app, rte_get_tsc_cycles() +
-				(uint64_t)(NB_RUN_START_DELAY_S * hz));
-	if (nb_run_launch(app, 1) != 0)
-		return;
-	for (nb_jobs_totals(&app->jobs, &t); !t.tx_done;
-	     nb_jobs_totals(&app->jobs, &t)) {
-		if (nb_force_quit && !run->tx_stop) {
-			run->tx_stop = 1;
-			interrupted = 1;
-		}
-		if (!run->tx_stop &&
-		    nb_run_tx_stalled(app, rte_get_tsc_cycles(), &seen,
-				      &since)) {
-			snprintf(app->result.error, sizeof(app->result.error),
-				 "the TX port accepted no frame for %d s "
-				 "(link down?); test stopped",
-				 NB_TX_STALL_S);
-			run->tx_stop = 1;
-		}
-		nb_run_sleep_us(5000);
-	}
-	nb_run_drain(app, 0, 1);
-	app->result.interrupted = interrupted || nb_force_quit;
-	nb_run_collect(app);
-}
-
 int
 nb_loopback_main(struct nb_app *app)
 {
@@ -137,6 +92,11 @@ nb_loopback_main(struct nb_app *app)
 		return 1;
 	for (i = 0; i < cfg->nb_tx_ports; i++)
 		link_bps += (uint64_t)app->ports[i].desc.link_speed * 1000000;
+	if (cfg->suite || cfg->sweep.n)
+		return nb_suite_main(app, link_bps,
+				     cfg->mode == NB_MODE_REFLECTOR
+					     ? "reflector"
+					     : "loopback");
 	ret = nb_run_resolve(app, link_bps);
 	if (ret == -ENOTSUP) {
 		nb_app_error(app, "--rate in percent needs the link speed, and "
@@ -168,7 +128,7 @@ nb_loopback_main(struct nb_app *app)
 		print_header(app);
 	r->start_time = (int64_t)time(NULL);
 	nb_out_begin(&app->out, r);
-	run_test(app);
+	nb_run_local(app, 1);
 	nb_out_progress_end(&app->out);
 	nb_stats_close(app);
 	if (!r->error[0] && r->nb_streams == 0)

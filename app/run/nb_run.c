@@ -9,6 +9,7 @@
 #include <rte_launch.h>
 #include <rte_lcore.h>
 
+#include "nb_port.h"
 #include "nb_run.h"
 #include "nb_setup.h"
 #include "nb_stats.h"
@@ -271,4 +272,49 @@ nb_run_free(struct nb_app *app)
 {
 	nb_telemetry_live(0); /* no reader may see the jobs go */
 	nb_jobs_free(&app->jobs);
+}
+
+void
+nb_run_local(struct nb_app *app, int with_stats)
+{
+	struct nb_run *run = &app->run;
+	uint64_t hz = nb_tsc_hz(), seen = 0, since = 0;
+	struct nb_jobs_totals t;
+	unsigned int i;
+	int interrupted = 0;
+
+	/*
+	 * Frames that queued while the links came up (LLDP, STP, ...): a NIC
+	 * has counted them already; read and drop them before the counters
+	 * are reset, so the tool and the PMD count the same frames.
+	 */
+	for (i = 0; i < app->jobs.nb_rx; i++)
+		nb_port_rx_flush(app->jobs.rx[i]->port, app->jobs.rx[i]->queue);
+	for (i = 0; i < app->nb_ports; i++)
+		nb_port_stats_reset(app->port_ids[i]);
+	nb_clock_init(&run->clock, hz, 0);
+	nb_run_arm(app, rte_get_tsc_cycles() +
+				(uint64_t)(NB_RUN_START_DELAY_S * hz));
+	if (nb_run_launch(app, with_stats) != 0)
+		return;
+	for (nb_jobs_totals(&app->jobs, &t); !t.tx_done;
+	     nb_jobs_totals(&app->jobs, &t)) {
+		if (nb_force_quit && !run->tx_stop) {
+			run->tx_stop = 1;
+			interrupted = 1;
+		}
+		if (!run->tx_stop &&
+		    nb_run_tx_stalled(app, rte_get_tsc_cycles(), &seen,
+				      &since)) {
+			snprintf(app->result.error, sizeof(app->result.error),
+				 "the TX port accepted no frame for %d s "
+				 "(link down?); test stopped",
+				 NB_TX_STALL_S);
+			run->tx_stop = 1;
+		}
+		nb_run_sleep_us(5000);
+	}
+	nb_run_drain(app, 0, 1);
+	app->result.interrupted = interrupted || nb_force_quit;
+	nb_run_collect(app);
 }

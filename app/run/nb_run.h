@@ -73,6 +73,14 @@ void nb_run_collect(struct nb_app *app);
 
 void nb_run_free(struct nb_app *app);
 
+/*
+ * A test whose senders and receivers are both in this process (loopback,
+ * reflector): flush what queued while the links came up, reset the port
+ * counters, arm, launch, wait for the senders (Ctrl-C and a stall stop
+ * them), drain, collect into app->result.  After nb_run_prepare().
+ */
+void nb_run_local(struct nb_app *app, int with_stats);
+
 /* Sleep the control lcore (it shares a CPU with a worker on small hosts). */
 void nb_run_sleep_us(unsigned int us);
 

@@ -22,6 +22,7 @@
 
 #include "nb_frame.h"
 #include "nb_options.h"
+#include "nb_suite_opts.h"
 
 #define ERRLEN 512
 
@@ -511,6 +512,58 @@ chk_allow_quit(const struct nb_config *c)
 	assert_int_equal(c->allow_quit, 1);
 }
 
+static void
+chk_test(const struct nb_config *c)
+{
+	assert_int_equal(c->suite, NB_SUITE_THROUGHPUT | NB_SUITE_B2B);
+}
+
+static void
+chk_trial_time(const struct nb_config *c)
+{
+	assert_true(c->trial_time == 5);
+	assert_true(c->first_trial == 1);
+}
+
+static void
+chk_settle(const struct nb_config *c)
+{
+	assert_true(c->settle == 0.5);
+}
+
+static void
+chk_loss_tolerance(const struct nb_config *c)
+{
+	assert_int_equal(c->nb_tol, 2);
+	assert_true(c->loss_tol[0] == 0);
+	assert_true(fabs(c->loss_tol[1] - 0.005) < 1e-15);
+}
+
+static void
+chk_precision(const struct nb_config *c)
+{
+	assert_int_equal(c->precision.kind, NB_RATE_PPS);
+	assert_true(c->precision.value == 1000);
+}
+
+static void
+chk_latency_load(const struct nb_config *c)
+{
+	assert_true(fabs(c->latency_load - 0.8) < 1e-15);
+}
+
+static void
+chk_loss_step(const struct nb_config *c)
+{
+	assert_true(fabs(c->loss_step - 0.05) < 1e-15);
+}
+
+static void
+chk_trials(const struct nb_config *c)
+{
+	assert_int_equal(c->trials, 7);
+}
+
 static const struct opt_case cases[] = {
 	{"help", 'h', NULL, chk_help, {NULL}},
 	{"version", 'V', NULL, chk_version, {NULL}},
@@ -611,6 +664,26 @@ static const struct opt_case cases[] = {
 	 {"max", "50%", "0", "1e99", "fast", NULL}},
 	{"max-time", 0, "60", chk_max_time, {"0", "0.5", "2592001", "x", NULL}},
 	{"allow-quit", 0, NULL, chk_allow_quit, {NULL}},
+	{"test",
+	 0,
+	 "throughput,back-to-back",
+	 chk_test,
+	 {"", "rfc", "throughput,", "throughput,,loss", NULL}},
+	{"trial-time", 0, "5", chk_trial_time, {"0", "0.05", "3601", NULL}},
+	{"settle", 0, "0.5", chk_settle, {"-1", "601", "x", NULL}},
+	{"loss-tolerance",
+	 0,
+	 "0,0.5%",
+	 chk_loss_tolerance,
+	 {"1", "100%", "0.5%,0", "0,0", "0,0.1,0.2,0.3,0.4", NULL}},
+	{"precision", 0, "1kpps", chk_precision, {"max", "0", "x", NULL}},
+	{"latency-load",
+	 0,
+	 "80%",
+	 chk_latency_load,
+	 {"0%", "0.8", "101%", NULL}},
+	{"loss-step", 0, "5%", chk_loss_step, {"0.5%", "60%", "0.1", NULL}},
+	{"trials", 0, "7", chk_trials, {"0", "1001", NULL}},
 };
 
 #define N_CASES (sizeof(cases) / sizeof(cases[0]))
@@ -939,6 +1012,99 @@ check(const char *const *toks, char *err)
 }
 
 #define CHECK(err, ...) check((const char *const[]){__VA_ARGS__, NULL}, (err))
+
+/* Suites and sweeps: what they need, what they exclude, the sizes. */
+static int
+check_cfg(struct nb_config *cfg, const char *const *toks, char *err)
+{
+	if (parse_tokens(cfg, toks, err) != 0)
+		return -EINVAL;
+	return nb_config_check(cfg, err, ERRLEN);
+}
+
+#define CHECK_CFG(cfg, err, ...)                                               \
+	check_cfg((cfg), (const char *const[]){__VA_ARGS__, NULL}, (err))
+
+static void
+test_suites(void **state)
+{
+	struct nb_config cfg;
+	char err[ERRLEN];
+
+	(void)state;
+	/* no --size: RFC 2544's seven sizes */
+	assert_int_equal(CHECK_CFG(&cfg, err, "--tx-port", "0", "--rx-port",
+				   "1", "--test", "throughput"),
+			 0);
+	assert_int_equal(cfg.sweep.n, 7);
+	assert_int_equal(cfg.sweep.sizes[6], 1518);
+	assert_true(cfg.trial_time == 60 && cfg.settle == 2);
+	/* a list: each size on its own */
+	assert_int_equal(CHECK_CFG(&cfg, err, "--tx-port", "0", "--rx-port",
+				   "1", "--test", "rfc2544", "--size",
+				   "64,1518"),
+			 0);
+	assert_int_equal(cfg.suite, (1u << NB_SUITE_KINDS) - 1);
+	assert_int_equal(cfg.sweep.n, 2);
+	assert_int_equal(cfg.sweep.sizes[1], 1518);
+	/* a range, with or without --test */
+	assert_int_equal(CHECK_CFG(&cfg, err, "--tx-port", "0", "--rx-port",
+				   "1", "--size", "64:1518:*2"),
+			 0);
+	assert_int_equal(cfg.suite, 0);
+	assert_int_equal(cfg.sweep.n, 6);
+	assert_int_equal(cfg.sizes.sizes[0], 64);
+	assert_int_equal(CHECK_CFG(&cfg, err, "--tx-port", "0", "--rx-port",
+				   "1", "--size", "128:1024:+128", "--time",
+				   "2"),
+			 0);
+	assert_int_equal(cfg.sweep.n, 8);
+	assert_int_equal(cfg.sizes.sizes[0], 128);
+	assert_int_equal(CHECK_CFG(&cfg, err, "--tx-port", "0", "--rx-port",
+				   "1", "--size", "64:1518"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "MIN:MAX:*FACTOR"));
+	/* suite options without --test */
+	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1",
+			       "--trial-time", "5"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "--trial-time is for a test suite"));
+	/* --settle: suites and sweeps */
+	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1",
+			       "--settle", "1"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "--settle is for"));
+	assert_int_equal(CHECK_CFG(&cfg, err, "--tx-port", "0", "--rx-port",
+				   "1", "--settle", "0.5", "--size",
+				   "64:256:*2"),
+			 0);
+	assert_true(cfg.settle == 0.5);
+	/* a suite sets its trials' lengths */
+	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1",
+			       "--test", "loss", "--time", "5"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "--trial-time"));
+	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1",
+			       "--test", "loss", "--packets", "5"),
+			 -EINVAL);
+	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1",
+			       "--test", "loss", "--size", "imix"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "imix"));
+	/* loopback and reflector only, for now */
+	assert_int_equal(CHECK(err, "--peer", "02:00:00:00:00:01", "--test",
+			       "throughput"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "--test is for"));
+	assert_int_equal(CHECK(err, "--peer", "02:00:00:00:00:01", "--size",
+			       "64:1518:*2"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "loopback or reflector"));
+	assert_int_equal(CHECK(err, "--peer", "02:00:00:00:00:01",
+			       "--reflector", "--test", "back-to-back",
+			       "--trials", "3"),
+			 0);
+}
 
 static void
 test_config_check(void **state)
@@ -1456,6 +1622,7 @@ main(void)
 		cmocka_unit_test(test_repeated),
 		cmocka_unit_test(test_mode_conflicts),
 		cmocka_unit_test(test_config_check),
+		cmocka_unit_test(test_suites),
 		cmocka_unit_test(test_usage),
 		cmocka_unit_test(test_short_attached),
 		cmocka_unit_test(test_rate_reasons),

@@ -1,0 +1,512 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The suite runner: RFC 2544's throughput, latency, frame loss rate and
+ * back-to-back tests, and plain size sweeps, as a sequence of trials on
+ * the one test runtime (nb_run_prepare -> nb_run_local -> nb_run_free per
+ * trial; the ports stay up).  The searches are core/nb_search.c's state
+ * machines; what each trial measured goes to core/nb_suite_report.c.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "nb_log.h"
+#include "nb_run.h"
+#include "nb_setup.h"
+#include "nb_suite.h"
+#include "nb_suite_opts.h"
+#include "nb_suite_report.h"
+
+struct suite {
+	struct nb_app *app;
+	struct nb_suite_report rep;
+	uint64_t link_bps;
+	struct nb_rate_spec user_rate;
+	double user_duration;
+	uint64_t user_packets, user_bytes;
+	double t0;
+	int need_settle;
+	int failed; /* a trial could not run */
+};
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int
+stopped(const struct suite *x)
+{
+	return nb_force_quit || x->failed;
+}
+
+/* --settle seconds between trials; Ctrl-C ends the wait. */
+static void
+settle(struct suite *x)
+{
+	double end = now_s() + x->app->cfg.settle;
+
+	while (x->need_settle && !nb_force_quit && now_s() < end)
+		nb_run_sleep_us(10000);
+	x->need_settle = 1;
+}
+
+static void
+one_size(struct nb_size_list *l, uint16_t size)
+{
+	memset(l, 0, sizeof(*l));
+	l->nb_sizes = 1;
+	l->sizes[0] = size;
+	l->nb_pattern = 1;
+}
+
+static void
+emit_trial(struct suite *x, const struct nb_trial_rec *t)
+{
+	const struct nb_output *o = &x->app->out;
+
+	if (nb_suite_add_trial(&x->rep, t) != 0)
+		x->failed = 1;
+	if (o->kind == NB_OUT_TEXT && !o->quiet)
+		nb_suite_text_trial(o->f, t);
+	else if (o->kind == NB_OUT_JSON_STREAM)
+		nb_out_event(o, "trial", nb_suite_json_trial(t));
+	else if (o->kind == NB_OUT_CSV)
+		nb_suite_csv_trial(o->f, t);
+}
+
+/*
+ * One trial: t->size, t->req_pps (0: as fast as possible), t->seconds or
+ * t->burst frames in; what it measured out.  Returns 0, or -1 when it
+ * could not run (the suite's error set) or Ctrl-C ended it.
+ */
+static int
+trial(struct suite *x, struct nb_trial_rec *t)
+{
+	struct nb_app *app = x->app;
+	struct nb_config *cfg = &app->cfg;
+	const struct nb_result *r = &app->result;
+	struct nb_rate_spec spec = {.kind = NB_RATE_PPS, .value = t->req_pps};
+	struct nb_rate rate = {.unlimited = 1};
+	char err[320];
+
+	settle(x);
+	if (nb_force_quit)
+		return -1;
+	one_size(&cfg->sizes, t->size);
+	cfg->duration = t->seconds; /* 0 with a burst: until it is sent */
+	cfg->packets = t->burst;
+	cfg->bytes = 0;
+	cfg->omit = 0;
+	if (t->req_pps > 0 &&
+	    nb_rate_resolve(&spec, &cfg->sizes, 0, &rate) != 0) {
+		snprintf(x->rep.error, sizeof(x->rep.error),
+			 "rate %.3f pps cannot be resolved", t->req_pps);
+		x->failed = 1;
+		return -1;
+	}
+	t->start_s = now_s() - x->t0;
+	if (nb_run_prepare(app, rate.unlimited ? 0 : rate.pps_num,
+			   rate.pps_den, t->burst, err, sizeof(err)) != 0) {
+		snprintf(x->rep.error, sizeof(x->rep.error), "%s", err);
+		nb_run_free(app);
+		x->failed = 1;
+		return -1;
+	}
+	nb_run_local(app, 0);
+	t->tx = r->sum.tx_pkts;
+	t->rx = r->sum.rx_unique;
+	t->lost = r->sum.lost;
+	t->loss = t->tx ? (double)t->lost / (double)t->tx : 1;
+	t->tx_pps = r->tx_pps;
+	t->rx_pps = r->rx_pps;
+	t->tx_seconds = r->tx_seconds;
+	t->short_rate = t->req_pps > 0 && t->tx_pps < 0.995 * t->req_pps;
+	t->interrupted = r->interrupted || nb_force_quit;
+	nb_lat_stats_of(&t->lat, &r->sum.hist, r->sum.jitter_ns);
+	/* a rate the sender did not reach proves nothing about the DUT */
+	t->pass = t->tx > 0 && t->loss <= cfg->loss_tol[0] &&
+		  (!t->short_rate || t->burst);
+	t->index = x->rep.nb_trials + 1;
+	if (r->error[0]) {
+		snprintf(x->rep.error, sizeof(x->rep.error), "%s", r->error);
+		x->failed = 1;
+	}
+	nb_run_free(app);
+	emit_trial(x, t);
+	return t->interrupted || x->failed ? -1 : 0;
+}
+
+/* The most the sender offers at one size: --rate (max: the line rate). */
+static int
+ceiling(struct suite *x, uint16_t size, unsigned int kind, double *pps)
+{
+	struct nb_size_list l;
+	struct nb_rate rate;
+	struct nb_trial_rec t;
+	int ret;
+
+	one_size(&l, size);
+	ret = nb_rate_resolve(&x->user_rate, &l, x->link_bps, &rate);
+	if (ret != 0) {
+		snprintf(x->rep.error, sizeof(x->rep.error),
+			 ret == -ENOTSUP ? "--rate in percent needs the link "
+					   "speed, and the TX port reports none"
+					 : "cannot resolve --rate");
+		x->failed = 1;
+		return -1;
+	}
+	if (!rate.unlimited) {
+		*pps = (double)rate.pps_num / (double)rate.pps_den;
+		return 0;
+	}
+	if (x->link_bps > 0) {
+		*pps = (double)x->link_bps / ((size + 20) * 8.0);
+		return 0;
+	}
+	/* No link speed and no --rate: the sender's own maximum, measured
+	 * by a first trial at full speed. */
+	memset(&t, 0, sizeof(t));
+	t.kind = kind;
+	t.size = size;
+	t.seconds = x->app->cfg.first_trial;
+	if (trial(x, &t) != 0)
+		return -1;
+	*pps = t.tx_pps;
+	return *pps > 0 ? 0 : -1;
+}
+
+static double
+line_pps(const struct suite *x, uint16_t size, double max_pps)
+{
+	return x->link_bps > 0 ? (double)x->link_bps / ((size + 20) * 8.0)
+			       : max_pps;
+}
+
+/* --precision in frames/s at one size. */
+static double
+precision_pps(const struct suite *x, uint16_t size, double max_pps)
+{
+	const struct nb_rate_spec *p = &x->app->cfg.precision;
+	double w;
+
+	switch (p->kind) {
+	case NB_RATE_PPS:
+		return p->value;
+	case NB_RATE_BPS_L1:
+		return p->value / ((size + 20) * 8.0);
+	case NB_RATE_BPS_L2:
+		return p->value / (size * 8.0);
+	case NB_RATE_PERCENT:
+		return p->value / 100 * line_pps(x, size, max_pps);
+	default:
+		/* 0.1 % of the maximum or 10 kpps, the larger, but at most
+		 * 1 % of the maximum (a slow --rate) */
+		w = fmin(10000, 0.01 * max_pps);
+		return fmax(0.001 * max_pps, w);
+	}
+}
+
+static void
+throughput(struct suite *x, uint16_t size, struct nb_suite_row *row)
+{
+	const struct nb_config *cfg = &x->app->cfg;
+	struct nb_search_cfg sc;
+	struct nb_search s;
+	struct nb_trial_req q;
+	double start = now_s();
+	uint32_t n0 = x->rep.nb_trials, g;
+
+	memset(row, 0, sizeof(*row));
+	row->kind = NB_SUITE_THROUGHPUT;
+	row->size = size;
+	if (ceiling(x, size, NB_SUITE_THROUGHPUT, &row->max_pps) != 0)
+		return;
+	memset(&sc, 0, sizeof(sc));
+	sc.max = row->max_pps;
+	sc.min = fmax(1, row->max_pps * 1e-4);
+	sc.width = precision_pps(x, size, row->max_pps);
+	sc.nb_goals = cfg->nb_tol;
+	memcpy(sc.tolerance, cfg->loss_tol, sizeof(sc.tolerance));
+	sc.trial_s = cfg->trial_time;
+	sc.first_s = fmin(cfg->first_trial, cfg->trial_time);
+	if (nb_search_init(&s, &sc) != 0) {
+		snprintf(x->rep.error, sizeof(x->rep.error),
+			 "the throughput search cannot start (maximum %.3f "
+			 "pps, precision %.3f pps)",
+			 sc.max, sc.width);
+		x->failed = 1;
+		return;
+	}
+	while (!stopped(x) && nb_search_next(&s, &q)) {
+		struct nb_trial_rec t;
+
+		memset(&t, 0, sizeof(t));
+		t.kind = NB_SUITE_THROUGHPUT;
+		t.size = size;
+		t.req_pps = q.value;
+		t.seconds = q.seconds;
+		t.phase = q.phase;
+		t.retry = q.retry;
+		if (trial(x, &t) != 0)
+			break;
+		/* a rate not reached counts as a failure at that rate */
+		nb_search_report(&s, t.short_rate ? fmax(t.loss, 1.0 - t.tx_pps /
+						       t.req_pps)
+						  : t.loss);
+	}
+	row->nb_goals = sc.nb_goals;
+	for (g = 0; g < sc.nb_goals; g++) {
+		row->tol[g] = sc.tolerance[g];
+		nb_search_result(&s, g, &row->lower[g], &row->upper[g]);
+	}
+	row->gave_up = s.gave_up;
+	row->valid = s.finished && !s.gave_up;
+	row->trials = x->rep.nb_trials - n0;
+	row->seconds = now_s() - start;
+}
+
+static void
+latency(struct suite *x, uint16_t size, const struct nb_suite_row *thr,
+	struct nb_suite_row *row)
+{
+	const struct nb_config *cfg = &x->app->cfg;
+	double start = now_s();
+
+	memset(row, 0, sizeof(*row));
+	row->kind = NB_SUITE_LATENCY;
+	row->size = size;
+	row->max_pps = thr->max_pps;
+	if (!thr->valid || thr->lower[0] <= 0)
+		return; /* no throughput to take a share of */
+	row->load_pps = cfg->latency_load * thr->lower[0];
+	memset(&row->t, 0, sizeof(row->t));
+	row->t.kind = NB_SUITE_LATENCY;
+	row->t.size = size;
+	row->t.req_pps = row->load_pps;
+	row->t.seconds = cfg->trial_time;
+	if (trial(x, &row->t) == 0)
+		row->valid = 1;
+	row->trials = 1;
+	row->seconds = now_s() - start;
+}
+
+static void
+loss(struct suite *x, uint16_t size, struct nb_suite_row *row)
+{
+	const struct nb_config *cfg = &x->app->cfg;
+	struct nb_ladder l;
+	double share, start = now_s();
+	uint32_t n0 = x->rep.nb_trials;
+
+	memset(row, 0, sizeof(*row));
+	row->kind = NB_SUITE_LOSS;
+	row->size = size;
+	if (ceiling(x, size, NB_SUITE_LOSS, &row->max_pps) != 0)
+		return;
+	nb_ladder_init(&l, cfg->loss_step);
+	while (!stopped(x) && nb_ladder_next(&l, &share)) {
+		struct nb_trial_rec t;
+
+		memset(&t, 0, sizeof(t));
+		t.kind = NB_SUITE_LOSS;
+		t.size = size;
+		t.req_pps = share * row->max_pps;
+		t.seconds = cfg->trial_time;
+		if (trial(x, &t) != 0)
+			break;
+		nb_ladder_report(&l, t.lost);
+		if (t.lost == 0 && row->clean_share == 0)
+			row->clean_share = share;
+	}
+	row->valid = l.finished || !nb_ladder_next(&l, &share);
+	row->trials = x->rep.nb_trials - n0;
+	row->seconds = now_s() - start;
+}
+
+static void
+back_to_back(struct suite *x, uint16_t size, struct nb_suite_row *row)
+{
+	const struct nb_config *cfg = &x->app->cfg;
+	double start = now_s(), sum = 0;
+	uint32_t n0 = x->rep.nb_trials, k;
+
+	memset(row, 0, sizeof(*row));
+	row->kind = NB_SUITE_B2B;
+	row->size = size;
+	if (ceiling(x, size, NB_SUITE_B2B, &row->max_pps) != 0)
+		return;
+	for (k = 1; k <= cfg->trials && !stopped(x); k++) {
+		/* RFC 2544 26.4: bursts of at most 2 s at the maximum */
+		struct nb_search_cfg sc = {
+			.min = 1,
+			.max = ceil(row->max_pps * fmin(2, cfg->trial_time)),
+			.width_rel = 0.001,
+			.integer = 1,
+			.nb_goals = 1,
+			.trial_s = 1,
+			.first_s = 1,
+		};
+		struct nb_search s;
+		struct nb_trial_req q;
+		double lo, up;
+
+		if (nb_search_init(&s, &sc) != 0)
+			break;
+		while (!stopped(x) && nb_search_next(&s, &q)) {
+			struct nb_trial_rec t;
+
+			memset(&t, 0, sizeof(t));
+			t.kind = NB_SUITE_B2B;
+			t.size = size;
+			t.repeat = k;
+			t.req_pps = row->max_pps;
+			t.burst = (uint64_t)q.value;
+			t.retry = q.retry;
+			if (trial(x, &t) != 0)
+				break;
+			nb_search_report(&s, t.loss);
+		}
+		if (!s.finished)
+			break;
+		nb_search_result(&s, 0, &lo, &up);
+		if (row->repeats == 0 || (uint64_t)lo < row->burst_min)
+			row->burst_min = (uint64_t)lo;
+		if ((uint64_t)lo > row->burst_max)
+			row->burst_max = (uint64_t)lo;
+		sum += lo;
+		row->repeats++;
+	}
+	row->burst_mean = row->repeats ? sum / row->repeats : 0;
+	row->valid = row->repeats == cfg->trials;
+	row->trials = x->rep.nb_trials - n0;
+	row->seconds = now_s() - start;
+}
+
+/* A size sweep without --test: the test as asked, once per size. */
+static void
+sweep_one(struct suite *x, uint16_t size, struct nb_suite_row *row)
+{
+	struct nb_size_list l;
+	struct nb_rate rate;
+	double start = now_s();
+
+	memset(row, 0, sizeof(*row));
+	row->kind = NB_SUITE_SWEEP;
+	row->size = size;
+	one_size(&l, size);
+	if (nb_rate_resolve(&x->user_rate, &l, x->link_bps, &rate) != 0) {
+		snprintf(x->rep.error, sizeof(x->rep.error),
+			 "--rate in percent needs the link speed, and the TX "
+			 "port reports none");
+		x->failed = 1;
+		return;
+	}
+	row->t.kind = NB_SUITE_SWEEP;
+	row->t.size = size;
+	row->t.req_pps =
+		rate.unlimited ? 0 : (double)rate.pps_num / rate.pps_den;
+	row->max_pps = row->t.req_pps;
+	row->t.seconds = x->user_duration;
+	row->t.burst = x->user_bytes ? nb_bytes_to_packets(x->user_bytes, &l)
+				     : x->user_packets;
+	if (trial(x, &row->t) == 0)
+		row->valid = 1;
+	row->trials = 1;
+	row->seconds = now_s() - start;
+}
+
+static void
+run_size(struct suite *x, uint16_t size)
+{
+	unsigned int kinds = x->rep.kinds;
+	struct nb_suite_row thr, row;
+
+	if (kinds & NB_SUITE_SWEEP) {
+		sweep_one(x, size, &row);
+		nb_suite_add_row(&x->rep, &row);
+		return;
+	}
+	if (kinds & NB_SUITE_THROUGHPUT) {
+		throughput(x, size, &thr);
+		nb_suite_add_row(&x->rep, &thr);
+	}
+	if ((kinds & NB_SUITE_LATENCY) && !stopped(x)) {
+		latency(x, size, &thr, &row);
+		nb_suite_add_row(&x->rep, &row);
+	}
+	if ((kinds & NB_SUITE_LOSS) && !stopped(x)) {
+		loss(x, size, &row);
+		nb_suite_add_row(&x->rep, &row);
+	}
+	if ((kinds & NB_SUITE_B2B) && !stopped(x)) {
+		back_to_back(x, size, &row);
+		nb_suite_add_row(&x->rep, &row);
+	}
+}
+
+int
+nb_suite_main(struct nb_app *app, uint64_t link_bps, const char *topology)
+{
+	struct nb_config *cfg = &app->cfg;
+	const struct nb_output *o = &app->out;
+	struct suite x;
+	unsigned int kinds = cfg->suite ? cfg->suite : NB_SUITE_SWEEP;
+	uint32_t i;
+	char lcores[512];
+	int code;
+
+	/* latency is taken at a share of the throughput: search it too */
+	if (kinds & NB_SUITE_LATENCY)
+		kinds |= NB_SUITE_THROUGHPUT;
+	memset(&x, 0, sizeof(x));
+	x.app = app;
+	x.link_bps = link_bps;
+	x.user_rate = cfg->rate;
+	x.user_duration = cfg->packets || cfg->bytes
+				  ? (cfg->duration_set ? cfg->duration : 0)
+				  : cfg->duration;
+	x.user_packets = cfg->packets;
+	x.user_bytes = cfg->bytes;
+	cfg->interval = 0; /* trials report as a whole */
+	nb_suite_report_init(&x.rep, cfg, topology, kinds, (double)link_bps);
+	if (nb_out_chatty(o)) {
+		for (i = 0; i < app->nb_ports; i++)
+			nb_setup_print_port(o->f, &app->ports[i].desc);
+		nb_setup_lcore_map(app, lcores, sizeof(lcores));
+		fprintf(o->f, "lcores: %s\n", lcores);
+		nb_suite_text_begin(o->f, &x.rep);
+	}
+	if (o->kind == NB_OUT_CSV)
+		fprintf(o->f, "%s\n", nb_suite_csv_header);
+	else if (o->kind == NB_OUT_JSON_STREAM) {
+		json_t *doc = nb_suite_json(&x.rep);
+
+		nb_out_event(o, "start",
+			     json_incref(json_object_get(doc, "start")));
+		json_decref(doc);
+	}
+	x.t0 = now_s();
+	for (i = 0; i < cfg->sweep.n && !stopped(&x); i++)
+		run_size(&x, cfg->sweep.sizes[i]);
+	x.rep.seconds = now_s() - x.t0;
+	x.rep.interrupted = nb_force_quit != 0;
+	if (o->kind == NB_OUT_TEXT)
+		nb_suite_text(o->f, &x.rep);
+	app->emitted = 1;
+	code = x.rep.error[0] || x.rep.interrupted ? 1 : 0;
+	if (x.rep.error[0])
+		NB_LOG(ERR, "%s", x.rep.error);
+	if (nb_out_finish(o, nb_suite_json(&x.rep)) != 0) {
+		nb_app_error(app, "cannot write --json-file %s", cfg->json_file);
+		code = 1;
+	}
+	nb_suite_report_free(&x.rep);
+	return code;
+}
