@@ -114,18 +114,23 @@ goal_next(struct nb_search *s, uint32_t gi)
 			return g->prev_lower;
 		if (s->step[gi] < w)
 			s->step[gi] = w;
-		/* a step below the failure, or what got through it if that
-		 * is lower (MLRsearch's first guess: the receive rate) */
-		v = g->upper - s->step[gi];
-		if (g->guess > 0 && g->guess < v)
-			v = g->guess;
+		/* what got through the failure (MLRsearch's first guess:
+		 * the receive rate) when that is clearly below it; else a
+		 * step below it, doubling while the failures go on */
+		s->by_guess[gi] = g->guess > 0 && g->guess < g->upper - w;
+		v = s->by_guess[gi] ? g->guess : g->upper - s->step[gi];
 		return clamp(s, v);
 	}
 	if (g->upper - g->lower <= w) {
 		g->done = 1;
 		return 0;
 	}
-	v = clamp(s, (g->lower + g->upper) / 2);
+	/* bisection, or a gallop up from a pass just below the receive
+	 * rate while passes go on (the limit is usually close above) */
+	v = (g->lower + g->upper) / 2;
+	if (s->step[gi] > 0 && g->lower + s->step[gi] < v)
+		v = g->lower + s->step[gi];
+	v = clamp(s, v);
 	if (v <= g->lower || v >= g->upper) { /* whole numbers: none between */
 		g->done = 1;
 		return 0;
@@ -229,10 +234,21 @@ nb_search_report(struct nb_search *s, double loss)
 			q->guess = v * (1 - loss);
 		}
 		/* a bound moved by an external search: the next step
-		 * doubles; a bisection keeps none */
+		 * doubles.  Bracketed: the first pass starts a gallop up
+		 * (one width, doubling while passes go on), a failure ends it
+		 * (bisection from then on) */
 		if ((old_upper == 0 && old_lower > 0 && q->upper == 0) ||
-		    (old_lower == 0 && old_upper > 0 && q->lower == 0))
+		    (old_lower == 0 && old_upper > 0 && q->lower == 0 &&
+		     !s->by_guess[g]))
 			s->step[g] *= 2;
+		else if (q->lower > 0 && q->upper > 0) {
+			if (loss > q->tolerance)
+				s->step[g] = 0; /* bisect from now on */
+			else if (old_lower == 0)
+				s->step[g] = phase_width(s, q);
+			else
+				s->step[g] *= 2; /* 0 stays 0 */
+		}
 		q->done = 0;
 	}
 }

@@ -59,6 +59,8 @@ struct nb_search {
 	struct nb_search_goal goals[NB_SEARCH_MAX_GOALS];
 	uint32_t trials;
 	double step[NB_SEARCH_MAX_GOALS]; /* external search step */
+	int by_guess[NB_SEARCH_MAX_GOALS]; /* the last step down went to the
+					    * guess: the step stays */
 	double retry_value; /* a contradicted value to measure again; 0 none */
 	double pending;	    /* the value of the trial handed out */
 	double pending_s;
