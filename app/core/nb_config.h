@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "nb_impair.h"
 #include "nb_search.h"
 #include "nb_units.h"
 
@@ -95,6 +96,7 @@ struct nb_config {
 	double max_time;	/* responder: --max-time, longest test it
 				 * runs, omit included [3600] */
 	int allow_quit;		/* responder: --allow-quit */
+	struct nb_impair_cfg impair; /* responder: --impair */
 
 	/* suites (RFC 2544, nb_suite_opts.c); loopback and reflector */
 	unsigned int suite;	/* NB_SUITE_* bits; 0: one test */

@@ -31,7 +31,8 @@ _Static_assert(NB_CTL_PARAMS_LEN == 1 + 1 + 2 + 4 + 2 + 2 * NB_CTL_MAX_SIZES +
 					    4 + 6 + 6 + 2 + 2 +
 					    NB_CTL_PROOF_LEN,
 	       "nb_ctl_params wire layout");
-_Static_assert(NB_CTL_RESULTS_HDR_LEN == 4 + 4 + 6 * 8 + 8 * 8,
+_Static_assert(NB_CTL_RESULTS_HDR_LEN ==
+		       4 + 4 + 6 * 8 + 8 * 8 + 8 + 7 * 8 + NB_IMPAIR_SPEC_LEN,
 	       "results header wire layout");
 _Static_assert(NB_CTL_STREAM_RES_LEN == 4 + 9 * 8 + 5 * 8 + 2,
 	       "stream results wire layout");
@@ -734,6 +735,12 @@ static const uint16_t hdr_u64[] = {
 	HDR_U64(rx_bad_stream),	     HDR_U64(tx_dropped),
 	NB_PMD_COUNTERS(HDR_PMD_U64)};
 
+static const uint16_t impair_u64[] = {
+	HDR_U64(impair.c.seen),	      HDR_U64(impair.c.dropped),
+	HDR_U64(impair.c.policed),    HDR_U64(impair.c.overflow),
+	HDR_U64(impair.c.duplicated), HDR_U64(impair.c.reordered),
+	HDR_U64(impair.c.delayed)};
+
 #define STREAM_U64(f) offsetof(struct nb_ctl_stream_res, f)
 static const uint16_t stream_u64[] = {
 	STREAM_U64(tx_pkts),	STREAM_U64(tx_bytes),
@@ -746,7 +753,9 @@ static const uint16_t stream_u64[] = {
 
 #define NB_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
-_Static_assert(4 + 4 + 8 * NB_ELEMS(hdr_u64) == NB_CTL_RESULTS_HDR_LEN &&
+_Static_assert(4 + 4 + 8 * NB_ELEMS(hdr_u64) + 8 + 8 * NB_ELEMS(impair_u64) +
+				       NB_IMPAIR_SPEC_LEN ==
+			       NB_CTL_RESULTS_HDR_LEN &&
 		       4 + 8 * NB_ELEMS(stream_u64) + 2 ==
 			       NB_CTL_STREAM_RES_LEN,
 	       "the field tables are the wire layout");
@@ -840,6 +849,14 @@ nb_ctl_results_write(const struct nb_ctl_results_hdr *h,
 	wr_u32(&p, NB_CTL_RESULTS_MAGIC);
 	wr_u32(&p, n);
 	wr_u64_fields(&p, h, hdr_u64, NB_ELEMS(hdr_u64));
+	wr_u32(&p, h->impair.active ? 1 : 0);
+	wr_u32(&p, 0);
+	wr_u64_fields(&p, h, impair_u64, NB_ELEMS(impair_u64));
+	memset(p, 0, NB_IMPAIR_SPEC_LEN);
+	if (h->impair.active)
+		memcpy(p, h->impair.spec,
+		       strnlen(h->impair.spec, NB_IMPAIR_SPEC_LEN - 1));
+	p += NB_IMPAIR_SPEC_LEN;
 
 	for (i = 0; i < n; i++) {
 		const struct nb_ctl_stream_res *s = &streams[i];
@@ -855,6 +872,30 @@ nb_ctl_results_write(const struct nb_ctl_results_hdr *h,
 		}
 	}
 	return (int)need;
+}
+
+/* The impairment part of the header: flags, counts, a spec of printable
+ * ASCII padded with NULs (empty when off): safe to print as it is. */
+static int
+read_impair(const uint8_t **p, struct nb_ctl_results_hdr *h)
+{
+	uint32_t flags = rd_u32(p), reserved = rd_u32(p);
+	size_t len, i;
+
+	rd_u64_fields(p, h, impair_u64, NB_ELEMS(impair_u64));
+	memcpy(h->impair.spec, *p, NB_IMPAIR_SPEC_LEN);
+	*p += NB_IMPAIR_SPEC_LEN;
+	if ((flags & ~1u) != 0 || reserved != 0 ||
+	    h->impair.spec[NB_IMPAIR_SPEC_LEN - 1] != '\0')
+		return -EPROTO;
+	len = strlen(h->impair.spec);
+	for (i = 0; i < NB_IMPAIR_SPEC_LEN; i++)
+		if (i < len ? h->impair.spec[i] < 0x20 ||
+				      h->impair.spec[i] > 0x7e
+			    : h->impair.spec[i] != '\0')
+			return -EPROTO; /* printable ASCII, then NULs */
+	h->impair.active = (int)(flags & 1);
+	return h->impair.active || len == 0 ? 0 : -EPROTO;
 }
 
 int
@@ -880,6 +921,8 @@ nb_ctl_results_read(const uint8_t *buf, size_t len,
 
 	rd_u64_fields(&p, h, hdr_u64, NB_ELEMS(hdr_u64));
 	h->pmd.nb_xstats = 0; /* not carried by the protocol */
+	if (read_impair(&p, h) != 0)
+		return -EPROTO;
 
 	for (i = 0; i < nb; i++) {
 		struct nb_ctl_stream_res *s = &streams[i];

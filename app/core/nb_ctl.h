@@ -33,10 +33,11 @@
 #include <stdint.h>
 
 #include "nb_hist.h"
+#include "nb_impair.h"
 #include "nb_pmd_stats.h"
 
 #define NB_CTL_MAGIC   0x4E42434Du /* "NBCM" */
-#define NB_CTL_VERSION 3
+#define NB_CTL_VERSION 4
 #define NB_CTL_HDR_LEN 16
 #define NB_CTL_F_TAG   0x80 /* in the type byte: a tag ends the message */
 #define NB_CTL_TAG_LEN 16
@@ -351,6 +352,12 @@ const char *nb_ctl_strerror(int err);
  *    32  rx_warm u64           40 rx_bad_stream u64   48 tx_dropped u64
  *    56  pmd: ipackets, opackets, ibytes, obytes, imissed, ierrors,
  *        oerrors, rx_nombuf (8 x u64)
+ *   120  impair_flags u32 (bit 0: the responder's --impair was on;
+ *        the other bits 0)                     124 reserved u32 (0)
+ *   128  impair: seen, dropped, policed, overflow, duplicated,
+ *        reordered, delayed (7 x u64)
+ *   184  impair_spec: 64 bytes, the spec as text, NUL-padded (empty
+ *        when off)
  *   per stream (118 B + 10 B per non-empty bucket)
  *     0  id u32
  *     4  tx_pkts, tx_bytes, rx_pkts, rx_unique, rx_bytes, out_of_order,
@@ -366,7 +373,7 @@ const char *nb_ctl_strerror(int err);
  * non-empty one has min <= max.
  */
 #define NB_CTL_RESULTS_MAGIC   0x4E425253u /* "NBRS" */
-#define NB_CTL_RESULTS_HDR_LEN 120
+#define NB_CTL_RESULTS_HDR_LEN 248
 #define NB_CTL_STREAM_RES_LEN  118
 #define NB_CTL_BUCKET_LEN      10
 
@@ -378,6 +385,7 @@ struct nb_ctl_results_hdr {
 	uint64_t rx_bad_stream;
 	uint64_t tx_dropped;
 	struct nb_pmd_stats pmd; /* the test port's own counters */
+	struct nb_impair_report impair; /* the responder's --impair */
 };
 
 struct nb_ctl_stream_res {

@@ -158,6 +158,12 @@ opt_size(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 }
 
 static int
+opt_impair(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	return nb_impair_parse(val, &cfg->impair, why, whylen);
+}
+
+static int
 opt_proto(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
 	if (strcmp(val, "udp") == 0) {
@@ -855,6 +861,11 @@ const struct nb_option nb_options[] = {
 	 0, NB_IN_RSP},
 	{"max-streams", 0, "N", opt_max_streams,
 	 "reject tests with more streams than N [1024]", 0, NB_IN_RSP},
+	{"impair", 0, "SPEC", opt_impair,
+	 "a known-bad peer: drop=P|every=N,rate=R,dup=P,reorder=P,delay=USEC "
+	 "applied to the data frames it receives and the probes it reflects, "
+	 "each counted and reported to the client [none]",
+	 0, NB_IN_RSP},
 	{"allow-quit", 0, NULL, opt_allow_quit,
 	 "obey a client's --quit (by default only a responder with "
 	 "--auth-key obeys, and only key holders)",

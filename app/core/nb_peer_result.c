@@ -23,6 +23,7 @@ export_hdr(const struct nb_result *r, struct nb_ctl_results_hdr *h)
 	h->rx_bad_stream = r->rx_bad_stream;
 	h->tx_dropped = r->tx_dropped;
 	h->pmd = r->ports[0].pmd;
+	h->impair = r->impair;
 }
 
 static void
@@ -148,5 +149,6 @@ nb_peer_result_merge(struct nb_result *out, const struct nb_result *own,
 		 "responder");
 	out->ports[1].role = "peer";
 	out->ports[1].pmd = h->pmd;
+	out->impair = h->impair; /* the responder's --impair */
 	nb_result_finish(out);
 }

@@ -549,6 +549,24 @@ nb_report_text(FILE *f, const struct nb_result *r)
 			"stream id were received and ignored\n",
 			(unsigned long long)r->rx_foreign,
 			(unsigned long long)r->rx_bad_stream);
+	if (r->impair.active) {
+		const struct nb_impair_counts *c = &r->impair.c;
+
+		fprintf(f,
+			"responder impairment %s: of %llu frames, %llu "
+			"dropped, %llu over the rate, %llu over the delay "
+			"line (%llu missing in all), %llu duplicated, %llu "
+			"reordered, %llu delayed\n",
+			r->impair.spec, (unsigned long long)c->seen,
+			(unsigned long long)c->dropped,
+			(unsigned long long)c->policed,
+			(unsigned long long)c->overflow,
+			(unsigned long long)(c->dropped + c->policed +
+					     c->overflow),
+			(unsigned long long)c->duplicated,
+			(unsigned long long)c->reordered,
+			(unsigned long long)c->delayed);
+	}
 	if (r->interrupted)
 		fprintf(f,
 			"note: interrupted; results cover %.2f s actually "
@@ -935,6 +953,20 @@ nb_json_end(const struct nb_result *r)
 		json_array_append_new(arr, port_json(&r->ports[i], 1));
 	json_object_set_new(end, "ports", arr);
 	json_object_set_new(end, "interrupted", json_boolean(r->interrupted));
+	if (r->impair.active) {
+		const struct nb_impair_counts *c = &r->impair.c;
+
+		json_object_set_new(
+			end, "responder_impairment",
+			json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "spec",
+				  r->impair.spec, "seen", jint(c->seen),
+				  "dropped", jint(c->dropped), "policed",
+				  jint(c->policed), "overflow",
+				  jint(c->overflow), "duplicated",
+				  jint(c->duplicated), "reordered",
+				  jint(c->reordered), "delayed",
+				  jint(c->delayed)));
+	}
 	if (r->probes_sent) {
 		json_t *o =
 			latency_json(&r->rtt, r->clock,

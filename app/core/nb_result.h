@@ -85,6 +85,9 @@ struct nb_result {
 	uint64_t tx_dropped; /* unsent when the test was stopped, freed */
 	uint64_t alloc_fail;
 	uint64_t rx_warm, rx_foreign, rx_bad_stream;
+	/* peer mode: the responder's --impair on what it received (its
+	 * counts explain the client's loss, duplicates and reordering) */
+	struct nb_impair_report impair;
 
 	uint32_t nb_streams;
 	struct nb_stream_result *streams;

@@ -169,6 +169,11 @@ nb_peertest_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 	if (ret == 0 && p->latency_rate)
 		ret = pr->client ? prober_setup(pr, err, errlen)
 				 : reflect_setup(pr, p, err, errlen);
+	if (ret == 0 && !pr->client && app->cfg.impair.active)
+		ret = nb_jobs_impair(&app->jobs, &app->cfg.impair,
+				     nb_clock_ns(&app->run.clock,
+						 rte_get_tsc_cycles()),
+				     app->cfg.proto, err, errlen);
 	if (ret != 0) {
 		nb_run_free(app);
 		return ret;
@@ -271,6 +276,25 @@ log_receivers(const struct nb_jobs *js, int responder)
 		       ctl_drop);
 }
 
+/* The responder's --impair: what it did, for the results and the log. */
+static void
+impair_result(struct nb_app *app)
+{
+	struct nb_impair_report *ir = &app->result.impair;
+	const struct nb_impair_counts *c = &ir->c;
+
+	ir->active = 1;
+	nb_impair_text(&app->cfg.impair, ir->spec, sizeof(ir->spec));
+	nb_jobs_impair_counts(&app->jobs, &ir->c);
+	NB_LOG(INFO,
+	       "impairment %s: %" PRIu64 " frames offered, %" PRIu64
+	       " dropped, %" PRIu64 " over the rate, %" PRIu64
+	       " over the delay line, %" PRIu64 " duplicated, %" PRIu64
+	       " reordered, %" PRIu64 " delayed",
+	       ir->spec, c->seen, c->dropped, c->policed, c->overflow,
+	       c->duplicated, c->reordered, c->delayed);
+}
+
 /*
  * Control frames wait in the hand-off rings meanwhile: this runs inside
  * message handling and must not re-enter it.
@@ -286,6 +310,8 @@ nb_peertest_stop(struct nb_peer *pr)
 	nb_run_drain(app, 1, 0);
 	pr->io.workers_own_rx = 0;
 	nb_run_collect(app);
+	if (!pr->client && app->cfg.impair.active)
+		impair_result(app);
 	log_receivers(&app->jobs, !pr->client);
 	/* the port also carried control frames: count them as ours */
 	port->tool_tx_pkts += pr->io.tx_frames - pr->ctl_tx0;

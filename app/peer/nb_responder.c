@@ -385,6 +385,14 @@ nb_responder_main(struct nb_app *app)
 	       " ip " NB_IP4_FMT ", control UDP port %d\n",
 	       cfg->port, app->ports[0].desc.name, NB_MAC_ARGS(mac),
 	       NB_IP4_ARGS(pr.io.ip), NB_CONTROL_UDP_PORT);
+	if (cfg->impair.active) {
+		char spec[NB_IMPAIR_SPEC_LEN];
+
+		nb_impair_text(&cfg->impair, spec, sizeof(spec));
+		printf("impairment %s: on the data frames it receives and the "
+		       "probes it reflects; each client gets the counts\n",
+		       spec);
+	}
 	fflush(stdout);
 	app->state = "listening";
 	nb_srclimit_init(&pr.hello_lim, NB_HELLO_RATE, NB_HELLO_BURST,

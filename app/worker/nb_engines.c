@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The worker loops.  One loop body, specialised at compile time by constant
- * arguments (has TX jobs, has RX jobs, TCP or UDP), gives one engine per
- * combination, kept in a const table; nb_engine_select() picks one per
- * worker at setup, so nothing in the loop branches on configuration.
+ * arguments (has TX jobs, has RX jobs, TCP or UDP, the responder's
+ * --impair), gives one engine per combination, kept in a const table;
+ * nb_engine_select() picks one per worker at setup, so nothing in the loop
+ * branches on configuration.
  */
 
 #include <rte_cycles.h>
@@ -111,7 +112,7 @@ probe_step(struct nb_probejob *p, const struct nb_run *run, uint64_t now)
 
 static __rte_always_inline int
 nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
-	       const int tcp)
+	       const int tcp, const int impair)
 {
 	struct nb_run *run = w->run;
 	struct nb_txjob *active[NB_MAX_WORKER_JOBS];
@@ -133,7 +134,7 @@ nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
 	       !run->tx_stop) {
 		if (has_rx)
 			for (i = 0; i < w->nb_rx; i++)
-				nb_sink_step(w->rx[i], run, now);
+				nb_sink_step(w->rx[i], run, now, impair);
 		else
 			rte_pause();
 	}
@@ -170,7 +171,8 @@ nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
 		}
 		if (has_rx)
 			for (i = 0; i < w->nb_rx; i++)
-				work += nb_sink_step(w->rx[i], run, now);
+				work += nb_sink_step(w->rx[i], run, now,
+						     impair);
 		if (unlikely(w->probe != NULL))
 			probe_step(w->probe, run, now);
 		w->loops++;
@@ -179,6 +181,10 @@ nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
 	}
 	if (has_tx)
 		w->tx_finished = 1;
+	/* the test is over: what the delay line holds is counted now */
+	if (impair)
+		for (i = 0; i < w->nb_rx; i++)
+			nb_sink_release(w->rx[i], run, 1);
 	w->exited = 1;
 	return 0;
 }
@@ -186,48 +192,73 @@ nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
 static int
 engine_gen_udp(struct nb_worker *w)
 {
-	return nb_engine_loop(w, 1, 0, 0);
+	return nb_engine_loop(w, 1, 0, 0, 0);
 }
 
 static int
 engine_gen_tcp(struct nb_worker *w)
 {
-	return nb_engine_loop(w, 1, 0, 1);
+	return nb_engine_loop(w, 1, 0, 1, 0);
 }
 
 static int
 engine_sink(struct nb_worker *w)
 {
-	return nb_engine_loop(w, 0, 1, 0);
+	return nb_engine_loop(w, 0, 1, 0, 0);
 }
 
 static int
 engine_gensink_udp(struct nb_worker *w)
 {
-	return nb_engine_loop(w, 1, 1, 0);
+	return nb_engine_loop(w, 1, 1, 0, 0);
 }
 
 static int
 engine_gensink_tcp(struct nb_worker *w)
 {
-	return nb_engine_loop(w, 1, 1, 1);
+	return nb_engine_loop(w, 1, 1, 1, 0);
 }
 
-/* [has TX][has RX][TCP]; a sink does not care what it receives. */
-static const struct nb_engine engines[2][2][2] = {
-	[0][1][0] = {"sink", engine_sink},
-	[0][1][1] = {"sink", engine_sink},
-	[1][0][0] = {"gen", engine_gen_udp},
-	[1][0][1] = {"gen", engine_gen_tcp},
-	[1][1][0] = {"gen+sink", engine_gensink_udp},
-	[1][1][1] = {"gen+sink", engine_gensink_tcp},
+/* the responder with --impair: its receivers hold, drop, duplicate */
+static int
+engine_sink_impair(struct nb_worker *w)
+{
+	return nb_engine_loop(w, 0, 1, 0, 1);
+}
+
+static int
+engine_gensink_udp_impair(struct nb_worker *w)
+{
+	return nb_engine_loop(w, 1, 1, 0, 1);
+}
+
+static int
+engine_gensink_tcp_impair(struct nb_worker *w)
+{
+	return nb_engine_loop(w, 1, 1, 1, 1);
+}
+
+/* [impair][has TX][has RX][TCP]; a sink does not care what it receives. */
+static const struct nb_engine engines[2][2][2][2] = {
+	[0][0][1][0] = {"sink", engine_sink},
+	[0][0][1][1] = {"sink", engine_sink},
+	[0][1][0][0] = {"gen", engine_gen_udp},
+	[0][1][0][1] = {"gen", engine_gen_tcp},
+	[0][1][1][0] = {"gen+sink", engine_gensink_udp},
+	[0][1][1][1] = {"gen+sink", engine_gensink_tcp},
+	[1][0][1][0] = {"sink+impair", engine_sink_impair},
+	[1][0][1][1] = {"sink+impair", engine_sink_impair},
+	[1][1][1][0] = {"gen+sink+impair", engine_gensink_udp_impair},
+	[1][1][1][1] = {"gen+sink+impair", engine_gensink_tcp_impair},
 };
 
 int
 nb_engine_select(struct nb_worker *w, uint8_t proto)
 {
+	int impair = w->nb_rx > 0 && w->rx[0]->imp != NULL;
 	const struct nb_engine *e =
-		&engines[w->nb_tx > 0][w->nb_rx > 0][proto == NB_IPPROTO_TCP];
+		&engines[impair][w->nb_tx > 0][w->nb_rx > 0]
+			[proto == NB_IPPROTO_TCP];
 
 	w->engine = e->loop != NULL ? e : NULL;
 	return w->engine != NULL ? 0 : -1;

@@ -259,6 +259,22 @@ nb_jobs_build(struct nb_jobs *js, const struct nb_config *cfg,
 	return 0;
 }
 
+/* --impair's state of a receive job, and any probe it still held. */
+static void
+free_impair(struct nb_rxjob *j)
+{
+	struct nb_probe_hold *h = j->hold;
+
+	while (h != NULL && h->head != h->tail)
+		rte_pktmbuf_free(h->m[h->head++ % NB_HOLD_PROBES]);
+	if (j->imp != NULL)
+		rte_free(j->imp->line);
+	rte_free(j->imp);
+	rte_free(h);
+	j->imp = NULL;
+	j->hold = NULL;
+}
+
 void
 nb_jobs_free(struct nb_jobs *js)
 {
@@ -280,6 +296,7 @@ nb_jobs_free(struct nb_jobs *js)
 	rte_free(js->probe);
 	js->probe = NULL;
 	for (i = 0; i < js->nb_rx; i++) {
+		free_impair(js->rx[i]);
 		rte_free(js->rx[i]->rtt);
 		rte_free(js->rx[i]->streams);
 		rte_free(js->rx[i]);
@@ -292,6 +309,61 @@ nb_jobs_free(struct nb_jobs *js)
 	js->nb_workers = 0;
 	js->nb_tx = 0;
 	js->nb_rx = 0;
+}
+
+int
+nb_jobs_impair(struct nb_jobs *js, const struct nb_impair_cfg *cfg,
+	       uint64_t now_ns, uint8_t proto, char *err, size_t errlen)
+{
+	unsigned int i;
+
+	for (i = 0; i < js->nb_rx; i++) {
+		struct nb_rxjob *j = js->rx[i];
+		int socket = (int)rte_socket_id();
+		struct nb_impair_rec *line =
+			zalloc("nb_impair_line",
+			       nb_impair_line_size(NB_IMPAIR_LINE), socket);
+
+		j->imp = zalloc("nb_impair", sizeof(*j->imp), socket);
+		j->hold = zalloc("nb_probe_hold", sizeof(*j->hold), socket);
+		if (line == NULL || j->imp == NULL || j->hold == NULL) {
+			rte_free(line);
+			snprintf(err, errlen,
+				 "out of hugepage memory for --impair's delay "
+				 "line (%zu bytes per receive queue)",
+				 nb_impair_line_size(NB_IMPAIR_LINE));
+			return -ENOMEM;
+		}
+		/* a seed per queue: the same decisions run after run */
+		nb_impair_init(j->imp, cfg, line, NB_IMPAIR_LINE,
+			       UINT64_C(0x9e3779b97f4a7c15) * (j->queue + 1),
+			       now_ns);
+	}
+	for (i = 0; i < js->nb_workers; i++)
+		nb_engine_select(js->workers[i], proto);
+	return 0;
+}
+
+void
+nb_jobs_impair_counts(const struct nb_jobs *js, struct nb_impair_counts *c)
+{
+	unsigned int i;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < js->nb_rx; i++) {
+		const struct nb_impair_counts *x;
+
+		if (js->rx[i]->imp == NULL)
+			continue;
+		x = &js->rx[i]->imp->c;
+		c->seen += x->seen;
+		c->dropped += x->dropped;
+		c->policed += x->policed;
+		c->overflow += x->overflow;
+		c->duplicated += x->duplicated;
+		c->reordered += x->reordered;
+		c->delayed += x->delayed;
+	}
 }
 
 struct nb_worker *

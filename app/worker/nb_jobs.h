@@ -50,6 +50,18 @@ void nb_jobs_free(struct nb_jobs *js);
 /* The worker that owns TX queue q of the test (or else RX queue q). */
 struct nb_worker *nb_jobs_queue_owner(const struct nb_jobs *js, uint16_t q);
 
+/*
+ * The responder's --impair on every receive job (state on the control
+ * lcore's socket: a delay line of NB_IMPAIR_LINE records per queue), and
+ * the engines chosen again.  Before launch.  -ENOMEM with err set.
+ */
+int nb_jobs_impair(struct nb_jobs *js, const struct nb_impair_cfg *cfg,
+		   uint64_t now_ns, uint8_t proto, char *err, size_t errlen);
+/* What the impairment did, summed over the receive jobs (workers write
+ * these; read when they are done, or as a snapshot). */
+void nb_jobs_impair_counts(const struct nb_jobs *js,
+			   struct nb_impair_counts *c);
+
 /* Cheap totals, for polling while a test runs. */
 struct nb_jobs_totals {
 	uint64_t tx_data; /* frames sent in the measured phase */

@@ -52,18 +52,120 @@ nb_reflect_ok(struct nb_rxjob *j, const struct rte_mbuf *m, uint64_t now_ns)
 	return 1;
 }
 
+/* A data frame of a stream, counted at receive time rx_ns. */
+static __rte_always_inline void
+nb_sink_count(struct nb_rx_stream *s, uint64_t seq, uint64_t ts, uint32_t len,
+	      uint64_t rx_ns)
+{
+	uint64_t lat = nb_latency_ns(rx_ns, ts);
+
+	nb_seq_update(&s->seq, seq);
+	s->bytes += len;
+	nb_hist_record(&s->hist, lat);
+	/* transit = lat: already reduced mod 2^48 */
+	nb_jitter_update(&s->jit, 0, lat);
+}
+
+/*
+ * Impairing responder, slow path: count the data frames the delay line
+ * releases now (all of them when flush), reflect the probes due.  Returns
+ * how many.
+ */
+static __rte_noinline uint16_t
+nb_sink_release(struct nb_rxjob *j, const struct nb_run *run, int flush)
+{
+	struct nb_impair_rec out[NB_BURST];
+	struct nb_probe_hold *h = j->hold;
+	uint64_t now = rte_rdtsc();
+	uint64_t now_ns = nb_clock_ns(&run->clock, now);
+	uint64_t rx_ns = (now_ns + (uint64_t)run->rx_offset_ns) & NB_SEQ_MASK;
+	unsigned int n, i, total = 0;
+
+	do {
+		n = nb_impair_release(j->imp, now_ns, out, NB_BURST, flush);
+		for (i = 0; i < n; i++)
+			nb_sink_count(&j->streams[out[i].stream], out[i].seq,
+				      out[i].ts, out[i].len, rx_ns);
+		total += n;
+	} while (n == NB_BURST);
+	if (total)
+		j->last_data_tsc = now;
+	while (h != NULL && h->head != h->tail) {
+		uint32_t k = h->head % NB_HOLD_PROBES;
+
+		if (!flush && h->due_ns[k] > now_ns)
+			break;
+		if (flush ||
+		    rte_eth_tx_burst(j->port, (uint16_t)j->reflect_txq,
+				     &h->m[k], 1) != 1) {
+			rte_pktmbuf_free(h->m[k]);
+			j->reflect_fail++;
+		} else {
+			j->reflected++;
+		}
+		h->head++;
+	}
+	return (uint16_t)total;
+}
+
+/* Impairing responder: a data frame goes into the delay line (or none, or
+ * two of it: the impairment decides). */
+static __rte_always_inline void
+nb_sink_impair_data(struct nb_rxjob *j, const struct nb_stamp *st,
+		    uint32_t len, uint64_t now_ns)
+{
+	struct nb_impair_rec r = {
+		.seq = st->seq, .ts = st->ts, .stream = st->stream_id,
+		.len = len};
+	unsigned int k = nb_impair_decide(j->imp, len, now_ns, 1);
+
+	while (k--)
+		nb_impair_push(j->imp, &r, now_ns);
+}
+
+/* Impairing responder: a probe to reflect is dropped, held (delay=) or
+ * goes back now (1: the caller sends it). */
+static __rte_always_inline int
+nb_sink_impair_probe(struct nb_rxjob *j, struct rte_mbuf *m, uint64_t now_ns)
+{
+	struct nb_probe_hold *h = j->hold;
+
+	if (nb_impair_decide(j->imp, m->pkt_len + NB_FCS_LEN, now_ns, 0) ==
+	    0) {
+		rte_pktmbuf_free(m);
+		return 0;
+	}
+	if (j->imp->cfg.delay_ns == 0)
+		return 1;
+	j->imp->c.delayed++;
+	if (h->tail - h->head >= NB_HOLD_PROBES) {
+		j->imp->c.overflow++;
+		rte_pktmbuf_free(m);
+		return 0;
+	}
+	h->m[h->tail % NB_HOLD_PROBES] = m;
+	h->due_ns[h->tail % NB_HOLD_PROBES] = now_ns + j->imp->cfg.delay_ns;
+	h->tail++;
+	return 0;
+}
+
+/*
+ * One receive burst.  impair (a constant: the engine is chosen by it):
+ * the responder's --impair sits between the wire and the counting.
+ */
 static __rte_always_inline uint16_t
-nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now)
+nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now,
+	     const int impair)
 {
 	struct rte_mbuf *pkts[NB_BURST];
-	uint64_t now_ns, rx_ns, lat, bytes = 0, data = 0, warm = 0, bad = 0;
+	uint64_t now_ns, rx_ns, bytes = 0, data = 0, warm = 0, bad = 0;
 	uint64_t warm_bytes = 0, ctl = 0, probes = 0;
 	struct rte_mbuf *refl[NB_BURST];
 	uint16_t n, i, nfree = 0, nrefl = 0;
 
 	n = rte_eth_rx_burst(j->port, j->queue, pkts, NB_BURST);
 	if (n == 0)
-		return 0;
+		return impair ? nb_sink_release(j, run, 0) : 0;
 	/*
 	 * Time the burst after it arrived: the loop's `now` may predate
 	 * stamps another lcore wrote since.
@@ -77,7 +179,6 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now)
 		struct rte_mbuf *m = pkts[i];
 		struct nb_stamp st;
 		enum nb_frame_kind kind;
-		struct nb_rx_stream *s;
 		const uint8_t *p = rte_pktmbuf_mtod(m, const uint8_t *);
 
 		if (i + NB_PREFETCH_AHEAD < n)
@@ -94,13 +195,14 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now)
 		}
 		if (likely(kind == NB_FRAME_DATA &&
 			   st.stream_id < j->nb_streams)) {
-			s = &j->streams[st.stream_id];
-			nb_seq_update(&s->seq, st.seq);
-			s->bytes += m->pkt_len + NB_FCS_LEN;
-			lat = nb_latency_ns(rx_ns, st.ts);
-			nb_hist_record(&s->hist, lat);
-			/* transit = lat: already reduced mod 2^48 */
-			nb_jitter_update(&s->jit, 0, lat);
+			if (impair)
+				nb_sink_impair_data(j, &st,
+						    m->pkt_len + NB_FCS_LEN,
+						    now_ns);
+			else
+				nb_sink_count(&j->streams[st.stream_id],
+					      st.seq, st.ts,
+					      m->pkt_len + NB_FCS_LEN, rx_ns);
 			data++;
 		} else if (kind == NB_FRAME_WARMUP) {
 			warm++;
@@ -114,7 +216,8 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now)
 				nb_frame_turn_around(
 					rte_pktmbuf_mtod(m, uint8_t *),
 					st.l4_off);
-				refl[nrefl++] = m;
+				if (!impair || nb_sink_impair_probe(j, m, now_ns))
+					refl[nrefl++] = m;
 				continue;
 			}
 			if (j->rtt != NULL && j->reflect_txq < 0)
@@ -155,7 +258,9 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now)
 	j->ctl += ctl;
 	j->probes += probes;
 	j->foreign += n - data - warm - bad - ctl - probes;
-	if (data)
+	if (impair)
+		nb_sink_release(j, run, 0);
+	else if (data)
 		j->last_data_tsc = now;
 	return n;
 }

@@ -17,6 +17,7 @@
 #include "nb_clock.h"
 #include "nb_frame.h"
 #include "nb_hist.h"
+#include "nb_impair.h"
 #include "nb_jitter.h"
 #include "nb_pacer.h"
 #include "nb_plan.h"
@@ -139,8 +140,20 @@ struct nb_rxjob {
 	uint64_t reflected;    /* probes sent back (responder) */
 	uint64_t reflect_fail; /* ... the TX queue would not take */
 	uint64_t reflect_limited; /* ... over the rate or of another size */
+	/* responder --impair: NULL without (the engine is chosen by it) */
+	struct nb_impair *imp;
+	struct nb_probe_hold *hold; /* reflected probes held by delay= */
 	const struct nb_job *job;
 } __rte_cache_aligned;
+
+/* Probes an impairing responder holds before reflecting them (delay=):
+ * a ring of mbufs with their due times; more are dropped (overflow). */
+#define NB_HOLD_PROBES 1024
+struct nb_probe_hold {
+	uint32_t head, tail;
+	uint64_t due_ns[NB_HOLD_PROBES];
+	struct rte_mbuf *m[NB_HOLD_PROBES];
+};
 
 /* The client's latency prober: one per test, on the worker owning its
  * TX queue. */
@@ -187,7 +200,8 @@ struct nb_worker {
 	volatile int exited;
 } __rte_cache_aligned;
 
-/* Pick the loop for this worker's jobs and protocol (once, at setup);
+/* Pick the loop for this worker's jobs, protocol and impairment (at
+ * setup, and again once nb_jobs_impair() gave its receivers an impairment);
  * -1 when the worker has no job (it stays idle). */
 int nb_engine_select(struct nb_worker *w, uint8_t proto);
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""dpdk-nbench control protocol version 3 on the wire, written from the
+"""dpdk-nbench control protocol version 4 on the wire, written from the
 specification (docs/protocol.md, nb_ctl.h, nb_auth.h) rather than from the
 C code: the e2e tests talk to a real responder with it, so it must stay an
 independent implementation.
@@ -22,7 +22,7 @@ import socket
 import struct
 
 MAGIC = 0x4E42434D
-VERSION = 3
+VERSION = 4
 HDR_LEN = 16
 F_TAG = 0x80
 TAG_LEN = 16

@@ -20,7 +20,9 @@ L1 = 20
 RESP_MAC = "02:00:00:00:00:02"
 
 
-class Peer(nbe2e.E2ECase):
+class PeerBase(nbe2e.E2ECase):
+    """A responder and clients over one memif socket (no tests here:
+    test_responder_impair.py uses it too)."""
 
     def setUp(self):
         super().setUp()
@@ -107,6 +109,9 @@ class Peer(nbe2e.E2ECase):
             self.assertGreaterEqual(extra, 1, "responder PMD %s" % pmd)
             self.assertLess(extra, 300, "responder PMD %s" % pmd)
         return sent["packets"]
+
+
+class Peer(PeerBase):
 
     def test_directions_rates_sizes(self):
         # L1 Mbit/s.  The ASan/UBSan build is several times slower (bidir

@@ -8,7 +8,7 @@ responder through a raw AF_PACKET socket.
    responder must answer with an ERROR that says "version mismatch"
    (printed as VERSION-ERROR: ...).
 2. COUNT fuzzed frames: random bytes, truncated and bit-flipped control
-   datagrams (seeded with a valid version 3 HELLO: the 368-byte body with
+   datagrams (seeded with a valid HELLO of this version: the 368-byte body with
    a client nonce; the responder must answer it WELCOME first), bad
    checksums, odd ethertypes.  The caller then checks
    the responder is alive and still serving.
@@ -31,7 +31,7 @@ def udp_frame(dst_mac, src_mac, src_ip, dst_ip, payload, sport=7201,
 
 
 def hello(version, src_mac, src_ip, session=0x1234567, seq=1, nonce=None):
-    """A HELLO as a client sends it (a version 3 body: 368 bytes with the
+    """A HELLO as a client sends it (a version 3 and 4 body: 368 bytes with the
     client nonce and flags); `version` in the header only."""
     body = nbctl.conf(nonce or bytes(range(16)), mac=src_mac,
                       ipv4=nbctl.ip_int(src_ip), host="wire_inject")

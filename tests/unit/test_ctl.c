@@ -514,9 +514,9 @@ test_roundtrip_fixed(void **state)
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
 	assert_int_equal(len, 384);
-	/* header: version 3, type 1, length 384 */
+	/* header: version 4, type 1, length 384 */
 	assert_memory_equal(buf,
-			    "NBCM\x03\x01\x01\x80\x01\x02\x03\x04"
+			    "NBCM\x04\x01\x01\x80\x01\x02\x03\x04"
 			    "\x00\x00\x00\x01",
 			    16);
 	assert_memory_equal(buf + H + 0, "0.1.0\0\0\0\0\0\0\0\0\0\0\0", 16);
@@ -687,7 +687,7 @@ test_roundtrip_fixed(void **state)
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
 	assert_int_equal(len, 48);
-	assert_memory_equal(buf + 4, "\x03\x0d\x00\x30", 4);
+	assert_memory_equal(buf + 4, "\x04\x0d\x00\x30", 4);
 	assert_memory_equal(buf + H,
 			    "\x20\x21\x22\x23\x24\x25\x26\x27"
 			    "\x28\x29\x2a\x2b\x2c\x2d\x2e\x2f"
@@ -853,16 +853,16 @@ test_version(void **state)
 	uint32_t t, v;
 
 	(void)state;
-	assert_int_equal(NB_CTL_VERSION, 3);
+	assert_int_equal(NB_CTL_VERSION, 4);
 	for (t = NB_CTL_HELLO; t < NB_CTL_TYPE_MAX; t++) {
 		if (t % 2)
 			rand_msg(&r, (uint8_t)t, &m);
 		else
 			rand_tagged(&r, (uint8_t)t, &m);
 		buf = encode_exact(&m, &len);
-		assert_int_equal(buf[4], 3);
+		assert_int_equal(buf[4], 4);
 		for (v = 0; v < 256; v++) {
-			if (v == 3)
+			if (v == 4)
 				continue;
 			buf[4] = (uint8_t)v;
 			memset(&d, 0, sizeof(d));
@@ -884,10 +884,12 @@ test_version(void **state)
 	memcpy(buf, "NBCM\x02\xee\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00", 16);
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
 	assert_int_equal(decode_exact(buf, 15, &d), -EPROTO);
-	buf[4] = 4;
+	buf[4] = 3; /* before the impairment counts */
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
-	/* version 3 with that header is just malformed */
-	buf[4] = 3;
+	buf[4] = 5;
+	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
+	/* version 4 with that header is just malformed */
+	buf[4] = 4;
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTO);
 	free(buf);
 }
@@ -2026,6 +2028,16 @@ rand_results_hdr(uint64_t *r, struct nb_ctl_results_hdr *h)
 	h->pmd.ierrors = rng_next(r);
 	h->pmd.oerrors = rng_next(r);
 	h->pmd.rx_nombuf = rng_next(r);
+	h->impair.active = 1;
+	snprintf(h->impair.spec, sizeof(h->impair.spec), "every=%u,delay=200",
+		 (unsigned int)(rng_next(r) % 1000 + 2));
+	h->impair.c.seen = rng_next(r);
+	h->impair.c.dropped = rng_next(r);
+	h->impair.c.policed = rng_next(r);
+	h->impair.c.overflow = rng_next(r);
+	h->impair.c.duplicated = rng_next(r);
+	h->impair.c.reordered = rng_next(r);
+	h->impair.c.delayed = rng_next(r);
 }
 
 static void
@@ -2071,6 +2083,9 @@ compare_results_hdr(const struct nb_ctl_results_hdr *a,
 	assert_int_equal(a->pmd.ierrors, b->pmd.ierrors);
 	assert_int_equal(a->pmd.oerrors, b->pmd.oerrors);
 	assert_int_equal(a->pmd.rx_nombuf, b->pmd.rx_nombuf);
+	assert_int_equal(a->impair.active, b->impair.active);
+	assert_string_equal(a->impair.spec, b->impair.spec);
+	assert_memory_equal(&a->impair.c, &b->impair.c, sizeof(a->impair.c));
 }
 
 /* Read from an exactly-sized copy. */
@@ -2125,7 +2140,7 @@ test_results_roundtrip(void **state)
 	for (i = 0; i < N_STREAMS; i++)
 		for (k = 0; k < NB_HIST_BUCKETS; k++)
 			nbk += s[i].hist.buckets[k] != 0;
-	assert_int_equal(len, 120 + N_STREAMS * 118 + nbk * 10);
+	assert_int_equal(len, 248 + N_STREAMS * 118 + nbk * 10);
 	assert_true(s[0].hist.overflow > 0);
 	assert_int_equal(s[1].hist.count, 0);
 	assert_memory_equal(blob, "NBRS\0\0\0\x03", 8);
@@ -2148,13 +2163,68 @@ test_results_roundtrip(void **state)
 	assert_int_equal(nb_ctl_results_write(&h, s, N_STREAMS, blob, len - 1),
 			 -ENOSPC);
 	/* no streams at all */
-	assert_int_equal(nb_ctl_results_write(&h, NULL, 0, blob, len), 120);
-	assert_int_equal(results_read_exact(blob, 120, &h2, NULL, 0, &n), 0);
+	assert_int_equal(nb_ctl_results_write(&h, NULL, 0, blob, len), 248);
+	assert_int_equal(results_read_exact(blob, 248, &h2, NULL, 0, &n), 0);
 	assert_int_equal(n, 0);
 	compare_results_hdr(&h, &h2);
 	free(s2);
 	free(s);
 	free(blob);
+}
+
+/* The impairment part of the header: flags, reserved word, spec text. */
+static void
+test_results_impair(void **state)
+{
+	struct nb_ctl_results_hdr h, h2;
+	uint8_t blob[248], bad[248];
+	uint32_t n;
+	unsigned int k;
+	static const struct {
+		size_t off;
+		uint8_t val;
+	} breaks[] = {
+		{123, 2},	 /* flags bit 1 */
+		{120, 0x80},	 /* flags bit 31 */
+		{127, 1},	 /* reserved */
+		{184 + 2, 0x07}, /* a control byte in the spec */
+		{184 + 63, 'x'}, /* no NUL at its end */
+		{184 + 40, 'x'}, /* text after the NUL */
+		{184 + 5, 0x80}, /* not ASCII */
+	};
+
+	(void)state;
+	memset(&h, 0, sizeof(h));
+	h.impair.active = 1;
+	snprintf(h.impair.spec, sizeof(h.impair.spec), "drop=1%%,delay=200");
+	h.impair.c.dropped = 7;
+	assert_int_equal(nb_ctl_results_write(&h, NULL, 0, blob, sizeof(blob)),
+			 248);
+	assert_int_equal(nb_get_be32(blob + 120), 1);
+	assert_memory_equal(blob + 184, "drop=1%,delay=200", 18);
+	assert_int_equal(((uint64_t)nb_get_be32(blob + 136) << 32) |
+				 nb_get_be32(blob + 140),
+			 7);
+	assert_int_equal(results_read_exact(blob, 248, &h2, NULL, 0, &n), 0);
+	compare_results_hdr(&h, &h2);
+	for (k = 0; k < sizeof(breaks) / sizeof(breaks[0]); k++) {
+		memcpy(bad, blob, sizeof(bad));
+		bad[breaks[k].off] = breaks[k].val;
+		assert_int_equal(results_read_exact(bad, 248, &h2, NULL, 0, &n),
+				 -EPROTO);
+	}
+	/* off: no spec, counts read as they are */
+	h.impair.active = 0;
+	h.impair.spec[0] = '\0';
+	assert_int_equal(nb_ctl_results_write(&h, NULL, 0, blob, sizeof(blob)),
+			 248);
+	assert_int_equal(nb_get_be32(blob + 120), 0);
+	assert_int_equal(results_read_exact(blob, 248, &h2, NULL, 0, &n), 0);
+	assert_false(h2.impair.active);
+	/* off, but a spec: refused */
+	blob[184] = 'x';
+	assert_int_equal(results_read_exact(blob, 248, &h2, NULL, 0, &n),
+			 -EPROTO);
 }
 
 static void
@@ -2209,7 +2279,7 @@ test_results_truncation(void **state)
 
 /*
  * One stream with known buckets, to patch its bucket list: the blob is
- * header (120) + stream (118) + 3 buckets (10 each).
+ * header (248) + stream (118) + 3 buckets (10 each).
  */
 static uint8_t *
 three_bucket_blob(size_t *len)
@@ -2226,7 +2296,7 @@ three_bucket_blob(size_t *len)
 	nb_hist_record(&s->hist, 1000);
 	nb_hist_record(&s->hist, NB_HIST_LIMIT + 3);
 	*len = nb_ctl_results_size(s, 1);
-	assert_int_equal(*len, 120 + 118 + 30);
+	assert_int_equal(*len, 248 + 118 + 30);
 	blob = malloc(*len);
 	assert_non_null(blob);
 	assert_int_equal(nb_ctl_results_write(&h, s, 1, blob, *len), (int)*len);
@@ -2249,8 +2319,8 @@ struct blob_patch {
 };
 
 /* Stream record at 120; its bucket list at 238 (index u16, count u64). */
-#define ST 120
-#define BK (120 + 118)
+#define ST 248
+#define BK (248 + 118)
 static const struct blob_patch bad_blob[] = {
 	{"index 3840", BK + 10, 2, NB_HIST_BUCKETS},
 	{"last index 3840", BK + 20, 2, NB_HIST_BUCKETS},
@@ -2436,6 +2506,7 @@ main(void)
 		cmocka_unit_test(test_quit),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_results_roundtrip),
+		cmocka_unit_test(test_results_impair),
 		cmocka_unit_test(test_results_truncation),
 		cmocka_unit_test(test_results_bad_buckets),
 		cmocka_unit_test(test_results_chunks),

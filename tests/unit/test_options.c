@@ -513,6 +513,14 @@ chk_allow_quit(const struct nb_config *c)
 }
 
 static void
+chk_impair(const struct nb_config *c)
+{
+	assert_true(c->impair.active);
+	assert_int_equal(c->impair.every, 100);
+	assert_true(c->impair.delay_ns == 200000);
+}
+
+static void
 chk_test(const struct nb_config *c)
 {
 	assert_int_equal(c->suite, NB_SUITE_THROUGHPUT | NB_SUITE_B2B);
@@ -664,6 +672,11 @@ static const struct opt_case cases[] = {
 	 {"max", "50%", "0", "1e99", "fast", NULL}},
 	{"max-time", 0, "60", chk_max_time, {"0", "0.5", "2592001", "x", NULL}},
 	{"allow-quit", 0, NULL, chk_allow_quit, {NULL}},
+	{"impair",
+	 0,
+	 "every=100,delay=200",
+	 chk_impair,
+	 {"", "every=1", "loss=1", "drop=1%,every=5", NULL}},
 	{"test",
 	 0,
 	 "throughput,back-to-back",

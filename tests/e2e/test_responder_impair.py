@@ -1,0 +1,122 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""The responder's --impair, over memif: what the client measures must be
+what the responder says it did, exactly.
+
+- every=N: the client's loss is the responder's drop count, which is
+  every Nth data frame it received (computed here from the frames sent);
+- rate=R: the loss is what the policer dropped, and what got through is
+  R x time plus the policer's 1 ms bucket;
+- dup=P / reorder=P: the client's duplicates and out-of-order counts are
+  the responder's duplicated and reordered counts, with no loss;
+- delay=USEC: the round trip of --pingpong grows by USEC (against a run
+  without it, the same session setup)."""
+import nbe2e
+from test_peer import PeerBase
+
+
+def end_of(run):
+    return run.json()["end"]
+
+
+class ResponderImpair(PeerBase):
+
+    def impaired(self, spec):
+        p = self.responder(["--impair", spec])
+        line = p.stdout.readline()
+        self.assertIn("impairment %s" % spec, line)
+        return p
+
+    def quit(self):
+        self.client(["--quit"])
+
+    def test_every_nth_dropped(self):
+        self.impaired("every=100")
+        e = end_of(self.client(["--rate", "1G", "--size", "64", "--time",
+                                "2", "--json"]))
+        imp = e["responder_impairment"]
+        sent = e["sum_sent"]["packets"]
+        self.assertEqual(imp["spec"], "every=100")
+        self.assertEqual(imp["seen"], sent)          # memif loses nothing
+        self.assertEqual(imp["dropped"], sent // 100)
+        self.assertEqual(e["sum_received"]["lost_packets"], imp["dropped"])
+        self.assertEqual(e["sum_received"]["packets"], sent - sent // 100)
+        self.assertEqual(imp["policed"] + imp["overflow"] +
+                         imp["duplicated"] + imp["reordered"], 0)
+        # the text report says it too
+        out = self.client(["--rate", "100M", "--size", "64", "--time",
+                           "0.5"]).out
+        self.assertRegex(out, r"responder impairment every=100: of \d+ "
+                              r"frames, \d+ dropped")
+        self.quit()
+
+    def test_policer(self):
+        self.impaired("rate=100M")
+        e = end_of(self.client(["--rate", "200M", "--size", "1518",
+                                "--time", "2", "--json"]))
+        imp = e["responder_impairment"]
+        recv = e["sum_received"]
+        self.assertGreater(imp["policed"], 0)
+        self.assertEqual(recv["lost_packets"], imp["policed"])
+        # through the policer: 100 Mbit/s L1 over the receive time, plus
+        # its bucket (1 ms, at least two 9020 B frames)
+        bits = recv["packets"] * (1518 + 20) * 8
+        secs = e["sum_sent"]["seconds"]
+        bucket = max(100e6 / 1000, 2 * 9020 * 8)
+        self.assertLessEqual(bits, 100e6 * recv["seconds"] + bucket
+                             + 1538 * 8)
+        self.assertGreater(bits, 100e6 * secs * 0.99)
+        self.quit()
+
+    def forward(self, spec, tool):
+        """A forward test against a responder impaired by spec: the
+        client's receiver totals and the responder's counts."""
+        self.impaired(spec)
+        e = end_of(self.client(tool + ["--json"]))
+        self.quit()
+        return e["sum_received"], e["responder_impairment"]
+
+    def test_duplicates_and_reordering(self):
+        tool = ["--rate", "500M", "--size", "128", "--time", "1"]
+        recv, imp = self.forward("dup=1%", tool)
+        self.assertGreater(imp["duplicated"], 0)
+        self.assertEqual(recv["duplicates"], imp["duplicated"])
+        self.assertEqual(recv["lost_packets"], 0)
+        recv, imp = self.forward("reorder=1%", tool)
+        self.assertGreater(imp["reordered"], 0)
+        self.assertEqual(recv["out_of_order"], imp["reordered"])
+        self.assertEqual(recv["lost_packets"], 0)
+        self.assertEqual(recv["duplicates"], 0)
+
+    def test_delay_adds_to_the_round_trip(self):
+        """The held probes come back delay later: the fastest round trip
+        (the path with no scheduling in the way) grows by the delay within
+        10 us; the median by at least the delay and at most 100 us more
+        (both workers share their CPU with the sleeping lcores here, so
+        the median carries this host's wake-ups: docs/usage.md)."""
+        rtt = {}
+        for spec in (None, "delay=200"):
+            if spec:
+                self.impaired(spec)
+            else:
+                self.responder()
+            e = end_of(self.client(["--pingpong", "--time", "2",
+                                    "--json"]))
+            rtt[spec] = e["rtt"]
+            if spec:
+                imp = e["responder_impairment"]
+                self.assertEqual(imp["delayed"], imp["seen"])
+                self.assertEqual(imp["dropped"] + imp["overflow"], 0)
+                self.assertEqual(e["rtt"]["probes_lost"], 0)
+            self.quit()
+        added_min = rtt["delay=200"]["min_ns"] - rtt[None]["min_ns"]
+        added_p50 = rtt["delay=200"]["p50_ns"] - rtt[None]["p50_ns"]
+        msg = "min %.1f -> %.1f us, p50 %.1f -> %.1f us" % (
+            rtt[None]["min_ns"] / 1e3, rtt["delay=200"]["min_ns"] / 1e3,
+            rtt[None]["p50_ns"] / 1e3, rtt["delay=200"]["p50_ns"] / 1e3)
+        self.assertLess(abs(added_min - 200e3), 10e3, msg)
+        self.assertGreaterEqual(added_p50, 200e3 - 10e3, msg)
+        self.assertLess(added_p50, 300e3, msg)
+
+
+if __name__ == "__main__":
+    nbe2e.main()
