@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """scripts/nbench-plot turns a recorded --json result into PNG charts.
 
-No DPDK, no hugepages: it only reads tests/data/memif-imix-2G.json (and
-documents derived from it) and checks the PNGs it writes.
+No DPDK, no hugepages: it only reads tests/data/memif-imix-2G.json,
+memif-suite.json and memif-sweep.jsonl (and documents derived from them)
+and checks the PNGs it writes.
 """
 import copy
 import json
@@ -16,6 +17,13 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(
     __file__)), "..", ".."))
 SCRIPT = os.path.join(ROOT, "scripts", "nbench-plot")
 RESULT = os.path.join(ROOT, "tests", "data", "memif-imix-2G.json")
+# recorded over a memif pair (EAL: two net_memif vdevs on one socket):
+#   -- --tx-port 0 --rx-port 1 --test throughput,latency --size 256,1518 \
+#      --rate 2G --trial-time 0.5 --settle 0 --json
+#   -- --tx-port 0 --rx-port 1 --size 64:1518:*4 --rate 1G --time 0.3 \
+#      --settle 0 --json-stream
+SUITE = os.path.join(ROOT, "tests", "data", "memif-suite.json")
+SUITE_STREAM = os.path.join(ROOT, "tests", "data", "memif-sweep.jsonl")
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 CHARTS = ["throughput", "loss", "latency-hist", "latency-cdf"]
@@ -132,6 +140,29 @@ class Plot(unittest.TestCase):
             ["bd-rtt-hist.png", "bd-rtt-cdf.png",
              "bd-latency-hist-reverse.png", "bd-latency-cdf-reverse.png"])
         self.assertIn("control connection lost", p.stderr)
+
+    def test_suite_charts(self):
+        """A suite (throughput and latency at two sizes): the three suite
+        charts, from --json and from the same events as JSON lines."""
+        p = run(["-o", os.path.join(self.dir, "out"), SUITE])
+        self.assert_pngs(p, [f"memif-suite-suite-{c}.png"
+                             for c in ("throughput", "latency", "trials")])
+        p = run(["-o", os.path.join(self.dir, "out"), SUITE_STREAM])
+        self.assert_pngs(p, [f"memif-sweep-suite-{c}.png"
+                             for c in ("throughput", "latency", "trials")])
+        # a suite without latency rows and trials still gives its
+        # throughput chart, and says what it skipped
+        with open(SUITE, encoding="utf-8") as f:
+            doc = json.load(f)
+        doc["suite"]["results"] = [r for r in doc["suite"]["results"]
+                                   if r["test"] == "throughput"]
+        doc["suite"]["trials"] = []
+        path = self.write_json("thr.json", doc)
+        p = run(["-o", os.path.join(self.dir, "out"), "--prefix", "t",
+                 path])
+        self.assert_pngs(p, ["t-suite-throughput.png"])
+        self.assertIn("suite-latency", p.stderr)
+        self.assertIn("suite-trials", p.stderr)
 
 
 if __name__ == "__main__":

@@ -685,18 +685,33 @@ class Security(nbe2e.E2ECase):
         got_c = c.count(r"ctl client rx (DONE|STOP|ERROR|PARAMS|QUIT) "
                         r"session %08x seq \d+ ret 0" % session)
         refused, bad_tag, foreign = self.stop_responder(resp)
+        # a control lcore that falls behind the flood (a loaded 2-CPU host,
+        # the ASan build, its own debug log) drops what its hand-off rings
+        # cannot hold, and says how many: those were never decoded
+        m = re.search(r"(\d+) control, ARP or ICMP frames dropped", resp.err)
+        lost = int(m.group(1)) if m else 0
         print("  decoded: %d at the responder (of %d), %d at the client (of "
-              "%d); the responder counted %d bad tags, %d foreign"
+              "%d); the responder counted %d bad tags, %d foreign, dropped "
+              "%d with its hand-off rings full"
               % (got_r, 3 * per_type, got_c, 5 * per_type, bad_tag,
-                 foreign))
-        self.assertEqual(got_r, 3 * per_type)
-        self.assertEqual(got_c, 5 * per_type)
+                 foreign, lost))
+        self.assertLessEqual(lost, total // 20, "more than 5 %% dropped")
+        self.assertLessEqual(got_r, 3 * per_type)
+        self.assertGreaterEqual(got_r, 3 * per_type - lost)
+        m = re.search(r"(\d+) control, ARP or ICMP frames dropped", c.err)
+        lost_c = int(m.group(1)) if m else 0
+        self.assertLessEqual(lost_c, total // 20)
+        self.assertLessEqual(got_c, 5 * per_type)
+        self.assertGreaterEqual(got_c, 5 * per_type - lost_c)
         # toward the responder: 7 types x 2 variants x 200 from the
-        # attacker's address and x 2000 from the client's: the untagged
-        # and the attacker's are foreign; the tagged from the client's
-        # address are foreign with a bad tag
-        self.assertEqual(bad_tag, 7 * nseq)
-        self.assertEqual(foreign, 7 * 2 * 200 + 7 * 2 * nseq)
+        # attacker's address and x 2000 from the client's, all foreign;
+        # the tagged ones from the client's address (7 x 2000) also with
+        # a bad tag.  What was dropped unread is neither.
+        want_foreign = 7 * 2 * 200 + 7 * 2 * nseq
+        self.assertLessEqual(foreign, want_foreign)
+        self.assertGreaterEqual(foreign, want_foreign - lost)
+        self.assertLessEqual(bad_tag, 7 * nseq)
+        self.assertGreaterEqual(bad_tag, 7 * nseq - lost)
 
     # --- 3 -------------------------------------------------------------------
 
