@@ -203,8 +203,10 @@ nb_impair_init(struct nb_impair *im, const struct nb_impair_cfg *cfg,
 	if (cfg->rate.kind != NB_RATE_MAX) {
 		im->rate_pps = cfg->rate.kind == NB_RATE_PPS;
 		im->rate_bps = cfg->rate.value;
-		/* a bucket of 1 ms, at least two of the largest frames */
-		im->burst = im->rate_bps / 1000;
+		/* a bucket of 10 ms, at least two of the largest frames: it
+		 * sees frames when the worker polls, and a worker kept off its
+		 * CPU for a few ms finds them queued together */
+		im->burst = im->rate_bps / 100;
 		if (im->burst < (im->rate_pps ? 2 : 2 * 9020 * 8))
 			im->burst = im->rate_pps ? 2 : 2 * 9020 * 8;
 		im->credit = im->burst;

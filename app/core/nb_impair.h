@@ -7,7 +7,8 @@
  *
  *   drop=P     drop each frame with probability P (0..1, or N%)
  *   every=N    drop every Nth frame (N >= 2)
- *   rate=R     police to R (bits/s L1 or L2, or pps): frames over it drop
+ *   rate=R     police to R (bits/s L1 or L2, or pps; a 10 ms bucket):
+ *              frames over it drop
  *   dup=P      count a data frame twice with probability P
  *   reorder=P  hold a data frame back behind the next one with probability P
  *   delay=USEC hold every frame USEC microseconds (at most 1 s)

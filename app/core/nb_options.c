@@ -953,9 +953,10 @@ const struct nb_option nb_options[] = {
 	 "seconds between interval reports, 0 for none (a progress line "
 	 "on a terminal) [1]",
 	 0, NB_IN_TEST},
-	{"format", 'f', "k|m|g|t|K|M|G|T", opt_format,
+	{"format", 'f', "a|k|m|g|t|K|M|G|T", opt_format,
 	 "bitrate unit in text output, as iperf3 -f: bits (k..t) or bytes "
-	 "(K..T) per second [adaptive]",
+	 "(K..T) per second, or a: the unit of the requested rate (of the "
+	 "link at --rate max) for every line [a]",
 	 0, NB_IN_TEST},
 	{"quiet", 0, NULL, opt_quiet,
 	 "text output: only the final report (no header, intervals or "

@@ -104,13 +104,25 @@ csv_interval_row(FILE *f, struct csv_row *c, const struct nb_interval *iv,
 void
 nb_out_begin(const struct nb_output *o, const struct nb_result *r)
 {
+	nb_out_begin_with(o, r, NULL);
+}
+
+void
+nb_out_begin_with(const struct nb_output *o, const struct nb_result *r,
+		  json_t *extra)
+{
+	json_t *start;
+
 	switch (o->kind) {
 	case NB_OUT_TEXT:
 		if (o->intervals)
 			nb_report_interval_header(o->f);
 		break;
 	case NB_OUT_JSON_STREAM:
-		event(o, "start", nb_json_start(r));
+		start = nb_json_start(r);
+		if (extra != NULL)
+			json_object_update(start, extra);
+		event(o, "start", start);
 		break;
 	case NB_OUT_CSV:
 		fprintf(o->f, "%s\n", nb_csv_header);
@@ -118,6 +130,7 @@ nb_out_begin(const struct nb_output *o, const struct nb_result *r)
 	case NB_OUT_JSON:
 		break;
 	}
+	json_decref(extra);
 	fflush(o->f);
 }
 
@@ -132,7 +145,7 @@ nb_out_interval(const struct nb_output *o, const struct nb_result *r,
 	switch (o->kind) {
 	case NB_OUT_TEXT:
 		if (o->intervals)
-			nb_report_interval_text(o->f, iv, o->format);
+			nb_report_interval_text(o->f, iv, nb_report_unit(r));
 		break;
 	case NB_OUT_JSON_STREAM:
 		event(o, "interval", nb_json_interval(iv));

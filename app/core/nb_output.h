@@ -46,6 +46,10 @@ nb_out_chatty(const struct nb_output *o)
 /* The test starts: JSON-lines "start" event, CSV header, text column
  * header. */
 void nb_out_begin(const struct nb_output *o, const struct nb_result *r);
+/* The same, with extra keys for the start object (consumed; NULL none):
+ * a peer test's direction and remote end, as its document has them. */
+void nb_out_begin_with(const struct nb_output *o, const struct nb_result *r,
+		       json_t *extra);
 /* One interval, as the stats lcore records it. */
 void nb_out_interval(const struct nb_output *o, const struct nb_result *r,
 		     const struct nb_interval *iv);

@@ -435,19 +435,39 @@ port_count_text(FILE *f, const char *what, uint64_t tool, const char *name,
 		pmd == tool ? "" : " <- MISMATCH");
 }
 
+char
+nb_report_unit(const struct nb_result *r)
+{
+	char f = r->cfg != NULL && r->cfg->format ? r->cfg->format : 'a';
+	double ref = r->req_l1_bps;
+	uint32_t i;
+
+	if (f != 'a')
+		return f;
+	for (i = 0; ref <= 0 && i < r->nb_ports; i++)
+		if (r->ports[i].role != NULL &&
+		    strstr(r->ports[i].role, "tx") != NULL)
+			ref = r->ports[i].desc.link_speed * 1e6;
+	if (ref <= 0)
+		return 'a'; /* nothing to go by: each figure its own unit */
+	return ref >= 1e12 ? 't' : ref >= 1e9 ? 'g' : ref >= 1e6 ? 'm' : 'k';
+}
+
 void
 nb_report_text(FILE *f, const struct nb_result *r)
 {
 	char id[16], a[32], b[32];
-	char fmt = r->cfg ? r->cfg->format : 'a';
+	char fmt = nb_report_unit(r);
+	int pingpong = r->cfg != NULL && r->cfg->pingpong;
 	uint32_t i;
 
 	fprintf(f, "- - - - - - - - - - - - - - - - - - - - - - - - -\n");
-	for (i = 0; i < r->nb_streams; i++) {
+	/* a ping-pong test sends no data: its report is the round trips */
+	for (i = 0; !pingpong && i < r->nb_streams; i++) {
 		snprintf(id, sizeof(id), "%u", r->streams[i].id);
 		stream_rows(f, r, id, &r->streams[i], fmt);
 	}
-	if (r->nb_streams > 1)
+	if (!pingpong && r->nb_streams > 1)
 		stream_rows(f, r, "SUM", &r->sum, fmt);
 	if (r->sum.hist.count) {
 		fprintf(f, "latency (%s clock, %s, %llu samples) ns:", r->clock,
@@ -462,9 +482,11 @@ nb_report_text(FILE *f, const struct nb_result *r)
 			(unsigned long long)r->probes_returned);
 		hist_text(f, &r->rtt, 0);
 	}
-	if (r->req_pps > 0) {
-		nb_fmt_bits(a, sizeof(a), r->req_l1_bps);
-		nb_fmt_bits(b, sizeof(b), r->tx_l1_bps);
+	if (pingpong) {
+		/* the rate line would say 0 Mpps of data */
+	} else if (r->req_pps > 0) {
+		nb_fmt_rate(a, sizeof(a), r->req_l1_bps, fmt);
+		nb_fmt_rate(b, sizeof(b), r->tx_l1_bps, fmt);
 		fprintf(f,
 			"rate: requested %.4f Mpps (L1 %s), achieved %.4f Mpps "
 			"(L1 %s)%s\n",
@@ -476,7 +498,7 @@ nb_report_text(FILE *f, const struct nb_result *r)
 				"requested rate\n",
 				r->shortfall_percent);
 	} else {
-		nb_fmt_bits(b, sizeof(b), r->tx_l1_bps);
+		nb_fmt_rate(b, sizeof(b), r->tx_l1_bps, fmt);
 		fprintf(f, "rate: max requested, achieved %.4f Mpps (L1 %s)\n",
 			r->tx_pps / 1e6, b);
 	}

@@ -159,6 +159,13 @@ void nb_clock_text(char *buf, size_t len, const struct nb_result *r);
 
 /* Text: iperf3-like sender/receiver rows, port counters, warnings. */
 void nb_report_text(FILE *f, const struct nb_result *r);
+/*
+ * The one unit every bitrate of a text report uses (an iperf3 -f letter):
+ * --format, or with the default 'a' the unit of the requested rate (of
+ * the TX link speed at --rate max); 'a' (each figure its own) only when
+ * neither is known.
+ */
+char nb_report_unit(const struct nb_result *r);
 void nb_report_interval_header(FILE *f);
 /* One line per stream (when there are several) and a [SUM] line. */
 void nb_report_interval_text(FILE *f, const struct nb_interval *iv,

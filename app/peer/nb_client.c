@@ -496,7 +496,8 @@ client_run(struct nb_peer *pr, const struct nb_ctl_params *p, int *code)
 		if (!announced && tsc >= app->run.start_tsc) {
 			announced = 1;
 			app->result.start_time = (int64_t)time(NULL);
-			nb_out_begin(&app->out, &app->result);
+			nb_out_begin_with(&app->out, &app->result,
+					  nb_client_start_json(pr, p));
 			nb_client_report_header(pr, p);
 		}
 		if (nb_force_quit)

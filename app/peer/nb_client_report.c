@@ -142,6 +142,15 @@ nb_client_report_header(struct nb_peer *pr, const struct nb_ctl_params *p)
 	if (!nb_out_chatty(&pr->app->out))
 		return;
 	nb_escape(pr->theirs.host, sizeof(pr->theirs.host), host, sizeof(host));
+	if (cfg->pingpong) {
+		printf("Ping-pong test with %s (" NB_IP4_FMT "): round trips "
+		       "of one %s probe at a time (64 B), %.2f s\n",
+		       host, NB_IP4_ARGS(pr->theirs.ipv4),
+		       cfg->proto == NB_IPPROTO_TCP ? "TCP-framed" : "UDP",
+		       cfg->duration);
+		fflush(stdout);
+		return;
+	}
 	printf("Peer test with %s (" NB_IP4_FMT "): %s, %u stream%s, %s\n",
 	       host, NB_IP4_ARGS(pr->theirs.ipv4),
 	       p->direction == NB_CTL_DIR_BIDIR	    ? "both ways"
@@ -190,6 +199,20 @@ add_probes(struct nb_app *app, struct nb_result *fwd)
 	}
 }
 
+json_t *
+nb_client_start_json(struct nb_peer *pr, const struct nb_ctl_params *p)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(
+		o, "direction",
+		json_string(p->direction == NB_CTL_DIR_BIDIR	? "bidir"
+			    : p->direction == NB_CTL_DIR_REVERSE ? "reverse"
+								 : "forward"));
+	conf_json(o, "remote", &pr->theirs);
+	return o;
+}
+
 int
 nb_client_report(struct nb_peer *pr, const struct nb_ctl_params *p,
 		 const struct nb_ctl_results_hdr *h,
@@ -221,13 +244,10 @@ nb_client_report(struct nb_peer *pr, const struct nb_ctl_params *p,
 	else if (rdoc != NULL)
 		doc = rdoc;
 	if (doc != NULL) {
-		json_t *start = json_object_get(doc, "start");
+		json_t *extra = nb_client_start_json(pr, p);
 
-		json_object_set_new(start, "direction",
-				    json_string(sends && receives ? "bidir"
-						: sends		  ? "forward"
-								  : "reverse"));
-		conf_json(start, "remote", &pr->theirs);
+		json_object_update(json_object_get(doc, "start"), extra);
+		json_decref(extra);
 		ret = emit_json(app, doc);
 	}
 	if (sends)

@@ -34,9 +34,13 @@ print_header(struct nb_app *app)
 	printf("lcores: %s\n", r->lcore_map);
 	if (app->rate.unlimited)
 		snprintf(rate, sizeof(rate), "max");
-	else
-		snprintf(rate, sizeof(rate), "%.4f Mpps (L1 %.4f Gbit/s)",
-			 r->req_pps / 1e6, r->req_l1_bps / 1e9);
+	else {
+		char l1[32];
+
+		nb_fmt_rate(l1, sizeof(l1), r->req_l1_bps, nb_report_unit(r));
+		snprintf(rate, sizeof(rate), "%.4f Mpps (L1 %s)",
+			 r->req_pps / 1e6, l1);
+	}
 	if (cfg->mode == NB_MODE_REFLECTOR)
 		printf("Reflector test: port %u -> peer "
 		       "%02x:%02x:%02x:%02x:%02x:%02x and back; ",

@@ -211,6 +211,16 @@ class Peer(PeerBase):
         # than the time the test ran
         self.assertLessEqual(rtt["mean_ns"] * rtt["count"], 1.05e9)
         self.assertEqual(d["end"]["sum_sent"]["packets"], 0)
+        # the text report is the round trips, under a header naming them:
+        # no empty sender/receiver rows, no "achieved 0.0000 Mpps"
+        self.responder(["--one-off"])
+        out = self.client(["--pingpong", "--time", "0.5"]).out
+        self.assertIn("Ping-pong test with", out)
+        self.assertRegex(out, r"RTT \(ping-pong.*\): \d+ probes sent, \d+ "
+                              r"back")
+        self.assertNotIn("sender", out)
+        self.assertNotIn("receiver", out)
+        self.assertNotIn("achieved", out)
 
     def test_control_under_loss_dup_reorder(self):
         """Both ends drop 30 %, duplicate 20 % and reorder 20 % of the
@@ -441,6 +451,11 @@ class Peer(PeerBase):
         self.assertEqual(end["reverse"]["sum_received"]["packets"],
                          doc["reverse"]["end"]["sum_received"]["packets"])
         self.assertEqual(doc["start"]["direction"], "bidir")
+        # the start event carries the same objects as the document
+        start = events[0]["data"]
+        self.assertEqual(start["direction"], "bidir")
+        self.assertEqual(start["remote"], doc["start"]["remote"])
+        self.assertEqual(start["remote"]["mac"], RESP_MAC)
         # the same responder serves the next client
         r = self.client(["--bidir", "--rate", "1G", "--size", "512",
                          "--packets", "20000", "--csv"])

@@ -430,6 +430,25 @@ class Report(nbe2e.E2ECase):
                       r"Mbits/sec .*receiver", r.out)
         self.assertIsNotNone(m, r.out)
 
+    def test_one_unit_in_the_text_report(self):
+        """Every bitrate of a text report (header, intervals, sender and
+        receiver rows, the rate line) in the requested rate's unit, even
+        where a figure falls just below it (1000 Mbit/s is printed as
+        1.00 Gbits/sec, not 1000 Mbits/sec); -f a says the same."""
+        for fmt in ([], ["-f", "a"]):
+            r = self.run_loop(self.loop_args("--packets", "200000",
+                                             "--interval", "0.1") + fmt,
+                              name="units")
+            units = re.findall(r"[\d.]+ ([KMGT]?)bits/sec", r.out)
+            self.assertGreater(len(units), 6, r.out)
+            self.assertEqual(set(units), {"G"}, r.out)
+            self.assertIn("(L1 1.00 Gbits/sec)", r.out.splitlines()[3])
+        # --rate max: the unit of the TX link (memif says 100 Gbit/s)
+        r = self.run_loop(["--tx-port", "0", "--rx-port", "1", "--size",
+                           "512", "--time", "0.5"], name="units-max")
+        self.assertEqual(set(re.findall(r"[\d.]+ ([KMGT]?)bits/sec",
+                                        r.out)), {"G"}, r.out)
+
     def test_progress_line_on_a_terminal(self):
         eal = self.nb.eal(self.nb.memif_pair())
         argv = [nbe2e.BIN] + eal + ["--"] + self.loop_args(

@@ -58,13 +58,15 @@ class ResponderImpair(PeerBase):
         self.assertGreater(imp["policed"], 0)
         self.assertEqual(recv["lost_packets"], imp["policed"])
         # through the policer: 100 Mbit/s L1 over the receive time, plus
-        # its bucket (1 ms, at least two 9020 B frames)
+        # its bucket (10 ms, at least two 9020 B frames); not much less
+        # (it sees frames when the worker polls: a worker off its CPU
+        # longer than the bucket lets through less)
         bits = recv["packets"] * (1518 + 20) * 8
         secs = e["sum_sent"]["seconds"]
-        bucket = max(100e6 / 1000, 2 * 9020 * 8)
+        bucket = max(100e6 / 100, 2 * 9020 * 8)
         self.assertLessEqual(bits, 100e6 * recv["seconds"] + bucket
                              + 1538 * 8)
-        self.assertGreater(bits, 100e6 * secs * 0.99)
+        self.assertGreater(bits, 100e6 * secs * 0.98)
         self.quit()
 
     def forward(self, spec, tool):

@@ -156,9 +156,10 @@ test_policer(void **state)
 		double offered_pps, rate, cost, burst;
 	} cases[] = {
 		{"rate=100M", 1518, 2 * 100e6 / (1538 * 8), 100e6, 1538 * 8,
-		 2 * 9020 * 8},
-		{"rate=1Gl2", 64, 3e6, 1e9, 64 * 8, 1e9 / 1000},
-		{"rate=10kpps", 512, 50e3, 10e3, 1, 10},
+		 100e6 / 100},
+		{"rate=1Gl2", 64, 3e6, 1e9, 64 * 8, 1e9 / 100},
+		{"rate=10kpps", 512, 50e3, 10e3, 1, 10e3 / 100},
+		{"rate=1K", 64, 100, 1e3, 84 * 8, 2 * 9020 * 8},
 	};
 	unsigned int k;
 
