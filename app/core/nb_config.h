@@ -57,6 +57,7 @@ struct nb_config {
 	uint64_t bytes;	  /* total L2 bytes incl. FCS; 0 = unlimited */
 	double omit;	  /* warm-up seconds, excluded from results */
 	double interval;  /* report interval seconds; 0 = none */
+	int interval_set; /* --interval given */
 
 	uint32_t queues;     /* RX and TX queues per test port */
 	uint32_t extra_rxq;  /* peer mode: 1, the RX queue facing the peer's

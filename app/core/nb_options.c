@@ -384,6 +384,7 @@ opt_omit(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 static int
 opt_interval(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
+	cfg->interval_set = 1;
 	if (opt_secs(&cfg->interval, 3600, val, why, whylen) != 0)
 		return -EINVAL;
 	if (cfg->interval != 0 && cfg->interval < 0.1) {

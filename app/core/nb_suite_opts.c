@@ -274,6 +274,13 @@ nb_suite_check(struct nb_config *cfg, char *err, size_t errlen)
 				 cfg->sweep.sizes[i]);
 			return -EINVAL;
 		}
+	if (cfg->interval_set) {
+		snprintf(err, errlen,
+			 "--interval does not apply to %s: each trial is "
+			 "reported as a whole (a line, a JSON trial, a CSV row)",
+			 cfg->suite ? "a suite" : "a size sweep");
+		return -EINVAL;
+	}
 	if (!cfg->suite)
 		return 0;
 	if (cfg->duration_set || cfg->packets || cfg->bytes ||

@@ -75,6 +75,37 @@ class Reflector(nbe2e.E2ECase):
         # (testpmd's own memif counters cannot be compared: the memif PMD
         # clears them when our side disconnects, before we can read them.)
 
+    def test_suite_through_testpmd(self):
+        """--test in the reflector topology: each trial goes out and
+        comes back through testpmd; a rate it forwards without loss passes
+        at the ceiling, one trial per size, every frame back."""
+        if TESTPMD is None:
+            self.fail("dpdk-testpmd not installed (package dpdk)")
+        sock = os.path.join(self.tmpdir, "refl.sock")
+        self.start_testpmd(sock)
+        eal = self.nb.eal(["--vdev",
+                           "net_memif0,role=client,socket=%s,rsize=14"
+                           % sock], workers=1)
+        r = self.nb.run(eal, ["--peer", "02:00:00:00:00:99", "--reflector",
+                              "--test", "throughput", "--size", "256,512",
+                              "--rate", "100M", "--trial-time", "0.5",
+                              "--settle", "0", "--json"], name="refl-suite")
+        self.assertOk(r)
+        d = r.json()
+        self.assertEqual(d["start"]["topology"], "reflector")
+        rows = d["suite"]["results"]
+        self.assertEqual([x["size"] for x in rows], [256, 512])
+        for x in rows:
+            self.assertTrue(x["complete"])
+            self.assertEqual(x["trials"], 1)
+            self.assertIsNone(x["bounds"][0]["upper_pps"])
+            self.assertAlmostEqual(x["bounds"][0]["pps"],
+                                   100e6 / ((x["size"] + 20) * 8),
+                                   delta=0.01)
+        for t in d["suite"]["trials"]:
+            self.assertEqual(t["rx_packets"], t["tx_packets"])
+            self.assertEqual(t["latency"]["count"], t["rx_packets"])
+
     def test_testpmd_counts_every_frame_af_packet(self):
         """testpmd's own port counters against ours.  On memif testpmd's
         counters are reset when our side disconnects, so this runs over a

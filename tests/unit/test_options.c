@@ -1082,6 +1082,15 @@ test_suites(void **state)
 			       "--trial-time", "5"),
 			 -EINVAL);
 	assert_non_null(strstr(err, "--trial-time is for a test suite"));
+	/* trials are reported whole: no --interval */
+	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1",
+			       "--size", "64:256:*2", "--interval", "1"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "--interval does not apply to a size "
+				    "sweep"));
+	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1",
+			       "--test", "loss", "--interval", "0"),
+			 -EINVAL);
 	/* --settle: suites and sweeps */
 	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1",
 			       "--settle", "1"),
