@@ -10,6 +10,9 @@ what the responder says it did, exactly.
   the responder's duplicated and reordered counts, with no loss;
 - delay=USEC: the round trip of --pingpong grows by USEC (against a run
   without it, the same session setup)."""
+import os
+import signal
+
 import nbe2e
 from test_peer import PeerBase
 
@@ -21,13 +24,32 @@ def end_of(run):
 class ResponderImpair(PeerBase):
 
     def impaired(self, spec):
-        p = self.responder(["--impair", spec])
+        """A responder with --impair spec, on a socket of its own: each
+        test's clients meet a fresh responder, and the one before is
+        stopped with Ctrl-C (no --quit: a memif client reconnecting to a
+        server whose last client had just left was refused once under
+        ASan)."""
+        self.fresh_socket()
+        p = self.resp = self.responder(["--impair", spec])
         line = p.stdout.readline()
         self.assertIn("impairment %s" % spec, line)
         return p
 
-    def quit(self):
-        self.client(["--quit"])
+    def plain(self):
+        self.fresh_socket()
+        self.resp = self.responder()
+        return self.resp
+
+    def fresh_socket(self):
+        """The responder before (if any) is stopped with Ctrl-C (its
+        worker would poll on CPU 0 beside the next one), and the next
+        gets a socket path of its own."""
+        old = getattr(self, "resp", None)
+        if old is not None and old.poll() is None:
+            os.killpg(old.pid, signal.SIGINT)
+            old.wait(timeout=20)
+        self.n_sock = getattr(self, "n_sock", 0) + 1
+        self.sock = os.path.join(self.tmpdir, "imp%d.sock" % self.n_sock)
 
     def test_every_nth_dropped(self):
         self.impaired("every=100")
@@ -47,7 +69,6 @@ class ResponderImpair(PeerBase):
                            "0.5"]).out
         self.assertRegex(out, r"responder impairment every=100: of \d+ "
                               r"frames, \d+ dropped")
-        self.quit()
 
     def test_policer(self):
         self.impaired("rate=100M")
@@ -67,14 +88,12 @@ class ResponderImpair(PeerBase):
         self.assertLessEqual(bits, 100e6 * recv["seconds"] + bucket
                              + 1538 * 8)
         self.assertGreater(bits, 100e6 * secs * 0.98)
-        self.quit()
 
     def forward(self, spec, tool):
         """A forward test against a responder impaired by spec: the
         client's receiver totals and the responder's counts."""
         self.impaired(spec)
         e = end_of(self.client(tool + ["--json"]))
-        self.quit()
         return e["sum_received"], e["responder_impairment"]
 
     def test_duplicates_and_reordering(self):
@@ -100,7 +119,7 @@ class ResponderImpair(PeerBase):
             if spec:
                 self.impaired(spec)
             else:
-                self.responder()
+                self.plain()
             e = end_of(self.client(["--pingpong", "--time", "2",
                                     "--json"]))
             rtt[spec] = e["rtt"]
@@ -109,7 +128,6 @@ class ResponderImpair(PeerBase):
                 self.assertEqual(imp["delayed"], imp["seen"])
                 self.assertEqual(imp["dropped"] + imp["overflow"], 0)
                 self.assertEqual(e["rtt"]["probes_lost"], 0)
-            self.quit()
         added_min = rtt["delay=200"]["min_ns"] - rtt[None]["min_ns"]
         added_p50 = rtt["delay=200"]["p50_ns"] - rtt[None]["p50_ns"]
         msg = "min %.1f -> %.1f us, p50 %.1f -> %.1f us" % (
