@@ -274,6 +274,12 @@ nb_suite_check(struct nb_config *cfg, char *err, size_t errlen)
 				 cfg->sweep.sizes[i]);
 			return -EINVAL;
 		}
+	if (!cfg->suite && cfg->omit > 0) {
+		snprintf(err, errlen,
+			 "--omit does not apply to a size sweep: each size's "
+			 "test is counted whole");
+		return -EINVAL;
+	}
 	if (cfg->interval_set) {
 		snprintf(err, errlen,
 			 "--interval does not apply to %s: each trial is "

@@ -1091,6 +1091,10 @@ test_suites(void **state)
 	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1",
 			       "--test", "loss", "--interval", "0"),
 			 -EINVAL);
+	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1",
+			       "--size", "64:256:*2", "--omit", "1"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "--omit does not apply to a size sweep"));
 	/* --settle: suites and sweeps */
 	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1",
 			       "--settle", "1"),
