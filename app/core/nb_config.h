@@ -85,37 +85,37 @@ struct nb_config {
 	int dst_ip_set;
 
 	/* security (issue 10); parsed by nb_options.c, used by app/peer */
-	char auth_key[256];	/* --auth-key FILE (client and responder) */
+	char auth_key[256];	 /* --auth-key FILE (client and responder) */
 	uint8_t psk[NB_MAX_PSK]; /* the key: FILE's bytes, one trailing
 				  * newline (LF or CRLF) stripped */
-	uint32_t psk_len;	/* 0: no key */
-	uint32_t nb_allow;	/* responder: --allow entries; 0 = anyone */
+	uint32_t psk_len;	 /* 0: no key */
+	uint32_t nb_allow;	 /* responder: --allow entries; 0 = anyone */
 	struct nb_allow allow[NB_MAX_ALLOW];
 	struct nb_rate_spec max_rate; /* responder: --max-rate, the most it
 				       * sends or accepts [10G]; kind is
 				       * NB_RATE_BPS_L1/L2 or NB_RATE_PPS */
-	double max_time;	/* responder: --max-time, longest test it
-				 * runs, omit included [3600] */
-	int allow_quit;		/* responder: --allow-quit */
-	struct nb_impair_cfg impair; /* responder: --impair */
+	double max_time;	      /* responder: --max-time, longest test it
+				       * runs, omit included [3600] */
+	int allow_quit;		      /* responder: --allow-quit */
+	struct nb_impair_cfg impair;  /* responder: --impair */
 
 	/* suites (RFC 2544, nb_suite_opts.c); loopback and reflector */
-	unsigned int suite;	/* NB_SUITE_* bits; 0: one test */
-	struct nb_sweep sweep;	/* sizes run one after another; n 0: the
-				 * --size list is one test's mix */
-	int size_given;		/* --size was given */
-	double trial_time;	/* --trial-time: a final trial [60] */
-	double first_trial;	/* the first phase's trials [1] */
-	double settle;		/* --settle: pause between trials [2] */
+	unsigned int suite;    /* NB_SUITE_* bits; 0: one test */
+	struct nb_sweep sweep; /* sizes run one after another; n 0: the
+				* --size list is one test's mix */
+	int size_given;	       /* --size was given */
+	double trial_time;     /* --trial-time: a final trial [60] */
+	double first_trial;    /* the first phase's trials [1] */
+	double settle;	       /* --settle: pause between trials [2] */
 	int settle_set;
-	uint32_t nb_tol;	/* --loss-tolerance: ascending ratios */
+	uint32_t nb_tol; /* --loss-tolerance: ascending ratios */
 	double loss_tol[NB_SEARCH_MAX_GOALS];
 	struct nb_rate_spec precision; /* --precision; MAX kind: default */
-	double latency_load;	/* --latency-load: share of throughput [0.9] */
-	double loss_step;	/* --loss-step: ladder step [0.1] */
-	uint32_t trials;	/* --trials: back-to-back repeats [50] */
-	const char *suite_opt;	/* the first suite option given (for the
-				 * message when --test is missing) */
+	double latency_load;   /* --latency-load: share of throughput [0.9] */
+	double loss_step;      /* --loss-step: ladder step [0.1] */
+	uint32_t trials;       /* --trials: back-to-back repeats [50] */
+	const char *suite_opt; /* the first suite option given (for the
+				* message when --test is missing) */
 
 	/* output */
 	int json;	   /* one JSON document on stdout */

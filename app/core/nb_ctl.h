@@ -18,8 +18,9 @@
  *
  * followed by a body of fixed layout for the type (RESULTS: a fixed part
  * and chunk_len bytes) and, with NB_CTL_F_TAG, a 16-byte authentication
- * tag (nb_auth.h; the codec carries it, nb_auth computes and checks it).  Strings are fixed-size fields: the text, a NUL,
- * then NUL padding to the end of the field.
+ * tag (nb_auth.h; the codec carries it, nb_auth computes and checks it).
+ * Strings are fixed-size fields: the text, a NUL, then NUL padding to the end
+ * of the field.
  *
  * The decoder accepts exactly the byte strings the encoder produces: any
  * message it accepts re-encodes to the same bytes.  Anything else (wrong
@@ -57,8 +58,8 @@
 /* Body lengths on the wire. */
 #define NB_CTL_BOOT_STR		 40
 #define NB_CTL_CONF_LEN		 368
-#define NB_CTL_BUSY_LEN		 (4 + NB_CTL_BUSY_STR) /* 68 */
-#define NB_CTL_PROOF_LEN	 (2 * NB_CTL_NONCE)    /* 32 */
+#define NB_CTL_BUSY_LEN		 (4 + NB_CTL_BUSY_STR)	  /* 68 */
+#define NB_CTL_PROOF_LEN	 (2 * NB_CTL_NONCE)	  /* 32 */
 #define NB_CTL_PARAMS_LEN	 (180 + NB_CTL_PROOF_LEN) /* 212 */
 #define NB_CTL_QUIT_LEN		 NB_CTL_PROOF_LEN
 #define NB_CTL_ACCEPT_LEN	 4
@@ -384,7 +385,7 @@ struct nb_ctl_results_hdr {
 	uint64_t rx_warm;
 	uint64_t rx_bad_stream;
 	uint64_t tx_dropped;
-	struct nb_pmd_stats pmd; /* the test port's own counters */
+	struct nb_pmd_stats pmd;	/* the test port's own counters */
 	struct nb_impair_report impair; /* the responder's --impair */
 };
 

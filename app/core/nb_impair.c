@@ -146,8 +146,8 @@ nb_impair_text(const struct nb_impair_cfg *c, char *buf, size_t len)
 #define ADD(...)                                                               \
 	do {                                                                   \
 		if (off < len)                                                 \
-			off += (size_t)snprintf(buf + off, len - off,          \
-						"%s", off ? "," : "");         \
+			off += (size_t)snprintf(buf + off, len - off, "%s",    \
+						off ? "," : "");               \
 		if (off < len)                                                 \
 			off += (size_t)snprintf(buf + off, len - off,          \
 						__VA_ARGS__);                  \
@@ -235,16 +235,15 @@ police(struct nb_impair *im, uint32_t len, uint64_t now_ns)
 	if (im->rate_bps <= 0)
 		return 1;
 	if (now_ns > im->last_ns) {
-		im->credit += im->rate_bps * (double)(now_ns - im->last_ns) /
-			      1e9;
+		im->credit +=
+			im->rate_bps * (double)(now_ns - im->last_ns) / 1e9;
 		if (im->credit > im->burst)
 			im->credit = im->burst;
 		im->last_ns = now_ns;
 	}
-	cost = im->rate_pps ? 1
-	       : im->cfg.rate.kind == NB_RATE_BPS_L1
-		       ? (len + 20) * 8.0
-		       : len * 8.0;
+	cost = im->rate_pps			     ? 1
+	       : im->cfg.rate.kind == NB_RATE_BPS_L1 ? (len + 20) * 8.0
+						     : len * 8.0;
 	if (im->credit < cost)
 		return 0;
 	im->credit -= cost;
@@ -323,8 +322,8 @@ nb_impair_release(struct nb_impair *im, uint64_t now_ns,
 
 	/* a held frame nothing passed in time goes on, in its place */
 	if (im->have_held &&
-	    (flush ||
-	     now_ns >= im->held.due_ns - im->cfg.delay_ns + NB_IMPAIR_HOLD_NS)) {
+	    (flush || now_ns >= im->held.due_ns - im->cfg.delay_ns +
+					NB_IMPAIR_HOLD_NS)) {
 		im->have_held = 0;
 		append(im, &im->held);
 	}

@@ -36,7 +36,7 @@
 
 struct nb_impair_cfg {
 	int active;
-	uint32_t every;	   /* 0: none */
+	uint32_t every;		   /* 0: none */
 	double drop, dup, reorder; /* probabilities */
 	uint64_t delay_ns;
 	struct nb_rate_spec rate; /* NB_RATE_MAX: no policer */
@@ -49,13 +49,13 @@ int nb_impair_parse(const char *s, struct nb_impair_cfg *out, char *why,
 void nb_impair_text(const struct nb_impair_cfg *c, char *buf, size_t len);
 
 struct nb_impair_counts {
-	uint64_t seen;	       /* data frames and probes offered */
-	uint64_t dropped;      /* by drop= or every= */
-	uint64_t policed;      /* over rate= */
-	uint64_t overflow;     /* the delay line was full */
+	uint64_t seen;	   /* data frames and probes offered */
+	uint64_t dropped;  /* by drop= or every= */
+	uint64_t policed;  /* over rate= */
+	uint64_t overflow; /* the delay line was full */
 	uint64_t duplicated;
-	uint64_t reordered;    /* passed by a later frame */
-	uint64_t delayed;      /* held delay= */
+	uint64_t reordered; /* passed by a later frame */
+	uint64_t delayed;   /* held delay= */
 };
 
 /* What a responder's impairment was and did, as reported to its client. */
@@ -77,7 +77,7 @@ struct nb_impair {
 	struct nb_impair_cfg cfg;
 	uint64_t rng;
 	uint32_t drop_thr, dup_thr, reorder_thr; /* P x 2^32 */
-	uint64_t n;			  /* frames offered (every=) */
+	uint64_t n;				 /* frames offered (every=) */
 	/* policer: bits of credit, refilled at rate_bps from last_ns */
 	double rate_bps, credit, burst;
 	int rate_pps; /* the policer counts frames, not bits */

@@ -870,8 +870,7 @@ const struct nb_option nb_options[] = {
 	{"allow-quit", 0, NULL, opt_allow_quit,
 	 "obey a client's --quit (by default only a responder with "
 	 "--auth-key obeys, and only key holders)",
-	 0,
-	 NB_IN_RSP},
+	 0, NB_IN_RSP},
 	HEADING("Traffic"),
 	{"rate", 'b', "RATE", opt_rate,
 	 "total rate: 10G (L1 bits/s, default layer), 9.5Gl2 (L2 bits/s), "

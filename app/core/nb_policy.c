@@ -127,8 +127,8 @@ nb_policy_params(const struct nb_config *cfg, const struct nb_ctl_params *p,
 	if (asked > cap->value * (1 + 1e-9)) {
 		WHY("%.6g %s asked; this responder %s at most %g %s "
 		    "(--max-rate)",
-		    asked, cap_unit(cap), sends ? "sends" : "takes",
-		    cap->value, cap_unit(cap));
+		    asked, cap_unit(cap), sends ? "sends" : "takes", cap->value,
+		    cap_unit(cap));
 		return -EPERM;
 	}
 	return 0;

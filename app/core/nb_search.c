@@ -24,8 +24,8 @@ nb_search_init(struct nb_search *s, const struct nb_search_cfg *cfg)
 	if (cfg->min <= 0 || cfg->max < cfg->min || cfg->nb_goals == 0 ||
 	    cfg->nb_goals > NB_SEARCH_MAX_GOALS || cfg->trial_s <= 0 ||
 	    cfg->first_s <= 0 || cfg->first_s > cfg->trial_s ||
-	    (cfg->width <= 0 && cfg->width_rel <= 0) ||
-	    !isfinite(cfg->max) || !isfinite(cfg->trial_s))
+	    (cfg->width <= 0 && cfg->width_rel <= 0) || !isfinite(cfg->max) ||
+	    !isfinite(cfg->trial_s))
 		return -EINVAL;
 	for (g = 0; g < cfg->nb_goals; g++)
 		if (!(cfg->tolerance[g] >= 0 && cfg->tolerance[g] < 1) ||

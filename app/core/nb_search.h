@@ -30,24 +30,25 @@
 #define NB_SEARCH_MAX_TRIALS 200
 
 struct nb_search_cfg {
-	double min, max;   /* the range searched (min > 0) */
-	double width;	   /* absolute precision: upper - lower <= width */
-	double width_rel;  /* or relative: upper - lower <= width_rel * upper
-			    * (the larger of the two is the goal) */
-	int integer;	   /* values are whole numbers (burst lengths) */
+	double min, max;  /* the range searched (min > 0) */
+	double width;	  /* absolute precision: upper - lower <= width */
+	double width_rel; /* or relative: upper - lower <= width_rel * upper
+			   * (the larger of the two is the goal) */
+	int integer;	  /* values are whole numbers (burst lengths) */
 	uint32_t nb_goals;
 	double tolerance[NB_SEARCH_MAX_GOALS]; /* loss ratio 0..1, ascending */
-	double trial_s;	   /* the final phase's trial length */
-	double first_s;	   /* the first phase's (<= trial_s) */
-	uint32_t max_trials; /* give up after this many [NB_SEARCH_MAX_TRIALS] */
+	double trial_s; /* the final phase's trial length */
+	double first_s; /* the first phase's (<= trial_s) */
+	uint32_t
+		max_trials; /* give up after this many [NB_SEARCH_MAX_TRIALS] */
 };
 
 /* One goal's bounds in the current phase (0: none yet). */
 struct nb_search_goal {
 	double tolerance;
-	double lower, upper;	   /* highest pass, lowest fail */
+	double lower, upper;	       /* highest pass, lowest fail */
 	double prev_lower, prev_upper; /* the last phase's, to measure again */
-	double guess;	   /* what got through the last failure: v (1 - loss) */
+	double guess; /* what got through the last failure: v (1 - loss) */
 	int done;
 };
 
@@ -58,7 +59,7 @@ struct nb_search {
 	double phase_width[NB_SEARCH_MAX_PHASES]; /* multiple of the goal */
 	struct nb_search_goal goals[NB_SEARCH_MAX_GOALS];
 	uint32_t trials;
-	double step[NB_SEARCH_MAX_GOALS]; /* external search step */
+	double step[NB_SEARCH_MAX_GOALS];  /* external search step */
 	int by_guess[NB_SEARCH_MAX_GOALS]; /* the last step down went to the
 					    * guess: the step stays */
 	double retry_value; /* a contradicted value to measure again; 0 none */
@@ -69,10 +70,10 @@ struct nb_search {
 
 /* The next trial asked for. */
 struct nb_trial_req {
-	double value;	  /* rate or burst length */
-	double seconds;	  /* trial length (rates) */
+	double value;	/* rate or burst length */
+	double seconds; /* trial length (rates) */
 	uint32_t phase;
-	int retry;	  /* a repeat of a contradicted trial */
+	int retry; /* a repeat of a contradicted trial */
 };
 
 /* -EINVAL on a bad configuration. */
@@ -97,9 +98,9 @@ double nb_search_width(const struct nb_search_cfg *cfg, double upper);
 
 /* --- frame loss rate ladder --- */
 struct nb_ladder {
-	double step;	   /* share of the maximum per step, e.g. 0.1 */
-	uint32_t k;	   /* steps run */
-	uint32_t clean;	   /* lossless steps in a row */
+	double step;	/* share of the maximum per step, e.g. 0.1 */
+	uint32_t k;	/* steps run */
+	uint32_t clean; /* lossless steps in a row */
 	int finished;
 };
 

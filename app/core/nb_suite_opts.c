@@ -10,8 +10,8 @@
 
 #define WHY(...) snprintf(why, whylen, __VA_ARGS__)
 
-static const char *const suite_names[NB_SUITE_KINDS] = {
-	"throughput", "latency", "loss", "back-to-back"};
+static const char *const suite_names[NB_SUITE_KINDS] = {"throughput", "latency",
+							"loss", "back-to-back"};
 
 const char *
 nb_suite_name(unsigned int bit)
@@ -92,8 +92,7 @@ nb_opt_trial_time(struct nb_config *cfg, const char *val, char *why,
 }
 
 int
-nb_opt_settle(struct nb_config *cfg, const char *val, char *why,
-	      size_t whylen)
+nb_opt_settle(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
 	cfg->settle_set = 1; /* sweeps take it too */
 	return secs(&cfg->settle, 0, 600, val, why, whylen);
@@ -216,8 +215,7 @@ nb_opt_loss_step(struct nb_config *cfg, const char *val, char *why,
 }
 
 int
-nb_opt_trials(struct nb_config *cfg, const char *val, char *why,
-	      size_t whylen)
+nb_opt_trials(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
 	given(cfg, "--trials");
 	if (nb_parse_u32(val, 1, 1000, &cfg->trials) != 0) {
@@ -248,14 +246,16 @@ nb_suite_check(struct nb_config *cfg, char *err, size_t errlen)
 	uint16_t i;
 
 	if (cfg->suite_opt != NULL && cfg->suite == 0) {
-		snprintf(err, errlen, "%s is for a test suite: add --test "
-				      "throughput|latency|loss|back-to-back",
+		snprintf(err, errlen,
+			 "%s is for a test suite: add --test "
+			 "throughput|latency|loss|back-to-back",
 			 cfg->suite_opt);
 		return -EINVAL;
 	}
 	if (cfg->settle_set && !cfg->suite && !sweep) {
-		snprintf(err, errlen, "--settle is for a test suite (--test) or "
-				      "a size sweep (--size MIN:MAX:*F)");
+		snprintf(err, errlen,
+			 "--settle is for a test suite (--test) or "
+			 "a size sweep (--size MIN:MAX:*F)");
 		return -EINVAL;
 	}
 	if (!cfg->suite && !sweep)
@@ -281,16 +281,16 @@ nb_suite_check(struct nb_config *cfg, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	if (cfg->interval_set) {
-		snprintf(err, errlen,
-			 "--interval does not apply to %s: each trial is "
-			 "reported as a whole (a line, a JSON trial, a CSV row)",
-			 cfg->suite ? "a suite" : "a size sweep");
+		snprintf(
+			err, errlen,
+			"--interval does not apply to %s: each trial is "
+			"reported as a whole (a line, a JSON trial, a CSV row)",
+			cfg->suite ? "a suite" : "a size sweep");
 		return -EINVAL;
 	}
 	if (!cfg->suite)
 		return 0;
-	if (cfg->duration_set || cfg->packets || cfg->bytes ||
-	    cfg->omit > 0) {
+	if (cfg->duration_set || cfg->packets || cfg->bytes || cfg->omit > 0) {
 		snprintf(err, errlen,
 			 "a suite sets each trial's length itself: give "
 			 "--trial-time (and --settle), not --time, --packets, "

@@ -79,8 +79,7 @@ nb_suite_add_trial(struct nb_suite_report *s, const struct nb_trial_rec *t)
 int
 nb_suite_add_row(struct nb_suite_report *s, const struct nb_suite_row *r)
 {
-	if (grow((void **)&s->rows, &s->cap_rows, s->nb_rows, sizeof(*r)) !=
-	    0)
+	if (grow((void **)&s->rows, &s->cap_rows, s->nb_rows, sizeof(*r)) != 0)
 		return -ENOMEM;
 	s->rows[s->nb_rows++] = *r;
 	return 0;
@@ -185,12 +184,11 @@ text_throughput(FILE *f, const struct nb_suite_report *s)
 		if (r->kind != NB_SUITE_THROUGHPUT)
 			continue;
 		if (!head++)
-			fprintf(f,
-				"\nThroughput (RFC 2544 26.1): the highest "
-				"rate that lost at most the tolerance\n"
-				"  size  loss<=      Mpps   Gbit/s L1  "
-				"Gbit/s L2  %% line   upper Mpps  trials  "
-				"seconds\n");
+			fprintf(f, "\nThroughput (RFC 2544 26.1): the highest "
+				   "rate that lost at most the tolerance\n"
+				   "  size  loss<=      Mpps   Gbit/s L1  "
+				   "Gbit/s L2  %% line   upper Mpps  trials  "
+				   "seconds\n");
 		for (g = 0; g < r->nb_goals; g++) {
 			char pct[16], up[24], tol[24];
 
@@ -209,7 +207,7 @@ text_throughput(FILE *f, const struct nb_suite_report *s)
 				nb_suite_l1(r->lower[g], r->size) / 1e9,
 				nb_suite_l2(r->lower[g], r->size) / 1e9, pct,
 				up, r->trials, r->seconds,
-				r->gave_up ? "  (gave up: trial budget spent)"
+				r->gave_up  ? "  (gave up: trial budget spent)"
 				: !r->valid ? "  (interrupted)"
 				: r->lower[g] == 0 ? "  (fails at the minimum)"
 						   : "");
@@ -252,7 +250,8 @@ text_latency(FILE *f, const struct nb_suite_report *s)
 		if (r->kind == NB_SUITE_LATENCY && r->valid) {
 			if (!head++)
 				fprintf(f,
-					"\nLatency (RFC 2544 26.2) at %.0f%% of "
+					"\nLatency (RFC 2544 26.2) at %.0f%% "
+					"of "
 					"the throughput, microseconds\n"
 					"  size   load Mpps  %% line   "
 					"  min     mean      p50      p99    "
@@ -320,8 +319,8 @@ text_b2b(FILE *f, const struct nb_suite_report *s)
 				"burst at the maximum rate with no loss\n"
 				"  size  repeats   mean frames      min      "
 				"max   mean ms\n");
-		fprintf(f, "  %4u  %7u  %12.1f  %7llu  %7llu  %8.3f\n",
-			r->size, r->repeats, r->burst_mean,
+		fprintf(f, "  %4u  %7u  %12.1f  %7llu  %7llu  %8.3f\n", r->size,
+			r->repeats, r->burst_mean,
 			(unsigned long long)r->burst_min,
 			(unsigned long long)r->burst_max,
 			r->max_pps > 0 ? 1e3 * r->burst_mean / r->max_pps : 0);
@@ -362,17 +361,18 @@ nb_suite_json_trial(const struct nb_trial_rec *t)
 		"s:I,s:I,s:I,s:f,s:b,s:b,s:b}",
 		"test", nb_suite_kind_name(t->kind), "size", t->size, "trial",
 		t->index, "phase", t->phase, "repeat", t->repeat, "retry",
-		t->retry, "start", t->start_s, "seconds", t->seconds,
-		"req_pps", t->req_pps, "tx_pps", t->tx_pps, "rx_pps",
-		t->rx_pps, "tx_l1_bps", nb_suite_l1(t->tx_pps, t->size),
-		"tx_l2_bps", nb_suite_l2(t->tx_pps, t->size), "tx_seconds",
-		t->tx_seconds, "tx_packets", (json_int_t)t->tx, "rx_packets",
+		t->retry, "start", t->start_s, "seconds", t->seconds, "req_pps",
+		t->req_pps, "tx_pps", t->tx_pps, "rx_pps", t->rx_pps,
+		"tx_l1_bps", nb_suite_l1(t->tx_pps, t->size), "tx_l2_bps",
+		nb_suite_l2(t->tx_pps, t->size), "tx_seconds", t->tx_seconds,
+		"tx_packets", (json_int_t)t->tx, "rx_packets",
 		(json_int_t)t->rx, "lost_packets", (json_int_t)t->lost,
 		"loss_ratio", t->loss, "pass", t->pass, "rate_not_reached",
 		t->short_rate, "interrupted", t->interrupted);
 
 	if (t->burst)
-		json_object_set_new(o, "burst", json_integer((json_int_t)t->burst));
+		json_object_set_new(o, "burst",
+				    json_integer((json_int_t)t->burst));
 	json_object_set_new(o, "latency", lat_json(&t->lat));
 	return o;
 }
@@ -398,10 +398,10 @@ row_json(const struct nb_suite_report *s, const struct nb_suite_row *r)
 				"percent_of_line",
 				share(s, r->lower[g], r->size));
 
-			json_object_set_new(
-				b, "upper_pps",
-				r->upper[g] > 0 ? json_real(r->upper[g])
-						: json_null());
+			json_object_set_new(b, "upper_pps",
+					    r->upper[g] > 0
+						    ? json_real(r->upper[g])
+						    : json_null());
 			json_array_append_new(a, b);
 		}
 		json_object_set_new(o, "bounds", a);
@@ -414,7 +414,8 @@ row_json(const struct nb_suite_report *s, const struct nb_suite_row *r)
 	} else if (r->kind == NB_SUITE_SWEEP) {
 		json_object_set_new(o, "result", nb_suite_json_trial(&r->t));
 	} else if (r->kind == NB_SUITE_LOSS) {
-		json_object_set_new(o, "clean_share", json_real(r->clean_share));
+		json_object_set_new(o, "clean_share",
+				    json_real(r->clean_share));
 	} else if (r->kind == NB_SUITE_B2B) {
 		json_object_set_new(o, "repeats", json_integer(r->repeats));
 		json_object_set_new(o, "burst_mean", json_real(r->burst_mean));
@@ -438,8 +439,8 @@ nb_suite_json(const struct nb_suite_report *s)
 
 	for (k = 0; k < NB_SUITE_KINDS; k++)
 		if (s->kinds & (1u << k))
-			json_array_append_new(tests,
-					      json_string(nb_suite_name(1u << k)));
+			json_array_append_new(
+				tests, json_string(nb_suite_name(1u << k)));
 	if (s->kinds & NB_SUITE_SWEEP)
 		json_array_append_new(tests, json_string("sweep"));
 	for (i = 0; i < c->sweep.n; i++)
@@ -447,16 +448,16 @@ nb_suite_json(const struct nb_suite_report *s)
 	for (i = 0; i < c->nb_tol; i++)
 		json_array_append_new(tol, json_real(c->loss_tol[i]));
 	for (i = 0; i < s->nb_trials; i++)
-		json_array_append_new(trials, nb_suite_json_trial(&s->trials[i]));
+		json_array_append_new(trials,
+				      nb_suite_json_trial(&s->trials[i]));
 	for (i = 0; i < s->nb_rows; i++)
 		json_array_append_new(rows, row_json(s, &s->rows[i]));
 	start = json_pack("{s:s,s:o,s:o,s:f,s:f,s:f,s:o,s:f,s:f,s:i}",
 			  "topology", s->topology, "tests", tests, "sizes",
 			  sizes, "trial_time", c->trial_time, "first_trial",
-			  c->first_trial, "settle", c->settle,
-			  "loss_tolerance", tol, "latency_load",
-			  c->latency_load, "line_l1_bps", s->line_bps,
-			  "b2b_trials", c->trials);
+			  c->first_trial, "settle", c->settle, "loss_tolerance",
+			  tol, "latency_load", c->latency_load, "line_l1_bps",
+			  s->line_bps, "b2b_trials", c->trials);
 	doc = json_pack("{s:o,s:{s:o,s:o,s:I,s:f,s:b}}", "start", start,
 			"suite", "trials", trials, "results", rows, "nb_trials",
 			(json_int_t)s->nb_trials, "seconds", s->seconds,
@@ -495,11 +496,11 @@ nb_suite_csv_trial(FILE *f, const struct nb_trial_rec *t)
 		nb_suite_kind_name(t->kind), t->size, t->index, t->phase,
 		t->repeat, t->retry, t->start_s, t->seconds,
 		(unsigned long long)t->burst, t->req_pps, t->tx_pps, t->rx_pps,
-		nb_suite_l1(t->tx_pps, t->size), nb_suite_l2(t->tx_pps, t->size),
-		(unsigned long long)t->tx, (unsigned long long)t->rx,
-		(unsigned long long)t->lost, t->loss, t->pass, t->short_rate,
-		t->interrupted, (unsigned long long)l->count, l->min_ns,
-		l->mean_ns, l->p50_ns, l->p99_ns, l->p999_ns, l->max_ns,
-		l->jitter_ns);
+		nb_suite_l1(t->tx_pps, t->size),
+		nb_suite_l2(t->tx_pps, t->size), (unsigned long long)t->tx,
+		(unsigned long long)t->rx, (unsigned long long)t->lost, t->loss,
+		t->pass, t->short_rate, t->interrupted,
+		(unsigned long long)l->count, l->min_ns, l->mean_ns, l->p50_ns,
+		l->p99_ns, l->p999_ns, l->max_ns, l->jitter_ns);
 	fflush(f);
 }

@@ -26,14 +26,14 @@ struct nb_lat_stats {
 struct nb_trial_rec {
 	unsigned int kind; /* NB_SUITE_* */
 	uint16_t size;
-	uint32_t index;	   /* trial number in the suite, from 1 */
-	uint32_t phase;	   /* throughput search phase */
-	uint32_t repeat;   /* back-to-back repeat, from 1 */
-	int retry;	   /* a contradicted trial measured again */
-	double start_s;	   /* since the suite began */
-	double seconds;	   /* asked length (0: a burst) */
-	double req_pps;	   /* asked rate; 0: as fast as possible */
-	uint64_t burst;	   /* back-to-back: frames asked */
+	uint32_t index;	       /* trial number in the suite, from 1 */
+	uint32_t phase;	       /* throughput search phase */
+	uint32_t repeat;       /* back-to-back repeat, from 1 */
+	int retry;	       /* a contradicted trial measured again */
+	double start_s;	       /* since the suite began */
+	double seconds;	       /* asked length (0: a burst) */
+	double req_pps;	       /* asked rate; 0: as fast as possible */
+	uint64_t burst;	       /* back-to-back: frames asked */
 	double tx_pps, rx_pps; /* measured over the trial */
 	double tx_seconds;
 	uint64_t tx, rx, lost; /* frames: sent, received once, missing */
@@ -48,8 +48,8 @@ struct nb_suite_row {
 	unsigned int kind;
 	uint16_t size;
 	uint32_t trials;
-	double seconds;	     /* from the first trial's start to the end */
-	double max_pps;	     /* the ceiling (line rate or --rate) */
+	double seconds; /* from the first trial's start to the end */
+	double max_pps; /* the ceiling (line rate or --rate) */
 	/* throughput */
 	uint32_t nb_goals;
 	double tol[NB_SEARCH_MAX_GOALS];
@@ -71,8 +71,8 @@ struct nb_suite_row {
 struct nb_suite_report {
 	const struct nb_config *cfg;
 	const char *topology;
-	unsigned int kinds;	/* what runs (NB_SUITE_* bits) */
-	double line_bps;	/* L1 bits/s of the TX ports; 0 unknown */
+	unsigned int kinds; /* what runs (NB_SUITE_* bits) */
+	double line_bps;    /* L1 bits/s of the TX ports; 0 unknown */
 	uint32_t nb_trials, cap_trials;
 	struct nb_trial_rec *trials;
 	uint32_t nb_rows, cap_rows;
@@ -87,8 +87,7 @@ void nb_suite_report_init(struct nb_suite_report *s,
 			  unsigned int kinds, double line_bps);
 void nb_suite_report_free(struct nb_suite_report *s);
 /* Copies; -ENOMEM when out of memory. */
-int nb_suite_add_trial(struct nb_suite_report *s,
-		       const struct nb_trial_rec *t);
+int nb_suite_add_trial(struct nb_suite_report *s, const struct nb_trial_rec *t);
 int nb_suite_add_row(struct nb_suite_report *s, const struct nb_suite_row *r);
 
 /* L1 and L2 bits/s of a frame rate at one size. */

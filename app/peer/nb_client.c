@@ -616,8 +616,7 @@ nb_client_main(struct nb_app *app)
 	}
 	/* unpredictable session and first seq (the kernel's CSPRNG) */
 	if (nb_auth_random(&pr.session, sizeof(pr.session)) != 0 ||
-	    nb_auth_random(&pr.link.next_seq, sizeof(pr.link.next_seq)) !=
-		    0) {
+	    nb_auth_random(&pr.link.next_seq, sizeof(pr.link.next_seq)) != 0) {
 		code = fail(&pr, "%s", "cannot read random bytes");
 		goto out;
 	}

@@ -82,7 +82,8 @@ conf_json(json_t *o, const char *key, const struct nb_ctl_conf *c)
 			  jstr(c->cpu, sizeof(c->cpu)), "os",
 			  jstr(c->os, sizeof(c->os)), "version",
 			  jstr(c->tool_version, sizeof(c->tool_version)),
-			  "dpdk", jstr(c->dpdk_version, sizeof(c->dpdk_version)),
+			  "dpdk",
+			  jstr(c->dpdk_version, sizeof(c->dpdk_version)),
 			  "driver", jstr(c->driver, sizeof(c->driver)),
 			  "link_speed_mbps", (int)c->link_speed_mbps,
 			  "numa_node", (int)c->numa_node, "rx_queues",
@@ -206,7 +207,7 @@ nb_client_start_json(struct nb_peer *pr, const struct nb_ctl_params *p)
 
 	json_object_set_new(
 		o, "direction",
-		json_string(p->direction == NB_CTL_DIR_BIDIR	? "bidir"
+		json_string(p->direction == NB_CTL_DIR_BIDIR	 ? "bidir"
 			    : p->direction == NB_CTL_DIR_REVERSE ? "reverse"
 								 : "forward"));
 	conf_json(o, "remote", &pr->theirs);

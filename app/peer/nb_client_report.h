@@ -12,8 +12,7 @@ void nb_client_report_conf(struct nb_peer *pr);
 void nb_client_report_header(struct nb_peer *pr, const struct nb_ctl_params *p);
 /* What a peer test's start object adds: direction and the remote end
  * (the JSON document and the JSON-lines start event carry the same). */
-json_t *nb_client_start_json(struct nb_peer *pr,
-			     const struct nb_ctl_params *p);
+json_t *nb_client_start_json(struct nb_peer *pr, const struct nb_ctl_params *p);
 /* This end's counters only, the responder's being lost; returns 1. */
 int nb_client_report_partial(struct nb_peer *pr, const char *why);
 /* Each direction's report from both ends' counters; -1 if --json-file

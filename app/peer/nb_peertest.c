@@ -170,10 +170,10 @@ nb_peertest_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 		ret = pr->client ? prober_setup(pr, err, errlen)
 				 : reflect_setup(pr, p, err, errlen);
 	if (ret == 0 && !pr->client && app->cfg.impair.active)
-		ret = nb_jobs_impair(&app->jobs, &app->cfg.impair,
-				     nb_clock_ns(&app->run.clock,
-						 rte_get_tsc_cycles()),
-				     app->cfg.proto, err, errlen);
+		ret = nb_jobs_impair(
+			&app->jobs, &app->cfg.impair,
+			nb_clock_ns(&app->run.clock, rte_get_tsc_cycles()),
+			app->cfg.proto, err, errlen);
 	if (ret != 0) {
 		nb_run_free(app);
 		return ret;
@@ -265,7 +265,8 @@ log_receivers(const struct nb_jobs *js, int responder)
 	if (responder && probes)
 		NB_LOG(INFO,
 		       "probes: %" PRIu64 " received, %" PRIu64
-		       " reflected, %" PRIu64 " refused by the TX queue, %" PRIu64
+		       " reflected, %" PRIu64
+		       " refused by the TX queue, %" PRIu64
 		       " not reflected (over the agreed rate or not "
 		       "probe-sized)",
 		       probes, back, fail, limited);

@@ -81,7 +81,8 @@ end_session(struct nb_peer *pr, const char *why)
 static uint32_t
 epoch_now(const struct nb_peer *pr)
 {
-	return (uint32_t)(nb_peer_now(pr) / (NB_AUTH_EPOCH_SEC * 1000000000ull));
+	return (uint32_t)(nb_peer_now(pr) /
+			  (NB_AUTH_EPOCH_SEC * 1000000000ull));
 }
 
 /* An answer outside any session: REJECT (untagged unless a is given). */
@@ -141,8 +142,7 @@ answer_hello(struct nb_peer *pr, const struct nb_udp_info *u,
 		pr->refused++;
 		return;
 	}
-	if (nb_policy_peer(cfg, u->src_mac, u->src_ip, why, sizeof(why)) !=
-	    0) {
+	if (nb_policy_peer(cfg, u->src_mac, u->src_ip, why, sizeof(why)) != 0) {
 		refuse(pr, u, m->session, 1, NB_CTL_CODE_POLICY, why, NULL);
 		return;
 	}
@@ -175,9 +175,8 @@ open_session(struct nb_peer *pr, const struct nb_udp_info *u,
 	     const struct nb_ctl_msg *m)
 {
 	const struct nb_config *cfg = &pr->app->cfg;
-	const struct nb_ctl_proof *pf = m->type == NB_CTL_PARAMS
-						? &m->u.params.proof
-						: &m->u.quit;
+	const struct nb_ctl_proof *pf =
+		m->type == NB_CTL_PARAMS ? &m->u.params.proof : &m->u.quit;
 	char why[NB_CTL_REASON_STR];
 	struct nb_auth a;
 	uint32_t seq0;
@@ -188,16 +187,16 @@ open_session(struct nb_peer *pr, const struct nb_udp_info *u,
 	 * must not open it again */
 	if (m->session == pr->last_session)
 		return -1;
-	if (!nb_auth_cookie_ok(pr->secret, epoch_now(pr), u->src_mac,
-			       u->src_ip, m->session, pf->client_nonce,
-			       pf->cookie, &seq0)) {
+	if (!nb_auth_cookie_ok(pr->secret, epoch_now(pr), u->src_mac, u->src_ip,
+			       m->session, pf->client_nonce, pf->cookie,
+			       &seq0)) {
 		pr->auth_fail++;
 		NB_LOG(DEBUG, "%s with a bad or stale cookie from " NB_IP4_FMT,
 		       nb_ctl_type_name(m->type), NB_IP4_ARGS(u->src_ip));
 		return -1;
 	}
-	nb_auth_derive(&a, cfg->psk, cfg->psk_len, pf->client_nonce,
-		       pf->cookie, m->session);
+	nb_auth_derive(&a, cfg->psk, cfg->psk_len, pf->client_nonce, pf->cookie,
+		       m->session);
 	if (!nb_auth_verify(&a, u->payload, u->payload_len)) {
 		pr->auth_fail++;
 		NB_LOG(NOTICE,
@@ -229,8 +228,7 @@ open_session(struct nb_peer *pr, const struct nb_udp_info *u,
 	pr->last_heard = pr->opened_ns;
 	pr->nap_short = 1;
 	NB_LOG(INFO,
-	       "session %08x opened: client " NB_MAC_FMT " (" NB_IP4_FMT
-	       ")%s",
+	       "session %08x opened: client " NB_MAC_FMT " (" NB_IP4_FMT ")%s",
 	       m->session, NB_MAC_ARGS(u->src_mac), NB_IP4_ARGS(u->src_ip),
 	       cfg->psk_len ? ", authenticated" : "");
 	return 0;
@@ -293,8 +291,9 @@ on_msg(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
 		return;
 	case NB_RSP_FOREIGN:
 		pr->foreign++;
-		NB_LOG(DEBUG, "%s of session %08x from " NB_IP4_FMT
-			      ": not the session's client, ignored",
+		NB_LOG(DEBUG,
+		       "%s of session %08x from " NB_IP4_FMT
+		       ": not the session's client, ignored",
 		       nb_ctl_type_name(m->type), m->session,
 		       NB_IP4_ARGS(u->src_ip));
 		return;

@@ -227,8 +227,7 @@ on_datagram(void *ctx, const struct nb_udp_info *u)
 	       ret);
 	/* a responder answers (rate-limited) a HELLO it cannot read; a
 	 * client has nothing to say to a responder of another version */
-	if (ret == -EPROTONOSUPPORT && !pr->client &&
-	    m.type == NB_CTL_HELLO &&
+	if (ret == -EPROTONOSUPPORT && !pr->client && m.type == NB_CTL_HELLO &&
 	    nb_srclimit_take(&pr->hello_lim, u->src_mac, u->src_ip,
 			     nb_peer_now(pr)))
 		version_mismatch(pr, u, &m);

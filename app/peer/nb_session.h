@@ -55,8 +55,8 @@ struct nb_peer {
 	uint64_t auth_fail; /* bad cookie or tag */
 	uint64_t refused;   /* answered REJECT/BUSY, or limited */
 	char auth_error[NB_CTL_REASON_STR]; /* client: why WELCOME failed */
-	struct nb_rsp rsp; /* responder */
-	struct nb_cli cli; /* client */
+	struct nb_rsp rsp;		    /* responder */
+	struct nb_cli cli;		    /* client */
 	/* client: the last event from the responder, and its message */
 	enum nb_cli_event event;
 	struct nb_ctl_msg inbox;

@@ -112,8 +112,8 @@ trial(struct suite *x, struct nb_trial_rec *t)
 		return -1;
 	}
 	t->start_s = now_s() - x->t0;
-	if (nb_run_prepare(app, rate.unlimited ? 0 : rate.pps_num,
-			   rate.pps_den, t->burst, err, sizeof(err)) != 0) {
+	if (nb_run_prepare(app, rate.unlimited ? 0 : rate.pps_num, rate.pps_den,
+			   t->burst, err, sizeof(err)) != 0) {
 		snprintf(x->rep.error, sizeof(x->rep.error), "%s", err);
 		nb_run_free(app);
 		x->failed = 1;
@@ -259,9 +259,10 @@ throughput(struct suite *x, uint16_t size, struct nb_suite_row *row)
 		if (trial(x, &t) != 0)
 			break;
 		/* a rate not reached counts as a failure at that rate */
-		nb_search_report(&s, t.short_rate ? fmax(t.loss, 1.0 - t.tx_pps /
-						       t.req_pps)
-						  : t.loss);
+		nb_search_report(
+			&s, t.short_rate
+				    ? fmax(t.loss, 1.0 - t.tx_pps / t.req_pps)
+				    : t.loss);
 	}
 	row->nb_goals = sc.nb_goals;
 	for (g = 0; g < sc.nb_goals; g++) {
@@ -506,7 +507,8 @@ nb_suite_main(struct nb_app *app, uint64_t link_bps, const char *topology)
 	if (x.rep.error[0])
 		NB_LOG(ERR, "%s", x.rep.error);
 	if (nb_out_finish(o, nb_suite_json(&x.rep)) != 0) {
-		nb_app_error(app, "cannot write --json-file %s", cfg->json_file);
+		nb_app_error(app, "cannot write --json-file %s",
+			     cfg->json_file);
 		code = 1;
 	}
 	nb_suite_report_free(&x.rep);

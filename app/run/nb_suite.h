@@ -11,7 +11,6 @@
  * ports already up (link_bps: the TX ports' speed, 0 unknown): every trial,
  * the results, the exit code (1 when interrupted or a trial failed to run).
  */
-int nb_suite_main(struct nb_app *app, uint64_t link_bps,
-		  const char *topology);
+int nb_suite_main(struct nb_app *app, uint64_t link_bps, const char *topology);
 
 #endif /* NB_SUITE_H */

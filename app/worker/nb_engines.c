@@ -256,9 +256,8 @@ int
 nb_engine_select(struct nb_worker *w, uint8_t proto)
 {
 	int impair = w->nb_rx > 0 && w->rx[0]->imp != NULL;
-	const struct nb_engine *e =
-		&engines[impair][w->nb_tx > 0][w->nb_rx > 0]
-			[proto == NB_IPPROTO_TCP];
+	const struct nb_engine *e = &engines[impair][w->nb_tx > 0][w->nb_rx > 0]
+					    [proto == NB_IPPROTO_TCP];
 
 	w->engine = e->loop != NULL ? e : NULL;
 	return w->engine != NULL ? 0 : -1;

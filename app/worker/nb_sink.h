@@ -95,9 +95,8 @@ nb_sink_release(struct nb_rxjob *j, const struct nb_run *run, int flush)
 
 		if (!flush && h->due_ns[k] > now_ns)
 			break;
-		if (flush ||
-		    rte_eth_tx_burst(j->port, (uint16_t)j->reflect_txq,
-				     &h->m[k], 1) != 1) {
+		if (flush || rte_eth_tx_burst(j->port, (uint16_t)j->reflect_txq,
+					      &h->m[k], 1) != 1) {
 			rte_pktmbuf_free(h->m[k]);
 			j->reflect_fail++;
 		} else {
@@ -111,12 +110,13 @@ nb_sink_release(struct nb_rxjob *j, const struct nb_run *run, int flush)
 /* Impairing responder: a data frame goes into the delay line (or none, or
  * two of it: the impairment decides). */
 static __rte_always_inline void
-nb_sink_impair_data(struct nb_rxjob *j, const struct nb_stamp *st,
-		    uint32_t len, uint64_t now_ns)
+nb_sink_impair_data(struct nb_rxjob *j, const struct nb_stamp *st, uint32_t len,
+		    uint64_t now_ns)
 {
-	struct nb_impair_rec r = {
-		.seq = st->seq, .ts = st->ts, .stream = st->stream_id,
-		.len = len};
+	struct nb_impair_rec r = {.seq = st->seq,
+				  .ts = st->ts,
+				  .stream = st->stream_id,
+				  .len = len};
 	unsigned int k = nb_impair_decide(j->imp, len, now_ns, 1);
 
 	while (k--)
@@ -130,8 +130,7 @@ nb_sink_impair_probe(struct nb_rxjob *j, struct rte_mbuf *m, uint64_t now_ns)
 {
 	struct nb_probe_hold *h = j->hold;
 
-	if (nb_impair_decide(j->imp, m->pkt_len + NB_FCS_LEN, now_ns, 0) ==
-	    0) {
+	if (nb_impair_decide(j->imp, m->pkt_len + NB_FCS_LEN, now_ns, 0) == 0) {
 		rte_pktmbuf_free(m);
 		return 0;
 	}
@@ -191,7 +190,8 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now,
 		if (kind <= NB_FRAME_PROBE && kind != NB_FRAME_FOREIGN &&
 		    ((nb_src8(p) ^ j->src_want) & j->src_mask) != 0) {
 			kind = NB_FRAME_FOREIGN;
-			j->own += ((nb_src8(p) ^ j->own_src) & j->src_mask) == 0;
+			j->own +=
+				((nb_src8(p) ^ j->own_src) & j->src_mask) == 0;
 		}
 		if (likely(kind == NB_FRAME_DATA &&
 			   st.stream_id < j->nb_streams)) {
@@ -200,9 +200,9 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now,
 						    m->pkt_len + NB_FCS_LEN,
 						    now_ns);
 			else
-				nb_sink_count(&j->streams[st.stream_id],
-					      st.seq, st.ts,
-					      m->pkt_len + NB_FCS_LEN, rx_ns);
+				nb_sink_count(&j->streams[st.stream_id], st.seq,
+					      st.ts, m->pkt_len + NB_FCS_LEN,
+					      rx_ns);
 			data++;
 		} else if (kind == NB_FRAME_WARMUP) {
 			warm++;
@@ -211,12 +211,14 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now,
 			bad++;
 		} else if (kind == NB_FRAME_PROBE) {
 			probes++;
-			if (j->reflect_txq >= 0 && nb_reflect_ok(j, m, now_ns)) {
+			if (j->reflect_txq >= 0 &&
+			    nb_reflect_ok(j, m, now_ns)) {
 				/* responder: straight back, no control lcore */
 				nb_frame_turn_around(
 					rte_pktmbuf_mtod(m, uint8_t *),
 					st.l4_off);
-				if (!impair || nb_sink_impair_probe(j, m, now_ns))
+				if (!impair ||
+				    nb_sink_impair_probe(j, m, now_ns))
 					refl[nrefl++] = m;
 				continue;
 			}

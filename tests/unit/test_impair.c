@@ -36,12 +36,26 @@ init(struct nb_impair *im, const char *spec, uint32_t cap)
 static void
 test_parse(void **state)
 {
-	static const char *const bad[] = {
-		"", "every", "every=", "every=1", "every=x", "drop=2",
-		"drop=-0.1", "drop=101%", "delay=1000001", "delay=-1",
-		"rate=max", "rate=50%", "rate=0", "speed=1", "every=10,",
-		",every=10", "every=10,,delay=1", "drop=1%,every=10", "=5",
-		NULL};
+	static const char *const bad[] = {"",
+					  "every",
+					  "every=",
+					  "every=1",
+					  "every=x",
+					  "drop=2",
+					  "drop=-0.1",
+					  "drop=101%",
+					  "delay=1000001",
+					  "delay=-1",
+					  "rate=max",
+					  "rate=50%",
+					  "rate=0",
+					  "speed=1",
+					  "every=10,",
+					  ",every=10",
+					  "every=10,,delay=1",
+					  "drop=1%,every=10",
+					  "=5",
+					  NULL};
 	struct nb_impair_cfg c;
 	char why[128], txt[128];
 	unsigned int i;
@@ -53,8 +67,7 @@ test_parse(void **state)
 				 -EINVAL);
 		assert_true(why[0] != '\0');
 	}
-	assert_int_equal(nb_impair_parse("every=100", &c, why, sizeof(why)),
-			 0);
+	assert_int_equal(nb_impair_parse("every=100", &c, why, sizeof(why)), 0);
 	assert_true(c.active && c.every == 100 && c.drop == 0);
 	assert_int_equal(nb_impair_parse("drop=1%,delay=200,rate=10Mpps,"
 					 "dup=0.5,reorder=2%",
@@ -68,8 +81,7 @@ test_parse(void **state)
 	nb_impair_text(&c, txt, sizeof(txt));
 	assert_string_equal(txt, "drop=1%,rate=10Mpps,dup=50%,reorder=2%,"
 				 "delay=200");
-	assert_int_equal(nb_impair_parse("rate=1Gl2", &c, why, sizeof(why)),
-			 0);
+	assert_int_equal(nb_impair_parse("rate=1Gl2", &c, why, sizeof(why)), 0);
 	assert_int_equal(c.rate.kind, NB_RATE_BPS_L2);
 	nb_impair_text(&c, txt, sizeof(txt));
 	assert_string_equal(txt, "rate=1Gl2");
@@ -185,8 +197,8 @@ test_policer(void **state)
 static struct nb_impair_rec
 rec(uint64_t seq)
 {
-	struct nb_impair_rec r = {.seq = seq, .ts = seq * 10, .stream = 1,
-				  .len = 64};
+	struct nb_impair_rec r = {
+		.seq = seq, .ts = seq * 10, .stream = 1, .len = 64};
 	return r;
 }
 

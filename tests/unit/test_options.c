@@ -1096,9 +1096,9 @@ test_suites(void **state)
 			 -EINVAL);
 	assert_non_null(strstr(err, "--omit does not apply to a size sweep"));
 	/* --settle: suites and sweeps */
-	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1",
-			       "--settle", "1"),
-			 -EINVAL);
+	assert_int_equal(
+		CHECK(err, "--tx-port", "0", "--rx-port", "1", "--settle", "1"),
+		-EINVAL);
 	assert_non_null(strstr(err, "--settle is for"));
 	assert_int_equal(CHECK_CFG(&cfg, err, "--tx-port", "0", "--rx-port",
 				   "1", "--settle", "0.5", "--size",

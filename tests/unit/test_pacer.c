@@ -338,7 +338,10 @@ static void
 test_pacer_unlimit(void **state)
 {
 	static const uint64_t rates[][2] = {
-		{1, 1}, {14880952, 1}, {UINT64_C(10000000000), 1}, {1, 1000},
+		{1, 1},
+		{14880952, 1},
+		{UINT64_C(10000000000), 1},
+		{1, 1000},
 		{UINT64_C(3000000001), 1},
 	};
 	struct nb_pacer p;

@@ -382,8 +382,7 @@ test_size_range(void **state)
 	assert_int_equal(nb_parse_size_range("64:1518:*2", 64, 9000, &w), 0);
 	assert_int_equal(w.n, 6);
 	assert_memory_equal(w.sizes, pow2, sizeof(pow2));
-	assert_int_equal(nb_parse_size_range("64:1518:+500", 64, 9000, &w),
-			 0);
+	assert_int_equal(nb_parse_size_range("64:1518:+500", 64, 9000, &w), 0);
 	assert_int_equal(w.n, 4);
 	assert_memory_equal(w.sizes, step, sizeof(step));
 	assert_int_equal(nb_parse_size_range("128:1024:*2", 64, 9000, &w), 0);
@@ -391,8 +390,7 @@ test_size_range(void **state)
 	assert_int_equal(w.sizes[3], 1024);
 	assert_int_equal(nb_parse_size_range("100:100:+1", 64, 9000, &w), 0);
 	assert_int_equal(w.n, 1);
-	assert_int_equal(nb_parse_size_range("64:1518", 64, 9000, &w),
-			 -EINVAL);
+	assert_int_equal(nb_parse_size_range("64:1518", 64, 9000, &w), -EINVAL);
 	assert_int_equal(nb_parse_size_range("64:1518:*1", 64, 9000, &w),
 			 -EINVAL);
 	assert_int_equal(nb_parse_size_range("64:1518:*2x", 64, 9000, &w),
@@ -410,8 +408,7 @@ test_size_range(void **state)
 	assert_int_equal(nb_parse_size_range("64:9000:+1", 64, 9000, &w),
 			 -ERANGE); /* more than NB_MAX_SWEEP */
 	assert_int_equal(
-		nb_parse_size_range("64:99999999999999999999:*2", 64, 9000,
-				    &w),
+		nb_parse_size_range("64:99999999999999999999:*2", 64, 9000, &w),
 		-ERANGE);
 	nb_sweep_rfc2544(&w);
 	assert_int_equal(w.n, 7);
