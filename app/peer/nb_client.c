@@ -243,6 +243,30 @@ fill_params(struct nb_peer *pr, struct nb_ctl_params *p)
 	memcpy(p->proof.cookie, pr->theirs.nonce, sizeof(pr->theirs.nonce));
 }
 
+/* Whether both ends run on this host (the same boot id): one TSC. */
+static int
+same_host(const struct nb_peer *pr)
+{
+	return pr->mine.boot_id[0] != '\0' &&
+	       strcmp(pr->mine.boot_id, pr->theirs.boot_id) == 0;
+}
+
+/*
+ * On one host both ends read one TSC, but each turns it into ns with the
+ * frequency it calibrated, counted from TSC 0: a few ppm apart, that is
+ * tens of ms after hours of uptime, all of it in every one-way latency.
+ * So the client converts with the responder's frequency (WELCOME carries
+ * it, in Hz as the responder uses it): both ends then read the same ns
+ * from the same TSC.  Called right after WELCOME, with nothing in flight;
+ * the step in our control clock only moves nb_link's timers.
+ */
+static void
+adopt_their_clock(struct nb_peer *pr)
+{
+	if (same_host(pr) && pr->theirs.tsc_hz != 0)
+		nb_clock_init(&pr->app->run.clock, pr->theirs.tsc_hz, 0);
+}
+
 /* HELLO -> WELCOME; then --quit or --conf end here (1: done, code set). */
 static int
 client_hello(struct nb_peer *pr, int *code)
@@ -283,6 +307,7 @@ client_hello(struct nb_peer *pr, int *code)
 		return 1;
 	}
 	pr->theirs = pr->inbox.u.conf;
+	adopt_their_clock(pr);
 	nb_cli_set(&pr->cli, NB_CLI_RUNNING, 0);
 	*code = 0;
 	if (cfg->quit) {
@@ -393,10 +418,10 @@ client_clock(struct nb_peer *pr, int64_t *theta)
 		}
 	}
 	*theta = 0;
-	if (pr->mine.boot_id[0] != '\0' &&
-	    strcmp(pr->mine.boot_id, pr->theirs.boot_id) == 0) {
+	if (same_host(pr) && pr->theirs.tsc_hz != 0) {
 		snprintf(pr->method, sizeof(pr->method),
-			 "one-way, same host (boot ids match): one clock; the "
+			 "one-way, same host (boot ids match): one clock, "
+			 "read at the responder's TSC frequency; the "
 			 "control exchange put the offset at %+.3f us "
 			 "+-%.3f us",
 			 pr->off.offset_ns / 1e3, pr->off.bound_ns / 1e3);
