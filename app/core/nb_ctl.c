@@ -32,7 +32,8 @@ _Static_assert(NB_CTL_PARAMS_LEN == 1 + 1 + 2 + 4 + 2 + 2 * NB_CTL_MAX_SIZES +
 					    NB_CTL_PROOF_LEN,
 	       "nb_ctl_params wire layout");
 _Static_assert(NB_CTL_RESULTS_HDR_LEN ==
-		       4 + 4 + 6 * 8 + 8 * 8 + 8 + 7 * 8 + NB_IMPAIR_SPEC_LEN,
+		       4 + 4 + 6 * 8 + 8 * 8 + 8 + 7 * 8 + NB_IMPAIR_SPEC_LEN +
+			       3 * 8,
 	       "results header wire layout");
 _Static_assert(NB_CTL_STREAM_RES_LEN == 4 + 9 * 8 + 5 * 8 + 2,
 	       "stream results wire layout");
@@ -741,6 +742,9 @@ static const uint16_t impair_u64[] = {
 	HDR_U64(impair.c.duplicated), HDR_U64(impair.c.reordered),
 	HDR_U64(impair.c.delayed)};
 
+static const uint16_t cpu_u64[] = {HDR_U64(cpu.wall_ns), HDR_U64(cpu.user_ns),
+				   HDR_U64(cpu.system_ns)};
+
 #define STREAM_U64(f) offsetof(struct nb_ctl_stream_res, f)
 static const uint16_t stream_u64[] = {
 	STREAM_U64(tx_pkts),	STREAM_U64(tx_bytes),
@@ -754,7 +758,8 @@ static const uint16_t stream_u64[] = {
 #define NB_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
 _Static_assert(4 + 4 + 8 * NB_ELEMS(hdr_u64) + 8 + 8 * NB_ELEMS(impair_u64) +
-				       NB_IMPAIR_SPEC_LEN ==
+				       NB_IMPAIR_SPEC_LEN +
+				       8 * NB_ELEMS(cpu_u64) ==
 			       NB_CTL_RESULTS_HDR_LEN &&
 		       4 + 8 * NB_ELEMS(stream_u64) + 2 ==
 			       NB_CTL_STREAM_RES_LEN,
@@ -857,6 +862,7 @@ nb_ctl_results_write(const struct nb_ctl_results_hdr *h,
 		memcpy(p, h->impair.spec,
 		       strnlen(h->impair.spec, NB_IMPAIR_SPEC_LEN - 1));
 	p += NB_IMPAIR_SPEC_LEN;
+	wr_u64_fields(&p, h, cpu_u64, NB_ELEMS(cpu_u64));
 
 	for (i = 0; i < n; i++) {
 		const struct nb_ctl_stream_res *s = &streams[i];
@@ -898,6 +904,17 @@ read_impair(const uint8_t **p, struct nb_ctl_results_hdr *h)
 	return h->impair.active || len == 0 ? 0 : -EPROTO;
 }
 
+/* CPU times no process can have: more than 4096 CPUs' worth of the wall
+ * time, or times without one. */
+static int
+cpu_ok(const struct nb_cpu_usage *u)
+{
+	uint64_t most = u->wall_ns > UINT64_MAX / 4096 ? UINT64_MAX
+						       : u->wall_ns * 4096;
+
+	return u->user_ns <= most && u->system_ns <= most;
+}
+
 int
 nb_ctl_results_read(const uint8_t *buf, size_t len,
 		    struct nb_ctl_results_hdr *h,
@@ -922,6 +939,9 @@ nb_ctl_results_read(const uint8_t *buf, size_t len,
 	rd_u64_fields(&p, h, hdr_u64, NB_ELEMS(hdr_u64));
 	h->pmd.nb_xstats = 0; /* not carried by the protocol */
 	if (read_impair(&p, h) != 0)
+		return -EPROTO;
+	rd_u64_fields(&p, h, cpu_u64, NB_ELEMS(cpu_u64));
+	if (!cpu_ok(&h->cpu))
 		return -EPROTO;
 
 	for (i = 0; i < nb; i++) {

@@ -34,11 +34,12 @@
 #include <stdint.h>
 
 #include "nb_hist.h"
+#include "nb_cpu.h"
 #include "nb_impair.h"
 #include "nb_pmd_stats.h"
 
 #define NB_CTL_MAGIC   0x4E42434Du /* "NBCM" */
-#define NB_CTL_VERSION 4
+#define NB_CTL_VERSION 5
 #define NB_CTL_HDR_LEN 16
 #define NB_CTL_F_TAG   0x80 /* in the type byte: a tag ends the message */
 #define NB_CTL_TAG_LEN 16
@@ -347,7 +348,7 @@ const char *nb_ctl_strerror(int err);
  * Results blob: what the responder's receivers and senders counted, sent
  * as RESULTS chunks after the test.  Layout (big endian):
  *
- *   header (120 B)
+ *   header (272 B)
  *     0  magic u32 NB_CTL_RESULTS_MAGIC ("NBRS")    4  nb_streams u32
  *     8  tx_seconds_ns u64     16 rx_seconds_ns u64   24 rx_foreign u64
  *    32  rx_warm u64           40 rx_bad_stream u64   48 tx_dropped u64
@@ -359,6 +360,9 @@ const char *nb_ctl_strerror(int err);
  *        reordered, delayed (7 x u64)
  *   184  impair_spec: 64 bytes, the spec as text, NUL-padded (empty
  *        when off)
+ *   248  cpu: wall_ns, user_ns, system_ns (3 x u64): the responder's
+ *        CPU time over the test (user and system each at most 4096 x
+ *        wall; all 0 when not measured)
  *   per stream (118 B + 10 B per non-empty bucket)
  *     0  id u32
  *     4  tx_pkts, tx_bytes, rx_pkts, rx_unique, rx_bytes, out_of_order,
@@ -374,7 +378,7 @@ const char *nb_ctl_strerror(int err);
  * non-empty one has min <= max.
  */
 #define NB_CTL_RESULTS_MAGIC   0x4E425253u /* "NBRS" */
-#define NB_CTL_RESULTS_HDR_LEN 248
+#define NB_CTL_RESULTS_HDR_LEN 272
 #define NB_CTL_STREAM_RES_LEN  118
 #define NB_CTL_BUCKET_LEN      10
 
@@ -387,6 +391,7 @@ struct nb_ctl_results_hdr {
 	uint64_t tx_dropped;
 	struct nb_pmd_stats pmd;	/* the test port's own counters */
 	struct nb_impair_report impair; /* the responder's --impair */
+	struct nb_cpu_usage cpu;	/* its CPU time over the test */
 };
 
 struct nb_ctl_stream_res {

@@ -148,7 +148,7 @@ nb_out_interval(const struct nb_output *o, const struct nb_result *r,
 			nb_report_interval_text(o->f, iv, nb_report_unit(r));
 		break;
 	case NB_OUT_JSON_STREAM:
-		event(o, "interval", nb_json_interval(iv));
+		event(o, "interval", nb_json_interval(r, iv));
 		break;
 	case NB_OUT_CSV:
 		memset(&c, 0, sizeof(c));

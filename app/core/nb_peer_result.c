@@ -24,6 +24,7 @@ export_hdr(const struct nb_result *r, struct nb_ctl_results_hdr *h)
 	h->tx_dropped = r->tx_dropped;
 	h->pmd = r->ports[0].pmd;
 	h->impair = r->impair;
+	h->cpu = r->cpu_host;
 }
 
 static void
@@ -68,6 +69,8 @@ nb_peer_result_side_init(struct nb_result *out, const struct nb_result *own,
 	out->req_l2_bps = own->req_l2_bps;
 	snprintf(out->lcore_map, sizeof(out->lcore_map), "%s", own->lcore_map);
 	out->start_time = own->start_time;
+	snprintf(out->cookie, sizeof(out->cookie), "%s", own->cookie);
+	out->cpu_host = own->cpu_host;
 	return ret;
 }
 
@@ -150,5 +153,7 @@ nb_peer_result_merge(struct nb_result *out, const struct nb_result *own,
 	out->ports[1].role = "peer";
 	out->ports[1].pmd = h->pmd;
 	out->impair = h->impair; /* the responder's --impair */
+	out->cpu_remote = h->cpu;
+	out->cpu_remote_known = 1;
 	nb_result_finish(out);
 }

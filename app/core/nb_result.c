@@ -7,6 +7,8 @@
 #include <time.h>
 
 #include "nb_frame.h"
+#include "nb_iperf3.h"
+#include "nb_json.h"
 #include "nb_result.h"
 #include "nb_version.h"
 
@@ -597,18 +599,6 @@ nb_report_text(FILE *f, const struct nb_result *r)
 }
 
 static json_t *
-jreal(double v)
-{
-	return json_real(isfinite(v) ? v : 0.0);
-}
-
-static json_t *
-jint(uint64_t v)
-{
-	return json_integer((json_int_t)v);
-}
-
-static json_t *
 latency_json(const struct nb_hist *h, const char *clock, const char *method,
 	     int buckets)
 {
@@ -831,6 +821,7 @@ nb_json_start(const struct nb_result *r)
 		json_array_append_new(arr, jint(cfg->sizes.sizes[i]));
 	json_object_set_new(ts, "frame_sizes", arr);
 	json_object_set_new(ts, "topology", json_string(r->topology));
+	nb_iperf3_start(start, ts, r);
 	json_object_set_new(start, "test_start", ts);
 	arr = json_array();
 	for (i = 0; i < r->nb_ports; i++)
@@ -895,16 +886,21 @@ interval_part_json(const struct nb_interval *iv, int k)
 }
 
 json_t *
-nb_json_interval(const struct nb_interval *iv)
+nb_json_interval(const struct nb_result *r, const struct nb_interval *iv)
 {
-	json_t *o = json_object(), *ss = json_array();
+	json_t *o = json_object(), *ss = json_array(), *part;
 	uint32_t k;
 
 	/* The warm-up is counted as a whole: no per-stream breakdown. */
-	for (k = 0; !iv->omitted && k < iv->nb_streams; k++)
-		json_array_append_new(ss, interval_part_json(iv, (int)k));
+	for (k = 0; !iv->omitted && k < iv->nb_streams; k++) {
+		part = interval_part_json(iv, (int)k);
+		nb_iperf3_interval(part, r, 0);
+		json_array_append_new(ss, part);
+	}
 	json_object_set_new(o, "streams", ss);
-	json_object_set_new(o, "sum", interval_part_json(iv, -1));
+	part = interval_part_json(iv, -1);
+	nb_iperf3_interval(part, r, 1);
+	json_object_set_new(o, "sum", part);
 	return o;
 }
 
@@ -1004,6 +1000,7 @@ nb_json_end(const struct nb_result *r)
 				     : 0));
 		json_object_set_new(end, "rtt", o);
 	}
+	nb_iperf3_end(end, r);
 	return end;
 }
 
@@ -1015,7 +1012,8 @@ nb_report_json(const struct nb_result *r)
 
 	json_object_set_new(root, "start", nb_json_start(r));
 	for (i = 0; i < r->nb_intervals; i++)
-		json_array_append_new(ivs, nb_json_interval(&r->intervals[i]));
+		json_array_append_new(ivs,
+				      nb_json_interval(r, &r->intervals[i]));
 	json_object_set_new(root, "intervals", ivs);
 	json_object_set_new(root, "end", nb_json_end(r));
 	if (r->error[0])

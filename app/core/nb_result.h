@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "nb_config.h"
+#include "nb_cpu.h"
 #include "nb_hist.h"
 #include "nb_pmd_stats.h"
 
@@ -96,6 +97,14 @@ struct nb_result {
 	uint32_t nb_ports;
 	struct nb_port_result ports[NB_MAX_PORTS];
 
+	/* iperf3's start.cookie: this test's id in hex (in peer mode the
+	 * client's nonce, the same on both ends); empty: none */
+	char cookie[40];
+	/* this process's CPU time over the test; the responder's (peer
+	 * client, remote_known): end.cpu_utilization_percent */
+	struct nb_cpu_usage cpu_host, cpu_remote;
+	int cpu_remote_known;
+
 	/* latency probes (peer client): round trips through the responder */
 	uint64_t probes_sent, probes_returned;
 	const char *rtt_method;
@@ -175,7 +184,8 @@ void nb_report_interval_text(FILE *f, const struct nb_interval *iv,
 json_t *nb_report_json(const struct nb_result *r);
 /* Its parts, also the data of --json-stream's events. */
 json_t *nb_json_start(const struct nb_result *r);
-json_t *nb_json_interval(const struct nb_interval *iv);
+json_t *nb_json_interval(const struct nb_result *r,
+			  const struct nb_interval *iv);
 json_t *nb_json_end(const struct nb_result *r);
 /* An iperf3-shaped document for a run that ended before any result. */
 json_t *nb_json_error_doc(const char *error);

@@ -308,6 +308,7 @@ client_hello(struct nb_peer *pr, int *code)
 	}
 	pr->theirs = pr->inbox.u.conf;
 	adopt_their_clock(pr);
+	nb_app_set_cookie(pr->app, pr->cn, sizeof(pr->cn));
 	nb_cli_set(&pr->cli, NB_CLI_RUNNING, 0);
 	*code = 0;
 	if (cfg->quit) {

@@ -28,3 +28,13 @@ nb_app_port_index(const struct nb_app *app, uint16_t port_id)
 			return i;
 	return -1;
 }
+
+void
+nb_app_set_cookie(struct nb_app *app, const uint8_t *id, size_t n)
+{
+	size_t i;
+
+	app->cookie[0] = '\0';
+	for (i = 0; i < n && 2 * i + 2 < sizeof(app->cookie); i++)
+		snprintf(app->cookie + 2 * i, 3, "%02x", id[i]);
+}

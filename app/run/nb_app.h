@@ -42,10 +42,17 @@ struct nb_app {
 				      * when no test runs */
 	volatile int stats_stop;
 	volatile int stats_exited;
+	/* this test's id (iperf3's cookie), hex; empty: a random one at
+	 * the next nb_run_prepare() */
+	char cookie[sizeof(((struct nb_result *)0)->cookie)];
+	struct nb_cpu_usage cpu_mark; /* CPU times when the test was armed */
 };
 
 /* Set by SIGINT/SIGTERM: stop what runs, report, exit. */
 extern volatile sig_atomic_t nb_force_quit;
+
+/* The test's id from n bytes (a peer session's nonce), in hex. */
+void nb_app_set_cookie(struct nb_app *app, const uint8_t *id, size_t n);
 
 /* An error: logged now, and kept for the JSON error document. */
 void nb_app_error(struct nb_app *app, const char *fmt, ...)

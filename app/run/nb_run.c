@@ -3,12 +3,14 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include <rte_cycles.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
 
+#include "nb_auth.h"
 #include "nb_port.h"
 #include "nb_run.h"
 #include "nb_setup.h"
@@ -80,6 +82,13 @@ nb_run_prepare(struct nb_app *app, uint64_t rate_num, uint64_t rate_den,
 	}
 	r->clk = *nb_tsc_info();
 	r->tsc_hz = r->clk.hz;
+	if (app->cookie[0] == '\0') {
+		uint8_t id[16];
+
+		if (nb_auth_random(id, sizeof(id)) == 0)
+			nb_app_set_cookie(app, id, sizeof(id));
+	}
+	snprintf(r->cookie, sizeof(r->cookie), "%s", app->cookie);
 	if (rate_num != 0) {
 		r->req_pps = (double)rate_num / rate_den;
 		r->req_l1_bps = nb_rate_l1_bps(r->req_pps, &cfg->sizes);
@@ -100,6 +109,24 @@ nb_run_prepare(struct nb_app *app, uint64_t rate_num, uint64_t rate_den,
 			     err, errlen);
 }
 
+/* The process's CPU times and the wall clock, now (getrusage). */
+static void
+cpu_now(struct nb_cpu_usage *u)
+{
+	struct rusage ru;
+	struct timespec ts;
+
+	memset(u, 0, sizeof(*u));
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	u->wall_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	if (getrusage(RUSAGE_SELF, &ru) != 0)
+		return;
+	u->user_ns = (uint64_t)ru.ru_utime.tv_sec * 1000000000u +
+		     (uint64_t)ru.ru_utime.tv_usec * 1000u;
+	u->system_ns = (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
+		       (uint64_t)ru.ru_stime.tv_usec * 1000u;
+}
+
 void
 nb_run_arm(struct nb_app *app, uint64_t start)
 {
@@ -109,6 +136,7 @@ nb_run_arm(struct nb_app *app, uint64_t start)
 	uint64_t hz = nb_tsc_hz();
 	unsigned int i;
 
+	cpu_now(&app->cpu_mark);
 	run->measure_tsc = start + (uint64_t)(cfg->omit * hz);
 	run->end_tsc =
 		cfg->duration > 0
@@ -264,6 +292,10 @@ nb_run_collect(struct nb_app *app)
 	if (r->rx_seconds < r->tx_seconds)
 		r->rx_seconds = r->tx_seconds;
 	nb_counts_free(&c);
+	cpu_now(&r->cpu_host);
+	r->cpu_host.wall_ns -= app->cpu_mark.wall_ns;
+	r->cpu_host.user_ns -= app->cpu_mark.user_ns;
+	r->cpu_host.system_ns -= app->cpu_mark.system_ns;
 	nb_result_finish(r);
 }
 

@@ -19,6 +19,7 @@ import time
 import unittest
 
 import nbe2e
+import iperf3_keys
 import iperf3_parser
 
 ROOT = os.path.abspath(os.path.join(nbe2e.HERE, "..", ".."))
@@ -205,26 +206,7 @@ class Report(nbe2e.E2ECase):
 
     def iperf3(self, *client_args):
         """A real iperf3 run on loopback (127.0.0.1), its JSON."""
-        port = 20000 + os.getpid() % 20000
-        srv = subprocess.Popen(["iperf3", "-s", "-1", "-B", "127.0.0.1",
-                                "-p", str(port)], stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL,
-                               start_new_session=True)
-        try:
-            for _ in range(50):
-                c = subprocess.run(
-                    ["iperf3", "-c", "127.0.0.1", "-p", str(port), "-J",
-                     "-t", "1"] + list(client_args),
-                    capture_output=True, text=True, timeout=30)
-                d = json.loads(c.stdout)
-                if "error" not in d:
-                    return d
-                time.sleep(0.1)   # the server was not listening yet
-            self.fail("iperf3 did not run: %s" % d.get("error"))
-        finally:
-            if srv.poll() is None:
-                os.killpg(srv.pid, signal.SIGTERM)
-            srv.wait(timeout=10)
+        return iperf3_keys.run(client_args)
 
     def test_iperf3_parser_reads_ours(self):
         # the parser is right about iperf3 itself, UDP and TCP
@@ -258,6 +240,40 @@ class Report(nbe2e.E2ECase):
                 self.assertEqual(s["udp_lost"], 0)
                 self.assertEqual(sum(x[1] for x in s["streams"]),
                                  e["sum_sent"]["bytes"])
+
+    def test_iperf3_keys_loopback(self):
+        """Every key of iperf3 3.12's UDP and TCP documents is in ours,
+        with the same kind of value, intervals included; no difference
+        is allowed in loopback."""
+        for args, proto in ((["-u", "-b", "10M", "-P", "2"], "udp"),
+                            (["-b", "10M", "-P", "2"], "tcp")):
+            with self.subTest(proto=proto):
+                ref = self.iperf3(*args)
+                ours = self.run_loop(self.loop_args(
+                    "--proto", proto, "--streams", "2", "--time", "2",
+                    "--interval", "1", "--json")).json()
+                self.assertEqual(iperf3_keys.differences(ref, ours), [])
+                st = ours["start"]
+                self.assertEqual(len(st["connected"]), 2)
+                self.assertEqual([c["local_port"] for c in st["connected"]],
+                                 [49152, 49153])
+                self.assertRegex(st["cookie"], "^[0-9a-f]{32}$")
+                # --rate 1G is L1: its L2 share at 512 B, as
+                # bits_per_second counts them
+                self.assertEqual(st["target_bitrate"],
+                                 round(1e9 * 512 / (512 + 20)))
+                cpu = ours["end"]["cpu_utilization_percent"]
+                # measured: the busy-polling workers show (two of them,
+                # sharing CPUs with the rest of this host)
+                self.assertGreater(cpu["host_total"], 10)
+                self.assertAlmostEqual(cpu["host_total"],
+                                       cpu["host_user"] + cpu["host_system"],
+                                       delta=1e-6)
+                self.assertEqual(cpu["remote_total"], 0)
+                if proto == "tcp":
+                    self.assertEqual(st["tcp_mss_default"],
+                                     ours["start"]["test_start"]["blksize"]
+                                     - 4 - 54)
 
     # -- JSON when things go wrong -----------------------------------------
 

@@ -514,9 +514,9 @@ test_roundtrip_fixed(void **state)
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
 	assert_int_equal(len, 384);
-	/* header: version 4, type 1, length 384 */
+	/* header: version 5, type 1, length 384 */
 	assert_memory_equal(buf,
-			    "NBCM\x04\x01\x01\x80\x01\x02\x03\x04"
+			    "NBCM\x05\x01\x01\x80\x01\x02\x03\x04"
 			    "\x00\x00\x00\x01",
 			    16);
 	assert_memory_equal(buf + H + 0, "0.1.0\0\0\0\0\0\0\0\0\0\0\0", 16);
@@ -687,7 +687,7 @@ test_roundtrip_fixed(void **state)
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
 	assert_int_equal(len, 48);
-	assert_memory_equal(buf + 4, "\x04\x0d\x00\x30", 4);
+	assert_memory_equal(buf + 4, "\x05\x0d\x00\x30", 4);
 	assert_memory_equal(buf + H,
 			    "\x20\x21\x22\x23\x24\x25\x26\x27"
 			    "\x28\x29\x2a\x2b\x2c\x2d\x2e\x2f"
@@ -853,16 +853,16 @@ test_version(void **state)
 	uint32_t t, v;
 
 	(void)state;
-	assert_int_equal(NB_CTL_VERSION, 4);
+	assert_int_equal(NB_CTL_VERSION, 5);
 	for (t = NB_CTL_HELLO; t < NB_CTL_TYPE_MAX; t++) {
 		if (t % 2)
 			rand_msg(&r, (uint8_t)t, &m);
 		else
 			rand_tagged(&r, (uint8_t)t, &m);
 		buf = encode_exact(&m, &len);
-		assert_int_equal(buf[4], 4);
+		assert_int_equal(buf[4], 5);
 		for (v = 0; v < 256; v++) {
-			if (v == 4)
+			if (v == 5)
 				continue;
 			buf[4] = (uint8_t)v;
 			memset(&d, 0, sizeof(d));
@@ -886,10 +886,12 @@ test_version(void **state)
 	assert_int_equal(decode_exact(buf, 15, &d), -EPROTO);
 	buf[4] = 3; /* before the impairment counts */
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
-	buf[4] = 5;
+	buf[4] = 4; /* before the responder's CPU time */
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
-	/* version 4 with that header is just malformed */
-	buf[4] = 4;
+	buf[4] = 6;
+	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
+	/* version 5 with that header is just malformed */
+	buf[4] = 5;
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTO);
 	free(buf);
 }
@@ -2038,6 +2040,9 @@ rand_results_hdr(uint64_t *r, struct nb_ctl_results_hdr *h)
 	h->impair.c.duplicated = rng_next(r);
 	h->impair.c.reordered = rng_next(r);
 	h->impair.c.delayed = rng_next(r);
+	h->cpu.wall_ns = rng_next(r) >> 8;
+	h->cpu.user_ns = h->cpu.wall_ns + rng_next(r) % 1000;
+	h->cpu.system_ns = rng_next(r) % (h->cpu.wall_ns + 1);
 }
 
 static void
@@ -2086,6 +2091,9 @@ compare_results_hdr(const struct nb_ctl_results_hdr *a,
 	assert_int_equal(a->impair.active, b->impair.active);
 	assert_string_equal(a->impair.spec, b->impair.spec);
 	assert_memory_equal(&a->impair.c, &b->impair.c, sizeof(a->impair.c));
+	assert_int_equal(a->cpu.wall_ns, b->cpu.wall_ns);
+	assert_int_equal(a->cpu.user_ns, b->cpu.user_ns);
+	assert_int_equal(a->cpu.system_ns, b->cpu.system_ns);
 }
 
 /* Read from an exactly-sized copy. */
@@ -2140,7 +2148,7 @@ test_results_roundtrip(void **state)
 	for (i = 0; i < N_STREAMS; i++)
 		for (k = 0; k < NB_HIST_BUCKETS; k++)
 			nbk += s[i].hist.buckets[k] != 0;
-	assert_int_equal(len, 248 + N_STREAMS * 118 + nbk * 10);
+	assert_int_equal(len, 272 + N_STREAMS * 118 + nbk * 10);
 	assert_true(s[0].hist.overflow > 0);
 	assert_int_equal(s[1].hist.count, 0);
 	assert_memory_equal(blob, "NBRS\0\0\0\x03", 8);
@@ -2163,8 +2171,8 @@ test_results_roundtrip(void **state)
 	assert_int_equal(nb_ctl_results_write(&h, s, N_STREAMS, blob, len - 1),
 			 -ENOSPC);
 	/* no streams at all */
-	assert_int_equal(nb_ctl_results_write(&h, NULL, 0, blob, len), 248);
-	assert_int_equal(results_read_exact(blob, 248, &h2, NULL, 0, &n), 0);
+	assert_int_equal(nb_ctl_results_write(&h, NULL, 0, blob, len), 272);
+	assert_int_equal(results_read_exact(blob, 272, &h2, NULL, 0, &n), 0);
 	assert_int_equal(n, 0);
 	compare_results_hdr(&h, &h2);
 	free(s2);
@@ -2177,7 +2185,7 @@ static void
 test_results_impair(void **state)
 {
 	struct nb_ctl_results_hdr h, h2;
-	uint8_t blob[248], bad[248];
+	uint8_t blob[272], bad[272];
 	uint32_t n;
 	unsigned int k;
 	static const struct {
@@ -2199,32 +2207,75 @@ test_results_impair(void **state)
 	snprintf(h.impair.spec, sizeof(h.impair.spec), "drop=1%%,delay=200");
 	h.impair.c.dropped = 7;
 	assert_int_equal(nb_ctl_results_write(&h, NULL, 0, blob, sizeof(blob)),
-			 248);
+			 272);
 	assert_int_equal(nb_get_be32(blob + 120), 1);
 	assert_memory_equal(blob + 184, "drop=1%,delay=200", 18);
 	assert_int_equal(((uint64_t)nb_get_be32(blob + 136) << 32) |
 				 nb_get_be32(blob + 140),
 			 7);
-	assert_int_equal(results_read_exact(blob, 248, &h2, NULL, 0, &n), 0);
+	assert_int_equal(results_read_exact(blob, 272, &h2, NULL, 0, &n), 0);
 	compare_results_hdr(&h, &h2);
 	for (k = 0; k < sizeof(breaks) / sizeof(breaks[0]); k++) {
 		memcpy(bad, blob, sizeof(bad));
 		bad[breaks[k].off] = breaks[k].val;
-		assert_int_equal(results_read_exact(bad, 248, &h2, NULL, 0, &n),
+		assert_int_equal(results_read_exact(bad, 272, &h2, NULL, 0, &n),
 				 -EPROTO);
 	}
 	/* off: no spec, counts read as they are */
 	h.impair.active = 0;
 	h.impair.spec[0] = '\0';
 	assert_int_equal(nb_ctl_results_write(&h, NULL, 0, blob, sizeof(blob)),
-			 248);
+			 272);
 	assert_int_equal(nb_get_be32(blob + 120), 0);
-	assert_int_equal(results_read_exact(blob, 248, &h2, NULL, 0, &n), 0);
+	assert_int_equal(results_read_exact(blob, 272, &h2, NULL, 0, &n), 0);
 	assert_false(h2.impair.active);
 	/* off, but a spec: refused */
 	blob[184] = 'x';
-	assert_int_equal(results_read_exact(blob, 248, &h2, NULL, 0, &n),
+	assert_int_equal(results_read_exact(blob, 272, &h2, NULL, 0, &n),
 			 -EPROTO);
+}
+
+/* The responder's CPU time: where it goes, and the times refused. */
+static void
+test_results_cpu(void **state)
+{
+	struct nb_ctl_results_hdr h, h2;
+	uint8_t blob[272];
+	uint32_t n;
+
+	(void)state;
+	memset(&h, 0, sizeof(h));
+	h.cpu.wall_ns = 2000000000ull;	/* 2 s */
+	h.cpu.user_ns = 3000000000ull;	/* two busy lcores, 150 % */
+	h.cpu.system_ns = 100000000ull; /* 5 % */
+	assert_int_equal(nb_ctl_results_write(&h, NULL, 0, blob, sizeof(blob)),
+			 272);
+	assert_int_equal(nb_get_be32(blob + 252), 2000000000u);
+	assert_int_equal(nb_get_be32(blob + 260), 3000000000u);
+	assert_int_equal(nb_get_be32(blob + 268), 100000000u);
+	assert_int_equal(results_read_exact(blob, 272, &h2, NULL, 0, &n), 0);
+	compare_results_hdr(&h, &h2);
+	assert_float_equal(nb_cpu_percent(&h2.cpu, h2.cpu.user_ns), 150.0,
+			   1e-9);
+	/* 4096 CPUs' worth is the most; without a wall time, nothing */
+	h.cpu.user_ns = h.cpu.wall_ns * 4096;
+	nb_ctl_results_write(&h, NULL, 0, blob, sizeof(blob));
+	assert_int_equal(results_read_exact(blob, 272, &h2, NULL, 0, &n), 0);
+	h.cpu.user_ns++;
+	nb_ctl_results_write(&h, NULL, 0, blob, sizeof(blob));
+	assert_int_equal(results_read_exact(blob, 272, &h2, NULL, 0, &n),
+			 -EPROTO);
+	h.cpu.user_ns = 0;
+	h.cpu.wall_ns = 0;
+	h.cpu.system_ns = 1;
+	nb_ctl_results_write(&h, NULL, 0, blob, sizeof(blob));
+	assert_int_equal(results_read_exact(blob, 272, &h2, NULL, 0, &n),
+			 -EPROTO);
+	/* not measured: all 0, read as such */
+	h.cpu.system_ns = 0;
+	nb_ctl_results_write(&h, NULL, 0, blob, sizeof(blob));
+	assert_int_equal(results_read_exact(blob, 272, &h2, NULL, 0, &n), 0);
+	assert_float_equal(nb_cpu_percent(&h2.cpu, 5), 0.0, 0);
 }
 
 static void
@@ -2279,7 +2330,7 @@ test_results_truncation(void **state)
 
 /*
  * One stream with known buckets, to patch its bucket list: the blob is
- * header (248) + stream (118) + 3 buckets (10 each).
+ * header (272) + stream (118) + 3 buckets (10 each).
  */
 static uint8_t *
 three_bucket_blob(size_t *len)
@@ -2296,7 +2347,7 @@ three_bucket_blob(size_t *len)
 	nb_hist_record(&s->hist, 1000);
 	nb_hist_record(&s->hist, NB_HIST_LIMIT + 3);
 	*len = nb_ctl_results_size(s, 1);
-	assert_int_equal(*len, 248 + 118 + 30);
+	assert_int_equal(*len, 272 + 118 + 30);
 	blob = malloc(*len);
 	assert_non_null(blob);
 	assert_int_equal(nb_ctl_results_write(&h, s, 1, blob, *len), (int)*len);
@@ -2319,8 +2370,8 @@ struct blob_patch {
 };
 
 /* Stream record at 120; its bucket list at 238 (index u16, count u64). */
-#define ST 248
-#define BK (248 + 118)
+#define ST 272
+#define BK (272 + 118)
 static const struct blob_patch bad_blob[] = {
 	{"index 3840", BK + 10, 2, NB_HIST_BUCKETS},
 	{"last index 3840", BK + 20, 2, NB_HIST_BUCKETS},
@@ -2507,6 +2558,7 @@ main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_results_roundtrip),
 		cmocka_unit_test(test_results_impair),
+		cmocka_unit_test(test_results_cpu),
 		cmocka_unit_test(test_results_truncation),
 		cmocka_unit_test(test_results_bad_buckets),
 		cmocka_unit_test(test_results_chunks),
