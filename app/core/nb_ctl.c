@@ -28,7 +28,7 @@ _Static_assert(NB_CTL_CONF_LEN == NB_CTL_VERSION_STR + NB_CTL_DPDK_STR +
 	       "nb_ctl_conf wire layout");
 _Static_assert(NB_CTL_PARAMS_LEN == 1 + 1 + 2 + 4 + 2 + 2 * NB_CTL_MAX_SIZES +
 					    2 + NB_CTL_MAX_PATTERN + 6 * 8 + 4 +
-					    4 + 6 + 6 + 2 + 2 +
+					    4 + 6 + 6 + 2 + 2 + 4 +
 					    NB_CTL_PROOF_LEN,
 	       "nb_ctl_params wire layout");
 _Static_assert(NB_CTL_RESULTS_HDR_LEN ==
@@ -233,7 +233,9 @@ params_check(const struct nb_ctl_params *p)
 	    p->duration_ms > NB_CTL_MAX_DURATION_MS ||
 	    (p->duration_ms == 0 && p->packets == 0) ||
 	    p->omit_ms > NB_CTL_MAX_OMIT_MS ||
-	    p->latency_rate > NB_CTL_MAX_LATENCY_RATE)
+	    p->latency_rate > NB_CTL_MAX_LATENCY_RATE ||
+	    (p->interval_ms != 0 && (p->interval_ms < NB_CTL_MIN_INTERVAL_MS ||
+				     p->interval_ms > NB_CTL_MAX_INTERVAL_MS)))
 		return -EINVAL;
 	for (i = 0; i < p->nb_sizes; i++)
 		if (p->sizes[i] < NB_FRAME_MIN || p->sizes[i] > NB_FRAME_MAX)
@@ -241,6 +243,24 @@ params_check(const struct nb_ctl_params *p)
 	for (i = 0; i < p->nb_pattern; i++)
 		if (p->pattern[i] >= p->nb_sizes)
 			return -EINVAL;
+	return 0;
+}
+
+static int
+interval_check(const struct nb_ctl_interval *v)
+{
+	uint32_t end = (uint32_t)v->first + v->count;
+	int last = (v->flags & NB_CTL_IV_F_LAST) != 0;
+
+	if ((v->flags & ~(NB_CTL_IV_F_OMITTED | NB_CTL_IV_F_LAST)) != 0 ||
+	    v->count > NB_CTL_IV_STREAMS || v->nb_streams < 1 ||
+	    v->nb_streams > NB_CTL_MAX_STREAMS || end > v->nb_streams ||
+	    last != (end == v->nb_streams || (v->flags & NB_CTL_IV_F_OMITTED)) ||
+	    ((v->flags & NB_CTL_IV_F_OMITTED) &&
+	     (v->count != 0 || v->first != 0 || !last)) ||
+	    (!(v->flags & NB_CTL_IV_F_OMITTED) && v->count == 0) ||
+	    v->start_ns > v->end_ns)
+		return -EINVAL;
 	return 0;
 }
 
@@ -259,7 +279,7 @@ static const char *const type_names[NB_CTL_TYPE_MAX] = {
 	[NB_CTL_STOP] = "STOP",	      [NB_CTL_RESULTS_REQ] = "RESULTS_REQ",
 	[NB_CTL_RESULTS] = "RESULTS", [NB_CTL_DONE] = "DONE",
 	[NB_CTL_QUIT] = "QUIT",	      [NB_CTL_ACK] = "ACK",
-	[NB_CTL_ERROR] = "ERROR",
+	[NB_CTL_ERROR] = "ERROR",     [NB_CTL_INTERVAL] = "INTERVAL",
 };
 
 /* Body length of each known type (RESULTS: without its chunk). */
@@ -276,6 +296,7 @@ static const uint16_t fixed_body_len[NB_CTL_TYPE_MAX] = {
 	[NB_CTL_RESULTS] = NB_CTL_RESULTS_FIXED_LEN,
 	[NB_CTL_ERROR] = NB_CTL_ERROR_LEN,
 	[NB_CTL_QUIT] = NB_CTL_QUIT_LEN,
+	[NB_CTL_INTERVAL] = NB_CTL_INTERVAL_LEN,
 };
 
 static inline int
@@ -339,6 +360,8 @@ nb_ctl_check(const struct nb_ctl_msg *m)
 		    !has_nul(m->u.error.reason, sizeof(m->u.error.reason)))
 			return -EINVAL;
 		return 0;
+	case NB_CTL_INTERVAL:
+		return interval_check(&m->u.iv);
 	default:
 		/* RESULTS_REQ, STOP, DONE, QUIT, ACK: nothing to check */
 		return 0;
@@ -396,6 +419,37 @@ rd_proof(const uint8_t **p, struct nb_ctl_proof *q)
 	rd_bytes(p, q->cookie, sizeof(q->cookie));
 }
 
+#define NB_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Write the uint64_t fields of obj at the offsets off[0..n-1]. */
+static void
+wr_u64_fields(uint8_t **p, const void *obj, const uint16_t *off, size_t n)
+{
+	uint64_t v;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		memcpy(&v, (const uint8_t *)obj + off[i], sizeof(v));
+		wr_u64(p, v);
+	}
+}
+
+/* Read them back; 1 if any was not zero. */
+static int
+rd_u64_fields(const uint8_t **p, void *obj, const uint16_t *off, size_t n)
+{
+	uint64_t v;
+	size_t i;
+	int nonzero = 0;
+
+	for (i = 0; i < n; i++) {
+		v = rd_u64(p);
+		nonzero |= v != 0;
+		memcpy((uint8_t *)obj + off[i], &v, sizeof(v));
+	}
+	return nonzero;
+}
+
 static void
 wr_params(uint8_t **p, const struct nb_ctl_params *q)
 {
@@ -423,7 +477,72 @@ wr_params(uint8_t **p, const struct nb_ctl_params *q)
 	wr_bytes(p, q->responder_mac, sizeof(q->responder_mac));
 	wr_u16(p, q->sport_base);
 	wr_u16(p, q->dport);
+	wr_u32(p, q->interval_ms);
 	wr_proof(p, &q->proof);
+}
+
+/* The interval's u64 fields after its times, in wire order. */
+#define IV_U64(f) offsetof(struct nb_ctl_interval, f)
+static const uint16_t iv_u64[] = {
+	IV_U64(tx_pkts),    IV_U64(tx_bytes),	  IV_U64(rx_pkts),
+	IV_U64(rx_bytes),   IV_U64(lost),	  IV_U64(out_of_order),
+	IV_U64(duplicates), IV_U64(jitter_ps),	  IV_U64(lat_count),
+	IV_U64(lat_p50_ns), IV_U64(lat_p99_ns), IV_U64(lat_max_ns)};
+#define IVS_U64(f) offsetof(struct nb_ctl_iv_stream, f)
+static const uint16_t ivs_u64[] = {
+	IVS_U64(tx_pkts),    IVS_U64(tx_bytes),	     IVS_U64(rx_pkts),
+	IVS_U64(rx_bytes),   IVS_U64(lost),	     IVS_U64(out_of_order),
+	IVS_U64(duplicates), IVS_U64(jitter_ps)};
+_Static_assert(28 + 8 * sizeof(iv_u64) / sizeof(iv_u64[0]) +
+			       NB_CTL_IV_STREAMS * 8 * sizeof(ivs_u64) /
+				       sizeof(ivs_u64[0]) ==
+		       NB_CTL_INTERVAL_LEN &&
+		       NB_CTL_IV_STREAM_LEN ==
+			       8 * sizeof(ivs_u64) / sizeof(ivs_u64[0]),
+	       "INTERVAL wire layout");
+
+static void
+wr_interval(uint8_t **p, const struct nb_ctl_interval *v)
+{
+	uint32_t i;
+
+	wr_u32(p, v->index);
+	wr_u8(p, v->flags);
+	wr_u8(p, 0);
+	wr_u16(p, v->first);
+	wr_u16(p, v->count);
+	wr_u16(p, v->nb_streams);
+	wr_u64(p, v->start_ns);
+	wr_u64(p, v->end_ns);
+	wr_u64_fields(p, v, iv_u64, NB_ELEMS(iv_u64));
+	for (i = 0; i < NB_CTL_IV_STREAMS; i++) {
+		static const struct nb_ctl_iv_stream zero;
+
+		wr_u64_fields(p, i < v->count ? &v->s[i] : &zero, ivs_u64,
+			      NB_ELEMS(ivs_u64));
+	}
+}
+
+static int
+rd_interval(const uint8_t **p, struct nb_ctl_interval *v)
+{
+	uint32_t i;
+	int ok;
+
+	v->index = rd_u32(p);
+	v->flags = rd_u8(p);
+	ok = rd_u8(p) == 0;
+	v->first = rd_u16(p);
+	v->count = rd_u16(p);
+	v->nb_streams = rd_u16(p);
+	v->start_ns = rd_u64(p);
+	v->end_ns = rd_u64(p);
+	rd_u64_fields(p, v, iv_u64, NB_ELEMS(iv_u64));
+	for (i = 0; i < NB_CTL_IV_STREAMS; i++)
+		if (rd_u64_fields(p, &v->s[i], ivs_u64, NB_ELEMS(ivs_u64)) &&
+		    i >= v->count)
+			ok = 0; /* a slot past count is not zero */
+	return ok;
 }
 
 int
@@ -493,6 +612,9 @@ nb_ctl_encode(const struct nb_ctl_msg *m, uint8_t *buf, size_t buflen)
 		break;
 	case NB_CTL_QUIT:
 		wr_proof(&p, &m->u.quit);
+		break;
+	case NB_CTL_INTERVAL:
+		wr_interval(&p, &m->u.iv);
 		break;
 	default:
 		/* STOP, DONE, ACK: no body. */
@@ -566,6 +688,7 @@ rd_params(const uint8_t **p, struct nb_ctl_params *q)
 	rd_bytes(p, q->responder_mac, sizeof(q->responder_mac));
 	q->sport_base = rd_u16(p);
 	q->dport = rd_u16(p);
+	q->interval_ms = rd_u32(p);
 	rd_proof(p, &q->proof);
 	return ok;
 }
@@ -650,6 +773,9 @@ nb_ctl_decode(const uint8_t *buf, size_t len, struct nb_ctl_msg *m)
 		break;
 	case NB_CTL_QUIT:
 		rd_proof(&p, &m->u.quit);
+		break;
+	case NB_CTL_INTERVAL:
+		ok = rd_interval(&p, &m->u.iv);
 		break;
 	default:
 		/* STOP, DONE, ACK: no body. */
@@ -755,8 +881,6 @@ static const uint16_t stream_u64[] = {
 	STREAM_U64(hist.sum),	STREAM_U64(hist.min),
 	STREAM_U64(hist.max),	STREAM_U64(hist.overflow)};
 
-#define NB_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
-
 _Static_assert(4 + 4 + 8 * NB_ELEMS(hdr_u64) + 8 + 8 * NB_ELEMS(impair_u64) +
 				       NB_IMPAIR_SPEC_LEN +
 				       8 * NB_ELEMS(cpu_u64) ==
@@ -764,32 +888,6 @@ _Static_assert(4 + 4 + 8 * NB_ELEMS(hdr_u64) + 8 + 8 * NB_ELEMS(impair_u64) +
 		       4 + 8 * NB_ELEMS(stream_u64) + 2 ==
 			       NB_CTL_STREAM_RES_LEN,
 	       "the field tables are the wire layout");
-
-/* Write the uint64_t fields of obj at the offsets off[0..n-1]. */
-static void
-wr_u64_fields(uint8_t **p, const void *obj, const uint16_t *off, size_t n)
-{
-	uint64_t v;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		memcpy(&v, (const uint8_t *)obj + off[i], sizeof(v));
-		wr_u64(p, v);
-	}
-}
-
-/* Read them back. */
-static void
-rd_u64_fields(const uint8_t **p, void *obj, const uint16_t *off, size_t n)
-{
-	uint64_t v;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		v = rd_u64(p);
-		memcpy((uint8_t *)obj + off[i], &v, sizeof(v));
-	}
-}
 
 static uint32_t
 hist_nonempty(const struct nb_hist *h)

@@ -61,7 +61,7 @@
 #define NB_CTL_CONF_LEN		 368
 #define NB_CTL_BUSY_LEN		 (4 + NB_CTL_BUSY_STR)	  /* 68 */
 #define NB_CTL_PROOF_LEN	 (2 * NB_CTL_NONCE)	  /* 32 */
-#define NB_CTL_PARAMS_LEN	 (180 + NB_CTL_PROOF_LEN) /* 212 */
+#define NB_CTL_PARAMS_LEN	 (184 + NB_CTL_PROOF_LEN) /* 216 */
 #define NB_CTL_QUIT_LEN		 NB_CTL_PROOF_LEN
 #define NB_CTL_ACCEPT_LEN	 4
 #define NB_CTL_REJECT_LEN	 (2 + NB_CTL_REASON_STR) /* 130 */
@@ -70,6 +70,10 @@
 #define NB_CTL_RESULTS_REQ_LEN	 4
 #define NB_CTL_RESULTS_FIXED_LEN 14			 /* + chunk_len */
 #define NB_CTL_ERROR_LEN	 (2 + NB_CTL_REASON_STR) /* 130 */
+#define NB_CTL_IV_STREAMS	 12 /* stream slots of one INTERVAL */
+#define NB_CTL_IV_STREAM_LEN	 64 /* 8 x u64 */
+#define NB_CTL_INTERVAL_LEN                                                    \
+	(28 + 12 * 8 + NB_CTL_IV_STREAMS * NB_CTL_IV_STREAM_LEN) /* 892 */
 
 /* The largest message: RESULTS with a full chunk and a tag (1070 B). */
 #define NB_CTL_MAX_LEN                                                         \
@@ -88,6 +92,8 @@
 #define NB_CTL_MAX_PACKETS	  (UINT64_C(1) << 62)
 #define NB_CTL_MAX_PPS		  UINT64_C(10000000000) /* 10 Gpps */
 #define NB_CTL_MAX_LATENCY_RATE	  1000000
+#define NB_CTL_MIN_INTERVAL_MS	  100	  /* as --interval */
+#define NB_CTL_MAX_INTERVAL_MS	  3600000
 
 /* HELLO/WELCOME flags */
 #define NB_CTL_CONF_F_KEY 1u /* the sender has a pre-shared key */
@@ -107,7 +113,8 @@ enum nb_ctl_type {
 	NB_CTL_QUIT,	    /* client -> responder: nb_ctl_proof */
 	NB_CTL_ACK,	    /* either: empty, header seq = acked seq */
 	NB_CTL_ERROR,	    /* either: nb_ctl_error */
-	NB_CTL_TYPE_MAX,    /* first unknown type (16) */
+	NB_CTL_INTERVAL,    /* responder -> client: nb_ctl_interval */
+	NB_CTL_TYPE_MAX,    /* first unknown type (17) */
 };
 
 /* REJECT and ERROR codes (1 .. NB_CTL_CODE_MAX - 1; others rejected). */
@@ -222,6 +229,9 @@ struct nb_ctl_params {
 	uint8_t responder_mac[6];
 	uint16_t sport_base;
 	uint16_t dport;
+	/* --interval in ms: the responder sends its counters (INTERVAL) that
+	 * often; 0 none, else NB_CTL_MIN/MAX_INTERVAL_MS.  Since version 5 */
+	uint32_t interval_ms;
 	struct nb_ctl_proof proof; /* since version 3 */
 };
 
@@ -276,6 +286,38 @@ struct nb_ctl_results {
 	uint8_t chunk[NB_CTL_CHUNK];
 };
 
+/* One stream's counts over an interval (INTERVAL). */
+struct nb_ctl_iv_stream {
+	uint64_t tx_pkts, tx_bytes, rx_pkts, rx_bytes;
+	uint64_t lost, out_of_order, duplicates;
+	uint64_t jitter_ps; /* the receiver's jitter at the interval's end */
+};
+
+/*
+ * INTERVAL: what the responder counted over its interval `index` (from 0,
+ * warm-up intervals included), streams first..first+count-1 of
+ * nb_streams; an interval with more than NB_CTL_IV_STREAMS streams takes
+ * several messages, in stream order, the last with NB_CTL_IV_F_LAST.  The
+ * sums and times are in every part.  A warm-up interval (OMITTED) has
+ * sums only: count 0, one part.  Checked: no unknown flag, count <=
+ * NB_CTL_IV_STREAMS, first + count <= nb_streams <= NB_CTL_MAX_STREAMS,
+ * LAST iff first + count == nb_streams, OMITTED only with count 0 and
+ * first 0, start_ns <= end_ns; slots past count are all zero.
+ */
+#define NB_CTL_IV_F_OMITTED 1u
+#define NB_CTL_IV_F_LAST    2u
+struct nb_ctl_interval {
+	uint32_t index;
+	uint8_t flags;
+	uint16_t first, count, nb_streams;
+	uint64_t start_ns, end_ns; /* from the measured start (warm-up:
+				    * from the senders' start) */
+	uint64_t tx_pkts, tx_bytes, rx_pkts, rx_bytes, lost;
+	uint64_t out_of_order, duplicates, jitter_ps;
+	uint64_t lat_count, lat_p50_ns, lat_p99_ns, lat_max_ns;
+	struct nb_ctl_iv_stream s[NB_CTL_IV_STREAMS];
+};
+
 /* ERROR: code is enum nb_ctl_code. */
 struct nb_ctl_error {
 	uint16_t code;
@@ -302,6 +344,7 @@ struct nb_ctl_msg {
 		struct nb_ctl_results res;
 		struct nb_ctl_error error;
 		struct nb_ctl_proof quit;
+		struct nb_ctl_interval iv;
 	} u;
 };
 

@@ -138,22 +138,36 @@ void
 nb_out_interval(const struct nb_output *o, const struct nb_result *r,
 		const struct nb_interval *iv)
 {
+	nb_out_interval_dir(o, r, iv, NULL, "");
+}
+
+void
+nb_out_interval_dir(const struct nb_output *o, const struct nb_result *r,
+		    const struct nb_interval *iv, const char *direction,
+		    const char *tag)
+{
 	struct csv_row c;
+	json_t *ev;
 	char id[16];
 	uint32_t k;
 
 	switch (o->kind) {
 	case NB_OUT_TEXT:
 		if (o->intervals)
-			nb_report_interval_text(o->f, iv, nb_report_unit(r));
+			nb_report_interval_text(o->f, iv, nb_report_unit(r),
+						tag);
 		break;
 	case NB_OUT_JSON_STREAM:
-		event(o, "interval", nb_json_interval(r, iv));
+		ev = nb_json_interval(r, iv);
+		if (direction != NULL)
+			json_object_set_new(ev, "direction",
+					    json_string(direction));
+		event(o, "interval", ev);
 		break;
 	case NB_OUT_CSV:
 		memset(&c, 0, sizeof(c));
 		c.kind = "interval";
-		c.direction = r->topology;
+		c.direction = direction != NULL ? direction : r->topology;
 		c.start = iv->start;
 		c.end = iv->end;
 		c.omitted = iv->omitted;

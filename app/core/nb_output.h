@@ -53,6 +53,12 @@ void nb_out_begin_with(const struct nb_output *o, const struct nb_result *r,
 /* One interval, as the stats lcore records it. */
 void nb_out_interval(const struct nb_output *o, const struct nb_result *r,
 		     const struct nb_interval *iv);
+/* The same for one direction of a peer test: direction ("forward",
+ * "reverse") in the JSON-lines event and the CSV rows, tag before the
+ * text rows' ids. */
+void nb_out_interval_dir(const struct nb_output *o, const struct nb_result *r,
+			 const struct nb_interval *iv, const char *direction,
+			 const char *tag);
 /* A finished result: the text report (under title, if any), or CSV end
  * rows labelled with direction.  JSON waits for nb_out_finish(). */
 void nb_out_result(const struct nb_output *o, const struct nb_result *r,

@@ -178,6 +178,10 @@ nb_cli_on_msg(struct nb_cli *c, const struct nb_ctl_msg *m)
 		return c->state == NB_CLI_RESULTS && m->u.res.part == c->part
 			       ? NB_CLI_E_RESULTS
 			       : NB_CLI_E_NONE;
+	case NB_CTL_INTERVAL:
+		return c->state == NB_CLI_RUNNING || c->state == NB_CLI_RESULTS
+			       ? NB_CLI_E_INTERVAL
+			       : NB_CLI_E_NONE;
 	default:
 		return NB_CLI_E_NONE;
 	}

@@ -158,6 +158,7 @@ enum nb_cli_event {
 	NB_CLI_E_REJECT,   /* (-> CLOSED) */
 	NB_CLI_E_RESULTS,  /* the awaited RESULTS part */
 	NB_CLI_E_ABORT,	   /* ERROR from the responder (-> CLOSED) */
+	NB_CLI_E_INTERVAL, /* the responder's counters of an interval */
 };
 
 /* State HELLO, part 0. */
@@ -181,6 +182,8 @@ enum nb_cli_route nb_cli_route(const struct nb_cli *c,
  *   ACCEPT   ACCEPT   PARAMS only
  *   REJECT   REJECT   HELLO or PARAMS, -> CLOSED
  *   RESULTS  RESULTS  RESULTS only, and only part c->part
+ *   INTERVAL INTERVAL RUNNING or RESULTS (the last ones may come after
+ *                     STOP), unchanged
  *   others   NONE
  */
 enum nb_cli_event nb_cli_on_msg(struct nb_cli *c, const struct nb_ctl_msg *m);

@@ -347,7 +347,8 @@ interval_line(FILE *f, const struct nb_interval *iv, const char *id,
 }
 
 void
-nb_report_interval_text(FILE *f, const struct nb_interval *iv, char format)
+nb_report_interval_text(FILE *f, const struct nb_interval *iv, char format,
+			const char *tag)
 {
 	struct nb_iv_row l;
 	char id[16];
@@ -357,14 +358,15 @@ nb_report_interval_text(FILE *f, const struct nb_interval *iv, char format)
 	 * sum.  The warm-up is counted as a whole only. */
 	if (iv->nb_streams > 1 && !iv->omitted && iv->stream_rx_pkts) {
 		for (k = 0; k < iv->nb_streams; k++) {
-			snprintf(id, sizeof(id), "%u", k);
+			snprintf(id, sizeof(id), "%s%u", tag, k);
 			nb_interval_row(iv, (int)k, &l);
 			interval_line(f, iv, id, &l, format);
 		}
 	}
 	nb_interval_row(iv, -1, &l);
-	interval_line(f, iv, iv->nb_streams == 1 && !iv->omitted ? "0" : "SUM",
-		      &l, format);
+	snprintf(id, sizeof(id), "%s%s", tag,
+		 iv->nb_streams == 1 && !iv->omitted ? "0" : "SUM");
+	interval_line(f, iv, id, &l, format);
 }
 
 static void

@@ -176,9 +176,11 @@ void nb_report_text(FILE *f, const struct nb_result *r);
  */
 char nb_report_unit(const struct nb_result *r);
 void nb_report_interval_header(FILE *f);
-/* One line per stream (when there are several) and a [SUM] line. */
+/* One line per stream (when there are several) and a [SUM] line; tag
+ * goes before each line's id ("R" for the reverse rows of a bidir peer
+ * test: [R0], [RSUM]). */
 void nb_report_interval_text(FILE *f, const struct nb_interval *iv,
-			     char format);
+			     char format, const char *tag);
 
 /* JSON document (iperf3's top-level shape: start, intervals, end). */
 json_t *nb_report_json(const struct nb_result *r);

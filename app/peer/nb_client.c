@@ -15,6 +15,7 @@
 
 #include "nb_client.h"
 #include "nb_client_report.h"
+#include "nb_peerivs.h"
 #include "nb_log.h"
 #include "nb_peertest.h"
 #include "nb_run.h"
@@ -104,6 +105,10 @@ on_msg(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
 		break;
 	}
 	ev = nb_cli_on_msg(&pr->cli, m);
+	if (ev == NB_CLI_E_INTERVAL) {
+		nb_peerivs_put(pr, &m->u.iv);
+		return;
+	}
 	if (ev != NB_CLI_E_NONE) {
 		pr->event = ev;
 		pr->inbox = *m;
@@ -239,6 +244,9 @@ fill_params(struct nb_peer *pr, struct nb_ctl_params *p)
 		cfg->pingpong ? NB_CTL_MAX_LATENCY_RATE : cfg->latency_rate;
 	p->sport_base = NB_DEFAULT_SPORT_BASE;
 	p->dport = NB_DEFAULT_DPORT;
+	/* the responder's counters come that often (none for ping-pong) */
+	p->interval_ms =
+		cfg->pingpong ? 0 : (uint32_t)(cfg->interval * 1000.0 + 0.5);
 	memcpy(p->proof.client_nonce, pr->cn, sizeof(pr->cn));
 	memcpy(p->proof.cookie, pr->theirs.nonce, sizeof(pr->theirs.nonce));
 }
@@ -362,6 +370,7 @@ client_params(struct nb_peer *pr, struct nb_ctl_params *params)
 	char why[256];
 
 	fill_params(pr, params);
+	pr->params = *params;
 	nb_cli_set(&pr->cli, NB_CLI_PARAMS, 0);
 	nb_ctl_msg_init(&m, NB_CTL_PARAMS, pr->session);
 	m.u.params = *params;
@@ -522,10 +531,12 @@ client_run(struct nb_peer *pr, const struct nb_ctl_params *p, int *code)
 		if (!announced && tsc >= app->run.start_tsc) {
 			announced = 1;
 			app->result.start_time = (int64_t)time(NULL);
+			nb_client_report_header(pr, p);
 			nb_out_begin_with(&app->out, &app->result,
 					  nb_client_start_json(pr, p));
-			nb_client_report_header(pr, p);
 		}
+		if (announced)
+			nb_peerivs_tick(pr);
 		if (nb_force_quit)
 			return 1;
 		if (pr->event == NB_CLI_E_ABORT) {
@@ -612,8 +623,8 @@ nb_client_main(struct nb_app *app)
 
 	memset(&pr, 0, sizeof(pr));
 	pr.on_msg = on_msg;
-	/* the stats lcore does not run in peer mode: no interval lines */
-	app->out.intervals = 0;
+	/* interval lines come from the control lcore (nb_peerivs.c), no
+	 * progress line */
 	app->out.progress = 0;
 	nb_offset_init(&pr.off);
 	memcpy(pr.peer_mac, cfg->peer_mac, 6);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "nb_client_report.h"
+#include "nb_peerivs.h"
 #include "nb_log.h"
 #include "nb_peer_result.h"
 
@@ -231,15 +232,19 @@ nb_client_report(struct nb_peer *pr, const struct nb_ctl_params *p,
 		nb_peer_result_merge(&fwd, &app->result, h, res, nres, 1);
 		if (app->jobs.probe != NULL)
 			add_probes(app, &fwd);
-		print_result(app, &fwd, "client -> responder:", "forward",
-			     &doc);
 	}
 	if (receives) {
 		nb_peer_result_side_init(&rev, &app->result, pr->method);
 		nb_peer_result_merge(&rev, &app->result, h, res, nres, 0);
+	}
+	/* the interval rows first, closed against these totals */
+	nb_peerivs_finish(pr, sends ? &fwd : NULL, receives ? &rev : NULL);
+	if (sends)
+		print_result(app, &fwd, "client -> responder:", "forward",
+			     &doc);
+	if (receives)
 		print_result(app, &rev, "responder -> client:", "reverse",
 			     &rdoc);
-	}
 	if (doc != NULL && rdoc != NULL)
 		json_object_set_new(doc, "reverse", rdoc);
 	else if (rdoc != NULL)

@@ -12,6 +12,7 @@
 #include "nb_frame.h"
 #include "nb_log.h"
 #include "nb_peer_result.h"
+#include "nb_peerivs.h"
 #include "nb_peertest.h"
 #include "nb_run.h"
 #include "nb_tsc.h"
@@ -37,6 +38,9 @@ params_to_cfg(struct nb_peer *pr, const struct nb_ctl_params *p)
 	memcpy(cfg->sizes.pattern, p->pattern, p->nb_pattern);
 	cfg->duration = p->duration_ms / 1000.0;
 	cfg->omit = p->omit_ms / 1000.0;
+	/* the client's --interval: the responder samples as often */
+	if (!pr->client)
+		cfg->interval = p->interval_ms / 1000.0;
 	cfg->packets = p->packets;
 	cfg->nb_tx_ports = sends ? 1 : 0;
 	cfg->tx_ports[0] = cfg->port;
@@ -224,14 +228,14 @@ nb_peertest_arm(struct nb_peer *pr, uint64_t delay_ns)
 	uint64_t hz = nb_tsc_hz();
 
 	/*
-	 * No interval lines in peer mode yet: the receiving side's counters
-	 * are the responder's, which it reports only at the end.  The delay
-	 * comes from the wire (up to NB_CTL_MAX_START_DELAY_MS): 60 s in ns
-	 * times hz does not fit 64 bits, so the product is 128-bit.
+	 * The delay comes from the wire (up to NB_CTL_MAX_START_DELAY_MS):
+	 * 60 s in ns times hz does not fit 64 bits, so the product is
+	 * 128-bit.
 	 */
 	nb_run_arm(pr->app, rte_get_tsc_cycles() +
 				    (uint64_t)((unsigned __int128)delay_ns *
 					       hz / 1000000000u));
+	nb_peerivs_start(pr);
 }
 
 /*
@@ -327,6 +331,7 @@ nb_peertest_free(struct nb_peer *pr)
 {
 	if (pr->test_ready)
 		nb_peertest_stop(pr);
+	nb_peerivs_free(pr);
 	nb_run_free(pr->app);
 	free(pr->blob);
 	pr->blob = NULL;

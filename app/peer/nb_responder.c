@@ -11,6 +11,7 @@
 
 #include "nb_log.h"
 #include "nb_peertest.h"
+#include "nb_peerivs.h"
 #include "nb_responder.h"
 
 /* HELLOs answered: per source, and from all sources together */
@@ -342,6 +343,8 @@ on_msg(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
 	case NB_RSP_A_RESULTS:
 		if (pr->blob == NULL)
 			break;
+		/* every interval reaches the client before the results */
+		nb_peerivs_flush(pr);
 		nb_ctl_msg_init(&r, NB_CTL_RESULTS, pr->session);
 		if (nb_ctl_results_chunk(&r, pr->blob, pr->blob_len,
 					 m->u.rreq.part) == 0)
@@ -406,6 +409,9 @@ nb_responder_main(struct nb_app *app)
 		    (nb_peer_service(&pr) != 0 ||
 		     nb_peer_now(&pr) - pr.last_heard > pr.timeout_ns))
 			end_session(&pr, "the client vanished");
+		if (pr.rsp.state == NB_RSP_ARMED ||
+		    pr.rsp.state == NB_RSP_STOPPED)
+			nb_peerivs_tick(&pr);
 		if (pr.rsp.state != NB_RSP_IDLE &&
 		    nb_peer_now(&pr) - pr.opened_ns > max_age_ns(cfg)) {
 			abort_session(&pr, "the session outlived --max-time "

@@ -17,8 +17,10 @@
 #include "nb_ctlio.h"
 #include "nb_link.h"
 #include "nb_offset.h"
+#include "nb_peer_iv.h"
 #include "nb_peer_sm.h"
 #include "nb_policy.h"
+#include "nb_stats.h"
 
 #define NB_MS		       1000000ULL
 #define NB_PEER_KEEPALIVE_NS   (250 * NB_MS)
@@ -72,6 +74,14 @@ struct nb_peer {
 	char method[160];
 	uint64_t ctl_tx0, ctl_rx0; /* control frames at the PMD stats reset */
 	int nap_short;		   /* poll faster while a test is set up */
+	/* interval lines (nb_peerivs.c): this end's sampling; the
+	 * responder's next part to send; the client's store of the
+	 * responder's intervals and how many rows it wrote out */
+	struct nb_sampler sampler;
+	int sampling;
+	uint32_t iv_sent, iv_first;
+	struct nb_peer_ivs rivs;
+	uint32_t iv_shown;
 };
 
 /* The control lcore's clock in ns (the run's epoch). */

@@ -4,6 +4,7 @@
  * CPU on small hosts), reads the workers' single-writer counters through
  * nb_jobs_read(), and records and prints interval results.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -50,7 +51,7 @@ delta(uint64_t now, uint64_t prev)
 static void
 record(struct nb_app *app, const struct nb_counts *now,
        const struct nb_counts *prev, double t0, double t1, int omitted,
-       int last, struct nb_hist *tmp)
+       int last, struct nb_hist *tmp, int emit)
 {
 	uint32_t n = app->cfg.streams, k;
 	struct nb_interval iv;
@@ -102,9 +103,9 @@ record(struct nb_app *app, const struct nb_counts *now,
 	 * (nb_result_close_intervals()), so every format adds up.
 	 */
 	if (nb_result_add_interval(&app->result, &iv) == 0) {
-		if (!last)
+		if (!last && emit)
 			nb_out_interval(&app->out, &app->result, &iv);
-		else
+		else if (last)
 			app->last_interval_held = app->result.nb_intervals;
 	}
 	nb_interval_release(&iv);
@@ -146,77 +147,106 @@ tick_offset(uint64_t k, double interval, uint64_t hz)
 	return (uint64_t)((long double)k * interval * hz + 0.5L);
 }
 
+/* The next edge: none past the end, and the end itself rather than an
+ * edge a rounding away from it (--interval dividing --time into steps
+ * truncated to whole ticks); during a warm-up, no edge past its end. */
+static void
+next_tick(struct nb_sampler *s, const struct nb_run *run)
+{
+	s->tick = s->base + tick_offset(++s->k, s->secs, s->hz);
+	if (s->tick > run->end_tsc && s->last >= run->end_tsc) {
+		s->done = 1;
+		return;
+	}
+	if (s->tick > run->end_tsc || run->end_tsc - s->tick < s->step / 1000)
+		s->tick = run->end_tsc;
+	if (s->omitted && s->tick > run->measure_tsc)
+		s->tick = run->measure_tsc;
+}
+
+int
+nb_sampler_init(struct nb_sampler *s, const struct nb_app *app)
+{
+	const struct nb_run *run = &app->run;
+
+	memset(s, 0, sizeof(*s));
+	s->lines = app->cfg.interval > 0;
+	s->secs = s->lines ? app->cfg.interval : 0.5;
+	s->hz = nb_tsc_hz();
+	s->tmp = malloc(sizeof(*s->tmp));
+	if (s->tmp == NULL || nb_counts_alloc(&s->cur, app->cfg.streams, 1, 0) ||
+	    nb_counts_alloc(&s->prev, app->cfg.streams, 1, 0)) {
+		nb_sampler_free(s);
+		return -ENOMEM;
+	}
+	s->step = (uint64_t)(s->secs * s->hz);
+	/* tick k is base + k steps, rounded once (not k truncated steps
+	 * added up): interval edges fall on whole multiples of --interval */
+	s->omitted = run->measure_tsc > run->start_tsc;
+	s->base = run->start_tsc;
+	s->last = s->base;
+	s->k = 0;
+	next_tick(s, run);
+	return 0;
+}
+
+void
+nb_sampler_step(struct nb_sampler *s, struct nb_app *app, int emit)
+{
+	const struct nb_run *run = &app->run;
+	struct nb_counts t;
+
+	nb_jobs_read(&app->jobs, &s->cur);
+	if (s->lines)
+		record(app, &s->cur, &s->prev,
+		       (double)(s->last - s->base) / s->hz,
+		       (double)(s->tick - s->base) / s->hz, s->omitted,
+		       !s->omitted && s->tick >= run->end_tsc, s->tmp, emit);
+	else
+		progress(app, &s->cur, &s->prev,
+			 (double)(s->last - s->base) / s->hz,
+			 (double)(s->tick - s->base) / s->hz, s->omitted);
+	t = s->prev;
+	s->prev = s->cur;
+	s->cur = t;
+	s->last = s->tick;
+	if (s->omitted && s->tick >= run->measure_tsc) {
+		/* Results restart at 0 s, as iperf3 does after -O. */
+		s->omitted = 0;
+		s->base = s->last = run->measure_tsc;
+		s->k = 0;
+		/* Data counters start at zero at the phase change. */
+		nb_jobs_read(&app->jobs, &s->prev);
+		zero_data(&s->prev);
+	}
+	next_tick(s, run);
+}
+
+void
+nb_sampler_free(struct nb_sampler *s)
+{
+	nb_counts_free(&s->cur);
+	nb_counts_free(&s->prev);
+	free(s->tmp);
+	s->tmp = NULL;
+}
+
 int
 nb_stats_main(void *arg)
 {
 	struct nb_app *app = arg;
-	const struct nb_run *run = &app->run;
-	uint64_t hz = nb_tsc_hz(), step, tick, base, last, k = 1;
-	struct nb_counts cur, prev;
-	struct nb_hist *tmp = malloc(sizeof(*tmp));
-	int omitted, lines = app->cfg.interval > 0;
+	struct nb_sampler s;
 
-	memset(&cur, 0, sizeof(cur));
-	memset(&prev, 0, sizeof(prev));
-	if ((!lines && !app->out.progress) || tmp == NULL ||
-	    nb_counts_alloc(&cur, app->cfg.streams, 1, 0) ||
-	    nb_counts_alloc(&prev, app->cfg.streams, 1, 0)) {
-		free(tmp);
-		nb_counts_free(&cur);
-		nb_counts_free(&prev);
-		app->stats_exited = 1;
-		return 0;
-	}
-	step = (uint64_t)((lines ? app->cfg.interval : 0.5) * hz);
-	/* tick k is base + k steps, rounded once (not k truncated steps
-	 * added up): interval edges fall on whole multiples of --interval */
-	omitted = run->measure_tsc > run->start_tsc;
-	base = run->start_tsc;
-	last = base;
-	tick = base + step;
-	while (!app->stats_stop) {
-		if (omitted && tick > run->measure_tsc)
-			tick = run->measure_tsc;
-		sleep_until(tick, hz, &app->stats_stop);
-		if (app->stats_stop)
-			break;
-		nb_jobs_read(&app->jobs, &cur);
-		if (lines)
-			record(app, &cur, &prev, (double)(last - base) / hz,
-			       (double)(tick - base) / hz, omitted,
-			       !omitted && tick >= run->end_tsc, tmp);
-		else
-			progress(app, &cur, &prev, (double)(last - base) / hz,
-				 (double)(tick - base) / hz, omitted);
-		{
-			struct nb_counts t = prev;
-
-			prev = cur;
-			cur = t;
+	if ((app->cfg.interval > 0 || app->out.progress) &&
+	    nb_sampler_init(&s, app) == 0) {
+		while (!app->stats_stop && !s.done) {
+			sleep_until(s.tick, s.hz, &app->stats_stop);
+			if (app->stats_stop)
+				break;
+			nb_sampler_step(&s, app, 1);
 		}
-		last = tick;
-		if (omitted && tick >= run->measure_tsc) {
-			/* Results restart at 0 s, as iperf3 does after -O. */
-			omitted = 0;
-			base = last = run->measure_tsc;
-			k = 0;
-			/* Data counters start at zero at the phase change. */
-			nb_jobs_read(&app->jobs, &prev);
-			zero_data(&prev);
-		}
-		tick = base +
-		       tick_offset(++k, lines ? app->cfg.interval : 0.5, hz);
-		if (tick > run->end_tsc && last >= run->end_tsc)
-			break;
-		/* the end, or a tick a rounding away from it (--interval
-		 * dividing --time into steps truncated to whole ticks): one
-		 * interval ends at the end, none of a few ticks follows */
-		if (tick > run->end_tsc || run->end_tsc - tick < step / 1000)
-			tick = run->end_tsc;
+		nb_sampler_free(&s);
 	}
-	nb_counts_free(&cur);
-	nb_counts_free(&prev);
-	free(tmp);
 	app->stats_exited = 1;
 	return 0;
 }

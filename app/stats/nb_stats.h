@@ -8,6 +8,26 @@
 
 #include "nb_app.h"
 
+/*
+ * The interval clock of a test, for the stats lcore and for a control
+ * lcore that samples itself (peer mode): after nb_run_arm(), init; then
+ * whenever the TSC reaches s->tick, step: it reads the counters, records
+ * the interval in app->result (and writes it out when emit), and moves
+ * s->tick on.  s->done once the interval that ends the test is recorded.
+ * Without --interval it feeds the progress line every 0.5 s instead.
+ */
+struct nb_sampler {
+	struct nb_counts cur, prev;
+	struct nb_hist *tmp;
+	uint64_t hz, step, tick, base, last, k;
+	double secs;
+	int omitted, lines, done;
+};
+
+int nb_sampler_init(struct nb_sampler *s, const struct nb_app *app);
+void nb_sampler_step(struct nb_sampler *s, struct nb_app *app, int emit);
+void nb_sampler_free(struct nb_sampler *s);
+
 /* rte_eal_remote_launch entry point; arg is the struct nb_app. */
 int nb_stats_main(void *arg);
 

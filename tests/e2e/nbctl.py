@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""dpdk-nbench control protocol version 4 on the wire, written from the
+"""dpdk-nbench control protocol version 5 on the wire, written from the
 specification (docs/protocol.md, nb_ctl.h, nb_auth.h) rather than from the
 C code: the e2e tests talk to a real responder with it, so it must stay an
 independent implementation.
@@ -22,7 +22,7 @@ import socket
 import struct
 
 MAGIC = 0x4E42434D
-VERSION = 4
+VERSION = 5
 HDR_LEN = 16
 F_TAG = 0x80
 TAG_LEN = 16
@@ -31,12 +31,12 @@ CONTROL_PORT = 7201
 NO_KEY = b"dpdk-nbench no key"
 
 (HELLO, WELCOME, BUSY, PARAMS, ACCEPT, REJECT, START, KEEPALIVE, STOP,
- RESULTS_REQ, RESULTS, DONE, QUIT, ACK, ERROR) = range(1, 16)
+ RESULTS_REQ, RESULTS, DONE, QUIT, ACK, ERROR, INTERVAL) = range(1, 17)
 TYPE_NAMES = {v: k for k, v in dict(
     HELLO=HELLO, WELCOME=WELCOME, BUSY=BUSY, PARAMS=PARAMS, ACCEPT=ACCEPT,
     REJECT=REJECT, START=START, KEEPALIVE=KEEPALIVE, STOP=STOP,
     RESULTS_REQ=RESULTS_REQ, RESULTS=RESULTS, DONE=DONE, QUIT=QUIT, ACK=ACK,
-    ERROR=ERROR).items()}
+    ERROR=ERROR, INTERVAL=INTERVAL).items()}
 
 (CODE_VERSION, CODE_MALFORMED, CODE_STATE, CODE_SESSION, CODE_PARAMS,
  CODE_RESOURCES, CODE_PORT, CODE_TIMEOUT, CODE_INTERNAL, CODE_POLICY,
@@ -46,7 +46,7 @@ CONF_LEN = 368
 CONF_NONCE_OFF = 348
 CONF_FLAGS_OFF = 364
 CONF_F_KEY = 1
-PARAMS_LEN = 212
+PARAMS_LEN = 216
 PROOF_LEN = 32
 BUSY_LEN = 68
 REJECT_LEN = 130
@@ -108,8 +108,8 @@ def params(cn, cookie, direction=DIR_FORWARD, proto=17, vlan=0, streams=1,
            sizes=(512,), pattern=(0,), rate_num=1000, rate_den=1, packets=0,
            duration_ms=1000, omit_ms=0, latency_rate=0, client_ip=0,
            responder_ip=0, client_mac=b"\0" * 6, responder_mac=b"\0" * 6,
-           sport_base=SPORT_BASE, dport=DPORT):
-    """PARAMS body, 212 bytes, ending in the proof (cn, cookie)."""
+           sport_base=SPORT_BASE, dport=DPORT, interval_ms=0):
+    """PARAMS body, 216 bytes, ending in the proof (cn, cookie)."""
     sz = list(sizes) + [0] * (16 - len(sizes))
     pat = list(pattern) + [0] * (64 - len(pattern))
     b = (struct.pack("!BBHIH", direction, proto, vlan, streams, len(sizes)) +
@@ -118,7 +118,8 @@ def params(cn, cookie, direction=DIR_FORWARD, proto=17, vlan=0, streams=1,
          struct.pack("!6Q", rate_num, rate_den, packets, duration_ms,
                      omit_ms, latency_rate) +
          struct.pack("!II", client_ip, responder_ip) + bytes(client_mac) +
-         bytes(responder_mac) + struct.pack("!HH", sport_base, dport) +
+         bytes(responder_mac) + struct.pack("!HHI", sport_base, dport,
+                                             interval_ms) +
          proof(cn, cookie))
     assert len(b) == PARAMS_LEN, len(b)
     return b

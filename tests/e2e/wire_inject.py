@@ -4,7 +4,7 @@ responder through a raw AF_PACKET socket.
 
     wire_inject.py IFACE DST_MAC DST_IP SRC_IP COUNT
 
-1. A HELLO of control protocol version 4 (this side speaks 3): the
+1. A HELLO of the control protocol version after ours: the
    responder must answer with an ERROR that says "version mismatch"
    (printed as VERSION-ERROR: ...).
 2. COUNT fuzzed frames: random bytes, truncated and bit-flipped control

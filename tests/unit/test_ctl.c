@@ -56,7 +56,9 @@ doc_body_len(uint8_t type)
 	case NB_CTL_BUSY:
 		return 68;
 	case NB_CTL_PARAMS:
-		return 212;
+		return 216;
+	case NB_CTL_INTERVAL:
+		return 892;
 	case NB_CTL_QUIT:
 		return 32;
 	case NB_CTL_START:
@@ -176,7 +178,38 @@ rand_params(uint64_t *r, struct nb_ctl_params *p)
 	do {
 		p->dport = (uint16_t)(1 + rng_below(r, 65535));
 	} while (p->dport == NB_CONTROL_UDP_PORT);
+	p->interval_ms = rng_below(r, 4) == 0
+				 ? 0
+				 : 100 + rng_below(r, 3600000 - 100 + 1);
 	rand_proof(r, &p->proof);
+}
+
+/* A valid INTERVAL part: a warm-up one, or streams of a random test. */
+static void
+rand_interval(uint64_t *r, struct nb_ctl_interval *v)
+{
+	uint64_t *sums = &v->tx_pkts;
+	uint32_t i, j;
+
+	v->index = (uint32_t)rng_next(r);
+	v->nb_streams = (uint16_t)(1 + rng_below(r, 1024));
+	v->start_ns = rng_next(r) >> 1;
+	v->end_ns = v->start_ns + (rng_next(r) >> 2);
+	for (i = 0; i < 12; i++)
+		sums[i] = rng_next(r);
+	if (rng_below(r, 8) == 0) {
+		v->flags = NB_CTL_IV_F_OMITTED | NB_CTL_IV_F_LAST;
+		return;
+	}
+	v->first = (uint16_t)rng_below(r, v->nb_streams);
+	v->count = (uint16_t)(1 + rng_below(r, NB_CTL_IV_STREAMS));
+	if ((uint32_t)v->first + v->count > v->nb_streams)
+		v->count = (uint16_t)(v->nb_streams - v->first);
+	if (v->first + v->count == v->nb_streams)
+		v->flags = NB_CTL_IV_F_LAST;
+	for (i = 0; i < v->count; i++)
+		for (j = 0; j < 8; j++)
+			(&v->s[i].tx_pkts)[j] = rng_next(r);
 }
 
 static uint32_t
@@ -255,6 +288,9 @@ rand_msg(uint64_t *r, uint8_t type, struct nb_ctl_msg *m)
 		break;
 	case NB_CTL_QUIT:
 		rand_proof(r, &m->u.quit);
+		break;
+	case NB_CTL_INTERVAL:
+		rand_interval(r, &m->u.iv);
 		break;
 	default:
 		break;
@@ -371,6 +407,7 @@ compare_params(const struct nb_ctl_params *a, const struct nb_ctl_params *b)
 	assert_memory_equal(a->responder_mac, b->responder_mac, 6);
 	assert_int_equal(a->sport_base, b->sport_base);
 	assert_int_equal(a->dport, b->dport);
+	assert_int_equal(a->interval_ms, b->interval_ms);
 	compare_proof(&a->proof, &b->proof);
 }
 
@@ -431,6 +468,10 @@ compare_msg(const struct nb_ctl_msg *a, const struct nb_ctl_msg *b)
 		break;
 	case NB_CTL_QUIT:
 		compare_proof(&a->u.quit, &b->u.quit);
+		break;
+	case NB_CTL_INTERVAL:
+		/* every field is a whole number; unused slots are zero */
+		assert_memory_equal(&a->u.iv, &b->u.iv, sizeof(a->u.iv));
 		break;
 	default:
 		break;
@@ -585,14 +626,15 @@ test_roundtrip_fixed(void **state)
 	memcpy(m.u.params.responder_mac, "\x02\x00\x00\x00\x00\x02", 6);
 	m.u.params.sport_base = 64512; /* + 1023 = 65535 */
 	m.u.params.dport = NB_DEFAULT_DPORT;
+	m.u.params.interval_ms = 1000;
 	for (i = 0; i < 16; i++) {
 		m.u.params.proof.client_nonce[i] = (uint8_t)(0x10 + i);
 		m.u.params.proof.cookie[i] = (uint8_t)(0xc0 + i);
 	}
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
-	assert_int_equal(len, 228);
-	assert_memory_equal(buf + 6, "\x00\xe4", 2);
+	assert_int_equal(len, 232);
+	assert_memory_equal(buf + 6, "\x00\xe8", 2);
 	assert_memory_equal(buf + H,
 			    "\x02\x06\x0f\xfe\x00\x00\x04\x00"
 			    "\x00\x03\x00\x40\x02\x52\x23\x28",
@@ -605,12 +647,14 @@ test_roundtrip_fixed(void **state)
 			    "\x02\x00\x00\x00\x00\x02"
 			    "\xfc\x00\x13\x89",
 			    10);
-	/* since version 3: client_nonce at 180, cookie at 196 */
-	assert_memory_equal(buf + H + 180,
+	/* since version 5: interval_ms at 180 */
+	assert_memory_equal(buf + H + 180, "\x00\x00\x03\xe8", 4);
+	/* since version 3: client_nonce at 184, cookie at 200 */
+	assert_memory_equal(buf + H + 184,
 			    "\x10\x11\x12\x13\x14\x15\x16\x17"
 			    "\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f",
 			    16);
-	assert_memory_equal(buf + H + 196,
+	assert_memory_equal(buf + H + 200,
 			    "\xc0\xc1\xc2\xc3\xc4\xc5\xc6\xc7"
 			    "\xc8\xc9\xca\xcb\xcc\xcd\xce\xcf",
 			    16);
@@ -1264,6 +1308,10 @@ static const struct patch bad_params[] = {
 	{"sport_base 65535 + 8 streams", 176, 2, 65535},
 	{"dport 0", 178, 2, 0},
 	{"dport 7201", 178, 2, NB_CONTROL_UDP_PORT},
+	{"interval_ms 99", 180, 4, 99},
+	{"interval_ms 1", 180, 4, 1},
+	{"interval_ms 3600001", 180, 4, 3600001},
+	{"interval_ms max", 180, 4, 0xffffffff},
 };
 
 static const struct patch good_params[] = {
@@ -1285,10 +1333,13 @@ static const struct patch good_params[] = {
 	{"omit_ms 3600000", 140, 8, 3600000},
 	{"latency_rate 1000000", 148, 8, 1000000},
 	{"client_ip 0", 156, 4, 0},
-	{"client_nonce ones", 180, 8, UINT64_MAX},
-	{"client_nonce end ones", 188, 8, UINT64_MAX},
-	{"cookie ones", 196, 8, UINT64_MAX},
-	{"cookie end ones", 204, 8, UINT64_MAX},
+	{"interval_ms 0", 180, 4, 0},
+	{"interval_ms 100", 180, 4, 100},
+	{"interval_ms 3600000", 180, 4, 3600000},
+	{"client_nonce ones", 184, 8, UINT64_MAX},
+	{"client_nonce end ones", 192, 8, UINT64_MAX},
+	{"cookie ones", 200, 8, UINT64_MAX},
+	{"cookie end ones", 208, 8, UINT64_MAX},
 	{"sport_base 65528 + 8 streams", 176, 2, 65528},
 	{"sport_base 0", 176, 2, 0},
 	{"dport 65535", 178, 2, 65535},
@@ -1356,7 +1407,7 @@ test_params_ranges(void **state)
 	(void)state;
 	base_params(&m);
 	orig = encode_exact(&m, &len);
-	assert_int_equal(len, H + 212);
+	assert_int_equal(len, H + 216);
 	/* base_params: packets 0, duration 10 s */
 	assert_int_equal(rd32(orig + H + 124) | rd32(orig + H + 128), 0);
 	assert_int_equal(rd32(orig + H + 136), 10000);
@@ -1398,7 +1449,7 @@ test_params_ranges(void **state)
 	do {                                                                   \
 		base_params(&m);                                               \
 		stmt;                                                          \
-		assert_int_equal(nb_ctl_encoded_len(&m), H + 212);             \
+		assert_int_equal(nb_ctl_encoded_len(&m), H + 216);             \
 		assert_int_equal(nb_ctl_encode(&m, d.u.res.chunk,              \
 					       sizeof(d.u.res.chunk)),         \
 				 -EINVAL);                                     \
@@ -1427,6 +1478,8 @@ test_params_ranges(void **state)
 	BAD_ENC(m.u.params.duration_ms = 2592000001ull);
 	BAD_ENC(m.u.params.duration_ms = 0);
 	BAD_ENC(m.u.params.omit_ms = 3600001);
+	BAD_ENC(m.u.params.interval_ms = 99);
+	BAD_ENC(m.u.params.interval_ms = 3600001);
 	BAD_ENC(m.u.params.latency_rate = 1000001);
 #undef BAD_ENC
 
@@ -2235,6 +2288,73 @@ test_results_impair(void **state)
 			 -EPROTO);
 }
 
+/* INTERVAL: its bytes, and each rule of its check on the wire. */
+static void
+test_interval_msg(void **state)
+{
+	struct nb_ctl_msg m, d;
+	uint8_t *buf, *bad;
+	size_t len;
+	unsigned int k;
+	static const struct {
+		const char *what;
+		size_t off;
+		uint8_t val;
+	} breaks[] = {
+		{"unknown flag", 4, 0x06},
+		{"not LAST though the part ends the streams", 4, 0x00},
+		{"OMITTED with streams", 4, 0x03},
+		{"reserved byte", 5, 1},
+		{"first + count past nb_streams", 11, 13},
+		{"count 13", 9, 13},
+		{"count 0", 9, 0},
+		{"nb_streams 0", 11, 0},
+		{"start after end", 12, 0xff},
+		{"a slot past count not zero", 124 + 2 * 64 + 7, 1},
+	};
+
+	(void)state;
+	nb_ctl_msg_init(&m, NB_CTL_INTERVAL, 9);
+	m.seq = 12;
+	m.u.iv.index = 3;
+	m.u.iv.flags = NB_CTL_IV_F_LAST;
+	m.u.iv.first = 12;
+	m.u.iv.count = 2;
+	m.u.iv.nb_streams = 14;
+	m.u.iv.start_ns = 2000000000ull;
+	m.u.iv.end_ns = 3000000000ull;
+	m.u.iv.rx_pkts = 14880;
+	m.u.iv.s[0].rx_pkts = 7440;
+	m.u.iv.s[1].jitter_ps = 2075000;
+	roundtrip(&m);
+	buf = encode_exact(&m, &len);
+	assert_int_equal(len, H + 892);
+	assert_memory_equal(buf + H, "\0\0\0\x03\x02\0\0\x0c\0\x02\0\x0e", 12);
+	assert_memory_equal(buf + H + 12, "\0\0\0\0\x77\x35\x94\x00", 8);
+	assert_int_equal(rd32(buf + H + 28 + 16 + 4), 14880); /* rx_pkts */
+	assert_int_equal(rd32(buf + H + 124 + 16 + 4), 7440);
+	assert_int_equal(rd32(buf + H + 124 + 64 + 56 + 4), 2075000);
+	assert_int_equal(decode_exact(buf, len, &d), 0);
+	bad = malloc(len);
+	assert_non_null(bad);
+	for (k = 0; k < sizeof(breaks) / sizeof(breaks[0]); k++) {
+		memcpy(bad, buf, len);
+		bad[H + breaks[k].off] = breaks[k].val;
+		if (decode_exact(bad, len, &d) != -EPROTO)
+			fail_msg("INTERVAL with %s decoded", breaks[k].what);
+	}
+	/* a warm-up interval: sums only, one part */
+	m.u.iv.flags = NB_CTL_IV_F_OMITTED | NB_CTL_IV_F_LAST;
+	m.u.iv.first = 0;
+	m.u.iv.count = 0;
+	memset(m.u.iv.s, 0, sizeof(m.u.iv.s));
+	roundtrip(&m);
+	m.u.iv.flags = NB_CTL_IV_F_OMITTED;
+	assert_int_equal(nb_ctl_encode(&m, bad, len), -EINVAL);
+	free(bad);
+	free(buf);
+}
+
 /* The responder's CPU time: where it goes, and the times refused. */
 static void
 test_results_cpu(void **state)
@@ -2558,6 +2678,7 @@ main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_results_roundtrip),
 		cmocka_unit_test(test_results_impair),
+		cmocka_unit_test(test_interval_msg),
 		cmocka_unit_test(test_results_cpu),
 		cmocka_unit_test(test_results_truncation),
 		cmocka_unit_test(test_results_bad_buckets),

@@ -41,6 +41,7 @@ static const uint8_t types[] = {
 	NB_CTL_QUIT,
 	NB_CTL_ACK,
 	NB_CTL_ERROR,
+	NB_CTL_INTERVAL,
 	NB_CTL_TYPE_MAX,
 	200,
 };
@@ -111,6 +112,7 @@ static const struct rsp_row rsp_table[] = {
 		 RN(R_IDLE), /* QUIT */
 		 RN(R_IDLE), /* ACK */
 		 RN(R_IDLE), /* ERROR */
+		 RN(R_IDLE), /* INTERVAL: the client does not send it */
 		 RN(R_IDLE), /* 16 */
 		 RN(R_IDLE), /* 200 */
 	 }},
@@ -132,6 +134,7 @@ static const struct rsp_row rsp_table[] = {
 		 {NB_RSP_A_QUIT, R_IDLE},
 		 RN(R_SESSION),
 		 RN(R_SESSION),
+		 RN(R_SESSION), /* INTERVAL: the client does not send it */
 		 RN(R_SESSION),
 		 RN(R_SESSION),
 	 }},
@@ -153,6 +156,7 @@ static const struct rsp_row rsp_table[] = {
 		 {NB_RSP_A_QUIT, R_IDLE},
 		 RN(R_READY),
 		 RN(R_READY),
+		 RN(R_READY), /* INTERVAL: the client does not send it */
 		 RN(R_READY),
 		 RN(R_READY),
 	 }},
@@ -174,6 +178,7 @@ static const struct rsp_row rsp_table[] = {
 		 {NB_RSP_A_QUIT, R_IDLE},
 		 RN(R_ARMED),
 		 RN(R_ARMED),
+		 RN(R_ARMED), /* INTERVAL: the client does not send it */
 		 RN(R_ARMED),
 		 RN(R_ARMED),
 	 }},
@@ -195,6 +200,7 @@ static const struct rsp_row rsp_table[] = {
 		 {NB_RSP_A_QUIT, R_IDLE},
 		 RN(R_STOPPED),
 		 RN(R_STOPPED),
+		 RN(R_STOPPED), /* INTERVAL: the client does not send it */
 		 RN(R_STOPPED),
 		 RN(R_STOPPED),
 	 }},
@@ -217,7 +223,7 @@ test_rsp_table(void **state)
 	size_t i, j;
 
 	(void)state;
-	assert_int_equal(NB_CTL_TYPE_MAX, 16); /* types[] lists them all */
+	assert_int_equal(NB_CTL_TYPE_MAX, 17); /* types[] lists them all */
 	assert_int_equal(sizeof(rsp_table) / sizeof(rsp_table[0]), 5);
 	for (i = 0; i < sizeof(rsp_table) / sizeof(rsp_table[0]); i++) {
 		const struct rsp_row *row = &rsp_table[i];
@@ -786,6 +792,7 @@ static const struct cli_row cli_table[] = {
 		 CN(C_HELLO),		      /* QUIT */
 		 CN(C_HELLO),		      /* ACK */
 		 {NB_CLI_E_ABORT, C_CLOSED},
+		 CN(C_HELLO), /* INTERVAL */
 		 CN(C_HELLO), /* 16 */
 		 CN(C_HELLO), /* 200 */
 	 }},
@@ -807,6 +814,7 @@ static const struct cli_row cli_table[] = {
 		 CN(C_PARAMS),
 		 CN(C_PARAMS),
 		 {NB_CLI_E_ABORT, C_CLOSED},
+		 CN(C_PARAMS), /* INTERVAL */
 		 CN(C_PARAMS),
 		 CN(C_PARAMS),
 	 }},
@@ -828,6 +836,7 @@ static const struct cli_row cli_table[] = {
 		 CN(C_RUNNING),
 		 CN(C_RUNNING),
 		 {NB_CLI_E_ABORT, C_CLOSED},
+		 {NB_CLI_E_INTERVAL, C_RUNNING},
 		 CN(C_RUNNING),
 		 CN(C_RUNNING),
 	 }},
@@ -849,6 +858,7 @@ static const struct cli_row cli_table[] = {
 		 CN(C_RESULTS),
 		 CN(C_RESULTS),
 		 {NB_CLI_E_ABORT, C_CLOSED},
+		 {NB_CLI_E_INTERVAL, C_RESULTS},
 		 CN(C_RESULTS),
 		 CN(C_RESULTS),
 	 }},
@@ -870,6 +880,7 @@ static const struct cli_row cli_table[] = {
 		 CN(C_CLOSED),
 		 CN(C_CLOSED),
 		 CN(C_CLOSED), /* ERROR once closed */
+		 CN(C_CLOSED), /* INTERVAL */
 		 CN(C_CLOSED),
 		 CN(C_CLOSED),
 	 }},
@@ -977,6 +988,7 @@ static const struct route_row route_table[] = {
 	{NB_CTL_QUIT, DROP, DROP, DROP, DROP, LINK, DROP},
 	{NB_CTL_ACK, DROP, DROP, DROP, DROP, LINK, DROP},
 	{NB_CTL_ERROR, DIRECT, DROP, DROP, DROP, DIRECT, DROP},
+	{NB_CTL_INTERVAL, DROP, DROP, DROP, DROP, LINK, DROP},
 	{NB_CTL_TYPE_MAX, DROP, DROP, DROP, DROP, LINK, DROP},
 	{200, DROP, DROP, DROP, DROP, LINK, DROP},
 };

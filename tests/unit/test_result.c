@@ -1013,15 +1013,16 @@ test_interval_text(void **state)
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
 	nb_report_interval_header(f);
-	nb_report_interval_text(f, &iv, 'a');
+	nb_report_interval_text(f, &iv, 'a', "");
 	iv.omitted = 1;
-	nb_report_interval_text(f, &iv, 'a');
+	nb_report_interval_text(f, &iv, 'a', "");
 	iv.start = iv.end; /* zero length: no division by zero */
-	nb_report_interval_text(f, &iv, 'a');
+	nb_report_interval_text(f, &iv, 'a', "R");
 	assert_int_equal(fclose(f), 0);
 	assert_non_null(strstr(buf, "10/1000"));
 	assert_int_equal(count_of(buf, "(omitted)"), 2);
 	assert_null(strstr(buf, "nan"));
+	assert_non_null(strstr(buf, "[RSUM]"));
 	assert_null(strstr(buf, "inf"));
 	free(buf);
 }
