@@ -866,11 +866,9 @@ interval_part_json(const struct nb_interval *iv, int k)
 	json_object_set_new(o, "sent_bytes", jint(l.sent_bytes));
 	if (k < 0 || iv->stream_lost != NULL) {
 		json_object_set_new(o, "lost_packets", jint(l.lost));
-		if (k < 0)
-			json_object_set_new(
-				o, "lost_percent",
-				jreal(safe_div(100.0 * l.lost,
-					       (double)(l.pkts + l.lost))));
+		json_object_set_new(o, "lost_percent",
+				    jreal(safe_div(100.0 * l.lost,
+						   (double)(l.pkts + l.lost))));
 		json_object_set_new(o, "out_of_order", jint(l.ooo));
 		json_object_set_new(o, "duplicates", jint(l.dup));
 		json_object_set_new(o, "jitter_ms", jreal(l.jitter_ns / 1e6));

@@ -549,8 +549,10 @@ client_run(struct nb_peer *pr, const struct nb_ctl_params *p, int *code)
 			nb_peer_send(pr, &m);
 			next_ka = nb_peer_now(pr) + NB_PEER_KEEPALIVE_NS;
 		}
-		if (test_over(pr, p, tsc, &last_rx, &idle_since))
+		if (test_over(pr, p, tsc, &last_rx, &idle_since)) {
+			nb_peerivs_sample(pr); /* the edge at the end */
 			return 0;
+		}
 		if (sends && nb_run_tx_stalled(app, tsc, &seen, &since)) {
 			NB_LOG(ERR,
 			       "the port accepted no frame for %d s; "
@@ -623,9 +625,11 @@ nb_client_main(struct nb_app *app)
 
 	memset(&pr, 0, sizeof(pr));
 	pr.on_msg = on_msg;
-	/* interval lines come from the control lcore (nb_peerivs.c), no
-	 * progress line */
+	/* interval lines come from the control lcore (nb_peerivs.c), none
+	 * with --pingpong; no progress line */
 	app->out.progress = 0;
+	if (cfg->pingpong)
+		app->out.intervals = 0;
 	nb_offset_init(&pr.off);
 	memcpy(pr.peer_mac, cfg->peer_mac, 6);
 	pr.peer_ip = cfg->peer_is_ip   ? cfg->peer_ip

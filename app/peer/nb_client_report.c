@@ -215,6 +215,36 @@ nb_client_start_json(struct nb_peer *pr, const struct nb_ctl_params *p)
 	return o;
 }
 
+/*
+ * iperf3's --bidir keys: the reverse direction's sums beside the forward
+ * ones, in the end object and in each interval (the whole reverse
+ * document is under "reverse" as well).
+ */
+static void
+bidir_sums(json_t *doc, json_t *rdoc)
+{
+	static const char *const keys[] = {"sum", "sum_sent", "sum_received"};
+	json_t *end = json_object_get(doc, "end");
+	json_t *rend = json_object_get(rdoc, "end");
+	json_t *ivs = json_object_get(doc, "intervals");
+	json_t *rivs = json_object_get(rdoc, "intervals");
+	char key[48];
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		json_t *v = json_object_get(rend, keys[i]);
+
+		snprintf(key, sizeof(key), "%s_bidir_reverse", keys[i]);
+		if (v != NULL)
+			json_object_set(end, key, v);
+	}
+	for (i = 0; i < json_array_size(ivs) && i < json_array_size(rivs);
+	     i++)
+		json_object_set(json_array_get(ivs, i), "sum_bidir_reverse",
+				json_object_get(json_array_get(rivs, i),
+						"sum"));
+}
+
 int
 nb_client_report(struct nb_peer *pr, const struct nb_ctl_params *p,
 		 const struct nb_ctl_results_hdr *h,
@@ -245,8 +275,10 @@ nb_client_report(struct nb_peer *pr, const struct nb_ctl_params *p,
 	if (receives)
 		print_result(app, &rev, "responder -> client:", "reverse",
 			     &rdoc);
-	if (doc != NULL && rdoc != NULL)
+	if (doc != NULL && rdoc != NULL) {
+		bidir_sums(doc, rdoc);
 		json_object_set_new(doc, "reverse", rdoc);
+	}
 	else if (rdoc != NULL)
 		doc = rdoc;
 	if (doc != NULL) {

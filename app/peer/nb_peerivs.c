@@ -99,13 +99,19 @@ show_whole(struct nb_peer *pr)
 }
 
 void
+nb_peerivs_sample(struct nb_peer *pr)
+{
+	if (pr->sampling && pr->test_ready && !pr->sampler.done &&
+	    rte_get_tsc_cycles() >= pr->sampler.tick)
+		nb_sampler_step(&pr->sampler, pr->app, 0);
+}
+
+void
 nb_peerivs_tick(struct nb_peer *pr)
 {
 	if (!pr->sampling)
 		return;
-	if (pr->test_ready && !pr->sampler.done &&
-	    rte_get_tsc_cycles() >= pr->sampler.tick)
-		nb_sampler_step(&pr->sampler, pr->app, 0);
+	nb_peerivs_sample(pr);
 	if (pr->client)
 		show_whole(pr);
 	else

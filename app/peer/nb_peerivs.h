@@ -17,6 +17,10 @@
 /* After nb_peertest_arm(): start sampling (with --interval). */
 void nb_peerivs_start(struct nb_peer *pr);
 
+/* Sample when an edge has passed (also as the test stops: the edge at
+ * its end, if the loop did not get to it). */
+void nb_peerivs_sample(struct nb_peer *pr);
+
 /* From the control loop: sample when an edge has passed; the responder
  * sends what it has (without waiting), the client writes out what is
  * whole. */

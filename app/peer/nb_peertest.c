@@ -312,6 +312,7 @@ nb_peertest_stop(struct nb_peer *pr)
 
 	if (!pr->test_ready)
 		return;
+	nb_peerivs_sample(pr);
 	nb_run_drain(app, 1, 0);
 	pr->io.workers_own_rx = 0;
 	nb_run_collect(app);

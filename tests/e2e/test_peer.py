@@ -15,6 +15,7 @@ import re
 import signal
 import time
 
+import iperf3_keys
 import nbe2e
 
 L1 = 20
@@ -454,10 +455,16 @@ class Peer(PeerBase):
                          "--streams", "2", "--packets", "20000",
                          "--json-stream", "--json-file", jf])
         events = [json.loads(l) for l in r.out.splitlines()]
-        self.assertEqual([e["event"] for e in events], ["start", "end"])
+        # a count this short ends before the first tick: one interval
+        # each way, closed at the end
+        self.assertEqual([(e["event"], e["data"].get("direction"))
+                          for e in events],
+                         [("start", "bidir"), ("interval", "forward"),
+                          ("interval", "reverse"), ("end", None)])
         with open(jf) as f:
             doc = json.load(f)
-        end = events[1]["data"]
+        end = events[-1]["data"]
+        self.assertEqual(events[1]["data"]["sum"]["sent_packets"], 20000)
         self.assertEqual(end["sum_sent"]["packets"], 20000)
         self.assertEqual(end["sum_received"]["packets"],
                          doc["end"]["sum_received"]["packets"])
@@ -476,12 +483,138 @@ class Peer(PeerBase):
         header = rows[0]
         self.assertTrue(all(len(x) == len(header) for x in rows[1:]))
         recs = [dict(zip(header, x)) for x in rows[1:]]
-        sums = {x["direction"]: x for x in recs if x["stream"] == "sum"}
+        sums = {x["direction"]: x for x in recs
+                if x["stream"] == "sum" and x["kind"] == "end"}
         self.assertEqual(sorted(sums), ["forward", "reverse"])
         for x in sums.values():
             self.assertEqual(x["kind"], "end")
             self.assertEqual(int(x["packets"]), int(x["sent_packets"]))
         self.assertEqual(int(sums["forward"]["sent_packets"]), 20000)
+
+    # -- interval lines ---------------------------------------------------
+
+    def check_interval_sums(self, doc, n):
+        """n measured rows in the document of one direction, per stream
+        and summed, adding up to its end totals exactly; each row has
+        both ends' counts (the responder's came during the test)."""
+        ivs = [i for i in doc["intervals"] if not i["sum"]["omitted"]]
+        self.assertEqual(len(ivs), n)
+        e = doc["end"]
+        for k, s in enumerate(e["streams"]):
+            for key, side, total in (("packets", "receiver", "packets"),
+                                     ("bytes", "receiver", "bytes"),
+                                     ("sent_packets", "sender", "packets"),
+                                     ("sent_bytes", "sender", "bytes"),
+                                     ("lost_packets", "receiver",
+                                      "lost_packets")):
+                self.assertEqual(sum(i["streams"][k][key] for i in ivs),
+                                 s[side][total], (k, key))
+        self.assertEqual(sum(i["sum"]["packets"] for i in ivs),
+                         e["sum_received"]["packets"])
+        share = e["sum_received"]["packets"] / float(n)
+        for i in ivs:
+            # a second's worth in each row (not all of it in the last),
+            # within this 2-CPU host's scheduling noise
+            self.assertGreater(i["sum"]["packets"], 0.7 * share, i["sum"])
+            self.assertGreater(i["sum"]["sent_packets"], 0.7 * share)
+            self.assertAlmostEqual(i["sum"]["end"] - i["sum"]["start"], 1.0,
+                                   delta=1e-6)
+
+    def test_intervals_add_up(self):
+        """A 5 s peer test with --interval 1: 5 rows per stream and a sum
+        in JSON, JSON lines, CSV and text, forward, reverse and both ways,
+        adding up exactly to the end totals."""
+        self.responder()
+        base = ["--rate", "20M", "--size", "512", "--time", "5",
+                "--interval", "1", "--streams", "2"]
+        for extra in ([], ["-R"]):
+            with self.subTest(direction=extra):
+                self.check_interval_sums(
+                    self.client(base + extra + ["--json"]).json(), 5)
+        d = self.client(base + ["--bidir", "--json"]).json()
+        self.check_interval_sums(d, 5)
+        self.check_interval_sums(d["reverse"], 5)
+        # iperf3's bidir sums are there too
+        self.assertEqual(d["end"]["sum_received_bidir_reverse"],
+                         d["reverse"]["end"]["sum_received"])
+        self.assertEqual([i["sum_bidir_reverse"] for i in d["intervals"]],
+                         [i["sum"] for i in d["reverse"]["intervals"]])
+
+        # JSON lines: the same rows as events, with their direction
+        r = self.client(base + ["--bidir", "--json-stream"])
+        ev = [json.loads(l) for l in r.out.splitlines()]
+        end = ev[-1]["data"]
+        for direction, e in (("forward", end), ("reverse", end["reverse"])):
+            ivs = [x["data"] for x in ev if x["event"] == "interval"
+                   and x["data"]["direction"] == direction]
+            self.assertEqual(len(ivs), 5)
+            self.assertEqual(sum(i["sum"]["packets"] for i in ivs),
+                             e["sum_received"]["packets"])
+            self.assertEqual(sum(i["sum"]["sent_packets"] for i in ivs),
+                             e["sum_sent"]["packets"])
+
+        # CSV: interval rows per stream and sum, then the end rows
+        r = self.client(base + ["-R", "--csv"])
+        rows = list(csv.reader(io.StringIO(r.out)))
+        recs = [dict(zip(rows[0], x)) for x in rows[1:]]
+        for st in ("0", "1", "sum"):
+            ivs = [x for x in recs if x["kind"] == "interval"
+                   and x["stream"] == st]
+            end = [x for x in recs if x["kind"] == "end"
+                   and x["stream"] == st]
+            self.assertEqual(len(ivs), 5)
+            self.assertEqual(len(end), 1)
+            self.assertTrue(all(x["direction"] == "reverse"
+                                for x in ivs + end))
+            for col in ("packets", "bytes", "sent_packets", "sent_bytes"):
+                self.assertEqual(sum(int(x[col]) for x in ivs),
+                                 int(end[0][col]), (st, col))
+
+        # text: Lost/Total per row; received = total - lost, as the end
+        # row's "lost L/T"
+        r = self.client(base)
+        got = {}
+        for line in r.out.splitlines():
+            m = re.match(r"\[\s*(\d+|SUM)\]\s+[\d.]+-[\d.]+\s+sec.*?"
+                         r"\s(\d+)/(\d+) \(", line)
+            if m and "receiver" not in line:   # not the end rows
+                got.setdefault(m.group(1), []).append(
+                    int(m.group(3)) - int(m.group(2)))
+        ends = re.findall(r"^\[\s*(\d+|SUM)\].*receiver\s+lost (\d+)/(\d+)",
+                          r.out, re.M)
+        self.assertEqual(sorted(got), ["0", "1", "SUM"], r.out)
+        self.assertEqual([len(v) for v in got.values()], [5, 5, 5])
+        for sid, lost, total in ends:
+            self.assertEqual(sum(got[sid]), int(total) - int(lost), r.out)
+        self.assertEqual(len(ends), 3, r.out)
+
+    def test_iperf3_keys(self):
+        """Every key of iperf3 3.12's document for the same test (UDP and
+        TCP, 2 streams, forward, reverse, both ways) is in ours, with the
+        same kind of value, intervals included."""
+        self.responder()
+        for args, ours in (
+                (["-u", "-b", "10M", "-P", "2"], ["--proto", "udp"]),
+                (["-b", "10M", "-P", "2"], ["--proto", "tcp"]),
+                (["-u", "-b", "10M", "-R"], ["--proto", "udp", "-R"]),
+                (["-u", "-b", "10M", "--bidir"], ["--proto", "udp",
+                                                  "--bidir"])):
+            with self.subTest(iperf3=args):
+                ref = iperf3_keys.run(args)
+                d = self.client(["--rate", "10M", "--time", "2",
+                                 "--streams", str(len(ref["end"]["streams"])
+                                                  if "--bidir" not in args
+                                                  else 1),
+                                 "--json"] + ours).json()
+                self.assertEqual(iperf3_keys.differences(ref, d), [])
+                cpu = d["end"]["cpu_utilization_percent"]
+                # the responder's own figure: its busy worker
+                self.assertGreater(cpu["remote_total"], 10)
+                self.assertGreater(cpu["host_total"], 10)
+                st = d["start"]
+                self.assertEqual(st["connecting_to"]["port"], 7201)
+                self.assertEqual(len(st["connected"]),
+                                 len(d["end"]["streams"]))
 
 
 if __name__ == "__main__":

@@ -157,7 +157,35 @@ fill_params(struct nb_ctl_params *p, int variant)
 	memcpy(p->responder_mac, (uint8_t[6]){0x02, 0, 0, 0, 0, 2}, 6);
 	p->sport_base = variant == 2 ? 1024 : NB_DEFAULT_SPORT_BASE;
 	p->dport = NB_DEFAULT_DPORT;
+	p->interval_ms = variant == 1 ? 0 : variant == 2 ? 100 : 1000;
 	fill_proof(&p->proof);
+}
+
+/* An interval's last part: streams 12-15 of 16. */
+static void
+fill_interval(struct nb_ctl_interval *v)
+{
+	uint32_t i;
+
+	v->index = 3;
+	v->flags = NB_CTL_IV_F_LAST;
+	v->first = 12;
+	v->count = 4;
+	v->nb_streams = 16;
+	v->start_ns = 3000000000ull;
+	v->end_ns = 4000000000ull;
+	v->tx_pkts = v->rx_pkts = 14880952;
+	v->tx_bytes = v->rx_bytes = 14880952ull * 64;
+	v->jitter_ps = 2075000;
+	v->lat_count = 14880952;
+	v->lat_p50_ns = 1100;
+	v->lat_p99_ns = 379904;
+	v->lat_max_ns = 2824088;
+	for (i = 0; i < v->count; i++) {
+		v->s[i].tx_pkts = v->s[i].rx_pkts = 930059;
+		v->s[i].tx_bytes = v->s[i].rx_bytes = 930059ull * 64;
+		v->s[i].jitter_ps = 1000000 + i;
+	}
 }
 
 /* The ctl_encode seed of m: type, session, seq, the body union's bytes. */
@@ -306,6 +334,9 @@ ctl_seeds(void)
 			break;
 		case NB_CTL_QUIT:
 			fill_proof(&m.u.quit);
+			break;
+		case NB_CTL_INTERVAL:
+			fill_interval(&m.u.iv);
 			break;
 		default:
 			break; /* no body */
