@@ -31,9 +31,8 @@ _Static_assert(NB_CTL_PARAMS_LEN == 1 + 1 + 2 + 4 + 2 + 2 * NB_CTL_MAX_SIZES +
 					    4 + 6 + 6 + 2 + 2 + 4 +
 					    NB_CTL_PROOF_LEN,
 	       "nb_ctl_params wire layout");
-_Static_assert(NB_CTL_RESULTS_HDR_LEN ==
-		       4 + 4 + 6 * 8 + 8 * 8 + 8 + 7 * 8 + NB_IMPAIR_SPEC_LEN +
-			       3 * 8,
+_Static_assert(NB_CTL_RESULTS_HDR_LEN == 4 + 4 + 6 * 8 + 8 * 8 + 8 + 7 * 8 +
+						 NB_IMPAIR_SPEC_LEN + 3 * 8,
 	       "results header wire layout");
 _Static_assert(NB_CTL_STREAM_RES_LEN == 4 + 9 * 8 + 5 * 8 + 2,
 	       "stream results wire layout");
@@ -255,7 +254,8 @@ interval_check(const struct nb_ctl_interval *v)
 	if ((v->flags & ~(NB_CTL_IV_F_OMITTED | NB_CTL_IV_F_LAST)) != 0 ||
 	    v->count > NB_CTL_IV_STREAMS || v->nb_streams < 1 ||
 	    v->nb_streams > NB_CTL_MAX_STREAMS || end > v->nb_streams ||
-	    last != (end == v->nb_streams || (v->flags & NB_CTL_IV_F_OMITTED)) ||
+	    last != (end == v->nb_streams ||
+		     (v->flags & NB_CTL_IV_F_OMITTED)) ||
 	    ((v->flags & NB_CTL_IV_F_OMITTED) &&
 	     (v->count != 0 || v->first != 0 || !last)) ||
 	    (!(v->flags & NB_CTL_IV_F_OMITTED) && v->count == 0) ||
@@ -484,19 +484,19 @@ wr_params(uint8_t **p, const struct nb_ctl_params *q)
 /* The interval's u64 fields after its times, in wire order. */
 #define IV_U64(f) offsetof(struct nb_ctl_interval, f)
 static const uint16_t iv_u64[] = {
-	IV_U64(tx_pkts),    IV_U64(tx_bytes),	  IV_U64(rx_pkts),
-	IV_U64(rx_bytes),   IV_U64(lost),	  IV_U64(out_of_order),
-	IV_U64(duplicates), IV_U64(jitter_ps),	  IV_U64(lat_count),
+	IV_U64(tx_pkts),    IV_U64(tx_bytes),	IV_U64(rx_pkts),
+	IV_U64(rx_bytes),   IV_U64(lost),	IV_U64(out_of_order),
+	IV_U64(duplicates), IV_U64(jitter_ps),	IV_U64(lat_count),
 	IV_U64(lat_p50_ns), IV_U64(lat_p99_ns), IV_U64(lat_max_ns)};
 #define IVS_U64(f) offsetof(struct nb_ctl_iv_stream, f)
-static const uint16_t ivs_u64[] = {
-	IVS_U64(tx_pkts),    IVS_U64(tx_bytes),	     IVS_U64(rx_pkts),
-	IVS_U64(rx_bytes),   IVS_U64(lost),	     IVS_U64(out_of_order),
-	IVS_U64(duplicates), IVS_U64(jitter_ps)};
+static const uint16_t ivs_u64[] = {IVS_U64(tx_pkts),	IVS_U64(tx_bytes),
+				   IVS_U64(rx_pkts),	IVS_U64(rx_bytes),
+				   IVS_U64(lost),	IVS_U64(out_of_order),
+				   IVS_U64(duplicates), IVS_U64(jitter_ps)};
 _Static_assert(28 + 8 * sizeof(iv_u64) / sizeof(iv_u64[0]) +
-			       NB_CTL_IV_STREAMS * 8 * sizeof(ivs_u64) /
-				       sizeof(ivs_u64[0]) ==
-		       NB_CTL_INTERVAL_LEN &&
+				       NB_CTL_IV_STREAMS * 8 * sizeof(ivs_u64) /
+					       sizeof(ivs_u64[0]) ==
+			       NB_CTL_INTERVAL_LEN &&
 		       NB_CTL_IV_STREAM_LEN ==
 			       8 * sizeof(ivs_u64) / sizeof(ivs_u64[0]),
 	       "INTERVAL wire layout");
@@ -1007,8 +1007,8 @@ read_impair(const uint8_t **p, struct nb_ctl_results_hdr *h)
 static int
 cpu_ok(const struct nb_cpu_usage *u)
 {
-	uint64_t most = u->wall_ns > UINT64_MAX / 4096 ? UINT64_MAX
-						       : u->wall_ns * 4096;
+	uint64_t most =
+		u->wall_ns > UINT64_MAX / 4096 ? UINT64_MAX : u->wall_ns * 4096;
 
 	return u->user_ns <= most && u->system_ns <= most;
 }

@@ -49,6 +49,7 @@
 #define NB_MAGIC_WARMUP 0x4e57 /* "NW": sent during --omit, not counted */
 #define NB_MAGIC_PROBE	0x4e50 /* "NP": latency probe, reflected by a peer */
 #define NB_STAMP_LEN	14     /* UDP payload bytes used by the stamp */
+#define NB_PROBE_MAX	2048   /* a ping-pong probe fits one 2 KB mbuf */
 
 /* The UDP port control messages go to (docs/protocol.md). */
 #define NB_CONTROL_UDP_PORT 7201

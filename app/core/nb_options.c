@@ -912,30 +912,30 @@ const struct nb_option nb_options[] = {
 	 "run trials instead of one test: throughput (the highest rate within "
 	 "--loss-tolerance), latency, loss, back-to-back, or a list; rfc2544 "
 	 "runs all four, per frame size",
-	 0, NB_IN_LOOP | NB_IN_REFL},
+	 0, NB_IN_TEST},
 	{"trial-time", 0, "SECS", nb_opt_trial_time,
 	 "length of a final trial (the search starts with 1 s ones) [60]", 0,
-	 NB_IN_LOOP | NB_IN_REFL},
+	 NB_IN_TEST},
 	{"settle", 0, "SECS", nb_opt_settle,
 	 "pause between trials (and a sweep's tests) [2]", 0,
-	 NB_IN_LOOP | NB_IN_REFL},
+	 NB_IN_TEST},
 	{"loss-tolerance", 0, "RATIO", nb_opt_loss_tolerance,
 	 "throughput: the share of frames a passing trial may lose, 0 (NDR), "
 	 "0.5% (a PDR), or a rising list 0,0.5% for both in one search [0]",
-	 0, NB_IN_LOOP | NB_IN_REFL},
+	 0, NB_IN_TEST},
 	{"precision", 0, "RATE", nb_opt_precision,
 	 "throughput: stop when the bounds are this close: bits/s, pps or "
 	 "% of line [0.1% of line or 10kpps, the larger]",
-	 0, NB_IN_LOOP | NB_IN_REFL},
+	 0, NB_IN_TEST},
 	{"latency-load", 0, "PCT", nb_opt_latency_load,
 	 "latency: the load, a percent of the throughput found [90%]", 0,
-	 NB_IN_LOOP | NB_IN_REFL},
+	 NB_IN_TEST},
 	{"loss-step", 0, "PCT", nb_opt_loss_step,
 	 "loss: the ladder's step down from line rate [10%]", 0,
-	 NB_IN_LOOP | NB_IN_REFL},
+	 NB_IN_TEST},
 	{"trials", 0, "N", nb_opt_trials,
 	 "back-to-back: repeats of the burst search (RFC 2544: 50) [50]", 0,
-	 NB_IN_LOOP | NB_IN_REFL},
+	 NB_IN_TEST},
 	HEADING("Ports and queues"),
 	{"queues", 'q', "N", opt_queues, "RX and TX queues per test port [1]",
 	 0, NB_IN_TEST | NB_IN_RSP},
@@ -1267,6 +1267,21 @@ check_client(const struct nb_config *cfg, char *err, size_t errlen)
 			 "--pingpong runs for --time, not a --packets/--bytes "
 			 "count");
 		return -EINVAL;
+	}
+	if (cfg->pingpong) {
+		/* a probe is one mbuf: the first size, each size of a sweep */
+		uint32_t i, biggest = cfg->sizes.sizes[0];
+
+		for (i = 0; i < cfg->sweep.n; i++)
+			if (cfg->sweep.sizes[i] > biggest)
+				biggest = cfg->sweep.sizes[i];
+		if (biggest > NB_PROBE_MAX) {
+			snprintf(err, errlen,
+				 "--pingpong probes are at most %u B (one "
+				 "buffer), not %u",
+				 NB_PROBE_MAX, biggest);
+			return -EINVAL;
+		}
 	}
 	return 0;
 }

@@ -205,9 +205,10 @@ nb_peer_iv_merge(struct nb_interval *out, const struct nb_interval *local,
 				at(rx->stream_out_of_order, k);
 			out->stream_duplicates[k] =
 				at(rx->stream_duplicates, k);
-			out->stream_jitter_ns[k] = rx->stream_jitter_ns != NULL
-							   ? rx->stream_jitter_ns[k]
-							   : 0;
+			out->stream_jitter_ns[k] =
+				rx->stream_jitter_ns != NULL
+					? rx->stream_jitter_ns[k]
+					: 0;
 		}
 		out->tx_pkts += out->stream_tx_pkts[k];
 		out->tx_bytes += out->stream_tx_bytes[k];

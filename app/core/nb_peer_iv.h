@@ -26,8 +26,8 @@ uint32_t nb_peer_iv_export(const struct nb_interval *iv, uint32_t index,
 /* The client's store of the responder's intervals. */
 struct nb_peer_ivs {
 	uint32_t nb_streams;
-	uint32_t complete;	/* intervals 0 .. complete - 1 are whole */
-	uint32_t next_first;	/* the part expected of interval complete */
+	uint32_t complete;   /* intervals 0 .. complete - 1 are whole */
+	uint32_t next_first; /* the part expected of interval complete */
 	uint32_t cap;
 	struct nb_interval *iv; /* [cap], the first `complete` whole */
 	uint64_t refused;	/* parts out of order or not matching */

@@ -126,8 +126,7 @@ enum nb_cli_route
 nb_cli_route(const struct nb_cli *c, const struct nb_ctl_msg *m, int from_peer,
 	     int authentic)
 {
-	if (c->state == NB_CLI_CLOSED || !from_peer ||
-	    m->session != c->session)
+	if (c->state == NB_CLI_CLOSED || !from_peer || m->session != c->session)
 		return NB_CLI_DROP;
 	if (c->state == NB_CLI_HELLO) {
 		/* no key yet: a refusal comes untagged, WELCOME signed */
@@ -138,7 +137,7 @@ nb_cli_route(const struct nb_cli *c, const struct nb_ctl_msg *m, int from_peer,
 				       ? NB_CLI_DIRECT
 				       : NB_CLI_DROP;
 		return m->type == NB_CTL_WELCOME && authentic ? NB_CLI_LINK
-							       : NB_CLI_DROP;
+							      : NB_CLI_DROP;
 	}
 	if (!m->tagged || !authentic)
 		return NB_CLI_DROP;

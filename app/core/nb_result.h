@@ -179,15 +179,15 @@ void nb_report_interval_header(FILE *f);
 /* One line per stream (when there are several) and a [SUM] line; tag
  * goes before each line's id ("R" for the reverse rows of a bidir peer
  * test: [R0], [RSUM]). */
-void nb_report_interval_text(FILE *f, const struct nb_interval *iv,
-			     char format, const char *tag);
+void nb_report_interval_text(FILE *f, const struct nb_interval *iv, char format,
+			     const char *tag);
 
 /* JSON document (iperf3's top-level shape: start, intervals, end). */
 json_t *nb_report_json(const struct nb_result *r);
 /* Its parts, also the data of --json-stream's events. */
 json_t *nb_json_start(const struct nb_result *r);
 json_t *nb_json_interval(const struct nb_result *r,
-			  const struct nb_interval *iv);
+			 const struct nb_interval *iv);
 json_t *nb_json_end(const struct nb_result *r);
 /* An iperf3-shaped document for a run that ended before any result. */
 json_t *nb_json_error_doc(const char *error);

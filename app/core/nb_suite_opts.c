@@ -260,11 +260,26 @@ nb_suite_check(struct nb_config *cfg, char *err, size_t errlen)
 	}
 	if (!cfg->suite && !sweep)
 		return 0;
-	if (cfg->mode != NB_MODE_LOOPBACK && cfg->mode != NB_MODE_REFLECTOR) {
+	if (cfg->mode != NB_MODE_LOOPBACK && cfg->mode != NB_MODE_REFLECTOR &&
+	    cfg->mode != NB_MODE_CLIENT) {
 		snprintf(err, errlen,
-			 "%s runs in a loopback or reflector test; a client "
-			 "and a responder run one test at a time",
+			 "%s runs in a loopback, reflector or client test",
 			 cfg->suite ? "--test" : "a --size range");
+		return -EINVAL;
+	}
+	if (cfg->mode == NB_MODE_CLIENT && cfg->bidir) {
+		snprintf(err, errlen,
+			 "%s measures one direction: forward, or --reverse, "
+			 "not --bidir",
+			 cfg->suite ? "a suite" : "a size sweep");
+		return -EINVAL;
+	}
+	if (cfg->suite && cfg->pingpong) {
+		snprintf(err, errlen,
+			 "--pingpong has no rate to search: use it with a "
+			 "size range (--size 64:1518:*2) for round trips "
+			 "against size, or --test latency for latency under "
+			 "load");
 		return -EINVAL;
 	}
 	for (i = 0; i < cfg->sweep.n; i++)

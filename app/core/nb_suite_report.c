@@ -260,14 +260,24 @@ text_latency(FILE *f, const struct nb_suite_report *s)
 			text_lat_row(f, s, r, 1);
 		}
 		if (r->kind == NB_SUITE_SWEEP && r->valid) {
-			if (!shead++)
+			if (!shead++) {
 				fprintf(f,
-					"\nSize sweep: one test per size; "
-					"received rate, lost frames, latency "
-					"in microseconds\n"
+					s->cfg->pingpong
+						? "\nPing-pong sweep: one "
+						  "probe at a time of each "
+						  "size; round trips per "
+						  "second (as Mpps), probes "
+						  "lost, round-trip time in "
+						  "microseconds\n"
+						: "\nSize sweep: one test per "
+						  "size; received rate, lost "
+						  "frames, latency in "
+						  "microseconds\n");
+				fprintf(f,
 					"  size    rx Mpps  Gbit/s L1      lost"
 					"       min     mean      p50      p99"
 					"    p99.9       max   jitter\n");
+			}
 			text_lat_row(f, s, r, 0);
 		}
 	}

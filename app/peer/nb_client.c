@@ -16,6 +16,7 @@
 #include "nb_client.h"
 #include "nb_client_report.h"
 #include "nb_peerivs.h"
+#include "nb_suite.h"
 #include "nb_log.h"
 #include "nb_peertest.h"
 #include "nb_run.h"
@@ -179,6 +180,8 @@ fail(struct nb_peer *pr, const char *fmt, const char *arg)
 
 	snprintf(r->error, sizeof(r->error), fmt, arg);
 	NB_LOG(ERR, "%s", r->error);
+	if (pr->in_suite) /* the suite reports it */
+		return 1;
 	nb_out_fatal(&pr->app->out, r->error);
 	pr->app->emitted = 1;
 	return 1;
@@ -207,6 +210,12 @@ client_partial(struct nb_peer *pr, const char *why)
 	if (pr->auth.on)
 		nb_peer_send_raw(pr, &d, pr->peer_mac, pr->peer_ip, &pr->auth);
 	nb_result_finish(&pr->app->result);
+	if (pr->in_suite) { /* the suite reports it */
+		snprintf(pr->app->result.error, sizeof(pr->app->result.error),
+			 "%.250s", why);
+		NB_LOG(ERR, "%s", why);
+		return 1;
+	}
 	return nb_client_report_partial(pr, why);
 }
 
@@ -531,9 +540,11 @@ client_run(struct nb_peer *pr, const struct nb_ctl_params *p, int *code)
 		if (!announced && tsc >= app->run.start_tsc) {
 			announced = 1;
 			app->result.start_time = (int64_t)time(NULL);
-			nb_client_report_header(pr, p);
-			nb_out_begin_with(&app->out, &app->result,
-					  nb_client_start_json(pr, p));
+			if (!pr->in_suite) { /* a suite has its own */
+				nb_client_report_header(pr, p);
+				nb_out_begin_with(&app->out, &app->result,
+						  nb_client_start_json(pr, p));
+			}
 		}
 		if (announced)
 			nb_peerivs_tick(pr);
@@ -612,6 +623,128 @@ out:
 	return ret;
 }
 
+/* A fresh session: unpredictable id, first seq and nonce (the kernel's
+ * CSPRNG); 0 or -1. */
+static int
+new_session(struct nb_peer *pr)
+{
+	if (nb_auth_random(&pr->session, sizeof(pr->session)) != 0 ||
+	    nb_auth_random(pr->cn, sizeof(pr->cn)) != 0)
+		return -1;
+	nb_link_reset(&pr->link);
+	if (nb_auth_random(&pr->link.next_seq, sizeof(pr->link.next_seq)) !=
+	    0)
+		return -1;
+	pr->session |= 1;
+	if (pr->link.next_seq == 0)
+		pr->link.next_seq = 1;
+	memset(&pr->auth, 0, sizeof(pr->auth));
+	pr->event = NB_CLI_E_NONE;
+	pr->stopping = 0;
+	nb_offset_init(&pr->off);
+	nb_cli_init(&pr->cli, pr->session, pr->peer_ip);
+	pr->nap_short = 1;
+	return 0;
+}
+
+/*
+ * One session, HELLO to DONE: 0 with the responder's results in h and res
+ * (*code 1 when interrupted); 1 when it ended otherwise (--quit or --conf
+ * done, a failure reported) with *code the exit code.
+ */
+static int
+client_session(struct nb_peer *pr, struct nb_ctl_params *params,
+	       struct nb_ctl_results_hdr *h, struct nb_ctl_stream_res *res,
+	       int *code)
+{
+	struct nb_app *app = pr->app;
+	struct nb_ctl_msg m;
+	uint32_t nres = 0;
+	int ret, interrupted;
+
+	if (new_session(pr) != 0) {
+		*code = fail(pr, "%s", "cannot read random bytes");
+		return 1;
+	}
+	/* --quit and --conf end with the HELLO exchange */
+	if (client_hello(pr, code))
+		return 1;
+	*code = client_params(pr, params);
+	if (*code != 0)
+		return 1;
+	ret = client_run(pr, params, code);
+	if (ret < 0)
+		return 1;
+	interrupted = ret;
+	/* STOP: the responder stops its senders and drains; so do we. */
+	pr->stopping = 1;
+	client_flush(pr);
+	nb_ctl_msg_init(&m, NB_CTL_STOP, pr->session);
+	if (nb_peer_send(pr, &m) != 0) {
+		*code = client_partial(pr, "the responder stopped answering");
+		return 1;
+	}
+	nb_peertest_stop(pr);
+	if (client_flush(pr) != 0) {
+		*code = client_partial(pr, "the responder stopped answering");
+		return 1;
+	}
+	app->result.interrupted = interrupted;
+	if (fetch_results(pr, h, res, &nres) != 0 ||
+	    nres != app->cfg.streams) {
+		nb_result_finish(&app->result);
+		*code = client_partial(pr, "could not fetch the responder's "
+					   "results");
+		return 1;
+	}
+	client_close(pr, NB_CTL_DONE);
+	*code = interrupted;
+	return 0;
+}
+
+/* A suite's trial: one session at the trial's rate and length. */
+static struct nb_result trial_result;
+
+static int
+peer_trial(void *ctx, struct nb_app *app, uint64_t rate_num, uint64_t rate_den,
+	   uint64_t packets, const struct nb_result **r, char *err,
+	   size_t errlen)
+{
+	struct nb_peer *pr = ctx;
+	struct nb_ctl_stream_res *res = calloc(app->cfg.streams, sizeof(*res));
+	struct nb_ctl_results_hdr h;
+	struct nb_ctl_params params;
+	int code = 0;
+
+	app->rate.unlimited = rate_num == 0;
+	app->rate.pps_num = rate_num;
+	app->rate.pps_den = rate_num ? rate_den : 1;
+	app->total_packets = packets;
+	app->result.error[0] = '\0';
+	if (res == NULL || client_session(pr, &params, &h, res, &code) != 0) {
+		snprintf(err, errlen, "%s",
+			 res == NULL		  ? "out of memory"
+			 : app->result.error[0] ? app->result.error
+						  : "the session with the "
+						    "responder failed");
+		free(res);
+		nb_peertest_free(pr);
+		return -1;
+	}
+	nb_client_result(pr, &params, &h, res, &trial_result);
+	free(res);
+	*r = &trial_result;
+	return 0;
+}
+
+static void
+peer_trial_done(void *ctx, struct nb_app *app)
+{
+	(void)app;
+	nb_result_free(&trial_result);
+	nb_peertest_free(ctx);
+}
+
 int
 nb_client_main(struct nb_app *app)
 {
@@ -620,8 +753,8 @@ nb_client_main(struct nb_app *app)
 	struct nb_ctl_results_hdr h;
 	struct nb_ctl_stream_res *res = NULL;
 	struct nb_ctl_params params;
-	uint32_t nres = 0;
-	int ret, code = 0, interrupted;
+	uint64_t link_bps;
+	int ret, code = 0;
 
 	memset(&pr, 0, sizeof(pr));
 	pr.on_msg = on_msg;
@@ -630,7 +763,6 @@ nb_client_main(struct nb_app *app)
 	app->out.progress = 0;
 	if (cfg->pingpong)
 		app->out.intervals = 0;
-	nb_offset_init(&pr.off);
 	memcpy(pr.peer_mac, cfg->peer_mac, 6);
 	pr.peer_ip = cfg->peer_is_ip   ? cfg->peer_ip
 		     : cfg->dst_ip_set ? cfg->dst_ip
@@ -644,8 +776,17 @@ nb_client_main(struct nb_app *app)
 			    "responder there, on this link?)");
 		goto out;
 	}
-	ret = nb_run_resolve(app,
-			     (uint64_t)app->ports[0].desc.link_speed * 1000000);
+	link_bps = (uint64_t)app->ports[0].desc.link_speed * 1000000;
+	if (cfg->suite || cfg->sweep.n) {
+		struct nb_suite_runner run = {peer_trial, peer_trial_done,
+					      &pr};
+
+		/* each trial a session; failures go to the suite's report */
+		pr.in_suite = 1;
+		code = nb_suite_main(app, link_bps, "peer", &run);
+		goto out;
+	}
+	ret = nb_run_resolve(app, link_bps);
 	if (ret != 0) {
 		nb_app_error(app, "cannot resolve --rate%s",
 			     ret == -ENOTSUP
@@ -655,57 +796,15 @@ nb_client_main(struct nb_app *app)
 		code = 2;
 		goto out;
 	}
-	/* unpredictable session and first seq (the kernel's CSPRNG) */
-	if (nb_auth_random(&pr.session, sizeof(pr.session)) != 0 ||
-	    nb_auth_random(&pr.link.next_seq, sizeof(pr.link.next_seq)) != 0) {
-		code = fail(&pr, "%s", "cannot read random bytes");
-		goto out;
-	}
-	pr.session |= 1;
-	if (pr.link.next_seq == 0)
-		pr.link.next_seq = 1;
-	nb_cli_init(&pr.cli, pr.session, pr.peer_ip);
-	pr.nap_short = 1;
-	/* --quit and --conf end with the HELLO exchange */
-	if (client_hello(&pr, &code))
-		goto out;
-	code = client_params(&pr, &params);
-	if (code != 0)
-		goto out;
-	ret = client_run(&pr, &params, &code);
-	if (ret < 0)
-		goto out;
-	interrupted = ret;
-	/* STOP: the responder stops its senders and drains; so do we. */
-	pr.stopping = 1;
-	client_flush(&pr);
-	{
-		struct nb_ctl_msg m;
-
-		nb_ctl_msg_init(&m, NB_CTL_STOP, pr.session);
-		if (nb_peer_send(&pr, &m) != 0) {
-			code = client_partial(&pr, "the responder stopped "
-						   "answering");
-			goto out;
-		}
-	}
-	nb_peertest_stop(&pr);
-	if (client_flush(&pr) != 0) {
-		code = client_partial(&pr, "the responder stopped answering");
-		goto out;
-	}
-	app->result.interrupted = interrupted;
 	res = calloc(cfg->streams, sizeof(*res));
-	if (res == NULL || fetch_results(&pr, &h, res, &nres) != 0 ||
-	    nres != cfg->streams) {
-		nb_result_finish(&app->result);
-		code = client_partial(&pr, "could not fetch the responder's "
-					   "results");
+	if (res == NULL) {
+		code = fail(&pr, "%s", "out of memory");
 		goto out;
 	}
-	client_close(&pr, NB_CTL_DONE);
-	code = nb_client_report(&pr, &params, &h, res, nres) != 0 ||
-	       interrupted;
+	if (client_session(&pr, &params, &h, res, &code) == 0)
+		code = nb_client_report(&pr, &params, &h, res, cfg->streams) !=
+			       0 ||
+		       code;
 out:
 	free(res);
 	nb_peertest_free(&pr);

@@ -146,10 +146,10 @@ nb_client_report_header(struct nb_peer *pr, const struct nb_ctl_params *p)
 	nb_escape(pr->theirs.host, sizeof(pr->theirs.host), host, sizeof(host));
 	if (cfg->pingpong) {
 		printf("Ping-pong test with %s (" NB_IP4_FMT "): round trips "
-		       "of one %s probe at a time (64 B), %.2f s\n",
+		       "of one %s probe at a time (%u B), %.2f s\n",
 		       host, NB_IP4_ARGS(pr->theirs.ipv4),
 		       cfg->proto == NB_IPPROTO_TCP ? "TCP-framed" : "UDP",
-		       cfg->duration);
+		       cfg->sizes.sizes[0], cfg->duration);
 		fflush(stdout);
 		return;
 	}
@@ -215,6 +215,21 @@ nb_client_start_json(struct nb_peer *pr, const struct nb_ctl_params *p)
 	return o;
 }
 
+void
+nb_client_result(struct nb_peer *pr, const struct nb_ctl_params *p,
+		 const struct nb_ctl_results_hdr *h,
+		 const struct nb_ctl_stream_res *res, struct nb_result *out)
+{
+	struct nb_app *app = pr->app;
+	int we_send = p->direction != NB_CTL_DIR_REVERSE;
+
+	nb_peer_result_side_init(out, &app->result, pr->method);
+	nb_peer_result_merge(out, &app->result, h, res, app->cfg.streams,
+			     we_send);
+	if (we_send && app->jobs.probe != NULL)
+		add_probes(app, out);
+}
+
 /*
  * iperf3's --bidir keys: the reverse direction's sums beside the forward
  * ones, in the end object and in each interval (the whole reverse
@@ -238,11 +253,10 @@ bidir_sums(json_t *doc, json_t *rdoc)
 		if (v != NULL)
 			json_object_set(end, key, v);
 	}
-	for (i = 0; i < json_array_size(ivs) && i < json_array_size(rivs);
-	     i++)
-		json_object_set(json_array_get(ivs, i), "sum_bidir_reverse",
-				json_object_get(json_array_get(rivs, i),
-						"sum"));
+	for (i = 0; i < json_array_size(ivs) && i < json_array_size(rivs); i++)
+		json_object_set(
+			json_array_get(ivs, i), "sum_bidir_reverse",
+			json_object_get(json_array_get(rivs, i), "sum"));
 }
 
 int
@@ -278,8 +292,7 @@ nb_client_report(struct nb_peer *pr, const struct nb_ctl_params *p,
 	if (doc != NULL && rdoc != NULL) {
 		bidir_sums(doc, rdoc);
 		json_object_set_new(doc, "reverse", rdoc);
-	}
-	else if (rdoc != NULL)
+	} else if (rdoc != NULL)
 		doc = rdoc;
 	if (doc != NULL) {
 		json_t *extra = nb_client_start_json(pr, p);

@@ -76,7 +76,8 @@ show(struct nb_peer *pr, uint32_t k, int fwd)
 			     fwd) != 0)
 		return;
 	nb_out_interval_dir(&app->out, &app->result, &m,
-			    fwd ? "forward" : "reverse", fwd ? "" : rev_tag(pr));
+			    fwd ? "forward" : "reverse",
+			    fwd ? "" : rev_tag(pr));
 	nb_interval_release(&m);
 }
 

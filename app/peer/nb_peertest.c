@@ -86,7 +86,10 @@ reflect_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 			struct nb_rxjob *j = w->rx[k];
 
 			j->reflect_txq = q;
+			/* 64 B, or the test's first size (a ping-pong
+			 * probe): the same bytes go back, never more */
 			j->probe_len = NB_FRAME_MIN - NB_FCS_LEN;
+			j->probe_len2 = p->sizes[0] - NB_FCS_LEN;
 			nb_tokens_init(&j->refl, rate, burst,
 				       nb_clock_ns(&pr->app->run.clock,
 						   rte_get_tsc_cycles()));
@@ -139,7 +142,10 @@ prober_setup(struct nb_peer *pr, char *err, size_t errlen)
 	f.src_port = (uint16_t)(NB_DEFAULT_SPORT_BASE + cfg->streams);
 	f.dst_port = NB_DEFAULT_DPORT;
 	f.stream_id = (uint16_t)cfg->streams;
-	if (nb_frame_build(frame, sizeof(frame), &f, NB_FRAME_MIN,
+	/* ping-pong probes are of the first --size (round trips against
+	 * size); probes inside a stream are 64 B */
+	if (nb_frame_build(frame, sizeof(frame), &f,
+			   cfg->pingpong ? cfg->sizes.sizes[0] : NB_FRAME_MIN,
 			   NB_MAGIC_PROBE, &pj->tmpl) < 0) {
 		snprintf(err, errlen, "cannot build a probe frame");
 		return -EINVAL;

@@ -229,8 +229,7 @@ open_session(struct nb_peer *pr, const struct nb_udp_info *u,
 	pr->last_heard = pr->opened_ns;
 	pr->nap_short = 1;
 	/* the session's test has the client's id on both ends */
-	nb_app_set_cookie(pr->app, pf->client_nonce,
-			  sizeof(pf->client_nonce));
+	nb_app_set_cookie(pr->app, pf->client_nonce, sizeof(pf->client_nonce));
 	NB_LOG(INFO,
 	       "session %08x opened: client " NB_MAC_FMT " (" NB_IP4_FMT ")%s",
 	       m->session, NB_MAC_ARGS(u->src_mac), NB_IP4_ARGS(u->src_ip),

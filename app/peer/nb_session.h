@@ -64,6 +64,8 @@ struct nb_peer {
 	struct nb_ctl_msg inbox;
 	int arp_done;
 	int stopping; /* client: STOP sent; Ctrl-C no longer aborts waits */
+	int in_suite; /* client: sessions are a suite's trials; failures go
+		       * to its report, not to stdout */
 	int quit;     /* responder: leave the loop */
 	/* the test */
 	struct nb_ctl_params params;

@@ -100,7 +100,8 @@ nb_loopback_main(struct nb_app *app)
 		return nb_suite_main(app, link_bps,
 				     cfg->mode == NB_MODE_REFLECTOR
 					     ? "reflector"
-					     : "loopback");
+					     : "loopback",
+				     NULL);
 	ret = nb_run_resolve(app, link_bps);
 	if (ret == -ENOTSUP) {
 		nb_app_error(app, "--rate in percent needs the link speed, and "

@@ -3,7 +3,8 @@
  * The suite runner: RFC 2544's throughput, latency, frame loss rate and
  * back-to-back tests, and plain size sweeps, as a sequence of trials on
  * the one test runtime (nb_run_prepare -> nb_run_local -> nb_run_free per
- * trial; the ports stay up).  The searches are core/nb_search.c's state
+ * trial; the ports stay up), or, for a peer client, one session with the
+ * responder per trial (nb_suite_runner).  The searches are core/nb_search.c's state
  * machines; what each trial measured goes to core/nb_suite_report.c.
  */
 #include <errno.h>
@@ -21,6 +22,7 @@
 
 struct suite {
 	struct nb_app *app;
+	const struct nb_suite_runner *runner;
 	struct nb_suite_report rep;
 	uint64_t link_bps;
 	struct nb_rate_spec user_rate;
@@ -91,7 +93,7 @@ trial(struct suite *x, struct nb_trial_rec *t)
 {
 	struct nb_app *app = x->app;
 	struct nb_config *cfg = &app->cfg;
-	const struct nb_result *r = &app->result;
+	const struct nb_result *r = NULL;
 	struct nb_rate_spec spec = {.kind = NB_RATE_PPS, .value = t->req_pps};
 	struct nb_rate rate = {.unlimited = 1};
 	char err[320];
@@ -112,14 +114,13 @@ trial(struct suite *x, struct nb_trial_rec *t)
 		return -1;
 	}
 	t->start_s = now_s() - x->t0;
-	if (nb_run_prepare(app, rate.unlimited ? 0 : rate.pps_num, rate.pps_den,
-			   t->burst, err, sizeof(err)) != 0) {
+	if (x->runner->run(x->runner->ctx, app,
+			   rate.unlimited ? 0 : rate.pps_num, rate.pps_den,
+			   t->burst, &r, err, sizeof(err)) != 0) {
 		snprintf(x->rep.error, sizeof(x->rep.error), "%s", err);
-		nb_run_free(app);
 		x->failed = 1;
 		return -1;
 	}
-	nb_run_local(app, 0);
 	t->tx = r->sum.tx_pkts;
 	t->rx = r->sum.rx_unique;
 	t->lost = r->sum.lost;
@@ -130,8 +131,23 @@ trial(struct suite *x, struct nb_trial_rec *t)
 	/* a burst of a few ms is timed to a few us: 5 % there */
 	t->short_rate = t->req_pps > 0 &&
 			t->tx_pps < (t->burst ? 0.95 : 0.995) * t->req_pps;
+	if (r->probes_sent) {
+		/* ping-pong: probes out and back, one at a time */
+		double secs = t->seconds > 0 ? t->seconds : r->tx_seconds;
+
+		t->tx = r->probes_sent;
+		t->rx = r->probes_returned;
+		t->lost = t->tx > t->rx ? t->tx - t->rx : 0;
+		t->loss = t->tx ? (double)t->lost / (double)t->tx : 1;
+		t->tx_pps = secs > 0 ? (double)t->tx / secs : 0;
+		t->rx_pps = secs > 0 ? (double)t->rx / secs : 0;
+		t->tx_seconds = secs;
+		t->short_rate = 0;
+	}
 	t->interrupted = r->interrupted || nb_force_quit;
-	nb_lat_stats_of(&t->lat, &r->sum.hist, r->sum.jitter_ns);
+	/* ping-pong: the round trips of the probes */
+	nb_lat_stats_of(&t->lat, r->probes_sent ? &r->rtt : &r->sum.hist,
+			r->sum.jitter_ns);
 	/* a rate the sender did not reach proves nothing about the DUT */
 	t->pass = t->tx > 0 && t->loss <= cfg->loss_tol[0] &&
 		  (!t->short_rate || t->burst);
@@ -140,7 +156,7 @@ trial(struct suite *x, struct nb_trial_rec *t)
 		snprintf(x->rep.error, sizeof(x->rep.error), "%s", r->error);
 		x->failed = 1;
 	}
-	nb_run_free(app);
+	x->runner->done(x->runner->ctx, app);
 	emit_trial(x, t);
 	return t->interrupted || x->failed ? -1 : 0;
 }
@@ -454,9 +470,36 @@ run_size(struct suite *x, uint16_t size)
 	}
 }
 
-int
-nb_suite_main(struct nb_app *app, uint64_t link_bps, const char *topology)
+/* A trial on this process's ports. */
+static int
+local_run(void *ctx, struct nb_app *app, uint64_t rate_num, uint64_t rate_den,
+	  uint64_t packets, const struct nb_result **r, char *err,
+	  size_t errlen)
 {
+	(void)ctx;
+	if (nb_run_prepare(app, rate_num, rate_den, packets, err, errlen) !=
+	    0) {
+		nb_run_free(app);
+		return -1;
+	}
+	nb_run_local(app, 0);
+	*r = &app->result;
+	return 0;
+}
+
+static void
+local_done(void *ctx, struct nb_app *app)
+{
+	(void)ctx;
+	nb_run_free(app);
+}
+
+int
+nb_suite_main(struct nb_app *app, uint64_t link_bps, const char *topology,
+	      const struct nb_suite_runner *runner)
+{
+	static const struct nb_suite_runner local = {local_run, local_done,
+						     NULL};
 	struct nb_config *cfg = &app->cfg;
 	const struct nb_output *o = &app->out;
 	struct suite x;
@@ -470,6 +513,7 @@ nb_suite_main(struct nb_app *app, uint64_t link_bps, const char *topology)
 		kinds |= NB_SUITE_THROUGHPUT;
 	memset(&x, 0, sizeof(x));
 	x.app = app;
+	x.runner = runner != NULL ? runner : &local;
 	x.link_bps = link_bps;
 	x.user_rate = cfg->rate;
 	x.user_duration = cfg->packets || cfg->bytes

@@ -174,7 +174,8 @@ nb_sampler_init(struct nb_sampler *s, const struct nb_app *app)
 	s->secs = s->lines ? app->cfg.interval : 0.5;
 	s->hz = nb_tsc_hz();
 	s->tmp = malloc(sizeof(*s->tmp));
-	if (s->tmp == NULL || nb_counts_alloc(&s->cur, app->cfg.streams, 1, 0) ||
+	if (s->tmp == NULL ||
+	    nb_counts_alloc(&s->cur, app->cfg.streams, 1, 0) ||
 	    nb_counts_alloc(&s->prev, app->cfg.streams, 1, 0)) {
 		nb_sampler_free(s);
 		return -ENOMEM;

@@ -43,6 +43,12 @@ probe_send(struct nb_probejob *p, const struct nb_run *run, unsigned int n)
 		uint8_t *d = rte_pktmbuf_mtod(m[i], uint8_t *);
 
 		rte_memcpy(d, p->tmpl.hdr, NB_TMPL_MAX_HDR);
+		/* a ping-pong probe of a larger size: zero padding, as the
+		 * checksums were computed (probes are few; not the data
+		 * path) */
+		if (p->tmpl.wire_len > NB_TMPL_MAX_HDR)
+			memset(d + NB_TMPL_MAX_HDR, 0,
+			       p->tmpl.wire_len - NB_TMPL_MAX_HDR);
 		m[i]->data_len = p->tmpl.wire_len;
 		m[i]->pkt_len = p->tmpl.wire_len;
 		if (p->tmpl.proto == NB_IPPROTO_TCP)

@@ -45,7 +45,8 @@ nb_src8(const uint8_t *p)
 static __rte_always_inline int
 nb_reflect_ok(struct nb_rxjob *j, const struct rte_mbuf *m, uint64_t now_ns)
 {
-	if (m->pkt_len != j->probe_len || !nb_tokens_take(&j->refl, now_ns)) {
+	if ((m->pkt_len != j->probe_len && m->pkt_len != j->probe_len2) ||
+	    !nb_tokens_take(&j->refl, now_ns)) {
 		j->reflect_limited++;
 		return 0;
 	}

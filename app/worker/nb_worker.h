@@ -132,9 +132,9 @@ struct nb_rxjob {
 	uint64_t own_src; /* this port's MAC, the same way: frames of ours
 			   * that come back to us are counted in own */
 	uint64_t own;
-	/* reflection: probe frames of exactly probe_len bytes (pkt_len),
+	/* reflection: probe frames of probe_len or probe_len2 bytes (pkt_len),
 	 * at most at the rate of the refl bucket (ns clock) */
-	uint32_t probe_len;
+	uint32_t probe_len, probe_len2;
 	struct nb_tokens refl;
 	uint64_t probes;       /* probes received (returned, on the client) */
 	uint64_t reflected;    /* probes sent back (responder) */

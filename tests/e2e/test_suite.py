@@ -164,8 +164,9 @@ class SuiteMemif(nbe2e.E2ECase):
         self.assertGreaterEqual(len(trials), 1)
 
 
-class SuiteBridge(nbe2e.E2ECase):
-    """The tool in namespace T, a tbf-limited bridge in namespace S."""
+class BridgeBase(nbe2e.E2ECase):
+    """The tool in namespace T, a tbf-limited bridge in namespace S (no
+    tests here: test_peer_suite.py uses it too)."""
 
     BURST = 20 * 1024      # tbf burst 20k
     # tbf latency 20 ms: a queue that absorbs this 2-CPU host's scheduling
@@ -210,6 +211,10 @@ class SuiteBridge(nbe2e.E2ECase):
         sh("ip", "netns", "exec", self.s, "tc", "qdisc", "replace", "dev",
            "sB", "root", "tbf", "rate", "%dbit" % bps, "burst",
            "%d" % self.BURST, "latency", "%dms" % (self.LATENCY * 1000))
+
+
+class SuiteBridge(BridgeBase):
+    """A loopback suite through the bridge: tA -> bridge (tbf) -> tB."""
 
     def run_suite(self, tool):
         eal = ["--no-pci", "--lcores", nbe2e.lcore_map(2), "--file-prefix",

@@ -55,8 +55,8 @@ put(const char *target, const char *name, const void *data, size_t len)
 
 /* A seed with a leading selector byte (and an optional second one). */
 static void
-put_sel(const char *target, const char *name, const uint8_t *sel,
-	size_t nsel, const void *data, size_t len)
+put_sel(const char *target, const char *name, const uint8_t *sel, size_t nsel,
+	const void *data, size_t len)
 {
 	uint8_t buf[16384];
 
@@ -342,7 +342,8 @@ ctl_seeds(void)
 			break; /* no body */
 		}
 		n = encode_msg(&m, buf);
-		snprintf(name, sizeof(name), "%s", nb_ctl_type_name((uint8_t)t));
+		snprintf(name, sizeof(name), "%s",
+			 nb_ctl_type_name((uint8_t)t));
 		put("ctl", name, buf, (size_t)n);
 		put_raw(name, &m);
 		if (t != NB_CTL_HELLO) {
@@ -374,9 +375,8 @@ results_seeds(void)
 		const char *name;
 		uint32_t streams, samples;
 	} v[] = {
-		{"empty", 0, 0},   {"one-idle", 1, 0},
-		{"one", 1, 20},	   {"two", 2, 200},
-		{"three", 3, 120}, {"eight", 8, 5},
+		{"empty", 0, 0}, {"one-idle", 1, 0}, {"one", 1, 20},
+		{"two", 2, 200}, {"three", 3, 120},  {"eight", 8, 5},
 	};
 	size_t i;
 	int n;
@@ -535,8 +535,7 @@ frame_seeds(void)
 		pre[2] = 0;
 		put_sel("frame", v[i].name, pre, 3, f, (size_t)n);
 		/* only the first segment of the frame is contiguous */
-		pre[2] = (uint8_t)(n - t.copy_len > 255 ? 255
-							: n - t.copy_len);
+		pre[2] = (uint8_t)(n - t.copy_len > 255 ? 255 : n - t.copy_len);
 		snprintf(name, sizeof(name), "%s-segment", v[i].name);
 		put_sel("frame", name, pre, 3, f, t.copy_len);
 		snprintf(name, sizeof(name), "build-%s", v[i].name);
@@ -604,19 +603,28 @@ static void
 units_seeds(void)
 {
 	static const char *const v[][2] = {
-		{"\x00", "10G"},	 {"\x00", "14.88Mpps"},
-		{"\x00", "100Ml2"},	 {"\x00", "99.5%"},
-		{"\x00", "max"},	 {"\x00", "2.5e3Kbps"},
-		{"\x01", "10M"},	 {"\x01", "18446744073709551615"},
-		{"\x02", "10G"},	 {"\x02", "1536K"},
-		{"\x03", "0.5"},	 {"\x03", "1e-3"},
-		{"\x04", "imix"},	 {"\x04", "64,128,256,512,1024,1518"},
-		{"\x06", "02:00:00:00:00:01"}, {"\x06", "aa-BB-cc-DD-ee-FF"},
-		{"\x07", "198.18.0.1"},	 {"\x07", "255.255.255.255"},
+		{"\x00", "10G"},
+		{"\x00", "14.88Mpps"},
+		{"\x00", "100Ml2"},
+		{"\x00", "99.5%"},
+		{"\x00", "max"},
+		{"\x00", "2.5e3Kbps"},
+		{"\x01", "10M"},
+		{"\x01", "18446744073709551615"},
+		{"\x02", "10G"},
+		{"\x02", "1536K"},
+		{"\x03", "0.5"},
+		{"\x03", "1e-3"},
+		{"\x04", "imix"},
+		{"\x04", "64,128,256,512,1024,1518"},
+		{"\x06", "02:00:00:00:00:01"},
+		{"\x06", "aa-BB-cc-DD-ee-FF"},
+		{"\x07", "198.18.0.1"},
+		{"\x07", "255.255.255.255"},
 	};
-	static const char *const names[] = {"rate", "count", "bytes",
+	static const char *const names[] = {"rate",    "count", "bytes",
 					    "seconds", "sizes", "u32",
-					    "mac", "ipv4"};
+					    "mac",     "ipv4"};
 	uint8_t buf[64];
 	char name[64];
 	size_t i, n;
@@ -629,7 +637,10 @@ units_seeds(void)
 		put("units", name, buf, n + 1);
 	}
 	/* nb_parse_u32 in [1, 1024] */
-	memcpy(buf, "\x05\x00\x00\x00\x01\x00\x00\x04\x00" "1000", 13);
+	memcpy(buf,
+	       "\x05\x00\x00\x00\x01\x00\x00\x04\x00"
+	       "1000",
+	       13);
 	put("units", "u32-streams", buf, 13);
 }
 
@@ -648,8 +659,9 @@ options_seeds(void)
 		"--tx-port\n0\n--rx-port\n1\n--packets\n10M\n--bytes\n1G");
 	put_str("options", "reflector",
 		"--reflector\n--port\n0\n--peer\n02:00:00:00:00:02\n--csv");
-	put_str("options", "responder", "--port\n0\n--ip\n198.19.0.1\n"
-					"--one-off\n--json-stream");
+	put_str("options", "responder",
+		"--port\n0\n--ip\n198.19.0.1\n"
+		"--one-off\n--json-stream");
 	put_str("options", "client",
 		"--port\n0\n--peer\n198.19.0.1\n--ip\n198.18.0.1\n--bidir\n"
 		"--latency-rate\n1000\n--conf\n--peer-timeout\n5");

@@ -1117,15 +1117,31 @@ test_suites(void **state)
 			       "--test", "loss", "--size", "imix"),
 			 -EINVAL);
 	assert_non_null(strstr(err, "imix"));
-	/* loopback and reflector only, for now */
+	/* a client runs them too (a session per trial), one direction */
 	assert_int_equal(CHECK(err, "--peer", "02:00:00:00:00:01", "--test",
 			       "throughput"),
+			 0);
+	assert_int_equal(CHECK(err, "--peer", "02:00:00:00:00:01", "-R",
+			       "--size", "64:1518:*2"),
+			 0);
+	assert_int_equal(CHECK(err, "--peer", "02:00:00:00:00:01", "--bidir",
+			       "--size", "64:1518:*2"),
 			 -EINVAL);
-	assert_non_null(strstr(err, "--test is for"));
-	assert_int_equal(CHECK(err, "--peer", "02:00:00:00:00:01", "--size",
-			       "64:1518:*2"),
+	assert_non_null(strstr(err, "not --bidir"));
+	assert_int_equal(CHECK(err, "--peer", "02:00:00:00:00:01", "--bidir",
+			       "--test", "loss"),
 			 -EINVAL);
-	assert_non_null(strstr(err, "loopback or reflector"));
+	assert_non_null(strstr(err, "a suite measures one direction"));
+	/* ping-pong: a sweep of round trips, no search */
+	assert_int_equal(CHECK(err, "--peer", "02:00:00:00:00:01",
+			       "--pingpong", "--size", "64:1518:*2"),
+			 0);
+	assert_int_equal(CHECK(err, "--peer", "02:00:00:00:00:01",
+			       "--pingpong", "--test", "throughput"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "--pingpong has no rate to search"));
+	/* not a responder */
+	assert_int_equal(CHECK(err, "--test", "throughput"), -EINVAL);
 	assert_int_equal(CHECK(err, "--peer", "02:00:00:00:00:01",
 			       "--reflector", "--test", "back-to-back",
 			       "--trials", "3"),

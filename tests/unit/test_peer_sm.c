@@ -864,25 +864,14 @@ static const struct cli_row cli_table[] = {
 	 }},
 	{C_CLOSED,
 	 {
-		 CN(C_CLOSED),
-		 CN(C_CLOSED),
-		 CN(C_CLOSED),
-		 CN(C_CLOSED),
-		 CN(C_CLOSED),
-		 CN(C_CLOSED),
-		 CN(C_CLOSED),
-		 CN(C_CLOSED),
-		 CN(C_CLOSED),
-		 CN(C_CLOSED),
-		 CN(C_CLOSED),
-		 CN(C_CLOSED),
-		 CN(C_CLOSED),
-		 CN(C_CLOSED),
-		 CN(C_CLOSED),
+		 CN(C_CLOSED), CN(C_CLOSED), CN(C_CLOSED),
+		 CN(C_CLOSED), CN(C_CLOSED), CN(C_CLOSED),
+		 CN(C_CLOSED), CN(C_CLOSED), CN(C_CLOSED),
+		 CN(C_CLOSED), CN(C_CLOSED), CN(C_CLOSED),
+		 CN(C_CLOSED), CN(C_CLOSED), CN(C_CLOSED),
 		 CN(C_CLOSED), /* ERROR once closed */
 		 CN(C_CLOSED), /* INTERVAL */
-		 CN(C_CLOSED),
-		 CN(C_CLOSED),
+		 CN(C_CLOSED), CN(C_CLOSED),
 	 }},
 };
 
