@@ -4,8 +4,8 @@
  * back-to-back tests, and plain size sweeps, as a sequence of trials on
  * the one test runtime (nb_run_prepare -> nb_run_local -> nb_run_free per
  * trial; the ports stay up), or, for a peer client, one session with the
- * responder per trial (nb_suite_runner).  The searches are core/nb_search.c's state
- * machines; what each trial measured goes to core/nb_suite_report.c.
+ * responder per trial (nb_suite_runner).  The searches are core/nb_search.c's
+ * state machines; what each trial measured goes to core/nb_suite_report.c.
  */
 #include <errno.h>
 #include <math.h>

@@ -1133,11 +1133,11 @@ test_suites(void **state)
 			 -EINVAL);
 	assert_non_null(strstr(err, "a suite measures one direction"));
 	/* ping-pong: a sweep of round trips, no search */
-	assert_int_equal(CHECK(err, "--peer", "02:00:00:00:00:01",
-			       "--pingpong", "--size", "64:1518:*2"),
+	assert_int_equal(CHECK(err, "--peer", "02:00:00:00:00:01", "--pingpong",
+			       "--size", "64:1518:*2"),
 			 0);
-	assert_int_equal(CHECK(err, "--peer", "02:00:00:00:00:01",
-			       "--pingpong", "--test", "throughput"),
+	assert_int_equal(CHECK(err, "--peer", "02:00:00:00:00:01", "--pingpong",
+			       "--test", "throughput"),
 			 -EINVAL);
 	assert_non_null(strstr(err, "--pingpong has no rate to search"));
 	/* not a responder */

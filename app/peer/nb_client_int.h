@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The client's parts, shared by nb_client.c (messages, waits, the session
+ * and the suite's trials) and nb_client_run.c (the clock rounds, the test
+ * itself, the results).  Not for other modules.
+ */
+#ifndef NB_CLIENT_INT_H
+#define NB_CLIENT_INT_H
+
+#include <stdint.h>
+
+#include "nb_session.h"
+
+/* Wait for the next event of the state machine (a refusal included). */
+int nb_client_wait(struct nb_peer *pr, enum nb_cli_event *ev);
+/* Wait until our last message is acknowledged. */
+int nb_client_flush(struct nb_peer *pr);
+/* Our own counters only, when the responder could not give its own
+ * (in a suite: the reason, for its report); returns the exit code. */
+int nb_client_partial(struct nb_peer *pr, const char *why);
+
+/* After WELCOME: on one host, read the TSC at the responder's frequency. */
+void nb_client_adopt_clock(struct nb_peer *pr);
+/* Clock rounds, START, keepalives until the test is over; 0, 1 when
+ * interrupted, -1 when the responder is gone (partial results reported,
+ * *code set). */
+int nb_client_run_test(struct nb_peer *pr, const struct nb_ctl_params *p,
+		       int *code);
+/* Every RESULTS part of the responder's blob, reassembled and parsed. */
+int nb_client_fetch(struct nb_peer *pr, struct nb_ctl_results_hdr *h,
+		    struct nb_ctl_stream_res *s, uint32_t *n);
+
+#endif /* NB_CLIENT_INT_H */

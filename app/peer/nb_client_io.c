@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The client's waits, and its partial report: what both the session
+ * (nb_client.c) and the test (nb_client_run.c) use.
+ */
+#include <errno.h>
+#include <stdio.h>
+
+#include "nb_client_int.h"
+#include "nb_client_report.h"
+#include "nb_log.h"
+#include "nb_peertest.h"
+
+/* Wait for the next event of the state machine (a refusal included). */
+int
+nb_client_wait(struct nb_peer *pr, enum nb_cli_event *ev)
+{
+	uint64_t deadline = nb_peer_now(pr) + pr->timeout_ns;
+
+	for (;;) {
+		nb_ctlio_poll(&pr->io);
+		if (pr->event != NB_CLI_E_NONE) {
+			*ev = pr->event;
+			pr->event = NB_CLI_E_NONE;
+			return 0;
+		}
+		if (nb_peer_service(pr) != 0)
+			return -ETIMEDOUT;
+		if (!pr->link.pending && nb_peer_now(pr) > deadline)
+			return -ETIMEDOUT;
+		/* Ctrl-C aborts a wait, except once the test is stopping:
+		 * then the results are still worth fetching */
+		if (nb_force_quit && !pr->stopping)
+			return -EINTR;
+		nb_peer_nap(pr);
+	}
+}
+
+/* Wait until our last message is acknowledged. */
+int
+nb_client_flush(struct nb_peer *pr)
+{
+	while (pr->link.pending) {
+		nb_ctlio_poll(&pr->io);
+		if (pr->event == NB_CLI_E_ABORT)
+			return -ECONNRESET;
+		if (pr->event == NB_CLI_E_REJECT)
+			return -EPERM;
+		if (nb_peer_service(pr) != 0)
+			return -ETIMEDOUT;
+		nb_peer_nap(pr);
+	}
+	return 0;
+}
+
+/* Our own counters only, when the responder could not give its own. */
+int
+nb_client_partial(struct nb_peer *pr, const char *why)
+{
+	struct nb_ctl_msg d;
+	char buf[640];
+
+	if (pr->event == NB_CLI_E_ABORT || pr->inbox.type == NB_CTL_ERROR) {
+		char r[4 * NB_CTL_REASON_STR];
+
+		nb_escape(pr->inbox.u.error.reason, NB_CTL_REASON_STR, r,
+			  sizeof(r));
+		snprintf(buf, sizeof(buf), "the responder ended the test: %s",
+			 r);
+		why = buf;
+	}
+	nb_peertest_stop(pr);
+	/* let a responder that is still there end the session now */
+	nb_ctl_msg_init(&d, NB_CTL_DONE, pr->session);
+	d.seq = pr->link.next_seq;
+	if (pr->auth.on)
+		nb_peer_send_raw(pr, &d, pr->peer_mac, pr->peer_ip, &pr->auth);
+	nb_result_finish(&pr->app->result);
+	if (pr->in_suite) { /* the suite reports it */
+		snprintf(pr->app->result.error, sizeof(pr->app->result.error),
+			 "%.250s", why);
+		NB_LOG(ERR, "%s", why);
+		return 1;
+	}
+	return nb_client_report_partial(pr, why);
+}
