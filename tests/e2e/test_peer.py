@@ -83,17 +83,23 @@ class PeerBase(nbe2e.E2ECase):
         lat = recv["latency"]
         self.assertIn("same host", lat["method"])
         # one TSC read at one frequency on both ends: the control
-        # exchange finds no offset beyond its own bound, and a frame's
-        # one-way trip through memif is neither 0 nor milliseconds (each
-        # end's own calibrated frequency put tens of ms into every
-        # latency, or clamped them all to 0 the other way)
+        # exchange finds no offset beyond its own bound (each end's own
+        # calibrated frequency put tens of ms into every latency, or
+        # clamped them all to 0 the other way), and no frame crosses
+        # memif in 0 ns
         m = re.search(r"offset at ([-+][0-9.]+) us \+-([0-9.]+) us",
                       lat["method"])
         self.assertIsNotNone(m, lat["method"])
         self.assertLessEqual(abs(float(m.group(1))), float(m.group(2)),
                              lat["method"])
-        self.assertGreater(lat["min_ns"], 0, lat)
-        self.assertLess(lat["min_ns"], 1000000, lat)
+        self.assertGreater(lat["min_ns"], 0, {
+            k: v for k, v in lat.items() if k != "histogram"})
+        if strict and not drops_ok:
+            # a rate the receiver keeps up with: no standing queue, the
+            # fastest trip is microseconds (an overloaded bidir run
+            # under ASan queues for ms, rightly)
+            self.assertLess(lat["min_ns"], 1000000, {
+                k: v for k, v in lat.items() if k != "histogram"})
         self.assertEqual(sent["bytes"], sent["packets"] * size)
         want = bps / ((size + L1) * 8.0)
         self.assertAlmostEqual(e["rate"]["requested_pps"], want,
