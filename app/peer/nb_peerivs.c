@@ -43,7 +43,7 @@ nb_peerivs_start(struct nb_peer *pr)
 static void
 send_parts(struct nb_peer *pr, int block)
 {
-	const struct nb_result *r = &pr->app->result;
+	struct nb_result *r = &pr->app->result;
 	struct nb_ctl_msg m;
 	uint32_t next;
 
@@ -59,8 +59,12 @@ send_parts(struct nb_peer *pr, int block)
 			return;
 		}
 		pr->iv_first = next;
-		if (next == 0)
+		if (next == 0) {
+			/* sent: only its sums stay (a client may ask for
+			 * 0.1 s intervals of 1024 streams for an hour) */
+			nb_interval_release(&r->intervals[pr->iv_sent]);
 			pr->iv_sent++;
+		}
 	}
 }
 
@@ -129,8 +133,15 @@ nb_peerivs_flush(struct nb_peer *pr)
 void
 nb_peerivs_put(struct nb_peer *pr, const struct nb_ctl_interval *v)
 {
-	int ret = nb_peer_ivs_put(&pr->rivs, v);
+	int ret;
 
+	/* no more than the test has had (a responder cannot make us keep
+	 * intervals without end); its clock may run a little ahead */
+	if (!pr->sampling || v->index > pr->app->result.nb_intervals + 2) {
+		pr->rivs.refused++;
+		return;
+	}
+	ret = nb_peer_ivs_put(&pr->rivs, v);
 	if (ret < 0)
 		NB_LOG(DEBUG,
 		       "INTERVAL %u (streams from %u) not the part expected: "
