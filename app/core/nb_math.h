@@ -28,4 +28,12 @@ nb_reduce_u64(uint64_t *a, uint64_t *b)
 	*b /= g;
 }
 
+/* v in whole units of 1/scale (seconds to ns: 1e9), truncated; 0 for
+ * v <= 0.  The wire carries times and jitter so. */
+static inline uint64_t
+nb_to_units(double v, double scale)
+{
+	return v > 0 ? (uint64_t)(v * scale) : 0;
+}
+
 #endif /* NB_MATH_H */

@@ -4,13 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nb_math.h"
 #include "nb_peer_iv.h"
-
-static uint64_t
-to_units(double v, double scale)
-{
-	return v > 0 ? (uint64_t)(v * scale + 0.5) : 0;
-}
 
 /* A stream's value, 0 when the interval has no such array. */
 static uint64_t
@@ -28,8 +23,8 @@ nb_peer_iv_export(const struct nb_interval *iv, uint32_t index, uint32_t first,
 	memset(out, 0, sizeof(*out));
 	out->index = index;
 	out->nb_streams = (uint16_t)iv->nb_streams;
-	out->start_ns = to_units(iv->start, 1e9);
-	out->end_ns = to_units(iv->end, 1e9);
+	out->start_ns = nb_to_units(iv->start, 1e9);
+	out->end_ns = nb_to_units(iv->end, 1e9);
 	if (out->end_ns < out->start_ns)
 		out->end_ns = out->start_ns;
 	out->tx_pkts = iv->tx_pkts;
@@ -39,7 +34,7 @@ nb_peer_iv_export(const struct nb_interval *iv, uint32_t index, uint32_t first,
 	out->lost = iv->lost;
 	out->out_of_order = iv->out_of_order;
 	out->duplicates = iv->duplicates;
-	out->jitter_ps = to_units(iv->jitter_ns, 1e3);
+	out->jitter_ps = nb_to_units(iv->jitter_ns, 1e3);
 	out->lat_count = iv->lat_count;
 	out->lat_p50_ns = iv->lat_p50;
 	out->lat_p99_ns = iv->lat_p99;
@@ -64,9 +59,10 @@ nb_peer_iv_export(const struct nb_interval *iv, uint32_t index, uint32_t first,
 		s->lost = at(iv->stream_lost, k);
 		s->out_of_order = at(iv->stream_out_of_order, k);
 		s->duplicates = at(iv->stream_duplicates, k);
-		s->jitter_ps = iv->stream_jitter_ns != NULL
-				       ? to_units(iv->stream_jitter_ns[k], 1e3)
-				       : 0;
+		s->jitter_ps =
+			iv->stream_jitter_ns != NULL
+				? nb_to_units(iv->stream_jitter_ns[k], 1e3)
+				: 0;
 	}
 	if (first + n == iv->nb_streams) {
 		out->flags = NB_CTL_IV_F_LAST;

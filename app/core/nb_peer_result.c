@@ -3,21 +3,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nb_math.h"
 #include "nb_peer_result.h"
-
-/* Whole units of 1/scale: seconds to ns, ns to ps. */
-static uint64_t
-to_units(double v, double scale)
-{
-	return v > 0 ? (uint64_t)(v * scale) : 0;
-}
 
 static void
 export_hdr(const struct nb_result *r, struct nb_ctl_results_hdr *h)
 {
 	memset(h, 0, sizeof(*h));
-	h->tx_seconds_ns = to_units(r->tx_seconds, 1e9);
-	h->rx_seconds_ns = to_units(r->rx_seconds, 1e9);
+	h->tx_seconds_ns = nb_to_units(r->tx_seconds, 1e9);
+	h->rx_seconds_ns = nb_to_units(r->rx_seconds, 1e9);
 	h->rx_foreign = r->rx_foreign;
 	h->rx_warm = r->rx_warm;
 	h->rx_bad_stream = r->rx_bad_stream;
@@ -39,7 +33,7 @@ export_stream(const struct nb_stream_result *x, struct nb_ctl_stream_res *s)
 	s->out_of_order = x->out_of_order;
 	s->duplicates = x->duplicates;
 	s->late = x->late;
-	s->jitter_ps = to_units(x->jitter_ns, 1000.0);
+	s->jitter_ps = nb_to_units(x->jitter_ns, 1000.0);
 	s->hist = x->hist;
 }
 

@@ -13,7 +13,7 @@ import subprocess
 
 import nbe2e
 from test_peer import PeerBase, RESP_MAC
-from test_suite import FCS, BridgeBase
+from test_suite import BridgeBase
 
 
 class PeerBridge(BridgeBase):
@@ -65,20 +65,7 @@ class PeerBridge(BridgeBase):
                          "--rate", "100M", "--trial-time", "3",
                          "--settle", "0.3", "--precision", "0.25M"])
         self.assertEqual(d["start"]["topology"], "peer")
-        row = d["suite"]["results"][0]
-        b = row["bounds"][0]
-        self.assertTrue(row["complete"])
-        self.assertIsNotNone(b["upper_pps"])
-        self.assertLess(b["pps"], b["upper_pps"])
-        qdisc_bps = b["pps"] * (1518 - FCS) * 8
-        self.assertLess(abs(qdisc_bps - limit) / limit, 0.02,
-                        "found %.0f bit/s for a %.0f limit"
-                        % (qdisc_bps, limit))
-        prec_pps = prec / ((1518 + 20) * 8)
-        limit_pps = limit / ((1518 - FCS) * 8)
-        self.assertGreaterEqual(limit_pps, b["pps"] - prec_pps - 1
-                                - 0.01 * limit_pps)
-        self.assertLessEqual(limit_pps, b["upper_pps"] + prec_pps + 1)
+        self.check_found_limit(d, limit, prec)
         # each trial a session: the responder counted what the client's
         # trial lost (lost = sent - received, never negative)
         for t in d["suite"]["trials"]:

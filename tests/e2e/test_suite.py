@@ -207,6 +207,27 @@ class BridgeBase(nbe2e.E2ECase):
         for ns in (self.t, self.s):
             sh("ip", "netns", "del", ns, check=False)
 
+    def check_found_limit(self, d, limit, prec_bps, size=1518):
+        """A throughput row of a suite through the limited bridge: both
+        bounds, the throughput as tbf counts it (frame bytes without the
+        FCS) within 2 % of the limit, the limit between the bounds give or
+        take the precision.  Returns the bounds."""
+        row = d["suite"]["results"][0]
+        b = row["bounds"][0]
+        self.assertTrue(row["complete"])
+        self.assertIsNotNone(b["upper_pps"])
+        self.assertLess(b["pps"], b["upper_pps"])
+        qdisc_bps = b["pps"] * (size - FCS) * 8
+        self.assertLess(abs(qdisc_bps - limit) / limit, 0.02,
+                        "found %.0f bit/s for a %.0f limit"
+                        % (qdisc_bps, limit))
+        prec_pps = prec_bps / ((size + 20) * 8)
+        limit_pps = limit / ((size - FCS) * 8)
+        self.assertGreaterEqual(limit_pps, b["pps"] - prec_pps - 1
+                                - 0.01 * limit_pps)
+        self.assertLessEqual(limit_pps, b["upper_pps"] + prec_pps + 1)
+        return b
+
     def limit(self, bps):
         sh("ip", "netns", "exec", self.s, "tc", "qdisc", "replace", "dev",
            "sB", "root", "tbf", "rate", "%dbit" % bps, "burst",
@@ -235,22 +256,8 @@ class SuiteBridge(BridgeBase):
                 d = self.run_suite(["--test", "throughput", "--size", "1518",
                                     "--trial-time", "4", "--settle", "0.5",
                                     "--rate", "400M", "--precision", prec])
-                row = d["suite"]["results"][0]
-                b = row["bounds"][0]
-                self.assertTrue(row["complete"])
-                self.assertIsNotNone(b["upper_pps"])
-                self.assertLess(b["pps"], b["upper_pps"])
-                # as tbf counts: frame bytes without the FCS
-                qdisc_bps = b["pps"] * (1518 - FCS) * 8
-                self.assertLess(abs(qdisc_bps - limit) / limit, 0.02,
-                                "found %.0f bit/s for a %.0f limit"
-                                % (qdisc_bps, limit))
-                prec_pps = float(prec[:-1]) * 1e6 / ((1518 + 20) * 8)
-                limit_pps = limit / ((1518 - FCS) * 8)
-                self.assertGreaterEqual(limit_pps, b["pps"] - prec_pps - 1
-                                        - 0.01 * limit_pps)
-                self.assertLessEqual(limit_pps,
-                                     b["upper_pps"] + prec_pps + 1)
+                b = self.check_found_limit(d, limit,
+                                           float(prec[:-1]) * 1e6)
                 # the bounds come from full-length trials with that outcome
                 full = [t for t in d["suite"]["trials"]
                         if t["seconds"] == 4]
