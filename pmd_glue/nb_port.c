@@ -12,6 +12,7 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
+#include "nb_drivers.h"
 #include "nb_port.h"
 
 #define NB_MBUF_CACHE 256
@@ -30,6 +31,19 @@ mbuf_room(uint32_t max_frame)
 				: max_frame;
 
 	return (uint16_t)(data + RTE_PKTMBUF_HEADROOM);
+}
+
+int
+nb_port_max_queues(uint16_t port_id, uint16_t *max_rxq, uint16_t *max_txq)
+{
+	struct rte_eth_dev_info info;
+	int ret = rte_eth_dev_info_get(port_id, &info);
+
+	if (ret != 0)
+		return ret;
+	*max_rxq = info.max_rx_queues;
+	*max_txq = info.max_tx_queues;
+	return 0;
 }
 
 int
@@ -152,11 +166,13 @@ nb_port_setup(uint16_t port_id, const struct nb_port_req *req,
 	}
 	if (req->nb_rxq > info.max_rx_queues ||
 	    req->nb_txq > info.max_tx_queues) {
-		snprintf(err, errlen,
-			 "port %u (%s): needs %u RX / %u TX queues, the device "
-			 "has %u / %u (lower --queues)",
-			 port_id, info.driver_name, req->nb_rxq, req->nb_txq,
-			 info.max_rx_queues, info.max_tx_queues);
+		char hint[320];
+
+		nb_driver_queue_hint(info.driver_name,
+				     RTE_MAX(req->nb_rxq, req->nb_txq),
+				     info.max_rx_queues, info.max_tx_queues,
+				     hint, sizeof(hint));
+		snprintf(err, errlen, "port %u: %s", port_id, hint);
 		return -EINVAL;
 	}
 	if (info.max_rx_pktlen != 0 && req->max_frame > info.max_rx_pktlen) {

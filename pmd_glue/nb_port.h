@@ -41,6 +41,8 @@ int nb_port_setup(uint16_t port_id, const struct nb_port_req *req,
 /* Poll link state until up or timeout_s passes; refreshes p->desc. */
 int nb_port_wait_link(struct nb_port *p, double timeout_s);
 
+/* The most RX and TX queues the device can give. */
+int nb_port_max_queues(uint16_t port_id, uint16_t *max_rxq, uint16_t *max_txq);
 /* Read identity (driver, MAC, NUMA node, link) without configuring. */
 int nb_port_describe(uint16_t port_id, struct nb_port_desc *d);
 

@@ -97,7 +97,8 @@ deliver(struct nb_ctlio *io, const struct nb_udp_info *u)
 
 int
 nb_ctlio_init(struct nb_ctlio *io, uint16_t port, uint16_t nb_rxq, uint16_t txq,
-	      const uint8_t mac[6], uint32_t ip, uint16_t vlan_id)
+	      int shared_txq, const uint8_t mac[6], uint32_t ip,
+	      uint16_t vlan_id)
 {
 	char name[RTE_MEMPOOL_NAMESIZE];
 	struct nb_pool_budget b;
@@ -108,6 +109,7 @@ nb_ctlio_init(struct nb_ctlio *io, uint16_t port, uint16_t nb_rxq, uint16_t txq,
 	memset(io, 0, sizeof(*io));
 	io->port = port;
 	io->txq = txq;
+	io->shared_txq = shared_txq;
 	io->nb_rxq = nb_rxq;
 	memcpy(io->mac, mac, 6);
 	io->ip = ip;
@@ -145,15 +147,42 @@ nb_ctlio_init(struct nb_ctlio *io, uint16_t port, uint16_t nb_rxq, uint16_t txq,
 	for (q = 0; q < nb_rxq; q++) {
 		snprintf(name, sizeof(name), "nb_ctl_p%u_q%u", port, q);
 		/* exact size: capacity ring_cap, not a power of 2 minus 1 */
-		io->rings[q] = rte_ring_create(
-			name, io->ring_cap, socket,
-			RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
+		io->rings[q] = rte_ring_create(name, io->ring_cap, socket,
+					       RING_F_SP_ENQ | RING_F_SC_DEQ |
+						       RING_F_EXACT_SZ);
 		if (io->rings[q] == NULL) {
 			nb_ctlio_free(io);
 			return -ENOMEM;
 		}
 	}
+	if (shared_txq) {
+		snprintf(name, sizeof(name), "nb_ctltx_p%u", port);
+		io->tx_ring = rte_ring_create(name, NB_CTLIO_TX_RING, socket,
+					      RING_F_SP_ENQ | RING_F_SC_DEQ |
+						      RING_F_EXACT_SZ);
+		if (io->tx_ring == NULL) {
+			nb_ctlio_free(io);
+			return -ENOMEM;
+		}
+	}
 	return 0;
+}
+
+/* Give frames to the queue, or to the worker that sends for us. */
+static uint16_t
+offer(struct nb_ctlio *io, struct rte_mbuf **m, uint16_t n)
+{
+	uint16_t k;
+
+	if (io->tx_via_ring) {
+		k = (uint16_t)rte_ring_sp_enqueue_burst(io->tx_ring, (void **)m,
+							n, NULL);
+		io->tx_handed += k;
+		return k;
+	}
+	k = nb_port_tx(io->port, io->txq, m, n);
+	io->tx_frames += k;
+	return k;
 }
 
 /* Offer what waits in pend[], oldest first, until the queue refuses. */
@@ -165,12 +194,10 @@ pend_flush(struct nb_ctlio *io)
 
 		if (n > NB_CTLIO_PEND - io->pend_head)
 			n = (uint16_t)(NB_CTLIO_PEND - io->pend_head);
-		sent = nb_port_tx(io->port, io->txq, &io->pend[io->pend_head],
-				  n);
-		io->tx_frames += sent;
+		sent = offer(io, &io->pend[io->pend_head], n);
 		io->tx_deferred += sent;
-		io->pend_head = (uint16_t)((io->pend_head + sent) %
-					   NB_CTLIO_PEND);
+		io->pend_head =
+			(uint16_t)((io->pend_head + sent) % NB_CTLIO_PEND);
 		io->pend_n = (uint16_t)(io->pend_n - sent);
 		if (sent < n)
 			return;
@@ -184,6 +211,8 @@ nb_ctlio_free(struct nb_ctlio *io)
 	uint16_t q;
 
 	/* one last offer, then what is still refused goes */
+	if (io->tx_via_ring)
+		nb_ctlio_tx_back(io, NULL, 0, 0);
 	pend_flush(io);
 	while (io->pend_n > 0) {
 		rte_pktmbuf_free(io->pend[io->pend_head]);
@@ -199,17 +228,27 @@ nb_ctlio_free(struct nb_ctlio *io)
 		rte_ring_free(io->rings[q]);
 		io->rings[q] = NULL;
 	}
+	if (io->tx_ring != NULL) {
+		while (rte_ring_sc_dequeue(io->tx_ring, (void **)&m) == 0) {
+			rte_pktmbuf_free(m);
+			io->tx_fail++;
+		}
+		rte_ring_free(io->tx_ring);
+		io->tx_ring = NULL;
+	}
 	if (io->pool != NULL)
 		rte_log(io->arp_limited || io->icmp_limited || io->tx_fail
 				? RTE_LOG_NOTICE
 				: RTE_LOG_DEBUG,
 			nb_logtype,
 			"dpdk-nbench: control I/O on port %u: sent %llu "
-			"(%llu after a refusal, %llu dropped), ARP answered "
+			"(%llu after a refusal, %llu through a worker, %llu "
+			"dropped), ARP answered "
 			"%llu (rate-limited %llu), ICMP answered %llu "
 			"(rate-limited %llu), bad %llu, stray %llu\n",
 			io->port, (unsigned long long)io->tx_frames,
 			(unsigned long long)io->tx_deferred,
+			(unsigned long long)io->tx_handed,
 			(unsigned long long)io->tx_fail,
 			(unsigned long long)io->arp_answered,
 			(unsigned long long)io->arp_limited,
@@ -219,6 +258,47 @@ nb_ctlio_free(struct nb_ctlio *io)
 			(unsigned long long)io->stray);
 	/* the pool stays until exit: the TX ring may still hold its mbufs */
 	io->pool = NULL;
+}
+
+void
+nb_ctlio_tx_via_ring(struct nb_ctlio *io)
+{
+	if (io->tx_ring != NULL)
+		io->tx_via_ring = 1;
+}
+
+void
+nb_ctlio_tx_back(struct nb_ctlio *io, struct rte_mbuf **left, uint16_t n,
+		 uint64_t sent)
+{
+	/* a worker holds at most a burst of 32, like pend[] */
+	struct rte_mbuf *all[2 * NB_CTLIO_PEND + NB_CTLIO_TX_RING];
+	unsigned int k = 0, i, taken;
+	struct rte_mbuf *m;
+
+	io->tx_frames += sent;
+	io->tx_via_ring = 0;
+	for (i = 0; i < n && k < RTE_DIM(all); i++)
+		all[k++] = left[i];
+	while (k < RTE_DIM(all) &&
+	       rte_ring_sc_dequeue(io->tx_ring, (void **)&m) == 0)
+		all[k++] = m;
+	while (io->pend_n > 0 && k < RTE_DIM(all)) {
+		all[k++] = io->pend[io->pend_head];
+		io->pend_head = (uint16_t)((io->pend_head + 1) % NB_CTLIO_PEND);
+		io->pend_n--;
+	}
+	io->pend_head = 0;
+	taken = k ? nb_port_tx(io->port, io->txq, all, (uint16_t)k) : 0;
+	io->tx_frames += taken;
+	for (i = taken; i < k; i++) {
+		if (io->pend_n < NB_CTLIO_PEND) {
+			io->pend[io->pend_n++] = all[i];
+			continue;
+		}
+		rte_pktmbuf_free(all[i]);
+		io->tx_fail++;
+	}
 }
 
 int
@@ -243,10 +323,8 @@ nb_ctlio_send_frame(struct nb_ctlio *io, const uint8_t *frame, uint16_t len)
 	 * Frames go out in order, so a new one goes behind those waiting.
 	 */
 	pend_flush(io);
-	if (io->pend_n == 0 && nb_port_tx(io->port, io->txq, &m, 1) == 1) {
-		io->tx_frames++;
+	if (io->pend_n == 0 && offer(io, &m, 1) == 1)
 		return 0;
-	}
 	if (io->pend_n < NB_CTLIO_PEND) {
 		io->pend[(io->pend_head + io->pend_n) % NB_CTLIO_PEND] = m;
 		io->pend_n++;

@@ -36,6 +36,13 @@ struct nb_ctlio {
 	uint16_t txq; /* the control lcore's own TX queue */
 	uint16_t nb_rxq;
 	int workers_own_rx; /* read rings, not queues */
+	/*
+	 * A port with one queue pair (shared_txq): txq is also a worker's.
+	 * During a test that worker sends the frames (nb_ctltx), which go to
+	 * it through tx_ring while tx_via_ring is set.
+	 */
+	int shared_txq, tx_via_ring;
+	struct rte_ring *tx_ring;
 	struct rte_mempool *pool;
 	/*
 	 * One per RX queue: --queues and the one facing the peer's control
@@ -73,15 +80,37 @@ struct nb_ctlio {
 	uint64_t tx_frames;   /* frames the PMD took on txq */
 	uint64_t tx_deferred; /* ... of them first refused, sent later */
 	uint64_t tx_fail;     /* frames given up: no mbuf, or pend[] full */
+	uint64_t tx_handed;   /* frames put on tx_ring for the worker */
 	uint64_t rx_polled;   /* frames read from queues directly */
 	uint64_t rx_ctl, rx_bad, arp_answered, icmp_answered, stray;
 	uint64_t arp_limited, icmp_limited; /* replies the buckets refused */
 };
 
+/* Frames the control lcore may have on its way to the worker (tx_ring). */
+#define NB_CTLIO_TX_RING 64
+
+/*
+ * shared_txq: txq is also the TX queue of a worker (a port with one queue
+ * pair); tx_ring is created for nb_ctlio_tx_via_ring().
+ */
 int nb_ctlio_init(struct nb_ctlio *io, uint16_t port, uint16_t nb_rxq,
-		  uint16_t txq, const uint8_t mac[6], uint32_t ip,
-		  uint16_t vlan_id);
+		  uint16_t txq, int shared_txq, const uint8_t mac[6],
+		  uint32_t ip, uint16_t vlan_id);
 void nb_ctlio_free(struct nb_ctlio *io);
+
+/*
+ * Shared TX queue, before the workers start: from now on the frames go on
+ * tx_ring for the worker that sends them (its nb_ctltx).
+ */
+void nb_ctlio_tx_via_ring(struct nb_ctlio *io);
+/*
+ * After the workers stopped: the worker sent `sent` frames; `left` are the
+ * n it still held, oldest first.  Those, then what is still on tx_ring,
+ * then pend[] are offered on the queue directly again, in that order; the
+ * control lcore sends itself from now on.
+ */
+void nb_ctlio_tx_back(struct nb_ctlio *io, struct rte_mbuf **left, uint16_t n,
+		      uint64_t sent);
 
 /*
  * Send one frame (len bytes, no FCS) on the control TX queue; never waits.

@@ -164,6 +164,68 @@ nomem:
 	return -ENOMEM;
 }
 
+/*
+ * One queue pair: the worker that sends on the control lcore's TX queue (a
+ * sender on it, or the responder's probe reflector) sends control's frames
+ * too; with none, the control lcore keeps sending itself.
+ */
+static int
+ctltx_setup(struct nb_peer *pr, char *err, size_t errlen)
+{
+	struct nb_jobs *js = &pr->app->jobs;
+	uint16_t q = pr->io.txq;
+	struct nb_worker *owner = NULL;
+	struct nb_ctltx *c;
+	unsigned int i, k;
+
+	pr->ctltx = NULL;
+	if (!pr->io.shared_txq)
+		return 0;
+	for (i = 0; i < js->nb_workers && owner == NULL; i++) {
+		struct nb_worker *w = js->workers[i];
+
+		for (k = 0; k < w->nb_tx; k++)
+			if (w->tx[k]->queue == q)
+				owner = w;
+		for (k = 0; k < w->nb_rx; k++)
+			if (w->rx[k]->reflect_txq == (int)q)
+				owner = w;
+		if (w->probe != NULL && w->probe->queue == q)
+			owner = w;
+	}
+	if (owner == NULL)
+		return 0;
+	c = rte_zmalloc_socket("nb_ctltx", sizeof(*c), RTE_CACHE_LINE_SIZE,
+			       (int)rte_lcore_to_socket_id(owner->lcore));
+	if (c == NULL) {
+		snprintf(err, errlen, "out of hugepage memory");
+		return -ENOMEM;
+	}
+	c->ring = pr->io.tx_ring;
+	c->port = pr->io.port;
+	c->queue = q;
+	owner->ctltx = c;
+	pr->ctltx = c;
+	NB_LOG(DEBUG,
+	       "port %u: worker lcore %u sends control's frames on "
+	       "the shared TX queue %u during the test",
+	       c->port, owner->lcore, q);
+	return 0;
+}
+
+/* After the workers stopped: control sends on its queue itself again. */
+static void
+ctltx_back(struct nb_peer *pr)
+{
+	struct nb_ctltx *c = pr->ctltx;
+
+	if (c == NULL)
+		return;
+	nb_ctlio_tx_back(&pr->io, c->pend + c->pend_head, c->nb_pend, c->sent);
+	rte_free(c);
+	pr->ctltx = NULL;
+}
+
 int
 nb_peertest_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 		  size_t errlen)
@@ -184,7 +246,10 @@ nb_peertest_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 			&app->jobs, &app->cfg.impair,
 			nb_clock_ns(&app->run.clock, rte_get_tsc_cycles()),
 			app->cfg.proto, err, errlen);
+	if (ret == 0)
+		ret = ctltx_setup(pr, err, errlen);
 	if (ret != 0) {
+		ctltx_back(pr);
 		nb_run_free(app);
 		return ret;
 	}
@@ -216,10 +281,13 @@ nb_peertest_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 	pr->ctl_tx0 = pr->io.tx_frames;
 	pr->ctl_rx0 = pr->io.rx_polled;
 	rte_wmb();
-	/* from here the workers own the RX queues */
+	/* from here the workers own the RX queues (and a shared TX one) */
 	pr->io.workers_own_rx = 1;
+	if (pr->ctltx != NULL)
+		nb_ctlio_tx_via_ring(&pr->io);
 	if (nb_run_launch(app, 0) != 0) {
 		pr->io.workers_own_rx = 0;
+		ctltx_back(pr);
 		nb_run_free(app);
 		snprintf(err, errlen, "cannot launch workers");
 		return -EIO;
@@ -321,6 +389,7 @@ nb_peertest_stop(struct nb_peer *pr)
 	nb_peerivs_sample(pr);
 	nb_run_drain(app, 1, 0);
 	pr->io.workers_own_rx = 0;
+	ctltx_back(pr);
 	nb_run_collect(app);
 	if (!pr->client && app->cfg.impair.active)
 		impair_result(app);

@@ -291,6 +291,8 @@ nb_peer_open(struct nb_peer *pr, struct nb_app *app, int client, uint32_t ip)
 				      "missing"
 				    : NULL,
 	};
+	uint16_t mrx, mtx;
+	int shared = 0;
 
 	pr->app = app;
 	pr->client = client;
@@ -302,14 +304,29 @@ nb_peer_open(struct nb_peer *pr, struct nb_app *app, int client, uint32_t ip)
 		nb_app_error(app, "%s", msg);
 		return 2;
 	}
-	cfg->extra_rxq = 1;
+	/*
+	 * A device with no queue pair to spare (af_packet's default, many
+	 * guest NICs): the control lcore shares the last one with a worker,
+	 * which sends its frames during tests (nb_ctltx).
+	 */
+	if (nb_port_max_queues(cfg->port, &mrx, &mtx) == 0 &&
+	    (mrx < req.nb_queues || mtx < req.nb_queues)) {
+		shared = 1;
+		req.nb_queues = (uint16_t)cfg->queues;
+	}
+	cfg->extra_rxq = shared ? 0 : 1;
 	if (nb_setup_ports(app, &cfg->port, 1, &req) != 0)
 		return 1;
+	if (shared)
+		NB_LOG(INFO,
+		       "port %u has %u RX / %u TX queues: the control lcore "
+		       "shares queue %u with the workers",
+		       cfg->port, mrx, mtx, req.nb_queues - 1);
 	app->jobs.keep_pools = 1;
 	nb_clock_init(&app->run.clock, nb_tsc_hz(), 0);
 	if (nb_ctlio_init(&pr->io, cfg->port, req.nb_queues,
-			  (uint16_t)(req.nb_queues - 1), app->ports[0].desc.mac,
-			  ip, cfg->vlan_id) != 0) {
+			  (uint16_t)(req.nb_queues - 1), shared,
+			  app->ports[0].desc.mac, ip, cfg->vlan_id) != 0) {
 		nb_app_error(app, "cannot set up control I/O (hugepage "
 				  "memory?)");
 		return 1;

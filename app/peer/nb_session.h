@@ -70,6 +70,8 @@ struct nb_peer {
 	/* the test */
 	struct nb_ctl_params params;
 	int test_ready; /* jobs set up, workers launched */
+	struct nb_ctltx
+		*ctltx; /* one queue pair: the worker sending control's */
 	uint8_t *blob;	/* responder: its results, encoded */
 	size_t blob_len;
 	struct nb_offset off; /* client: responder clock - ours */

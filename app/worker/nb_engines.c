@@ -116,6 +116,27 @@ probe_step(struct nb_probejob *p, const struct nb_run *run, uint64_t now)
 	p->deadline = now + p->timeout_tsc;
 }
 
+/* The control lcore's frames on a shared TX queue: oldest first, before
+ * this turn's own frames; what the queue refuses waits for the next turn. */
+static void
+ctltx_step(struct nb_ctltx *c)
+{
+	uint16_t sent;
+
+	if (c->nb_pend == 0) {
+		c->nb_pend = (uint16_t)rte_ring_sc_dequeue_burst(
+			c->ring, (void **)c->pend, NB_BURST, NULL);
+		c->pend_head = 0;
+		if (c->nb_pend == 0)
+			return;
+	}
+	sent = rte_eth_tx_burst(c->port, c->queue, c->pend + c->pend_head,
+				c->nb_pend);
+	c->sent += sent;
+	c->nb_pend = (uint16_t)(c->nb_pend - sent);
+	c->pend_head = c->nb_pend ? (uint16_t)(c->pend_head + sent) : 0;
+}
+
 static __rte_always_inline int
 nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
 	       const int tcp, const int impair)
@@ -138,6 +159,8 @@ nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
 	 */
 	while ((now = rte_rdtsc()) < run->start_tsc && !run->rx_stop &&
 	       !run->tx_stop) {
+		if (unlikely(w->ctltx != NULL))
+			ctltx_step(w->ctltx);
 		if (has_rx)
 			for (i = 0; i < w->nb_rx; i++)
 				nb_sink_step(w->rx[i], run, now, impair);
@@ -150,6 +173,8 @@ nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
 		uint32_t work = 0;
 
 		now = rte_rdtsc();
+		if (unlikely(w->ctltx != NULL))
+			ctltx_step(w->ctltx);
 		if (has_tx && nb_active) {
 			for (i = 0; i < nb_active;) {
 				struct nb_txjob *j = active[i];

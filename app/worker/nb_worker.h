@@ -13,6 +13,7 @@
 
 #include <rte_common.h>
 #include <rte_mempool.h>
+#include <rte_ring.h>
 
 #include "nb_clock.h"
 #include "nb_frame.h"
@@ -177,6 +178,22 @@ struct nb_probejob {
 	volatile int done;
 } __rte_cache_aligned;
 
+/*
+ * A port with one queue pair (peer mode on a device that cannot give the
+ * control lcore a TX queue of its own): during a test the control lcore's
+ * frames come through this SP/SC ring to the worker that owns the shared
+ * TX queue, which offers them once per loop turn before its own.  What the
+ * queue refuses waits in pend[] for the next turn; after the test the
+ * control lcore takes back what is left (nb_ctlio_tx_back).
+ */
+struct nb_ctltx {
+	struct rte_ring *ring;
+	uint16_t port, queue;
+	uint16_t nb_pend, pend_head;
+	struct rte_mbuf *pend[NB_BURST];
+	uint64_t sent; /* frames the PMD took (the worker writes) */
+} __rte_cache_aligned;
+
 struct nb_worker;
 typedef int (*nb_engine_fn)(struct nb_worker *w);
 
@@ -194,6 +211,7 @@ struct nb_worker {
 	struct nb_run *run;
 	const struct nb_engine *engine; /* NULL: idle */
 	struct nb_probejob *probe;	/* NULL unless this worker probes */
+	struct nb_ctltx *ctltx; /* NULL unless it sends control's frames */
 	uint64_t loops __rte_cache_aligned;
 	uint64_t idle_loops;
 	volatile int tx_finished; /* all this worker's TX jobs are done */

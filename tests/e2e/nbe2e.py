@@ -142,8 +142,9 @@ class Nbench:
         return ["--no-pci", "--lcores", lcore_map(workers), "--file-prefix",
                 prefix or unique("fp"), "--log-level", "lib.eal:error"] + vdevs
 
-    def run(self, eal, tool, timeout=60, name="run", env=None):
-        argv = [BIN] + eal + ["--"] + tool
+    def run(self, eal, tool, timeout=60, name="run", env=None, wrap=()):
+        """wrap: what runs the tool, e.g. ["ip", "netns", "exec", NS]."""
+        argv = list(wrap) + [BIN] + eal + ["--"] + tool
         log = os.path.join(LOGDIR, unique(name) + ".log")
         t0 = time.monotonic()
         p = subprocess.Popen(argv, stdout=subprocess.PIPE,
@@ -165,9 +166,9 @@ class Nbench:
                                  % (" ".join(argv), "\n".join(bad[:20]), log))
         return Run(argv, p.returncode, out, err, time.monotonic() - t0, log)
 
-    def start(self, eal, tool, name="bg", env=None):
-        """Start in the background; returns (Popen, log path)."""
-        argv = [BIN] + eal + ["--"] + tool
+    def start(self, eal, tool, name="bg", env=None, wrap=()):
+        """Start in the background; returns (Popen, argv, log path)."""
+        argv = list(wrap) + [BIN] + eal + ["--"] + tool
         log = os.path.join(LOGDIR, unique(name) + ".log")
         p = CheckedPopen(argv, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True,

@@ -38,9 +38,9 @@ class PeerBase(nbe2e.E2ECase):
             extra = list(extra) + ["--allow-quit"]
         eal = ["--no-pci", "--lcores", "0@0,1@0,2@0", "--file-prefix",
                nbe2e.unique("resp"), "--log-level", "lib.eal:error",
-               "--vdev", "net_memif0,role=server,socket=%s,rsize=%d,mac=%s"
-               % (self.sock, rsize, RESP_MAC)]
-        p, argv, log = self.nb.start(eal, list(extra), name="resp", env=env)
+               "--vdev", self.responder_vdev(rsize)]
+        p, argv, log = self.nb.start(eal, list(extra), name="resp", env=env,
+                                     wrap=self.responder_wrap)
         self.addCleanup(self.stop, p, log)
         line = p.stdout.readline()
         self.assertIn("responder on port 0", line,
@@ -58,12 +58,22 @@ class PeerBase(nbe2e.E2ECase):
         # the client's worker gets CPU 1 to itself
         return ["--no-pci", "--lcores", "0@0,1@0,2@1", "--file-prefix",
                 nbe2e.unique("cli"), "--log-level", "lib.eal:error",
-                "--vdev", "net_memif0,role=client,socket=%s,rsize=14"
-                % self.sock]
+                "--vdev", self.client_vdev()]
+
+    # the link: a memif socket here; other devices in subclasses
+    responder_wrap = client_wrap = ()
+
+    def responder_vdev(self, rsize):
+        return "net_memif0,role=server,socket=%s,rsize=%d,mac=%s" % (
+            self.sock, rsize, RESP_MAC)
+
+    def client_vdev(self):
+        return "net_memif0,role=client,socket=%s,rsize=14" % self.sock
 
     def client(self, tool, timeout=60, code=0, env=None):
         r = self.nb.run(self.client_eal(), ["--peer", RESP_MAC] + tool,
-                        timeout=timeout, name="cli", env=env)
+                        timeout=timeout, name="cli", env=env,
+                        wrap=self.client_wrap)
         self.assertOk(r, code)
         return r
 

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What the tool knows about each driver, as data: how a user gets more
+ * queue pairs from it and which EAL options it needs.  Looked up by
+ * rte_eth_dev_info.driver_name; pure, unit-tested.
+ */
+#ifndef NB_DRIVERS_H
+#define NB_DRIVERS_H
+
+#include <stddef.h>
+
+struct nb_driver_profile {
+	const char *driver; /* rte_eth_dev_info.driver_name */
+	const char *what;   /* the device, for messages */
+	/* how to get N queue pairs ("%u" is N), or NULL: it has its maximum */
+	const char *queues_hint;
+	const char *eal_hint; /* EAL options it needs, or NULL */
+};
+
+/* The profile of a driver; NULL for one the table does not know. */
+const struct nb_driver_profile *nb_driver_profile(const char *driver);
+
+/*
+ * Why a port with max_rxq / max_txq queues cannot give `want` of each, and
+ * what gives it more: one sentence in buf.  Returns its length (as snprintf).
+ */
+int nb_driver_queue_hint(const char *driver, unsigned int want,
+			 unsigned int max_rxq, unsigned int max_txq, char *buf,
+			 size_t len);
+
+#endif /* NB_DRIVERS_H */
