@@ -41,6 +41,15 @@ int nb_port_setup(uint16_t port_id, const struct nb_port_req *req,
 /* Poll link state until up or timeout_s passes; refreshes p->desc. */
 int nb_port_wait_link(struct nb_port *p, double timeout_s);
 
+/* 1 if the port is a member of a bond (the bond configures it). */
+int nb_port_is_member(uint16_t port_id);
+/* The bond that has port_id as a member, or -1. */
+int nb_port_bond_of(uint16_t port_id);
+/* A bond's mode, members and each member's counters; b->mode -1 and 0
+ * returned for a port that is no bond. */
+int nb_port_bond(uint16_t port_id, struct nb_bond_info *b);
+/* The ports that are a bond's members, under it (at most max). */
+uint16_t nb_port_members(uint16_t port_id, uint16_t *ids, uint16_t max);
 /* The most RX and TX queues the device can give. */
 int nb_port_max_queues(uint16_t port_id, uint16_t *max_rxq, uint16_t *max_txq);
 /* Read identity (driver, MAC, NUMA node, link) without configuring. */
@@ -66,6 +75,7 @@ void nb_ports_shutdown(struct nb_port *ports, uint16_t n);
 /* Ports probed by EAL: how many, whether an id is one, their ids. */
 uint16_t nb_port_count(void);
 int nb_port_valid(uint16_t port_id);
+/* The ports a user tests on: every port but bond members. */
 uint16_t nb_port_ids(uint16_t *ids, uint16_t max);
 
 /* The NUMA socket of a port (the caller's when the port does not say). */

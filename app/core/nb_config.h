@@ -73,6 +73,7 @@ struct nb_config {
 	uint32_t peer_ip;
 	int reflector;	       /* the peer only swaps MACs and returns frames */
 	uint16_t port;	       /* the port facing the peer */
+	int have_port;	       /* --port given (else the first test port) */
 	int reverse, bidir;    /* direction of a peer test */
 	int one_off;	       /* responder: exit after one test */
 	uint32_t max_streams;  /* responder: most streams it accepts */

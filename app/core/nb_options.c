@@ -497,6 +497,7 @@ opt_port(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 		return -EINVAL;
 	}
 	cfg->port = (uint16_t)v;
+	cfg->have_port = 1;
 	return 0;
 }
 

@@ -66,4 +66,34 @@ struct nb_port_desc {
 	uint16_t mtu;
 };
 
+/* A bond's members and what each carried (the bond's counters are their
+ * sums). */
+#define NB_MAX_MEMBERS 8
+
+struct nb_member_stats {
+	uint16_t port_id;
+	char name[64];
+	int link_up, active;
+	uint64_t ipackets, opackets, ibytes, obytes;
+};
+
+struct nb_bond_info {
+	int mode; /* 0..6 as Linux bonding numbers them; -1: not a bond */
+	int primary;
+	uint16_t nb_members;
+	struct nb_member_stats m[NB_MAX_MEMBERS];
+};
+
+/* "round-robin", "active-backup", ... for modes 0..6; "?" otherwise. */
+static inline const char *
+nb_bond_mode_name(int mode)
+{
+	static const char *const names[] = {
+		"round-robin", "active-backup", "balance-xor", "broadcast",
+		"802.3ad",     "tlb",		"alb",
+	};
+
+	return mode >= 0 && mode < 7 ? names[mode] : "?";
+}
+
 #endif /* NB_PMD_STATS_H */

@@ -429,14 +429,51 @@ hist_text(FILE *f, const struct nb_hist *h, int p9999)
 	fprintf(f, " max %llu\n", (unsigned long long)h->max);
 }
 
+/* A bond's members: what each sent and received (their sums are the
+ * bond's counters). */
+static void
+bond_text(FILE *f, const struct nb_bond_info *b)
+{
+	uint16_t i;
+
+	if (b->nb_members == 0)
+		return;
+	fprintf(f, "  bond mode %d (%s), primary port %d:\n", b->mode,
+		nb_bond_mode_name(b->mode), b->primary);
+	for (i = 0; i < b->nb_members; i++)
+		fprintf(f,
+			"    member port %u (%s)%s%s: opackets %llu ipackets "
+			"%llu\n",
+			b->m[i].port_id, b->m[i].name,
+			b->m[i].link_up ? "" : " link DOWN",
+			b->m[i].active ? "" : " inactive",
+			(unsigned long long)b->m[i].opackets,
+			(unsigned long long)b->m[i].ipackets);
+}
+
 /* What the tool counted next to what the PMD counted, for one direction. */
 static void
 port_count_text(FILE *f, const char *what, uint64_t tool, const char *name,
-		uint64_t pmd)
+		uint64_t pmd, unsigned int copies)
 {
-	fprintf(f, " %s tool %llu PMD %s %llu%s,", what,
+	fprintf(f, " %s tool %llu PMD %s %llu%s%s,", what,
 		(unsigned long long)tool, name, (unsigned long long)pmd,
-		pmd == tool ? "" : " <- MISMATCH");
+		copies > 1 ? " (a copy on each member)" : "",
+		pmd == tool * copies ? "" : " <- MISMATCH");
+}
+
+/* A broadcast bond sends each frame on every active member; its counters
+ * are their sums. */
+static unsigned int
+bond_copies(const struct nb_bond_info *b)
+{
+	unsigned int n = 0, i;
+
+	if (b->nb_members == 0 || b->mode != 3)
+		return 1;
+	for (i = 0; i < b->nb_members; i++)
+		n += b->m[i].active != 0;
+	return n ? n : 1;
 }
 
 char
@@ -529,10 +566,10 @@ nb_report_text(FILE *f, const struct nb_result *r)
 			p->desc.name, p->desc.driver, p->role);
 		if (tx)
 			port_count_text(f, "sent", p->tool_tx_pkts, "opackets",
-					p->pmd.opackets);
+					p->pmd.opackets, bond_copies(&p->bond));
 		if (rx)
 			port_count_text(f, "received", p->tool_rx_pkts,
-					"ipackets", p->pmd.ipackets);
+					"ipackets", p->pmd.ipackets, 1);
 		fprintf(f,
 			" imissed %llu ierrors %llu oerrors %llu rx_nombuf "
 			"%llu\n",
@@ -555,6 +592,7 @@ nb_report_text(FILE *f, const struct nb_result *r)
 			if (shown)
 				fputc('\n', f);
 		}
+		bond_text(f, &p->bond);
 		if (rx && (p->pmd.imissed || p->pmd.rx_nombuf))
 			fprintf(f,
 				"WARNING: port %u dropped %llu frames the tool "
@@ -702,6 +740,36 @@ pmd_json(const struct nb_pmd_stats *p)
 	return o;
 }
 
+/* A bond's mode and members, with what each member carried. */
+static json_t *
+bond_json(const struct nb_bond_info *b, int with_counts)
+{
+	json_t *arr = json_array();
+	uint16_t i;
+
+	for (i = 0; i < b->nb_members; i++) {
+		const struct nb_member_stats *m = &b->m[i];
+		json_t *o = json_object();
+
+		json_object_set_new(o, "port", jint(m->port_id));
+		json_object_set_new(o, "name", json_string(m->name));
+		json_object_set_new(o, "link_up", json_boolean(m->link_up));
+		json_object_set_new(o, "active", json_boolean(m->active));
+		if (with_counts)
+			json_object_set_new(
+				o, "pmd",
+				json_pack("{s:o,s:o,s:o,s:o}", "ipackets",
+					  jint(m->ipackets), "opackets",
+					  jint(m->opackets), "ibytes",
+					  jint(m->ibytes), "obytes",
+					  jint(m->obytes)));
+		json_array_append_new(arr, o);
+	}
+	return json_pack("{s:i,s:s,s:i,s:o}", "mode", b->mode, "mode_name",
+			 nb_bond_mode_name(b->mode), "primary", b->primary,
+			 "members", arr);
+}
+
 static json_t *
 port_json(const struct nb_port_result *p, int with_counts)
 {
@@ -731,6 +799,9 @@ port_json(const struct nb_port_result *p, int with_counts)
 	}
 	if (with_counts)
 		json_object_set_new(o, "pmd", pmd_json(&p->pmd));
+	if (p->bond.nb_members > 0)
+		json_object_set_new(o, "bond",
+				    bond_json(&p->bond, with_counts));
 	return o;
 }
 

@@ -282,6 +282,7 @@ nb_run_collect(struct nb_app *app)
 			r->ports[p].tool_rx_bytes += pc->rx_bytes;
 		}
 		nb_port_stats(app->port_ids[p], &r->ports[p].pmd);
+		nb_port_bond(app->port_ids[p], &r->ports[p].bond);
 	}
 	tx_end = c.tx_end_tsc > run->measure_tsc ? c.tx_end_tsc
 						 : run->measure_tsc;

@@ -71,16 +71,43 @@ nb_setup_port_missing(uint16_t port, char *err, size_t errlen)
 		snprintf(err + off, errlen - off, "; see --list-ports)");
 }
 
-int
-nb_setup_check_ports(const struct nb_config *cfg, char *err, size_t errlen)
+/* A bond's member is the bond's to configure: say which port to name. */
+static int
+member_refused(uint16_t port, char *err, size_t errlen)
 {
-	uint16_t i, n = cfg->nb_tx_ports + cfg->nb_rx_ports;
+	int bond = nb_port_bond_of(port);
+	struct nb_port_desc d;
+
+	if (!nb_port_is_member(port))
+		return 0;
+	if (bond >= 0 && nb_port_describe((uint16_t)bond, &d) == 0)
+		snprintf(err, errlen,
+			 "port %u is a member of bond port %d (%s): the bond "
+			 "configures it; test on port %d",
+			 port, bond, d.name, bond);
+	else
+		snprintf(err, errlen,
+			 "port %u is a member of a bond: test on the bond",
+			 port);
+	return -EINVAL;
+}
+
+int
+nb_setup_check_ports(struct nb_config *cfg, char *err, size_t errlen)
+{
+	uint16_t i, n = cfg->nb_tx_ports + cfg->nb_rx_ports, ids[1];
 
 	if (cfg->mode == NB_MODE_CLIENT || cfg->mode == NB_MODE_RESPONDER) {
-		if (nb_port_valid(cfg->port))
-			return 0;
-		nb_setup_port_missing(cfg->port, err, errlen);
-		return -ENODEV;
+		/* no --port: the first port a user tests on (a bond, not
+		 * its first member) */
+		if (!cfg->have_port && nb_port_valid(cfg->port) &&
+		    nb_port_is_member(cfg->port) && nb_port_ids(ids, 1) == 1)
+			cfg->port = ids[0];
+		if (!nb_port_valid(cfg->port)) {
+			nb_setup_port_missing(cfg->port, err, errlen);
+			return -ENODEV;
+		}
+		return member_refused(cfg->port, err, errlen);
 	}
 	if (cfg->mode != NB_MODE_LOOPBACK && cfg->mode != NB_MODE_REFLECTOR)
 		return 0;
@@ -89,10 +116,12 @@ nb_setup_check_ports(const struct nb_config *cfg, char *err, size_t errlen)
 				     ? cfg->tx_ports[i]
 				     : cfg->rx_ports[i - cfg->nb_tx_ports];
 
-		if (nb_port_valid(p))
-			continue;
-		nb_setup_port_missing(p, err, errlen);
-		return -ENODEV;
+		if (!nb_port_valid(p)) {
+			nb_setup_port_missing(p, err, errlen);
+			return -ENODEV;
+		}
+		if (member_refused(p, err, errlen) != 0)
+			return -EINVAL;
 	}
 	return 0;
 }
@@ -239,6 +268,57 @@ nb_setup_shutdown(struct nb_app *app)
 	app->nb_ports = 0;
 }
 
+/* A bond's members, under it: the bond configured them, not us. */
+static void
+print_members(uint16_t port)
+{
+	struct nb_bond_info b;
+	struct nb_port_desc d;
+	uint16_t i;
+
+	if (nb_port_bond(port, &b) != 0 || b.mode < 0)
+		return;
+	printf("  bond mode %d (%s), %u members:\n", b.mode,
+	       nb_bond_mode_name(b.mode), b.nb_members);
+	for (i = 0; i < b.nb_members; i++) {
+		if (nb_port_describe(b.m[i].port_id, &d) != 0)
+			continue;
+		printf("  member ");
+		nb_setup_print_port(stdout, &d);
+	}
+}
+
+static void
+members_json(json_t *o, uint16_t port)
+{
+	struct nb_bond_info b;
+	json_t *arr;
+	uint16_t i;
+
+	if (nb_port_bond(port, &b) != 0 || b.mode < 0)
+		return;
+	arr = json_array();
+	for (i = 0; i < b.nb_members; i++) {
+		struct nb_port_desc d;
+		char mac[18];
+
+		if (nb_port_describe(b.m[i].port_id, &d) != 0)
+			continue;
+		snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x",
+			 d.mac[0], d.mac[1], d.mac[2], d.mac[3], d.mac[4],
+			 d.mac[5]);
+		json_array_append_new(
+			arr, json_pack("{s:i,s:s,s:s,s:s,s:b,s:b}", "port",
+				       (int)d.port_id, "name", d.name, "driver",
+				       d.driver, "mac", mac, "link_up",
+				       d.link_up, "active", b.m[i].active));
+	}
+	json_object_set_new(o, "bond",
+			    json_pack("{s:i,s:s,s:i,s:o}", "mode", b.mode,
+				      "mode_name", nb_bond_mode_name(b.mode),
+				      "primary", b.primary, "members", arr));
+}
+
 int
 nb_setup_list_ports(struct nb_app *app)
 {
@@ -255,8 +335,10 @@ nb_setup_list_ports(struct nb_app *app)
 	if (nb_setup_ports(app, ids, n, &req) != 0)
 		return 1;
 	if (!app->cfg.json) {
-		for (i = 0; i < app->nb_ports; i++)
+		for (i = 0; i < app->nb_ports; i++) {
 			nb_setup_print_port(stdout, &app->ports[i].desc);
+			print_members(app->port_ids[i]);
+		}
 		printf("lcores: %s\n", app->result.lcore_map);
 		return 0;
 	}
@@ -276,6 +358,8 @@ nb_setup_list_ports(struct nb_app *app)
 				       "numa_node", d->numa_node, "link_up",
 				       d->link_up, "link_speed_mbps",
 				       (int)d->link_speed, "mtu", (int)d->mtu));
+		members_json(json_array_get(arr, json_array_size(arr) - 1),
+			     app->port_ids[i]);
 	}
 	json_object_set_new(root, "ports", arr);
 	json_object_set_new(root, "lcore_map",

@@ -13,9 +13,12 @@
 
 /* Roles from EAL's lcores (control, stats, workers); -EINVAL, err set. */
 int nb_setup_roles(struct nb_app *app, char *err, size_t errlen);
-/* Every port the mode names exists (--tx-port/--rx-port, or --port in peer
- * mode); -ENODEV, err set, when one does not. */
-int nb_setup_check_ports(const struct nb_config *cfg, char *err, size_t errlen);
+/*
+ * Every port the mode names exists (--tx-port/--rx-port, or --port in peer
+ * mode; -ENODEV) and is no bond's member (-EINVAL); err set.  Peer mode
+ * without --port takes the first port that is no member (a bond).
+ */
+int nb_setup_check_ports(struct nb_config *cfg, char *err, size_t errlen);
 /* "port 2 does not exist (2 ports probed: 0, 1; see --list-ports)" */
 void nb_setup_port_missing(uint16_t port, char *err, size_t errlen);
 /* "control=0 stats=1 worker0=2(cpu0: rx p1/q0) ..." */

@@ -88,5 +88,171 @@ class OneQueuePair(test_peer.PeerBase):
         self.assertIn("lower --queues to 1", r.err)
 
 
+def sh(*args):
+    return subprocess.run(list(args), check=True, capture_output=True,
+                          text=True, timeout=30)
+
+
+class Bonding(nbe2e.E2ECase):
+    """net_bonding over af_packet members on two veth pairs, back to back:
+    a0-b0 and a1-b1 in one namespace.  (memif members cannot be bonded in
+    DPDK 22.11: the memif PMD cannot set a MAC address, which every bonding
+    mode does to its members at start.)  Ports 0-3 are the members, the
+    bonds are ports 4 (over a0, a1) and 5 (over b0, b1)."""
+
+    def setUp(self):
+        super().setUp()
+        if os.geteuid() != 0:
+            self.skipTest("needs root for network namespaces")
+        self.ns = "nbb%d" % (os.getpid() % 100000)
+        sh("ip", "netns", "add", self.ns)
+        self.addCleanup(subprocess.run, ["ip", "netns", "del", self.ns],
+                        capture_output=True)
+        sh("ip", "-n", self.ns, "link", "set", "lo", "up")
+        for i in (0, 1):
+            sh("ip", "-n", self.ns, "link", "add", "a%d" % i, "type",
+               "veth", "peer", "name", "b%d" % i)
+            for d in ("a%d" % i, "b%d" % i):
+                sh("ip", "netns", "exec", self.ns, "sysctl", "-qw",
+                   "net.ipv6.conf.%s.disable_ipv6=1" % d)
+                sh("ip", "-n", self.ns, "link", "set", d, "up")
+        self.wrap = ["ip", "netns", "exec", self.ns]
+
+    @staticmethod
+    def members(side):
+        n = {"a": (0, 1), "b": (2, 3)}[side]
+        return ["--vdev", "net_af_packet%d,iface=%s0" % (n[0], side),
+                "--vdev", "net_af_packet%d,iface=%s1" % (n[1], side)]
+
+    @staticmethod
+    def bond(i, side, mode, extra=""):
+        n = {"a": (0, 1), "b": (2, 3)}[side]
+        return ["--vdev", "net_bonding%d,mode=%s,slave=net_af_packet%d,"
+                "slave=net_af_packet%d%s" % (i, mode, n[0], n[1], extra)]
+
+    def loopback_eal(self, tx_mode, rx_mode, extra=""):
+        return self.nb.eal(self.members("a") + self.members("b") +
+                           self.bond(0, "a", tx_mode, extra) +
+                           self.bond(1, "b", rx_mode, extra))
+
+    def check_members_add_up(self, port):
+        b = port["bond"]
+        for k in ("opackets", "ipackets", "obytes", "ibytes"):
+            self.assertEqual(sum(m["pmd"][k] for m in b["members"]),
+                             port["pmd"][k], (k, b))
+        return [m["pmd"] for m in b["members"]]
+
+    def test_loopback_every_mode(self):
+        # mode: (TX bond's mode, RX bond's mode, devargs).  A TLB sender
+        # (5) sends from each member with the member's own MAC, and a
+        # TLB or active-backup receiver takes frames on its primary only
+        # (a switch would have learnt the MACs): its receiver here is a
+        # round-robin bond, which receives on every member.  802.3ad (4)
+        # needs LACP frames both ways before it carries data; see
+        # docs/usage.md.
+        modes = {0: (0, 0, ""), 1: (1, 1, ""),
+                 2: (2, 2, ",xmit_policy=l34"), 3: (3, 3, ""),
+                 5: (5, 0, ""), 6: (6, 6, "")}
+        for mode, (tx_mode, rx_mode, extra) in modes.items():
+            with self.subTest(mode=mode):
+                r = self.nb.run(self.loopback_eal(tx_mode, rx_mode, extra),
+                                ["--tx-port", "4", "--rx-port", "5",
+                                 "--rate", "20kpps", "--time", "1",
+                                 "--streams", "4", "--json"],
+                                timeout=60, name="bond%d" % mode,
+                                wrap=self.wrap)
+                self.assertOk(r)
+                e = r.json()["end"]
+                sent = e["sum_sent"]["packets"]
+                recv = e["sum_received"]
+                self.assertEqual(sent, 20000)
+                self.assertEqual(recv["lost_packets"], 0)
+                tx, rx = e["ports"][0], e["ports"][1]
+                self.assertEqual(tx["bond"]["mode"], tx_mode)
+                self.assertEqual(rx["bond"]["mode"], rx_mode)
+                out = [m["opackets"] for m in self.check_members_add_up(tx)]
+                inn = [m["ipackets"] for m in self.check_members_add_up(rx)]
+                copies = 2 if mode == 3 else 1
+                self.assertEqual(tx["pmd"]["opackets"],
+                                 tx["tool_tx_packets"] * copies)
+                self.assertEqual(rx["pmd"]["ipackets"],
+                                 rx["tool_rx_packets"])
+                # what each member carried, as the mode says
+                if mode == 0:
+                    self.assertEqual(out, [sent // 2, sent // 2])
+                elif mode == 1:
+                    self.assertEqual(out, [sent, 0])
+                    self.assertEqual(inn, [sent, 0])
+                elif mode == 3:
+                    self.assertEqual(out, [sent, sent])
+                    self.assertEqual(recv["duplicates"], sent)
+                else:
+                    self.assertTrue(all(n > 0 for n in out), out)
+                    self.assertEqual(sum(out), sent)
+                if mode != 3:
+                    self.assertEqual(recv["packets"], sent)
+                    self.assertEqual(recv["duplicates"], 0)
+
+    def test_members_are_the_bonds(self):
+        eal = self.loopback_eal(0, 0)
+        r = self.nb.run(eal, ["--list-ports", "--json"], timeout=60,
+                        name="ports", wrap=self.wrap)
+        self.assertOk(r)
+        ports = r.json()["ports"]
+        self.assertEqual([p["port"] for p in ports], [4, 5])
+        self.assertEqual([[m["port"] for m in p["bond"]["members"]]
+                          for p in ports], [[0, 1], [2, 3]])
+        self.assertEqual(ports[0]["bond"]["mode_name"], "round-robin")
+        # a member named as a test port: the bond's to configure
+        r = self.nb.run(eal, ["--tx-port", "0", "--rx-port", "5"],
+                        timeout=60, name="member", wrap=self.wrap)
+        self.assertEqual(r.rc, 2, r.err)
+        self.assertIn("port 0 is a member of bond port 4 (net_bonding0)",
+                      r.err)
+
+    def test_peer_through_bonds(self):
+        # balance-xor on the 5-tuple at both ends (a bond receives on
+        # every member in this mode), each bond's members with one queue
+        # pair: the control lcore shares it (nb_ctltx)
+        resp_eal = ["--no-pci", "--lcores", "0@0,1@0,2@0", "--file-prefix",
+                    nbe2e.unique("resp"), "--log-level", "lib.eal:error"] \
+            + self.members("b") + self.bond(1, "b", 2, ",xmit_policy=l34,"
+                                            "mac=" + test_peer.RESP_MAC)
+        p, argv, log = self.nb.start(resp_eal, ["--allow-quit"],
+                                     name="resp", wrap=self.wrap)
+        self.addCleanup(self.stop, p)
+        self.assertIn("responder on port 2", p.stdout.readline())
+        cli_eal = ["--no-pci", "--lcores", "0@0,1@0,2@1", "--file-prefix",
+                   nbe2e.unique("cli"), "--log-level", "lib.eal:error"] \
+            + self.members("a") + self.bond(0, "a", 2, ",xmit_policy=l34")
+        for direction in ("forward", "reverse"):
+            with self.subTest(direction=direction):
+                tool = ["--peer", test_peer.RESP_MAC, "--rate", "10000pps",
+                        "--time", "1", "--streams", "4", "--json"]
+                if direction == "reverse":
+                    tool.append("--reverse")
+                r = self.nb.run(cli_eal, tool, timeout=60, name="cli",
+                                wrap=self.wrap)
+                self.assertOk(r)
+                e = r.json()["end"]
+                self.assertEqual(e["sum_sent"]["packets"], 10000)
+                self.assertEqual(e["sum_received"]["packets"], 10000)
+                self.assertEqual(e["sum_received"]["lost_packets"], 0)
+                me = e["ports"][0]
+                self.assertEqual(me["tool_tx_packets"], me["pmd"]["opackets"])
+                self.assertEqual(me["tool_rx_packets"], me["pmd"]["ipackets"])
+                per = self.check_members_add_up(me)
+                k = "opackets" if direction == "forward" else "ipackets"
+                self.assertTrue(all(m[k] > 0 for m in per), per)
+        self.nb.run(cli_eal, ["--peer", test_peer.RESP_MAC, "--quit"],
+                    timeout=60, name="quit", wrap=self.wrap)
+        p.wait(timeout=30)
+
+    def stop(self, p):
+        if p.poll() is None:
+            os.killpg(p.pid, 9)
+        p.communicate()
+
+
 if __name__ == "__main__":
     nbe2e.main()
