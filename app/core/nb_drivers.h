@@ -2,7 +2,7 @@
 /*
  * What the tool knows about each driver, as data: how a user gets more
  * queue pairs from it and which EAL options it needs.  Looked up by
- * rte_eth_dev_info.driver_name; pure, unit-tested.
+ * the driver name ethdev reports (dev_info); pure, unit-tested.
  */
 #ifndef NB_DRIVERS_H
 #define NB_DRIVERS_H
@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 struct nb_driver_profile {
-	const char *driver; /* rte_eth_dev_info.driver_name */
+	const char *driver; /* as ethdev names it, e.g. "net_ixgbe" */
 	const char *what;   /* the device, for messages */
 	/* how to get N queue pairs ("%u" is N), or NULL: it has its maximum */
 	const char *queues_hint;
