@@ -232,6 +232,7 @@ main(int argc, char **argv)
 	/* Keep stdout for results: EAL and PMD logs go to stderr. */
 	rte_openlog_stream(stderr);
 	eal_argc = dd >= 0 ? dd : argc;
+	nb_setup_note_eal(eal_argc, argv);
 	ret = rte_eal_init(eal_argc, argv);
 	if (ret < 0) {
 		int e = rte_errno;

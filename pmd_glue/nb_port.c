@@ -124,6 +124,20 @@ nb_tx_pool_create(const char *name, unsigned int n, uint32_t max_frame,
 	return mp;
 }
 
+/* What the driver needs from EAL, for a failure's message ("" if none). */
+static const char *
+eal_hint(const char *driver)
+{
+	const struct nb_driver_profile *p = nb_driver_profile(driver);
+	static char buf[200];
+
+	if (p == NULL || p->eal_hint == NULL)
+		return "";
+	snprintf(buf, sizeof(buf), "; %s needs the EAL option %s", p->what,
+		 p->eal_hint);
+	return buf;
+}
+
 static int
 start_retryable(int ret)
 {
@@ -224,8 +238,9 @@ nb_port_setup(uint16_t port_id, const struct nb_port_req *req,
 
 	ret = rte_eth_dev_configure(port_id, req->nb_rxq, req->nb_txq, &conf);
 	if (ret != 0) {
-		snprintf(err, errlen, "port %u (%s): configure failed: %s",
-			 port_id, info.driver_name, rte_strerror(-ret));
+		snprintf(err, errlen, "port %u (%s): configure failed: %s%s",
+			 port_id, info.driver_name, rte_strerror(-ret),
+			 eal_hint(info.driver_name));
 		return ret;
 	}
 	ret = rte_eth_dev_adjust_nb_rx_tx_desc(port_id, &rxd, &txd);
@@ -277,12 +292,13 @@ nb_port_setup(uint16_t port_id, const struct nb_port_req *req,
 	}
 	ret = port_start(port_id, req->start_timeout);
 	if (ret != 0) {
-		snprintf(err, errlen, "port %u (%s): start failed: %s%s",
+		snprintf(err, errlen, "port %u (%s): start failed: %s%s%s",
 			 port_id, info.driver_name, rte_strerror(-ret),
 			 start_retryable(ret)
 				 ? " (still, at --link-timeout: is the far end "
 				   "there, e.g. the memif server?)"
-				 : "");
+				 : "",
+			 eal_hint(info.driver_name));
 		return ret;
 	}
 	p->started = 1;

@@ -13,6 +13,7 @@
 
 #include <rte_lcore.h>
 
+#include "nb_drivers.h"
 #include "nb_log.h"
 #include "nb_setup.h"
 #include "nb_tsc.h"
@@ -196,6 +197,39 @@ nb_setup_print_port(FILE *f, const struct nb_port_desc *d)
 		d->numa_node, d->mtu);
 }
 
+static int eal_single_file;
+
+void
+nb_setup_note_eal(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--single-file-segments") == 0)
+			eal_single_file = 1;
+}
+
+/*
+ * A driver that needs an EAL option it was not given: virtio-user against
+ * vhost-user fails only later, in a memory callback ("Too many memory
+ * regions"), and the port then carries nothing.  Say it up front.
+ */
+static void
+check_eal_needs(uint16_t port)
+{
+	struct nb_port_desc d;
+	const struct nb_driver_profile *p;
+
+	if (nb_port_describe(port, &d) != 0)
+		return;
+	p = nb_driver_profile(d.driver);
+	if (p != NULL && p->eal_hint != NULL && !eal_single_file &&
+	    strstr(p->eal_hint, "--single-file-segments") != NULL)
+		NB_LOG(WARNING,
+		       "warning: port %u (%s) is a %s: give the EAL option %s",
+		       port, d.name, p->what, p->eal_hint);
+}
+
 int
 nb_setup_ports(struct nb_app *app, const uint16_t *ids, uint16_t n,
 	       const struct nb_setup_req *sr)
@@ -225,6 +259,7 @@ nb_setup_ports(struct nb_app *app, const uint16_t *ids, uint16_t n,
 		};
 
 		app->port_ids[i] = ids[i];
+		check_eal_needs(ids[i]);
 		ret = nb_port_setup(ids[i], &req, &app->ports[i], err,
 				    sizeof(err));
 		if (ret != 0) {

@@ -18,6 +18,9 @@ int nb_setup_roles(struct nb_app *app, char *err, size_t errlen);
  * mode; -ENODEV) and is no bond's member (-EINVAL); err set.  Peer mode
  * without --port takes the first port that is no member (a bond).
  */
+/* Remember which EAL options were given (before rte_eal_init reorders
+ * argv), for the per-driver checks of nb_setup_ports(). */
+void nb_setup_note_eal(int argc, char **argv);
 int nb_setup_check_ports(struct nb_config *cfg, char *err, size_t errlen);
 /* "port 2 does not exist (2 ports probed: 0, 1; see --list-ports)" */
 void nb_setup_port_missing(uint16_t port, char *err, size_t errlen);
