@@ -91,7 +91,7 @@
 #define NB_CTL_MAX_OMIT_MS	  (3600ull * 1000)	 /* as --omit */
 #define NB_CTL_MAX_PACKETS	  (UINT64_C(1) << 62)
 #define NB_CTL_MAX_PPS		  UINT64_C(10000000000) /* 10 Gpps */
-#define NB_CTL_MAX_LATENCY_RATE	  1000000
+#define NB_CTL_MAX_LATENCY_RATE	  10000000
 #define NB_CTL_MIN_INTERVAL_MS	  100 /* as --interval */
 #define NB_CTL_MAX_INTERVAL_MS	  3600000
 

@@ -169,7 +169,7 @@ rand_params(uint64_t *r, struct nb_ctl_params *p)
 	if (p->duration_ms == 0 && p->packets == 0)
 		p->packets = 1;
 	p->omit_ms = rng_below(r, 3600001);
-	p->latency_rate = rng_below(r, 1000001);
+	p->latency_rate = rng_below(r, NB_CTL_MAX_LATENCY_RATE + 1);
 	p->client_ip = (uint32_t)rng_next(r);
 	p->responder_ip = (uint32_t)rng_next(r);
 	rand_bytes(r, p->client_mac, sizeof(p->client_mac));
@@ -1302,7 +1302,7 @@ static const struct patch bad_params[] = {
 	{"duration_ms 0 (packets 0)", 132, 8, 0},
 	{"omit_ms 3600001", 140, 8, 3600001},
 	{"omit_ms max", 140, 8, UINT64_MAX},
-	{"latency_rate 1000001", 148, 8, 1000001},
+	{"latency_rate 10000001", 148, 8, 10000001},
 	{"latency_rate max", 148, 8, UINT64_MAX},
 	{"sport_base 65529 + 8 streams", 176, 2, 65529},
 	{"sport_base 65535 + 8 streams", 176, 2, 65535},
@@ -1480,7 +1480,7 @@ test_params_ranges(void **state)
 	BAD_ENC(m.u.params.omit_ms = 3600001);
 	BAD_ENC(m.u.params.interval_ms = 99);
 	BAD_ENC(m.u.params.interval_ms = 3600001);
-	BAD_ENC(m.u.params.latency_rate = 1000001);
+	BAD_ENC(m.u.params.latency_rate = 10000001);
 #undef BAD_ENC
 
 	/* and takes each bound at its edge */
@@ -1496,7 +1496,7 @@ test_params_ranges(void **state)
 	GOOD_ENC(m.u.params.duration_ms = 2592000000ull);
 	GOOD_ENC(m.u.params.duration_ms = 0; m.u.params.packets = 1);
 	GOOD_ENC(m.u.params.omit_ms = 3600000);
-	GOOD_ENC(m.u.params.latency_rate = 1000000);
+	GOOD_ENC(m.u.params.latency_rate = 10000000);
 #undef GOOD_ENC
 
 	/* unused slots in the struct do not reach the wire */
