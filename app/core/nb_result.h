@@ -47,7 +47,7 @@ struct nb_port_result {
 	uint64_t tool_tx_bytes; /* by the PMD (warm-up included) */
 	uint64_t tool_rx_pkts;	/* every frame received */
 	uint64_t tool_rx_bytes;
-	struct nb_pmd_stats pmd; /* the PMD's own counters */
+	struct nb_pmd_stats pmd;  /* the PMD's own counters */
 	struct nb_bond_info bond; /* mode -1 unless a bond */
 };
 
