@@ -15,8 +15,10 @@
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_log.h>
+#include <rte_pdump.h>
 #include <rte_version.h>
 
+#include "nb_capture.h"
 #include "nb_client.h"
 #include "nb_log.h"
 #include "nb_loopback.h"
@@ -165,12 +167,28 @@ check_eal_side(int argc, char **argv, int dd)
 	}
 }
 
+/* The pcap file complete; the responder tells what it holds (a test's
+ * report has told it already). */
+static void
+close_capture(struct nb_app *app)
+{
+	struct nb_cap_counts c;
+	char spec[400];
+
+	nb_capture_close(&app->jobs, &c);
+	if (app->cfg.mode != NB_MODE_RESPONDER)
+		return;
+	nb_capspec_text(&app->cfg.capture, spec, sizeof(spec));
+	NB_LOG(NOTICE, "capture %s: %llu frames written, %llu dropped", spec,
+	       (unsigned long long)c.written, (unsigned long long)c.dropped);
+}
+
 int
 main(int argc, char **argv)
 {
 	static struct nb_app app;
 	struct nb_config *cfg = &app.cfg;
-	int dd = find_dashdash(argc, argv), eal_argc, ret, code;
+	int dd = find_dashdash(argc, argv), eal_argc, ret, code, pdump;
 	char err[320];
 
 	nb_config_defaults(cfg);
@@ -228,6 +246,9 @@ main(int argc, char **argv)
 			    strerror(errno));
 	}
 	nb_output_init(&app.out, cfg, stdout, isatty(STDOUT_FILENO));
+	if (cfg->capture.active &&
+	    nb_capture_open(&cfg->capture, err, sizeof(err)) != 0)
+		die(EXIT_USAGE, "%s", err);
 
 	/* Keep stdout for results: EAL and PMD logs go to stderr. */
 	rte_openlog_stream(stderr);
@@ -255,6 +276,14 @@ main(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 	app.state = "starting";
 	nb_telemetry_register(&app);
+	/* dpdk-dumpcap and dpdk-pdump attach through EAL's multi-process
+	 * channel, which --in-memory and --no-shconf leave out */
+	pdump = rte_pdump_init() == 0;
+	if (!pdump)
+		NB_LOG(DEBUG,
+		       "dpdk-dumpcap cannot attach: %s (EAL's multi-process "
+		       "channel is off with --in-memory or --no-shconf)",
+		       rte_strerror(rte_errno));
 
 	if (nb_port_count() == 0) {
 		rte_eal_cleanup();
@@ -266,6 +295,13 @@ main(int argc, char **argv)
 	    nb_setup_roles(&app, err, sizeof(err)) != 0) {
 		rte_eal_cleanup();
 		die(EXIT_USAGE, "%s", err);
+	}
+	if (cfg->capture.active) {
+		app.jobs.cap = nb_capture_start(err, sizeof(err));
+		if (app.jobs.cap == NULL) {
+			rte_eal_cleanup();
+			die(1, "%s", err);
+		}
 	}
 	if (cfg->mode == NB_MODE_PORTS)
 		code = nb_setup_list_ports(&app);
@@ -285,7 +321,11 @@ main(int argc, char **argv)
 	nb_setup_shutdown(&app);
 	check_pools();
 	nb_run_free(&app);
+	if (cfg->capture.active)
+		close_capture(&app);
 	nb_result_free(&app.result);
+	if (pdump)
+		rte_pdump_uninit();
 	rte_eal_cleanup();
 	return code;
 }

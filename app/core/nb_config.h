@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "nb_capspec.h"
 #include "nb_impair.h"
 #include "nb_search.h"
 #include "nb_units.h"
@@ -126,8 +127,9 @@ struct nb_config {
 	char format;	   /* bitrate unit: 'a' adaptive, k m g t (bits), K M G
 			    * T (bytes) as iperf3 -f */
 	char logfile[256]; /* stdout appended here instead */
-	char json_file[256]; /* the JSON document also written here */
-	char config[256];    /* --config INI file */
+	struct nb_capspec capture; /* --capture: receivers' frames to pcap */
+	char json_file[256];	   /* the JSON document also written here */
+	char config[256];	   /* --config INI file */
 
 	int help;
 	int version;

@@ -559,6 +559,12 @@ set_path(char *dst, size_t len, const char *val, char *why, size_t whylen)
 }
 
 static int
+opt_capture(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	return nb_capspec_parse(val, &cfg->capture, why, whylen);
+}
+
+static int
 opt_logfile(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
 	return set_path(cfg->logfile, sizeof(cfg->logfile), val, why, whylen);
@@ -979,6 +985,12 @@ const struct nb_option nb_options[] = {
 	{"logfile", 0, "FILE", opt_logfile,
 	 "append what goes to stdout to FILE instead; logs stay on stderr", 0,
 	 NB_IN_ALL},
+	{"capture", 0, "FILE[,KEY=V]", opt_capture,
+	 "write the frames the receivers take in to a pcap file (ns "
+	 "timestamps), off the hot path: every=N (every Nth frame), count=N "
+	 "(at most N), snaplen=B (bytes kept); frames the writer cannot take "
+	 "are counted as capture drops [none]",
+	 0, NB_IN_TEST | NB_IN_RSP},
 };
 
 const size_t nb_nb_options = sizeof(nb_options) / sizeof(nb_options[0]);

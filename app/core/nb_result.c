@@ -607,6 +607,19 @@ nb_report_text(FILE *f, const struct nb_result *r)
 			"queue when the test was stopped, and were freed "
 			"(tx_dropped)\n",
 			(unsigned long long)r->tx_dropped);
+	if (r->cfg != NULL && r->cfg->capture.active) {
+		char spec[400];
+
+		nb_capspec_text(&r->cfg->capture, spec, sizeof(spec));
+		fprintf(f, "capture %s: %llu frames written", spec,
+			(unsigned long long)r->capture.written);
+		if (r->capture.dropped)
+			fprintf(f,
+				", WARNING: %llu more were not (the writer "
+				"fell behind)",
+				(unsigned long long)r->capture.dropped);
+		fputc('\n', f);
+	}
 	if (r->rx_foreign || r->rx_bad_stream)
 		fprintf(f,
 			"note: %llu foreign frames and %llu with an unknown "
@@ -1042,6 +1055,18 @@ nb_json_end(const struct nb_result *r)
 		json_array_append_new(arr, port_json(&r->ports[i], 1));
 	json_object_set_new(end, "ports", arr);
 	json_object_set_new(end, "interrupted", json_boolean(r->interrupted));
+	if (r->cfg != NULL && r->cfg->capture.active) {
+		const struct nb_capspec *c = &r->cfg->capture;
+
+		json_object_set_new(
+			end, "capture",
+			json_pack("{s:s,s:o,s:o,s:o,s:o,s:o,s:o}", "file",
+				  c->path, "every", jint(c->every), "snaplen",
+				  jint(c->snaplen), "count", jint(c->count),
+				  "taken", jint(r->capture.taken), "written",
+				  jint(r->capture.written), "dropped",
+				  jint(r->capture.dropped)));
+	}
 	if (r->impair.active) {
 		const struct nb_impair_counts *c = &r->impair.c;
 

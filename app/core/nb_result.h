@@ -90,6 +90,8 @@ struct nb_result {
 	/* peer mode: the responder's --impair on what it received (its
 	 * counts explain the client's loss, duplicates and reordering) */
 	struct nb_impair_report impair;
+	/* --capture (cfg->capture.active): what went to the file */
+	struct nb_cap_counts capture;
 
 	uint32_t nb_streams;
 	struct nb_stream_result *streams;

@@ -12,6 +12,7 @@
 
 #include "nb_auth.h"
 #include "nb_port.h"
+#include "nb_capture.h"
 #include "nb_run.h"
 #include "nb_setup.h"
 #include "nb_stats.h"
@@ -252,6 +253,8 @@ nb_run_collect(struct nb_app *app)
 		return;
 	}
 	nb_jobs_read(&app->jobs, &c);
+	if (app->jobs.cap != NULL)
+		nb_capture_sync(&app->jobs, &r->capture);
 	r->tx_dropped += c.tx_dropped;
 	r->alloc_fail += c.alloc_fail;
 	r->rx_warm += c.rx_warm;

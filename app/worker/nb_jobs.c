@@ -204,6 +204,10 @@ build_rxjob(struct nb_jobs *js, const struct nb_config *cfg,
 	j->port = job->port;
 	j->queue = job->queue;
 	j->nb_streams = cfg->streams;
+	if (js->cap != NULL) {
+		j->cap.cap = js->cap;
+		j->cap.left = 1; /* the first frame, then every Nth */
+	}
 	for (s = 0; s < cfg->streams; s++) {
 		nb_seq_init(&j->streams[s].seq, 0);
 		nb_jitter_init(&j->streams[s].jit);
@@ -296,6 +300,8 @@ nb_jobs_free(struct nb_jobs *js)
 	rte_free(js->probe);
 	js->probe = NULL;
 	for (i = 0; i < js->nb_rx; i++) {
+		js->cap_dropped += js->rx[i]->cap.dropped;
+		js->cap_taken += js->rx[i]->cap.taken;
 		free_impair(js->rx[i]);
 		rte_free(js->rx[i]->rtt);
 		rte_free(js->rx[i]->streams);

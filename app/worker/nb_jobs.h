@@ -27,6 +27,10 @@ struct nb_jobs {
 	struct nb_probejob *probe; /* peer client: latency prober, or NULL */
 	uint32_t nb_streams;
 	int keep_pools; /* peer mode: TX pools outlive a test */
+	/* --capture (NULL without): receivers copy to it; what they could
+	 * not hand over is added to cap_dropped when they are freed */
+	struct nb_capture *cap;
+	uint64_t cap_dropped, cap_taken;
 };
 
 /* The ports a test uses: where each job's frames come from and go to. */

@@ -41,6 +41,45 @@ nb_src8(const uint8_t *p)
 	return v;
 }
 
+/* --capture: copy every Nth frame of the burst for the writer (slow path:
+ * called once per burst, only when capturing). */
+static __rte_noinline void
+nb_cap_burst(struct nb_capjob *c, struct rte_mbuf **pkts, uint16_t n,
+	     uint64_t tsc)
+{
+	const struct nb_capture *cap = c->cap;
+	struct rte_mbuf *cp[64];
+	unsigned int k = 0, q, i;
+
+	if (cap->full)
+		return;
+	for (i = 0; i < n && k < RTE_DIM(cp); i++) {
+		struct rte_mbuf *x;
+		struct nb_cap_meta *meta;
+
+		if (--c->left != 0)
+			continue;
+		c->left = cap->every;
+		x = rte_pktmbuf_copy(pkts[i], cap->pool, 0, cap->snaplen);
+		if (unlikely(x == NULL)) {
+			c->dropped++;
+			continue;
+		}
+		meta = rte_mbuf_to_priv(x);
+		meta->tsc = tsc;
+		meta->orig_len = pkts[i]->pkt_len;
+		cp[k++] = x;
+	}
+	if (k == 0)
+		return;
+	q = rte_ring_mp_enqueue_burst(cap->ring, (void **)cp, k, NULL);
+	if (unlikely(q < k)) {
+		rte_pktmbuf_free_bulk(cp + q, k - q);
+		c->dropped += k - q;
+	}
+	c->taken += q;
+}
+
 /* Responder: may this probe go back now?  Within its size and rate. */
 static __rte_always_inline int
 nb_reflect_ok(struct nb_rxjob *j, const struct rte_mbuf *m, uint64_t now_ns)
@@ -173,6 +212,8 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now,
 	now = rte_rdtsc();
 	now_ns = nb_clock_ns(&run->clock, now);
 	rx_ns = (now_ns + (uint64_t)run->rx_offset_ns) & NB_SEQ_MASK;
+	if (unlikely(j->cap.cap != NULL))
+		nb_cap_burst(&j->cap, pkts, n, now);
 	for (i = 0; i < n && i < NB_PREFETCH_AHEAD; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
 	for (i = 0; i < n; i++) {

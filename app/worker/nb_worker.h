@@ -15,6 +15,7 @@
 #include <rte_mempool.h>
 #include <rte_ring.h>
 
+#include "nb_cap.h"
 #include "nb_clock.h"
 #include "nb_frame.h"
 #include "nb_hist.h"
@@ -144,6 +145,7 @@ struct nb_rxjob {
 	/* responder --impair: NULL without (the engine is chosen by it) */
 	struct nb_impair *imp;
 	struct nb_probe_hold *hold; /* reflected probes held by delay= */
+	struct nb_capjob cap;	    /* --capture (cap.cap NULL without) */
 	const struct nb_job *job;
 } __rte_cache_aligned;
 

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Bonds (net_bonding): which ports are members (the bond configures them,
+ * the tool never does), a bond's mode and each member's counters.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_dev.h>
+#include <rte_devargs.h>
+#include <rte_eth_bond.h>
+#include <rte_ethdev.h>
+
+#include "nb_port.h"
+
+static int bond_of(uint16_t port_id);
+
+int
+nb_port_is_member(uint16_t port_id)
+{
+	struct rte_eth_dev_info info;
+
+	if (rte_eth_dev_info_get(port_id, &info) == 0 &&
+	    info.dev_flags != NULL &&
+	    (*info.dev_flags & RTE_ETH_DEV_BONDED_SLAVE) != 0)
+		return 1;
+	/* a bond not configured yet: its command line says */
+	return bond_of(port_id) >= 0;
+}
+
+static int
+is_bond(uint16_t port_id)
+{
+	struct rte_eth_dev_info info;
+
+	return rte_eth_dev_info_get(port_id, &info) == 0 &&
+	       info.driver_name != NULL &&
+	       strcmp(info.driver_name, "net_bonding") == 0;
+}
+
+/*
+ * The members a bond was given on the command line (slave=NAME in its
+ * devargs): the bond adds them only when it is configured, so before that
+ * the bonding API knows none.
+ */
+static uint16_t
+members_from_devargs(uint16_t port_id, uint16_t *ids, uint16_t max)
+{
+	struct rte_eth_dev_info info;
+	const struct rte_devargs *da;
+	char buf[1024], *tok, *save = NULL;
+	uint16_t n = 0, pid;
+
+	if (rte_eth_dev_info_get(port_id, &info) != 0 || info.device == NULL)
+		return 0;
+	da = rte_dev_devargs(info.device);
+	if (da == NULL || da->args == NULL || strlen(da->args) >= sizeof(buf))
+		return 0;
+	strcpy(buf, da->args);
+	for (tok = strtok_r(buf, ",", &save); tok != NULL && n < max;
+	     tok = strtok_r(NULL, ",", &save))
+		if (strncmp(tok, "slave=", 6) == 0 &&
+		    rte_eth_dev_get_port_by_name(tok + 6, &pid) == 0)
+			ids[n++] = pid;
+	return n;
+}
+
+uint16_t
+nb_port_members(uint16_t port_id, uint16_t *ids, uint16_t max)
+{
+	uint16_t all[RTE_MAX_ETHPORTS];
+	int n, i;
+
+	if (!is_bond(port_id))
+		return 0;
+	n = rte_eth_bond_slaves_get(port_id, all, RTE_MAX_ETHPORTS);
+	if (n <= 0)
+		return members_from_devargs(port_id, ids, max);
+	for (i = 0; i < n && i < max; i++)
+		ids[i] = all[i];
+	return (uint16_t)RTE_MIN(n, (int)max);
+}
+
+static int
+bond_of(uint16_t port_id)
+{
+	uint16_t pid, m[RTE_MAX_ETHPORTS], n, i;
+
+	RTE_ETH_FOREACH_DEV (pid) {
+		n = nb_port_members(pid, m, RTE_MAX_ETHPORTS);
+		for (i = 0; i < n; i++)
+			if (m[i] == port_id)
+				return pid;
+	}
+	return -1;
+}
+
+int
+nb_port_bond(uint16_t port_id, struct nb_bond_info *b)
+{
+	uint16_t m[NB_MAX_MEMBERS], act[RTE_MAX_ETHPORTS], i, k;
+	int nact;
+
+	memset(b, 0, sizeof(*b));
+	b->mode = -1;
+	if (!is_bond(port_id))
+		return 0;
+	b->mode = rte_eth_bond_mode_get(port_id);
+	b->primary = rte_eth_bond_primary_get(port_id);
+	b->nb_members = nb_port_members(port_id, m, NB_MAX_MEMBERS);
+	nact = rte_eth_bond_active_slaves_get(port_id, act, RTE_MAX_ETHPORTS);
+	for (i = 0; i < b->nb_members; i++) {
+		struct nb_member_stats *ms = &b->m[i];
+		struct rte_eth_stats st;
+		struct rte_eth_link link;
+
+		ms->port_id = m[i];
+		if (rte_eth_dev_get_name_by_port(m[i], ms->name) != 0)
+			snprintf(ms->name, sizeof(ms->name), "port%u", m[i]);
+		if (rte_eth_link_get_nowait(m[i], &link) == 0)
+			ms->link_up = link.link_status == RTE_ETH_LINK_UP;
+		for (k = 0; nact > 0 && k < nact; k++)
+			if (act[k] == m[i])
+				ms->active = 1;
+		if (rte_eth_stats_get(m[i], &st) == 0) {
+			ms->ipackets = st.ipackets;
+			ms->opackets = st.opackets;
+			ms->ibytes = st.ibytes;
+			ms->obytes = st.obytes;
+		}
+	}
+	return 0;
+}
+
+int
+nb_port_bond_of(uint16_t port_id)
+{
+	return bond_of(port_id);
+}
