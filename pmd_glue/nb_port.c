@@ -556,6 +556,15 @@ nb_pool_get(const char *name, unsigned int n, int socket)
 				       RTE_MBUF_DEFAULT_BUF_SIZE, socket);
 }
 
+struct rte_mempool *
+nb_copy_pool_create(const char *name, unsigned int n, uint16_t priv,
+		    uint16_t room, int socket)
+{
+	return rte_pktmbuf_pool_create(
+		name, n, 128, RTE_ALIGN(priv, RTE_MBUF_PRIV_ALIGN),
+		(uint16_t)(RTE_PKTMBUF_HEADROOM + room), socket);
+}
+
 int
 nb_port_rx_budget(uint16_t port_id, struct nb_pool_budget *b)
 {

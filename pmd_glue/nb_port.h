@@ -87,6 +87,11 @@ int nb_port_socket(uint16_t port_id);
  * test, and a TX ring may still hold the last test's mbufs).
  */
 struct rte_mempool *nb_pool_get(const char *name, unsigned int n, int socket);
+/* A pool for copies of frames (--capture): priv bytes of private area per
+ * mbuf and room bytes of data after the headroom; NULL, rte_errno set. */
+struct rte_mempool *nb_copy_pool_create(const char *name, unsigned int n,
+					uint16_t priv, uint16_t room,
+					int socket);
 
 /*
  * What the port's RX pool must keep for the data path (nb_plan.h): its

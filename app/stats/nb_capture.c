@@ -15,12 +15,12 @@
 
 #include "nb_cap.h"
 #include "nb_capture.h"
+#include "nb_port.h"
 #include "nb_tsc.h"
 
 /* Copies in flight: the ring, plus what each worker's cache may hold. */
-#define CAP_RING  4096
-#define CAP_POOL  8191
-#define CAP_CACHE 128
+#define CAP_RING 4096
+#define CAP_POOL 8191
 /* A copy's data room; longer frames take chained segments. */
 #define CAP_ROOM  2048
 #define CAP_BURST 64
@@ -138,10 +138,9 @@ nb_capture_start(char *err, size_t errlen)
 		return NULL;
 	w.cap.every = w.spec.every;
 	w.cap.snaplen = w.spec.snaplen;
-	w.cap.pool = rte_pktmbuf_pool_create(
-		"nb_capture", CAP_POOL, CAP_CACHE,
-		RTE_ALIGN(sizeof(struct nb_cap_meta), RTE_MBUF_PRIV_ALIGN),
-		RTE_PKTMBUF_HEADROOM + CAP_ROOM, (int)rte_socket_id());
+	w.cap.pool = nb_copy_pool_create("nb_capture", CAP_POOL,
+					 sizeof(struct nb_cap_meta), CAP_ROOM,
+					 (int)rte_socket_id());
 	w.cap.ring = rte_ring_create("nb_capture", CAP_RING,
 				     (int)rte_socket_id(), RING_F_SC_DEQ);
 	if (w.cap.pool == NULL || w.cap.ring == NULL) {

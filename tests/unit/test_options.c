@@ -339,6 +339,15 @@ chk_logfile(const struct nb_config *c)
 }
 
 static void
+chk_capture(const struct nb_config *c)
+{
+	assert_true(c->capture.active);
+	assert_string_equal(c->capture.path, "/tmp/rx.pcap");
+	assert_int_equal(c->capture.every, 10);
+	assert_int_equal(c->capture.snaplen, 65535);
+}
+
+static void
 chk_json_file(const struct nb_config *c)
 {
 	assert_string_equal(c->json_file, "out.json");
@@ -631,6 +640,11 @@ static const struct opt_case cases[] = {
 	{"quiet", 0, NULL, chk_quiet, {NULL}},
 	{"format", 'f', "M", chk_format, {"x", "mm", "", "b", NULL}},
 	{"logfile", 0, "/tmp/nb.log", chk_logfile, {"", NULL}},
+	{"capture",
+	 0,
+	 "/tmp/rx.pcap,every=10",
+	 chk_capture,
+	 {"", ",every=2", "x,every=0", "x,snaplen=10", "x,bogus=1", NULL}},
 	{"json-file", 0, "out.json", chk_json_file, {"", NULL}},
 	{"config", 0, "my.ini", chk_config, {"", NULL}},
 	{"peer",
