@@ -49,6 +49,19 @@ def read_pcap(path):
     return linktype, snaplen, recs
 
 
+def tshark_count(path):
+    """Frames an independent decoder reads in a capture file (it fails
+    on a malformed file)."""
+    if not TSHARK:
+        raise unittest.SkipTest("tshark is not installed")
+    p = subprocess.run([TSHARK, "-r", path, "-n", "-T", "fields",
+                        "-e", "frame.number"],
+                       capture_output=True, text=True, timeout=120)
+    if p.returncode != 0:
+        raise AssertionError("tshark -r %s: %s" % (path, p.stderr))
+    return len(p.stdout.split())
+
+
 def udp_stamp(frame):
     """(stream, seq) of one of our UDP data frames (no VLAN), else None."""
     if len(frame) < 14 + 20 + 8 + 8 or frame[12:14] != b"\x08\x00":
@@ -78,13 +91,13 @@ class Capture(nbe2e.E2ECase):
         """Every frame the receiver takes in is in the file, once, whole,
         in order per stream, with a time inside the test's."""
         path = os.path.join(self.tmpdir, "rx.pcap")
-        d = self.loopback(["--packets", "6000", "--rate", "60kpps",
+        d = self.loopback(["--packets", "20000", "--rate", "100kpps",
                            "--streams", "3", "--size", "128",
                            "--capture", path])
         e = d["end"]
         cap = e["capture"]
         received = e["sum_received"]["packets"]
-        self.assertEqual(received, 6000)
+        self.assertEqual(received, 20000)
         self.assertEqual(cap["file"], path)
         self.assertEqual((cap["every"], cap["snaplen"], cap["count"]),
                          (1, 65535, 0))
@@ -111,10 +124,11 @@ class Capture(nbe2e.E2ECase):
         self.assertEqual(stamps, sorted(stamps))
         self.assertGreaterEqual(stamps[0], t0 - 10**9)
         self.assertLess(stamps[-1], t0 + 30 * 10**9)
-        # 6000 frames at 60 kpps: the capture spans the sending, 0.1 s
+        # 20000 frames at 100 kpps: the capture spans the sending, 0.2 s
         span = (stamps[-1] - stamps[0]) / 1e9
-        self.assertGreater(span, 0.09)
-        self.assertLess(span, 0.5)
+        self.assertGreater(span, 0.19)
+        self.assertLess(span, 1.0)
+        self.assertEqual(tshark_count(path), cap["written"])
 
     def test_every_nth_count_snaplen(self):
         """every=7 takes the 1st, 8th, 15th ... frame; count= stops the
@@ -170,7 +184,8 @@ class Capture(nbe2e.E2ECase):
     def test_dumpcap_attaches(self):
         """dpdk-dumpcap, a secondary process, captures from a running
         test's receive port: the tool initialised pdump.  It stops itself
-        after 500 frames, all ours; the test loses nothing meanwhile."""
+        after 1000 frames, all ours, which tshark reads; the test loses
+        nothing meanwhile."""
         prefix = nbe2e.unique("dc")
         path = os.path.join(self.tmpdir, "dumpcap.pcap")
         eal = self.nb.eal(self.nb.memif_pair(), prefix=prefix)
@@ -188,7 +203,7 @@ class Capture(nbe2e.E2ECase):
                 time.sleep(0.05)
             s.close()
             dc = subprocess.run([DUMPCAP, "--file-prefix=" + prefix,
-                                 "-i", "net_memif1", "-c", "500", "-P",
+                                 "-i", "net_memif1", "-c", "1000", "-P",
                                  "-w", path, "-q"],
                                 capture_output=True, text=True, timeout=60)
             out, err = p.communicate(timeout=60)
@@ -200,12 +215,13 @@ class Capture(nbe2e.E2ECase):
         self.assertEqual(dc.returncode, 0, dc.stdout + dc.stderr)
         self.assertEqual(p.returncode, 0, err[-2000:])
         _, _, recs = read_pcap(path)
-        self.assertEqual(len(recs), 500)
+        self.assertEqual(len(recs), 1000)
+        self.assertEqual(tshark_count(path), 1000)
         seqs = [udp_stamp(r[3]) for r in recs]
         self.assertNotIn(None, seqs)
         # consecutive frames of the one stream (dumpcap joined mid-test)
         first = seqs[0][1]
-        self.assertEqual(seqs, [(0, first + k) for k in range(500)])
+        self.assertEqual(seqs, [(0, first + k) for k in range(1000)])
         e = json.loads(out)["end"]
         self.assertEqual(e["sum_received"]["packets"], 8000)
         self.assertEqual(e["sum_received"]["lost_packets"], 0)
