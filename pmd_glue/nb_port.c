@@ -85,6 +85,15 @@ nb_port_describe(uint16_t port_id, struct nb_port_desc *d)
 	return 0;
 }
 
+int
+nb_port_link_up(uint16_t port_id)
+{
+	struct rte_eth_link link;
+
+	return rte_eth_link_get_nowait(port_id, &link) == 0 &&
+	       link.link_status == RTE_ETH_LINK_UP;
+}
+
 struct rte_mempool *
 nb_tx_pool_create(const char *name, unsigned int n, uint32_t max_frame,
 		  int socket)
@@ -365,6 +374,7 @@ int
 nb_port_stats(uint16_t port_id, struct nb_pmd_stats *s)
 {
 	struct rte_eth_stats st;
+	unsigned int q;
 	int ret;
 
 	memset(s, 0, sizeof(*s));
@@ -379,6 +389,13 @@ nb_port_stats(uint16_t port_id, struct nb_pmd_stats *s)
 	s->ierrors = st.ierrors;
 	s->oerrors = st.oerrors;
 	s->rx_nombuf = st.rx_nombuf;
+	RTE_BUILD_BUG_ON(NB_PMD_QUEUES > RTE_ETHDEV_QUEUE_STAT_CNTRS);
+	for (q = 0; q < NB_PMD_QUEUES; q++) {
+		s->q_ipackets[q] = st.q_ipackets[q];
+		s->q_opackets[q] = st.q_opackets[q];
+		s->q_ibytes[q] = st.q_ibytes[q];
+		s->q_obytes[q] = st.q_obytes[q];
+	}
 	port_xstats(port_id, s);
 	return 0;
 }

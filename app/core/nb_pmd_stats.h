@@ -7,6 +7,8 @@
 #include <string.h>
 
 #define NB_XSTATS_MAX 32
+/* Queues with their own counters (DPDK's RTE_ETHDEV_QUEUE_STAT_CNTRS). */
+#define NB_PMD_QUEUES 16
 
 struct nb_xstat {
 	char name[64];
@@ -29,6 +31,9 @@ struct nb_pmd_stats {
 	/* the driver's extended counters that tell of errors and drops */
 	uint32_t nb_xstats;
 	struct nb_xstat xstats[NB_XSTATS_MAX];
+	/* per queue, where the driver counts them (0 where it does not) */
+	uint64_t q_ipackets[NB_PMD_QUEUES], q_opackets[NB_PMD_QUEUES];
+	uint64_t q_ibytes[NB_PMD_QUEUES], q_obytes[NB_PMD_QUEUES];
 };
 
 /*

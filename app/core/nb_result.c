@@ -494,6 +494,40 @@ nb_report_unit(const struct nb_result *r)
 	return ref >= 1e12 ? 't' : ref >= 1e9 ? 'g' : ref >= 1e6 ? 'm' : 'k';
 }
 
+/* A queue's share of its port's frames, in percent (RSS balance). */
+static double
+queue_share(uint64_t q, uint64_t port)
+{
+	return port ? 100.0 * (double)q / (double)port : 0.0;
+}
+
+/* A port's queues, one row each, when it has more than one. */
+static void
+queues_text(FILE *f, const struct nb_port_result *p)
+{
+	int tx = strstr(p->role, "tx") != NULL;
+	int rx = strstr(p->role, "rx") != NULL;
+	uint16_t q;
+
+	if (p->nb_queues < 2)
+		return;
+	for (q = 0; q < p->nb_queues; q++) {
+		fprintf(f, "  queue %u:", q);
+		if (tx)
+			fprintf(f, " sent tool %llu PMD %llu (%.1f %%)%s",
+				(unsigned long long)p->q_tx_pkts[q],
+				(unsigned long long)p->pmd.q_opackets[q],
+				queue_share(p->q_tx_pkts[q], p->tool_tx_pkts),
+				rx ? "," : "");
+		if (rx)
+			fprintf(f, " received tool %llu PMD %llu (%.1f %%)",
+				(unsigned long long)p->q_rx_pkts[q],
+				(unsigned long long)p->pmd.q_ipackets[q],
+				queue_share(p->q_rx_pkts[q], p->tool_rx_pkts));
+		fputc('\n', f);
+	}
+}
+
 void
 nb_report_text(FILE *f, const struct nb_result *r)
 {
@@ -593,6 +627,7 @@ nb_report_text(FILE *f, const struct nb_result *r)
 				fputc('\n', f);
 		}
 		bond_text(f, &p->bond);
+		queues_text(f, p);
 		if (rx && (p->pmd.imissed || p->pmd.rx_nombuf))
 			fprintf(f,
 				"WARNING: port %u dropped %llu frames the tool "
@@ -783,6 +818,33 @@ bond_json(const struct nb_bond_info *b, int with_counts)
 			 "members", arr);
 }
 
+/* A port's queues: what the tool's jobs counted on each, and the PMD. */
+static json_t *
+queues_json(const struct nb_port_result *p)
+{
+	json_t *arr = json_array();
+	uint16_t q;
+
+	for (q = 0; q < p->nb_queues; q++)
+		json_array_append_new(
+			arr,
+			json_pack("{s:i,s:f,s:f,s:o,s:o,s:o,s:o,s:o,s:o,s:o,"
+				  "s:o}",
+				  "queue", (int)q, "tx_share_percent",
+				  queue_share(p->q_tx_pkts[q], p->tool_tx_pkts),
+				  "rx_share_percent",
+				  queue_share(p->q_rx_pkts[q], p->tool_rx_pkts),
+				  "tool_tx_packets", jint(p->q_tx_pkts[q]),
+				  "tool_tx_bytes", jint(p->q_tx_bytes[q]),
+				  "tool_rx_packets", jint(p->q_rx_pkts[q]),
+				  "tool_rx_bytes", jint(p->q_rx_bytes[q]),
+				  "pmd_opackets", jint(p->pmd.q_opackets[q]),
+				  "pmd_obytes", jint(p->pmd.q_obytes[q]),
+				  "pmd_ipackets", jint(p->pmd.q_ipackets[q]),
+				  "pmd_ibytes", jint(p->pmd.q_ibytes[q])));
+	return arr;
+}
+
 static json_t *
 port_json(const struct nb_port_result *p, int with_counts)
 {
@@ -815,6 +877,8 @@ port_json(const struct nb_port_result *p, int with_counts)
 	if (p->bond.nb_members > 0)
 		json_object_set_new(o, "bond",
 				    bond_json(&p->bond, with_counts));
+	if (with_counts && p->nb_queues > 1)
+		json_object_set_new(o, "queues", queues_json(p));
 	return o;
 }
 

@@ -49,6 +49,11 @@ struct nb_port_result {
 	uint64_t tool_rx_bytes;
 	struct nb_pmd_stats pmd;  /* the PMD's own counters */
 	struct nb_bond_info bond; /* mode -1 unless a bond */
+	/* per queue (loopback, the port's queues 0..nb_queues-1, shown
+	 * when more than one): what the tool's jobs on it counted */
+	uint16_t nb_queues;
+	uint64_t q_tx_pkts[NB_PMD_QUEUES], q_tx_bytes[NB_PMD_QUEUES];
+	uint64_t q_rx_pkts[NB_PMD_QUEUES], q_rx_bytes[NB_PMD_QUEUES];
 };
 
 struct nb_interval {

@@ -399,6 +399,9 @@ nb_peertest_stop(struct nb_peer *pr)
 	if (app->jobs.probe != NULL)
 		port->tool_tx_pkts += app->jobs.probe->sent;
 	port->tool_rx_pkts += pr->io.rx_polled - pr->ctl_rx0;
+	/* the control lcore's frames are counted per port, not per queue:
+	 * no per-queue rows in peer mode */
+	port->nb_queues = 0;
 	pr->test_ready = 0;
 }
 

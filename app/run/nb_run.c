@@ -238,6 +238,22 @@ nb_run_drain(struct nb_app *app, int force, int local_senders)
 	rte_eal_mp_wait_lcore();
 }
 
+/* The per-queue counts of a port (loopback: jobs own all its queues). */
+static void
+port_queues(struct nb_port_result *o, const struct nb_port_counts *pc)
+{
+	uint16_t q;
+
+	if (pc->nb_queues > o->nb_queues)
+		o->nb_queues = pc->nb_queues;
+	for (q = 0; q < pc->nb_queues; q++) {
+		o->q_tx_pkts[q] += pc->q_tx_pkts[q];
+		o->q_tx_bytes[q] += pc->q_tx_bytes[q];
+		o->q_rx_pkts[q] += pc->q_rx_pkts[q];
+		o->q_rx_bytes[q] += pc->q_rx_bytes[q];
+	}
+}
+
 void
 nb_run_collect(struct nb_app *app)
 {
@@ -283,6 +299,7 @@ nb_run_collect(struct nb_app *app)
 			r->ports[p].tool_tx_bytes += pc->tx_bytes;
 			r->ports[p].tool_rx_pkts += pc->rx_pkts;
 			r->ports[p].tool_rx_bytes += pc->rx_bytes;
+			port_queues(&r->ports[p], pc);
 		}
 		nb_port_stats(app->port_ids[p], &r->ports[p].pmd);
 		nb_port_bond(app->port_ids[p], &r->ports[p].bond);

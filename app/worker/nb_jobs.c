@@ -486,6 +486,14 @@ nb_counts_port(const struct nb_counts *c, uint16_t port_id)
 	return NULL;
 }
 
+/* Queue q has a job on this port. */
+static void
+port_queue(struct nb_port_counts *p, uint16_t q)
+{
+	if (q < NB_PMD_QUEUES && q >= p->nb_queues)
+		p->nb_queues = (uint16_t)(q + 1);
+}
+
 static void
 read_tx(const struct nb_jobs *js, struct nb_counts *c)
 {
@@ -516,6 +524,13 @@ read_tx(const struct nb_jobs *js, struct nb_counts *c)
 			if (p != NULL) {
 				p->tx_pkts += d->pkts + w->pkts;
 				p->tx_bytes += d->bytes + w->bytes;
+				port_queue(p, j->queue);
+				if (j->queue < NB_PMD_QUEUES) {
+					p->q_tx_pkts[j->queue] +=
+						d->pkts + w->pkts;
+					p->q_tx_bytes[j->queue] +=
+						d->bytes + w->bytes;
+				}
 			}
 		}
 	}
@@ -542,6 +557,11 @@ read_rx(const struct nb_jobs *js, struct nb_counts *c)
 		if (p != NULL) {
 			p->rx_pkts += j->pkts;
 			p->rx_bytes += j->bytes;
+			port_queue(p, j->queue);
+			if (j->queue < NB_PMD_QUEUES) {
+				p->q_rx_pkts[j->queue] += j->pkts;
+				p->q_rx_bytes[j->queue] += j->bytes;
+			}
 		}
 		for (st = 0; st < n; st++) {
 			const struct nb_rx_stream *s = &j->streams[st];

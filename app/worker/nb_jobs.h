@@ -80,6 +80,10 @@ struct nb_port_counts {
 	uint16_t port_id;
 	uint64_t tx_pkts, tx_bytes; /* warm-up included */
 	uint64_t rx_pkts, rx_bytes; /* every frame received */
+	/* the same per queue; nb_queues: 1 + the highest with a job */
+	uint16_t nb_queues;
+	uint64_t q_tx_pkts[NB_PMD_QUEUES], q_tx_bytes[NB_PMD_QUEUES];
+	uint64_t q_rx_pkts[NB_PMD_QUEUES], q_rx_bytes[NB_PMD_QUEUES];
 };
 
 /* Everything the workers counted, summed over jobs and queues. */

@@ -146,6 +146,27 @@ class Loopback(nbe2e.E2ECase):
                          e["sum_received"]["packets"])
         self.assertEqual(e["ports"][1]["tool_rx_packets"],
                          e["ports"][1]["pmd"]["ipackets"])
+        # per-queue rows: each queue's tool count is the PMD's, and the
+        # queues add up to the port (streams 0,2,4,6 on queue 0)
+        per_stream = [st["sender"]["packets"] for st in e["streams"]]
+        for port, tool, pmd, total in ((0, "tool_tx_packets", "pmd_opackets",
+                                        "tool_tx_packets"),
+                                       (1, "tool_rx_packets", "pmd_ipackets",
+                                        "tool_rx_packets")):
+            qs = e["ports"][port]["queues"]
+            self.assertEqual([q["queue"] for q in qs], [0, 1])
+            for q in qs:
+                self.assertEqual(q[tool], q[pmd], q)
+                self.assertEqual(q[tool], sum(per_stream[q["queue"]::2]))
+            self.assertEqual(sum(q[tool] for q in qs),
+                             e["ports"][port][total])
+            # each queue's share of the port: 4 of the 8 equal streams
+            share = "tx_share_percent" if port == 0 else "rx_share_percent"
+            for q in qs:
+                self.assertAlmostEqual(
+                    q[share], 100.0 * q[tool] / e["ports"][port][total],
+                    places=6)
+                self.assertAlmostEqual(q[share], 50.0, delta=0.1)
 
     def test_packets_exact(self):
         n = 123457
