@@ -3,6 +3,7 @@
  * Bonds (net_bonding): which ports are members (the bond configures them,
  * the tool never does), a bond's mode and each member's counters.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -136,4 +137,45 @@ int
 nb_port_bond_of(uint16_t port_id)
 {
 	return bond_of(port_id);
+}
+
+/* Members whose link is up, and how many of them the bond uses. */
+static void
+bond_counts(uint16_t port_id, int *up, int *active)
+{
+	uint16_t m[NB_MAX_MEMBERS], act[RTE_MAX_ETHPORTS], n, i;
+	struct rte_eth_link link;
+	int nact;
+
+	*up = 0;
+	n = nb_port_members(port_id, m, NB_MAX_MEMBERS);
+	for (i = 0; i < n; i++)
+		if (rte_eth_link_get_nowait(m[i], &link) == 0 &&
+		    link.link_status == RTE_ETH_LINK_UP)
+			(*up)++;
+	nact = rte_eth_bond_active_slaves_get(port_id, act, RTE_MAX_ETHPORTS);
+	*active = nact < 0 ? 0 : nact;
+}
+
+int
+nb_port_bond_settle(uint16_t port_id, double timeout_s, double *waited_s)
+{
+	uint64_t hz = rte_get_tsc_hz(), t0 = rte_get_tsc_cycles();
+	uint64_t end = t0 + (uint64_t)(timeout_s * (double)hz);
+	int up, active, ret = 1;
+
+	*waited_s = 0;
+	if (!is_bond(port_id))
+		return 0;
+	bond_counts(port_id, &up, &active);
+	while (active < up) {
+		if (rte_get_tsc_cycles() >= end) {
+			ret = -ETIMEDOUT;
+			break;
+		}
+		rte_delay_us_sleep(5 * 1000);
+		bond_counts(port_id, &up, &active);
+	}
+	*waited_s = (double)(rte_get_tsc_cycles() - t0) / (double)hz;
+	return ret;
 }

@@ -48,10 +48,22 @@ int nb_port_bond_of(uint16_t port_id);
 /* A bond's mode, members and each member's counters; b->mode -1 and 0
  * returned for a port that is no bond. */
 int nb_port_bond(uint16_t port_id, struct nb_bond_info *b);
+/*
+ * A bond is ready when it uses (has activated) every member whose link is
+ * up: the bonding PMD activates members from its link
+ * polling, on the interrupt thread, some time after the start, and until
+ * then it sends (and receives) on fewer, so a 5-tuple hash would move a
+ * flow from one member to another mid-test.  Waits for that, timeout_s at
+ * most: 1 when ready, -ETIMEDOUT when not by then, 0 at once for a port
+ * that is no bond; *waited_s the time it took.
+ */
+int nb_port_bond_settle(uint16_t port_id, double timeout_s, double *waited_s);
 /* The ports that are a bond's members, under it (at most max). */
 uint16_t nb_port_members(uint16_t port_id, uint16_t *ids, uint16_t max);
 /* The most RX and TX queues the device can give. */
 int nb_port_max_queues(uint16_t port_id, uint16_t *max_rxq, uint16_t *max_txq);
+/* 1 when the port's link is up now (no waiting), else 0. */
+int nb_port_link_up(uint16_t port_id);
 /* Read identity (driver, MAC, NUMA node, link) without configuring. */
 int nb_port_describe(uint16_t port_id, struct nb_port_desc *d);
 

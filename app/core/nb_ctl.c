@@ -293,6 +293,7 @@ static const uint16_t fixed_body_len[NB_CTL_TYPE_MAX] = {
 	[NB_CTL_START] = NB_CTL_START_LEN,
 	[NB_CTL_KEEPALIVE] = NB_CTL_KEEPALIVE_LEN,
 	[NB_CTL_RESULTS_REQ] = NB_CTL_RESULTS_REQ_LEN,
+	[NB_CTL_DONE] = NB_CTL_DONE_LEN,
 	[NB_CTL_RESULTS] = NB_CTL_RESULTS_FIXED_LEN,
 	[NB_CTL_ERROR] = NB_CTL_ERROR_LEN,
 	[NB_CTL_QUIT] = NB_CTL_QUIT_LEN,
@@ -362,8 +363,10 @@ nb_ctl_check(const struct nb_ctl_msg *m)
 		return 0;
 	case NB_CTL_INTERVAL:
 		return interval_check(&m->u.iv);
+	case NB_CTL_DONE:
+		return m->u.done.flags & ~NB_CTL_DONE_F_LEAVING ? -EINVAL : 0;
 	default:
-		/* RESULTS_REQ, STOP, DONE, QUIT, ACK: nothing to check */
+		/* RESULTS_REQ, STOP, QUIT, ACK: nothing to check */
 		return 0;
 	}
 }
@@ -616,8 +619,11 @@ nb_ctl_encode(const struct nb_ctl_msg *m, uint8_t *buf, size_t buflen)
 	case NB_CTL_INTERVAL:
 		wr_interval(&p, &m->u.iv);
 		break;
+	case NB_CTL_DONE:
+		wr_u32(&p, m->u.done.flags);
+		break;
 	default:
-		/* STOP, DONE, ACK: no body. */
+		/* STOP, ACK: no body. */
 		break;
 	}
 	if (m->tagged)
@@ -777,8 +783,11 @@ nb_ctl_decode(const uint8_t *buf, size_t len, struct nb_ctl_msg *m)
 	case NB_CTL_INTERVAL:
 		ok = rd_interval(&p, &m->u.iv);
 		break;
+	case NB_CTL_DONE:
+		m->u.done.flags = rd_u32(&p);
+		break;
 	default:
-		/* STOP, DONE, ACK: no body. */
+		/* STOP, ACK: no body. */
 		break;
 	}
 	if (m->tagged)

@@ -39,7 +39,7 @@
 #include "nb_pmd_stats.h"
 
 #define NB_CTL_MAGIC   0x4E42434Du /* "NBCM" */
-#define NB_CTL_VERSION 5
+#define NB_CTL_VERSION 6
 #define NB_CTL_HDR_LEN 16
 #define NB_CTL_F_TAG   0x80 /* in the type byte: a tag ends the message */
 #define NB_CTL_TAG_LEN 16
@@ -68,6 +68,7 @@
 #define NB_CTL_START_LEN	 12
 #define NB_CTL_KEEPALIVE_LEN	 24
 #define NB_CTL_RESULTS_REQ_LEN	 4
+#define NB_CTL_DONE_LEN		 4
 #define NB_CTL_RESULTS_FIXED_LEN 14			 /* + chunk_len */
 #define NB_CTL_ERROR_LEN	 (2 + NB_CTL_REASON_STR) /* 130 */
 #define NB_CTL_IV_STREAMS	 12 /* stream slots of one INTERVAL */
@@ -109,7 +110,7 @@ enum nb_ctl_type {
 	NB_CTL_STOP,	    /* client -> responder: empty */
 	NB_CTL_RESULTS_REQ, /* client -> responder: nb_ctl_results_req */
 	NB_CTL_RESULTS,	    /* responder -> client: nb_ctl_results */
-	NB_CTL_DONE,	    /* client -> responder: empty */
+	NB_CTL_DONE,	    /* client -> responder: nb_ctl_done */
 	NB_CTL_QUIT,	    /* client -> responder: nb_ctl_proof */
 	NB_CTL_ACK,	    /* either: empty, header seq = acked seq */
 	NB_CTL_ERROR,	    /* either: nb_ctl_error */
@@ -318,13 +319,24 @@ struct nb_ctl_interval {
 	struct nb_ctl_iv_stream s[NB_CTL_IV_STREAMS];
 };
 
+/*
+ * DONE: flags.  LEAVING: the client closes its port after this session
+ * (it exits), so a responder on a link whose driver unmaps the rings when
+ * the far end leaves (memif) leaves the port alone until the link goes
+ * down.  Checked: no unknown flag.
+ */
+#define NB_CTL_DONE_F_LEAVING 1u
+struct nb_ctl_done {
+	uint32_t flags;
+};
+
 /* ERROR: code is enum nb_ctl_code. */
 struct nb_ctl_error {
 	uint16_t code;
 	char reason[NB_CTL_REASON_STR];
 };
 
-/* A decoded message.  STOP, DONE and ACK have no body. */
+/* A decoded message.  STOP and ACK have no body. */
 struct nb_ctl_msg {
 	uint8_t type;	  /* enum nb_ctl_type (without NB_CTL_F_TAG) */
 	uint8_t tagged;	  /* 1: the message ends with tag[] */
@@ -345,6 +357,7 @@ struct nb_ctl_msg {
 		struct nb_ctl_error error;
 		struct nb_ctl_proof quit;
 		struct nb_ctl_interval iv;
+		struct nb_ctl_done done;
 	} u;
 };
 

@@ -50,7 +50,7 @@ static const struct nb_driver_profile profiles[] = {
 	{"net_bnx2x", "Broadcom BCM57800 NIC", NULL, NULL},
 	{"net_bnx2xvf", "Broadcom BCM57800 VF",
 	 "the PF decides the VF's queues (%u asked)", NULL},
-	{"net_memif", "memif vdev", NULL, NULL},
+	{"net_memif", "memif vdev", NULL, NULL, 1},
 	{"net_tap", "tap vdev", NULL, NULL},
 	{"net_null", "null vdev", NULL, NULL},
 	{"net_ring", "ring vdev",
@@ -73,6 +73,14 @@ nb_driver_profile(const char *driver)
 		if (strcmp(profiles[i].driver, driver) == 0)
 			return &profiles[i];
 	return NULL;
+}
+
+int
+nb_driver_leave_unmaps(const char *driver)
+{
+	const struct nb_driver_profile *p = nb_driver_profile(driver);
+
+	return p != NULL && p->leave_unmaps;
 }
 
 int

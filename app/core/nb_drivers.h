@@ -15,10 +15,19 @@ struct nb_driver_profile {
 	/* how to get N queue pairs ("%u" is N), or NULL: it has its maximum */
 	const char *queues_hint;
 	const char *eal_hint; /* EAL options it needs, or NULL */
+	/* a far end that leaves unmaps the rings under whoever polls the
+	 * port at that moment (memif in DPDK 22.11: memif_disconnect on the
+	 * interrupt thread, no lock against the burst functions): a
+	 * responder leaves such a port alone from a leaving client's DONE
+	 * until the link goes down */
+	int leave_unmaps;
 };
 
 /* The profile of a driver; NULL for one the table does not know. */
 const struct nb_driver_profile *nb_driver_profile(const char *driver);
+
+/* 1 when a far end that leaves unmaps the rings (see leave_unmaps). */
+int nb_driver_leave_unmaps(const char *driver);
 
 /*
  * Why a port with max_rxq / max_txq queues cannot give `want` of each, and

@@ -125,6 +125,9 @@ client_close(struct nb_peer *pr, uint8_t type)
 	int ret;
 
 	nb_ctl_msg_init(&m, type, pr->session);
+	/* a suite's next trial is another session on the same port */
+	if (type == NB_CTL_DONE && !pr->in_suite)
+		m.u.done.flags = NB_CTL_DONE_F_LEAVING;
 	ret = nb_peer_send(pr, &m);
 	if (ret == 0)
 		ret = nb_client_flush(pr);

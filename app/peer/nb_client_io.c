@@ -73,6 +73,8 @@ nb_client_partial(struct nb_peer *pr, const char *why)
 	/* let a responder that is still there end the session now */
 	nb_ctl_msg_init(&d, NB_CTL_DONE, pr->session);
 	d.seq = pr->link.next_seq;
+	if (!pr->in_suite)
+		d.u.done.flags = NB_CTL_DONE_F_LEAVING;
 	if (pr->auth.on)
 		nb_peer_send_raw(pr, &d, pr->peer_mac, pr->peer_ip, &pr->auth);
 	nb_result_finish(&pr->app->result);

@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nb_drivers.h"
 #include "nb_log.h"
+#include "nb_port.h"
 #include "nb_peertest.h"
 #include "nb_peerivs.h"
 #include "nb_responder.h"
@@ -75,6 +77,43 @@ end_session(struct nb_peer *pr, const char *why)
 	pr->nap_short = 0;
 	memset(&pr->auth, 0, sizeof(pr->auth));
 	nb_link_reset(&pr->link);
+}
+
+/*
+ * The client has said it leaves (DONE with LEAVING, or QUIT).  Where its
+ * leaving unmaps the rings under a poller (memif), touch the port no more
+ * until the link goes down (the far end gone), 2 s at most.
+ */
+#define NB_HOLD_NS (2000 * NB_MS)
+
+static void
+hold_port(struct nb_peer *pr)
+{
+	if (!nb_driver_leave_unmaps(pr->app->ports[0].desc.driver))
+		return;
+	pr->hold_until = nb_peer_now(pr) + NB_HOLD_NS;
+	NB_LOG(DEBUG, "the client leaves: port left alone until its link "
+		      "goes down");
+}
+
+/* 1 while the port is held. */
+static int
+port_held(struct nb_peer *pr)
+{
+	if (pr->hold_until == 0)
+		return 0;
+	if (!nb_port_link_up(pr->app->ports[0].desc.port_id)) {
+		NB_LOG(DEBUG, "link down: the client has left");
+		pr->hold_until = 0;
+		return 0;
+	}
+	if (nb_peer_now(pr) >= pr->hold_until) {
+		NB_LOG(DEBUG, "the link stayed up after the client left; "
+			      "polling it again");
+		pr->hold_until = 0;
+		return 0;
+	}
+	return 1;
 }
 
 /* The time bucket of the cookies: a cookie is good in its own and the
@@ -244,6 +283,8 @@ setup_test(struct nb_peer *pr, const struct nb_ctl_params *p)
 	char why[128];
 	int ok;
 
+	uint64_t t0 = nb_peer_now(pr);
+
 	pr->params = *p;
 	ok = check_params(pr, p, why, sizeof(why)) == 0 &&
 	     nb_policy_params(&pr->app->cfg, p,
@@ -251,6 +292,8 @@ setup_test(struct nb_peer *pr, const struct nb_ctl_params *p)
 			      sizeof(why)) == 0 &&
 	     nb_peertest_setup(pr, p, why, sizeof(why)) == 0;
 	nb_rsp_setup_done(&pr->rsp, ok);
+	NB_LOG(DEBUG, "test set up in %.1f ms%s",
+	       (double)(nb_peer_now(pr) - t0) / 1e6, ok ? "" : " (refused)");
 	if (!ok) {
 		nb_ctl_msg_init(&r, NB_CTL_REJECT, pr->session);
 		r.u.reject.code = NB_CTL_CODE_PARAMS;
@@ -325,6 +368,9 @@ on_msg(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
 	switch (nb_rsp_on_msg(&pr->rsp, m->type)) {
 	case NB_RSP_A_SETUP:
 		setup_test(pr, &m->u.params);
+		/* the set-up's own time (the first session creates the
+		 * pools) is ours, not the client's silence */
+		pr->last_heard = nb_peer_now(pr);
 		break;
 	case NB_RSP_A_ARM:
 		pr->app->run.rx_offset_ns = m->u.start.rx_offset_ns;
@@ -351,10 +397,13 @@ on_msg(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
 		break;
 	case NB_RSP_A_END:
 		end_session(pr, "done");
+		if (m->u.done.flags & NB_CTL_DONE_F_LEAVING)
+			hold_port(pr);
 		break;
 	case NB_RSP_A_QUIT:
 		end_session(pr, "the client asked us to quit");
 		pr->quit = 1;
+		hold_port(pr);
 		break;
 	case NB_RSP_A_NONE:
 		break;
@@ -403,6 +452,10 @@ nb_responder_main(struct nb_app *app)
 			 NB_HELLO_RATE_ALL, NB_HELLO_BURST_ALL,
 			 nb_peer_now(&pr));
 	while (!pr.quit && !nb_force_quit) {
+		if (port_held(&pr)) {
+			nb_peer_nap(&pr);
+			continue;
+		}
 		nb_ctlio_poll(&pr.io);
 		if (pr.rsp.state != NB_RSP_IDLE &&
 		    (nb_peer_service(&pr) != 0 ||
@@ -423,6 +476,10 @@ nb_responder_main(struct nb_app *app)
 		abort_session(&pr, "the responder was interrupted");
 		end_session(&pr, "interrupted");
 	}
+	/* a QUIT client leaves first: closing under it would unmap its
+	 * rings while it still polls them */
+	while (!nb_force_quit && port_held(&pr))
+		nb_peer_nap(&pr);
 	nb_peer_close(&pr);
 	if (pr.foreign || pr.auth_fail || pr.refused)
 		NB_LOG(NOTICE,

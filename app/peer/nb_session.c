@@ -173,7 +173,11 @@ nb_peer_accept(struct nb_peer *pr, const struct nb_udp_info *u,
 	int fresh;
 
 	if (m->type == NB_CTL_ACK) {
-		nb_link_on_ack(&pr->link, m->seq, nb_peer_now(pr));
+		/* an ACK of what we sent last is a sign of life too (the
+		 * message after an ACCEPT may come only once the far end
+		 * has set its test up) */
+		if (nb_link_on_ack(&pr->link, m->seq, nb_peer_now(pr)) == 1)
+			pr->last_heard = nb_peer_now(pr);
 		return 0;
 	}
 	fresh = nb_link_accept(&pr->link, m);

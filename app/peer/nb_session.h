@@ -67,6 +67,9 @@ struct nb_peer {
 	int in_suite; /* client: sessions are a suite's trials; failures go
 		       * to its report, not to stdout */
 	int quit;     /* responder: leave the loop */
+	/* responder: leave the port alone until its link goes down or this
+	 * time passes (a leaving client on a memif link; 0: not held) */
+	uint64_t hold_until;
 	/* the test */
 	struct nb_ctl_params params;
 	int test_ready; /* jobs set up, workers launched */

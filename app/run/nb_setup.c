@@ -230,6 +230,26 @@ check_eal_needs(uint16_t port)
 		       port, d.name, p->what, p->eal_hint);
 }
 
+/* A bond goes on once it uses every member with a link (a warning if
+ * not within the link timeout: the test may then see flows move). */
+static void
+settle_bond(uint16_t port_id, double timeout_s)
+{
+	double waited;
+	int ret = nb_port_bond_settle(port_id, timeout_s, &waited);
+
+	if (ret == -ETIMEDOUT)
+		NB_LOG(WARNING,
+		       "bond port %u still has members with a link that it "
+		       "does not use after %.1f s (raise --link-timeout?)",
+		       port_id, waited);
+	else if (ret == 1)
+		NB_LOG(DEBUG,
+		       "bond port %u: every member with a link active "
+		       "after %.3f s",
+		       port_id, waited);
+}
+
 int
 nb_setup_ports(struct nb_app *app, const uint16_t *ids, uint16_t n,
 	       const struct nb_setup_req *sr)
@@ -287,6 +307,7 @@ nb_setup_ports(struct nb_app *app, const uint16_t *ids, uint16_t n,
 				     cfg->link_timeout, sr->link_hint);
 			return -ETIMEDOUT;
 		}
+		settle_bond(app->port_ids[i], cfg->link_timeout);
 		/* describe() knows the queues only once configured */
 		p->desc.nb_rxq = sr->nb_queues;
 		p->desc.nb_txq = sr->nb_queues;

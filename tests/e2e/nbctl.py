@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""dpdk-nbench control protocol version 5 on the wire, written from the
+"""dpdk-nbench control protocol version 6 on the wire, written from the
 specification (docs/protocol.md, nb_ctl.h, nb_auth.h) rather than from the
 C code: the e2e tests talk to a real responder with it, so it must stay an
 independent implementation.
@@ -22,7 +22,7 @@ import socket
 import struct
 
 MAGIC = 0x4E42434D
-VERSION = 5
+VERSION = 6
 HDR_LEN = 16
 F_TAG = 0x80
 TAG_LEN = 16
@@ -153,6 +153,15 @@ def start(delay_ms=200, rx_offset_ns=0):
 
 def accept(rx_queues=1):
     return struct.pack("!I", rx_queues)
+
+
+DONE_LEAVING = 1
+
+
+def done(flags=DONE_LEAVING):
+    """DONE body (since version 6): flags u32 (LEAVING: the client
+    closes its port next)."""
+    return struct.pack("!I", flags)
 
 
 def results_req(part=0):

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""The responder under attack (control protocol version 5), on a switch:
+"""The responder under attack (control protocol version 6), on a switch:
 
     nbNr  responder  (af_packet on vr, 198.19.0.1)  --+
     nbNc  client     (af_packet on vc, 198.18.0.1)  --+-- br0 in nbNs
@@ -575,7 +575,7 @@ class Security(nbe2e.E2ECase):
         make, each over nseq sequence numbers from seq_lo: untagged and
         with a random tag."""
         kinds = [
-            (nbctl.DONE, b""),
+            (nbctl.DONE, nbctl.done()),
             (nbctl.STOP, b""),
             # an echo with zero delay: a clock sample if it were taken
             (nbctl.KEEPALIVE, nbctl.keepalive(123456789, 987654321, 0)),

@@ -65,6 +65,7 @@ doc_body_len(uint8_t type)
 		return 12;
 	case NB_CTL_ACCEPT:
 	case NB_CTL_RESULTS_REQ:
+	case NB_CTL_DONE:
 		return 4;
 	case NB_CTL_REJECT:
 	case NB_CTL_ERROR:
@@ -291,6 +292,9 @@ rand_msg(uint64_t *r, uint8_t type, struct nb_ctl_msg *m)
 		break;
 	case NB_CTL_INTERVAL:
 		rand_interval(r, &m->u.iv);
+		break;
+	case NB_CTL_DONE:
+		m->u.done.flags = rng_below(r, 2) ? NB_CTL_DONE_F_LEAVING : 0;
 		break;
 	default:
 		break;
@@ -522,7 +526,8 @@ roundtrip(const struct nb_ctl_msg *m)
 static void
 test_roundtrip_fixed(void **state)
 {
-	struct nb_ctl_msg m;
+	struct nb_ctl_msg m, d;
+	uint8_t big[64];
 	uint8_t *buf;
 	size_t len;
 	uint32_t i;
@@ -555,9 +560,9 @@ test_roundtrip_fixed(void **state)
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
 	assert_int_equal(len, 384);
-	/* header: version 5, type 1, length 384 */
+	/* header: version 6, type 1, length 384 */
 	assert_memory_equal(buf,
-			    "NBCM\x05\x01\x01\x80\x01\x02\x03\x04"
+			    "NBCM\x06\x01\x01\x80\x01\x02\x03\x04"
 			    "\x00\x00\x00\x01",
 			    16);
 	assert_memory_equal(buf + H + 0, "0.1.0\0\0\0\0\0\0\0\0\0\0\0", 16);
@@ -731,7 +736,7 @@ test_roundtrip_fixed(void **state)
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
 	assert_int_equal(len, 48);
-	assert_memory_equal(buf + 4, "\x05\x0d\x00\x30", 4);
+	assert_memory_equal(buf + 4, "\x06\x0d\x00\x30", 4);
 	assert_memory_equal(buf + H,
 			    "\x20\x21\x22\x23\x24\x25\x26\x27"
 			    "\x28\x29\x2a\x2b\x2c\x2d\x2e\x2f"
@@ -740,10 +745,9 @@ test_roundtrip_fixed(void **state)
 			    32);
 	free(buf);
 
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 2; i++) {
 		static const uint8_t empty[] = {
 			NB_CTL_STOP,
-			NB_CTL_DONE,
 			NB_CTL_ACK,
 		};
 
@@ -759,6 +763,28 @@ test_roundtrip_fixed(void **state)
 				    10);
 		free(buf);
 	}
+
+	/* DONE (since version 6): flags u32, LEAVING = 1; no other flag */
+	nb_ctl_msg_init(&m, NB_CTL_DONE, 0x01020304);
+	m.seq = 7;
+	m.u.done.flags = NB_CTL_DONE_F_LEAVING;
+	roundtrip(&m);
+	buf = encode_exact(&m, &len);
+	assert_int_equal(len, 20);
+	assert_memory_equal(buf + 4, "\x06\x0c\x00\x14", 4);
+	assert_memory_equal(buf + H, "\x00\x00\x00\x01", 4);
+	buf[H + 3] = 2;
+	assert_int_equal(decode_exact(buf, len, &d), -EPROTO);
+	buf[H + 3] = 0;
+	assert_int_equal(decode_exact(buf, len, &d), 0);
+	assert_int_equal(d.u.done.flags, 0);
+	/* version 5's DONE had no body: now malformed */
+	buf[7] = 16;
+	assert_int_equal(decode_exact(buf, 16, &d), -EPROTO);
+	free(buf);
+	m.u.done.flags = 0x80000001;
+	assert_int_equal(nb_ctl_encoded_len(&m), 20);
+	assert_int_equal(nb_ctl_encode(&m, big, sizeof(big)), -EINVAL);
 }
 
 static void
@@ -897,16 +923,16 @@ test_version(void **state)
 	uint32_t t, v;
 
 	(void)state;
-	assert_int_equal(NB_CTL_VERSION, 5);
+	assert_int_equal(NB_CTL_VERSION, 6);
 	for (t = NB_CTL_HELLO; t < NB_CTL_TYPE_MAX; t++) {
 		if (t % 2)
 			rand_msg(&r, (uint8_t)t, &m);
 		else
 			rand_tagged(&r, (uint8_t)t, &m);
 		buf = encode_exact(&m, &len);
-		assert_int_equal(buf[4], 5);
+		assert_int_equal(buf[4], 6);
 		for (v = 0; v < 256; v++) {
-			if (v == 5)
+			if (v == 6)
 				continue;
 			buf[4] = (uint8_t)v;
 			memset(&d, 0, sizeof(d));
@@ -932,10 +958,12 @@ test_version(void **state)
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
 	buf[4] = 4; /* before the responder's CPU time */
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
-	buf[4] = 6;
+	buf[4] = 5; /* before DONE's flags */
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
-	/* version 5 with that header is just malformed */
-	buf[4] = 5;
+	buf[4] = 7;
+	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
+	/* version 6 with that header is just malformed */
+	buf[4] = 6;
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTO);
 	free(buf);
 }
