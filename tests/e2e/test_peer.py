@@ -95,15 +95,21 @@ class PeerBase(nbe2e.E2ECase):
         # one TSC read at one frequency on both ends: the control
         # exchange finds no offset beyond its own bound (each end's own
         # calibrated frequency put tens of ms into every latency, or
-        # clamped them all to 0 the other way), and no frame crosses
-        # memif in 0 ns
+        # clamped them all to 0 the other way), and next to no frame
+        # crosses memif in 0 ns: the fastest trips are ~50-150 ns, and
+        # the two vCPUs' TSCs agree to about +-140 cycles here (a
+        # ping-pong between CPUs 0 and 1 reads up to 142 cycles
+        # backwards), so a rare sample may come out negative (recorded
+        # as 0): at most 1 in 10,000 of them, and never the median
         m = re.search(r"offset at ([-+][0-9.]+) us \+-([0-9.]+) us",
                       lat["method"])
         self.assertIsNotNone(m, lat["method"])
         self.assertLessEqual(abs(float(m.group(1))), float(m.group(2)),
                              lat["method"])
-        self.assertGreater(lat["min_ns"], 0, {
+        zero = sum(c for lo, hi, c in lat["histogram"] if lo == 0)
+        self.assertLessEqual(zero, lat["count"] / 10000.0, {
             k: v for k, v in lat.items() if k != "histogram"})
+        self.assertGreater(lat["p50_ns"], 0)
         if strict and not drops_ok:
             # a rate the receiver keeps up with: no standing queue, the
             # fastest trip is microseconds (an overloaded bidir run
