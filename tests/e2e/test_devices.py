@@ -214,16 +214,21 @@ class Bonding(nbe2e.E2ECase):
     def test_peer_through_bonds(self):
         # Known bug, open (issue 13): the first session after the
         # responder starts fails in both builds here (3 of 3 alone, and in
-        # CI): the responder's worker reads the ACK of its ACCEPT and then
-        # nothing from the client for 2 s (the client's KEEPALIVEs, sent
-        # by the client's worker on the shared queue and counted by its
-        # af_packet member as sent, reach the responder only when the
-        # client's control lcore sends its DONE after timing out), so the
-        # responder ends the session ("the client vanished").  Later
-        # sessions pass.  Over af_packet without a bond the same path
-        # passes (OneQueuePair).  Skipped until it is found.
-        self.skipTest("known bug: the first session through balance-xor "
-                      "bonds over af_packet stalls (issue 13 notes)")
+        # CI); later sessions pass, and so does the same path without a
+        # bond (OneQueuePair).  What was seen: the client's worker sends
+        # its KEEPALIVEs on the shared queue at the right times, and the
+        # kernel delivers each to b1 within the same ms (bpftrace on
+        # net_dev_start_xmit/netif_receive_skb); the responder's worker is
+        # running (85 % of a CPU) and polling the bond, with its RX pool
+        # full (6656 of 6656 free), yet reads nothing from b1 after the
+        # ACK of its ACCEPT, for 2 s, until the session times out ("the
+        # client vanished"); then the control lcore, polling the same
+        # queue, reads all 9 at once.  Not found yet; NB_E2E_KNOWN_BUGS=1
+        # runs it.
+        if os.environ.get("NB_E2E_KNOWN_BUGS") != "1":
+            self.skipTest("known bug: the first session through balance-xor "
+                          "bonds over af_packet stalls (issue 13 notes; "
+                          "NB_E2E_KNOWN_BUGS=1 runs it)")
         # balance-xor on the 5-tuple at both ends (a bond receives on
         # every member in this mode), each bond's members with one queue
         # pair: the control lcore shares it (nb_ctltx)
