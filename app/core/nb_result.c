@@ -978,6 +978,7 @@ nb_json_start(const struct nb_result *r)
 		json_array_append_new(arr, port_json(&r->ports[i], 0));
 	json_object_set_new(start, "ports", arr);
 	json_object_set_new(start, "lcore_map", json_string(r->lcore_map));
+	json_object_set_new(start, "numa", nb_numa_json(&r->numa));
 	json_object_set_new(start, "clock", clock_json(r));
 	return start;
 }

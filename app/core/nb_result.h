@@ -15,6 +15,7 @@
 #include "nb_config.h"
 #include "nb_cpu.h"
 #include "nb_hist.h"
+#include "nb_numa.h"
 #include "nb_pmd_stats.h"
 
 /* What timed the test: the TSC, and how its frequency was found. */
@@ -82,6 +83,7 @@ struct nb_result {
 	const char *latency_method; /* one-way same host, or round trip */
 	const char *topology;	    /* "loopback", "reflector" */
 	char lcore_map[512];
+	struct nb_numa_layout numa; /* workers' and ports' NUMA nodes */
 	int64_t start_time; /* Unix seconds when the test began; 0 unknown */
 
 	/* what happened */

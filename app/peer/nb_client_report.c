@@ -11,6 +11,7 @@
 #include "nb_peerivs.h"
 #include "nb_log.h"
 #include "nb_peer_result.h"
+#include "nb_setup.h"
 
 /* The peer's strings are its own: escaped before they reach a terminal. */
 struct safe_conf {
@@ -122,15 +123,23 @@ print_result(struct nb_app *app, struct nb_result *r, const char *title,
 void
 nb_client_report_conf(struct nb_peer *pr)
 {
+	struct nb_numa_layout *l = &pr->app->result.numa;
+	char numa[512];
 	json_t *doc;
 
+	/* this end's lcores (no test planned: no crossings yet) */
+	nb_setup_numa(pr->app);
 	if (!pr->app->cfg.json) {
 		print_conf("local", &pr->mine);
+		nb_numa_text(l, numa, sizeof(numa));
+		printf("  numa %s\n", numa);
 		print_conf("remote", &pr->theirs);
 		return;
 	}
 	doc = json_object();
 	conf_json(doc, "local", &pr->mine);
+	json_object_set_new(json_object_get(doc, "local"), "numa",
+			    nb_numa_json(l));
 	conf_json(doc, "remote", &pr->theirs);
 	emit_json(pr->app, doc);
 }

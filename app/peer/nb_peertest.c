@@ -15,6 +15,7 @@
 #include "nb_peerivs.h"
 #include "nb_peertest.h"
 #include "nb_run.h"
+#include "nb_setup.h"
 #include "nb_tsc.h"
 
 /* Turn the (already validated) parameters into this end's test config. */
@@ -253,6 +254,7 @@ nb_peertest_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 		nb_run_free(app);
 		return ret;
 	}
+	nb_setup_check_numa(app);
 	r->topology = "peer";
 	r->latency_method = "one-way, assumes a clock shared with the sender "
 			    "(same host)";

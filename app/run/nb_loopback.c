@@ -62,6 +62,12 @@ print_header(struct nb_app *app)
 	if (cfg->omit > 0)
 		printf(" after %.2f s warm-up", cfg->omit);
 	printf("\n");
+	if (r->numa.nb_nodes > 1 || r->numa.nb_mismatch) {
+		char numa[512];
+
+		nb_numa_text(&r->numa, numa, sizeof(numa));
+		printf("numa: %s\n", numa);
+	}
 	nb_clock_text(clk, sizeof(clk), r);
 	printf("clock: %s; latency %s\n", clk, r->latency_method);
 	fflush(stdout);

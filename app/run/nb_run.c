@@ -96,6 +96,7 @@ nb_run_prepare(struct nb_app *app, uint64_t rate_num, uint64_t rate_den,
 		r->req_l2_bps = nb_rate_l2_bps(r->req_pps, &cfg->sizes);
 	}
 	nb_setup_lcore_map(app, r->lcore_map, sizeof(r->lcore_map));
+	nb_setup_numa(app);
 	r->nb_ports = app->nb_ports;
 	for (i = 0; i < app->nb_ports; i++)
 		r->ports[i].desc = app->ports[i].desc;

@@ -158,31 +158,45 @@ nb_setup_lcore_map(const struct nb_app *app, char *buf, size_t len)
 }
 
 void
-nb_setup_check_numa(const struct nb_app *app)
+nb_setup_numa(struct nb_app *app)
 {
 	const struct nb_plan *plan = &app->plan;
-	unsigned int i, k;
+	struct nb_numa_layout *l = &app->result.numa;
+	unsigned int i;
 
-	if (numa_available() < 0)
-		return;
-	for (i = 0; i < plan->nb_workers; i++) {
-		const struct nb_worker_plan *wp = &plan->workers[i];
-		int node = numa_node_of_cpu((int)wp->cpu);
-
-		for (k = 0; k < wp->nb_jobs; k++) {
-			const struct nb_job *j = &plan->jobs[wp->jobs[k]];
-			int pi = nb_app_port_index(app, j->port);
-			int pnode = pi < 0 ? -1 : app->ports[pi].desc.numa_node;
-
-			if (pnode >= 0 && node >= 0 && pnode != node)
-				NB_LOG(WARNING,
-				       "warning: worker lcore %u (cpu %u, NUMA "
-				       "node %d) serves port %u on node %d; "
-				       "expect lower rates",
-				       wp->lcore, wp->cpu, node, j->port,
-				       pnode);
-		}
+	memset(l, 0, sizeof(*l));
+	l->available = numa_available() >= 0;
+	l->nb_nodes = l->available ? numa_num_configured_nodes() : 0;
+	for (i = 0; i < plan->nb_workers && i < NB_NUMA_MAX; i++) {
+		l->workers[i].lcore = plan->workers[i].lcore;
+		l->workers[i].cpu = plan->workers[i].cpu;
+		l->workers[i].node =
+			l->available
+				? numa_node_of_cpu((int)plan->workers[i].cpu)
+				: -1;
 	}
+	l->nb_workers = (uint16_t)i;
+	for (i = 0; i < app->nb_ports && i < NB_MAX_PORTS; i++) {
+		l->ports[i].port = app->port_ids[i];
+		l->ports[i].node = app->ports[i].desc.numa_node;
+	}
+	l->nb_ports = (uint16_t)i;
+	nb_numa_check(l, plan);
+}
+
+void
+nb_setup_check_numa(const struct nb_app *app)
+{
+	const struct nb_numa_layout *l = &app->result.numa;
+	uint16_t i;
+
+	for (i = 0; i < l->nb_mismatch; i++)
+		NB_LOG(WARNING,
+		       "warning: worker lcore %u (cpu %u, NUMA node %d) serves "
+		       "port %u on node %d; expect lower rates",
+		       l->mismatch[i].lcore, l->mismatch[i].cpu,
+		       l->mismatch[i].lcore_node, l->mismatch[i].port,
+		       l->mismatch[i].port_node);
 }
 
 void

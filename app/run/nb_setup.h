@@ -26,6 +26,9 @@ int nb_setup_check_ports(struct nb_config *cfg, char *err, size_t errlen);
 void nb_setup_port_missing(uint16_t port, char *err, size_t errlen);
 /* "control=0 stats=1 worker0=2(cpu0: rx p1/q0) ..." */
 void nb_setup_lcore_map(const struct nb_app *app, char *buf, size_t len);
+/* The NUMA layout of the planned test into app->result.numa: each
+ * worker's node (libnuma), each port's (ethdev), the crossings. */
+void nb_setup_numa(struct nb_app *app);
 /* Warn about workers whose ports sit on another NUMA node. */
 void nb_setup_check_numa(const struct nb_app *app);
 void nb_setup_print_port(FILE *f, const struct nb_port_desc *d);

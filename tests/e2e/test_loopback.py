@@ -4,11 +4,14 @@ one process (port 0 sends, port 1 receives), and net_null.  Every assertion
 is on numbers from the JSON report, checked against values computed here and
 against the PMD's own counters."""
 import json
+import os
+import re
 import time
 
 import nbe2e
 
 L1_OVERHEAD = 20
+SYS_NODES = "/sys/devices/system/node"
 
 
 def req_pps(bps, size):
@@ -107,6 +110,30 @@ class Loopback(nbe2e.E2ECase):
                             proto.upper())
                         self.check_counts(d)
                         self.check_rate(d, m * 1e6, size, strict)
+
+    def test_numa_layout(self):
+        """start.numa lists each worker lcore with its CPU and that CPU's
+        node, and each port's node, as the kernel (sysfs) and the port
+        list say; with one node nothing crosses."""
+        d = self.loop(["--rate", "100M", "--size", "256", "--time", "0.5"])
+        numa = d["start"]["numa"]
+        nodes = sorted(int(n[4:]) for n in os.listdir(SYS_NODES)
+                       if re.fullmatch(r"node\d+", n))
+        self.assertTrue(numa["available"])
+        self.assertEqual(numa["nodes"], len(nodes))
+        # nbe2e.lcore_map(2): workers are lcores 2 (cpu 0) and 3 (cpu 1)
+        self.assertEqual([(w["lcore"], w["cpu"]) for w in numa["workers"]],
+                         [(2, 0), (3, 1)])
+        for w in numa["workers"]:
+            cpu = "/sys/devices/system/cpu/cpu%d" % w["cpu"]
+            node = [int(n[4:]) for n in os.listdir(cpu)
+                    if re.fullmatch(r"node\d+", n)]
+            self.assertEqual([w["node"]], node, w)
+        self.assertEqual(numa["ports"],
+                         [{"port": p["port"], "node": p["numa_node"]}
+                          for p in d["start"]["ports"]])
+        if len(nodes) == 1:
+            self.assertEqual(numa["cross_node"], [])
 
     def test_queues_spread(self):
         """--queues 2: streams go round-robin over the TX queues; memif

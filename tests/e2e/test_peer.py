@@ -330,6 +330,14 @@ class Peer(PeerBase):
                         "link_speed_mbps", "numa_node", "mac"):
                 self.assertIn(key, d[side])
         self.assertEqual(d["remote"]["mac"], RESP_MAC)
+        # this end's NUMA layout: the client's one worker, lcore 2 on
+        # CPU 1 (client_eal), on the node sysfs gives that CPU
+        numa = d["local"]["numa"]
+        node = [int(n[4:]) for n in os.listdir("/sys/devices/system/cpu/cpu1")
+                if re.fullmatch(r"node\d+", n)]
+        self.assertEqual(numa["workers"],
+                         [{"lcore": 2, "cpu": 1, "node": node[0]}])
+        self.assertEqual(numa["cross_node"], [])
         # both ends measured their TSC: one host, so one frequency, to
         # within the two bounds
         lo, re_ = d["local"], d["remote"]
