@@ -63,6 +63,13 @@ def exit_problems(err):
             if any(k in l for k in EXIT_PROBLEMS)]
 
 
+def group_kw(session):
+    """Popen arguments that make the child a process group leader (the
+    tests end whole groups with killpg): in a session of its own, or only
+    a group of its own in ours."""
+    return {"start_new_session": True} if session else {"process_group": 0}
+
+
 def child_env(env=None):
     e = dict(os.environ)
     for k, v in SAN_ENV.items():
@@ -142,14 +149,18 @@ class Nbench:
         return ["--no-pci", "--lcores", lcore_map(workers), "--file-prefix",
                 prefix or unique("fp"), "--log-level", "lib.eal:error"] + vdevs
 
-    def run(self, eal, tool, timeout=60, name="run", env=None, wrap=()):
-        """wrap: what runs the tool, e.g. ["ip", "netns", "exec", NS]."""
+    def run(self, eal, tool, timeout=60, name="run", env=None, wrap=(),
+            session=True):
+        """wrap: what runs the tool, e.g. ["ip", "netns", "exec", NS].
+        session=False: a process group of its own in our session (so in
+        our scheduler autogroup, as when a user starts both ends from one
+        shell) rather than a session of its own."""
         argv = list(wrap) + [BIN] + eal + ["--"] + tool
         log = os.path.join(LOGDIR, unique(name) + ".log")
         t0 = time.monotonic()
         p = subprocess.Popen(argv, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True,
-                             start_new_session=True, env=child_env(env))
+                             env=child_env(env), **group_kw(session))
         try:
             out, err = p.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -166,13 +177,13 @@ class Nbench:
                                  % (" ".join(argv), "\n".join(bad[:20]), log))
         return Run(argv, p.returncode, out, err, time.monotonic() - t0, log)
 
-    def start(self, eal, tool, name="bg", env=None, wrap=()):
+    def start(self, eal, tool, name="bg", env=None, wrap=(), session=True):
         """Start in the background; returns (Popen, argv, log path)."""
         argv = list(wrap) + [BIN] + eal + ["--"] + tool
         log = os.path.join(LOGDIR, unique(name) + ".log")
         p = CheckedPopen(argv, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True,
-                         start_new_session=True, env=child_env(env))
+                         env=child_env(env), **group_kw(session))
         p.log = log
         return p, argv, log
 

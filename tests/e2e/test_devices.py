@@ -212,26 +212,35 @@ class Bonding(nbe2e.E2ECase):
                       r.err)
 
     def test_peer_through_bonds(self):
-        # Known bug, open (issue 13): the first session after the
-        # responder starts fails in both builds here (3 of 3 alone, and in
-        # CI); later sessions pass, and so does the same path without a
-        # bond (OneQueuePair).  What was seen: the client's worker sends
-        # its KEEPALIVEs on the shared queue at the right times, and the
-        # kernel delivers each to b1 within the same ms (bpftrace on
-        # net_dev_start_xmit/netif_receive_skb); the responder's worker is
-        # running (85 % of a CPU) and polling the bond, with its RX pool
-        # full (6656 of 6656 free), yet reads nothing from b1 after the
-        # ACK of its ACCEPT, for 2 s, until the session times out ("the
-        # client vanished"); then the control lcore, polling the same
-        # queue, reads all 9 at once.  At that moment a direct read of
-        # both members' af_packet queues (not through the bond) returns
-        # nothing too, with imissed 0 (no ring drops).  Members with
-        # qpairs=2 (no shared queue, so not nb_ctltx) fail the same way.
-        # Not found yet; NB_E2E_KNOWN_BUGS=1 runs it.
+        # Both ends from one session (one scheduler autogroup), as from
+        # one shell.  Started in sessions of their own (the harness's
+        # default, as from two terminals) the first session fails every
+        # time on this host: a known, open bug, see
+        # test_peer_through_bonds_two_sessions.
+        self.peer_through_bonds(session=False)
+
+    def test_peer_through_bonds_two_sessions(self):
+        # Known bug, open (issue 13), triggered by the kernel's scheduler
+        # autogroups (sched_autogroup_enabled=1: one task group per
+        # session): with the responder or the client in a session of
+        # its own, the first session after the responder starts fails in
+        # both builds (every time here, and in CI); with autogroups off,
+        # or both in one session, it passes.  What was seen: the client's
+        # worker sends its KEEPALIVEs on time and the kernel delivers
+        # each to b1 within the same ms (bpftrace: netif_receive_skb on
+        # b1); the responder's worker runs (85 % of a CPU) and polls the
+        # bond with its RX pool full, yet neither it nor a direct read of
+        # the members' af_packet queues finds them (imissed 0), until the
+        # session times out ("the client vanished"); members with
+        # qpairs=2 fail the same way.  Not found yet.
         if os.environ.get("NB_E2E_KNOWN_BUGS") != "1":
-            self.skipTest("known bug: the first session through balance-xor "
-                          "bonds over af_packet stalls (issue 13 notes; "
-                          "NB_E2E_KNOWN_BUGS=1 runs it)")
+            self.skipTest("known bug: with autogroups the first session "
+                          "through balance-xor bonds over af_packet "
+                          "stalls (issue 13 notes; NB_E2E_KNOWN_BUGS=1 "
+                          "runs it)")
+        self.peer_through_bonds(session=True)
+
+    def peer_through_bonds(self, session):
         # balance-xor on the 5-tuple at both ends (a bond receives on
         # every member in this mode), each bond's members with one queue
         # pair: the control lcore shares it (nb_ctltx)
@@ -240,7 +249,8 @@ class Bonding(nbe2e.E2ECase):
             + self.members("b") + self.bond(1, "b", 2, ",xmit_policy=l34,"
                                             "mac=" + test_peer.RESP_MAC)
         p, argv, log = self.nb.start(resp_eal, ["--allow-quit"],
-                                     name="resp", wrap=self.wrap)
+                                     name="resp", wrap=self.wrap,
+                                     session=session)
         self.addCleanup(self.stop, p, log)
         self.assertIn("responder on port 2", p.stdout.readline())
         cli_eal = ["--no-pci", "--lcores", "0@0,1@0,2@1", "--file-prefix",
@@ -253,7 +263,7 @@ class Bonding(nbe2e.E2ECase):
                 if direction == "reverse":
                     tool.append("--reverse")
                 r = self.nb.run(cli_eal, tool, timeout=60, name="cli",
-                                wrap=self.wrap)
+                                wrap=self.wrap, session=session)
                 self.assertOk(r)
                 e = r.json()["end"]
                 self.assertEqual(e["sum_sent"]["packets"], 10000)
@@ -266,7 +276,8 @@ class Bonding(nbe2e.E2ECase):
                 k = "opackets" if direction == "forward" else "ipackets"
                 self.assertTrue(all(m[k] > 0 for m in per), per)
         self.nb.run(cli_eal, ["--peer", test_peer.RESP_MAC, "--quit"],
-                    timeout=60, name="quit", wrap=self.wrap)
+                    timeout=60, name="quit", wrap=self.wrap,
+                    session=session)
         p.wait(timeout=30)
 
     def stop(self, p, log):
