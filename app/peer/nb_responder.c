@@ -280,10 +280,9 @@ static void
 setup_test(struct nb_peer *pr, const struct nb_ctl_params *p)
 {
 	struct nb_ctl_msg r;
+	uint64_t t0 = nb_peer_now(pr);
 	char why[128];
 	int ok;
-
-	uint64_t t0 = nb_peer_now(pr);
 
 	pr->params = *p;
 	ok = check_params(pr, p, why, sizeof(why)) == 0 &&
