@@ -278,6 +278,11 @@ main(int argc, char **argv)
 	nb_telemetry_register(&app);
 	/* dpdk-dumpcap and dpdk-pdump attach through EAL's multi-process
 	 * channel, which --in-memory and --no-shconf leave out */
+	ret = nb_intr_thread_beside_main();
+	if (ret != 0)
+		NB_LOG(DEBUG,
+		       "EAL's interrupt thread stays where EAL put it: %s",
+		       rte_strerror(-ret));
 	pdump = rte_pdump_init() == 0;
 	if (!pdump)
 		NB_LOG(DEBUG,

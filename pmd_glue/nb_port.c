@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -415,8 +416,10 @@ nb_port_stats_reset(uint16_t port_id)
 struct intr_sync {
 	struct rte_intr_handle *ih;
 	int fd;
-	int handled; /* rounds the interrupt thread has seen */
-	int hold;    /* keep the thread in the callback */
+	int handled;		 /* rounds the interrupt thread has seen */
+	int hold;		 /* keep the thread in the callback */
+	const rte_cpuset_t *pin; /* move the thread there (then pin_ret) */
+	int pin_ret;
 };
 
 static void
@@ -427,6 +430,9 @@ intr_sync_cb(void *arg)
 
 	if (read(is->fd, &v, sizeof(v)) != (ssize_t)sizeof(v))
 		return;
+	if (is->pin != NULL)
+		is->pin_ret = -pthread_setaffinity_np(
+			pthread_self(), sizeof(*is->pin), is->pin);
 	__atomic_add_fetch(&is->handled, 1, __ATOMIC_RELEASE);
 	while (__atomic_load_n(&is->hold, __ATOMIC_ACQUIRE))
 		rte_delay_us_sleep(50);
@@ -491,6 +497,22 @@ intr_sync_close(struct intr_sync *is)
 	rte_intr_instance_free(is->ih);
 	close(is->fd);
 	is->ih = NULL;
+}
+
+int
+nb_intr_thread_beside_main(void)
+{
+	rte_cpuset_t set = rte_lcore_cpuset(rte_get_main_lcore());
+	struct intr_sync is;
+	int ret;
+
+	if (rte_thread_is_intr() || intr_sync_open(&is) != 0)
+		return -ENOTSUP;
+	is.pin = &set;
+	ret = intr_sync_round(&is) == 0 ? is.pin_ret : -ETIMEDOUT;
+	is.pin = NULL;
+	intr_sync_close(&is);
+	return ret;
 }
 
 /*

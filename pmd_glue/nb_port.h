@@ -62,6 +62,15 @@ int nb_port_bond_settle(uint16_t port_id, double timeout_s, double *waited_s);
 uint16_t nb_port_members(uint16_t port_id, uint16_t *ids, uint16_t max);
 /* The most RX and TX queues the device can give. */
 int nb_port_max_queues(uint16_t port_id, uint16_t *max_rxq, uint16_t *max_txq);
+/*
+ * Move EAL's interrupt thread (memif and vhost messages, a bond's link
+ * checks, alarms) onto the main (control) lcore's CPUs, where only
+ * sleeping lcores run.  EAL puts it on the CPUs no lcore of ours uses,
+ * which on a small host are another process's busy pollers: a bond over
+ * af_packet then stalled behind it (usage.md, "Bonds").  0, or -errno.
+ */
+int nb_intr_thread_beside_main(void);
+
 /* 1 when the port's link is up now (no waiting), else 0. */
 int nb_port_link_up(uint16_t port_id);
 /* Read identity (driver, MAC, NUMA node, link) without configuring. */

@@ -212,35 +212,23 @@ class Bonding(nbe2e.E2ECase):
                       r.err)
 
     def test_peer_through_bonds(self):
-        # Both ends from one session (one scheduler autogroup), as from
-        # one shell.  Started in sessions of their own (the harness's
-        # default, as from two terminals) the first session fails every
-        # time on this host: a known, open bug, see
-        # test_peer_through_bonds_two_sessions.
-        self.peer_through_bonds(session=False)
-
-    def test_peer_through_bonds_two_sessions(self):
-        # Known bug, open (issue 13), triggered by the kernel's scheduler
-        # autogroups (sched_autogroup_enabled=1: one task group per
-        # session): with the responder or the client in a session of
-        # its own, the first session after the responder starts fails in
-        # both builds (every time here, and in CI); with autogroups off,
-        # or both in one session, it passes.  What was seen: the client's
-        # worker sends its KEEPALIVEs on time and the kernel delivers
-        # each to b1 within the same ms (bpftrace: netif_receive_skb on
-        # b1); the responder's worker runs (85 % of a CPU) and polls the
-        # bond with its RX pool full, yet neither it nor a direct read of
-        # the members' af_packet queues finds them (imissed 0), until the
-        # session times out ("the client vanished"); members with
-        # qpairs=2 fail the same way.  Not found yet.
-        if os.environ.get("NB_E2E_KNOWN_BUGS") != "1":
-            self.skipTest("known bug: with autogroups the first session "
-                          "through balance-xor bonds over af_packet "
-                          "stalls (issue 13 notes; NB_E2E_KNOWN_BUGS=1 "
-                          "runs it)")
+        # each end in a session of its own (the harness's default, as
+        # from two terminals: two scheduler autogroups)
         self.peer_through_bonds(session=True)
 
+    def test_peer_through_bonds_one_session(self):
+        self.peer_through_bonds(session=False)
+
     def peer_through_bonds(self, session):
+        # With sched_autogroup_enabled=1 and each end in a session of its
+        # own, the first test used to stall for the peer timeout every
+        # time (the responder's worker read nothing off the member's
+        # af_packet ring although the kernel had delivered the client's
+        # frames); a responder bond of any mode was enough.  It went
+        # away when the responder's EAL interrupt thread (the bond's link
+        # checks, alarms), which EAL had put on CPU 1 beside the client's
+        # busy worker, was moved to the control lcore's CPU:
+        # nb_intr_thread_beside_main() does that at start.
         # balance-xor on the 5-tuple at both ends (a bond receives on
         # every member in this mode), each bond's members with one queue
         # pair: the control lcore shares it (nb_ctltx)
