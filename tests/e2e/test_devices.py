@@ -224,7 +224,7 @@ class Bonding(nbe2e.E2ECase):
         # own, the first test used to stall for the peer timeout every
         # time (the responder's worker read nothing off the member's
         # af_packet ring although the kernel had delivered the client's
-        # frames); a responder bond of any mode was enough.  It went
+        # frames); a responder bond in mode 1 or 2 was enough.  It went
         # away when the responder's EAL interrupt thread (the bond's link
         # checks, alarms), which EAL had put on CPU 1 beside the client's
         # busy worker, was moved to the control lcore's CPU:
