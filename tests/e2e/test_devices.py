@@ -15,28 +15,8 @@ import nbe2e
 import test_peer
 
 
-class OneQueuePair(test_peer.PeerBase):
-
-    def setUp(self):
-        super().setUp()
-        if os.geteuid() != 0:
-            self.skipTest("needs root for network namespaces")
-        self.ns = "nq%d" % (os.getpid() % 100000)
-        nbe2e.netns_up(self.ns)
-        self.addCleanup(nbe2e.netns_down, self.ns)
-        # the responder's address, as --peer gives it
-        vb = self.ns + "vb"
-        for args in (["down"], ["address", test_peer.RESP_MAC], ["up"]):
-            subprocess.run(["ip", "-n", self.ns + "b", "link", "set", vb]
-                           + args, check=True, capture_output=True)
-        self.responder_wrap = ["ip", "netns", "exec", self.ns + "b"]
-        self.client_wrap = ["ip", "netns", "exec", self.ns + "a"]
-
-    def responder_vdev(self, rsize):
-        return "net_af_packet0,iface=%svb" % self.ns
-
-    def client_vdev(self):
-        return "net_af_packet0,iface=%sva" % self.ns
+class OneQueuePair(test_peer.VethPeerBase):
+    """Both ends on af_packet's one default queue pair (VethPeerBase)."""
 
     def test_directions_on_one_queue_pair(self):
         # 20 kpps of 512 B: the kernel's veth path keeps up under ASan too

@@ -13,6 +13,7 @@ import json
 import os
 import re
 import signal
+import subprocess
 import time
 
 import iperf3_keys
@@ -405,44 +406,6 @@ class Peer(PeerBase):
         self.assertIn("rejected the test", err)
         self.assertIn("at most 2", err)
 
-    def start_testpmd_far_end(self):
-        """A fresh dpdk-testpmd (rxonly) as the memif server on a socket of
-        its own (self.sock): the link comes up, but nobody speaks the
-        control protocol there.  One per client run: testpmd's memif
-        server has been seen to refuse, or crash on (SIGSEGV), a second
-        client on a loaded host, which is not the tool's failure."""
-        # the one before goes first: two would not fit the hugepages
-        old = getattr(self, "_testpmd", None)
-        if old is not None and old.poll() is None:
-            os.killpg(old.pid, signal.SIGKILL)
-            old.communicate()
-        self.sock = os.path.join(self.tmpdir, nbe2e.unique("tp") + ".sock")
-        # as many queue pairs as a peer-mode client uses
-        tp = self._testpmd = nbe2e.testpmd(
-            [], "net_memif0,role=server,socket=%s" % self.sock,
-            mode="rxonly", extra=["--rxq=2", "--txq=2"])
-        self.addCleanup(lambda: (os.killpg(tp.pid, signal.SIGKILL)
-                                 if tp.poll() is None else None,
-                                 tp.communicate()))
-        return tp
-
-    def test_no_responder(self):
-        self.start_testpmd_far_end()
-        t0 = time.monotonic()
-        r = self.client(["--rate", "1G", "--time", "1", "--json"], code=1)
-        self.assertLess(time.monotonic() - t0, 20)
-        self.assertIn("did not answer", r.err)
-        self.assertIn("did not answer", r.json()["error"])
-        # --peer-timeout sets how long: the HELLO is given up on after it
-        # (the run also spends EAL start-up and the link wait)
-        for secs in (0.5, 3):
-            self.start_testpmd_far_end()
-            r = self.client(["--peer-timeout", str(secs), "--time", "1"],
-                            code=1)
-            self.assertIn("within %.1f s" % secs, r.err)
-            self.assertGreaterEqual(r.elapsed, secs)
-            self.assertLess(r.elapsed, secs + 8)
-
     def test_port_and_ip(self):
         """--port picks the test port among several, --ip sets each side's
         address: the client finds the responder by ARP at its --ip."""
@@ -645,6 +608,58 @@ class Peer(PeerBase):
                 self.assertEqual(st["connecting_to"]["port"], 7201)
                 self.assertEqual(len(st["connected"]),
                                  len(d["end"]["streams"]))
+
+
+
+class VethPeerBase(PeerBase):
+    """PeerBase on af_packet over a veth pair across two network
+    namespaces (PREFIXa: the client, PREFIXb: the responder's end, whose
+    veth carries RESP_MAC): the kernel's link is up as soon as the pair
+    exists, whether or not anything runs at the far end."""
+
+    def setUp(self):
+        super().setUp()
+        if os.geteuid() != 0:
+            self.skipTest("needs root for network namespaces")
+        self.ns = "nv%d" % (os.getpid() % 100000)
+        nbe2e.netns_up(self.ns)
+        self.addCleanup(nbe2e.netns_down, self.ns)
+        vb = self.ns + "vb"
+        for args in (["down"], ["address", RESP_MAC], ["up"]):
+            subprocess.run(["ip", "-n", self.ns + "b", "link", "set", vb]
+                           + args, check=True, capture_output=True)
+        self.responder_wrap = ["ip", "netns", "exec", self.ns + "b"]
+        self.client_wrap = ["ip", "netns", "exec", self.ns + "a"]
+
+    def responder_vdev(self, rsize):
+        return "net_af_packet0,iface=%svb" % self.ns
+
+    def client_vdev(self):
+        return "net_af_packet0,iface=%sva" % self.ns
+
+
+class NoResponder(VethPeerBase):
+    """A host at the peer's MAC that runs no responder: the far veth end
+    in its namespace, the kernel's, with no address (it drops the client's
+    HELLOs unanswered).  (This used dpdk-testpmd's memif server as the
+    silent far end; under CI's load that server now and then crashed or
+    refused the client with "ID not found", and DPDK 22.11's memif client
+    never tries again, so the link stayed down: not what is tested here.)"""
+
+    def test_no_responder(self):
+        t0 = time.monotonic()
+        r = self.client(["--rate", "1G", "--time", "1", "--json"], code=1)
+        self.assertLess(time.monotonic() - t0, 20)
+        self.assertIn("did not answer", r.err)
+        self.assertIn("did not answer", r.json()["error"])
+        # --peer-timeout sets how long: the HELLO is given up on after it
+        # (the run also spends EAL start-up and the link wait)
+        for secs in (0.5, 3):
+            r = self.client(["--peer-timeout", str(secs), "--time", "1"],
+                            code=1)
+            self.assertIn("within %.1f s" % secs, r.err)
+            self.assertGreaterEqual(r.elapsed, secs)
+            self.assertLess(r.elapsed, secs + 8)
 
 
 if __name__ == "__main__":
