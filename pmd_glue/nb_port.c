@@ -13,6 +13,7 @@
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
+#include "nb_caps.h"
 #include "nb_drivers.h"
 #include "nb_port.h"
 
@@ -183,6 +184,8 @@ nb_port_setup(uint16_t port_id, const struct nb_port_req *req,
 	struct rte_eth_dev_info info;
 	struct rte_eth_rxconf rxc;
 	struct rte_eth_txconf txc;
+	struct nb_offload_req oreq;
+	char why[256];
 	uint16_t rxd = req->rxd, txd = req->txd, q, max_rxq, max_txq;
 	uint32_t mtu;
 	char name[RTE_MEMPOOL_NAMESIZE];
@@ -214,6 +217,16 @@ nb_port_setup(uint16_t port_id, const struct nb_port_req *req,
 			 req->max_frame);
 		return -EINVAL;
 	}
+	nb_port_caps(port_id, &info, &p->caps);
+	p->tx_csum = req->tx_csum;
+	oreq.tx_csum = req->tx_csum;
+	oreq.proto = req->proto;
+	oreq.nb_rxq = req->nb_rxq;
+	if (nb_offload_decide(info.driver_name, &p->caps, &oreq, &p->offload,
+			      why, sizeof(why)) != 0) {
+		snprintf(err, errlen, "port %u: %s", port_id, why);
+		return -EINVAL;
+	}
 	socket = rte_eth_dev_socket_id(port_id);
 	if (socket < 0)
 		socket = (int)rte_socket_id();
@@ -231,12 +244,13 @@ nb_port_setup(uint16_t port_id, const struct nb_port_req *req,
 		return -EINVAL;
 	}
 	conf.rxmode.mtu = mtu;
-	if (req->nb_rxq > 1 && info.flow_type_rss_offloads != 0) {
+	if (p->offload.rss) {
 		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
 		conf.rx_adv_conf.rss_conf.rss_hf =
 			info.flow_type_rss_offloads &
 			(RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP | RTE_ETH_RSS_TCP);
 	}
+	conf.txmode.offloads |= nb_caps_tx_offloads(&p->caps, req->tx_csum);
 	if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE)
 		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
 	if (req->max_frame > RTE_MBUF_DEFAULT_DATAROOM &&

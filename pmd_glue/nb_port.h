@@ -13,6 +13,7 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include "nb_offload.h"
 #include "nb_plan.h"
 #include "nb_pmd_stats.h"
 
@@ -26,12 +27,17 @@ struct nb_port_req {
 	unsigned int nb_rx_mbufs;
 	double start_timeout; /* seconds a start that fails for want of the
 			       * far end (memif client first) is retried */
+	enum nb_csum_mode tx_csum; /* --tx-checksum */
+	uint8_t proto;		   /* the test's (the plan's checksum) */
 };
 
 struct nb_port {
 	struct nb_port_desc desc;
 	struct rte_mempool *rx_pool;
 	int started;
+	struct nb_dev_caps caps;	/* what the device offers */
+	enum nb_csum_mode tx_csum;	/* as asked (the jobs' checksums) */
+	struct nb_offload_plan offload; /* what is used of it */
 };
 
 /* Configure queues, RX mempool on the port's NUMA node, start. */

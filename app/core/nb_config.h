@@ -10,6 +10,7 @@
 
 #include "nb_capspec.h"
 #include "nb_impair.h"
+#include "nb_offload.h"
 #include "nb_search.h"
 #include "nb_units.h"
 
@@ -65,6 +66,7 @@ struct nb_config {
 			      * control TX queue (receivers poll it too) */
 	uint32_t rxd, txd;   /* descriptors per queue */
 	double link_timeout; /* seconds to wait for link up */
+	enum nb_csum_mode tx_csum; /* --tx-checksum: the NIC's or software */
 	double drain; /* seconds the sinks keep receiving after TX ends */
 
 	/* peer side */

@@ -4,63 +4,109 @@
 
 #include "nb_drivers.h"
 
+#define CK_ALL (NB_CAP_TX_IPV4_CKSUM | NB_CAP_TX_UDP_CKSUM | NB_CAP_TX_TCP_CKSUM)
+#define CK_L4  (NB_CAP_TX_UDP_CKSUM | NB_CAP_TX_TCP_CKSUM)
+#define RSS    (NB_CAP_RSS_IP | NB_CAP_RSS_L4)
+#define CAPS(c, rxq, txq) {(c), (rxq), (txq)}
+
 static const struct nb_driver_profile profiles[] = {
 	{"net_af_packet", "af_packet vdev",
 	 "add qpairs=%u to its --vdev (net_af_packet0,iface=IF,qpairs=N; "
 	 "the interface needs as many queues: veth numrxqueues/"
 	 "numtxqueues)",
-	 NULL},
+	 NULL, 0, CAPS(0, 1, 1), "queues: qpairs= (1 by default)"},
 	{"net_virtio_user", "virtio-user vdev",
 	 "add queues=%u to its --vdev and give the vhost-user end as many "
 	 "(net_vhost0,...,queues=N)",
 	 "--single-file-segments (vhost-user maps at most 8 memory "
-	 "regions: 'Too many memory regions' otherwise)"},
+	 "regions: 'Too many memory regions' otherwise)",
+	 0, CAPS(CK_L4, 1, 1),
+	 "checksums when the backend offers VIRTIO_NET_F_CSUM (vhost-user "
+	 "does); queues: queues= (1 by default)"},
 	{"net_vhost", "vhost-user vdev",
 	 "add queues=%u to its --vdev and to the virtio-user or guest end",
-	 NULL},
+	 NULL, 0, CAPS(CK_L4, 1, 1),
+	 "checksums unless legacy-ol-flags=1; queues: queues= (1 by "
+	 "default)"},
 	{"net_virtio", "virtio-net NIC (a guest)",
 	 "give the guest NIC %u queue pairs (QEMU: -netdev ...,queues=N "
 	 "and -device virtio-net-pci,mq=on,vectors=2N+2; libvirt: "
 	 "<driver queues='N'/>)",
-	 NULL},
+	 NULL, 0, CAPS(CK_L4, 1, 1),
+	 "checksums when the host offers VIRTIO_NET_F_CSUM, RSS only with "
+	 "VIRTIO_NET_F_RSS, queues with VIRTIO_NET_F_MQ"},
 	{"net_netvsc", "Hyper-V netvsc NIC (a guest)",
 	 "the host gives the synthetic NIC its channels: ask for %u (it "
 	 "offers up to the guest's vCPUs)",
-	 NULL},
+	 NULL, 0, CAPS(CK_ALL | RSS, 0, 0),
+	 "checksums and RSS as the host's NDIS reports them (ANDed with an "
+	 "accelerated VF's)"},
 	{"net_vmxnet3", "VMware vmxnet3 NIC (a guest)",
 	 "give the VM more vCPUs: vmxnet3 offers queues up to them (%u "
 	 "asked)",
-	 NULL},
+	 NULL, 0, CAPS(CK_L4 | RSS, 16, 8),
+	 "UDP in the RSS hash from device version 4"},
 	{"net_e1000_em", "e1000 NIC (a guest)",
-	 "e1000 has one queue pair; use --queues 1 (%u asked)", NULL},
-	{"net_e1000_igb", "Intel igb NIC", NULL, NULL},
-	{"net_ixgbe", "Intel 82599/X540/X550 NIC", NULL, NULL},
+	 "e1000 has one queue pair; use --queues 1 (%u asked)", NULL, 0,
+	 CAPS(CK_ALL | NB_CAP_FLOW_CTRL, 1, 1), NULL},
+	{"net_e1000_igb", "Intel igb NIC", NULL, NULL, 0,
+	 CAPS(CK_ALL | RSS | NB_CAP_TIMESYNC | NB_CAP_FLOW_CTRL, 8, 8),
+	 "queues: 82576 16, i350 8, i210 4, i211 2"},
+	{"net_ixgbe", "Intel 82599/X540/X550 NIC", NULL, NULL, 0,
+	 CAPS(CK_ALL | RSS | NB_CAP_TIMESYNC | NB_CAP_QUEUE_RATE |
+		      NB_CAP_FLOW_CTRL,
+	      128, 64),
+	 NULL},
 	{"net_ixgbe_vf", "Intel 82599/X540/X550 VF",
 	 "the PF decides the VF's queues (%u asked): a VF of ixgbe has 4 at "
 	 "most",
+	 NULL, 0, CAPS(CK_ALL | RSS, 0, 0), "queues: as the PF gives (8 at most)"},
+	{"net_i40e", "Intel X710/XL710 NIC", NULL, NULL, 0,
+	 CAPS(CK_ALL | RSS | NB_CAP_TIMESYNC | NB_CAP_FLOW_CTRL, 64, 64),
 	 NULL},
-	{"net_i40e", "Intel X710/XL710 NIC", NULL, NULL},
 	{"net_i40e_vf", "Intel X710/XL710 VF (iavf)",
 	 "the PF decides the VF's queues (%u asked): set them with the "
 	 "kernel PF driver before binding",
-	 NULL},
+	 NULL, 0, CAPS(CK_ALL | RSS, 0, 0), NULL},
 	{"net_iavf", "Intel iavf VF",
-	 "the PF decides the VF's queues (%u asked)", NULL},
-	{"net_bnxt", "Broadcom BCM574xx NIC", NULL, NULL},
-	{"net_bnx2x", "Broadcom BCM57800 NIC", NULL, NULL},
+	 "the PF decides the VF's queues (%u asked)", NULL, 0,
+	 CAPS(CK_ALL | RSS, 16, 16),
+	 "RX timestamps when the PF grants PTP; no IEEE 1588 API in 22.11"},
+	{"net_bnxt", "Broadcom BCM574xx NIC", NULL, NULL, 0,
+	 CAPS(CK_ALL | RSS | NB_CAP_RX_TIMESTAMP | NB_CAP_TIMESYNC |
+		      NB_CAP_FLOW_CTRL,
+	      0, 0),
+	 "timestamps on a PF whose firmware has PTP; queues from the "
+	 "firmware's rings"},
+	{"net_bnx2x", "Broadcom BCM57800 NIC", NULL, NULL, 0,
+	 CAPS(0, 16, 16), "no offloads, no RSS hash types, no MTU change"},
 	{"net_bnx2xvf", "Broadcom BCM57800 VF",
-	 "the PF decides the VF's queues (%u asked)", NULL},
-	{"net_memif", "memif vdev", NULL, NULL, 1},
-	{"net_tap", "tap vdev", NULL, NULL},
-	{"net_null", "null vdev", NULL, NULL},
+	 "the PF decides the VF's queues (%u asked)", NULL, 0,
+	 CAPS(0, 0, 0), NULL},
+	{"net_memif", "memif vdev", NULL, NULL, 1, CAPS(0, 255, 255), NULL},
+	{"net_tap", "tap vdev", NULL, NULL, 0,
+	 CAPS(CK_ALL | RSS | NB_CAP_FLOW_CTRL, 16, 16),
+	 "checksums done by the kernel; flow control: none only"},
+	{"net_null", "null vdev", NULL, NULL, 0, CAPS(RSS, 1024, 1024),
+	 "RSS accepted, nothing hashed"},
 	{"net_ring", "ring vdev",
-	 "give it %u rings (nodeaction=NAME:NUMA:CREATE per queue)", NULL},
+	 "give it %u rings (nodeaction=NAME:NUMA:CREATE per queue)", NULL, 0,
+	 CAPS(0, 0, 0), NULL},
 	{"net_pcap", "pcap vdev",
 	 "give one rx_pcap/tx_pcap (or iface) pair per queue: %u of them",
-	 NULL},
+	 NULL, 0, CAPS(0, 0, 0), NULL},
 	{"net_bonding", "bonding vdev",
-	 "a bond has the queues of its members: give each member %u", NULL},
+	 "a bond has the queues of its members: give each member %u", NULL,
+	 0, CAPS(0, 0, 0),
+	 "what all its members have (offloads ANDed, queues the least)"},
 };
+
+const struct nb_driver_profile *
+nb_driver_profiles(size_t *n)
+{
+	*n = sizeof(profiles) / sizeof(profiles[0]);
+	return profiles;
+}
 
 const struct nb_driver_profile *
 nb_driver_profile(const char *driver)

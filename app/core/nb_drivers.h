@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What the tool knows about each driver, as data: how a user gets more
- * queue pairs from it and which EAL options it needs.  Looked up by
+ * queue pairs from it, which EAL options it needs, and what it offers
+ * (TX checksums, RSS, timestamps, rate limits, flow control).  Looked up by
  * the driver name ethdev reports (dev_info); pure, unit-tested.
  */
 #ifndef NB_DRIVERS_H
 #define NB_DRIVERS_H
 
 #include <stddef.h>
+
+#include "nb_offload.h"
 
 struct nb_driver_profile {
 	const char *driver; /* as ethdev names it, e.g. "net_ixgbe" */
@@ -21,7 +24,16 @@ struct nb_driver_profile {
 	 * responder leaves such a port alone from a leaving client's DONE
 	 * until the link goes down */
 	int leave_unmaps;
+	/* what DPDK 22.11's driver reports for a typical device of it
+	 * (dev_info and the ops it has; drivers/net/<name>/ at v22.11), the
+	 * capability logic's test fixtures and docs/usage.md's table; a
+	 * run uses the port's own dev_info.  max queues 0: per device */
+	struct nb_dev_caps caps;
+	const char *caps_note; /* conditions on those, or NULL */
 };
+
+/* The table, for tests and docs: *n entries. */
+const struct nb_driver_profile *nb_driver_profiles(size_t *n);
 
 /* The profile of a driver; NULL for one the table does not know. */
 const struct nb_driver_profile *nb_driver_profile(const char *driver);

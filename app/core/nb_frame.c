@@ -144,8 +144,28 @@ nb_frame_build(uint8_t *buf, size_t buflen, const struct nb_flow *f,
 		t->l4_off = (uint16_t)l4;
 		t->copy_len = (uint16_t)copy;
 		t->csum0 = csum;
+		t->csum_keep = 0xffff;
 		t->proto = f->proto;
 		memcpy(t->hdr, buf, copy);
 	}
 	return (int)wire;
+}
+
+void
+nb_tmpl_l4_csum_hw(struct nb_tmpl *t)
+{
+	const uint8_t *ip = t->hdr + t->l4_off - NB_IPV4_HLEN;
+	uint32_t l4len = (uint32_t)(t->wire_len - t->l4_off);
+	uint32_t sum = nb_csum_partial(ip + NB_IPV4_OFF_SRC, 8, 0);
+	uint16_t phdr;
+
+	sum += t->proto;
+	sum += l4len;
+	phdr = (uint16_t)~nb_csum_fold(sum);
+	t->csum_keep = 0;
+	t->csum_fixed = phdr;
+	nb_put_be16(t->hdr + t->l4_off +
+			    (t->proto == NB_IPPROTO_UDP ? NB_UDP_OFF_CSUM
+							: NB_TCP_OFF_CSUM),
+		    phdr);
 }

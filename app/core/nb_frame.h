@@ -122,9 +122,33 @@ struct nb_tmpl {
 	uint16_t l4_off;   /* offset of the UDP/TCP header */
 	uint16_t copy_len; /* bytes to copy per packet: headers + stamp */
 	uint16_t csum0;	   /* L4 checksum as stored with seq = tstamp = 0 */
+	/* the L4 checksum stored per frame is (computed & csum_keep) |
+	 * csum_fixed: 0xffff and 0 in software, 0 and the pseudo-header's
+	 * sum when the NIC fills it (nb_tmpl_l4_csum_hw) */
+	uint16_t csum_keep, csum_fixed;
 	uint8_t proto;
+	/* what the worker sets on each mbuf of this template: rte_mbuf's
+	 * ol_flags and tx_offload, 0 unless the NIC fills the checksum */
+	uint64_t mbuf_ol_flags, mbuf_tx_offload;
 	uint8_t hdr[NB_TMPL_MAX_HDR];
 };
+
+/*
+ * Leave the L4 checksum of every frame of t to the NIC (TX checksum
+ * offload): the template's checksum field then holds the sum of the
+ * pseudo-header only (source, destination, protocol, L4 length: as DPDK's
+ * rte_ipv4_phdr_cksum gives it, what the offload expects), and stamping
+ * leaves it so.  The caller sets mbuf_ol_flags and mbuf_tx_offload.
+ */
+void nb_tmpl_l4_csum_hw(struct nb_tmpl *t);
+
+/* The L2 and L3 header lengths of t's frames (for the mbuf's l2_len and
+ * l3_len). */
+static inline uint16_t
+nb_tmpl_l2_len(const struct nb_tmpl *t)
+{
+	return (uint16_t)(t->l4_off - NB_IPV4_HLEN);
+}
 
 /* Header bytes before the L4 payload for this proto and tagging. */
 size_t nb_frame_hdr_len(uint8_t proto, int vlan);
@@ -263,7 +287,9 @@ nb_stamp_at(uint8_t *frame, const struct nb_tmpl *t, uint64_t seq, uint64_t ts,
 		nb_put_be16(l4 + NB_TCP_OFF_URG, (uint16_t)(ts >> 32));
 	}
 	nb_put_be16(l4 + (udp ? NB_UDP_OFF_CSUM : NB_TCP_OFF_CSUM),
-		    nb_stamp_csum(t->csum0, seq, ts, udp));
+		    (uint16_t)((nb_stamp_csum(t->csum0, seq, ts, udp) &
+				t->csum_keep) |
+			       t->csum_fixed));
 }
 
 /* Write seq and tstamp into a UDP frame copied from t, fix the checksum. */

@@ -464,6 +464,16 @@ opt_txd(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 }
 
 static int
+opt_tx_checksum(struct nb_config *cfg, const char *val, char *why,
+		size_t whylen)
+{
+	if (nb_csum_mode_parse(val, &cfg->tx_csum) == 0)
+		return 0;
+	WHY("want auto, hw or sw");
+	return -EINVAL;
+}
+
+static int
 opt_peer(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
 	if (nb_parse_mac(val, cfg->peer_mac) == 0) {
@@ -948,6 +958,12 @@ const struct nb_option nb_options[] = {
 	 NB_IN_ALL},
 	{"txd", 0, "N", opt_txd, "TX descriptors per queue [1024]", 0,
 	 NB_IN_ALL},
+	{"tx-checksum", 0, "auto|hw|sw", opt_tx_checksum,
+	 "UDP/TCP checksums of the generated frames: the NIC's TX checksum "
+	 "offload where the device has it (auto), always (hw: a port "
+	 "without it is refused) or never (sw: computed per frame, "
+	 "incrementally) [auto]",
+	 0, NB_IN_ALL},
 	{"link-timeout", 0, "SECS", opt_link_timeout,
 	 "how long to wait for link up [10]", 0, NB_IN_ALL},
 	{"drain", 0, "SECS", opt_drain,

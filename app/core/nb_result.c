@@ -9,6 +9,7 @@
 #include "nb_frame.h"
 #include "nb_iperf3.h"
 #include "nb_json.h"
+#include "nb_offload.h"
 #include "nb_result.h"
 #include "nb_version.h"
 
@@ -864,6 +865,8 @@ port_json(const struct nb_port_result *p, int with_counts)
 	json_object_set_new(o, "mtu", jint(p->desc.mtu));
 	if (p->role)
 		json_object_set_new(o, "role", json_string(p->role));
+	if (p->has_offload)
+		json_object_set_new(o, "offloads", nb_offload_json(&p->offload));
 	if (with_counts && !(p->role && strcmp(p->role, "peer") == 0)) {
 		json_object_set_new(o, "tool_tx_packets",
 				    jint(p->tool_tx_pkts));

@@ -16,6 +16,7 @@
 #include "nb_cpu.h"
 #include "nb_hist.h"
 #include "nb_numa.h"
+#include "nb_offload.h"
 #include "nb_pmd_stats.h"
 
 /* What timed the test: the TSC, and how its frequency was found. */
@@ -50,6 +51,8 @@ struct nb_port_result {
 	uint64_t tool_rx_bytes;
 	struct nb_pmd_stats pmd;  /* the PMD's own counters */
 	struct nb_bond_info bond; /* mode -1 unless a bond */
+	struct nb_offload_plan offload; /* what the port offloads */
+	int has_offload;		/* offload is filled */
 	/* per queue (loopback, the port's queues 0..nb_queues-1, shown
 	 * when more than one): what the tool's jobs on it counted */
 	uint16_t nb_queues;

@@ -30,7 +30,7 @@ print_header(struct nb_app *app)
 	uint16_t i;
 
 	for (i = 0; i < app->nb_ports; i++)
-		nb_setup_print_port(stdout, &app->ports[i].desc);
+		nb_setup_print_test_port(stdout, &app->ports[i]);
 	printf("lcores: %s\n", r->lcore_map);
 	if (app->rate.unlimited)
 		snprintf(rate, sizeof(rate), "max");

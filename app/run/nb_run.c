@@ -98,8 +98,11 @@ nb_run_prepare(struct nb_app *app, uint64_t rate_num, uint64_t rate_den,
 	nb_setup_lcore_map(app, r->lcore_map, sizeof(r->lcore_map));
 	nb_setup_numa(app);
 	r->nb_ports = app->nb_ports;
-	for (i = 0; i < app->nb_ports; i++)
+	for (i = 0; i < app->nb_ports; i++) {
 		r->ports[i].desc = app->ports[i].desc;
+		r->ports[i].offload = app->ports[i].offload;
+		r->ports[i].has_offload = 1;
+	}
 	app->run.tx_stop = 0;
 	app->run.rx_stop = 0;
 	app->run.rx_offset_ns = 0;

@@ -211,6 +211,16 @@ nb_setup_print_port(FILE *f, const struct nb_port_desc *d)
 		d->numa_node, d->mtu);
 }
 
+void
+nb_setup_print_test_port(FILE *f, const struct nb_port *p)
+{
+	char t[200];
+
+	nb_setup_print_port(f, &p->desc);
+	nb_offload_text(&p->offload, t, sizeof(t));
+	fprintf(f, "  offloads: %s\n", t);
+}
+
 static int eal_single_file;
 
 void
@@ -290,6 +300,8 @@ nb_setup_ports(struct nb_app *app, const uint16_t *ids, uint16_t n,
 				       512 * rte_lcore_count() + 4096,
 			/* a memif client started before its server */
 			.start_timeout = cfg->link_timeout,
+			.tx_csum = cfg->tx_csum,
+			.proto = cfg->proto,
 		};
 
 		app->port_ids[i] = ids[i];
@@ -406,7 +418,7 @@ nb_setup_list_ports(struct nb_app *app)
 		return 1;
 	if (!app->cfg.json) {
 		for (i = 0; i < app->nb_ports; i++) {
-			nb_setup_print_port(stdout, &app->ports[i].desc);
+			nb_setup_print_test_port(stdout, &app->ports[i]);
 			print_members(app->port_ids[i]);
 		}
 		printf("lcores: %s\n", app->result.lcore_map);

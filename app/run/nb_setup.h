@@ -32,6 +32,8 @@ void nb_setup_numa(struct nb_app *app);
 /* Warn about workers whose ports sit on another NUMA node. */
 void nb_setup_check_numa(const struct nb_app *app);
 void nb_setup_print_port(FILE *f, const struct nb_port_desc *d);
+/* The same for a port set up for the test, and what it offloads. */
+void nb_setup_print_test_port(FILE *f, const struct nb_port *p);
 
 struct nb_setup_req {
 	uint16_t nb_queues;    /* RX and TX queues per port */

@@ -525,7 +525,7 @@ nb_suite_main(struct nb_app *app, uint64_t link_bps, const char *topology,
 	nb_suite_report_init(&x.rep, cfg, topology, kinds, (double)link_bps);
 	if (nb_out_chatty(o)) {
 		for (i = 0; i < app->nb_ports; i++)
-			nb_setup_print_port(o->f, &app->ports[i].desc);
+			nb_setup_print_test_port(o->f, &app->ports[i]);
 		nb_setup_lcore_map(app, lcores, sizeof(lcores));
 		fprintf(o->f, "lcores: %s\n", lcores);
 		nb_suite_text_begin(o->f, &x.rep);

@@ -16,18 +16,27 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 
+#include "nb_caps.h"
 #include "nb_jobs.h"
 #include "nb_port.h"
 
-static const struct nb_port_desc *
-port_desc(const struct nb_jobs_ports *ports, uint16_t port_id)
+static const struct nb_port *
+port_of(const struct nb_jobs_ports *ports, uint16_t port_id)
 {
 	uint16_t i;
 
 	for (i = 0; i < ports->nb_ports; i++)
 		if (ports->port_ids[i] == port_id)
-			return &ports->ports[i].desc;
+			return &ports->ports[i];
 	return NULL;
+}
+
+static const struct nb_port_desc *
+port_desc(const struct nb_jobs_ports *ports, uint16_t port_id)
+{
+	const struct nb_port *p = port_of(ports, port_id);
+
+	return p != NULL ? &p->desc : NULL;
 }
 
 static uint32_t
@@ -71,10 +80,11 @@ stream_flow(struct nb_flow *f, const struct nb_config *cfg,
 	f->stream_id = (uint16_t)s;
 }
 
+/* hw_csum: the TX port fills the L4 checksums (nb_offload_tx_l4) */
 static int
 build_templates(struct nb_txjob *j, const struct nb_config *cfg,
 		const struct nb_port_desc *tx, const struct nb_port_desc *rx,
-		char *err, size_t errlen)
+		int hw_csum, char *err, size_t errlen)
 {
 	uint8_t frame[NB_FRAME_MAX];
 	struct nb_flow f;
@@ -96,6 +106,10 @@ build_templates(struct nb_txjob *j, const struct nb_config *cfg,
 					 "cannot build a %u B frame", sz);
 				return -EINVAL;
 			}
+			if (hw_csum) {
+				nb_tmpl_mbuf_csum(w);
+				nb_tmpl_mbuf_csum(d);
+			}
 		}
 	}
 	return 0;
@@ -108,6 +122,7 @@ build_txjob(struct nb_jobs *js, const struct nb_config *cfg,
 {
 	const struct nb_port_desc *tx = port_desc(ports, job->port);
 	const struct nb_port_desc *rx = port_desc(ports, job->peer_port);
+	const struct nb_port *txp;
 	int socket = desc_socket(tx);
 	uint32_t max_frame = sizes_max(&cfg->sizes), ns, nt;
 	char name[RTE_MEMPOOL_NAMESIZE];
@@ -147,7 +162,12 @@ build_txjob(struct nb_jobs *js, const struct nb_config *cfg,
 	if (!j->tmpl_warm || !j->tmpl_data || !j->cnt_warm || !j->cnt_data ||
 	    !j->seq)
 		goto nomem;
-	ret = build_templates(j, cfg, tx, rx != NULL ? rx : tx, err, errlen);
+	txp = port_of(ports, job->port);
+	ret = build_templates(j, cfg, tx, rx != NULL ? rx : tx,
+			      txp != NULL && nb_offload_tx_l4(&txp->caps,
+							      txp->tx_csum,
+							      cfg->proto),
+			      err, errlen);
 	if (ret != 0)
 		return ret;
 	j->tmpl = j->tmpl_warm;

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <stdio.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "nb_frame.h"
+#include "nb_offload.h"
+
+static const char *const csum_names[] = {
+	[NB_CSUM_AUTO] = "auto",
+	[NB_CSUM_HW] = "hw",
+	[NB_CSUM_SW] = "sw",
+};
+
+int
+nb_csum_mode_parse(const char *s, enum nb_csum_mode *m)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(csum_names) / sizeof(csum_names[0]); i++)
+		if (strcmp(s, csum_names[i]) == 0) {
+			*m = (enum nb_csum_mode)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *
+nb_csum_mode_name(enum nb_csum_mode m)
+{
+	return (unsigned int)m < sizeof(csum_names) / sizeof(csum_names[0])
+		       ? csum_names[m]
+		       : "?";
+}
+
+int
+nb_offload_tx_l4(const struct nb_dev_caps *c, enum nb_csum_mode mode,
+		 uint8_t proto)
+{
+	uint32_t need = proto == NB_IPPROTO_TCP ? NB_CAP_TX_TCP_CKSUM
+						: NB_CAP_TX_UDP_CKSUM;
+
+	return mode != NB_CSUM_SW && (c->caps & need) != 0;
+}
+
+static void
+decide_csum(const char *drv, const struct nb_dev_caps *c,
+	    const struct nb_offload_req *r, struct nb_offload_plan *p)
+{
+	const char *l4 = r->proto == NB_IPPROTO_TCP ? "TCP" : "UDP";
+
+	if (r->tx_csum == NB_CSUM_SW) {
+		snprintf(p->csum_why, sizeof(p->csum_why),
+			 "software, as --tx-checksum sw asks");
+		return;
+	}
+	if (nb_offload_tx_l4(c, r->tx_csum, r->proto)) {
+		p->tx_l4_csum = 1;
+		snprintf(p->csum_why, sizeof(p->csum_why),
+			 "%s offers %s checksum offload", drv, l4);
+		return;
+	}
+	snprintf(p->csum_why, sizeof(p->csum_why),
+		 "%s has no %s checksum offload: software", drv, l4);
+}
+
+static void
+decide_rss(const char *drv, const struct nb_dev_caps *c,
+	   const struct nb_offload_req *r, struct nb_offload_plan *p)
+{
+	if (r->nb_rxq <= 1) {
+		snprintf(p->rss_why, sizeof(p->rss_why),
+			 "one RX queue: nothing to spread");
+		return;
+	}
+	if (!(c->caps & (NB_CAP_RSS_IP | NB_CAP_RSS_L4))) {
+		snprintf(p->rss_why, sizeof(p->rss_why),
+			 "%s has no RSS: queue 0 takes what the device gives "
+			 "it",
+			 drv);
+		return;
+	}
+	p->rss = 1;
+	p->rss_l4 = !!(c->caps & NB_CAP_RSS_L4);
+	snprintf(p->rss_why, sizeof(p->rss_why),
+		 "%u RX queues spread by %s", r->nb_rxq,
+		 p->rss_l4 ? "addresses and ports"
+			   : "addresses only (no port hash): streams between "
+			     "one address pair share a queue");
+}
+
+static void
+decide_ts(const char *drv, const struct nb_dev_caps *c,
+	  struct nb_offload_plan *p)
+{
+	const char *what = (c->caps & NB_CAP_RX_TIMESTAMP)
+				   ? ((c->caps & NB_CAP_TIMESYNC)
+					      ? "RX timestamps and IEEE 1588"
+					      : "RX timestamps")
+				   : "IEEE 1588";
+
+	p->hw_ts_avail = !!(c->caps & (NB_CAP_RX_TIMESTAMP | NB_CAP_TIMESYNC));
+	if (p->hw_ts_avail)
+		snprintf(p->ts_why, sizeof(p->ts_why),
+			 "%s has %s; the tool stamps with the TSC", drv, what);
+	else
+		snprintf(p->ts_why, sizeof(p->ts_why),
+			 "%s has no hardware timestamps", drv);
+}
+
+int
+nb_offload_decide(const char *driver, const struct nb_dev_caps *c,
+		  const struct nb_offload_req *r, struct nb_offload_plan *p,
+		  char *err, size_t errlen)
+{
+	const char *drv = driver != NULL && driver[0] ? driver : "the device";
+
+	memset(p, 0, sizeof(*p));
+	decide_csum(drv, c, r, p);
+	if (r->tx_csum == NB_CSUM_HW && !p->tx_l4_csum) {
+		snprintf(err, errlen,
+			 "--tx-checksum hw: %s has no %s checksum offload "
+			 "(--tx-checksum auto falls back to software)",
+			 drv, r->proto == NB_IPPROTO_TCP ? "TCP" : "UDP");
+		return -1;
+	}
+	decide_rss(drv, c, r, p);
+	decide_ts(drv, c, p);
+	return 0;
+}
+
+int
+nb_offload_text(const struct nb_offload_plan *p, char *buf, size_t len)
+{
+	return snprintf(buf, len,
+			"tx checksum %s, rss %s, latency clock tsc%s",
+			p->tx_l4_csum ? "hw" : "sw",
+			p->rss ? (p->rss_l4 ? "l3+l4" : "l3") : "off",
+			p->hw_ts_avail ? " (hw timestamps not used)" : "");
+}
+
+json_t *
+nb_offload_json(const struct nb_offload_plan *p)
+{
+	return json_pack(
+		"{s:s, s:s, s:b, s:o, s:s, s:s, s:b, s:s}", "tx_checksum",
+		p->tx_l4_csum ? "hw" : "sw", "tx_checksum_why", p->csum_why,
+		"rss", p->rss, "rss_hash",
+		p->rss ? json_string(p->rss_l4 ? "l3+l4" : "l3") : json_null(),
+		"rss_why", p->rss_why, "latency_clock", "tsc",
+		"hw_timestamps_available", p->hw_ts_avail, "timestamps_why",
+		p->ts_why);
+}

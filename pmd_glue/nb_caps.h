@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * ethdev's view of a device turned into the tool's (nb_offload.h), and the
+ * mbuf side of a NIC-filled checksum.
+ */
+#ifndef NB_CAPS_H
+#define NB_CAPS_H
+
+#include <stdint.h>
+
+#include <rte_ethdev.h>
+
+#include "nb_frame.h"
+#include "nb_offload.h"
+
+/* Fill c from the port's dev_info and, for what dev_info does not say
+ * (flow control, IEEE 1588), from whether the driver has the op. */
+void nb_port_caps(uint16_t port_id, const struct rte_eth_dev_info *info,
+		  struct nb_dev_caps *c);
+
+/* The TX checksum offloads to enable at configure: every L4 one the
+ * device has (a responder learns each test's protocol later), none for
+ * --tx-checksum sw. */
+uint64_t nb_caps_tx_offloads(const struct nb_dev_caps *c,
+			     enum nb_csum_mode mode);
+
+/* Make t's frames NIC-checksummed: nb_tmpl_l4_csum_hw() and the mbuf's
+ * ol_flags / l2_len / l3_len for it. */
+void nb_tmpl_mbuf_csum(struct nb_tmpl *t);
+
+#endif /* NB_CAPS_H */
