@@ -191,6 +191,11 @@ main(int argc, char **argv)
 	int dd = find_dashdash(argc, argv), eal_argc, ret, code, pdump;
 	char err[320];
 
+	/* A far end that leaves closes the sockets some drivers write to
+	 * (vhost-user: virtio-user's stop messages; memif): a write then
+	 * fails with EPIPE, which the driver reports, instead of the signal
+	 * ending the tool before its report. */
+	signal(SIGPIPE, SIG_IGN);
 	nb_config_defaults(cfg);
 	/* The tool's options first: a usage error needs no hugepages. */
 	if (dd < 0 && argc > 1 &&

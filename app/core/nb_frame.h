@@ -127,7 +127,7 @@ struct nb_tmpl {
 	 * sum when the NIC fills it (nb_tmpl_l4_csum_hw) */
 	uint16_t csum_keep, csum_fixed;
 	uint8_t proto;
-	/* what the worker sets on each mbuf of this template: rte_mbuf's
+	/* what the worker sets on each mbuf of this template: the mbuf's
 	 * ol_flags and tx_offload, 0 unless the NIC fills the checksum */
 	uint64_t mbuf_ol_flags, mbuf_tx_offload;
 	uint8_t hdr[NB_TMPL_MAX_HDR];
@@ -137,7 +137,7 @@ struct nb_tmpl {
  * Leave the L4 checksum of every frame of t to the NIC (TX checksum
  * offload): the template's checksum field then holds the sum of the
  * pseudo-header only (source, destination, protocol, L4 length: as DPDK's
- * rte_ipv4_phdr_cksum gives it, what the offload expects), and stamping
+ * pseudo-header helper gives it, what the offload expects), and stamping
  * leaves it so.  The caller sets mbuf_ol_flags and mbuf_tx_offload.
  */
 void nb_tmpl_l4_csum_hw(struct nb_tmpl *t);

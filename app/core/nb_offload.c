@@ -52,7 +52,13 @@ decide_csum(const char *drv, const struct nb_dev_caps *c,
 
 	if (r->tx_csum == NB_CSUM_SW) {
 		snprintf(p->csum_why, sizeof(p->csum_why),
-			 "software, as --tx-checksum sw asks");
+			 "software, as --tx-checksum sw asks (%s %s %s "
+			 "checksum offload)",
+			 drv,
+			 nb_offload_tx_l4(c, NB_CSUM_AUTO, r->proto)
+				 ? "offers"
+				 : "has no",
+			 l4);
 		return;
 	}
 	if (nb_offload_tx_l4(c, r->tx_csum, r->proto)) {

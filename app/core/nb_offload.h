@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What a port's device can do for the test, and what the tool uses of it:
- * TX checksums, RSS, timestamps.  The glue turns rte_eth_dev_info into a
+ * TX checksums, RSS, timestamps.  The glue turns ethdev's dev_info into a
  * struct nb_dev_caps (the tool's own bits, so that this stays pure); the
  * driver profiles (nb_drivers.c) hold the caps DPDK 22.11's drivers report,
  * for the NICs no test host has.  nb_offload_decide() is the one place
@@ -17,12 +17,12 @@
 #define NB_CAP_TX_IPV4_CKSUM (1u << 0)
 #define NB_CAP_TX_UDP_CKSUM  (1u << 1)
 #define NB_CAP_TX_TCP_CKSUM  (1u << 2)
-#define NB_CAP_RX_TIMESTAMP  (1u << 3) /* RTE_ETH_RX_OFFLOAD_TIMESTAMP */
-#define NB_CAP_TIMESYNC	     (1u << 4) /* rte_eth_timesync_* (IEEE 1588) */
+#define NB_CAP_RX_TIMESTAMP  (1u << 3) /* ethdev's RX timestamp offload */
+#define NB_CAP_TIMESYNC	     (1u << 4) /* ethdev's IEEE 1588 (timesync) API */
 #define NB_CAP_RSS_IP	     (1u << 5) /* RSS over the addresses */
 #define NB_CAP_RSS_L4	     (1u << 6) /* ... and the UDP/TCP ports */
-#define NB_CAP_QUEUE_RATE    (1u << 7) /* rte_eth_set_queue_rate_limit */
-#define NB_CAP_FLOW_CTRL     (1u << 8) /* rte_eth_dev_flow_ctrl_get/set */
+#define NB_CAP_QUEUE_RATE    (1u << 7) /* ethdev's per-queue rate limit */
+#define NB_CAP_FLOW_CTRL     (1u << 8) /* ethdev's flow control get/set */
 
 struct nb_dev_caps {
 	uint32_t caps; /* NB_CAP_* */

@@ -9,10 +9,13 @@ test_peer.py: exact counts both ways, each end's tool counts equal to its
 PMD's (control frames included, which a worker sends during the test)."""
 import os
 import re
+import shutil
 import subprocess
 
 import nbe2e
 import test_peer
+
+TSHARK = shutil.which("tshark")
 
 
 class OneQueuePair(test_peer.VethPeerBase):
@@ -248,6 +251,86 @@ class Bonding(nbe2e.E2ECase):
                     session=session)
         p.wait(timeout=30)
 
+    def start_responder(self, sock, extra=()):
+        eal = ["--no-pci", "--lcores", "0@0,1@0,2@0", "--file-prefix",
+               nbe2e.unique("resp"), "--log-level", "lib.eal:error",
+               "--vdev", "net_vhost0,iface=%s,queues=1" % sock]
+        p, argv, log = self.nb.start(eal, list(extra), name="resp")
+        self.addCleanup(self.stop, p, log)
+        line = p.stdout.readline()
+        m = re.search(r"responder on port 0 \(.*\) mac ([0-9a-f:]{17})",
+                      line)
+        self.assertIsNotNone(m, line)
+        return p, m.group(1)
+
+    def checksums(self, path):
+        """{(ip proto, checksum status): frames} of a pcap, as tshark
+        validates them (status 1 good, 0 bad)."""
+        if TSHARK is None:
+            self.fail("tshark is not installed (package tshark)")
+        r = subprocess.run(
+            [TSHARK, "-r", path, "-o", "udp.check_checksum:TRUE", "-o",
+             "tcp.check_checksum:TRUE", "-o", "ip.check_checksum:TRUE",
+             "-T", "fields", "-e", "ip.proto", "-e", "udp.checksum.status",
+             "-e", "tcp.checksum.status", "-e", "ip.checksum.status"],
+            capture_output=True, text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = {}
+        for line in r.stdout.splitlines():
+            proto, udp, tcp, ip = (line.split("\t") + ["", "", ""])[:4]
+            self.assertEqual(ip, "1", "bad IPv4 header checksum: " + line)
+            key = (int(proto), int(udp or tcp))
+            out[key] = out.get(key, 0) + 1
+        return out
+
+    def test_tx_checksum_offload(self):
+        """virtio-user and vhost-user offer UDP/TCP TX checksum offload:
+        with --tx-checksum auto the generator leaves the checksum to the
+        device (its frames carry only the pseudo-header's sum; the device
+        completes it), with sw it computes it per frame.  Either way every
+        frame the receiver captured has a correct checksum (tshark); the
+        JSON says which way each end's port went."""
+        sock = os.path.join(self.tmpdir, nbe2e.unique("vh") + ".sock")
+        eal = ["--no-pci", "--lcores", "0@0,1@0,2@1", "--log-level",
+               "lib.eal:error", "--single-file-segments", "--vdev",
+               "net_virtio_user0,path=%s,queues=1" % sock]
+        n, proto_num = 20000, {"udp": 17, "tcp": 6}
+        for proto, mode, direction in (("udp", "auto", "forward"),
+                                       ("tcp", "auto", "forward"),
+                                       ("udp", "sw", "forward"),
+                                       ("tcp", "auto", "reverse")):
+            with self.subTest(proto=proto, mode=mode, direction=direction):
+                cap = os.path.join(self.tmpdir, nbe2e.unique("ck") + ".pcap")
+                resp, mac = self.start_responder(
+                    sock, ["--one-off"] +
+                    (["--capture", cap] if direction == "forward" else []))
+                tool = ["--peer", mac, "--proto", proto, "--tx-checksum",
+                        mode, "--rate", "20000pps", "--size", "512,64",
+                        "--time", "1", "--json"]
+                if direction == "reverse":
+                    tool += ["--reverse", "--capture", cap]
+                r = self.nb.run(eal + ["--file-prefix", nbe2e.unique("cli")],
+                                tool, timeout=60, name="cli")
+                self.assertOk(r)
+                resp.wait(timeout=30)
+                d = r.json()
+                e = d["end"]
+                self.assertEqual(e["sum_sent"]["packets"], n)
+                self.assertEqual(e["sum_received"]["packets"], n)
+                off = e["ports"][0]["offloads"]
+                self.assertEqual(off["tx_checksum"],
+                                 "hw" if mode == "auto" else "sw")
+                self.assertIn("net_virtio_user", off["tx_checksum_why"])
+                self.assertIn(d["start"]["ports"][0]["offloads"]["tx_checksum"],
+                              ("hw", "sw"))
+                got = self.checksums(cap)
+                bad = {k: v for k, v in got.items() if k[1] != 1}
+                self.assertEqual(bad, {}, got)
+                # the data frames (all of them: the capture takes every
+                # frame) and the control frames, all good
+                self.assertGreaterEqual(got.get((proto_num[proto], 1), 0),
+                                        n)
+
     def stop(self, p, log):
         test_peer.PeerBase.stop(self, p, log)
 
@@ -301,6 +384,86 @@ class VirtioVhost(nbe2e.E2ECase):
                                  me["pmd"]["ipackets"])
         self.nb.run(eal, ["--peer", mac, "--quit"], timeout=60, name="quit")
         p.wait(timeout=30)
+
+    def start_responder(self, sock, extra=()):
+        eal = ["--no-pci", "--lcores", "0@0,1@0,2@0", "--file-prefix",
+               nbe2e.unique("resp"), "--log-level", "lib.eal:error",
+               "--vdev", "net_vhost0,iface=%s,queues=1" % sock]
+        p, argv, log = self.nb.start(eal, list(extra), name="resp")
+        self.addCleanup(self.stop, p, log)
+        line = p.stdout.readline()
+        m = re.search(r"responder on port 0 \(.*\) mac ([0-9a-f:]{17})",
+                      line)
+        self.assertIsNotNone(m, line)
+        return p, m.group(1)
+
+    def checksums(self, path):
+        """{(ip proto, checksum status): frames} of a pcap, as tshark
+        validates them (status 1 good, 0 bad)."""
+        if TSHARK is None:
+            self.fail("tshark is not installed (package tshark)")
+        r = subprocess.run(
+            [TSHARK, "-r", path, "-o", "udp.check_checksum:TRUE", "-o",
+             "tcp.check_checksum:TRUE", "-o", "ip.check_checksum:TRUE",
+             "-T", "fields", "-e", "ip.proto", "-e", "udp.checksum.status",
+             "-e", "tcp.checksum.status", "-e", "ip.checksum.status"],
+            capture_output=True, text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        out = {}
+        for line in r.stdout.splitlines():
+            proto, udp, tcp, ip = (line.split("\t") + ["", "", ""])[:4]
+            self.assertEqual(ip, "1", "bad IPv4 header checksum: " + line)
+            key = (int(proto), int(udp or tcp))
+            out[key] = out.get(key, 0) + 1
+        return out
+
+    def test_tx_checksum_offload(self):
+        """virtio-user and vhost-user offer UDP/TCP TX checksum offload:
+        with --tx-checksum auto the generator leaves the checksum to the
+        device (its frames carry only the pseudo-header's sum; the device
+        completes it), with sw it computes it per frame.  Either way every
+        frame the receiver captured has a correct checksum (tshark); the
+        JSON says which way each end's port went."""
+        sock = os.path.join(self.tmpdir, nbe2e.unique("vh") + ".sock")
+        eal = ["--no-pci", "--lcores", "0@0,1@0,2@1", "--log-level",
+               "lib.eal:error", "--single-file-segments", "--vdev",
+               "net_virtio_user0,path=%s,queues=1" % sock]
+        n, proto_num = 20000, {"udp": 17, "tcp": 6}
+        for proto, mode, direction in (("udp", "auto", "forward"),
+                                       ("tcp", "auto", "forward"),
+                                       ("udp", "sw", "forward"),
+                                       ("tcp", "auto", "reverse")):
+            with self.subTest(proto=proto, mode=mode, direction=direction):
+                cap = os.path.join(self.tmpdir, nbe2e.unique("ck") + ".pcap")
+                resp, mac = self.start_responder(
+                    sock, ["--one-off"] +
+                    (["--capture", cap] if direction == "forward" else []))
+                tool = ["--peer", mac, "--proto", proto, "--tx-checksum",
+                        mode, "--rate", "20000pps", "--size", "512,64",
+                        "--time", "1", "--json"]
+                if direction == "reverse":
+                    tool += ["--reverse", "--capture", cap]
+                r = self.nb.run(eal + ["--file-prefix", nbe2e.unique("cli")],
+                                tool, timeout=60, name="cli")
+                self.assertOk(r)
+                resp.wait(timeout=30)
+                d = r.json()
+                e = d["end"]
+                self.assertEqual(e["sum_sent"]["packets"], n)
+                self.assertEqual(e["sum_received"]["packets"], n)
+                off = e["ports"][0]["offloads"]
+                self.assertEqual(off["tx_checksum"],
+                                 "hw" if mode == "auto" else "sw")
+                self.assertIn("net_virtio_user", off["tx_checksum_why"])
+                self.assertIn(d["start"]["ports"][0]["offloads"]["tx_checksum"],
+                              ("hw", "sw"))
+                got = self.checksums(cap)
+                bad = {k: v for k, v in got.items() if k[1] != 1}
+                self.assertEqual(bad, {}, got)
+                # the data frames (all of them: the capture takes every
+                # frame) and the control frames, all good
+                self.assertGreaterEqual(got.get((proto_num[proto], 1), 0),
+                                        n)
 
     def stop(self, p, log):
         test_peer.PeerBase.stop(self, p, log)

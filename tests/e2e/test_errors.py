@@ -33,6 +33,7 @@ class Errors(unittest.TestCase):
             (["--size", "63"], "63"),
             (["--size", "9001"], "9001"),
             (["--proto", "sctp"], "sctp"),
+            (["--tx-checksum", "on"], "want auto, hw or sw"),
             (["--streams", "0"], "--streams"),
             (["--vlan", "4095"], "4095"),
             (["--tx-port", "0", "--rx-port", "0"], "port 0"),
@@ -65,6 +66,21 @@ class Errors(unittest.TestCase):
         self.assertEqual(p.returncode, 2, p.stderr)
         self.assertIn("port 5 does not exist (1 port probed: 0; see "
                       "--list-ports)", p.stderr)
+
+    def test_tx_checksum_hw_refused(self):
+        # a port without TX checksum offload cannot give what hw asks:
+        # refused before any traffic, with the way out
+        if not nbe2e.have_hugepages():
+            self.skipTest("no hugepages")
+        p = run(["--no-pci", "--lcores", nbe2e.lcore_map(1),
+                 "--file-prefix", nbe2e.unique("err"),
+                 "--vdev", "net_null0", "--vdev", "net_null1", "--",
+                 "--tx-port", "0", "--rx-port", "1", "--packets", "100",
+                 "--proto", "tcp", "--tx-checksum", "hw"])
+        self.assertEqual(p.returncode, 1, p.stderr)
+        self.assertIn("port 0: --tx-checksum hw: net_null has no TCP "
+                      "checksum offload (--tx-checksum auto falls back to "
+                      "software)", p.stderr)
 
     def test_missing_peer_port(self):
         # a responder's (or client's) --port, named with the ports there

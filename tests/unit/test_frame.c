@@ -369,6 +369,66 @@ test_all_sizes_checksums(void **state)
 }
 
 /*
+ * TX checksum offload (nb_tmpl_l4_csum_hw): the frame leaves the tool with
+ * the pseudo-header's sum in its checksum field (what DPDK's offload API
+ * wants) whatever the stamp; a NIC that then sums the L4 segment as it is
+ * and stores the complement (CHECKSUM_PARTIAL) gives the checksum a sender
+ * computes from scratch, and the frame parses as ours.
+ */
+static void
+test_hw_checksum(void **state)
+{
+	uint64_t rng = 0x6e62656e63680004ull;
+	struct nb_flow f;
+	struct nb_tmpl t;
+	struct nb_stamp st;
+	uint32_t size;
+	size_t p, v;
+
+	(void)state;
+	for (p = 0; p < 2; p++)
+		for (v = 0; v < 2; v++)
+			for (size = 64; size <= 1600; size += 7) {
+				uint32_t wire = size - 4, l4, l4len, off;
+				uint8_t *fr;
+				uint64_t seq, ts;
+				uint16_t seed, c;
+
+				make_flow(&f, test_protos[p], test_vlans[v],
+					  (uint16_t)size);
+				f.src_ip = (uint32_t)rng_next(&rng);
+				f.dst_ip = (uint32_t)rng_next(&rng);
+				fr = build_copy(&f, size, NB_MAGIC_DATA, &t);
+				nb_tmpl_l4_csum_hw(&t);
+				memcpy(fr, t.hdr, t.copy_len);
+				l4 = t.l4_off;
+				l4len = wire - l4;
+				off = l4 + (f.proto == NB_IPPROTO_UDP ? 6 : 16);
+				assert_int_equal(nb_tmpl_l2_len(&t),
+						 l3_off(test_vlans[v]));
+				seed = (uint16_t)ref_pseudo(fr + l4 - 20,
+							    f.proto, l4len);
+				seq = rng_next(&rng) >> 16;
+				ts = rng_next(&rng) >> 16;
+				stamp(fr, &t, seq, ts);
+				assert_int_equal(rd16(fr + off), seed);
+				/* the NIC's part */
+				c = (uint16_t)~ref_sum(fr + l4, l4len, 0);
+				if (f.proto == NB_IPPROTO_UDP && c == 0)
+					c = 0xffff;
+				fr[off] = (uint8_t)(c >> 8);
+				fr[off + 1] = (uint8_t)c;
+				check_frame(fr, wire, &f, NB_MAGIC_DATA, seq,
+					    ts);
+				assert_int_equal(nb_frame_parse(fr, wire, wire,
+								&st),
+						 NB_FRAME_DATA);
+				assert_int_equal(st.seq, seq);
+				free(fr);
+			}
+}
+
+/*
  * UDP's "computed 0 is sent as 0xffff": choose stamps whose checksum comes
  * out as 0 and check the frame carries 0xffff and still verifies.  With
  * the template's sum S0 = ~csum0, a stamp whose six words add up to
@@ -953,6 +1013,7 @@ main(void)
 		cmocka_unit_test(test_warmup),
 		cmocka_unit_test(test_all_sizes_checksums),
 		cmocka_unit_test(test_udp_zero_checksum),
+		cmocka_unit_test(test_hw_checksum),
 		cmocka_unit_test(test_size_ok),
 		cmocka_unit_test(test_build_rejects),
 		cmocka_unit_test(test_truncation),

@@ -297,6 +297,12 @@ chk_link_timeout(const struct nb_config *c)
 }
 
 static void
+chk_tx_checksum(const struct nb_config *c)
+{
+	assert_int_equal(c->tx_csum, NB_CSUM_SW);
+}
+
+static void
 chk_drain(const struct nb_config *c)
 {
 	assert_true(c->drain == 0.25);
@@ -633,6 +639,7 @@ static const struct opt_case cases[] = {
 	{"rxd", 0, "512", chk_rxd, {"63", "16385", NULL}},
 	{"txd", 0, "2048", chk_txd, {"0", "99999", NULL}},
 	{"link-timeout", 0, "3", chk_link_timeout, {"601", "-", NULL}},
+	{"tx-checksum", 0, "sw", chk_tx_checksum, {"on", "HW", "", NULL}},
 	{"drain", 0, "0.25", chk_drain, {"61", "1e9", NULL}},
 	{"json", 'J', NULL, chk_json, {NULL}},
 	{"json-stream", 0, NULL, chk_json_stream, {NULL}},

@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Unit tests for the offload decisions (app/core/nb_offload.c) fed with
+ * each driver profile's capabilities (app/core/nb_drivers.c: what DPDK
+ * 22.11's drivers report).  The expectations below are written from the
+ * drivers' sources and feature lists (drivers/net/<name>/, v22.11), not
+ * from the profile table: a profile that drifts from them fails here.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "nb_drivers.h"
+#include "nb_frame.h"
+#include "nb_offload.h"
+
+struct expect {
+	const char *driver;
+	int udp_csum, tcp_csum; /* the NIC fills them (auto) */
+	int rss, rss_l4;	/* with 4 RX queues */
+	int hw_ts;		/* hardware timestamps of some kind */
+	int rate, fc;		/* queue rate limit, flow control ops */
+};
+
+static const struct expect expects[] = {
+	/* Intel PFs: all checksums, RSS over ports, IEEE 1588 */
+	{"net_ixgbe", 1, 1, 1, 1, 1, 1, 1},
+	{"net_i40e", 1, 1, 1, 1, 1, 0, 1},
+	{"net_e1000_igb", 1, 1, 1, 1, 1, 0, 1},
+	/* e1000 (em): one queue, no RSS */
+	{"net_e1000_em", 1, 1, 0, 0, 0, 0, 1},
+	/* VFs: checksums and RSS, no timesync, no flow control */
+	{"net_ixgbe_vf", 1, 1, 1, 1, 0, 0, 0},
+	{"net_i40e_vf", 1, 1, 1, 1, 0, 0, 0},
+	{"net_iavf", 1, 1, 1, 1, 0, 0, 0},
+	/* Broadcom: bnxt has it all (PTP firmware), bnx2x nothing */
+	{"net_bnxt", 1, 1, 1, 1, 1, 0, 1},
+	{"net_bnx2x", 0, 0, 0, 0, 0, 0, 0},
+	{"net_bnx2xvf", 0, 0, 0, 0, 0, 0, 0},
+	/* guests */
+	{"net_virtio", 1, 1, 0, 0, 0, 0, 0},
+	{"net_virtio_user", 1, 1, 0, 0, 0, 0, 0},
+	{"net_vhost", 1, 1, 0, 0, 0, 0, 0},
+	{"net_vmxnet3", 1, 1, 1, 1, 0, 0, 0},
+	{"net_netvsc", 1, 1, 1, 1, 0, 0, 0},
+	/* vdevs */
+	{"net_memif", 0, 0, 0, 0, 0, 0, 0},
+	{"net_af_packet", 0, 0, 0, 0, 0, 0, 0},
+	{"net_null", 0, 0, 1, 1, 0, 0, 0},
+	{"net_tap", 1, 1, 1, 1, 0, 0, 1},
+	{"net_ring", 0, 0, 0, 0, 0, 0, 0},
+	{"net_pcap", 0, 0, 0, 0, 0, 0, 0},
+	{"net_bonding", 0, 0, 0, 0, 0, 0, 0},
+};
+
+static const struct expect *
+expect_of(const char *driver)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(expects) / sizeof(expects[0]); i++)
+		if (strcmp(expects[i].driver, driver) == 0)
+			return &expects[i];
+	return NULL;
+}
+
+static void
+decide(const struct nb_driver_profile *p, enum nb_csum_mode m, uint8_t proto,
+       uint16_t nb_rxq, struct nb_offload_plan *plan, int want_rc)
+{
+	struct nb_offload_req r = {.tx_csum = m, .proto = proto,
+				   .nb_rxq = nb_rxq};
+	char err[256] = "";
+
+	assert_int_equal(
+		nb_offload_decide(p->driver, &p->caps, &r, plan, err,
+				  sizeof(err)),
+		want_rc);
+	if (want_rc != 0) {
+		/* says what and where, and the way out */
+		assert_non_null(strstr(err, p->driver));
+		assert_non_null(strstr(err, "--tx-checksum auto"));
+	}
+}
+
+/* Every profile against its expectation: checksums, RSS, timestamps. */
+static void
+test_profiles(void **state)
+{
+	const struct nb_driver_profile *t;
+	struct nb_offload_plan plan;
+	size_t n, i;
+
+	(void)state;
+	t = nb_driver_profiles(&n);
+	assert_true(n >= sizeof(expects) / sizeof(expects[0]));
+	for (i = 0; i < n; i++) {
+		const struct nb_driver_profile *p = &t[i];
+		const struct expect *e = expect_of(p->driver);
+
+		print_message("%s\n", p->driver);
+		assert_non_null(e); /* every profile has its expectation */
+		decide(p, NB_CSUM_AUTO, NB_IPPROTO_UDP, 4, &plan, 0);
+		assert_int_equal(plan.tx_l4_csum, e->udp_csum);
+		assert_int_equal(plan.rss, e->rss);
+		assert_int_equal(plan.rss_l4, e->rss_l4);
+		assert_int_equal(plan.hw_ts_avail, e->hw_ts);
+		assert_int_equal(!!(p->caps.caps & NB_CAP_QUEUE_RATE), e->rate);
+		assert_int_equal(!!(p->caps.caps & NB_CAP_FLOW_CTRL), e->fc);
+		assert_non_null(strstr(plan.csum_why, p->driver));
+		decide(p, NB_CSUM_AUTO, NB_IPPROTO_TCP, 4, &plan, 0);
+		assert_int_equal(plan.tx_l4_csum, e->tcp_csum);
+		assert_int_equal(nb_offload_tx_l4(&p->caps, NB_CSUM_AUTO,
+						  NB_IPPROTO_TCP),
+				 e->tcp_csum);
+		/* sw: never the NIC's, whatever it has */
+		decide(p, NB_CSUM_SW, NB_IPPROTO_UDP, 4, &plan, 0);
+		assert_int_equal(plan.tx_l4_csum, 0);
+		assert_int_equal(nb_offload_tx_l4(&p->caps, NB_CSUM_SW,
+						  NB_IPPROTO_UDP),
+				 0);
+		/* hw: the NIC's, or the port is refused */
+		decide(p, NB_CSUM_HW, NB_IPPROTO_UDP, 1, &plan,
+		       e->udp_csum ? 0 : -1);
+		if (e->udp_csum)
+			assert_int_equal(plan.tx_l4_csum, 1);
+		/* one RX queue: no RSS on any device */
+		decide(p, NB_CSUM_AUTO, NB_IPPROTO_UDP, 1, &plan, 0);
+		assert_int_equal(plan.rss, 0);
+		assert_non_null(strstr(plan.rss_why, "one RX queue"));
+	}
+}
+
+/* RSS over addresses only (a device without port hashing) is told. */
+static void
+test_rss_l3_only(void **state)
+{
+	struct nb_dev_caps c = {NB_CAP_RSS_IP, 8, 8};
+	struct nb_offload_req r = {NB_CSUM_AUTO, NB_IPPROTO_UDP, 2};
+	struct nb_offload_plan p;
+	char err[64], t[200];
+
+	(void)state;
+	assert_int_equal(nb_offload_decide("net_x", &c, &r, &p, err,
+					   sizeof(err)),
+			 0);
+	assert_int_equal(p.rss, 1);
+	assert_int_equal(p.rss_l4, 0);
+	assert_non_null(strstr(p.rss_why, "addresses only"));
+	nb_offload_text(&p, t, sizeof(t));
+	assert_string_equal(t, "tx checksum sw, rss l3, latency clock tsc");
+}
+
+/* The JSON and the text say the same as the plan. */
+static void
+test_output(void **state)
+{
+	const struct nb_driver_profile *p = nb_driver_profile("net_ixgbe");
+	struct nb_offload_req r = {NB_CSUM_AUTO, NB_IPPROTO_UDP, 4};
+	struct nb_offload_plan plan;
+	char err[64], t[200];
+	json_t *j;
+
+	(void)state;
+	assert_int_equal(nb_offload_decide(p->driver, &p->caps, &r, &plan,
+					   err, sizeof(err)),
+			 0);
+	nb_offload_text(&plan, t, sizeof(t));
+	assert_string_equal(t, "tx checksum hw, rss l3+l4, latency clock tsc "
+			       "(hw timestamps not used)");
+	j = nb_offload_json(&plan);
+	assert_non_null(j);
+	assert_string_equal(json_string_value(json_object_get(j,
+							      "tx_checksum")),
+			    "hw");
+	assert_true(json_is_true(json_object_get(j, "rss")));
+	assert_string_equal(json_string_value(json_object_get(j, "rss_hash")),
+			    "l3+l4");
+	assert_string_equal(
+		json_string_value(json_object_get(j, "latency_clock")), "tsc");
+	assert_true(json_is_true(json_object_get(j,
+						 "hw_timestamps_available")));
+	assert_non_null(strstr(json_string_value(json_object_get(
+				       j, "timestamps_why")),
+			       "IEEE 1588"));
+	json_decref(j);
+}
+
+static void
+test_mode_parse(void **state)
+{
+	enum nb_csum_mode m;
+
+	(void)state;
+	assert_int_equal(nb_csum_mode_parse("hw", &m), 0);
+	assert_int_equal(m, NB_CSUM_HW);
+	assert_string_equal(nb_csum_mode_name(m), "hw");
+	assert_int_equal(nb_csum_mode_parse("sw", &m), 0);
+	assert_int_equal(m, NB_CSUM_SW);
+	assert_int_equal(nb_csum_mode_parse("auto", &m), 0);
+	assert_int_equal(m, NB_CSUM_AUTO);
+	assert_int_equal(nb_csum_mode_parse("HW", &m), -1);
+	assert_int_equal(nb_csum_mode_parse("", &m), -1);
+	assert_int_equal(nb_csum_mode_parse("hardware", &m), -1);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_profiles),
+		cmocka_unit_test(test_rss_l3_only),
+		cmocka_unit_test(test_output),
+		cmocka_unit_test(test_mode_parse),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
