@@ -7,11 +7,13 @@
 #include <rte_mbuf.h>
 
 #include "nb_caps.h"
+#include "nb_drivers.h"
 
 void
 nb_port_caps(uint16_t port_id, const struct rte_eth_dev_info *info,
 	     struct nb_dev_caps *c)
 {
+	const struct nb_driver_profile *prof;
 	struct rte_eth_fc_conf fc;
 	struct timespec ts;
 
@@ -39,6 +41,10 @@ nb_port_caps(uint16_t port_id, const struct rte_eth_dev_info *info,
 		c->caps |= NB_CAP_FLOW_CTRL;
 	if (rte_eth_timesync_read_time(port_id, &ts) != -ENOTSUP)
 		c->caps |= NB_CAP_TIMESYNC;
+	/* what dev_info cannot say: the driver's quirks */
+	prof = nb_driver_profile(info->driver_name);
+	if (prof != NULL)
+		c->caps |= prof->caps.caps & NB_CAP_TX_CSUM_SLOW;
 }
 
 uint64_t

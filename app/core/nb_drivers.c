@@ -54,16 +54,21 @@ static const struct nb_driver_profile profiles[] = {
 	 "queues: 82576 16, i350 8, i210 4, i211 2"},
 	{"net_ixgbe", "Intel 82599/X540/X550 NIC", NULL, NULL, 0,
 	 CAPS(CK_ALL | RSS | NB_CAP_TIMESYNC | NB_CAP_QUEUE_RATE |
-		      NB_CAP_FLOW_CTRL,
+		      NB_CAP_FLOW_CTRL | NB_CAP_TX_CSUM_SLOW,
 	      128, 64),
-	 NULL},
+	 "any TX offload leaves the vector TX path (ixgbe_set_tx_function)"},
 	{"net_ixgbe_vf", "Intel 82599/X540/X550 VF",
 	 "the PF decides the VF's queues (%u asked): a VF of ixgbe has 4 at "
 	 "most",
-	 NULL, 0, CAPS(CK_ALL | RSS, 0, 0), "queues: as the PF gives (8 at most)"},
+	 NULL, 0, CAPS(CK_ALL | RSS | NB_CAP_TX_CSUM_SLOW, 0, 0),
+	 "queues: as the PF gives (8 at most); TX offloads leave the vector "
+	 "path, as on the PF"},
 	{"net_i40e", "Intel X710/XL710 NIC", NULL, NULL, 0,
-	 CAPS(CK_ALL | RSS | NB_CAP_TIMESYNC | NB_CAP_FLOW_CTRL, 64, 64),
-	 NULL},
+	 CAPS(CK_ALL | RSS | NB_CAP_TIMESYNC | NB_CAP_FLOW_CTRL |
+		      NB_CAP_TX_CSUM_SLOW,
+	      64, 64),
+	 "only MBUF_FAST_FREE keeps the vector TX path "
+	 "(i40e_set_tx_function_flag)"},
 	{"net_i40e_vf", "Intel X710/XL710 VF (iavf)",
 	 "the PF decides the VF's queues (%u asked): set them with the "
 	 "kernel PF driver before binding",
@@ -74,10 +79,11 @@ static const struct nb_driver_profile profiles[] = {
 	 "RX timestamps when the PF grants PTP; no IEEE 1588 API in 22.11"},
 	{"net_bnxt", "Broadcom BCM574xx NIC", NULL, NULL, 0,
 	 CAPS(CK_ALL | RSS | NB_CAP_RX_TIMESTAMP | NB_CAP_TIMESYNC |
-		      NB_CAP_FLOW_CTRL,
+		      NB_CAP_FLOW_CTRL | NB_CAP_TX_CSUM_SLOW,
 	      0, 0),
 	 "timestamps on a PF whose firmware has PTP; queues from the "
-	 "firmware's rings"},
+	 "firmware's rings; only MBUF_FAST_FREE keeps the vector TX path "
+	 "(bnxt_transmit_function)"},
 	{"net_bnx2x", "Broadcom BCM57800 NIC", NULL, NULL, 0,
 	 CAPS(0, 16, 16), "no offloads, no RSS hash types, no MTU change"},
 	{"net_bnx2xvf", "Broadcom BCM57800 VF",

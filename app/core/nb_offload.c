@@ -41,7 +41,9 @@ nb_offload_tx_l4(const struct nb_dev_caps *c, enum nb_csum_mode mode,
 	uint32_t need = proto == NB_IPPROTO_TCP ? NB_CAP_TX_TCP_CKSUM
 						: NB_CAP_TX_UDP_CKSUM;
 
-	return mode != NB_CSUM_SW && (c->caps & need) != 0;
+	if (mode == NB_CSUM_SW || !(c->caps & need))
+		return 0;
+	return mode == NB_CSUM_HW || !(c->caps & NB_CAP_TX_CSUM_SLOW);
 }
 
 static void
@@ -55,7 +57,7 @@ decide_csum(const char *drv, const struct nb_dev_caps *c,
 			 "software, as --tx-checksum sw asks (%s %s %s "
 			 "checksum offload)",
 			 drv,
-			 nb_offload_tx_l4(c, NB_CSUM_AUTO, r->proto)
+			 nb_offload_tx_l4(c, NB_CSUM_HW, r->proto)
 				 ? "offers"
 				 : "has no",
 			 l4);
@@ -67,8 +69,15 @@ decide_csum(const char *drv, const struct nb_dev_caps *c,
 			 "%s offers %s checksum offload", drv, l4);
 		return;
 	}
-	snprintf(p->csum_why, sizeof(p->csum_why),
-		 "%s has no %s checksum offload: software", drv, l4);
+	if (nb_offload_tx_l4(c, NB_CSUM_HW, r->proto))
+		snprintf(p->csum_why, sizeof(p->csum_why),
+			 "software: %s's vector TX path takes no %s checksum "
+			 "offload (--tx-checksum hw uses it, on the slower "
+			 "path)",
+			 drv, l4);
+	else
+		snprintf(p->csum_why, sizeof(p->csum_why),
+			 "%s has no %s checksum offload: software", drv, l4);
 }
 
 static void

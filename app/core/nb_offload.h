@@ -23,6 +23,10 @@
 #define NB_CAP_RSS_L4	     (1u << 6) /* ... and the UDP/TCP ports */
 #define NB_CAP_QUEUE_RATE    (1u << 7) /* ethdev's per-queue rate limit */
 #define NB_CAP_FLOW_CTRL     (1u << 8) /* ethdev's flow control get/set */
+/* a quirk, from the driver profile: the driver's vector (or simple) TX
+ * path takes no checksum offload, so asking for one moves every frame to
+ * its slower full-featured path (ixgbe, i40e, bnxt in DPDK 22.11) */
+#define NB_CAP_TX_CSUM_SLOW (1u << 9)
 
 struct nb_dev_caps {
 	uint32_t caps; /* NB_CAP_* */
@@ -31,7 +35,8 @@ struct nb_dev_caps {
 
 /* --tx-checksum */
 enum nb_csum_mode {
-	NB_CSUM_AUTO = 0, /* the NIC's when it has it, else software */
+	NB_CSUM_AUTO = 0, /* the NIC's when it has it and it costs the TX
+			   * path nothing (NB_CAP_TX_CSUM_SLOW), else sw */
 	NB_CSUM_HW,	  /* the NIC's, or the port is refused */
 	NB_CSUM_SW,	  /* software always */
 };

@@ -960,9 +960,9 @@ const struct nb_option nb_options[] = {
 	 NB_IN_ALL},
 	{"tx-checksum", 0, "auto|hw|sw", opt_tx_checksum,
 	 "UDP/TCP checksums of the generated frames: the NIC's TX checksum "
-	 "offload where the device has it (auto), always (hw: a port "
-	 "without it is refused) or never (sw: computed per frame, "
-	 "incrementally) [auto]",
+	 "offload where the device has it without leaving its vector TX "
+	 "path (auto), always (hw: a port without it is refused) or never "
+	 "(sw: computed per frame, incrementally) [auto]",
 	 0, NB_IN_ALL},
 	{"link-timeout", 0, "SECS", opt_link_timeout,
 	 "how long to wait for link up [10]", 0, NB_IN_ALL},
