@@ -71,3 +71,125 @@ nb_tmpl_mbuf_csum(struct nb_tmpl *t)
 	t->mbuf_tx_offload =
 		rte_mbuf_tx_offload(nb_tmpl_l2_len(t), NB_IPV4_HLEN, 0, 0, 0, 0, 0);
 }
+
+static const struct {
+	uint32_t mbps, flag;
+} speed_flags[] = {
+	{10, RTE_ETH_LINK_SPEED_10M},	  {100, RTE_ETH_LINK_SPEED_100M},
+	{1000, RTE_ETH_LINK_SPEED_1G},	  {2500, RTE_ETH_LINK_SPEED_2_5G},
+	{5000, RTE_ETH_LINK_SPEED_5G},	  {10000, RTE_ETH_LINK_SPEED_10G},
+	{20000, RTE_ETH_LINK_SPEED_20G},  {25000, RTE_ETH_LINK_SPEED_25G},
+	{40000, RTE_ETH_LINK_SPEED_40G},  {50000, RTE_ETH_LINK_SPEED_50G},
+	{56000, RTE_ETH_LINK_SPEED_56G},  {100000, RTE_ETH_LINK_SPEED_100G},
+	{200000, RTE_ETH_LINK_SPEED_200G},
+};
+
+int
+nb_portset_speed(const struct rte_eth_dev_info *info, uint32_t mbps,
+		 uint32_t *link_speeds, char *err, size_t errlen)
+{
+	char have[160] = "";
+	size_t i, n = 0;
+	uint32_t flag = 0;
+
+	*link_speeds = RTE_ETH_LINK_SPEED_AUTONEG;
+	if (mbps == 0)
+		return 0;
+	for (i = 0; i < RTE_DIM(speed_flags); i++) {
+		if (speed_flags[i].mbps == mbps)
+			flag = speed_flags[i].flag;
+		if ((info->speed_capa & speed_flags[i].flag) && n < sizeof(have))
+			n += (size_t)snprintf(have + n, sizeof(have) - n,
+					      " %s",
+					      rte_eth_link_speed_to_str(
+						      speed_flags[i].mbps));
+	}
+	if (flag != 0 && (info->speed_capa & flag)) {
+		*link_speeds = flag | RTE_ETH_LINK_SPEED_FIXED;
+		return 0;
+	}
+	snprintf(err, errlen,
+		 "--link-speed %s: %s does not offer it (speeds it offers:%s)",
+		 rte_eth_link_speed_to_str(mbps), info->driver_name,
+		 n ? have : " none: it takes no fixed speed");
+	return -EINVAL;
+}
+
+int
+nb_portset_mtu(uint16_t port_id, const char *driver, uint32_t user_mtu,
+	       uint32_t mtu, char *err, size_t errlen)
+{
+	int ret;
+
+	if (user_mtu == 0)
+		return 0;
+	ret = rte_eth_dev_set_mtu(port_id, (uint16_t)mtu);
+	if (ret == 0)
+		return 0;
+	snprintf(err, errlen, "--mtu %u: %s %s", mtu, driver,
+		 ret == -ENOTSUP ? "cannot change its MTU"
+				 : rte_strerror(-ret));
+	return ret;
+}
+
+static const enum rte_eth_fc_mode fc_modes[] = {
+	[NB_FC_OFF] = RTE_ETH_FC_NONE,
+	[NB_FC_ON] = RTE_ETH_FC_FULL,
+	[NB_FC_RX] = RTE_ETH_FC_RX_PAUSE,
+	[NB_FC_TX] = RTE_ETH_FC_TX_PAUSE,
+};
+
+static enum nb_fc_mode
+fc_from(enum rte_eth_fc_mode m)
+{
+	switch (m) {
+	case RTE_ETH_FC_NONE:
+		return NB_FC_OFF;
+	case RTE_ETH_FC_FULL:
+		return NB_FC_ON;
+	case RTE_ETH_FC_RX_PAUSE:
+		return NB_FC_RX;
+	case RTE_ETH_FC_TX_PAUSE:
+		return NB_FC_TX;
+	}
+	return NB_FC_UNSUPPORTED;
+}
+
+int
+nb_portset_fc(uint16_t port_id, const char *driver, enum nb_fc_mode want,
+	      enum nb_fc_mode *now, char *err, size_t errlen)
+{
+	struct rte_eth_fc_conf fc;
+	int ret;
+
+	memset(&fc, 0, sizeof(fc));
+	ret = rte_eth_dev_flow_ctrl_get(port_id, &fc);
+	if (ret != 0) {
+		*now = NB_FC_UNSUPPORTED;
+		if (want == NB_FC_KEEP)
+			return 0;
+		snprintf(err, errlen, "--flow-control %s: %s %s",
+			 nb_fc_name(want), driver,
+			 ret == -ENOTSUP ? "has no flow control"
+					 : rte_strerror(-ret));
+		return ret;
+	}
+	if (want != NB_FC_KEEP && fc_from(fc.mode) != want) {
+		fc.mode = fc_modes[want];
+		ret = rte_eth_dev_flow_ctrl_set(port_id, &fc);
+		if (ret != 0) {
+			snprintf(err, errlen, "--flow-control %s: %s refused "
+				 "it: %s",
+				 nb_fc_name(want), driver,
+				 rte_strerror(-ret));
+			return ret;
+		}
+		memset(&fc, 0, sizeof(fc));
+		if (rte_eth_dev_flow_ctrl_get(port_id, &fc) != 0) {
+			*now = NB_FC_UNSUPPORTED;
+			return 0;
+		}
+	}
+	*now = fc_from(fc.mode);
+	return 0;
+}

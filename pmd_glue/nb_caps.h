@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * ethdev's view of a device turned into the tool's (nb_offload.h), and the
- * mbuf side of a NIC-filled checksum.
+ * ethdev's view of a device turned into the tool's (nb_offload.h), the
+ * mbuf side of a NIC-filled checksum, and the port settings a user asks
+ * for (--flow-control, --link-speed, --mtu).
  */
 #ifndef NB_CAPS_H
 #define NB_CAPS_H
@@ -27,5 +28,21 @@ uint64_t nb_caps_tx_offloads(const struct nb_dev_caps *c,
 /* Make t's frames NIC-checksummed: nb_tmpl_l4_csum_hw() and the mbuf's
  * ol_flags / l2_len / l3_len for it. */
 void nb_tmpl_mbuf_csum(struct nb_tmpl *t);
+
+/*
+ * The settings a user asks for (nb_portset.h), each 0 or -errno with a
+ * sentence in err.  speed: the conf.link_speeds for mbps (0: autoneg),
+ * refused when the device's speed_capa lacks it.  mtu: set on the device
+ * (rte_eth_dev_set_mtu, after configure) when the user gave one.  fc:
+ * --flow-control applied (after start) and read back into *now;
+ * NB_FC_KEEP only reads.
+ */
+int nb_portset_speed(const struct rte_eth_dev_info *info, uint32_t mbps,
+		     uint32_t *link_speeds, char *err, size_t errlen);
+int nb_portset_mtu(uint16_t port_id, const char *driver, uint32_t user_mtu,
+		   uint32_t mtu, char *err, size_t errlen);
+int nb_portset_fc(uint16_t port_id, const char *driver,
+		  enum nb_fc_mode want, enum nb_fc_mode *now, char *err,
+		  size_t errlen);
 
 #endif /* NB_CAPS_H */

@@ -232,9 +232,23 @@ nb_port_setup(uint16_t port_id, const struct nb_port_req *req,
 		socket = (int)rte_socket_id();
 
 	memset(&conf, 0, sizeof(conf));
-	mtu = req->max_frame > RTE_ETHER_MAX_LEN
-		      ? req->max_frame - RTE_ETHER_HDR_LEN - RTE_ETHER_CRC_LEN
-		      : RTE_ETHER_MTU;
+	if (nb_mtu_for(req->set.mtu, req->max_frame, &mtu, why,
+		       sizeof(why)) != 0 ||
+	    nb_portset_speed(&info, req->set.speed_mbps, &conf.link_speeds,
+			     why, sizeof(why)) != 0) {
+		snprintf(err, errlen, "port %u: %s", port_id, why);
+		return -EINVAL;
+	}
+	if (req->set.mtu != 0 && info.max_rx_pktlen != 0 &&
+	    mtu + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN > info.max_rx_pktlen) {
+		snprintf(err, errlen,
+			 "port %u (%s): --mtu %u needs frames of %u B, the "
+			 "device takes %u B at most",
+			 port_id, info.driver_name, mtu,
+			 mtu + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN,
+			 info.max_rx_pktlen);
+		return -EINVAL;
+	}
 	if (info.max_mtu != 0 && mtu > info.max_mtu) {
 		snprintf(err, errlen,
 			 "port %u (%s): %u B frames need MTU %u, the device "
@@ -262,6 +276,12 @@ nb_port_setup(uint16_t port_id, const struct nb_port_req *req,
 		snprintf(err, errlen, "port %u (%s): configure failed: %s%s",
 			 port_id, info.driver_name, rte_strerror(-ret),
 			 eal_hint(info.driver_name));
+		return ret;
+	}
+	ret = nb_portset_mtu(port_id, info.driver_name, req->set.mtu, mtu, why,
+			     sizeof(why));
+	if (ret != 0) {
+		snprintf(err, errlen, "port %u: %s", port_id, why);
 		return ret;
 	}
 	ret = rte_eth_dev_adjust_nb_rx_tx_desc(port_id, &rxd, &txd);
@@ -323,6 +343,17 @@ nb_port_setup(uint16_t port_id, const struct nb_port_req *req,
 		return ret;
 	}
 	p->started = 1;
+	ret = nb_portset_fc(port_id, info.driver_name, req->set.fc,
+			    &p->offload.flow_control, why, sizeof(why));
+	if (ret != 0) {
+		snprintf(err, errlen, "port %u: %s", port_id, why);
+		/* not in the caller's list yet: close it here (its RX ring
+		 * holds the pool's mbufs) */
+		rte_eth_dev_stop(port_id);
+		rte_eth_dev_close(port_id);
+		p->started = 0;
+		return ret;
+	}
 	/* Loopback tests address the facing port's MAC; accept all anyway. */
 	rte_eth_promiscuous_enable(port_id);
 	nb_port_describe(port_id, &p->desc);

@@ -67,6 +67,7 @@ struct nb_config {
 	uint32_t rxd, txd;   /* descriptors per queue */
 	double link_timeout; /* seconds to wait for link up */
 	enum nb_csum_mode tx_csum; /* --tx-checksum: the NIC's or software */
+	struct nb_portset portset; /* --flow-control, --link-speed, --mtu */
 	double drain; /* seconds the sinks keep receiving after TX ends */
 
 	/* peer side */

@@ -149,17 +149,20 @@ int
 nb_offload_text(const struct nb_offload_plan *p, char *buf, size_t len)
 {
 	return snprintf(buf, len,
-			"tx checksum %s, rss %s, latency clock tsc%s",
+			"tx checksum %s, rss %s, latency clock tsc%s, flow "
+			"control %s",
 			p->tx_l4_csum ? "hw" : "sw",
 			p->rss ? (p->rss_l4 ? "l3+l4" : "l3") : "off",
-			p->hw_ts_avail ? " (hw timestamps not used)" : "");
+			p->hw_ts_avail ? " (hw timestamps not used)" : "",
+			nb_fc_name(p->flow_control));
 }
 
 json_t *
 nb_offload_json(const struct nb_offload_plan *p)
 {
 	return json_pack(
-		"{s:s, s:s, s:b, s:o, s:s, s:s, s:b, s:s}", "tx_checksum",
+		"{s:s, s:s, s:s, s:b, s:o, s:s, s:s, s:b, s:s}",
+		"flow_control", nb_fc_name(p->flow_control), "tx_checksum",
 		p->tx_l4_csum ? "hw" : "sw", "tx_checksum_why", p->csum_why,
 		"rss", p->rss, "rss_hash",
 		p->rss ? json_string(p->rss_l4 ? "l3+l4" : "l3") : json_null(),

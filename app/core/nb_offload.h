@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nb_portset.h"
+
 /* capability bits of struct nb_dev_caps.caps */
 #define NB_CAP_TX_IPV4_CKSUM (1u << 0)
 #define NB_CAP_TX_UDP_CKSUM  (1u << 1)
@@ -54,6 +56,9 @@ struct nb_offload_plan {
 	int rss;	 /* RX spread over the queues by RSS */
 	int rss_l4;	 /* ... hashing the ports too (else addresses only) */
 	int hw_ts_avail; /* the NIC has RX timestamps or IEEE 1588 */
+	/* pause frames as the port has them after set-up (read back by the
+	 * glue; NB_FC_UNSUPPORTED: the driver has no flow control) */
+	enum nb_fc_mode flow_control;
 	char csum_why[160], rss_why[160], ts_why[160];
 };
 
@@ -72,12 +77,13 @@ int nb_offload_decide(const char *driver, const struct nb_dev_caps *c,
 int nb_offload_tx_l4(const struct nb_dev_caps *c, enum nb_csum_mode mode,
 		     uint8_t proto);
 
-/* "tx checksum hw (udp), rss off (1 queue), latency clock tsc (...)" */
+/* "tx checksum hw, rss off, latency clock tsc, flow control off" */
 int nb_offload_text(const struct nb_offload_plan *p, char *buf, size_t len);
 
 /* {"tx_checksum": "hw"|"sw", "tx_checksum_why", "rss": bool, "rss_hash":
  *  "l3"|"l3+l4"|null, "rss_why", "latency_clock": "tsc",
- *  "hw_timestamps_available": bool, "timestamps_why"} */
+ *  "hw_timestamps_available": bool, "timestamps_why", "flow_control":
+ *  "off"|"on"|"rx"|"tx"|"unsupported"} */
 struct json_t;
 struct json_t *nb_offload_json(const struct nb_offload_plan *p);
 

@@ -9,6 +9,7 @@
 
 #include "nb_frame.h"
 #include "nb_options.h"
+#include "nb_portset.h"
 #include "nb_suite_opts.h"
 
 #define WHY(...) snprintf(why, whylen, __VA_ARGS__)
@@ -470,6 +471,36 @@ opt_tx_checksum(struct nb_config *cfg, const char *val, char *why,
 	if (nb_csum_mode_parse(val, &cfg->tx_csum) == 0)
 		return 0;
 	WHY("want auto, hw or sw");
+	return -EINVAL;
+}
+
+static int
+opt_flow_control(struct nb_config *cfg, const char *val, char *why,
+		 size_t whylen)
+{
+	if (nb_fc_parse(val, &cfg->portset.fc) == 0)
+		return 0;
+	WHY("want on, off, rx or tx");
+	return -EINVAL;
+}
+
+static int
+opt_link_speed(struct nb_config *cfg, const char *val, char *why,
+	       size_t whylen)
+{
+	if (nb_speed_parse(val, &cfg->portset.speed_mbps) == 0)
+		return 0;
+	WHY("want auto or a speed: 10M 100M 1G 2.5G 5G 10G 20G 25G 40G 50G "
+	    "56G 100G 200G");
+	return -EINVAL;
+}
+
+static int
+opt_mtu(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	if (nb_mtu_parse(val, &cfg->portset.mtu) == 0)
+		return 0;
+	WHY("want %d-%d", NB_MTU_MIN, NB_MTU_MAX);
 	return -EINVAL;
 }
 
@@ -964,6 +995,20 @@ const struct nb_option nb_options[] = {
 	 "path (auto), always (hw: a port without it is refused) or never "
 	 "(sw: computed per frame, incrementally) [auto]",
 	 0, NB_IN_ALL},
+	{"flow-control", 0, "on|off|rx|tx", opt_flow_control,
+	 "IEEE 802.3x pause frames on the test ports: both ways, none, "
+	 "honour the partner's (rx) or send them (tx); refused on a port "
+	 "without flow control [as the driver left it; reported]",
+	 0, NB_IN_ALL},
+	{"link-speed", 0, "SPEED|auto", opt_link_speed,
+	 "fix the link speed (10M..200G; refused when the device does not "
+	 "offer it) or autonegotiate [auto]",
+	 0, NB_IN_ALL},
+	{"mtu", 0, "N", opt_mtu,
+	 "the test ports' MTU, at least what the largest --size needs "
+	 "(set on the device: a kernel-backed port's interface too) "
+	 "[what the frames need, at least 1500]",
+	 0, NB_IN_ALL},
 	{"link-timeout", 0, "SECS", opt_link_timeout,
 	 "how long to wait for link up [10]", 0, NB_IN_ALL},
 	{"drain", 0, "SECS", opt_drain,
@@ -1367,6 +1412,13 @@ nb_config_check(struct nb_config *cfg, char *err, size_t errlen)
 		return -EINVAL;
 	if (cfg->mode == NB_MODE_CLIENT && check_client(cfg, err, errlen) != 0)
 		return -EINVAL;
+	for (i = 0; cfg->portset.mtu && i < cfg->sizes.nb_sizes; i++) {
+		uint32_t mtu;
+
+		if (nb_mtu_for(cfg->portset.mtu, cfg->sizes.sizes[i], &mtu,
+			       err, errlen) != 0)
+			return -EINVAL;
+	}
 	if (cfg->mode == NB_MODE_LOOPBACK &&
 	    check_loopback(cfg, err, errlen) != 0)
 		return -EINVAL;

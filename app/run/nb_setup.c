@@ -302,6 +302,7 @@ nb_setup_ports(struct nb_app *app, const uint16_t *ids, uint16_t n,
 			.start_timeout = cfg->link_timeout,
 			.tx_csum = cfg->tx_csum,
 			.proto = cfg->proto,
+			.set = cfg->portset,
 		};
 
 		app->port_ids[i] = ids[i];

@@ -77,6 +77,115 @@ def sh(*args):
                           text=True, timeout=30)
 
 
+class PortSettings(nbe2e.E2ECase):
+    """--mtu, --flow-control and --link-speed on devices that have them
+    and on devices that do not: af_packet on a veth pair in one
+    namespace, pa-pb (it sets the interface's MTU; no flow control, no fixed
+    speeds), and net_tap (flow control: "none" only)."""
+
+    def setUp(self):
+        super().setUp()
+        if os.geteuid() != 0:
+            self.skipTest("needs root for network namespaces")
+        self.ns = "nps%d" % (os.getpid() % 100000)
+        sh("ip", "netns", "add", self.ns)
+        self.addCleanup(subprocess.run, ["ip", "netns", "del", self.ns],
+                        capture_output=True)
+        sh("ip", "-n", self.ns, "link", "add", "pa", "type", "veth", "peer",
+           "name", "pb")
+        for d in ("pa", "pb"):
+            sh("ip", "netns", "exec", self.ns, "sysctl", "-qw",
+               "net.ipv6.conf.%s.disable_ipv6=1" % d)
+            sh("ip", "-n", self.ns, "link", "set", d, "up")
+        self.wrap = ["ip", "netns", "exec", self.ns]
+        self.eal = self.nb.eal(["--vdev", "net_af_packet0,iface=pa",
+                                "--vdev", "net_af_packet1,iface=pb"],
+                               workers=1)
+
+    def kernel_mtu(self, dev):
+        out = sh("ip", "-n", self.ns, "-o", "link", "show", dev).stdout
+        return int(re.search(r" mtu (\d+) ", out).group(1))
+
+    def test_mtu_set_on_the_device(self):
+        # an MTU below the veths' 1500, set on both ends by the PMD
+        # (af_packet takes no frame above 1518 B in DPDK 22.11), and the
+        # largest frames it allows through them
+        self.assertEqual(self.kernel_mtu("pa"), 1500)
+        r = self.nb.run(self.eal, ["--tx-port", "0", "--rx-port", "1",
+                                   "--mtu", "1400", "--size", "1418,64",
+                                   "--packets", "2000", "--rate", "20000pps",
+                                   "--json"], name="mtu", wrap=self.wrap)
+        self.assertOk(r)
+        d = r.json()
+        self.assertEqual([p["mtu"] for p in d["start"]["ports"]],
+                         [1400, 1400])
+        self.assertEqual(self.kernel_mtu("pa"), 1400)
+        self.assertEqual(self.kernel_mtu("pb"), 1400)
+        e = d["end"]
+        self.assertEqual(e["sum_sent"]["packets"], 2000)
+        self.assertEqual(e["sum_received"]["packets"], 2000)
+        # read back: af_packet has no flow control
+        self.assertEqual(d["start"]["ports"][0]["offloads"]["flow_control"],
+                         "unsupported")
+        self.assertIn("flow control unsupported",
+                      self.nb.run(self.eal, ["--tx-port", "0", "--rx-port",
+                                             "1", "--packets", "10"],
+                                  name="fc", wrap=self.wrap).out)
+
+    def test_refused_where_the_device_cannot(self):
+        cases = [
+            (["--flow-control", "on"],
+             "port 0: --flow-control on: net_af_packet has no flow "
+             "control"),
+            (["--mtu", "9000"],
+             "port 0 (net_af_packet): --mtu 9000 needs frames of 9018 B, "
+             "the device takes 1518 B at most"),
+            (["--link-speed", "10G"],
+             "port 0: --link-speed 10 Gbps: net_af_packet does not offer "
+             "it (speeds it offers: none: it takes no fixed speed)"),
+        ]
+        for extra, msg in cases:
+            with self.subTest(extra=extra):
+                r = self.nb.run(self.eal, ["--tx-port", "0", "--rx-port",
+                                           "1", "--packets", "10"] + extra,
+                                name="refused", wrap=self.wrap)
+                self.assertOk(r, 1)
+                self.assertIn(msg, r.err)
+                # refused before anything was sent; nothing left behind
+                self.assertNotIn("still in use", r.err)
+        # frames larger than --mtu allows: a usage error, before EAL
+        r = self.nb.run(self.eal, ["--tx-port", "0", "--rx-port", "1",
+                                   "--mtu", "1400", "--size", "1518"],
+                        name="small-mtu", wrap=self.wrap)
+        self.assertOk(r, 2)
+        self.assertIn("--mtu 1400 is too small for the test's 1518 B "
+                      "frames (they need MTU 1500)", r.err)
+
+    def test_tap_flow_control(self):
+        # net_tap's flow control takes "none" only: off is set and read
+        # back on both ports, on is refused by the driver.  (Two taps in
+        # the test's namespace; the kernel joins them to nothing, so the
+        # receiver counts no frame: the settings are what is tested.)
+        eal = self.nb.eal(["--vdev", "net_tap0,iface=nbta", "--vdev",
+                           "net_tap1,iface=nbtb"], workers=1)
+        tool = ["--tx-port", "0", "--rx-port", "1", "--packets", "100",
+                "--rate", "10M"]
+        r = self.nb.run(eal, tool + ["--flow-control", "off", "--json"],
+                        name="tap-off", wrap=self.wrap)
+        self.assertOk(r)
+        ports = r.json()["start"]["ports"]
+        self.assertEqual([p["driver"] for p in ports],
+                         ["net_tap", "net_tap"])
+        self.assertEqual([p["offloads"]["flow_control"] for p in ports],
+                         ["off", "off"])
+        r = self.nb.run(eal, tool + ["--flow-control", "on"],
+                        name="tap-on", wrap=self.wrap)
+        self.assertOk(r, 1)
+        self.assertIn("port 0: --flow-control on: net_tap refused it",
+                      r.err)
+        self.assertNotIn("still in use", r.err)
+
+
 class Bonding(nbe2e.E2ECase):
     """net_bonding over af_packet members on two veth pairs, back to back:
     a0-b0 and a1-b1 in one namespace.  (memif members cannot be bonded in

@@ -163,7 +163,8 @@ test_rss_l3_only(void **state)
 	assert_int_equal(p.rss_l4, 0);
 	assert_non_null(strstr(p.rss_why, "addresses only"));
 	nb_offload_text(&p, t, sizeof(t));
-	assert_string_equal(t, "tx checksum sw, rss l3, latency clock tsc");
+	assert_string_equal(t, "tx checksum sw, rss l3, latency clock tsc, "
+			       "flow control keep");
 }
 
 /* The JSON and the text say the same as the plan. */
@@ -180,15 +181,18 @@ test_output(void **state)
 	assert_int_equal(nb_offload_decide(p->driver, &p->caps, &r, &plan,
 					   err, sizeof(err)),
 			 0);
+	plan.flow_control = NB_FC_ON; /* the glue reads it back */
 	nb_offload_text(&plan, t, sizeof(t));
 	assert_string_equal(t, "tx checksum hw, rss l3+l4, latency clock tsc "
-			       "(hw timestamps not used)");
+			       "(hw timestamps not used), flow control on");
 	j = nb_offload_json(&plan);
 	assert_non_null(j);
 	assert_string_equal(json_string_value(json_object_get(j,
 							      "tx_checksum")),
 			    "hw");
 	assert_true(json_is_true(json_object_get(j, "rss")));
+	assert_string_equal(
+		json_string_value(json_object_get(j, "flow_control")), "on");
 	assert_string_equal(json_string_value(json_object_get(j, "rss_hash")),
 			    "l3+l4");
 	assert_string_equal(

@@ -303,6 +303,24 @@ chk_tx_checksum(const struct nb_config *c)
 }
 
 static void
+chk_flow_control(const struct nb_config *c)
+{
+	assert_int_equal(c->portset.fc, NB_FC_RX);
+}
+
+static void
+chk_link_speed(const struct nb_config *c)
+{
+	assert_int_equal(c->portset.speed_mbps, 25000);
+}
+
+static void
+chk_mtu(const struct nb_config *c)
+{
+	assert_int_equal(c->portset.mtu, 9000);
+}
+
+static void
 chk_drain(const struct nb_config *c)
 {
 	assert_true(c->drain == 0.25);
@@ -640,6 +658,10 @@ static const struct opt_case cases[] = {
 	{"txd", 0, "2048", chk_txd, {"0", "99999", NULL}},
 	{"link-timeout", 0, "3", chk_link_timeout, {"601", "-", NULL}},
 	{"tx-checksum", 0, "sw", chk_tx_checksum, {"on", "HW", "", NULL}},
+	{"flow-control", 0, "rx", chk_flow_control,
+	 {"keep", "unsupported", "full", "", NULL}},
+	{"link-speed", 0, "25G", chk_link_speed, {"10", "25g", "3G", NULL}},
+	{"mtu", 0, "9000", chk_mtu, {"67", "9601", "1500x", "-1", "", NULL}},
 	{"drain", 0, "0.25", chk_drain, {"61", "1e9", NULL}},
 	{"json", 'J', NULL, chk_json, {NULL}},
 	{"json-stream", 0, NULL, chk_json_stream, {NULL}},
