@@ -568,6 +568,15 @@ opt_csv(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 }
 
 static int
+opt_per_queue(struct nb_config *cfg, const char *val, char *why,
+	      size_t whylen)
+{
+	(void)val, (void)why, (void)whylen;
+	cfg->per_queue = 1;
+	return 0;
+}
+
+static int
 opt_quiet(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
 	(void)val, (void)why, (void)whylen;
@@ -1023,6 +1032,11 @@ const struct nb_option nb_options[] = {
 	 "bitrate unit in text output, as iperf3 -f: bits (k..t) or bytes "
 	 "(K..T) per second, or a: the unit of the requested rate (of the "
 	 "link at --rate max) for every line [a]",
+	 0, NB_IN_TEST},
+	{"per-queue", 0, NULL, opt_per_queue,
+	 "text output: under each interval line, a row per queue of each "
+	 "port with more than one (sent, received, share, rate); JSON and "
+	 "CSV have them always",
 	 0, NB_IN_TEST},
 	{"quiet", 0, NULL, opt_quiet,
 	 "text output: only the final report (no header, intervals or "

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "nb_frame.h"
+#include "nb_ivq.h"
 #include "nb_output.h"
 
 const char nb_csv_header[] =
@@ -25,6 +26,7 @@ nb_output_init(struct nb_output *o, const struct nb_config *cfg, FILE *f,
 	o->quiet = cfg->quiet;
 	o->intervals =
 		o->kind == NB_OUT_TEXT && !cfg->quiet && cfg->interval > 0;
+	o->per_queue = cfg->per_queue;
 	o->progress = o->kind == NB_OUT_TEXT && !cfg->quiet &&
 		      cfg->interval <= 0 && tty;
 	o->json_file = cfg->json_file[0] ? cfg->json_file : NULL;
@@ -101,6 +103,33 @@ csv_interval_row(FILE *f, struct csv_row *c, const struct nb_interval *iv,
 	csv_row(f, c);
 }
 
+/* --per-queue: text rows under an interval line. */
+static void
+ivq_text(FILE *f, const struct nb_interval *iv, char fmt)
+{
+	double secs = iv->end - iv->start;
+	char tb[32], rb[32];
+	uint16_t i;
+
+	for (i = 0; i < iv->nb_queues; i++) {
+		const struct nb_iv_queue *e = &iv->queues[i];
+		uint64_t tx, rx;
+
+		nb_ivq_port_sums(iv, e->port, &tx, &rx);
+		nb_fmt_rate(tb, sizeof(tb), div0(e->tx_bytes * 8.0, secs),
+			    fmt);
+		nb_fmt_rate(rb, sizeof(rb), div0(e->rx_bytes * 8.0, secs),
+			    fmt);
+		fprintf(f,
+			"        port %u queue %u: sent %llu (%.1f %%) %s, "
+			"received %llu (%.1f %%) %s %.4f Mpps\n",
+			e->port, e->queue, (unsigned long long)e->tx_pkts,
+			nb_ivq_share(e->tx_pkts, tx), tb,
+			(unsigned long long)e->rx_pkts, nb_ivq_share(e->rx_pkts, rx),
+			rb, div0((double)e->rx_pkts, secs) / 1e6);
+	}
+}
+
 void
 nb_out_begin(const struct nb_output *o, const struct nb_result *r)
 {
@@ -156,6 +185,8 @@ nb_out_interval_dir(const struct nb_output *o, const struct nb_result *r,
 		if (o->intervals)
 			nb_report_interval_text(o->f, iv, nb_report_unit(r),
 						tag);
+		if (o->intervals && o->per_queue)
+			ivq_text(o->f, iv, nb_report_unit(r));
 		break;
 	case NB_OUT_JSON_STREAM:
 		ev = nb_json_interval(r, iv);
@@ -178,6 +209,22 @@ nb_out_interval_dir(const struct nb_output *o, const struct nb_result *r,
 			csv_interval_row(o->f, &c, iv, (int)k, id);
 		}
 		csv_interval_row(o->f, &c, iv, -1, "sum");
+		/* kind "queue": stream is pPORTqQUEUE, sent_* what the
+		 * queue sent, packets/bytes what it received */
+		c.kind = "queue";
+		for (k = 0; k < iv->nb_queues; k++) {
+			const struct nb_iv_queue *e = &iv->queues[k];
+
+			snprintf(id, sizeof(id), "p%uq%u", e->port, e->queue);
+			memset(&c.v, 0, sizeof(c.v));
+			c.stream = id;
+			c.v.sent_pkts = e->tx_pkts;
+			c.v.sent_bytes = e->tx_bytes;
+			c.v.pkts = e->rx_pkts;
+			c.v.bytes = e->rx_bytes;
+			c.lost_base = 0;
+			csv_row(o->f, &c);
+		}
 		break;
 	case NB_OUT_JSON:
 		break;

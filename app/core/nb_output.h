@@ -28,6 +28,7 @@ struct nb_output {
 	char format;	       /* iperf3 -f letter, 'a' adaptive */
 	int quiet;	       /* text: the final report only */
 	int intervals;	       /* text: interval lines are printed */
+	int per_queue;	       /* text: and queue rows under them */
 	int progress;	       /* text on a terminal, no intervals: one
 				* refreshed line */
 	const char *json_file; /* also write the document here, or NULL */

@@ -9,6 +9,7 @@
 #include "nb_frame.h"
 #include "nb_iperf3.h"
 #include "nb_json.h"
+#include "nb_ivq.h"
 #include "nb_offload.h"
 #include "nb_result.h"
 #include "nb_version.h"
@@ -100,6 +101,7 @@ nb_interval_release(struct nb_interval *iv)
 	}
 	free(iv->stream_jitter_ns);
 	iv->stream_jitter_ns = NULL;
+	nb_ivq_release(iv);
 }
 
 void
@@ -139,6 +141,8 @@ nb_result_add_interval(struct nb_result *r, const struct nb_interval *iv)
 	uint64_t **from[IV_U64], **to[IV_U64];
 	uint32_t n = iv->nb_streams, j;
 
+	c.queues = NULL; /* src's, until copied below */
+	c.nb_queues = 0;
 	iv_arrays(&src, from);
 	iv_arrays(&c, to);
 	/* the counts are required whenever there are streams */
@@ -153,7 +157,7 @@ nb_result_add_interval(struct nb_result *r, const struct nb_interval *iv)
 	if (src.stream_jitter_ns != NULL && c.stream_jitter_ns != NULL)
 		memcpy(c.stream_jitter_ns, src.stream_jitter_ns,
 		       n * sizeof(double));
-	if (interval_append(r, &c) != 0) {
+	if (nb_ivq_copy(&c, &src) != 0 || interval_append(r, &c) != 0) {
 		nb_interval_release(&c);
 		return -ENOMEM;
 	}
@@ -1053,6 +1057,8 @@ nb_json_interval(const struct nb_result *r, const struct nb_interval *iv)
 	part = interval_part_json(iv, -1);
 	nb_iperf3_interval(part, r, 1);
 	json_object_set_new(o, "sum", part);
+	if (iv->nb_queues)
+		json_object_set_new(o, "queues", nb_ivq_json(iv));
 	return o;
 }
 
@@ -1289,6 +1295,15 @@ nb_result_close_intervals(struct nb_result *r)
 			add.start = last ? last->end : 0;
 			add.end = end > add.start ? end : add.start;
 			add.nb_streams = n;
+			/* the queue rows of the one before, at zero, to
+			 * take what came after it */
+			if (last != NULL && nb_ivq_copy(&add, last) == 0)
+				for (i = 0; i < add.nb_queues; i++) {
+					struct nb_iv_queue *e = &add.queues[i];
+
+					e->tx_pkts = e->tx_bytes = 0;
+					e->rx_pkts = e->rx_bytes = 0;
+				}
 			if (interval_append(r, &add) == 0) {
 				appended = 1;
 				last = &r->intervals[r->nb_intervals - 1];
@@ -1325,5 +1340,6 @@ nb_result_close_intervals(struct nb_result *r)
 		for (k = 0; k < n && k < last->nb_streams; k++)
 			last->stream_jitter_ns[k] = r->streams[k].jitter_ns;
 	last->jitter_ns = r->sum.jitter_ns;
+	nb_ivq_close(r, last);
 	return appended;
 }

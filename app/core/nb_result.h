@@ -60,6 +60,13 @@ struct nb_port_result {
 	uint64_t q_rx_pkts[NB_PMD_QUEUES], q_rx_bytes[NB_PMD_QUEUES];
 };
 
+/* What one queue of a port carried in an interval: every frame the tool's
+ * jobs on it sent or received (warm-up too, as the end's queue rows). */
+struct nb_iv_queue {
+	uint16_t port, queue;
+	uint64_t tx_pkts, tx_bytes, rx_pkts, rx_bytes;
+};
+
 struct nb_interval {
 	double start, end; /* seconds from the measured start */
 	int omitted;
@@ -73,6 +80,10 @@ struct nb_interval {
 	/* [nb_streams] or NULL: per-stream receiver quality */
 	uint64_t *stream_lost, *stream_out_of_order, *stream_duplicates;
 	double *stream_jitter_ns;
+	/* [nb_queues] or NULL: the queues of each port with more than one
+	 * (nb_ivq.c) */
+	uint16_t nb_queues;
+	struct nb_iv_queue *queues;
 };
 
 struct nb_result {

@@ -48,6 +48,42 @@ delta(uint64_t now, uint64_t prev)
 	return now > prev ? now - prev : 0;
 }
 
+/* The queues of each port with more than one: what each carried since
+ * the last edge (every frame, warm-up too).  None on a failed alloc. */
+static void
+record_queues(struct nb_interval *iv, const struct nb_counts *now,
+	      const struct nb_counts *prev)
+{
+	uint16_t i, q, n = 0;
+
+	for (i = 0; i < now->nb_ports; i++)
+		if (now->ports[i].nb_queues > 1)
+			n = (uint16_t)(n + now->ports[i].nb_queues);
+	if (n == 0 || (iv->queues = calloc(n, sizeof(*iv->queues))) == NULL)
+		return;
+	for (i = 0; i < now->nb_ports; i++) {
+		const struct nb_port_counts *a = &now->ports[i];
+		const struct nb_port_counts *b = &prev->ports[i];
+
+		for (q = 0; a->nb_queues > 1 && q < a->nb_queues; q++) {
+			struct nb_iv_queue *e = &iv->queues[iv->nb_queues++];
+			int same = i < prev->nb_ports &&
+				   b->port_id == a->port_id;
+
+			e->port = a->port_id;
+			e->queue = q;
+			e->tx_pkts = delta(a->q_tx_pkts[q],
+					   same ? b->q_tx_pkts[q] : 0);
+			e->tx_bytes = delta(a->q_tx_bytes[q],
+					    same ? b->q_tx_bytes[q] : 0);
+			e->rx_pkts = delta(a->q_rx_pkts[q],
+					   same ? b->q_rx_pkts[q] : 0);
+			e->rx_bytes = delta(a->q_rx_bytes[q],
+					    same ? b->q_rx_bytes[q] : 0);
+		}
+	}
+}
+
 static void
 record(struct nb_app *app, const struct nb_counts *now,
        const struct nb_counts *prev, double t0, double t1, int omitted,
@@ -63,6 +99,7 @@ record(struct nb_app *app, const struct nb_counts *now,
 	iv.nb_streams = n;
 	if (nb_interval_alloc(&iv, n, !omitted) != 0)
 		return;
+	record_queues(&iv, now, prev);
 	if (omitted) {
 		iv.tx_pkts = now->tx_warm_pkts - prev->tx_warm_pkts;
 		iv.tx_bytes = now->tx_warm_bytes - prev->tx_warm_bytes;

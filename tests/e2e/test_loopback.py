@@ -3,6 +3,8 @@
 one process (port 0 sends, port 1 receives), and net_null.  Every assertion
 is on numbers from the JSON report, checked against values computed here and
 against the PMD's own counters."""
+import csv
+import io
 import json
 import os
 import re
@@ -194,6 +196,63 @@ class Loopback(nbe2e.E2ECase):
                     q[share], 100.0 * q[tool] / e["ports"][port][total],
                     places=6)
                 self.assertAlmostEqual(q[share], 50.0, delta=0.1)
+        # per interval too: every interval has a row per queue of each
+        # port, and a queue's rows over the intervals add up to its end
+        # row (what came after the last tick folded into the last one)
+        ivs = d["intervals"]
+        self.assertGreaterEqual(len(ivs), 3)
+        for iv in ivs:
+            self.assertEqual([(r["port"], r["queue"]) for r in iv["queues"]],
+                             [(0, 0), (0, 1), (1, 0), (1, 1)])
+            secs = iv["sum"]["end"] - iv["sum"]["start"]
+            for r in iv["queues"]:
+                self.assertAlmostEqual(r["rx_bits_per_second"],
+                                       r["tool_rx_bytes"] * 8 / secs,
+                                       delta=1e-6 * r["rx_bits_per_second"]
+                                       + 1e-9)
+            # the receiving queues of one interval: their shares add up
+            rx = [r for r in iv["queues"] if r["port"] == 1]
+            if sum(r["tool_rx_packets"] for r in rx):
+                self.assertAlmostEqual(
+                    sum(r["rx_share_percent"] for r in rx), 100.0, places=6)
+        for port, key in ((0, "tool_tx_packets"), (1, "tool_rx_packets")):
+            for q in e["ports"][port]["queues"]:
+                self.assertEqual(
+                    sum(r[key] for iv in ivs for r in iv["queues"]
+                        if r["port"] == port and r["queue"] == q["queue"]),
+                    q[key], (port, q["queue"]))
+
+    def test_queue_rows_text_and_csv(self):
+        """--per-queue puts a row per queue under each text interval line;
+        CSV has them as rows of kind "queue" (stream pPORTqQUEUE), whose
+        received packets add up to the interval's."""
+        eal = self.nb.eal(self.nb.memif_pair())
+        tool = ["--tx-port", "0", "--rx-port", "1", "--queues", "2",
+                "--streams", "4", "--rate", "20000pps", "--time", "1",
+                "--interval", "0.5"]
+        r = self.nb.run(eal, tool + ["--per-queue"], name="pq")
+        self.assertOk(r)
+        rows = re.findall(r"^ +port (\d) queue (\d): sent (\d+) "
+                          r"\(([\d.]+) %\).*received (\d+) \(([\d.]+) %\)",
+                          r.out, re.M)
+        self.assertEqual(len(rows), 2 * 4, r.out)
+        self.assertEqual(sorted(set((p, q) for p, q, *_ in rows)),
+                         [("0", "0"), ("0", "1"), ("1", "0"), ("1", "1")])
+        # without it: no queue rows under the intervals
+        r = self.nb.run(eal, tool, name="nopq")
+        self.assertOk(r)
+        self.assertNotRegex(r.out, r"^ +port \d queue \d: sent", r.out)
+        r = self.nb.run(eal, tool + ["--csv"], name="pqcsv")
+        self.assertOk(r)
+        rows = list(csv.DictReader(io.StringIO(r.out)))
+        q = [x for x in rows if x["kind"] == "queue"]
+        self.assertEqual(len(q), 2 * 4)
+        for iv in [x for x in rows if x["kind"] == "interval"
+                   and x["stream"] == "sum"]:
+            got = sum(int(x["packets"]) for x in q
+                      if x["start"] == iv["start"]
+                      and x["stream"].startswith("p1"))
+            self.assertEqual(got, int(iv["packets"]), iv)
 
     def test_packets_exact(self):
         n = 123457
