@@ -99,7 +99,11 @@ record(struct nb_app *app, const struct nb_counts *now,
 	iv.nb_streams = n;
 	if (nb_interval_alloc(&iv, n, !omitted) != 0)
 		return;
-	record_queues(&iv, now, prev);
+	/* as at the end: none in peer mode, where the control lcore's
+	 * frames share the port's queues uncounted per queue */
+	if (app->cfg.mode != NB_MODE_CLIENT &&
+	    app->cfg.mode != NB_MODE_RESPONDER)
+		record_queues(&iv, now, prev);
 	if (omitted) {
 		iv.tx_pkts = now->tx_warm_pkts - prev->tx_warm_pkts;
 		iv.tx_bytes = now->tx_warm_bytes - prev->tx_warm_bytes;
