@@ -194,6 +194,68 @@ tel_ports(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
+/*
+ * Per queue of each port with more than one (as the report's queue rows):
+ * "pPORTqQUEUE" -> the tool's live counts and the PMD's per-queue ones.
+ */
+static int
+tel_queues(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	const struct nb_app *app = tel_app;
+	struct nb_counts cnt;
+	unsigned int p, q;
+
+	(void)cmd, (void)params;
+	if (nb_counts_alloc(&cnt, app->cfg.streams, 0, 0) != 0)
+		return -1;
+	rte_tel_data_start_dict(d);
+	/* none in peer mode, as in the report: the control lcore's frames
+	 * share the queues uncounted per queue */
+	if (app->cfg.mode == NB_MODE_CLIENT ||
+	    app->cfg.mode == NB_MODE_RESPONDER || tel_enter() != 0) {
+		nb_counts_free(&cnt);
+		return 0;
+	}
+	nb_jobs_read(&app->jobs, &cnt);
+	tel_leave();
+	for (p = 0; p < app->nb_ports; p++) {
+		uint16_t port = app->port_ids[p];
+		const struct nb_port_counts *pc = nb_counts_port(&cnt, port);
+		struct nb_pmd_stats pmd;
+		int have_pmd;
+
+		if (pc == NULL || pc->nb_queues < 2)
+			continue;
+		have_pmd = nb_port_stats(port, &pmd) == 0;
+		for (q = 0; q < pc->nb_queues && q < NB_PMD_QUEUES; q++) {
+			struct rte_tel_data *c = rte_tel_data_alloc();
+			char name[24];
+
+			if (c == NULL)
+				break;
+			rte_tel_data_start_dict(c);
+			rte_tel_data_add_dict_u64(c, "tool_tx_packets",
+						  pc->q_tx_pkts[q]);
+			rte_tel_data_add_dict_u64(c, "tool_tx_bytes",
+						  pc->q_tx_bytes[q]);
+			rte_tel_data_add_dict_u64(c, "tool_rx_packets",
+						  pc->q_rx_pkts[q]);
+			rte_tel_data_add_dict_u64(c, "tool_rx_bytes",
+						  pc->q_rx_bytes[q]);
+			if (have_pmd) {
+				rte_tel_data_add_dict_u64(c, "pmd_opackets",
+							  pmd.q_opackets[q]);
+				rte_tel_data_add_dict_u64(c, "pmd_ipackets",
+							  pmd.q_ipackets[q]);
+			}
+			snprintf(name, sizeof(name), "p%uq%u", port, q);
+			rte_tel_data_add_dict_container(d, name, c, 0);
+		}
+	}
+	nb_counts_free(&cnt);
+	return 0;
+}
+
 /* One stream's live counters, summed over every job that carries it. */
 static void
 stream_dict(const struct nb_counts *cnt, uint32_t st, struct rte_tel_data *c)
@@ -292,6 +354,10 @@ nb_telemetry_register(struct nb_app *app)
 	rte_telemetry_register_cmd("/nbench/ports", tel_ports,
 				   "Per port: the tool's counts beside the "
 				   "PMD's.  No parameters");
+	rte_telemetry_register_cmd("/nbench/queues", tel_queues,
+				   "Per queue of each port with more than "
+				   "one: the tool's counts beside the PMD's. "
+				   "No parameters");
 	rte_telemetry_register_cmd("/nbench/streams", tel_streams,
 				   "Per stream live counters (the first 32). "
 				   "Parameter: a stream id");

@@ -157,7 +157,16 @@ class Loopback(nbe2e.E2ECase):
             self.assertLess(time.monotonic(), deadline, st)
             time.sleep(0.05)
         xs = nbe2e.telemetry_ask(s, "/ethdev/xstats,1")
+        tq = nbe2e.telemetry_ask(s, "/nbench/queues")
         s.close()
+        # the tool's live per-queue counts: both RX queues of port 1 and
+        # both TX queues of port 0 are carrying frames
+        self.assertEqual(sorted(tq), ["p0q0", "p0q1", "p1q0", "p1q1"], tq)
+        for k in ("p0q0", "p0q1"):
+            self.assertGreater(tq[k]["tool_tx_packets"], 1000, tq)
+        for k in ("p1q0", "p1q1"):
+            self.assertGreater(tq[k]["tool_rx_packets"], 1000, tq)
+            self.assertGreater(tq[k]["pmd_ipackets"], 1000, tq)
         out, err = p.communicate(timeout=60)
         nbe2e.Nbench._log(log, argv, p.returncode, out, err)
         self.assertEqual(p.returncode, 0, err[-2000:])
