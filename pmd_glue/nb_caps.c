@@ -52,11 +52,11 @@ nb_caps_tx_offloads(const struct nb_dev_caps *c, enum nb_csum_mode mode)
 {
 	uint64_t o = 0;
 
-	if (mode == NB_CSUM_SW)
-		return 0;
-	if (c->caps & NB_CAP_TX_UDP_CKSUM)
+	/* exactly what the jobs will use (nb_offload_tx_l4): an offload
+	 * enabled but unused still costs ixgbe/i40e/bnxt their vector TX */
+	if (nb_offload_tx_l4(c, mode, NB_IPPROTO_UDP))
 		o |= RTE_ETH_TX_OFFLOAD_UDP_CKSUM;
-	if (c->caps & NB_CAP_TX_TCP_CKSUM)
+	if (nb_offload_tx_l4(c, mode, NB_IPPROTO_TCP))
 		o |= RTE_ETH_TX_OFFLOAD_TCP_CKSUM;
 	return o;
 }

@@ -19,9 +19,9 @@
 void nb_port_caps(uint16_t port_id, const struct rte_eth_dev_info *info,
 		  struct nb_dev_caps *c);
 
-/* The TX checksum offloads to enable at configure: every L4 one the
- * device has (a responder learns each test's protocol later), none for
- * --tx-checksum sw. */
+/* The TX checksum offloads to enable at configure: each L4 one the jobs
+ * would use for that protocol (a responder learns each test's protocol
+ * later), none for --tx-checksum sw or where auto keeps software. */
 uint64_t nb_caps_tx_offloads(const struct nb_dev_caps *c,
 			     enum nb_csum_mode mode);
 
