@@ -193,3 +193,11 @@ nb_portset_fc(uint16_t port_id, const char *driver, enum nb_fc_mode want,
 	*now = fc_from(fc.mode);
 	return 0;
 }
+
+int
+nb_port_queue_rate(uint16_t port_id, uint16_t q, uint32_t mbps)
+{
+	if (mbps > UINT16_MAX * 1000u)
+		return -EINVAL;
+	return rte_eth_set_queue_rate_limit(port_id, q, (uint32_t)mbps);
+}

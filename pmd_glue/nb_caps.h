@@ -45,4 +45,9 @@ int nb_portset_fc(uint16_t port_id, const char *driver,
 		  enum nb_fc_mode want, enum nb_fc_mode *now, char *err,
 		  size_t errlen);
 
+/* --hw-rate: limit TX queue q of the port to mbps (L1 Mbit/s, as the
+ * driver counts against its link speed); 0 or -errno (-ENOTSUP: the
+ * driver has no limiter). */
+int nb_port_queue_rate(uint16_t port_id, uint16_t q, uint32_t mbps);
+
 #endif /* NB_CAPS_H */

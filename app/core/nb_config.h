@@ -128,6 +128,7 @@ struct nb_config {
 	int csv;	   /* CSV rows: one per interval per stream */
 	int quiet;	   /* no header, intervals or progress line */
 	int per_queue;	   /* text: queue rows under each interval */
+	int hw_rate;	   /* --hw-rate: the NIC's per-queue rate limiter */
 	char format;	   /* bitrate unit: 'a' adaptive, k m g t (bits), K M G
 			    * T (bytes) as iperf3 -f */
 	char logfile[256]; /* stdout appended here instead */

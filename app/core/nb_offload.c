@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -145,23 +146,52 @@ nb_offload_decide(const char *driver, const struct nb_dev_caps *c,
 	return 0;
 }
 
+void
+nb_offload_rate(struct nb_offload_plan *p, const char *driver, int asked,
+		unsigned int tried, unsigned int limited, int first_err)
+{
+	const char *drv = driver != NULL && driver[0] ? driver : "the device";
+
+	p->hw_rate = asked && tried > 0 && limited == tried;
+	if (!asked)
+		snprintf(p->rate_why, sizeof(p->rate_why), "software pacer");
+	else if (tried == 0)
+		snprintf(p->rate_why, sizeof(p->rate_why),
+			 "no paced TX queue on this port: nothing to limit");
+	else if (p->hw_rate)
+		snprintf(p->rate_why, sizeof(p->rate_why),
+			 "%s limits %u TX queue%s (--hw-rate)", drv, tried,
+			 tried == 1 ? "" : "s");
+	else if (first_err == -ENOTSUP)
+		snprintf(p->rate_why, sizeof(p->rate_why),
+			 "software pacer: %s has no queue rate limit", drv);
+	else
+		snprintf(p->rate_why, sizeof(p->rate_why),
+			 "software pacer on %u of %u queues: %s refused the "
+			 "limit (%s)",
+			 tried - limited, tried, drv, strerror(-first_err));
+}
+
 int
 nb_offload_text(const struct nb_offload_plan *p, char *buf, size_t len)
 {
 	return snprintf(buf, len,
 			"tx checksum %s, rss %s, latency clock tsc%s, flow "
-			"control %s",
+			"control %s%s",
 			p->tx_l4_csum ? "hw" : "sw",
 			p->rss ? (p->rss_l4 ? "l3+l4" : "l3") : "off",
 			p->hw_ts_avail ? " (hw timestamps not used)" : "",
-			nb_fc_name(p->flow_control));
+			nb_fc_name(p->flow_control),
+			p->hw_rate ? ", pacing hw" : "");
 }
 
 json_t *
 nb_offload_json(const struct nb_offload_plan *p)
 {
 	return json_pack(
-		"{s:s, s:s, s:s, s:b, s:o, s:s, s:s, s:b, s:s}",
+		"{s:b, s:s, s:s, s:s, s:s, s:b, s:o, s:s, s:s, s:b, s:s}",
+		"tx_rate_limit_hw", p->hw_rate, "tx_rate_limit_why",
+		p->rate_why[0] ? p->rate_why : "software pacer",
 		"flow_control", nb_fc_name(p->flow_control), "tx_checksum",
 		p->tx_l4_csum ? "hw" : "sw", "tx_checksum_why", p->csum_why,
 		"rss", p->rss, "rss_hash",

@@ -59,6 +59,10 @@ struct nb_offload_plan {
 	/* pause frames as the port has them after set-up (read back by the
 	 * glue; NB_FC_UNSUPPORTED: the driver has no flow control) */
 	enum nb_fc_mode flow_control;
+	/* --hw-rate: every paced TX queue of the port limited by the NIC
+	 * (nb_offload_rate) */
+	int hw_rate;
+	char rate_why[160];
 	char csum_why[160], rss_why[160], ts_why[160];
 };
 
@@ -76,6 +80,16 @@ int nb_offload_decide(const char *driver, const struct nb_dev_caps *c,
  * checksum from the NIC (what the plan's tx_l4_csum says, for the jobs). */
 int nb_offload_tx_l4(const struct nb_dev_caps *c, enum nb_csum_mode mode,
 		     uint8_t proto);
+
+/*
+ * What pacing the port's TX queues got: asked (--hw-rate), how many paced
+ * queues were tried and how many the driver limited (the rest use the
+ * software pacer), and the first refusal (-errno, as the driver gave it).
+ * No paced queue (--rate max, or a receive-only port): nothing to limit.
+ */
+void nb_offload_rate(struct nb_offload_plan *p, const char *driver,
+		     int asked, unsigned int tried, unsigned int limited,
+		     int first_err);
 
 /* "tx checksum hw, rss off, latency clock tsc, flow control off" */
 int nb_offload_text(const struct nb_offload_plan *p, char *buf, size_t len);

@@ -568,6 +568,14 @@ opt_csv(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 }
 
 static int
+opt_hw_rate(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	(void)val, (void)why, (void)whylen;
+	cfg->hw_rate = 1;
+	return 0;
+}
+
+static int
 opt_per_queue(struct nb_config *cfg, const char *val, char *why,
 	      size_t whylen)
 {
@@ -1004,6 +1012,11 @@ const struct nb_option nb_options[] = {
 	 "path (auto), always (hw: a port without it is refused) or never "
 	 "(sw: computed per frame, incrementally) [auto]",
 	 0, NB_IN_ALL},
+	{"hw-rate", 0, NULL, opt_hw_rate,
+	 "pace with the NIC's per-queue TX rate limiter (ixgbe) instead of "
+	 "the software pacer; where a port has none, the software pacer, "
+	 "told in the header and JSON",
+	 0, NB_IN_TEST | NB_IN_RSP},
 	{"flow-control", 0, "on|off|rx|tx", opt_flow_control,
 	 "IEEE 802.3x pause frames on the test ports: both ways, none, "
 	 "honour the partner's (rx) or send them (tx); refused on a port "

@@ -11,6 +11,7 @@
 #include <rte_lcore.h>
 
 #include "nb_auth.h"
+#include "nb_caps.h"
 #include "nb_port.h"
 #include "nb_capture.h"
 #include "nb_run.h"
@@ -42,6 +43,59 @@ nb_run_resolve(struct nb_app *app, uint64_t link_bps)
 	if ((cfg->packets || cfg->bytes) && !cfg->duration_set)
 		cfg->duration = 0;
 	return 0;
+}
+
+/*
+ * --hw-rate: each paced TX job's queue gets the NIC's limiter at the
+ * job's L1 rate; a job whose queue took it runs unpaced (nb_run_start),
+ * the others keep the software pacer.  Each port's plan says which.
+ */
+static void
+hw_rate(struct nb_app *app)
+{
+	const struct nb_config *cfg = &app->cfg;
+	unsigned int tried[NB_MAX_PORTS] = {0}, ok[NB_MAX_PORTS] = {0};
+	int first[NB_MAX_PORTS] = {0};
+	unsigned int i;
+	uint16_t p;
+
+	for (i = 0; cfg->hw_rate && i < app->jobs.nb_tx; i++) {
+		struct nb_txjob *j = app->jobs.tx[i];
+		const struct nb_job *job = j->job;
+		double pps;
+		int rc;
+
+		if (j->done)
+			continue;
+		if (job->rate_num == 0) {
+			/* unpaced: no limit left from an earlier test (a
+			 * responder's); a driver without one says so */
+			(void)nb_port_queue_rate(j->port, j->queue, 0);
+			continue;
+		}
+		for (p = 0; p < app->nb_ports && app->port_ids[p] != j->port;
+		     p++)
+			;
+		if (p == app->nb_ports)
+			continue;
+		pps = (double)job->rate_num / (double)job->rate_den;
+		rc = nb_port_queue_rate(
+			j->port, j->queue,
+			(uint32_t)(nb_rate_l1_bps(pps, &cfg->sizes) / 1e6 + 0.5));
+		tried[p]++;
+		if (rc == 0) {
+			ok[p]++;
+			j->hw_paced = 1;
+		} else if (first[p] == 0) {
+			first[p] = rc;
+		}
+	}
+	for (p = 0; p < app->nb_ports; p++) {
+		nb_offload_rate(&app->ports[p].offload,
+				app->ports[p].desc.driver, cfg->hw_rate,
+				tried[p], ok[p], first[p]);
+		app->result.ports[p].offload = app->ports[p].offload;
+	}
 }
 
 int
@@ -110,8 +164,12 @@ nb_run_prepare(struct nb_app *app, uint64_t rate_num, uint64_t rate_den,
 	app->stats_stop = 0;
 	app->stats_exited = 0;
 	app->last_interval_held = 0;
-	return nb_jobs_build(&app->jobs, cfg, &app->plan, &ports, &app->run,
-			     err, errlen);
+	ret = nb_jobs_build(&app->jobs, cfg, &app->plan, &ports, &app->run,
+			    err, errlen);
+	if (ret != 0)
+		return ret;
+	hw_rate(app);
+	return 0;
 }
 
 /* The process's CPU times and the wall clock, now (getrusage). */
@@ -154,6 +212,8 @@ nb_run_arm(struct nb_app *app, uint64_t start)
 			continue;
 		nb_pacer_init(&j->pacer, hz, j->job->rate_num, j->job->rate_den,
 			      start);
+		if (j->hw_paced) /* the NIC paces this queue */
+			nb_pacer_unlimit(&j->pacer);
 		j->next_event = run->measure_tsc;
 	}
 	if (js->probe != NULL && !js->probe->pingpong)

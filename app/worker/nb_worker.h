@@ -91,6 +91,7 @@ struct nb_txjob {
 	struct nb_tx_stream *cnt_warm, *cnt_data;
 	uint16_t first_stream, stream_stride;
 	const struct nb_job *job;
+	int hw_paced; /* --hw-rate took: the NIC's queue limiter paces */
 } __rte_cache_aligned;
 
 /* Per-stream receiver state: sequence, jitter, latency. */

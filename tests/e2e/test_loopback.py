@@ -263,6 +263,31 @@ class Loopback(nbe2e.E2ECase):
                       and x["stream"].startswith("p1"))
             self.assertEqual(got, int(iv["packets"]), iv)
 
+    def test_hw_rate_falls_back(self):
+        """--hw-rate on memif, which has no queue rate limiter: the software
+        pacer keeps the rate (within 1 %), and the header and JSON say why;
+        the receiving port had no paced queue to limit."""
+        eal = self.nb.eal(self.nb.memif_pair())
+        r = self.nb.run(eal, ["--tx-port", "0", "--rx-port", "1",
+                              "--hw-rate", "--rate", "100M", "--packets",
+                              "30000", "--json"], name="hwrate")
+        self.assertOk(r)
+        d = r.json()
+        tx, rx = (p["offloads"] for p in d["start"]["ports"])
+        self.assertFalse(tx["tx_rate_limit_hw"])
+        self.assertEqual(tx["tx_rate_limit_why"],
+                         "software pacer: net_memif has no queue rate limit")
+        self.assertIn("nothing to limit", rx["tx_rate_limit_why"])
+        e = d["end"]
+        self.assertEqual(e["sum_received"]["packets"], 30000)
+        self.assertAlmostEqual(e["sum_sent"]["l1_bits_per_second"] / 1e8,
+                               1.0, delta=0.01)
+        r = self.nb.run(eal, ["--tx-port", "0", "--rx-port", "1",
+                              "--hw-rate", "--rate", "100M", "--packets",
+                              "1000"], name="hwrate-text")
+        self.assertOk(r)
+        self.assertNotIn("pacing hw", r.out)
+
     def test_packets_exact(self):
         n = 123457
         d = self.loop(["--rate", "500M", "--packets", str(n), "--streams",

@@ -6,6 +6,7 @@
  * drivers' sources and feature lists (drivers/net/<name>/, v22.11), not
  * from the profile table: a profile that drifts from them fails here.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -205,6 +206,40 @@ test_output(void **state)
 	json_decref(j);
 }
 
+/* --hw-rate: which pacing each port got, and why */
+static void
+test_rate(void **state)
+{
+	struct nb_offload_plan p;
+	char t[200];
+
+	(void)state;
+	memset(&p, 0, sizeof(p));
+	nb_offload_rate(&p, "net_ixgbe", 0, 2, 0, 0);
+	assert_int_equal(p.hw_rate, 0);
+	assert_string_equal(p.rate_why, "software pacer");
+	nb_offload_rate(&p, "net_ixgbe", 1, 2, 2, 0);
+	assert_int_equal(p.hw_rate, 1);
+	assert_string_equal(p.rate_why, "net_ixgbe limits 2 TX queues "
+					"(--hw-rate)");
+	nb_offload_text(&p, t, sizeof(t));
+	assert_non_null(strstr(t, ", pacing hw"));
+	nb_offload_rate(&p, "net_memif", 1, 1, 0, -ENOTSUP);
+	assert_int_equal(p.hw_rate, 0);
+	assert_string_equal(p.rate_why,
+			    "software pacer: net_memif has no queue rate limit");
+	nb_offload_text(&p, t, sizeof(t));
+	assert_null(strstr(t, "pacing hw"));
+	/* some queues limited, one refused: software on that one, told */
+	nb_offload_rate(&p, "net_ixgbe", 1, 3, 2, -EINVAL);
+	assert_int_equal(p.hw_rate, 0);
+	assert_non_null(strstr(p.rate_why, "on 1 of 3 queues"));
+	assert_non_null(strstr(p.rate_why, "Invalid argument"));
+	nb_offload_rate(&p, "net_ixgbe", 1, 0, 0, 0);
+	assert_int_equal(p.hw_rate, 0);
+	assert_non_null(strstr(p.rate_why, "nothing to limit"));
+}
+
 static void
 test_mode_parse(void **state)
 {
@@ -230,6 +265,7 @@ main(void)
 		cmocka_unit_test(test_profiles),
 		cmocka_unit_test(test_rss_l3_only),
 		cmocka_unit_test(test_output),
+		cmocka_unit_test(test_rate),
 		cmocka_unit_test(test_mode_parse),
 	};
 

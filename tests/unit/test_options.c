@@ -327,6 +327,12 @@ chk_per_queue(const struct nb_config *c)
 }
 
 static void
+chk_hw_rate(const struct nb_config *c)
+{
+	assert_int_equal(c->hw_rate, 1);
+}
+
+static void
 chk_drain(const struct nb_config *c)
 {
 	assert_true(c->drain == 0.25);
@@ -665,6 +671,7 @@ static const struct opt_case cases[] = {
 	{"link-timeout", 0, "3", chk_link_timeout, {"601", "-", NULL}},
 	{"tx-checksum", 0, "sw", chk_tx_checksum, {"on", "HW", "", NULL}},
 	{"per-queue", 0, NULL, chk_per_queue, {NULL}},
+	{"hw-rate", 0, NULL, chk_hw_rate, {NULL}},
 	{"flow-control", 0, "rx", chk_flow_control,
 	 {"keep", "unsupported", "full", "", NULL}},
 	{"link-speed", 0, "25G", chk_link_speed, {"10", "25g", "3G", NULL}},
