@@ -92,8 +92,9 @@ decide_rss(const char *drv, const struct nb_dev_caps *c,
 	}
 	if (!(c->caps & (NB_CAP_RSS_IP | NB_CAP_RSS_L4))) {
 		snprintf(p->rss_why, sizeof(p->rss_why),
-			 "%s has no RSS: queue 0 takes what the device gives "
-			 "it",
+			 "%s has no RSS hash: the device decides which RX "
+			 "queue a frame lands on (memif: the sender's queue "
+			 "of the same number)",
 			 drv);
 		return;
 	}
