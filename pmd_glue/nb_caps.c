@@ -65,22 +65,23 @@ void
 nb_tmpl_mbuf_csum(struct nb_tmpl *t)
 {
 	nb_tmpl_l4_csum_hw(t);
-	t->mbuf_ol_flags = RTE_MBUF_F_TX_IPV4 |
-			   (t->proto == NB_IPPROTO_TCP ? RTE_MBUF_F_TX_TCP_CKSUM
-						       : RTE_MBUF_F_TX_UDP_CKSUM);
-	t->mbuf_tx_offload =
-		rte_mbuf_tx_offload(nb_tmpl_l2_len(t), NB_IPV4_HLEN, 0, 0, 0, 0, 0);
+	t->mbuf_ol_flags =
+		RTE_MBUF_F_TX_IPV4 |
+		(t->proto == NB_IPPROTO_TCP ? RTE_MBUF_F_TX_TCP_CKSUM
+					    : RTE_MBUF_F_TX_UDP_CKSUM);
+	t->mbuf_tx_offload = rte_mbuf_tx_offload(nb_tmpl_l2_len(t),
+						 NB_IPV4_HLEN, 0, 0, 0, 0, 0);
 }
 
 static const struct {
 	uint32_t mbps, flag;
 } speed_flags[] = {
-	{10, RTE_ETH_LINK_SPEED_10M},	  {100, RTE_ETH_LINK_SPEED_100M},
-	{1000, RTE_ETH_LINK_SPEED_1G},	  {2500, RTE_ETH_LINK_SPEED_2_5G},
-	{5000, RTE_ETH_LINK_SPEED_5G},	  {10000, RTE_ETH_LINK_SPEED_10G},
-	{20000, RTE_ETH_LINK_SPEED_20G},  {25000, RTE_ETH_LINK_SPEED_25G},
-	{40000, RTE_ETH_LINK_SPEED_40G},  {50000, RTE_ETH_LINK_SPEED_50G},
-	{56000, RTE_ETH_LINK_SPEED_56G},  {100000, RTE_ETH_LINK_SPEED_100G},
+	{10, RTE_ETH_LINK_SPEED_10M},	   {100, RTE_ETH_LINK_SPEED_100M},
+	{1000, RTE_ETH_LINK_SPEED_1G},	   {2500, RTE_ETH_LINK_SPEED_2_5G},
+	{5000, RTE_ETH_LINK_SPEED_5G},	   {10000, RTE_ETH_LINK_SPEED_10G},
+	{20000, RTE_ETH_LINK_SPEED_20G},   {25000, RTE_ETH_LINK_SPEED_25G},
+	{40000, RTE_ETH_LINK_SPEED_40G},   {50000, RTE_ETH_LINK_SPEED_50G},
+	{56000, RTE_ETH_LINK_SPEED_56G},   {100000, RTE_ETH_LINK_SPEED_100G},
 	{200000, RTE_ETH_LINK_SPEED_200G},
 };
 
@@ -98,11 +99,11 @@ nb_portset_speed(const struct rte_eth_dev_info *info, uint32_t mbps,
 	for (i = 0; i < RTE_DIM(speed_flags); i++) {
 		if (speed_flags[i].mbps == mbps)
 			flag = speed_flags[i].flag;
-		if ((info->speed_capa & speed_flags[i].flag) && n < sizeof(have))
-			n += (size_t)snprintf(have + n, sizeof(have) - n,
-					      " %s",
-					      rte_eth_link_speed_to_str(
-						      speed_flags[i].mbps));
+		if ((info->speed_capa & speed_flags[i].flag) &&
+		    n < sizeof(have))
+			n += (size_t)snprintf(
+				have + n, sizeof(have) - n, " %s",
+				rte_eth_link_speed_to_str(speed_flags[i].mbps));
 	}
 	if (flag != 0 && (info->speed_capa & flag)) {
 		*link_speeds = flag | RTE_ETH_LINK_SPEED_FIXED;
@@ -178,10 +179,10 @@ nb_portset_fc(uint16_t port_id, const char *driver, enum nb_fc_mode want,
 		fc.mode = fc_modes[want];
 		ret = rte_eth_dev_flow_ctrl_set(port_id, &fc);
 		if (ret != 0) {
-			snprintf(err, errlen, "--flow-control %s: %s refused "
+			snprintf(err, errlen,
+				 "--flow-control %s: %s refused "
 				 "it: %s",
-				 nb_fc_name(want), driver,
-				 rte_strerror(-ret));
+				 nb_fc_name(want), driver, rte_strerror(-ret));
 			return ret;
 		}
 		memset(&fc, 0, sizeof(fc));

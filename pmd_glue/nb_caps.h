@@ -41,9 +41,8 @@ int nb_portset_speed(const struct rte_eth_dev_info *info, uint32_t mbps,
 		     uint32_t *link_speeds, char *err, size_t errlen);
 int nb_portset_mtu(uint16_t port_id, const char *driver, uint32_t user_mtu,
 		   uint32_t mtu, char *err, size_t errlen);
-int nb_portset_fc(uint16_t port_id, const char *driver,
-		  enum nb_fc_mode want, enum nb_fc_mode *now, char *err,
-		  size_t errlen);
+int nb_portset_fc(uint16_t port_id, const char *driver, enum nb_fc_mode want,
+		  enum nb_fc_mode *now, char *err, size_t errlen);
 
 /* --hw-rate: limit TX queue q of the port to mbps (L1 Mbit/s, as the
  * driver counts against its link speed); 0 or -errno (-ENOTSUP: the

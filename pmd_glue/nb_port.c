@@ -232,10 +232,10 @@ nb_port_setup(uint16_t port_id, const struct nb_port_req *req,
 		socket = (int)rte_socket_id();
 
 	memset(&conf, 0, sizeof(conf));
-	if (nb_mtu_for(req->set.mtu, req->max_frame, &mtu, why,
-		       sizeof(why)) != 0 ||
-	    nb_portset_speed(&info, req->set.speed_mbps, &conf.link_speeds,
-			     why, sizeof(why)) != 0) {
+	if (nb_mtu_for(req->set.mtu, req->max_frame, &mtu, why, sizeof(why)) !=
+		    0 ||
+	    nb_portset_speed(&info, req->set.speed_mbps, &conf.link_speeds, why,
+			     sizeof(why)) != 0) {
 		snprintf(err, errlen, "port %u: %s", port_id, why);
 		return -EINVAL;
 	}

@@ -25,8 +25,8 @@ struct nb_port_req {
 	uint16_t rxd, txd;
 	uint32_t max_frame; /* largest frame incl. FCS that must pass */
 	unsigned int nb_rx_mbufs;
-	double start_timeout; /* seconds a start that fails for want of the
-			       * far end (memif client first) is retried */
+	double start_timeout;	   /* seconds a start that fails for want of the
+				    * far end (memif client first) is retried */
 	enum nb_csum_mode tx_csum; /* --tx-checksum */
 	uint8_t proto;		   /* the test's (the plan's checksum) */
 	struct nb_portset set;	   /* --flow-control, --link-speed, --mtu */

@@ -4,10 +4,14 @@
 
 #include "nb_drivers.h"
 
-#define CK_ALL (NB_CAP_TX_IPV4_CKSUM | NB_CAP_TX_UDP_CKSUM | NB_CAP_TX_TCP_CKSUM)
-#define CK_L4  (NB_CAP_TX_UDP_CKSUM | NB_CAP_TX_TCP_CKSUM)
-#define RSS    (NB_CAP_RSS_IP | NB_CAP_RSS_L4)
-#define CAPS(c, rxq, txq) {(c), (rxq), (txq)}
+#define CK_ALL                                                                 \
+	(NB_CAP_TX_IPV4_CKSUM | NB_CAP_TX_UDP_CKSUM | NB_CAP_TX_TCP_CKSUM)
+#define CK_L4 (NB_CAP_TX_UDP_CKSUM | NB_CAP_TX_TCP_CKSUM)
+#define RSS   (NB_CAP_RSS_IP | NB_CAP_RSS_L4)
+#define CAPS(c, rxq, txq)                                                      \
+	{                                                                      \
+		(c), (rxq), (txq)                                              \
+	}
 
 static const struct nb_driver_profile profiles[] = {
 	{"net_af_packet", "af_packet vdev",
@@ -84,11 +88,11 @@ static const struct nb_driver_profile profiles[] = {
 	 "timestamps on a PF whose firmware has PTP; queues from the "
 	 "firmware's rings; only MBUF_FAST_FREE keeps the vector TX path "
 	 "(bnxt_transmit_function)"},
-	{"net_bnx2x", "Broadcom BCM57800 NIC", NULL, NULL, 0,
-	 CAPS(0, 16, 16), "no offloads, no RSS hash types, no MTU change"},
+	{"net_bnx2x", "Broadcom BCM57800 NIC", NULL, NULL, 0, CAPS(0, 16, 16),
+	 "no offloads, no RSS hash types, no MTU change"},
 	{"net_bnx2xvf", "Broadcom BCM57800 VF",
-	 "the PF decides the VF's queues (%u asked)", NULL, 0,
-	 CAPS(0, 0, 0), NULL},
+	 "the PF decides the VF's queues (%u asked)", NULL, 0, CAPS(0, 0, 0),
+	 NULL},
 	{"net_memif", "memif vdev", NULL, NULL, 1, CAPS(0, 255, 255), NULL},
 	{"net_tap", "tap vdev", NULL, NULL, 0,
 	 CAPS(CK_ALL | RSS | NB_CAP_FLOW_CTRL, 16, 16),
@@ -99,11 +103,11 @@ static const struct nb_driver_profile profiles[] = {
 	 "give it %u rings (nodeaction=NAME:NUMA:CREATE per queue)", NULL, 0,
 	 CAPS(0, 0, 0), NULL},
 	{"net_pcap", "pcap vdev",
-	 "give one rx_pcap/tx_pcap (or iface) pair per queue: %u of them",
-	 NULL, 0, CAPS(0, 0, 0), NULL},
+	 "give one rx_pcap/tx_pcap (or iface) pair per queue: %u of them", NULL,
+	 0, CAPS(0, 0, 0), NULL},
 	{"net_bonding", "bonding vdev",
-	 "a bond has the queues of its members: give each member %u", NULL,
-	 0, CAPS(0, 0, 0),
+	 "a bond has the queues of its members: give each member %u", NULL, 0,
+	 CAPS(0, 0, 0),
 	 "what all its members have (offloads ANDed, queues the least)"},
 };
 

@@ -18,8 +18,7 @@ nb_ivq_copy(struct nb_interval *dst, const struct nb_interval *src)
 	dst->queues = malloc(src->nb_queues * sizeof(*dst->queues));
 	if (dst->queues == NULL)
 		return -ENOMEM;
-	memcpy(dst->queues, src->queues,
-	       src->nb_queues * sizeof(*dst->queues));
+	memcpy(dst->queues, src->queues, src->nb_queues * sizeof(*dst->queues));
 	dst->nb_queues = src->nb_queues;
 	return 0;
 }
@@ -61,8 +60,7 @@ nb_ivq_close(struct nb_result *r, struct nb_interval *last)
 		const struct nb_port_result *p = &r->ports[i];
 
 		for (q = 0; p->nb_queues > 1 && q < p->nb_queues; q++) {
-			struct nb_iv_queue *l =
-				find(last, p->desc.port_id, q);
+			struct nb_iv_queue *l = find(last, p->desc.port_id, q);
 			int64_t s[4] = {0};
 
 			if (l == NULL)
@@ -92,7 +90,7 @@ nb_ivq_close(struct nb_result *r, struct nb_interval *last)
 
 void
 nb_ivq_port_sums(const struct nb_interval *iv, uint16_t port, uint64_t *tx,
-	  uint64_t *rx)
+		 uint64_t *rx)
 {
 	uint16_t i;
 
@@ -130,25 +128,28 @@ nb_ivq_json(const struct nb_interval *iv)
 		nb_ivq_port_sums(iv, e->port, &tx, &rx);
 		json_array_append_new(
 			arr,
-			json_pack("{s:i, s:i, s:I, s:I, s:I, s:I, s:f, s:f, "
-				  "s:f, s:f, s:f, s:f}",
-				  "port", (int)e->port, "queue", (int)e->queue,
-				  "tool_tx_packets", (json_int_t)e->tx_pkts,
-				  "tool_tx_bytes", (json_int_t)e->tx_bytes,
-				  "tool_rx_packets", (json_int_t)e->rx_pkts,
-				  "tool_rx_bytes", (json_int_t)e->rx_bytes,
-				  "tx_share_percent", nb_ivq_share(e->tx_pkts, tx),
-				  "rx_share_percent", nb_ivq_share(e->rx_pkts, rx),
-				  "tx_bits_per_second",
-				  per_sec(e->tx_bytes * 8.0, secs),
-				  "rx_bits_per_second",
-				  per_sec(e->rx_bytes * 8.0, secs),
-				  "rx_l1_bits_per_second",
-				  per_sec((e->rx_bytes +
-					   e->rx_pkts * (double)NB_L1_OVERHEAD) *
-						  8.0,
-					  secs),
-				  "rx_pps", per_sec((double)e->rx_pkts, secs)));
+			json_pack(
+				"{s:i, s:i, s:I, s:I, s:I, s:I, s:f, s:f, "
+				"s:f, s:f, s:f, s:f}",
+				"port", (int)e->port, "queue", (int)e->queue,
+				"tool_tx_packets", (json_int_t)e->tx_pkts,
+				"tool_tx_bytes", (json_int_t)e->tx_bytes,
+				"tool_rx_packets", (json_int_t)e->rx_pkts,
+				"tool_rx_bytes", (json_int_t)e->rx_bytes,
+				"tx_share_percent",
+				nb_ivq_share(e->tx_pkts, tx),
+				"rx_share_percent",
+				nb_ivq_share(e->rx_pkts, rx),
+				"tx_bits_per_second",
+				per_sec(e->tx_bytes * 8.0, secs),
+				"rx_bits_per_second",
+				per_sec(e->rx_bytes * 8.0, secs),
+				"rx_l1_bits_per_second",
+				per_sec((e->rx_bytes +
+					 e->rx_pkts * (double)NB_L1_OVERHEAD) *
+						8.0,
+					secs),
+				"rx_pps", per_sec((double)e->rx_pkts, secs)));
 	}
 	return arr;
 }

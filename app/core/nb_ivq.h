@@ -26,8 +26,8 @@ struct json_t;
 struct json_t *nb_ivq_json(const struct nb_interval *iv);
 
 /* The frames a port's queue rows in iv add up to, each way. */
-void nb_ivq_port_sums(const struct nb_interval *iv, uint16_t port,
-		      uint64_t *tx, uint64_t *rx);
+void nb_ivq_port_sums(const struct nb_interval *iv, uint16_t port, uint64_t *tx,
+		      uint64_t *rx);
 /* a as a percentage of b (0 when b is) */
 double nb_ivq_share(uint64_t a, uint64_t b);
 

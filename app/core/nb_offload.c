@@ -58,9 +58,8 @@ decide_csum(const char *drv, const struct nb_dev_caps *c,
 			 "software, as --tx-checksum sw asks (%s %s %s "
 			 "checksum offload)",
 			 drv,
-			 nb_offload_tx_l4(c, NB_CSUM_HW, r->proto)
-				 ? "offers"
-				 : "has no",
+			 nb_offload_tx_l4(c, NB_CSUM_HW, r->proto) ? "offers"
+								   : "has no",
 			 l4);
 		return;
 	}
@@ -100,8 +99,8 @@ decide_rss(const char *drv, const struct nb_dev_caps *c,
 	}
 	p->rss = 1;
 	p->rss_l4 = !!(c->caps & NB_CAP_RSS_L4);
-	snprintf(p->rss_why, sizeof(p->rss_why),
-		 "%u RX queues spread by %s", r->nb_rxq,
+	snprintf(p->rss_why, sizeof(p->rss_why), "%u RX queues spread by %s",
+		 r->nb_rxq,
 		 p->rss_l4 ? "addresses and ports"
 			   : "addresses only (no port hash): streams between "
 			     "one address pair share a queue");
@@ -192,8 +191,8 @@ nb_offload_json(const struct nb_offload_plan *p)
 	return json_pack(
 		"{s:b, s:s, s:s, s:s, s:s, s:b, s:o, s:s, s:s, s:b, s:s}",
 		"tx_rate_limit_hw", p->hw_rate, "tx_rate_limit_why",
-		p->rate_why[0] ? p->rate_why : "software pacer",
-		"flow_control", nb_fc_name(p->flow_control), "tx_checksum",
+		p->rate_why[0] ? p->rate_why : "software pacer", "flow_control",
+		nb_fc_name(p->flow_control), "tx_checksum",
 		p->tx_l4_csum ? "hw" : "sw", "tx_checksum_why", p->csum_why,
 		"rss", p->rss, "rss_hash",
 		p->rss ? json_string(p->rss_l4 ? "l3+l4" : "l3") : json_null(),

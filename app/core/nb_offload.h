@@ -45,7 +45,7 @@ enum nb_csum_mode {
 
 struct nb_offload_req {
 	enum nb_csum_mode tx_csum;
-	uint8_t proto;	/* NB_IPPROTO_UDP or _TCP: the L4 checksum needed */
+	uint8_t proto;	 /* NB_IPPROTO_UDP or _TCP: the L4 checksum needed */
 	uint16_t nb_rxq; /* RSS spreads over more than one */
 };
 
@@ -73,8 +73,8 @@ struct nb_offload_plan {
  * constant per template, computed once when the frame is built.
  */
 int nb_offload_decide(const char *driver, const struct nb_dev_caps *c,
-		      const struct nb_offload_req *r,
-		      struct nb_offload_plan *p, char *err, size_t errlen);
+		      const struct nb_offload_req *r, struct nb_offload_plan *p,
+		      char *err, size_t errlen);
 
 /* 1 when frames of proto on a port with caps c, under mode, get their L4
  * checksum from the NIC (what the plan's tx_l4_csum says, for the jobs). */
@@ -87,9 +87,8 @@ int nb_offload_tx_l4(const struct nb_dev_caps *c, enum nb_csum_mode mode,
  * software pacer), and the first refusal (-errno, as the driver gave it).
  * No paced queue (--rate max, or a receive-only port): nothing to limit.
  */
-void nb_offload_rate(struct nb_offload_plan *p, const char *driver,
-		     int asked, unsigned int tried, unsigned int limited,
-		     int first_err);
+void nb_offload_rate(struct nb_offload_plan *p, const char *driver, int asked,
+		     unsigned int tried, unsigned int limited, int first_err);
 
 /* "tx checksum hw, rss off, latency clock tsc, flow control off" */
 int nb_offload_text(const struct nb_offload_plan *p, char *buf, size_t len);

@@ -485,8 +485,7 @@ opt_flow_control(struct nb_config *cfg, const char *val, char *why,
 }
 
 static int
-opt_link_speed(struct nb_config *cfg, const char *val, char *why,
-	       size_t whylen)
+opt_link_speed(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
 	if (nb_speed_parse(val, &cfg->portset.speed_mbps) == 0)
 		return 0;
@@ -576,8 +575,7 @@ opt_hw_rate(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 }
 
 static int
-opt_per_queue(struct nb_config *cfg, const char *val, char *why,
-	      size_t whylen)
+opt_per_queue(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
 	(void)val, (void)why, (void)whylen;
 	cfg->per_queue = 1;
@@ -1442,8 +1440,8 @@ nb_config_check(struct nb_config *cfg, char *err, size_t errlen)
 	for (i = 0; cfg->portset.mtu && i < cfg->sizes.nb_sizes; i++) {
 		uint32_t mtu;
 
-		if (nb_mtu_for(cfg->portset.mtu, cfg->sizes.sizes[i], &mtu,
-			       err, errlen) != 0)
+		if (nb_mtu_for(cfg->portset.mtu, cfg->sizes.sizes[i], &mtu, err,
+			       errlen) != 0)
 			return -EINVAL;
 	}
 	if (cfg->mode == NB_MODE_LOOPBACK &&

@@ -69,16 +69,24 @@ static inline int
 nb_xstat_selected(const char *name)
 {
 	static const char *const words[] = {
-		"error",     "_err",	  "miss",    "drop",	"discard",
-		"nombuf",    "no_mbuf",	  "crc",     "fcs",	"undersize",
-		"undrsz",    "oversize",  "ovrsz",   "fragment", "frag_frames",
-		"jabber",    "jbr",	  "runt",    "trunc",	"pause",
-		"xoff",	     "xon",	  "overrun", "underrun", "fifo",
-		"unknown_protocol", "pfc_frames", "priority_flow_control",
+		"error",       "_err",
+		"miss",	       "drop",
+		"discard",     "nombuf",
+		"no_mbuf",     "crc",
+		"fcs",	       "undersize",
+		"undrsz",      "oversize",
+		"ovrsz",       "fragment",
+		"frag_frames", "jabber",
+		"jbr",	       "runt",
+		"trunc",       "pause",
+		"xoff",	       "xon",
+		"overrun",     "underrun",
+		"fifo",	       "unknown_protocol",
+		"pfc_frames",  "priority_flow_control",
 		NULL};
 	static const char *const noise[] = {"flow_director", "fcoe", "llfc",
-					    "hcfc", "roce", "eee_", "match_crc",
-					    NULL};
+					    "hcfc",	     "roce", "eee_",
+					    "match_crc",     NULL};
 	static const char *const indexed[] = {"_q", "priority", "_pri", "cos",
 					      NULL};
 	int i;

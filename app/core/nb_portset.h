@@ -15,9 +15,9 @@
 enum nb_fc_mode {
 	NB_FC_KEEP = 0, /* as the driver (or the NIC's EEPROM) left it */
 	NB_FC_OFF,
-	NB_FC_ON, /* both ways */
-	NB_FC_RX, /* honour the link partner's pause frames */
-	NB_FC_TX, /* send pause frames when the RX side fills */
+	NB_FC_ON,	   /* both ways */
+	NB_FC_RX,	   /* honour the link partner's pause frames */
+	NB_FC_TX,	   /* send pause frames when the RX side fills */
 	NB_FC_UNSUPPORTED, /* read back: the driver has no flow control */
 };
 
@@ -44,7 +44,7 @@ int nb_mtu_parse(const char *s, uint32_t *mtu);
  * else -1 with a sentence in err; the frames' own (at least 1500) when the
  * user gave none.
  */
-int nb_mtu_for(uint32_t user_mtu, uint32_t max_frame, uint32_t *mtu,
-	       char *err, size_t errlen);
+int nb_mtu_for(uint32_t user_mtu, uint32_t max_frame, uint32_t *mtu, char *err,
+	       size_t errlen);
 
 #endif /* NB_PORTSET_H */

@@ -870,7 +870,8 @@ port_json(const struct nb_port_result *p, int with_counts)
 	if (p->role)
 		json_object_set_new(o, "role", json_string(p->role));
 	if (p->has_offload)
-		json_object_set_new(o, "offloads", nb_offload_json(&p->offload));
+		json_object_set_new(o, "offloads",
+				    nb_offload_json(&p->offload));
 	if (with_counts && !(p->role && strcmp(p->role, "peer") == 0)) {
 		json_object_set_new(o, "tool_tx_packets",
 				    jint(p->tool_tx_pkts));

@@ -49,8 +49,8 @@ struct nb_port_result {
 	uint64_t tool_tx_bytes; /* by the PMD (warm-up included) */
 	uint64_t tool_rx_pkts;	/* every frame received */
 	uint64_t tool_rx_bytes;
-	struct nb_pmd_stats pmd;  /* the PMD's own counters */
-	struct nb_bond_info bond; /* mode -1 unless a bond */
+	struct nb_pmd_stats pmd;	/* the PMD's own counters */
+	struct nb_bond_info bond;	/* mode -1 unless a bond */
 	struct nb_offload_plan offload; /* what the port offloads */
 	int has_offload;		/* offload is filled */
 	/* per queue (loopback, the port's queues 0..nb_queues-1, shown

@@ -81,7 +81,8 @@ hw_rate(struct nb_app *app)
 		pps = (double)job->rate_num / (double)job->rate_den;
 		rc = nb_port_queue_rate(
 			j->port, j->queue,
-			(uint32_t)(nb_rate_l1_bps(pps, &cfg->sizes) / 1e6 + 0.5));
+			(uint32_t)(nb_rate_l1_bps(pps, &cfg->sizes) / 1e6 +
+				   0.5));
 		tried[p]++;
 		if (rc == 0) {
 			ok[p]++;
@@ -164,8 +165,8 @@ nb_run_prepare(struct nb_app *app, uint64_t rate_num, uint64_t rate_den,
 	app->stats_stop = 0;
 	app->stats_exited = 0;
 	app->last_interval_held = 0;
-	ret = nb_jobs_build(&app->jobs, cfg, &app->plan, &ports, &app->run,
-			    err, errlen);
+	ret = nb_jobs_build(&app->jobs, cfg, &app->plan, &ports, &app->run, err,
+			    errlen);
 	if (ret != 0)
 		return ret;
 	hw_rate(app);

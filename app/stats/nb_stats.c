@@ -67,8 +67,8 @@ record_queues(struct nb_interval *iv, const struct nb_counts *now,
 
 		for (q = 0; a->nb_queues > 1 && q < a->nb_queues; q++) {
 			struct nb_iv_queue *e = &iv->queues[iv->nb_queues++];
-			int same = i < prev->nb_ports &&
-				   b->port_id == a->port_id;
+			int same =
+				i < prev->nb_ports && b->port_id == a->port_id;
 
 			e->port = a->port_id;
 			e->queue = q;

@@ -163,11 +163,11 @@ build_txjob(struct nb_jobs *js, const struct nb_config *cfg,
 	    !j->seq)
 		goto nomem;
 	txp = port_of(ports, job->port);
-	ret = build_templates(j, cfg, tx, rx != NULL ? rx : tx,
-			      txp != NULL && nb_offload_tx_l4(&txp->caps,
-							      txp->tx_csum,
-							      cfg->proto),
-			      err, errlen);
+	ret = build_templates(
+		j, cfg, tx, rx != NULL ? rx : tx,
+		txp != NULL &&
+			nb_offload_tx_l4(&txp->caps, txp->tx_csum, cfg->proto),
+		err, errlen);
 	if (ret != 0)
 		return ret;
 	j->tmpl = j->tmpl_warm;

@@ -420,9 +420,9 @@ test_hw_checksum(void **state)
 				fr[off + 1] = (uint8_t)c;
 				check_frame(fr, wire, &f, NB_MAGIC_DATA, seq,
 					    ts);
-				assert_int_equal(nb_frame_parse(fr, wire, wire,
-								&st),
-						 NB_FRAME_DATA);
+				assert_int_equal(
+					nb_frame_parse(fr, wire, wire, &st),
+					NB_FRAME_DATA);
 				assert_int_equal(st.seq, seq);
 				free(fr);
 			}

@@ -54,10 +54,11 @@ test_close_folds_the_rest(void **state)
 	assert_non_null(r);
 	memset(iv, 0, sizeof(iv));
 	for (q = 0; q < 2; q++) {
-		assert_int_equal(nb_ivq_copy(&iv[q], &(struct nb_interval){
-							    .queues = rows0,
-							    .nb_queues = 2}),
-				 0);
+		assert_int_equal(
+			nb_ivq_copy(&iv[q],
+				    &(struct nb_interval){.queues = rows0,
+							  .nb_queues = 2}),
+			0);
 	}
 	r->intervals = iv;
 	r->nb_intervals = 2;
@@ -116,13 +117,12 @@ test_json(void **state)
 		    75.0);
 	assert_true(json_real_value(json_object_get(e, "rx_share_percent")) ==
 		    100.0 * 310 / 400);
-	assert_true(json_real_value(json_object_get(
-			    e, "rx_bits_per_second")) == 19840 * 8 / 0.5);
-	assert_true(json_real_value(json_object_get(
-			    e, "rx_l1_bits_per_second")) ==
-		    (19840 + 310 * 20) * 8 / 0.5);
-	assert_true(json_real_value(json_object_get(e, "rx_pps")) ==
-		    310 / 0.5);
+	assert_true(json_real_value(json_object_get(e, "rx_bits_per_second")) ==
+		    19840 * 8 / 0.5);
+	assert_true(
+		json_real_value(json_object_get(e, "rx_l1_bits_per_second")) ==
+		(19840 + 310 * 20) * 8 / 0.5);
+	assert_true(json_real_value(json_object_get(e, "rx_pps")) == 310 / 0.5);
 	json_decref(a);
 	assert_true(nb_ivq_share(1, 0) == 0.0);
 }

@@ -79,14 +79,13 @@ static void
 decide(const struct nb_driver_profile *p, enum nb_csum_mode m, uint8_t proto,
        uint16_t nb_rxq, struct nb_offload_plan *plan, int want_rc)
 {
-	struct nb_offload_req r = {.tx_csum = m, .proto = proto,
-				   .nb_rxq = nb_rxq};
+	struct nb_offload_req r = {
+		.tx_csum = m, .proto = proto, .nb_rxq = nb_rxq};
 	char err[256] = "";
 
-	assert_int_equal(
-		nb_offload_decide(p->driver, &p->caps, &r, plan, err,
-				  sizeof(err)),
-		want_rc);
+	assert_int_equal(nb_offload_decide(p->driver, &p->caps, &r, plan, err,
+					   sizeof(err)),
+			 want_rc);
 	if (want_rc != 0) {
 		/* says what and where, and the way out */
 		assert_non_null(strstr(err, p->driver));
@@ -126,15 +125,15 @@ test_profiles(void **state)
 		assert_int_equal(nb_offload_tx_l4(&p->caps, NB_CSUM_AUTO,
 						  NB_IPPROTO_TCP),
 				 e->tcp_csum && !e->slow);
-		assert_int_equal(nb_offload_tx_l4(&p->caps, NB_CSUM_HW,
-						  NB_IPPROTO_TCP),
-				 e->tcp_csum);
+		assert_int_equal(
+			nb_offload_tx_l4(&p->caps, NB_CSUM_HW, NB_IPPROTO_TCP),
+			e->tcp_csum);
 		/* sw: never the NIC's, whatever it has */
 		decide(p, NB_CSUM_SW, NB_IPPROTO_UDP, 4, &plan, 0);
 		assert_int_equal(plan.tx_l4_csum, 0);
-		assert_int_equal(nb_offload_tx_l4(&p->caps, NB_CSUM_SW,
-						  NB_IPPROTO_UDP),
-				 0);
+		assert_int_equal(
+			nb_offload_tx_l4(&p->caps, NB_CSUM_SW, NB_IPPROTO_UDP),
+			0);
 		/* hw: the NIC's, or the port is refused */
 		decide(p, NB_CSUM_HW, NB_IPPROTO_UDP, 1, &plan,
 		       e->udp_csum ? 0 : -1);
@@ -157,9 +156,8 @@ test_rss_l3_only(void **state)
 	char err[64], t[200];
 
 	(void)state;
-	assert_int_equal(nb_offload_decide("net_x", &c, &r, &p, err,
-					   sizeof(err)),
-			 0);
+	assert_int_equal(
+		nb_offload_decide("net_x", &c, &r, &p, err, sizeof(err)), 0);
 	assert_int_equal(p.rss, 1);
 	assert_int_equal(p.rss_l4, 0);
 	assert_non_null(strstr(p.rss_why, "addresses only"));
@@ -179,8 +177,8 @@ test_output(void **state)
 	json_t *j;
 
 	(void)state;
-	assert_int_equal(nb_offload_decide(p->driver, &p->caps, &r, &plan,
-					   err, sizeof(err)),
+	assert_int_equal(nb_offload_decide(p->driver, &p->caps, &r, &plan, err,
+					   sizeof(err)),
 			 0);
 	plan.flow_control = NB_FC_ON; /* the glue reads it back */
 	nb_offload_text(&plan, t, sizeof(t));
@@ -188,9 +186,8 @@ test_output(void **state)
 			       "(hw timestamps not used), flow control on");
 	j = nb_offload_json(&plan);
 	assert_non_null(j);
-	assert_string_equal(json_string_value(json_object_get(j,
-							      "tx_checksum")),
-			    "hw");
+	assert_string_equal(
+		json_string_value(json_object_get(j, "tx_checksum")), "hw");
 	assert_true(json_is_true(json_object_get(j, "rss")));
 	assert_string_equal(
 		json_string_value(json_object_get(j, "flow_control")), "on");
@@ -198,11 +195,11 @@ test_output(void **state)
 			    "l3+l4");
 	assert_string_equal(
 		json_string_value(json_object_get(j, "latency_clock")), "tsc");
-	assert_true(json_is_true(json_object_get(j,
-						 "hw_timestamps_available")));
-	assert_non_null(strstr(json_string_value(json_object_get(
-				       j, "timestamps_why")),
-			       "IEEE 1588"));
+	assert_true(
+		json_is_true(json_object_get(j, "hw_timestamps_available")));
+	assert_non_null(
+		strstr(json_string_value(json_object_get(j, "timestamps_why")),
+		       "IEEE 1588"));
 	json_decref(j);
 }
 
@@ -226,8 +223,9 @@ test_rate(void **state)
 	assert_non_null(strstr(t, ", pacing hw"));
 	nb_offload_rate(&p, "net_memif", 1, 1, 0, -ENOTSUP);
 	assert_int_equal(p.hw_rate, 0);
-	assert_string_equal(p.rate_why,
-			    "software pacer: net_memif has no queue rate limit");
+	assert_string_equal(
+		p.rate_why,
+		"software pacer: net_memif has no queue rate limit");
 	nb_offload_text(&p, t, sizeof(t));
 	assert_null(strstr(t, "pacing hw"));
 	/* some queues limited, one refused: software on that one, told */
