@@ -9,7 +9,9 @@
 
 #include <rte_dev.h>
 #include <rte_devargs.h>
+#include <rte_cycles.h>
 #include <rte_eth_bond.h>
+#include <rte_eth_bond_8023ad.h>
 #include <rte_ethdev.h>
 
 #include "nb_port.h"
@@ -123,6 +125,15 @@ nb_port_bond(uint16_t port_id, struct nb_bond_info *b)
 		for (k = 0; nact > 0 && k < nact; k++)
 			if (act[k] == m[i])
 				ms->active = 1;
+		if (b->mode == BONDING_MODE_8023AD) {
+			struct rte_eth_bond_8023ad_slave_info si;
+
+			if (rte_eth_bond_8023ad_slave_info(port_id, m[i],
+							   &si) == 0) {
+				ms->actor_state = si.actor_state;
+				ms->partner_state = si.partner_state;
+			}
+		}
 		if (rte_eth_stats_get(m[i], &st) == 0) {
 			ms->ipackets = st.ipackets;
 			ms->opackets = st.opackets;
@@ -178,4 +189,99 @@ nb_port_bond_settle(uint16_t port_id, double timeout_s, double *waited_s)
 	}
 	*waited_s = (double)(rte_get_tsc_cycles() - t0) / (double)hz;
 	return ret;
+}
+
+int
+nb_port_lacp(uint16_t port_id)
+{
+	return is_bond(port_id) &&
+	       rte_eth_bond_mode_get(port_id) == BONDING_MODE_8023AD;
+}
+
+/* Every member with a link up in LACP both ways; the members not yet into
+ * *pending (port ids, comma separated). */
+static int
+lacp_ready(uint16_t port_id, char *pending, size_t len)
+{
+	struct nb_bond_info b;
+	size_t off = 0;
+	int ready = 1;
+	uint16_t i;
+
+	nb_port_bond(port_id, &b);
+	pending[0] = '\0';
+	for (i = 0; i < b.nb_members; i++) {
+		if (!b.m[i].link_up || nb_lacp_member_up(&b.m[i]))
+			continue;
+		ready = 0;
+		if (off < len)
+			off += (size_t)snprintf(pending + off, len - off,
+						"%s%u (LACP state %02x, "
+						"partner's %02x)",
+						off ? ", " : "", b.m[i].port_id,
+						b.m[i].actor_state,
+						b.m[i].partner_state);
+	}
+	return ready;
+}
+
+/* What the bonding PMD does for LACP only from inside the application's
+ * bursts: take in the partner's LACPDUs (rx), send its own (a zero TX
+ * burst sends what the state machines queued). */
+static void
+lacp_turn(uint16_t port_id, uint16_t nb_rxq)
+{
+	struct rte_mbuf *m[32];
+	uint16_t q, n;
+
+	for (q = 0; q < nb_rxq; q++) {
+		n = rte_eth_rx_burst(port_id, q, m, RTE_DIM(m));
+		if (n)
+			rte_pktmbuf_free_bulk(m, n);
+	}
+	rte_eth_tx_burst(port_id, 0, NULL, 0);
+}
+
+int
+nb_ports_lacp_settle(const uint16_t *ids, const uint16_t *nb_rxq, uint16_t n,
+		     double timeout_s, double *waited_s, char *err,
+		     size_t errlen)
+{
+	uint64_t hz = rte_get_tsc_hz(), t0 = rte_get_tsc_cycles();
+	uint64_t end = t0 + (uint64_t)(timeout_s * (double)hz);
+	char pending[256];
+	uint16_t i, any = 0, ready;
+
+	*waited_s = 0;
+	for (i = 0; i < n; i++)
+		any = (uint16_t)(any + nb_port_lacp(ids[i]));
+	if (any == 0)
+		return 0;
+	for (;;) {
+		for (i = 0; i < n; i++)
+			if (nb_port_lacp(ids[i]))
+				lacp_turn(ids[i], nb_rxq[i]);
+		for (i = 0, ready = 1; i < n && ready; i++)
+			if (nb_port_lacp(ids[i]) &&
+			    !lacp_ready(ids[i], pending, sizeof(pending))) {
+				ready = 0;
+				if (rte_get_tsc_cycles() >= end) {
+					*waited_s =
+						(double)(rte_get_tsc_cycles() -
+							 t0) /
+						(double)hz;
+					snprintf(err, errlen,
+						 "bond port %u (802.3ad): "
+						 "member %s not in LACP with "
+						 "a partner after %.1f s",
+						 ids[i], pending, *waited_s);
+					return -ETIMEDOUT;
+				}
+			}
+		if (ready)
+			break;
+		rte_delay_us_sleep(5 * 1000);
+	}
+	*waited_s = (double)(rte_get_tsc_cycles() - t0) / (double)hz;
+	return 1;
 }

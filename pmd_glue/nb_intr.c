@@ -158,4 +158,3 @@ nb_ports_shutdown(struct nb_port *ports, uint16_t n)
 		rte_eth_dev_close(ports[i - 1].desc.port_id);
 	intr_sync_close(&is);
 }
-

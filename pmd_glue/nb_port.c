@@ -355,6 +355,7 @@ nb_port_setup(uint16_t port_id, const struct nb_port_req *req,
 	nb_port_describe(port_id, &p->desc);
 	p->desc.nb_rxq = req->nb_rxq;
 	p->desc.nb_txq = req->nb_txq;
+	p->lacp = nb_port_lacp(port_id);
 	return 0;
 }
 

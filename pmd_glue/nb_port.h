@@ -39,6 +39,7 @@ struct nb_port {
 	struct nb_dev_caps caps;	/* what the device offers */
 	enum nb_csum_mode tx_csum;	/* as asked (the jobs' checksums) */
 	struct nb_offload_plan offload; /* what is used of it */
+	int lacp;			/* an 802.3ad bond (nb_port_lacp) */
 };
 
 /* Configure queues, RX mempool on the port's NUMA node, start. */
@@ -65,6 +66,21 @@ int nb_port_bond(uint16_t port_id, struct nb_bond_info *b);
  * that is no bond; *waited_s the time it took.
  */
 int nb_port_bond_settle(uint16_t port_id, double timeout_s, double *waited_s);
+/* 1 if the port is an 802.3ad (LACP) bond. */
+int nb_port_lacp(uint16_t port_id);
+/*
+ * An 802.3ad bond carries data only once LACP agrees with the partner on
+ * every member, and the bonding PMD sends and takes in LACPDUs only inside
+ * the application's bursts (without dedicated queues, which take an rte_flow
+ * rule that software ports lack).  Before the workers start: poll every
+ * LACP bond among ids (the RX queues, frames dropped; a zero burst on TX
+ * queue 0) until each member with a link is in sync, collecting and
+ * distributing at both ends, timeout_s at most.  1 when ready, 0 at once
+ * when none is LACP, -ETIMEDOUT (err says which member, in which state).
+ */
+int nb_ports_lacp_settle(const uint16_t *ids, const uint16_t *nb_rxq,
+			 uint16_t n, double timeout_s, double *waited_s,
+			 char *err, size_t errlen);
 /* The ports that are a bond's members, under it (at most max). */
 uint16_t nb_port_members(uint16_t port_id, uint16_t *ids, uint16_t max);
 /* The most RX and TX queues the device can give. */

@@ -111,6 +111,7 @@ nb_ctlio_init(struct nb_ctlio *io, uint16_t port, uint16_t nb_rxq, uint16_t txq,
 	io->txq = txq;
 	io->shared_txq = shared_txq;
 	io->nb_rxq = nb_rxq;
+	io->lacp = nb_port_lacp(port);
 	memcpy(io->mac, mac, 6);
 	io->ip = ip;
 	faults_init(io);
@@ -438,6 +439,8 @@ nb_ctlio_poll(struct nb_ctlio *io)
 	uint16_t q;
 
 	pend_flush(io);
+	if (io->lacp && io->pend_n == 0 && !io->tx_via_ring)
+		nb_port_tx(io->port, io->txq, NULL, 0);
 	for (q = 0; q < io->nb_rxq; q++) {
 		/* what the workers handed over (also after they stopped),
 		 * each with the kind the worker found */

@@ -42,6 +42,9 @@ struct nb_ctlio {
 	 * it through tx_ring while tx_via_ring is set.
 	 */
 	int shared_txq, tx_via_ring;
+	/* an 802.3ad bond: every poll bursts on txq (a zero burst when
+	 * nothing waits), which sends the bond's LACPDUs between tests */
+	int lacp;
 	struct rte_ring *tx_ring;
 	struct rte_mempool *pool;
 	/*

@@ -125,7 +125,30 @@ struct nb_member_stats {
 	char name[64];
 	int link_up, active;
 	uint64_t ipackets, opackets, ibytes, obytes;
+	/* 802.3ad: the LACP state bits (IEEE 802.1AX) of this end and of
+	 * the partner, as the member's last LACPDU exchange left them */
+	uint8_t actor_state, partner_state;
 };
+
+/* LACP state bits, as the LACPDU carries them */
+#define NB_LACP_ACTIVE	      0x01
+#define NB_LACP_SHORT_TIMEOUT 0x02
+#define NB_LACP_AGGREGATION   0x04
+#define NB_LACP_SYNC	      0x08
+#define NB_LACP_COLLECTING    0x10
+#define NB_LACP_DISTRIBUTING  0x20
+#define NB_LACP_DEFAULTED     0x40
+#define NB_LACP_EXPIRED	      0x80
+#define NB_LACP_UP	      (NB_LACP_SYNC | NB_LACP_COLLECTING | NB_LACP_DISTRIBUTING)
+
+/* A member carries data both ways once both ends say in sync, collecting
+ * and distributing. */
+static inline int
+nb_lacp_member_up(const struct nb_member_stats *m)
+{
+	return (m->actor_state & NB_LACP_UP) == NB_LACP_UP &&
+	       (m->partner_state & NB_LACP_UP) == NB_LACP_UP;
+}
 
 struct nb_bond_info {
 	int mode; /* 0..6 as Linux bonding numbers them; -1: not a bond */
@@ -144,6 +167,21 @@ nb_bond_mode_name(int mode)
 	};
 
 	return mode >= 0 && mode < 7 ? names[mode] : "?";
+}
+
+/*
+ * The most LACP frames (LACPDUs and markers) an 802.3ad bond may send or
+ * take in per member over a test of `seconds`, beside the data: one per
+ * periodic time (1 s at the fastest), up to 3 per second on state changes
+ * (the transmit machine's limit), and one marker exchange.  The PMD counts
+ * them, the tool never sees them.
+ */
+static inline uint64_t
+nb_lacp_frames_max(const struct nb_bond_info *b, double seconds)
+{
+	uint64_t per = 4 * ((uint64_t)(seconds > 0 ? seconds : 0) + 2);
+
+	return b->mode == 4 ? per * b->nb_members : 0;
 }
 
 #endif /* NB_PMD_STATS_H */

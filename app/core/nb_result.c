@@ -445,26 +445,39 @@ bond_text(FILE *f, const struct nb_bond_info *b)
 		return;
 	fprintf(f, "  bond mode %d (%s), primary port %d:\n", b->mode,
 		nb_bond_mode_name(b->mode), b->primary);
-	for (i = 0; i < b->nb_members; i++)
+	for (i = 0; i < b->nb_members; i++) {
 		fprintf(f,
 			"    member port %u (%s)%s%s: opackets %llu ipackets "
-			"%llu\n",
+			"%llu",
 			b->m[i].port_id, b->m[i].name,
 			b->m[i].link_up ? "" : " link DOWN",
 			b->m[i].active ? "" : " inactive",
 			(unsigned long long)b->m[i].opackets,
 			(unsigned long long)b->m[i].ipackets);
+		if (b->mode == 4)
+			fprintf(f, ", LACP %s (state %02x, partner's %02x)",
+				nb_lacp_member_up(&b->m[i]) ? "up" : "NOT up",
+				b->m[i].actor_state, b->m[i].partner_state);
+		fputc('\n', f);
+	}
 }
 
 /* What the tool counted next to what the PMD counted, for one direction. */
 static void
 port_count_text(FILE *f, const char *what, uint64_t tool, const char *name,
-		uint64_t pmd, unsigned int copies)
+		uint64_t pmd, unsigned int copies, uint64_t lacp_max)
 {
-	fprintf(f, " %s tool %llu PMD %s %llu%s%s,", what,
+	uint64_t want = tool * copies;
+	char lacp[64] = "";
+
+	/* an 802.3ad bond's counters hold its LACP frames too */
+	if (lacp_max && pmd > want && pmd - want <= lacp_max)
+		snprintf(lacp, sizeof(lacp), " (%llu of them LACP)",
+			 (unsigned long long)(pmd - want));
+	fprintf(f, " %s tool %llu PMD %s %llu%s%s%s,", what,
 		(unsigned long long)tool, name, (unsigned long long)pmd,
-		copies > 1 ? " (a copy on each member)" : "",
-		pmd == tool * copies ? "" : " <- MISMATCH");
+		copies > 1 ? " (a copy on each member)" : "", lacp,
+		pmd == want || lacp[0] ? "" : " <- MISMATCH");
 }
 
 /* A broadcast bond sends each frame on every active member; its counters
@@ -586,6 +599,9 @@ nb_report_text(FILE *f, const struct nb_result *r)
 		const struct nb_port_result *p = &r->ports[i];
 		int tx = strstr(p->role, "tx") != NULL;
 		int rx = strstr(p->role, "rx") != NULL;
+		/* the counters run from before the start delay and warm-up */
+		uint64_t lacp_max =
+			nb_lacp_frames_max(&p->bond, r->rx_seconds + 5);
 
 		if (strcmp(p->role, "peer") == 0) {
 			/* the responder's port: only its PMD's word */
@@ -605,10 +621,12 @@ nb_report_text(FILE *f, const struct nb_result *r)
 			p->desc.name, p->desc.driver, p->role);
 		if (tx)
 			port_count_text(f, "sent", p->tool_tx_pkts, "opackets",
-					p->pmd.opackets, bond_copies(&p->bond));
+					p->pmd.opackets, bond_copies(&p->bond),
+					lacp_max);
 		if (rx)
 			port_count_text(f, "received", p->tool_rx_pkts,
-					"ipackets", p->pmd.ipackets, 1);
+					"ipackets", p->pmd.ipackets, 1,
+					lacp_max);
 		fprintf(f,
 			" imissed %llu ierrors %llu oerrors %llu rx_nombuf "
 			"%llu\n",
@@ -808,6 +826,13 @@ bond_json(const struct nb_bond_info *b, int with_counts)
 		json_object_set_new(o, "name", json_string(m->name));
 		json_object_set_new(o, "link_up", json_boolean(m->link_up));
 		json_object_set_new(o, "active", json_boolean(m->active));
+		if (b->mode == 4)
+			json_object_set_new(o, "lacp",
+					    json_pack("{s:i,s:i,s:b}", "state",
+						      m->actor_state,
+						      "partner_state",
+						      m->partner_state, "up",
+						      nb_lacp_member_up(m)));
 		if (with_counts)
 			json_object_set_new(
 				o, "pmd",

@@ -294,6 +294,7 @@ nb_peer_open(struct nb_peer *pr, struct nb_app *app, int client, uint32_t ip)
 		.link_hint = client ? "cable, switch, or the responder's end "
 				      "missing"
 				    : NULL,
+		.lacp_wait = client,
 	};
 	uint16_t mrx, mtx;
 	int shared = 0;

@@ -78,6 +78,7 @@ nb_loopback_main(struct nb_app *app)
 {
 	static const struct nb_setup_req req_tmpl = {
 		.link_hint = "cable, peer, or memif partner missing",
+		.lacp_wait = 1,
 	};
 	struct nb_config *cfg = &app->cfg;
 	struct nb_result *r = &app->result;

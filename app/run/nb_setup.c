@@ -274,6 +274,35 @@ settle_bond(uint16_t port_id, double timeout_s)
 		       port_id, waited);
 }
 
+/* 802.3ad bonds carry data once LACP agrees with the partner: wait for
+ * it, as long as for a link. */
+static int
+settle_lacp(struct nb_app *app, double timeout_s)
+{
+	uint16_t nb_rxq[NB_MAX_PORTS], i;
+	double waited;
+	char err[400];
+	int ret;
+
+	for (i = 0; i < app->nb_ports; i++)
+		nb_rxq[i] = app->ports[i].desc.nb_rxq;
+	ret = nb_ports_lacp_settle(app->port_ids, nb_rxq, app->nb_ports,
+				   timeout_s, &waited, err, sizeof(err));
+	if (ret == -ETIMEDOUT) {
+		nb_app_error(app,
+			     "%s (is LACP on at the far end? a switch needs "
+			     "the ports in an LACP LAG; raise --link-timeout)",
+			     err);
+		return ret;
+	}
+	if (ret == 1)
+		NB_LOG(INFO,
+		       "802.3ad: LACP in step with the partner on every "
+		       "member after %.2f s",
+		       waited);
+	return 0;
+}
+
 int
 nb_setup_ports(struct nb_app *app, const uint16_t *ids, uint16_t n,
 	       const struct nb_setup_req *sr)
@@ -339,6 +368,8 @@ nb_setup_ports(struct nb_app *app, const uint16_t *ids, uint16_t n,
 		p->desc.nb_rxq = sr->nb_queues;
 		p->desc.nb_txq = sr->nb_queues;
 	}
+	if (sr->lacp_wait && settle_lacp(app, cfg->link_timeout) != 0)
+		return -ETIMEDOUT;
 	/* the ports took time to come up: the clock's second reading */
 	nb_tsc_finish();
 	return 0;

@@ -41,6 +41,9 @@ struct nb_setup_req {
 	const char *link_hint; /* what to check when the link stays down;
 				* NULL: do not wait for the link */
 	int down_ok;	       /* a link that stays down is no error */
+	int lacp_wait;	       /* 802.3ad bonds: wait for LACP with the
+				* partner (not a responder: its partner
+				* comes later) */
 };
 
 /*

@@ -137,6 +137,27 @@ ctltx_step(struct nb_ctltx *c)
 	c->pend_head = c->nb_pend ? (uint16_t)(c->pend_head + sent) : 0;
 }
 
+/* Turns on an 802.3ad bond's idle queues, every period (nb_keep). */
+static void
+keep_step(struct nb_keep *k, uint64_t now)
+{
+	struct rte_mbuf *m[NB_BURST];
+	uint16_t i, n;
+
+	if (now < k->next_tsc)
+		return;
+	k->next_tsc = now + k->period_tsc;
+	for (i = 0; i < k->n; i++) {
+		if (!k->e[i].rx) {
+			rte_eth_tx_burst(k->e[i].port, k->e[i].queue, NULL, 0);
+			continue;
+		}
+		n = rte_eth_rx_burst(k->e[i].port, k->e[i].queue, m, NB_BURST);
+		if (n)
+			rte_pktmbuf_free_bulk(m, n);
+	}
+}
+
 static __rte_always_inline int
 nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
 	       const int tcp, const int impair)
@@ -161,6 +182,8 @@ nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
 	       !run->tx_stop) {
 		if (unlikely(w->ctltx != NULL))
 			ctltx_step(w->ctltx);
+		if (unlikely(w->keep != NULL))
+			keep_step(w->keep, now);
 		if (has_rx)
 			for (i = 0; i < w->nb_rx; i++)
 				nb_sink_step(w->rx[i], run, now, impair);
@@ -175,6 +198,8 @@ nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
 		now = rte_rdtsc();
 		if (unlikely(w->ctltx != NULL))
 			ctltx_step(w->ctltx);
+		if (unlikely(w->keep != NULL))
+			keep_step(w->keep, now);
 		if (has_tx && nb_active) {
 			for (i = 0; i < nb_active;) {
 				struct nb_txjob *j = active[i];

@@ -280,6 +280,11 @@ nb_jobs_build(struct nb_jobs *js, const struct nb_config *cfg,
 	}
 	for (i = 0; i < plan->nb_workers; i++)
 		nb_engine_select(js->workers[i], cfg->proto);
+	if (nb_jobs_keep_lacp(js, ports) != 0) {
+		snprintf(err, errlen, "cannot give the 802.3ad bond's queues "
+				      "their LACP turns (hugepage memory?)");
+		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -328,6 +333,7 @@ nb_jobs_free(struct nb_jobs *js)
 		rte_free(js->rx[i]);
 		js->rx[i] = NULL;
 	}
+	nb_jobs_keep_free(js);
 	for (i = 0; i < js->nb_workers; i++) {
 		rte_free(js->workers[i]);
 		js->workers[i] = NULL;

@@ -51,6 +51,11 @@ int nb_jobs_build(struct nb_jobs *js, const struct nb_config *cfg,
 		  struct nb_run *run, char *err, size_t errlen);
 void nb_jobs_free(struct nb_jobs *js);
 
+/* 802.3ad bonds among ports: turns on the queues no job bursts on
+ * (nb_keep); 0, or -1 when out of memory or slots. */
+int nb_jobs_keep_lacp(struct nb_jobs *js, const struct nb_jobs_ports *ports);
+void nb_jobs_keep_free(struct nb_jobs *js);
+
 /* The worker that owns TX queue q of the test (or else RX queue q). */
 struct nb_worker *nb_jobs_queue_owner(const struct nb_jobs *js, uint16_t q);
 

@@ -197,6 +197,28 @@ struct nb_ctltx {
 	uint64_t sent; /* frames the PMD took (the worker writes) */
 } __rte_cache_aligned;
 
+/*
+ * 802.3ad bonds: the bonding PMD sends its LACPDUs and takes in the
+ * partner's only inside bursts on the bond.  A queue no job of the test
+ * bursts on (the TX port's RX queues in a loopback, the RX port's TX
+ * queue) gets a turn from the worker that owns that queue number on the
+ * port, every period: a zero TX burst, or an RX burst whose frames are
+ * dropped (the bond has taken the LACP frames out; nothing else is sent
+ * to a port no job receives on, and in the other modes such frames wait
+ * unread in the ring).  Gen and sink jobs' own bursts serve LACP on the
+ * queues they use.
+ */
+#define NB_MAX_KEEP	  8
+#define NB_KEEP_PERIOD_MS 10
+struct nb_keep {
+	uint64_t next_tsc, period_tsc;
+	uint16_t n;
+	struct {
+		uint16_t port, queue;
+		uint8_t rx;
+	} e[NB_MAX_KEEP];
+} __rte_cache_aligned;
+
 struct nb_worker;
 typedef int (*nb_engine_fn)(struct nb_worker *w);
 
@@ -215,6 +237,7 @@ struct nb_worker {
 	const struct nb_engine *engine; /* NULL: idle */
 	struct nb_probejob *probe;	/* NULL unless this worker probes */
 	struct nb_ctltx *ctltx; /* NULL unless it sends control's frames */
+	struct nb_keep *keep;	/* NULL unless it keeps an LACP bond */
 	uint64_t loops __rte_cache_aligned;
 	uint64_t idle_loops;
 	volatile int tx_finished; /* all this worker's TX jobs are done */

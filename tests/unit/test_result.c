@@ -995,6 +995,54 @@ test_text(void **state)
 	nb_result_free(&fx.r);
 }
 
+/* An 802.3ad bond: its LACP frames are named, within what LACP can send;
+ * more than that is a mismatch, as is any in another mode. */
+static void
+test_lacp_counts(void **state)
+{
+	struct fixture fx;
+	struct nb_bond_info *b;
+	uint64_t max;
+	char *t;
+
+	(void)state;
+	fill(&fx);
+	nb_result_finish(&fx.r);
+	b = &fx.r.ports[0].bond;
+	b->mode = 4;
+	b->nb_members = 2;
+	b->m[0].actor_state = b->m[0].partner_state = 0x3d;
+	b->m[1].actor_state = 0x3d;
+	b->m[1].partner_state = 0x01;
+	/* 4 per member and second, over the test and 7 s beside it */
+	max = nb_lacp_frames_max(b, fx.r.rx_seconds + 5);
+	assert_int_equal(max, 2 * 4 * ((uint64_t)(fx.r.rx_seconds + 5) + 2));
+	fx.r.ports[0].pmd.opackets = 1500 + 3;
+	t = text_report(&fx.r);
+	assert_null(strstr(t, "MISMATCH"));
+	assert_non_null(strstr(t, "PMD opackets 1503 (3 of them LACP)"));
+	assert_non_null(strstr(t, "LACP up (state 3d, partner's 3d)"));
+	assert_non_null(strstr(t, "LACP NOT up (state 3d, partner's 01)"));
+	free(t);
+	fx.r.ports[0].pmd.opackets = 1500 + max + 1;
+	t = text_report(&fx.r);
+	assert_int_equal(count_of(t, "MISMATCH"), 1);
+	assert_null(strstr(t, "of them LACP"));
+	free(t);
+	/* fewer than the tool sent is never LACP's */
+	fx.r.ports[0].pmd.opackets = 1499;
+	t = text_report(&fx.r);
+	assert_int_equal(count_of(t, "MISMATCH"), 1);
+	free(t);
+	b->mode = 2;
+	fx.r.ports[0].pmd.opackets = 1503;
+	t = text_report(&fx.r);
+	assert_int_equal(count_of(t, "MISMATCH"), 1);
+	assert_null(strstr(t, "LACP"));
+	free(t);
+	nb_result_free(&fx.r);
+}
+
 static void
 test_interval_text(void **state)
 {
@@ -1064,6 +1112,7 @@ main(void)
 		cmocka_unit_test(test_json_roundtrip),
 		cmocka_unit_test(test_zero_seconds),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_lacp_counts),
 		cmocka_unit_test(test_interval_text),
 		cmocka_unit_test(test_fmt),
 	};
