@@ -11,6 +11,7 @@
 #include "nb_capspec.h"
 #include "nb_impair.h"
 #include "nb_offload.h"
+#include "nb_replay.h"
 #include "nb_search.h"
 #include "nb_units.h"
 
@@ -133,8 +134,10 @@ struct nb_config {
 			    * T (bytes) as iperf3 -f */
 	char logfile[256]; /* stdout appended here instead */
 	struct nb_capspec capture; /* --capture: receivers' frames to pcap */
-	char json_file[256];	   /* the JSON document also written here */
-	char config[256];	   /* --config INI file */
+	struct nb_replayspec
+		replay;	     /* --replay: a pcap's frames as the stream */
+	char json_file[256]; /* the JSON document also written here */
+	char config[256];    /* --config INI file */
 
 	int help;
 	int version;

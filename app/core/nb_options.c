@@ -615,6 +615,33 @@ set_path(char *dst, size_t len, const char *val, char *why, size_t whylen)
 }
 
 static int
+opt_replay(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	return nb_replayspec_parse(val, &cfg->replay, why, whylen);
+}
+
+static int
+opt_replay_timing(struct nb_config *cfg, const char *val, char *why,
+		  size_t whylen)
+{
+	if (nb_replay_timing_parse(val, &cfg->replay.timing) == 0)
+		return 0;
+	snprintf(why, whylen,
+		 "expected rate (--rate paces the frames) or file (the gaps "
+		 "between the file's timestamps)");
+	return -EINVAL;
+}
+
+static int
+opt_replay_stamp(struct nb_config *cfg, const char *val, char *why,
+		 size_t whylen)
+{
+	(void)val, (void)why, (void)whylen;
+	cfg->replay.stamp = 1;
+	return 0;
+}
+
+static int
 opt_capture(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
 	return nb_capspec_parse(val, &cfg->capture, why, whylen);
@@ -1077,6 +1104,22 @@ const struct nb_option nb_options[] = {
 	 "(at most N), snaplen=B (bytes kept); frames the writer cannot take "
 	 "are counted as capture drops [none]",
 	 0, NB_IN_TEST | NB_IN_RSP},
+	{"replay", 0, "FILE[,loop=N]", opt_replay,
+	 "send a pcap file's frames (Ethernet, whole frames) as the test's "
+	 "one stream, in the file's order, loop=N times through it (0: "
+	 "until --time) [1]; paced by --rate (bits/s over the frames' mean "
+	 "size) unless --replay-timing file",
+	 0, NB_IN_LOOP},
+	{"replay-timing", 0, "rate|file", opt_replay_timing,
+	 "--replay's pacing: rate (--rate, max when none) or file (the gaps "
+	 "between the file's timestamps) [rate]",
+	 0, NB_IN_LOOP},
+	{"replay-stamp", 0, NULL, opt_replay_stamp,
+	 "write the tool's stamp (stream 0, sequence, time) into every "
+	 "replayed frame, so the receiver gives loss, reordering and latency; "
+	 "needs IPv4 UDP frames with 14 payload bytes (they lose their UDP "
+	 "checksum) [frames sent as recorded]",
+	 0, NB_IN_LOOP},
 };
 
 const size_t nb_nb_options = sizeof(nb_options) / sizeof(nb_options[0]);
@@ -1412,6 +1455,55 @@ check_loopback(const struct nb_config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+/* The option was given (on the command line or in a config file). */
+static int
+given(const struct nb_config *cfg, const char *name)
+{
+	int i = nb_option_find(name, strlen(name));
+
+	return i >= 0 && (cfg->given[SEEN_WORD(i)] & SEEN_BIT(i)) != 0;
+}
+
+/* --replay: one stream of the file's frames, on one TX port and queue. */
+static int
+check_replay(struct nb_config *cfg, char *err, size_t errlen)
+{
+	const struct nb_replayspec *r = &cfg->replay;
+	const char *clash = NULL;
+
+	if (!r->active) {
+		if (r->stamp || r->timing != NB_REPLAY_RATE) {
+			snprintf(err, errlen,
+				 "--replay-stamp and --replay-timing go with "
+				 "--replay FILE");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (given(cfg, "streams") && cfg->streams != 1)
+		clash = "--streams (a replay is one stream)";
+	else if (given(cfg, "size"))
+		clash = "--size (the file's frames have their sizes)";
+	else if (cfg->queues > 1)
+		clash = "--queues (a replay is sent on one queue)";
+	else if (cfg->nb_tx_ports > 1)
+		clash = "more than one --tx-port";
+	else if (cfg->omit > 0)
+		clash = "--omit (no warm-up frames)";
+	else if (cfg->bytes)
+		clash = "--bytes (give loop=N or --packets)";
+	else if (cfg->suite || cfg->sweep.n)
+		clash = "a suite or sweep";
+	else if (r->timing == NB_REPLAY_FILE && cfg->rate.kind != NB_RATE_MAX)
+		clash = "--rate (--replay-timing file paces by the file)";
+	if (clash != NULL) {
+		snprintf(err, errlen, "--replay cannot be combined with %s",
+			 clash);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int
 nb_config_check(struct nb_config *cfg, char *err, size_t errlen)
 {
@@ -1446,6 +1538,8 @@ nb_config_check(struct nb_config *cfg, char *err, size_t errlen)
 	}
 	if (cfg->mode == NB_MODE_LOOPBACK &&
 	    check_loopback(cfg, err, errlen) != 0)
+		return -EINVAL;
+	if (check_replay(cfg, err, errlen) != 0)
 		return -EINVAL;
 	if (nb_suite_check(cfg, err, errlen) != 0)
 		return -EINVAL;

@@ -303,7 +303,7 @@ nb_interval_row(const struct nb_interval *iv, int k, struct nb_iv_row *row)
 		row->ooo = iv->out_of_order;
 		row->dup = iv->duplicates;
 		row->jitter_ns = iv->jitter_ns;
-		row->have_lat = 1;
+		row->have_lat = iv->lat_count > 0;
 		row->p50 = iv->lat_p50;
 		row->p99 = iv->lat_p99;
 		row->max = iv->lat_max;
@@ -394,16 +394,21 @@ row(FILE *f, const char *id, double secs, uint64_t pkts, uint64_t bytes,
 static void
 rx_tail(char *buf, size_t len, const struct nb_stream_result *s)
 {
+	char lat[64] = "latency -"; /* no stamped frame came back */
+
+	if (s->hist.count)
+		snprintf(lat, sizeof(lat),
+			 "latency p50/p99/max %.2f/%.2f/%.2f us",
+			 nb_hist_percentile(&s->hist, 50) / 1e3,
+			 nb_hist_percentile(&s->hist, 99) / 1e3,
+			 s->hist.max / 1e3);
 	snprintf(buf, len,
 		 "receiver  lost %llu/%llu (%.4g%%) reord %llu dup %llu "
-		 "jitter %.3f us  latency p50/p99/max %.2f/%.2f/%.2f us",
+		 "jitter %.3f us  %s",
 		 (unsigned long long)s->lost, (unsigned long long)s->tx_pkts,
 		 safe_div(100.0 * s->lost, (double)s->tx_pkts),
 		 (unsigned long long)s->out_of_order,
-		 (unsigned long long)s->duplicates, s->jitter_ns / 1e3,
-		 nb_hist_percentile(&s->hist, 50) / 1e3,
-		 nb_hist_percentile(&s->hist, 99) / 1e3,
-		 s->hist.max == 0 ? 0 : s->hist.max / 1e3);
+		 (unsigned long long)s->duplicates, s->jitter_ns / 1e3, lat);
 }
 
 /* A stream's (or the sum's) sender row, then its receiver row. */
@@ -1013,6 +1018,23 @@ nb_json_start(const struct nb_result *r)
 	json_object_set_new(start, "lcore_map", json_string(r->lcore_map));
 	json_object_set_new(start, "numa", nb_numa_json(&r->numa));
 	json_object_set_new(start, "clock", clock_json(r));
+	if (r->replay != NULL && cfg != NULL) {
+		const struct nb_replay *rp = r->replay;
+
+		json_object_set_new(
+			start, "replay",
+			json_pack("{s:s,s:o,s:o,s:o,s:f,s:f,s:o,s:s,s:b}",
+				  "file", cfg->replay.path, "frames",
+				  jint(rp->n), "min_size",
+				  jint(rp->min_len + NB_FCS_LEN), "max_size",
+				  jint(rp->max_len + NB_FCS_LEN), "mean_size",
+				  (double)rp->wire_bytes / rp->n,
+				  "span_seconds", (double)rp->span_ns / 1e9,
+				  "loops", jint(cfg->replay.loops), "timing",
+				  cfg->replay.timing == NB_REPLAY_FILE ? "file"
+								       : "rate",
+				  "stamped", cfg->replay.stamp));
+	}
 	return start;
 }
 

@@ -89,7 +89,8 @@ struct nb_interval {
 struct nb_result {
 	/* the test */
 	const struct nb_config *cfg;
-	double req_pps; /* 0 for max */
+	const struct nb_replay *replay; /* --replay's file (NULL: none) */
+	double req_pps;			/* 0 for max */
 	double req_l1_bps, req_l2_bps;
 	uint64_t tsc_hz;
 	struct nb_clock_info clk;   /* tsc_hz and where it came from */

@@ -27,6 +27,7 @@ struct nb_app {
 	struct nb_port ports[NB_MAX_PORTS]; /* indexed by position */
 	struct nb_rate rate;		    /* resolved total rate */
 	uint64_t total_packets;		    /* 0 = unlimited */
+	struct nb_replay replay;	    /* --replay's frames (n 0: none) */
 
 	struct nb_run run;
 	struct nb_jobs jobs;

@@ -18,6 +18,7 @@
 #include "nb_run.h"
 #include "nb_setup.h"
 #include "nb_stats.h"
+#include "nb_replay_load.h"
 #include "nb_suite.h"
 #include "nb_tsc.h"
 
@@ -49,12 +50,19 @@ print_header(struct nb_app *app)
 		       cfg->peer_mac[5]);
 	else
 		printf("Loopback test: ");
-	printf("%s, %u stream%s, frames",
-	       cfg->proto == NB_IPPROTO_TCP ? "TCP" : "UDP", cfg->streams,
-	       cfg->streams == 1 ? "" : "s");
-	for (i = 0; i < cfg->sizes.nb_sizes; i++)
-		printf("%s%u", i ? "," : " ", cfg->sizes.sizes[i]);
-	printf(" B, rate %s", rate);
+	if (r->replay != NULL) {
+		char rp[400];
+
+		nb_replay_text(&cfg->replay, r->replay, rp, sizeof(rp));
+		printf("replay of %s; rate %s", rp, rate);
+	} else {
+		printf("%s, %u stream%s, frames",
+		       cfg->proto == NB_IPPROTO_TCP ? "TCP" : "UDP",
+		       cfg->streams, cfg->streams == 1 ? "" : "s");
+		for (i = 0; i < cfg->sizes.nb_sizes; i++)
+			printf("%s%u", i ? "," : " ", cfg->sizes.sizes[i]);
+		printf(" B, rate %s", rate);
+	}
 	if (app->total_packets)
 		printf(", %llu frames", (unsigned long long)app->total_packets);
 	if (cfg->duration > 0)
@@ -99,6 +107,8 @@ nb_loopback_main(struct nb_app *app)
 			ids[n++] = cfg->rx_ports[i];
 	}
 	req.nb_queues = (uint16_t)cfg->queues;
+	if (nb_replay_setup(app) != 0)
+		return 1;
 	if (nb_setup_ports(app, ids, n, &req) != 0)
 		return 1;
 	for (i = 0; i < cfg->nb_tx_ports; i++)
@@ -109,7 +119,8 @@ nb_loopback_main(struct nb_app *app)
 					     ? "reflector"
 					     : "loopback",
 				     NULL);
-	ret = nb_run_resolve(app, link_bps);
+	ret = cfg->replay.active ? nb_replay_resolve(app, link_bps)
+				 : nb_run_resolve(app, link_bps);
 	if (ret == -ENOTSUP) {
 		nb_app_error(app, "--rate in percent needs the link speed, and "
 				  "the TX port reports none; give bits/s or "
@@ -127,6 +138,7 @@ nb_loopback_main(struct nb_app *app)
 		/* a plan the options cannot make is a usage error */
 		return ret == -EINVAL && app->jobs.nb_workers == 0 ? 2 : 1;
 	}
+	nb_replay_arm(app);
 	nb_setup_check_numa(app);
 	for (i = 0; i < app->nb_ports; i++)
 		r->ports[i].role = cfg->mode == NB_MODE_REFLECTOR ? "tx+rx"
@@ -147,7 +159,10 @@ nb_loopback_main(struct nb_app *app)
 		snprintf(r->error, sizeof(r->error), "test failed");
 	nb_out_result(&app->out, r, NULL, r->topology);
 	app->emitted = 1;
-	if (nb_out_finish(&app->out, nb_report_json(r)) != 0) {
+	ret = nb_out_finish(&app->out, nb_report_json(r));
+	r->replay = NULL;
+	nb_replay_free(&app->replay);
+	if (ret != 0) {
 		nb_app_error(app, "cannot write --json-file %s",
 			     cfg->json_file);
 		return 1;

@@ -11,6 +11,7 @@
 #include <rte_pause.h>
 
 #include "nb_gen.h"
+#include "nb_replay_step.h"
 #include "nb_sink.h"
 #include "nb_worker.h"
 
@@ -160,7 +161,7 @@ keep_step(struct nb_keep *k, uint64_t now)
 
 static __rte_always_inline int
 nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
-	       const int tcp, const int impair)
+	       const int tcp, const int impair, const int replay)
 {
 	struct nb_run *run = w->run;
 	struct nb_txjob *active[NB_MAX_WORKER_JOBS];
@@ -204,8 +205,12 @@ nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
 			for (i = 0; i < nb_active;) {
 				struct nb_txjob *j = active[i];
 
-				if (likely(!run->tx_stop))
-					nb_gen_step(j, run, now, tcp);
+				if (likely(!run->tx_stop)) {
+					if (replay)
+						nb_replay_step(j, run, now);
+					else
+						nb_gen_step(j, run, now, tcp);
+				}
 				if (unlikely((j->left == 0 && !j->nb_pend) ||
 					     run->tx_stop)) {
 					if (j->nb_pend)
@@ -248,51 +253,69 @@ nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
 static int
 engine_gen_udp(struct nb_worker *w)
 {
-	return nb_engine_loop(w, 1, 0, 0, 0);
+	return nb_engine_loop(w, 1, 0, 0, 0, 0);
 }
 
 static int
 engine_gen_tcp(struct nb_worker *w)
 {
-	return nb_engine_loop(w, 1, 0, 1, 0);
+	return nb_engine_loop(w, 1, 0, 1, 0, 0);
 }
 
 static int
 engine_sink(struct nb_worker *w)
 {
-	return nb_engine_loop(w, 0, 1, 0, 0);
+	return nb_engine_loop(w, 0, 1, 0, 0, 0);
 }
 
 static int
 engine_gensink_udp(struct nb_worker *w)
 {
-	return nb_engine_loop(w, 1, 1, 0, 0);
+	return nb_engine_loop(w, 1, 1, 0, 0, 0);
 }
 
 static int
 engine_gensink_tcp(struct nb_worker *w)
 {
-	return nb_engine_loop(w, 1, 1, 1, 0);
+	return nb_engine_loop(w, 1, 1, 1, 0, 0);
 }
 
 /* the responder with --impair: its receivers hold, drop, duplicate */
 static int
 engine_sink_impair(struct nb_worker *w)
 {
-	return nb_engine_loop(w, 0, 1, 0, 1);
+	return nb_engine_loop(w, 0, 1, 0, 1, 0);
 }
 
 static int
 engine_gensink_udp_impair(struct nb_worker *w)
 {
-	return nb_engine_loop(w, 1, 1, 0, 1);
+	return nb_engine_loop(w, 1, 1, 0, 1, 0);
 }
 
 static int
 engine_gensink_tcp_impair(struct nb_worker *w)
 {
-	return nb_engine_loop(w, 1, 1, 1, 1);
+	return nb_engine_loop(w, 1, 1, 1, 1, 0);
 }
+
+/* --replay: the file's frames, not templates (loopback: no impairment) */
+static int
+engine_replay(struct nb_worker *w)
+{
+	return nb_engine_loop(w, 1, 0, 0, 0, 1);
+}
+
+static int
+engine_replay_sink(struct nb_worker *w)
+{
+	return nb_engine_loop(w, 1, 1, 0, 0, 1);
+}
+
+static const struct nb_engine replay_engines[2] = {
+	{"replay", engine_replay},
+	{"replay+sink", engine_replay_sink},
+};
 
 /* [impair][has TX][has RX][TCP]; a sink does not care what it receives. */
 static const struct nb_engine engines[2][2][2][2] = {
@@ -315,6 +338,8 @@ nb_engine_select(struct nb_worker *w, uint8_t proto)
 	const struct nb_engine *e = &engines[impair][w->nb_tx > 0][w->nb_rx > 0]
 					    [proto == NB_IPPROTO_TCP];
 
+	if (w->nb_tx > 0 && w->tx[0]->rp != NULL && !impair)
+		e = &replay_engines[w->nb_rx > 0];
 	w->engine = e->loop != NULL ? e : NULL;
 	return w->engine != NULL ? 0 : -1;
 }

@@ -105,12 +105,49 @@ nb_gen_discard(struct nb_txjob *j)
 	j->pend_head = 0;
 }
 
+/* n frames due (owed ones included): at most what is left, in mbufs from
+ * the job's pool; 0 when none is due or the pool is dry (then owed). */
+static __rte_always_inline uint32_t
+nb_gen_alloc(struct nb_txjob *j, struct rte_mbuf **pkts, uint32_t n)
+{
+	if (n > j->left)
+		n = (uint32_t)j->left;
+	if (n == 0)
+		return 0;
+	if (unlikely(rte_pktmbuf_alloc_bulk(j->pool, pkts, n) != 0)) {
+		j->owed = n;
+		j->alloc_fail++;
+		return 0;
+	}
+	j->owed = 0;
+	return n;
+}
+
+/* Hand the built frames to the PMD; what it refuses waits in pend[]. */
+static __rte_always_inline void
+nb_gen_send(struct nb_txjob *j, struct rte_mbuf **pkts, uint32_t n,
+	    uint64_t now)
+{
+	uint32_t sent, i;
+
+	j->left -= n;
+	sent = rte_eth_tx_burst(j->port, j->queue, pkts, (uint16_t)n);
+	if (unlikely(sent < n)) {
+		/* keep the rest for the next turn, in order */
+		j->nb_pend = (uint16_t)(n - sent);
+		j->pend_head = 0;
+		for (i = 0; i < j->nb_pend; i++)
+			j->pend[i] = pkts[sent + i];
+	}
+	j->last_tsc = now;
+}
+
 static __rte_always_inline void
 nb_gen_step(struct nb_txjob *j, const struct nb_run *run, uint64_t now,
 	    const int tcp)
 {
 	struct rte_mbuf *pkts[NB_BURST];
-	uint32_t n, i, sent;
+	uint32_t n, i;
 	uint16_t sp, pp;
 	uint64_t ts;
 
@@ -118,17 +155,11 @@ nb_gen_step(struct nb_txjob *j, const struct nb_run *run, uint64_t now,
 		return;
 	if (unlikely(now >= j->next_event))
 		nb_gen_event(j, run, now);
-	n = j->owed + nb_pacer_due(&j->pacer, now, NB_BURST - j->owed);
-	if (n > j->left)
-		n = (uint32_t)j->left;
+	n = nb_gen_alloc(
+		j, pkts,
+		j->owed + nb_pacer_due(&j->pacer, now, NB_BURST - j->owed));
 	if (n == 0)
 		return;
-	if (unlikely(rte_pktmbuf_alloc_bulk(j->pool, pkts, n) != 0)) {
-		j->owed = n;
-		j->alloc_fail++;
-		return;
-	}
-	j->owed = 0;
 	ts = nb_clock_ns(&run->clock, now);
 	sp = j->stream_pos;
 	pp = j->pat_pos;
@@ -161,16 +192,7 @@ nb_gen_step(struct nb_txjob *j, const struct nb_run *run, uint64_t now,
 	}
 	j->stream_pos = sp;
 	j->pat_pos = pp;
-	j->left -= n;
-	sent = rte_eth_tx_burst(j->port, j->queue, pkts, (uint16_t)n);
-	if (unlikely(sent < n)) {
-		/* keep the rest for the next turn, in order */
-		j->nb_pend = (uint16_t)(n - sent);
-		j->pend_head = 0;
-		for (i = 0; i < j->nb_pend; i++)
-			j->pend[i] = pkts[sent + i];
-	}
-	j->last_tsc = now;
+	nb_gen_send(j, pkts, n, now);
 }
 
 #endif /* NB_GEN_H */

@@ -281,8 +281,9 @@ nb_jobs_build(struct nb_jobs *js, const struct nb_config *cfg,
 	for (i = 0; i < plan->nb_workers; i++)
 		nb_engine_select(js->workers[i], cfg->proto);
 	if (nb_jobs_keep_lacp(js, ports) != 0) {
-		snprintf(err, errlen, "cannot give the 802.3ad bond's queues "
-				      "their LACP turns (hugepage memory?)");
+		snprintf(err, errlen,
+			 "cannot give the 802.3ad bond's queues "
+			 "their LACP turns (hugepage memory?)");
 		return -ENOMEM;
 	}
 	return 0;
@@ -341,6 +342,7 @@ nb_jobs_free(struct nb_jobs *js)
 	js->nb_workers = 0;
 	js->nb_tx = 0;
 	js->nb_rx = 0;
+	js->rx_all_stream0 = 0;
 }
 
 int
@@ -576,7 +578,14 @@ read_rx(const struct nb_jobs *js, struct nb_counts *c)
 
 		c->rx_warm += j->warm;
 		c->rx_warm_bytes += j->warm_bytes;
-		c->rx_foreign += j->foreign;
+		if (js->rx_all_stream0 && n > 0) {
+			/* --replay as recorded: the frame is the stream's */
+			c->rx_pkts[0] += j->pkts;
+			c->rx_unique[0] += j->pkts;
+			c->rx_bytes[0] += j->bytes;
+		} else {
+			c->rx_foreign += j->foreign;
+		}
 		c->rx_bad_stream += j->bad_stream;
 		if (j->last_data_tsc > c->rx_end_tsc)
 			c->rx_end_tsc = j->last_data_tsc;

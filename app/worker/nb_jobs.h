@@ -31,6 +31,10 @@ struct nb_jobs {
 	 * not hand over is added to cap_dropped when they are freed */
 	struct nb_capture *cap;
 	uint64_t cap_dropped, cap_taken;
+	/* --replay as recorded: receivers take no frame for data (their
+	 * source filter passes none), and every frame they take in counts
+	 * for stream 0 in nb_jobs_read() */
+	int rx_all_stream0;
 };
 
 /* The ports a test uses: where each job's frames come from and go to. */

@@ -23,6 +23,7 @@
 #include "nb_jitter.h"
 #include "nb_pacer.h"
 #include "nb_plan.h"
+#include "nb_replay.h"
 #include "nb_seq.h"
 #include "nb_tokens.h"
 
@@ -92,6 +93,15 @@ struct nb_txjob {
 	uint16_t first_stream, stream_stride;
 	const struct nb_job *job;
 	int hw_paced; /* --hw-rate took: the NIC's queue limiter paces */
+
+	/* --replay (rp NULL otherwise): the file's frames, in order */
+	const struct nb_replay *rp;
+	uint32_t rp_pos;       /* the next frame */
+	uint64_t rp_pass;      /* passes through the file begun and ended */
+	int rp_file_timing;    /* paced by the file's times, not the pacer */
+	int rp_started;	       /* rp_start_ns is set (file timing) */
+	uint64_t rp_period_ns; /* one pass, first frame to first frame */
+	uint64_t rp_start_ns;  /* the job's first frame */
 } __rte_cache_aligned;
 
 /* Per-stream receiver state: sequence, jitter, latency. */

@@ -130,6 +130,118 @@ class Capture(nbe2e.E2ECase):
         self.assertLess(span, 1.0)
         self.assertEqual(tshark_count(path), cap["written"])
 
+    def test_replay_what_was_captured(self):
+        """--replay of a capture sends the same frames, byte for byte
+        (a capture of the replay at the receiver holds the same bytes in
+        the same order), and the receiver counts every one; with
+        --replay-stamp and loop=3 the frames carry fresh stamps: three
+        passes, no loss, a latency sample per frame."""
+        first = os.path.join(self.tmpdir, "first.pcap")
+        again = os.path.join(self.tmpdir, "again.pcap")
+        d = self.loopback(["--packets", "3000", "--rate", "100kpps",
+                           "--streams", "3", "--size", "64,512,1518",
+                           "--capture", first], name="cap1")
+        _, _, recs = read_pcap(first)
+        n = len(recs)
+        self.assertEqual(n, d["end"]["sum_received"]["packets"])
+        d = self.loopback(["--replay", first, "--rate", "50kpps",
+                           "--capture", again], name="replay")
+        e = d["end"]
+        rp = d["start"]["replay"]
+        self.assertEqual((rp["frames"], rp["min_size"], rp["max_size"],
+                          rp["loops"], rp["timing"], rp["stamped"]),
+                         (n, 64, 1518, 1, "rate", False))
+        want_mean = sum(r[2] + 4 for r in recs) / n
+        self.assertAlmostEqual(rp["mean_size"], want_mean, places=6)
+        self.assertEqual(e["sum_sent"]["packets"], n)
+        self.assertEqual(e["sum_sent"]["bytes"], sum(r[2] + 4 for r in recs))
+        self.assertEqual(e["sum_received"]["packets"], n)
+        self.assertEqual(e["sum_received"]["lost_packets"], 0)
+        self.assertEqual(e["ports"][1]["tool_rx_packets"], n)
+        self.assertEqual(e["ports"][1]["pmd"]["ipackets"], n)
+        self.assertEqual(e["rx_foreign"], 0)
+        _, _, back = read_pcap(again)
+        self.assertEqual([r[3] for r in back], [r[3] for r in recs])
+        self.assertEqual(tshark_count(again), n)
+        # stamped, three passes: stream 0, sequence 0..3n-1, in order
+        d = self.loopback(["--replay", first + ",loop=3", "--replay-stamp",
+                           "--rate", "100kpps", "--capture", again],
+                          name="stamped")
+        e = d["end"]
+        self.assertTrue(d["start"]["replay"]["stamped"])
+        self.assertEqual(e["sum_sent"]["packets"], 3 * n)
+        self.assertEqual(e["sum_received"]["packets"], 3 * n)
+        self.assertEqual(e["sum_received"]["lost_packets"], 0)
+        self.assertEqual(e["streams"][0]["receiver"]["out_of_order"], 0)
+        self.assertEqual(e["streams"][0]["receiver"]["latency"]["count"],
+                         3 * n)
+        _, _, back = read_pcap(again)
+        self.assertEqual([udp_stamp(r[3])[1] for r in back],
+                         list(range(3 * n)))
+        # stream 0 is the IPv4 ID
+        self.assertEqual({r[3][18:20] for r in back}, {b"\0\0"})
+        # apart from the stamp (IPv4 ID and checksum, UDP checksum, the
+        # payload's first 14 bytes), the bytes are the file's
+        for i, r in enumerate(back):
+            a, b = bytearray(r[3]), bytearray(recs[i % n][3])
+            for f in (a, b):
+                f[18:20] = f[24:26] = f[40:42] = b"\0\0"
+                f[42:56] = bytes(14)
+            self.assertEqual(a, b, "frame %d" % i)
+
+    def test_replay_file_timing(self):
+        """--replay-timing file keeps the file's gaps: the replay of a
+        capture of 2000 frames at 20 kpps takes at least the file's span
+        (a frame is never sent before its time) and every frame comes."""
+        first = os.path.join(self.tmpdir, "first.pcap")
+        self.loopback(["--packets", "2000", "--rate", "20kpps",
+                       "--capture", first], name="cap1")
+        _, _, recs = read_pcap(first)
+        span = (recs[-1][0] - recs[0][0]) / 1e9
+        d = self.loopback(["--replay", first, "--replay-timing", "file"],
+                          name="ftime")
+        e = d["end"]
+        self.assertEqual(d["start"]["replay"]["timing"], "file")
+        self.assertAlmostEqual(d["start"]["replay"]["span_seconds"], span,
+                               places=6)
+        self.assertEqual(e["sum_sent"]["packets"], len(recs))
+        self.assertEqual(e["sum_received"]["packets"], len(recs))
+        sent_s = e["sum_sent"]["seconds"]
+        self.assertGreaterEqual(sent_s, span * 0.999)
+
+    def test_replay_refusals(self):
+        """What a replay cannot do is said, with the right exit code."""
+        path = os.path.join(self.tmpdir, "short.pcap")
+        self.loopback(["--packets", "100", "--rate", "10kpps",
+                       "--capture", path + ",snaplen=42"], name="cap1")
+        tcp = os.path.join(self.tmpdir, "tcp.pcap")
+        self.loopback(["--packets", "100", "--rate", "10kpps", "--proto",
+                       "tcp", "--capture", tcp], name="cap2")
+        for tool, rc, msg in (
+                (["--replay", path], 1,
+                 "frame 1 holds 42 of its 60 bytes"),
+                (["--replay", os.path.join(self.tmpdir, "none.pcap")], 1,
+                 "No such file"),
+                (["--replay", tcp, "--replay-stamp"], 1,
+                 "frame 1 of %s cannot carry the stamp: IP protocol 6, "
+                 "not UDP" % tcp),
+                (["--replay", tcp, "--streams", "2"], 2,
+                 "--replay cannot be combined with --streams"),
+                (["--replay", tcp, "--size", "128"], 2,
+                 "--replay cannot be combined with --size"),
+                (["--replay", tcp, "--replay-timing", "file", "--rate",
+                  "1G"], 2, "--replay-timing file paces by the file"),
+                (["--replay-stamp"], 2,
+                 "--replay-stamp and --replay-timing go with --replay"),
+                (["--replay", tcp + ",loops=2"], 2,
+                 "unknown key in 'loops=2': expected loop=N")):
+            with self.subTest(tool=tool):
+                r = self.nb.run(self.nb.eal(self.nb.memif_pair()),
+                                ["--tx-port", "0", "--rx-port", "1"] + tool,
+                                name="rpbad")
+                self.assertEqual(r.rc, rc, r.err)
+                self.assertIn(msg, r.err)
+
     def test_every_nth_count_snaplen(self):
         """every=7 takes the 1st, 8th, 15th ... frame; count= stops the
         file at N frames; snaplen= keeps the first B bytes and the

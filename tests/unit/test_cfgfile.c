@@ -278,7 +278,8 @@ test_every_key(void **state)
 			/* paths take any name */
 			assert_true(strcmp(o->name, "logfile") == 0 ||
 				    strcmp(o->name, "json-file") == 0 ||
-				    strcmp(o->name, "capture") == 0);
+				    strcmp(o->name, "capture") == 0 ||
+				    strcmp(o->name, "replay") == 0);
 		} else {
 			char key[64];
 

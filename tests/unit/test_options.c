@@ -384,6 +384,28 @@ chk_capture(const struct nb_config *c)
 }
 
 static void
+chk_replay(const struct nb_config *c)
+{
+	assert_true(c->replay.active);
+	assert_string_equal(c->replay.path, "/tmp/rx.pcap");
+	assert_int_equal(c->replay.loops, 3000);
+	assert_int_equal(c->replay.timing, NB_REPLAY_RATE);
+	assert_false(c->replay.stamp);
+}
+
+static void
+chk_replay_timing(const struct nb_config *c)
+{
+	assert_int_equal(c->replay.timing, NB_REPLAY_FILE);
+}
+
+static void
+chk_replay_stamp(const struct nb_config *c)
+{
+	assert_true(c->replay.stamp);
+}
+
+static void
 chk_json_file(const struct nb_config *c)
 {
 	assert_string_equal(c->json_file, "out.json");
@@ -691,6 +713,13 @@ static const struct opt_case cases[] = {
 	 "/tmp/rx.pcap,every=10",
 	 chk_capture,
 	 {"", ",every=2", "x,every=0", "x,snaplen=10", "x,bogus=1", NULL}},
+	{"replay",
+	 0,
+	 "/tmp/rx.pcap,loop=3K",
+	 chk_replay,
+	 {"", ",loop=2", "x,loop=", "x,loop=2G", "x,loops=2", NULL}},
+	{"replay-timing", 0, "file", chk_replay_timing, {"File", "", NULL}},
+	{"replay-stamp", 0, NULL, chk_replay_stamp, {NULL}},
 	{"json-file", 0, "out.json", chk_json_file, {"", NULL}},
 	{"config", 0, "my.ini", chk_config, {"", NULL}},
 	{"peer",
