@@ -1468,8 +1468,12 @@ given(const struct nb_config *cfg, const char *name)
 static int
 check_replay(struct nb_config *cfg, char *err, size_t errlen)
 {
+	static const char *const frame_opts[] = {
+		"proto", "vlan", "src-ip", "dst-ip", "src-mac", "dst-mac",
+	};
 	const struct nb_replayspec *r = &cfg->replay;
 	const char *clash = NULL;
+	size_t i;
 
 	if (!r->active) {
 		if (r->stamp || r->timing != NB_REPLAY_RATE) {
@@ -1480,6 +1484,14 @@ check_replay(struct nb_config *cfg, char *err, size_t errlen)
 		}
 		return 0;
 	}
+	for (i = 0; i < sizeof(frame_opts) / sizeof(frame_opts[0]); i++)
+		if (given(cfg, frame_opts[i])) {
+			snprintf(err, errlen,
+				 "--replay cannot be combined with --%s (the "
+				 "file's frames are sent as they are)",
+				 frame_opts[i]);
+			return -EINVAL;
+		}
 	if (given(cfg, "streams") && cfg->streams != 1)
 		clash = "--streams (a replay is one stream)";
 	else if (given(cfg, "size"))

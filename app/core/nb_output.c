@@ -186,6 +186,9 @@ nb_out_interval_dir(const struct nb_output *o, const struct nb_result *r,
 						tag);
 		if (o->intervals && o->per_queue)
 			ivq_text(o->f, iv, nb_report_unit(r));
+		if (o->intervals)
+			nb_tester_iv_text(o->f, iv->tester, iv->nb_tester,
+					  iv->end - iv->start);
 		break;
 	case NB_OUT_JSON_STREAM:
 		ev = nb_json_interval(r, iv);

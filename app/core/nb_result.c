@@ -499,6 +499,14 @@ bond_copies(const struct nb_bond_info *b)
 	return n ? n : 1;
 }
 
+/* The tester's disturbance against the test's latency (p99, max). */
+static void
+tester_verdict(const struct nb_result *r, struct nb_tester_verdict *v)
+{
+	nb_tester_judge(&r->tester, nb_hist_percentile(&r->sum.hist, 99),
+			r->sum.hist.count ? r->sum.hist.max : 0, v);
+}
+
 char
 nb_report_unit(const struct nb_result *r)
 {
@@ -663,6 +671,12 @@ nb_report_text(FILE *f, const struct nb_result *r)
 				p->desc.port_id,
 				(unsigned long long)(p->pmd.imissed +
 						     p->pmd.rx_nombuf));
+	}
+	if (r->have_tester) {
+		struct nb_tester_verdict v;
+
+		tester_verdict(r, &v);
+		nb_tester_text(f, &r->tester, &v);
 	}
 	if (r->tx_dropped)
 		fprintf(f,
@@ -1107,6 +1121,10 @@ nb_json_interval(const struct nb_result *r, const struct nb_interval *iv)
 	json_object_set_new(o, "sum", part);
 	if (iv->nb_queues)
 		json_object_set_new(o, "queues", nb_ivq_json(iv));
+	if (iv->nb_tester)
+		json_object_set_new(
+			o, "tester",
+			nb_tester_iv_json(iv->tester, iv->nb_tester));
 	return o;
 }
 
@@ -1177,6 +1195,13 @@ nb_json_end(const struct nb_result *r)
 		json_array_append_new(arr, port_json(&r->ports[i], 1));
 	json_object_set_new(end, "ports", arr);
 	json_object_set_new(end, "interrupted", json_boolean(r->interrupted));
+	if (r->have_tester) {
+		struct nb_tester_verdict v;
+
+		tester_verdict(r, &v);
+		json_object_set_new(end, "tester",
+				    nb_tester_json(&r->tester, &v));
+	}
 	if (r->cfg != NULL && r->cfg->capture.active) {
 		const struct nb_capspec *c = &r->cfg->capture;
 

@@ -18,6 +18,7 @@
 #include "nb_numa.h"
 #include "nb_offload.h"
 #include "nb_pmd_stats.h"
+#include "nb_tester.h"
 
 /* What timed the test: the TSC, and how its frequency was found. */
 struct nb_clock_info {
@@ -84,6 +85,9 @@ struct nb_interval {
 	 * (nb_ivq.c) */
 	uint16_t nb_queues;
 	struct nb_iv_queue *queues;
+	/* the busy workers' disturbance in the interval (local tests) */
+	uint16_t nb_tester;
+	struct nb_iv_tester tester[NB_TESTER_MAX];
 };
 
 struct nb_result {
@@ -114,6 +118,9 @@ struct nb_result {
 	struct nb_impair_report impair;
 	/* --capture (cfg->capture.active): what went to the file */
 	struct nb_cap_counts capture;
+	/* was the tester itself disturbed (have_tester: it was measured) */
+	struct nb_tester tester;
+	int have_tester;
 
 	uint32_t nb_streams;
 	struct nb_stream_result *streams;

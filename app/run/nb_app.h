@@ -17,6 +17,7 @@
 #include "nb_plan.h"
 #include "nb_port.h"
 #include "nb_result.h"
+#include "nb_selfnoise.h"
 #include "nb_worker.h"
 
 struct nb_app {
@@ -47,6 +48,10 @@ struct nb_app {
 	 * the next nb_run_prepare() */
 	char cookie[sizeof(((struct nb_result *)0)->cookie)];
 	struct nb_cpu_usage cpu_mark; /* CPU times when the test was armed */
+	/* the workers' disturbance when the local test started (ready set
+	 * once it is read: telemetry's /nbench/tester counts from it) */
+	struct nb_selfnoise_sample noise0;
+	volatile int noise0_ready;
 };
 
 /* Set by SIGINT/SIGTERM: stop what runs, report, exit. */

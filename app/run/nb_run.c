@@ -397,6 +397,7 @@ nb_run_local(struct nb_app *app, int with_stats)
 {
 	struct nb_run *run = &app->run;
 	uint64_t hz = nb_tsc_hz(), seen = 0, since = 0;
+	struct nb_selfnoise_sample noise1;
 	struct nb_jobs_totals t;
 	unsigned int i;
 	int interrupted = 0;
@@ -415,6 +416,9 @@ nb_run_local(struct nb_app *app, int with_stats)
 				(uint64_t)(NB_RUN_START_DELAY_S * hz));
 	if (nb_run_launch(app, with_stats) != 0)
 		return;
+	nb_selfnoise_wait_tids(&app->jobs);
+	nb_selfnoise_sample(&app->jobs, &app->noise0);
+	app->noise0_ready = 1;
 	for (nb_jobs_totals(&app->jobs, &t); !t.tx_done;
 	     nb_jobs_totals(&app->jobs, &t)) {
 		if (nb_force_quit && !run->tx_stop) {
@@ -433,6 +437,11 @@ nb_run_local(struct nb_app *app, int with_stats)
 		nb_run_sleep_us(5000);
 	}
 	nb_run_drain(app, 0, 1);
+	nb_selfnoise_sample(&app->jobs, &noise1);
 	app->result.interrupted = interrupted || nb_force_quit;
 	nb_run_collect(app);
+	app->noise0_ready = 0;
+	nb_selfnoise_diff(&app->jobs, &app->noise0, &noise1,
+			  &app->result.tester);
+	app->result.have_tester = 1;
 }

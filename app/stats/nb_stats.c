@@ -84,15 +84,35 @@ record_queues(struct nb_interval *iv, const struct nb_counts *now,
 	}
 }
 
+/* The workers' disturbance since the last edge (nb_tester.h). */
+static void
+record_tester(struct nb_interval *iv, const struct nb_tester *t)
+{
+	uint16_t i;
+
+	for (i = 0; i < t->n; i++) {
+		const struct nb_tester_worker *w = &t->w[i];
+
+		iv->tester[i].lcore = (uint16_t)w->lcore;
+		iv->tester[i].rx = (uint8_t)w->rx;
+		iv->tester[i].off_cpu_ns =
+			w->wait_ns +
+			(w->steal_ns == UINT64_MAX ? 0 : w->steal_ns);
+		iv->tester[i].stall_ns = w->stall_ns;
+	}
+	iv->nb_tester = t->n;
+}
+
 static void
 record(struct nb_app *app, const struct nb_counts *now,
        const struct nb_counts *prev, double t0, double t1, int omitted,
-       int last, struct nb_hist *tmp, int emit)
+       int last, struct nb_hist *tmp, int emit, const struct nb_tester *t)
 {
 	uint32_t n = app->cfg.streams, k;
 	struct nb_interval iv;
 
 	memset(&iv, 0, sizeof(iv));
+	record_tester(&iv, t);
 	iv.start = t0;
 	iv.end = t1;
 	iv.omitted = omitted;
@@ -222,6 +242,8 @@ nb_sampler_init(struct nb_sampler *s, const struct nb_app *app)
 		return -ENOMEM;
 	}
 	s->step = (uint64_t)(s->secs * s->hz);
+	nb_selfnoise_wait_tids(&app->jobs);
+	nb_selfnoise_sample(&app->jobs, &s->noise);
 	/* tick k is base + k steps, rounded once (not k truncated steps
 	 * added up): interval edges fall on whole multiples of --interval */
 	s->omitted = run->measure_tsc > run->start_tsc;
@@ -236,14 +258,20 @@ void
 nb_sampler_step(struct nb_sampler *s, struct nb_app *app, int emit)
 {
 	const struct nb_run *run = &app->run;
+	struct nb_selfnoise_sample noise;
+	struct nb_tester tester;
 	struct nb_counts t;
 
 	nb_jobs_read(&app->jobs, &s->cur);
+	nb_selfnoise_sample(&app->jobs, &noise);
+	nb_selfnoise_diff(&app->jobs, &s->noise, &noise, &tester);
+	s->noise = noise;
 	if (s->lines)
 		record(app, &s->cur, &s->prev,
 		       (double)(s->last - s->base) / s->hz,
 		       (double)(s->tick - s->base) / s->hz, s->omitted,
-		       !s->omitted && s->tick >= run->end_tsc, s->tmp, emit);
+		       !s->omitted && s->tick >= run->end_tsc, s->tmp, emit,
+		       &tester);
 	else
 		progress(app, &s->cur, &s->prev,
 			 (double)(s->last - s->base) / s->hz,
@@ -281,6 +309,9 @@ nb_stats_main(void *arg)
 
 	if ((app->cfg.interval > 0 || app->out.progress) &&
 	    nb_sampler_init(&s, app) == 0) {
+		/* the workers' disturbance counts from the start */
+		sleep_until(s.base, s.hz, &app->stats_stop);
+		nb_selfnoise_sample(&app->jobs, &s.noise);
 		while (!app->stats_stop && !s.done) {
 			sleep_until(s.tick, s.hz, &app->stats_stop);
 			if (app->stats_stop)

@@ -344,6 +344,51 @@ tel_latency(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
+/* The busy workers' disturbance since the local test started. */
+static int
+tel_tester(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct nb_app *app = tel_app;
+	struct nb_selfnoise_sample now;
+	struct nb_tester t;
+	uint16_t i;
+
+	(void)cmd, (void)params;
+	rte_tel_data_start_dict(d);
+	if (tel_enter() != 0)
+		return 0; /* no test: an empty dict */
+	if (!app->noise0_ready) {
+		tel_leave();
+		return 0;
+	}
+	nb_selfnoise_sample(&app->jobs, &now);
+	nb_selfnoise_diff(&app->jobs, &app->noise0, &now, &t);
+	tel_leave();
+	rte_tel_data_add_dict_u64(d, "seconds_ms",
+				  (uint64_t)(t.wall_s * 1000.0));
+	for (i = 0; i < t.n; i++) {
+		struct rte_tel_data *c = rte_tel_data_alloc();
+		char name[32];
+
+		if (c == NULL)
+			break;
+		rte_tel_data_start_dict(c);
+		rte_tel_data_add_dict_string(c, "role", t.w[i].role);
+		rte_tel_data_add_dict_u64(c, "cpu", t.w[i].cpu);
+		rte_tel_data_add_dict_u64(c, "off_cpu_ns", t.w[i].wait_ns);
+		rte_tel_data_add_dict_u64(c, "on_cpu_ns", t.w[i].run_ns);
+		if (t.w[i].steal_ns != UINT64_MAX)
+			rte_tel_data_add_dict_u64(c, "steal_ns",
+						  t.w[i].steal_ns);
+		rte_tel_data_add_dict_u64(c, "stall_ns", t.w[i].stall_ns);
+		rte_tel_data_add_dict_u64(c, "max_poll_gap_ns",
+					  t.w[i].max_gap_ns);
+		snprintf(name, sizeof(name), "lcore%u", t.w[i].lcore);
+		rte_tel_data_add_dict_container(d, name, c, 0);
+	}
+	return 0;
+}
+
 void
 nb_telemetry_register(struct nb_app *app)
 {
@@ -364,4 +409,8 @@ nb_telemetry_register(struct nb_app *app)
 	rte_telemetry_register_cmd("/nbench/latency", tel_latency,
 				   "Latency percentiles of the running test "
 				   "(ns).  No parameters");
+	rte_telemetry_register_cmd("/nbench/tester", tel_tester,
+				   "Per busy worker of a local test: time off "
+				   "its CPU, steal, poll stalls and the "
+				   "longest poll gap so far.  No parameters");
 }

@@ -8,6 +8,7 @@
  */
 
 #include <rte_cycles.h>
+#include <rte_eal.h>
 #include <rte_pause.h>
 
 #include "nb_gen.h"
@@ -159,6 +160,18 @@ keep_step(struct nb_keep *k, uint64_t now)
 	}
 }
 
+/* A turn of the loop came late: the thread was off its CPU, or busy in
+ * the kernel (nb_tester.h).  Single writer. */
+static __rte_noinline void
+note_gap(struct nb_worker *w, uint64_t now)
+{
+	uint64_t gap = now - (w->gap_due - w->gap_floor);
+
+	if (gap > w->max_gap)
+		w->max_gap = gap;
+	w->stall_tsc += gap;
+}
+
 static __rte_always_inline int
 nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
 	       const int tcp, const int impair, const int replay)
@@ -193,10 +206,15 @@ nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
 	}
 	/* what control wrote before start_tsc is visible from here on */
 	rte_smp_rmb();
+	w->gap_due = rte_rdtsc() + w->gap_floor;
 	while (!run->rx_stop) {
 		uint32_t work = 0;
 
 		now = rte_rdtsc();
+		/* a turn later than gap_floor after the last one: a stall */
+		if (unlikely(now >= w->gap_due))
+			note_gap(w, now);
+		w->gap_due = now + w->gap_floor;
 		if (unlikely(w->ctltx != NULL))
 			ctltx_step(w->ctltx);
 		if (unlikely(w->keep != NULL))
@@ -349,5 +367,6 @@ nb_worker_main(void *arg)
 {
 	struct nb_worker *w = arg;
 
+	w->tid = rte_gettid();
 	return w->engine->loop(w);
 }

@@ -18,6 +18,7 @@
 
 #include "nb_caps.h"
 #include "nb_jobs.h"
+#include "nb_tester.h"
 #include "nb_port.h"
 
 static const struct nb_port *
@@ -260,6 +261,7 @@ nb_jobs_build(struct nb_jobs *js, const struct nb_config *cfg,
 		}
 		w->lcore = lcore;
 		w->run = run;
+		w->gap_floor = rte_get_tsc_hz() * NB_TESTER_GAP_NS / 1000000000;
 		js->workers[i] = w;
 	}
 	for (i = 0; i < plan->nb_jobs; i++) {

@@ -250,6 +250,15 @@ struct nb_worker {
 	struct nb_keep *keep;	/* NULL unless it keeps an LACP bond */
 	uint64_t loops __rte_cache_aligned;
 	uint64_t idle_loops;
+	/* the tester's own disturbance (core/nb_tester.h): the longest gap
+	 * between two turns of the test loop, and the time in gaps of at
+	 * least gap_floor (TSC); the thread id for its schedstat.  All in
+	 * the line the loop writes anyway (loops). */
+	uint64_t max_gap;
+	uint64_t stall_tsc;
+	uint64_t gap_floor;
+	uint64_t gap_due; /* the last turn + gap_floor */
+	volatile int tid;
 	volatile int tx_finished; /* all this worker's TX jobs are done */
 	volatile int exited;
 } __rte_cache_aligned;

@@ -229,6 +229,9 @@ class Capture(nbe2e.E2ECase):
                  "--replay cannot be combined with --streams"),
                 (["--replay", tcp, "--size", "128"], 2,
                  "--replay cannot be combined with --size"),
+                (["--replay", tcp, "--dst-mac", "02:00:00:00:00:01"], 2,
+                 "--replay cannot be combined with --dst-mac (the file's "
+                 "frames are sent as they are)"),
                 (["--replay", tcp, "--replay-timing", "file", "--rate",
                   "1G"], 2, "--replay-timing file paces by the file"),
                 (["--replay-stamp"], 2,
@@ -327,13 +330,17 @@ class Capture(nbe2e.E2ECase):
         self.assertEqual(dc.returncode, 0, dc.stdout + dc.stderr)
         self.assertEqual(p.returncode, 0, err[-2000:])
         _, _, recs = read_pcap(path)
-        self.assertEqual(len(recs), 1000)
-        self.assertEqual(tshark_count(path), 1000)
+        # dpdk-dumpcap 22.11 writes what it takes off its ring in bursts
+        # of up to 32 and checks -c after each burst (app/dumpcap/main.c):
+        # 1000 to 1031 frames (1013 seen under ASan, which slows it)
+        self.assertGreaterEqual(len(recs), 1000)
+        self.assertLess(len(recs), 1000 + 32)
+        self.assertEqual(tshark_count(path), len(recs))
         seqs = [udp_stamp(r[3]) for r in recs]
         self.assertNotIn(None, seqs)
         # consecutive frames of the one stream (dumpcap joined mid-test)
         first = seqs[0][1]
-        self.assertEqual(seqs, [(0, first + k) for k in range(1000)])
+        self.assertEqual(seqs, [(0, first + k) for k in range(len(recs))])
         e = json.loads(out)["end"]
         self.assertEqual(e["sum_received"]["packets"], 8000)
         self.assertEqual(e["sum_received"]["lost_packets"], 0)

@@ -408,5 +408,92 @@ class Loopback(nbe2e.E2ECase):
         self.assertRegex(out, r"lost 0/[1-9]")
 
 
+class SelfNoise(nbe2e.E2ECase):
+    """The report knows when the tester itself was disturbed: a busy
+    loop pinned to the receiver's CPU for 1 s of a 4 s test takes the
+    receiver off its CPU (the kernel's schedstat says how long) and
+    stalls its polls; the report says so and that the latency tail is
+    the tester's own.  The same test without the hog, just before, is
+    judged by the same figures and shows far less."""
+
+    HOG = ("import time\nt = time.monotonic() + 1.0\n"
+           "while time.monotonic() < t:\n    pass\n")
+
+    def run_test(self, hog):
+        prefix = nbe2e.unique("noise")
+        eal = self.nb.eal(self.nb.memif_pair(), prefix=prefix)
+        p, argv, log = self.nb.start(
+            eal, ["--tx-port", "0", "--rx-port", "1", "--rate", "100kpps",
+                  "--time", "4", "--json-stream"], name="noise")
+        self.addCleanup(lambda: p.poll() is None and p.kill())
+        events, h, rx_cpu, live = [], None, None, None
+        for line in p.stdout:
+            ev = json.loads(line)
+            events.append(ev)
+            if ev["event"] == "start":
+                m = re.search(r"worker\d+=\d+\(cpu(\d+):rx",
+                              json.dumps(ev["data"]))
+                rx_cpu = int(m.group(1)) if m else 0
+            if ev["event"] != "interval":
+                continue
+            # the hog starts once the first interval is out (1 s in, 3 s
+            # left) and runs for 1 s; telemetry is asked at the third
+            if hog and h is None:
+                h = nbe2e.subprocess.Popen(
+                    ["taskset", "-c", str(rx_cpu), "/usr/bin/python3",
+                     "-c", self.HOG])
+            elif h is not None and live is None and h.poll() is not None:
+                s = nbe2e.telemetry(prefix)
+                live = nbe2e.telemetry_ask(s, "/nbench/tester")
+                s.close()
+        out, err = p.communicate(timeout=60)
+        if h is not None:
+            h.wait(timeout=30)
+        nbe2e.Nbench._log(log, argv, p.returncode, out, err)
+        self.assertEqual(p.returncode, 0, err)
+        end = [e["data"] for e in events if e["event"] == "end"][0]
+        ivs = [e["data"] for e in events if e["event"] == "interval"]
+        return end, ivs, rx_cpu, live
+
+    def test_hog_on_the_receiver(self):
+        quiet, _, _, _ = self.run_test(hog=False)
+        end, ivs, cpu, live = self.run_test(hog=True)
+        for t in (quiet["tester"], end["tester"]):
+            # judged by its figures: disturbed if and only if a worker
+            # was off its CPU or stalled for 1 % of the test
+            share = max(max(w["off_cpu_share"], w["stall_share"])
+                        for w in t["workers"])
+            self.assertEqual(t["disturbed"], share >= 0.01, t)
+        t = end["tester"]
+        rx = [w for w in t["workers"] if w["rx"]]
+        self.assertEqual(len(rx), 1, t)
+        rx = rx[0]
+        self.assertEqual(rx["cpu"], cpu)
+        q = [w for w in quiet["tester"]["workers"] if w["rx"]][0]
+        # the hog shares the receiver's CPU for 1 s: it is off it for a
+        # good part of that second more than without the hog (this VM's
+        # CPU 0 is not quiet either: control, stats and the kernel)
+        self.assertGreater(rx["off_cpu_ns"], q["off_cpu_ns"] + 250 * 10**6,
+                           (t, quiet["tester"]))
+        self.assertGreater(rx["max_poll_gap_ns"], 1000 * 16, t)
+        self.assertTrue(t["disturbed"], t)
+        self.assertTrue(t["latency_affected"], t)
+        self.assertIn("worker lcore %d" % rx["lcore"], t["why"])
+        # the intervals say when: one of them has it off its CPU for
+        # more than 10 % of the interval
+        worst = max(w["off_cpu_ns"] for iv in ivs for w in iv["tester"]
+                    if w["rx"])
+        self.assertGreater(worst, 100 * 10**6, ivs)
+        # the whole is the intervals' sum, within the edges' sampling
+        total = sum(w["off_cpu_ns"] for iv in ivs for w in iv["tester"]
+                    if w["rx"])
+        self.assertLessEqual(total, rx["off_cpu_ns"] + 50 * 10**6)
+        # telemetry, read once the hog was gone: the same so far
+        self.assertIsNotNone(live, "no interval after the hog ended")
+        mine = live["lcore%d" % rx["lcore"]]
+        self.assertGreater(mine["off_cpu_ns"], 200 * 10**6, live)
+        self.assertLessEqual(mine["off_cpu_ns"], rx["off_cpu_ns"], live)
+
+
 if __name__ == "__main__":
     nbe2e.main()
