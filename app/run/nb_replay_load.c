@@ -11,6 +11,7 @@
 #include <pcap/pcap.h>
 
 #include "nb_frame.h"
+#include "nb_options.h"
 #include "nb_replay.h"
 #include "nb_replay_load.h"
 
@@ -194,6 +195,16 @@ nb_replay_setup(struct nb_app *app)
 	if (nb_replay_load(&cfg->replay, NB_FRAME_MAX, &app->replay, err,
 			   sizeof(err)) != 0) {
 		nb_app_error(app, "%s", err);
+		return -1;
+	}
+	if (cfg->replay.loops > NB_MAX_PACKETS / app->replay.n) {
+		nb_app_error(app,
+			     "--replay %s: loop=%llu passes of %u frames are "
+			     "more than %llu frames; give loop=0 and --time",
+			     cfg->replay.path,
+			     (unsigned long long)cfg->replay.loops,
+			     app->replay.n, (unsigned long long)NB_MAX_PACKETS);
+		nb_replay_free(&app->replay);
 		return -1;
 	}
 	big = app->replay.max_len + NB_FCS_LEN;
