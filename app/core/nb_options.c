@@ -1504,6 +1504,9 @@ check_replay(struct nb_config *cfg, char *err, size_t errlen)
 		clash = "--omit (no warm-up frames)";
 	else if (cfg->bytes)
 		clash = "--bytes (give loop=N or --packets)";
+	else if (cfg->hw_rate)
+		clash = "--hw-rate (the NIC's limiter would be set for the "
+			"largest frame, not the file's mix)";
 	else if (cfg->suite || cfg->sweep.n)
 		clash = "a suite or sweep";
 	else if (r->timing == NB_REPLAY_FILE && cfg->rate.kind != NB_RATE_MAX)

@@ -234,6 +234,8 @@ class Capture(nbe2e.E2ECase):
                  "frames are sent as they are)"),
                 (["--replay", tcp, "--replay-timing", "file", "--rate",
                   "1G"], 2, "--replay-timing file paces by the file"),
+                (["--replay", tcp, "--hw-rate"], 2,
+                 "--replay cannot be combined with --hw-rate"),
                 (["--replay-stamp"], 2,
                  "--replay-stamp and --replay-timing go with --replay"),
                 (["--replay", tcp + ",loops=2"], 2,
