@@ -82,11 +82,12 @@ nb_udp_frame_build(uint8_t *buf, size_t buflen, const struct nb_udp_info *h,
 }
 
 int
-nb_udp_frame_parse(const uint8_t *p, uint32_t len, struct nb_udp_info *o)
+nb_ipv4_locate(const uint8_t *p, uint32_t len, uint8_t proto,
+	       struct nb_ipv4_loc *o)
 {
-	uint16_t et, tot, ulen;
+	uint16_t et, tot;
 	uint32_t l3, ihl;
-	const uint8_t *ip, *udp;
+	const uint8_t *ip;
 
 	l3 = l2_parse(p, len, &et, &o->vlan_id);
 	if (l3 == 0 || et != NB_ETHERTYPE_IPV4 || len < l3 + NB_IPV4_HLEN)
@@ -96,21 +97,38 @@ nb_udp_frame_parse(const uint8_t *p, uint32_t len, struct nb_udp_info *o)
 	if ((ip[0] >> 4) != 4 || ihl < NB_IPV4_HLEN || len < l3 + ihl)
 		return -EPROTO;
 	tot = nb_get_be16(ip + NB_IPV4_OFF_LEN);
-	if (tot < ihl + NB_UDP_HLEN || l3 + tot > len ||
-	    ip[NB_IPV4_OFF_PROTO] != NB_IPPROTO_UDP)
+	if (tot < ihl || l3 + tot > len || ip[NB_IPV4_OFF_PROTO] != proto)
 		return -EPROTO;
 	if (nb_ipv4_hdr_csum(ip, ihl) != 0)
 		return -EPROTO;
 	/* fragments are not ours */
 	if ((nb_get_be16(ip + NB_IPV4_OFF_FRAG) & 0x3fff) != 0)
 		return -EPROTO;
-	udp = ip + ihl;
+	o->l3 = l3;
+	o->l4 = l3 + ihl;
+	o->l4_len = tot - ihl;
+	return 0;
+}
+
+int
+nb_udp_frame_parse(const uint8_t *p, uint32_t len, struct nb_udp_info *o)
+{
+	struct nb_ipv4_loc loc;
+	const uint8_t *ip, *udp;
+	uint16_t ulen;
+
+	if (nb_ipv4_locate(p, len, NB_IPPROTO_UDP, &loc) != 0 ||
+	    loc.l4_len < NB_UDP_HLEN)
+		return -EPROTO;
+	ip = p + loc.l3;
+	udp = p + loc.l4;
 	ulen = nb_get_be16(udp + NB_UDP_OFF_LEN);
-	if (ulen < NB_UDP_HLEN || ulen > tot - ihl)
+	if (ulen < NB_UDP_HLEN || ulen > loc.l4_len)
 		return -EPROTO;
 	if (nb_get_be16(udp + NB_UDP_OFF_CSUM) != 0 &&
 	    nb_l4_csum(ip, NB_IPPROTO_UDP, udp, ulen) != 0)
 		return -EPROTO;
+	o->vlan_id = loc.vlan_id;
 	memcpy(o->dst_mac, p + NB_ETH_OFF_DST, 6);
 	memcpy(o->src_mac, p + NB_ETH_OFF_SRC, 6);
 	o->src_ip = nb_get_be32(ip + NB_IPV4_OFF_SRC);

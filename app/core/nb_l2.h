@@ -30,6 +30,21 @@ int nb_udp_frame_build(uint8_t *buf, size_t buflen,
 		       const struct nb_udp_info *hdr, const uint8_t *payload,
 		       size_t plen);
 
+/* Where the IPv4 packet of a frame and its L4 part sit. */
+struct nb_ipv4_loc {
+	uint16_t vlan_id; /* 0 untagged */
+	uint32_t l3, l4;  /* offsets of the IPv4 header and the L4 header */
+	uint32_t l4_len;  /* from the IPv4 total length */
+};
+
+/*
+ * Check the Ethernet [802.1Q] and IPv4 headers of a frame of len bytes
+ * carrying proto: version, IHL, total length within the frame, header
+ * checksum, no fragment.  0 and *o filled, or -EPROTO.
+ */
+int nb_ipv4_locate(const uint8_t *buf, uint32_t len, uint8_t proto,
+		   struct nb_ipv4_loc *o);
+
 /*
  * Parse an IPv4/UDP frame of len bytes: version, IHL, total length, UDP
  * length and both checksums must be right (a zero UDP checksum is

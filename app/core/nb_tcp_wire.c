@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Closed-loop TCP frames (see nb_tcp_wire.h).  Pure. */
+#include "nb_tcp_wire.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "nb_l2.h"
+
+static uint32_t
+syn_opts_len(const struct nb_tcp_seg *s)
+{
+	uint32_t n = 0;
+
+	if (s->has_mss)
+		n += 4;
+	if (s->wscale != NB_TCP_WSCALE_NONE)
+		n += 4;
+	if (s->sack_ok)
+		n += 4;
+	return n;
+}
+
+uint32_t
+nb_tcp_hdr_len(const struct nb_tcp_seg *s)
+{
+	uint32_t n = NB_TCP_HLEN;
+
+	if (s->flags & NB_TCP_SYN)
+		return n + syn_opts_len(s);
+	if (s->has_stamp)
+		n += NB_TCP_STAMP_LEN;
+	if (s->nb_sack)
+		n += 4 + 8u * s->nb_sack;
+	return n;
+}
+
+uint32_t
+nb_tcp_frame_len(const struct nb_flow *f, const struct nb_tcp_seg *s)
+{
+	return NB_ETH_HLEN + (f->vlan_id ? NB_VLAN_HLEN : 0) + NB_IPV4_HLEN +
+	       nb_tcp_hdr_len(s) + s->len;
+}
+
+static uint8_t *
+opts_write(uint8_t *o, const struct nb_tcp_seg *s)
+{
+	unsigned int i;
+
+	if (s->flags & NB_TCP_SYN) {
+		if (s->has_mss) {
+			o[0] = NB_TCP_OPT_MSS;
+			o[1] = 4;
+			nb_put_be16(o + 2, s->mss);
+			o += 4;
+		}
+		if (s->wscale != NB_TCP_WSCALE_NONE) {
+			o[0] = NB_TCP_OPT_NOP;
+			o[1] = NB_TCP_OPT_WSCALE;
+			o[2] = 3;
+			o[3] = s->wscale;
+			o += 4;
+		}
+		if (s->sack_ok) {
+			o[0] = NB_TCP_OPT_NOP;
+			o[1] = NB_TCP_OPT_NOP;
+			o[2] = NB_TCP_OPT_SACK_PERM;
+			o[3] = 2;
+			o += 4;
+		}
+		return o;
+	}
+	if (s->has_stamp) {
+		o[0] = NB_TCP_OPT_NOP;
+		o[1] = NB_TCP_OPT_NOP;
+		o[2] = NB_TCP_OPT_EXP;
+		o[3] = 10;
+		nb_put_be16(o + 4, NB_TCP_STAMP_EXID);
+		nb_put_be48(o + 6, s->stamp_ns);
+		o += NB_TCP_STAMP_LEN;
+	}
+	if (s->nb_sack) {
+		o[0] = NB_TCP_OPT_NOP;
+		o[1] = NB_TCP_OPT_NOP;
+		o[2] = NB_TCP_OPT_SACK;
+		o[3] = (uint8_t)(2 + 8 * s->nb_sack);
+		o += 4;
+		for (i = 0; i < s->nb_sack; i++) {
+			nb_put_be32(o, s->sack[i][0]);
+			nb_put_be32(o + 4, s->sack[i][1]);
+			o += 8;
+		}
+	}
+	return o;
+}
+
+int
+nb_tcp_frame_build(uint8_t *buf, size_t buflen, const struct nb_flow *f,
+		   const struct nb_tcp_seg *s, const uint8_t *payload)
+{
+	uint32_t hl = nb_tcp_hdr_len(s), len = nb_tcp_frame_len(f, s);
+	uint32_t l3, wire = len < NB_MIN_WIRE ? NB_MIN_WIRE : len;
+	uint8_t *ip, *tcp;
+
+	if (hl > NB_TCP_HLEN + NB_TCP_OPT_MAX || wire > buflen ||
+	    len - NB_ETH_HLEN > 65535u)
+		return -ENOSPC;
+	l3 = nb_eth_hdr_write(buf, f->dst_mac, f->src_mac, f->vlan_id,
+			      NB_ETHERTYPE_IPV4);
+	ip = buf + l3;
+	nb_ipv4_hdr_write(ip, (uint16_t)(len - l3), f->stream_id, f->ttl,
+			  NB_IPPROTO_TCP, f->src_ip, f->dst_ip);
+	tcp = ip + NB_IPV4_HLEN;
+	nb_put_be16(tcp + NB_L4_OFF_SPORT, f->src_port);
+	nb_put_be16(tcp + NB_L4_OFF_DPORT, f->dst_port);
+	nb_put_be32(tcp + NB_TCP_OFF_SEQ, s->seq);
+	nb_put_be32(tcp + NB_TCP_OFF_ACK, s->ack);
+	tcp[NB_TCP_OFF_DOFF] = (uint8_t)((hl / 4) << 4);
+	tcp[NB_TCP_OFF_FLAGS] = s->flags;
+	nb_put_be16(tcp + NB_TCP_OFF_WIN, (uint16_t)s->wnd);
+	nb_put_be16(tcp + NB_TCP_OFF_CSUM, 0);
+	nb_put_be16(tcp + NB_TCP_OFF_URG, 0);
+	opts_write(tcp + NB_TCP_HLEN, s);
+	if (s->len) {
+		if (payload) {
+			memcpy(tcp + hl, payload, s->len);
+		} else {
+			const uint8_t *p = nb_tcp_pattern_at(s->data_off);
+			uint32_t done = 0, n;
+
+			while (done < s->len) {
+				n = s->len - done;
+				if (n > 16384u)
+					n = 16384u;
+				memcpy(tcp + hl + done, p, n);
+				done += n;
+				p = nb_tcp_pattern_at(s->data_off + done);
+			}
+		}
+	}
+	if (wire > len)
+		memset(buf + len, 0, wire - len);
+	nb_put_be16(tcp + NB_TCP_OFF_CSUM,
+		    nb_l4_csum(ip, NB_IPPROTO_TCP, tcp, hl + s->len));
+	return (int)wire;
+}
+
+static int
+opts_parse(const uint8_t *o, uint32_t n, int syn, struct nb_tcp_seg *s)
+{
+	uint32_t i = 0, l, k;
+
+	while (i < n) {
+		if (o[i] == NB_TCP_OPT_EOL)
+			break;
+		if (o[i] == NB_TCP_OPT_NOP) {
+			i++;
+			continue;
+		}
+		if (i + 1 >= n)
+			return -EPROTO;
+		l = o[i + 1];
+		if (l < 2 || i + l > n)
+			return -EPROTO;
+		switch (o[i]) {
+		case NB_TCP_OPT_MSS:
+			if (l != 4)
+				return -EPROTO;
+			if (syn) {
+				s->has_mss = 1;
+				s->mss = nb_get_be16(o + i + 2);
+			}
+			break;
+		case NB_TCP_OPT_WSCALE:
+			if (l != 3)
+				return -EPROTO;
+			if (syn)
+				s->wscale = o[i + 2];
+			break;
+		case NB_TCP_OPT_SACK_PERM:
+			if (l != 2)
+				return -EPROTO;
+			if (syn)
+				s->sack_ok = 1;
+			break;
+		case NB_TCP_OPT_SACK:
+			if ((l - 2) % 8 != 0 || l == 2)
+				return -EPROTO;
+			for (k = 0; k < (l - 2) / 8 && k < NB_TCP_SACK_MAX;
+			     k++) {
+				s->sack[k][0] = nb_get_be32(o + i + 2 + 8 * k);
+				s->sack[k][1] = nb_get_be32(o + i + 6 + 8 * k);
+			}
+			s->nb_sack = (uint8_t)k;
+			break;
+		case NB_TCP_OPT_EXP:
+			if (l == 10 &&
+			    nb_get_be16(o + i + 2) == NB_TCP_STAMP_EXID) {
+				s->has_stamp = 1;
+				s->stamp_ns = nb_get_be48(o + i + 4);
+			}
+			break;
+		default: /* others (timestamps, ...) are skipped */
+			break;
+		}
+		i += l;
+	}
+	return 0;
+}
+
+int
+nb_tcp_frame_parse(const uint8_t *buf, uint32_t len, int check_csum,
+		   struct nb_flow *f, struct nb_tcp_seg *s)
+{
+	struct nb_ipv4_loc loc;
+	const uint8_t *ip, *tcp;
+	uint32_t hl;
+
+	if (nb_ipv4_locate(buf, len, NB_IPPROTO_TCP, &loc) != 0 ||
+	    loc.l4_len < NB_TCP_HLEN)
+		return -EPROTO;
+	ip = buf + loc.l3;
+	tcp = buf + loc.l4;
+	hl = (uint32_t)(tcp[NB_TCP_OFF_DOFF] >> 4) * 4;
+	if (hl < NB_TCP_HLEN || hl > loc.l4_len)
+		return -EPROTO;
+	if (check_csum && nb_l4_csum(ip, NB_IPPROTO_TCP, tcp, loc.l4_len) != 0)
+		return -EPROTO;
+	memset(s, 0, sizeof(*s));
+	s->wscale = NB_TCP_WSCALE_NONE;
+	s->seq = nb_get_be32(tcp + NB_TCP_OFF_SEQ);
+	s->ack = nb_get_be32(tcp + NB_TCP_OFF_ACK);
+	s->flags = tcp[NB_TCP_OFF_FLAGS] & 0x3f;
+	s->wnd = nb_get_be16(tcp + NB_TCP_OFF_WIN);
+	if (opts_parse(tcp + NB_TCP_HLEN, hl - NB_TCP_HLEN,
+		       !!(s->flags & NB_TCP_SYN), s) != 0)
+		return -EPROTO;
+	s->len = (uint16_t)(loc.l4_len - hl);
+	s->payload = tcp + hl;
+	memcpy(f->dst_mac, buf + NB_ETH_OFF_DST, 6);
+	memcpy(f->src_mac, buf + NB_ETH_OFF_SRC, 6);
+	f->vlan_id = loc.vlan_id;
+	f->proto = NB_IPPROTO_TCP;
+	f->ttl = ip[NB_IPV4_OFF_TTL];
+	f->src_ip = nb_get_be32(ip + NB_IPV4_OFF_SRC);
+	f->dst_ip = nb_get_be32(ip + NB_IPV4_OFF_DST);
+	f->src_port = nb_get_be16(tcp + NB_L4_OFF_SPORT);
+	f->dst_port = nb_get_be16(tcp + NB_L4_OFF_DPORT);
+	f->stream_id = nb_get_be16(ip + NB_IPV4_OFF_ID);
+	return 0;
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The frames of closed-loop TCP, coded once (docs/protocol.md, "TCP
+ * mode"): Ethernet II [802.1Q] IPv4 (20 B, DF, ID = stream id) TCP with
+ * options, then the payload.  Options written:
+ *   SYN, SYN-ACK  MSS (kind 2), NOP, window scale (3), NOP, NOP,
+ *                 SACK-permitted (4): 12 bytes (the absent ones left out,
+ *                 NOPs keeping 4-byte alignment)
+ *   data          NOP, NOP, stamp (kind 253, length 10, ExID 0x4e42
+ *                 "NB" (RFC 6994), TX time in ns, 48 bits): 12 bytes
+ *   ACK           NOP, NOP, SACK (5) with 1..3 blocks: 4 + 8n bytes
+ * Pure: byte buffers in and out; the parser checks every length.
+ */
+#ifndef NB_TCP_WIRE_H
+#define NB_TCP_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nb_frame.h"
+#include "nb_tcp.h"
+
+#define NB_TCP_OPT_EOL	     0
+#define NB_TCP_OPT_NOP	     1
+#define NB_TCP_OPT_MSS	     2
+#define NB_TCP_OPT_WSCALE    3
+#define NB_TCP_OPT_SACK_PERM 4
+#define NB_TCP_OPT_SACK	     5
+#define NB_TCP_OPT_EXP	     253 /* RFC 4727 experimental, RFC 6994 ExID */
+#define NB_TCP_STAMP_EXID    0x4e42
+#define NB_TCP_STAMP_LEN     12 /* option bytes of the stamp, NOPs included */
+#define NB_TCP_OPT_MAX	     40
+
+/* The TCP header's length (20 + options) for segment s. */
+uint32_t nb_tcp_hdr_len(const struct nb_tcp_seg *s);
+
+/* Frame bytes (no FCS) for s with flow f's addressing, before padding. */
+uint32_t nb_tcp_frame_len(const struct nb_flow *f, const struct nb_tcp_seg *s);
+
+/*
+ * Build the frame of segment s from f's addresses and ports (f->stream_id
+ * is the IPv4 ID): headers, options, the payload (payload, or when NULL
+ * the stream pattern at s->data_off), padding to 60 bytes, valid IPv4 and
+ * TCP checksums.  Returns the frame length (no FCS) or -ENOSPC.
+ */
+int nb_tcp_frame_build(uint8_t *buf, size_t buflen, const struct nb_flow *f,
+		       const struct nb_tcp_seg *s, const uint8_t *payload);
+
+/*
+ * Parse a TCP/IPv4 frame of len bytes: Ethernet, IPv4 as
+ * nb_ipv4_locate(), the data offset, every option's length, and (when
+ * check_csum) the TCP checksum.  Fills f (MACs, VLAN, addresses, ports;
+ * proto TCP) and s (payload pointing into buf).  0 or -EPROTO.
+ */
+int nb_tcp_frame_parse(const uint8_t *buf, uint32_t len, int check_csum,
+		       struct nb_flow *f, struct nb_tcp_seg *s);
+
+#endif /* NB_TCP_WIRE_H */

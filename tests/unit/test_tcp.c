@@ -1,0 +1,916 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Unit tests for closed-loop TCP (app/core/nb_tcp.c, nb_tcp_wire.c): a
+ * client and a server connection over a simulated link (rate, delay, a
+ * tail-drop queue, and chosen loss, reordering, duplication and ACK
+ * loss), every segment going through nb_tcp_frame_build() and
+ * nb_tcp_frame_parse().  Each case checks that every byte arrives exactly
+ * once and unaltered, both ends close cleanly, and NewReno's rules hold at
+ * every ACK (slow start, congestion avoidance, fast retransmit and
+ * recovery, RTO backoff), each against values computed here from the
+ * state before the ACK.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "nb_tcp.h"
+#include "nb_tcp_wire.h"
+#include "nb_test_util.h"
+
+#define MSS	 1460
+#define PAY	 (MSS - NB_TCP_STAMP_LEN) /* payload per full segment */
+#define MAXPKT	 8192
+#define FRAMEMAX 1600
+
+struct pkt {
+	uint64_t due;
+	uint8_t to_server;
+	uint16_t len;
+	uint8_t buf[FRAMEMAX];
+};
+
+/* What the link does to each direction's frames. */
+struct dir_model {
+	uint64_t rate_bps;  /* serialisation; 0: none */
+	uint64_t delay_ns;  /* propagation */
+	uint32_t qlimit;    /* frames waiting to be serialised; 0: no limit */
+	uint32_t loss_ppm;  /* random loss of data segments (or any, acks) */
+	uint32_t dup_ppm;   /* duplicated */
+	uint32_t reord_ppm; /* held back by reord_ns */
+	uint64_t reord_ns;
+	/* a burst: frames number [drop_from, drop_from + drop_n) of this
+	 * direction's data segments are lost */
+	uint64_t drop_from, drop_n;
+	/* every frame sent in [black_from, black_to) ns is lost */
+	uint64_t black_from, black_to;
+	/* counted */
+	uint64_t link_free, sent, data_sent, dropped, data_dropped, dups;
+};
+
+struct sim {
+	struct nb_tcp_conn cli, srv;
+	struct dir_model d[2]; /* [0] client to server, [1] back */
+	struct pkt *q;
+	uint32_t nq;
+	uint64_t now;
+	uint64_t seed;
+	uint64_t max_flight; /* the client's, after every output */
+	uint64_t rwnd_seen;  /* the window the client was allowed */
+	int server_closed;   /* no listener: answer with RSTs */
+	uint64_t close_at;   /* nb_tcp_close() the client then (0: never) */
+	/* client RTO retransmissions (time of each) */
+	uint64_t rto_times[32];
+	unsigned int nb_rto;
+	/* NewReno rule checks made */
+	uint64_t ss_checks, ca_checks, fr_checks, full_checks;
+	uint64_t acks_from_srv, data_from_cli;
+};
+
+static struct nb_flow flow_c2s = {
+	.dst_mac = {2, 0, 0, 0, 0, 2},
+	.src_mac = {2, 0, 0, 0, 0, 1},
+	.proto = NB_IPPROTO_TCP,
+	.src_ip = 0xc6120001,
+	.dst_ip = 0xc6130001,
+	.src_port = 49152,
+	.dst_port = 5201,
+};
+static struct nb_flow flow_s2c = {
+	.dst_mac = {2, 0, 0, 0, 0, 1},
+	.src_mac = {2, 0, 0, 0, 0, 2},
+	.proto = NB_IPPROTO_TCP,
+	.src_ip = 0xc6130001,
+	.dst_ip = 0xc6120001,
+	.src_port = 5201,
+	.dst_port = 49152,
+};
+
+/* Whether the client offers SACK (the server always does): SACK-based
+ * recovery, or NewReno without. */
+static int sim_sack = 1;
+
+static void
+sim_init(struct sim *s, uint64_t bytes, uint32_t rwnd, uint32_t iss_c,
+	 uint32_t iss_s)
+{
+	struct nb_tcp_params pc = {
+		.iss = iss_c,
+		.mss = MSS,
+		.rcv_wnd = 65535,
+		.sack = (uint8_t)sim_sack,
+		.stamp = 1,
+		.stamp_len = NB_TCP_STAMP_LEN,
+		.send_bytes = bytes,
+		.close_after_send = 1,
+	};
+	struct nb_tcp_params ps = {
+		.iss = iss_s,
+		.mss = MSS,
+		.rcv_wnd = rwnd,
+		.sack = 1,
+		.send_bytes = 0,
+	};
+	struct pkt *q = s->q;
+
+	memset(s, 0, sizeof(*s));
+	s->q = q ? q : calloc(MAXPKT, sizeof(struct pkt));
+	assert_non_null(s->q);
+	s->seed = 42;
+	s->d[0].delay_ns = s->d[1].delay_ns = 50000; /* 50 us each way */
+	s->d[0].rate_bps = s->d[1].rate_bps = 1000000000ull;
+	nb_tcp_listen(&s->srv, &ps);
+	nb_tcp_connect(&s->cli, &pc, 0);
+}
+
+static int
+chance(struct sim *s, uint32_t ppm)
+{
+	return ppm && rng_below(&s->seed, 1000000) < ppm;
+}
+
+static void
+enqueue(struct sim *s, int to_server, const uint8_t *buf, uint16_t len,
+	uint64_t due)
+{
+	uint32_t i;
+
+	assert_true(s->nq < MAXPKT);
+	i = s->nq++;
+	/* keep q sorted by due, FIFO among equal times */
+	while (i > 0 && s->q[i - 1].due > due) {
+		s->q[i] = s->q[i - 1];
+		i--;
+	}
+	s->q[i].due = due;
+	s->q[i].to_server = (uint8_t)to_server;
+	s->q[i].len = len;
+	memcpy(s->q[i].buf, buf, len);
+}
+
+/* Send one segment from an end into its direction of the link. */
+static void
+transmit(struct sim *s, int from_client, const struct nb_tcp_seg *seg)
+{
+	struct dir_model *d = &s->d[from_client ? 0 : 1];
+	uint8_t buf[FRAMEMAX];
+	struct nb_tcp_seg out = *seg;
+	uint64_t ser, depart, queued;
+	int len, is_data = seg->len > 0;
+	uint32_t i;
+
+	if (seg->has_stamp)
+		out.stamp_ns = s->now;
+	len = nb_tcp_frame_build(buf, sizeof(buf),
+				 from_client ? &flow_c2s : &flow_s2c, &out,
+				 NULL);
+	assert_true(len >= 60);
+	d->sent++;
+	if (is_data)
+		d->data_sent++;
+	/* frames still waiting to be serialised */
+	queued = 0;
+	for (i = 0; i < s->nq; i++)
+		if (s->q[i].to_server == !!from_client &&
+		    s->q[i].due - d->delay_ns > s->now)
+			queued++;
+	if ((d->qlimit && queued >= d->qlimit) ||
+	    (s->now >= d->black_from && s->now < d->black_to) ||
+	    (is_data && d->data_sent > d->drop_from &&
+	     d->data_sent <= d->drop_from + d->drop_n) ||
+	    ((is_data || !from_client) && chance(s, d->loss_ppm))) {
+		d->dropped++;
+		if (is_data)
+			d->data_dropped++;
+		return;
+	}
+	ser = d->rate_bps
+		      ? ((uint64_t)len + 24) * 8 * 1000000000ull / d->rate_bps
+		      : 0;
+	depart = (d->link_free > s->now ? d->link_free : s->now) + ser;
+	d->link_free = depart;
+	if (chance(s, d->reord_ppm))
+		depart += d->reord_ns;
+	enqueue(s, from_client, buf, (uint16_t)len, depart + d->delay_ns);
+	if (chance(s, d->dup_ppm)) {
+		d->dups++;
+		enqueue(s, from_client, buf, (uint16_t)len,
+			depart + d->delay_ns + 1000);
+	}
+}
+
+/* Client input with NewReno's rules checked around it. */
+static void
+client_input(struct sim *s, const struct nb_tcp_seg *seg)
+{
+	struct nb_tcp_conn b = s->cli; /* before */
+	struct nb_tcp_conn *c = &s->cli;
+	uint64_t m = PAY;
+	uint64_t acked;
+
+	nb_tcp_input(c, seg, s->now);
+	if (b.state != NB_TCP_ESTABLISHED && b.state != NB_TCP_FIN_WAIT_1)
+		return;
+	if (c->snd_una > b.snd_una) {
+		acked = c->snd_una - b.snd_una;
+		if (!b.in_recovery && b.cwnd < b.ssthresh) {
+			/* slow start: RFC 5681 (2) */
+			assert_int_equal(c->cwnd,
+					 b.cwnd + (acked < m ? acked : m));
+			s->ss_checks++;
+		} else if (!b.in_recovery) {
+			/* congestion avoidance: at most one MSS per cwnd */
+			assert_true(c->cwnd == b.cwnd || c->cwnd == b.cwnd + m);
+			if (c->cwnd == b.cwnd + m)
+				assert_true(b.ca_acked + acked >= b.cwnd);
+			s->ca_checks++;
+		} else if (b.sack_ok) {
+			/* SACK recovery: cwnd stays ssthresh to the end */
+			assert_int_equal(c->cwnd, b.ssthresh);
+			assert_int_equal(c->in_recovery,
+					 c->snd_una < b.recover);
+			if (!c->in_recovery)
+				s->full_checks++;
+		} else if (c->snd_una >= b.recover) {
+			/* full ACK: RFC 6582 3.2 (3), option 1 */
+			uint64_t fl = b.snd_max - c->snd_una;
+			uint64_t want = (fl > m ? fl : m) + m;
+
+			if (want > b.ssthresh)
+				want = b.ssthresh;
+			assert_int_equal(c->cwnd, want);
+			assert_false(c->in_recovery);
+			s->full_checks++;
+		} else {
+			/* partial ACK: deflate by what was acked, add one
+			 * MSS back if that was at least one */
+			uint64_t want = b.cwnd > acked ? b.cwnd - acked : m;
+
+			if (acked >= m)
+				want += m;
+			if (want < m)
+				want = m;
+			assert_int_equal(c->cwnd, want);
+			assert_true(c->rexmit_pending);
+		}
+	} else if (c->in_recovery && !b.in_recovery) {
+		/* entering fast recovery on the third duplicate ACK */
+		uint64_t fl = b.snd_max - b.snd_una;
+		uint64_t ss = fl / 2 > 2 * m ? fl / 2 : 2 * m;
+
+		assert_int_equal(b.dupacks, 2);
+		assert_int_equal(c->ssthresh, ss);
+		/* NewReno inflates by three segments; SACK does not */
+		assert_int_equal(c->cwnd, b.sack_ok ? ss : ss + 3 * m);
+		assert_int_equal(c->recover, b.snd_max);
+		s->fr_checks++;
+	} else if (b.in_recovery && c->dupacks > b.dupacks) {
+		/* NewReno's inflation; SACK's pipe leaves cwnd alone */
+		assert_int_equal(c->cwnd, b.sack_ok ? b.cwnd : b.cwnd + m);
+	}
+}
+
+static void
+deliver(struct sim *s, const struct pkt *p)
+{
+	struct nb_flow f;
+	struct nb_tcp_seg seg, rst;
+	uint8_t buf[FRAMEMAX];
+	int len;
+
+	assert_int_equal(nb_tcp_frame_parse(p->buf, p->len, 1, &f, &seg), 0);
+	if (p->to_server) {
+		assert_int_equal(f.dst_port, 5201);
+		if (seg.len)
+			s->data_from_cli++;
+		if (s->server_closed) {
+			if (nb_tcp_rst_for(&seg, &rst)) {
+				len = nb_tcp_frame_build(buf, sizeof(buf),
+							 &flow_s2c, &rst, NULL);
+				assert_true(len > 0);
+				enqueue(s, 0, buf, (uint16_t)len,
+					s->now + s->d[1].delay_ns);
+			}
+			return;
+		}
+		nb_tcp_input(&s->srv, &seg, s->now);
+	} else {
+		if (!seg.len && (seg.flags & NB_TCP_ACK))
+			s->acks_from_srv++;
+		client_input(s, &seg);
+	}
+}
+
+static void
+pump(struct sim *s, struct nb_tcp_conn *c, int client)
+{
+	struct nb_tcp_seg seg;
+	uint64_t una = c->snd_una;
+
+	while (nb_tcp_output(c, s->now, &seg)) {
+		if (client && seg.rexmit && seg.len &&
+		    seg.seq == c->iss + (uint32_t)una && !c->in_recovery &&
+		    s->nb_rto < 32 && c->st.rto_fired > s->nb_rto)
+			s->rto_times[s->nb_rto++] = s->now;
+		transmit(s, client, &seg);
+		if (client) {
+			uint64_t fl = nb_tcp_flight(c);
+
+			if (fl > s->max_flight)
+				s->max_flight = fl;
+		}
+	}
+}
+
+/* Run until both ends are done, or limit_ns of simulated time. */
+static void
+sim_run(struct sim *s, uint64_t limit_ns)
+{
+	uint64_t next, t;
+
+	for (;;) {
+		while (s->nq && s->q[0].due <= s->now) {
+			struct pkt p = s->q[0];
+
+			memmove(&s->q[0], &s->q[1],
+				(s->nq - 1) * sizeof(struct pkt));
+			s->nq--;
+			deliver(s, &p);
+		}
+		if (s->close_at && s->now >= s->close_at) {
+			nb_tcp_close(&s->cli);
+			s->close_at = 0;
+		}
+		pump(s, &s->cli, 1);
+		pump(s, &s->srv, 0);
+		if ((nb_tcp_finished(&s->cli) &&
+		     (s->server_closed || nb_tcp_finished(&s->srv)) &&
+		     s->nq == 0) ||
+		    s->now >= limit_ns)
+			return;
+		next = UINT64_MAX;
+		if (s->nq)
+			next = s->q[0].due;
+		t = nb_tcp_next_event(&s->cli);
+		if (t && t < next)
+			next = t;
+		t = nb_tcp_next_event(&s->srv);
+		if (t && t < next)
+			next = t;
+		if (s->close_at && s->close_at < next)
+			next = s->close_at;
+		assert_true(next != UINT64_MAX); /* else: a deadlock */
+		if (next > limit_ns) {
+			s->now = limit_ns;
+			return;
+		}
+		s->now = next > s->now ? next : s->now;
+	}
+}
+
+/* Every byte in, exactly once and unaltered, and both ends closed. */
+static void
+assert_delivered(const struct sim *s, uint64_t bytes)
+{
+	if (getenv("TCP_DEBUG"))
+		print_message("t=%.3fs rcvd=%lu acked=%lu retrans=%lu fr=%lu "
+			      "rto=%lu rec=%lu dropped=%lu/%lu cwnd=%lu "
+			      "ss=%lu srtt=%lu rto_ns=%lu st=%s/%s oood=%lu "
+			      "ooo=%lu\n",
+			      s->now / 1e9, s->srv.st.bytes_rcvd,
+			      s->cli.st.bytes_acked, s->cli.st.retrans,
+			      s->cli.st.fast_retrans, s->cli.st.rto_fired,
+			      s->cli.st.recoveries, s->d[0].data_dropped,
+			      s->d[0].data_sent, s->cli.cwnd, s->cli.ssthresh,
+			      s->cli.srtt_ns, s->cli.rto_ns,
+			      nb_tcp_state_name(s->cli.state),
+			      nb_tcp_state_name(s->srv.state),
+			      s->srv.st.ooo_dropped, s->srv.st.ooo_segs_in);
+	assert_int_equal(s->srv.st.bytes_rcvd, bytes);
+	assert_int_equal(s->cli.st.bytes_acked, bytes);
+	assert_int_equal(s->srv.st.bad_bytes, 0);
+	assert_int_equal(s->cli.error, NB_TCP_OK);
+	assert_int_equal(s->srv.error, NB_TCP_OK);
+	assert_int_equal(s->cli.state, NB_TCP_TIME_WAIT);
+	assert_int_equal(s->srv.state, NB_TCP_CLOSED);
+}
+
+static struct sim S;
+
+static void
+test_clean_transfer(void **state)
+{
+	uint64_t n = 10 * 1000 * 1000;
+
+	sim_sack = 1;
+	(void)state;
+	sim_init(&S, n, 4 << 20, 1000, 2000);
+	sim_run(&S, 60ull * 1000000000);
+	assert_delivered(&S, n);
+	/* no loss: not one retransmission, and slow start checked */
+	assert_int_equal(S.cli.st.retrans, 0);
+	assert_int_equal(S.cli.st.rto_fired, 0);
+	assert_true(S.ss_checks > 10);
+	/* options agreed: SACK, and the server's window scale for 4 MiB */
+	assert_true(S.cli.sack_ok && S.srv.sack_ok);
+	assert_int_equal(S.cli.snd_wscale, nb_tcp_wscale_for(4 << 20));
+	assert_int_equal(S.cli.snd_wscale, 7);
+	assert_int_equal(S.cli.mss, MSS);
+	/* an ACK per segment: as many ACKs as data segments, within the
+	 * handshake's and close's few */
+	assert_true(S.acks_from_srv >= S.data_from_cli);
+	/* the RTT measured: 100 us propagation plus serialisation */
+	assert_true(S.cli.st.rtt_samples > 10);
+	assert_true(S.cli.st.min_rtt_ns >= 100000);
+	assert_true(S.cli.srtt_ns < 10 * 1000 * 1000);
+	/* the initial window was 10 segments (RFC 6928) */
+	assert_true(S.cli.st.max_cwnd >= 10 * PAY);
+}
+
+static void
+test_initial_window(void **state)
+{
+	struct nb_tcp_seg seg;
+	uint64_t iw = 10 * PAY < 14600 ? 10 * PAY : 14600;
+
+	sim_sack = 1;
+	(void)state;
+	/* the SYN-ACK passes, then no ACK comes back: the first flight is
+	 * all that is sent */
+	sim_init(&S, 1000000, 1 << 20, 7, 9);
+	S.d[1].black_from = 150000;
+	S.d[1].black_to = UINT64_MAX;
+	sim_run(&S, 300000);
+	assert_int_equal(S.cli.state, NB_TCP_ESTABLISHED);
+	/* RFC 6928: min(10 * MSS, max(2 * MSS, 14600)) bytes */
+	assert_int_equal(S.cli.cwnd, iw);
+	assert_int_equal(nb_tcp_flight(&S.cli), iw / PAY * PAY);
+	assert_int_equal(S.d[0].data_sent, iw / PAY);
+	assert_int_equal(nb_tcp_output(&S.cli, S.now, &seg), 0);
+}
+
+static void
+test_single_loss_fast_retransmit(void **state)
+{
+	uint64_t n = 5 * 1000 * 1000;
+
+	sim_sack = **(int **)state;
+	sim_init(&S, n, 4 << 20, 1, 2);
+	S.d[0].drop_from = 100; /* the 101st data segment is lost */
+	S.d[0].drop_n = 1;
+	sim_run(&S, 60ull * 1000000000);
+	assert_delivered(&S, n);
+	assert_int_equal(S.d[0].data_dropped, 1);
+	assert_int_equal(S.cli.st.fast_retrans, 1);
+	assert_int_equal(S.cli.st.recoveries, 1);
+	assert_int_equal(S.cli.st.rto_fired, 0);
+	assert_int_equal(S.cli.st.retrans, 1);
+	assert_int_equal(S.fr_checks, 1);
+	assert_int_equal(S.full_checks, 1);
+	assert_true(S.srv.st.ooo_segs_in > 0);
+	assert_true(S.ca_checks > 0); /* after recovery: avoidance */
+}
+
+static void
+test_burst_loss_partial_acks(void **state)
+{
+	uint64_t n = 5 * 1000 * 1000;
+
+	sim_sack = **(int **)state;
+	sim_init(&S, n, 4 << 20, 1, 2);
+	S.d[0].drop_from = 200; /* four in a row: NewReno's partial ACKs */
+	S.d[0].drop_n = 4;
+	sim_run(&S, 60ull * 1000000000);
+	assert_delivered(&S, n);
+	assert_int_equal(S.cli.st.recoveries, 1);
+	/* one by three dupacks, three by partial ACKs, no timeout */
+	assert_int_equal(S.cli.st.fast_retrans, 4);
+	assert_int_equal(S.cli.st.rto_fired, 0);
+	assert_int_equal(S.cli.st.retrans, 4);
+	assert_int_equal(S.full_checks, 1);
+}
+
+static void
+test_random_loss(void **state)
+{
+	uint64_t n = 20 * 1000 * 1000;
+
+	sim_sack = **(int **)state;
+	sim_init(&S, n, 4 << 20, 0x89abcdef, 0x12345678);
+	S.d[0].loss_ppm = 10000; /* 1 % of data segments */
+	sim_run(&S, 600ull * 1000000000);
+	assert_delivered(&S, n);
+	assert_true(S.d[0].data_dropped > 50);
+	/* every lost segment sent again; with SACK hardly one more (a lost
+	 * retransmission waits for the RTO), while NewReno's RTOs, when a
+	 * window lost more than partial ACKs mend in time, go back N */
+	assert_true(S.cli.st.retrans >= S.d[0].data_dropped);
+	if (sim_sack)
+		assert_true(S.cli.st.retrans <= S.d[0].data_dropped + 10);
+	assert_true(S.cli.st.rto_fired <= 10);
+	assert_true(S.cli.st.recoveries > 10);
+	assert_true(S.fr_checks == S.cli.st.recoveries);
+}
+
+static void
+test_ack_loss_reorder_dup(void **state)
+{
+	uint64_t n = 10 * 1000 * 1000;
+
+	sim_sack = **(int **)state;
+	sim_init(&S, n, 4 << 20, 5, 6);
+	S.d[1].loss_ppm = 300000; /* 30 % of ACKs */
+	S.d[0].reord_ppm = 20000; /* 2 % of data held back 30 us */
+	S.d[0].reord_ns = 30000;
+	S.d[0].dup_ppm = 20000; /* 2 % duplicated */
+	sim_run(&S, 600ull * 1000000000);
+	assert_delivered(&S, n);
+	assert_true(S.d[1].dropped > 100);
+	assert_true(S.d[0].dups > 50);
+	assert_true(S.srv.st.dup_bytes_in >= PAY);
+	assert_true(S.srv.st.ooo_segs_in > 10);
+}
+
+static void
+test_window_limit(void **state)
+{
+	uint64_t n = 2 * 1000 * 1000;
+
+	sim_sack = 1;
+	(void)state;
+	sim_init(&S, n, 16384, 3, 4);
+	S.d[0].rate_bps = S.d[1].rate_bps = 0; /* only the window limits */
+	sim_run(&S, 60ull * 1000000000);
+	assert_delivered(&S, n);
+	assert_int_equal(S.cli.snd_wnd, 16384);
+	assert_true(S.max_flight <= 16384);
+	assert_true(S.max_flight > 16384 - PAY);
+	/* no scaling needed for 16 KiB: none used */
+	assert_int_equal(S.srv.rcv_wscale, 0);
+}
+
+static void
+test_bottleneck_queue(void **state)
+{
+	uint64_t n = 60 * 1000 * 1000;
+
+	sim_sack = **(int **)state;
+	/* 100 Mbit/s with a 50-frame queue: loss from congestion only */
+	sim_init(&S, n, 8 << 20, 11, 12);
+	S.d[0].rate_bps = 100000000;
+	S.d[0].qlimit = 50;
+	sim_run(&S, 600ull * 1000000000);
+	assert_delivered(&S, n);
+	assert_true(S.d[0].data_dropped > 0);
+	assert_true(S.cli.st.recoveries > 0);
+	/* goodput over the transfer (slow start included): with SACK at
+	 * least 85 % of the bottleneck; NewReno, whose recovery mends one
+	 * hole per round trip, only delivers */
+	if (sim_sack)
+		assert_true((double)n * 8 / ((double)S.now / 1e9) >
+			    0.85 * 100e6);
+}
+
+static void
+test_rto_backoff(void **state)
+{
+	uint64_t n = 3 * 1000 * 1000;
+	unsigned int i;
+
+	sim_sack = **(int **)state;
+	sim_init(&S, n, 4 << 20, 1, 2);
+	/* after 5 ms, nothing gets through for 20 s */
+	S.d[0].black_from = S.d[1].black_from = 5000000;
+	S.d[0].black_to = S.d[1].black_to = 25000000000ull;
+	sim_run(&S, 300ull * 1000000000);
+	assert_delivered(&S, n);
+	assert_true(S.nb_rto >= 5);
+	/* each timeout waits twice as long as the one before (RFC 6298
+	 * 5.5), from the RTO the RTT gave, at least 200 ms */
+	assert_true(S.rto_times[1] - S.rto_times[0] >= NB_TCP_RTO_MIN_NS * 2);
+	for (i = 2; i < S.nb_rto && S.rto_times[i] < 25000000000ull; i++)
+		assert_int_equal(S.rto_times[i] - S.rto_times[i - 1],
+				 2 * (S.rto_times[i - 1] - S.rto_times[i - 2]));
+	/* after an RTO: loss window, ssthresh from the first timeout */
+	assert_true(S.cli.st.rto_fired >= 5);
+	assert_int_equal(S.cli.st.recoveries, 0);
+}
+
+static void
+test_wraparound(void **state)
+{
+	sim_sack = **(int **)state;
+	uint64_t n = 30 * 1000 * 1000; /* well past one wrap of the ISS */
+
+	sim_init(&S, n, 4 << 20, 0xffffff00u, 0xfffffff0u);
+	S.d[0].loss_ppm = 2000;
+	sim_run(&S, 600ull * 1000000000);
+	assert_delivered(&S, n);
+	assert_true(S.d[0].data_dropped > 0);
+}
+
+static void
+test_delayed_ack(void **state)
+{
+	uint64_t n = 5 * 1000 * 1000;
+
+	sim_sack = 1;
+	(void)state;
+	sim_init(&S, n, 4 << 20, 1, 2);
+	S.srv.delayed_ack = 1;
+	sim_run(&S, 60ull * 1000000000);
+	assert_delivered(&S, n);
+	/* about one ACK per two segments */
+	assert_true(S.acks_from_srv < S.data_from_cli * 6 / 10);
+	assert_true(S.acks_from_srv > S.data_from_cli * 4 / 10);
+}
+
+static void
+test_syn_loss_and_refused(void **state)
+{
+	uint64_t n = 100000;
+
+	sim_sack = 1;
+	(void)state;
+	/* the first two SYNs lost: retried at 1 s and 2 s more */
+	sim_init(&S, n, 1 << 20, 1, 2);
+	S.d[0].black_to = 2500000000ull;
+	sim_run(&S, 60ull * 1000000000);
+	assert_delivered(&S, n);
+	assert_int_equal(S.cli.st.rto_fired, 2);
+	/* no listener: the RST ends the attempt as refused */
+	sim_init(&S, n, 1 << 20, 1, 2);
+	S.server_closed = 1;
+	sim_run(&S, 60ull * 1000000000);
+	assert_int_equal(S.cli.state, NB_TCP_CLOSED);
+	assert_int_equal(S.cli.error, NB_TCP_ERR_REFUSED);
+	assert_true(nb_tcp_finished(&S.cli));
+}
+
+static void
+test_close_on_time(void **state)
+{
+	sim_sack = **(int **)state;
+	/* no byte limit: nb_tcp_close() after 200 ms, as --time does */
+	sim_init(&S, UINT64_MAX, 4 << 20, 1, 2);
+	S.close_at = 200000000;
+	S.d[0].loss_ppm = 1000;
+	sim_run(&S, 60ull * 1000000000);
+	assert_true(S.cli.st.bytes_acked > 1000000);
+	assert_delivered(&S, S.cli.st.bytes_acked);
+	/* every byte sent before the FIN was delivered */
+	assert_int_equal(S.cli.snd_end - 1, S.srv.st.bytes_rcvd);
+}
+
+static void
+test_reset_and_unacceptable(void **state)
+{
+	struct nb_tcp_seg in = {0}, out;
+
+	sim_sack = 1;
+	(void)state;
+	sim_init(&S, 1000000, 1 << 20, 1, 2);
+	sim_run(&S, 2000000); /* established, some data */
+	assert_int_equal(S.srv.state, NB_TCP_ESTABLISHED);
+	/* a RST off the exact sequence: a challenge ACK, still open */
+	in.flags = NB_TCP_RST;
+	in.seq = S.srv.irs + (uint32_t)S.srv.rcv_nxt + 10;
+	nb_tcp_input(&S.srv, &in, S.now);
+	assert_int_equal(S.srv.state, NB_TCP_ESTABLISHED);
+	assert_true(nb_tcp_output(&S.srv, S.now, &out));
+	assert_true(out.flags & NB_TCP_ACK);
+	assert_false(out.flags & NB_TCP_RST);
+	/* a segment far outside the window: an ACK, nothing taken */
+	memset(&in, 0, sizeof(in));
+	in.flags = NB_TCP_ACK;
+	in.seq = S.srv.irs + (uint32_t)S.srv.rcv_nxt + 0x40000000u;
+	in.ack = S.srv.iss + 1;
+	in.len = 100;
+	in.payload = nb_tcp_pattern;
+	nb_tcp_input(&S.srv, &in, S.now);
+	assert_int_equal(S.srv.st.out_of_window, 1);
+	/* the exact RST: closed, reset */
+	memset(&in, 0, sizeof(in));
+	in.flags = NB_TCP_RST;
+	in.seq = S.srv.irs + (uint32_t)S.srv.rcv_nxt;
+	nb_tcp_input(&S.srv, &in, S.now);
+	assert_int_equal(S.srv.state, NB_TCP_CLOSED);
+	assert_int_equal(S.srv.error, NB_TCP_ERR_RESET);
+	/* RST generation for a stray segment (RFC 793) */
+	memset(&in, 0, sizeof(in));
+	in.flags = NB_TCP_ACK;
+	in.ack = 12345;
+	assert_int_equal(nb_tcp_rst_for(&in, &out), 1);
+	assert_int_equal(out.flags, NB_TCP_RST);
+	assert_int_equal(out.seq, 12345);
+	in.flags = NB_TCP_SYN;
+	in.seq = 100;
+	assert_int_equal(nb_tcp_rst_for(&in, &out), 1);
+	assert_int_equal(out.flags, NB_TCP_RST | NB_TCP_ACK);
+	assert_int_equal(out.ack, 101);
+	in.flags = NB_TCP_RST;
+	assert_int_equal(nb_tcp_rst_for(&in, &out), 0);
+	/* a corrupted payload byte is counted */
+	sim_init(&S, 0, 1 << 20, 1, 2);
+	S.srv.state = NB_TCP_ESTABLISHED;
+	S.srv.irs = 99;
+	S.srv.rcv_nxt = 1;
+	S.srv.snd_una = S.srv.snd_nxt = S.srv.snd_max = 1;
+	{
+		uint8_t bad[64];
+
+		memcpy(bad, nb_tcp_pattern, 64);
+		bad[10] ^= 1;
+		memset(&in, 0, sizeof(in));
+		in.flags = NB_TCP_ACK;
+		in.seq = 100;
+		in.ack = S.srv.iss + 1;
+		in.len = 64;
+		in.payload = bad;
+		nb_tcp_input(&S.srv, &in, 0);
+	}
+	assert_int_equal(S.srv.st.bad_bytes, 1);
+	assert_int_equal(S.srv.st.bytes_rcvd, 64);
+}
+
+static void
+test_wire(void **state)
+{
+	uint8_t buf[2048];
+	struct nb_tcp_seg s = {0}, p;
+	struct nb_flow f;
+	int len;
+
+	(void)state;
+	nb_tcp_pattern_init();
+	/* SYN with every option */
+	s.flags = NB_TCP_SYN;
+	s.seq = 0xfffffff0u;
+	s.wnd = 65535;
+	s.has_mss = 1;
+	s.mss = 1460;
+	s.wscale = 7;
+	s.sack_ok = 1;
+	len = nb_tcp_frame_build(buf, sizeof(buf), &flow_c2s, &s, NULL);
+	assert_int_equal(len, 14 + 20 + 32);	     /* 66: no padding needed */
+	assert_int_equal(buf[14 + 20 + 12] >> 4, 8); /* data offset */
+	assert_int_equal(nb_tcp_frame_parse(buf, (uint32_t)len, 1, &f, &p), 0);
+	assert_int_equal(p.seq, s.seq);
+	assert_true(p.has_mss && p.mss == 1460 && p.wscale == 7 && p.sack_ok);
+	assert_int_equal(f.src_port, 49152);
+	assert_int_equal(f.dst_ip, 0xc6130001);
+	/* a data segment with the stamp, from the pattern at an offset */
+	memset(&s, 0, sizeof(s));
+	s.wscale = NB_TCP_WSCALE_NONE;
+	s.flags = NB_TCP_ACK | NB_TCP_PSH;
+	s.seq = 77;
+	s.ack = 88;
+	s.len = 1000;
+	s.data_off = 123456789;
+	s.has_stamp = 1;
+	s.stamp_ns = 0x123456789abcull;
+	len = nb_tcp_frame_build(buf, sizeof(buf), &flow_c2s, &s, NULL);
+	assert_int_equal(len, 14 + 20 + 32 + 1000);
+	assert_int_equal(nb_tcp_frame_parse(buf, (uint32_t)len, 1, &f, &p), 0);
+	assert_true(p.has_stamp);
+	assert_int_equal(p.stamp_ns, 0x123456789abcull);
+	assert_int_equal(p.len, 1000);
+	assert_memory_equal(p.payload, nb_tcp_pattern_at(123456789), 1000);
+	/* every byte k of a stream is the pattern's k mod P */
+	assert_int_equal(nb_tcp_pattern_at(NB_TCP_PATTERN_PERIOD + 5)[0],
+			 nb_tcp_pattern[5]);
+	assert_int_equal(nb_tcp_pattern[NB_TCP_PATTERN_PERIOD + 700],
+			 nb_tcp_pattern[700]);
+	/* a flipped bit fails the checksum, unless it is not checked */
+	buf[len - 1] ^= 0x40;
+	assert_int_equal(nb_tcp_frame_parse(buf, (uint32_t)len, 1, &f, &p),
+			 -EPROTO);
+	assert_int_equal(nb_tcp_frame_parse(buf, (uint32_t)len, 0, &f, &p), 0);
+	/* an ACK with three SACK blocks, padded to 60 bytes */
+	memset(&s, 0, sizeof(s));
+	s.wscale = NB_TCP_WSCALE_NONE;
+	s.flags = NB_TCP_ACK;
+	s.nb_sack = 3;
+	s.sack[0][0] = 1;
+	s.sack[0][1] = 2;
+	s.sack[2][0] = 0xfffffffe;
+	s.sack[2][1] = 5;
+	len = nb_tcp_frame_build(buf, sizeof(buf), &flow_s2c, &s, NULL);
+	assert_int_equal(len, 14 + 20 + 20 + 28);
+	assert_int_equal(nb_tcp_frame_parse(buf, (uint32_t)len, 1, &f, &p), 0);
+	assert_int_equal(p.nb_sack, 3);
+	assert_int_equal(p.sack[2][0], 0xfffffffe);
+	/* a bare ACK is padded to the minimum frame */
+	s.nb_sack = 0;
+	len = nb_tcp_frame_build(buf, sizeof(buf), &flow_s2c, &s, NULL);
+	assert_int_equal(len, 60);
+	assert_int_equal(nb_tcp_frame_parse(buf, (uint32_t)len, 1, &f, &p), 0);
+	assert_int_equal(p.len, 0); /* padding is not payload */
+	/* malformed: an option running past the header, a data offset
+	 * below 5 or past the packet, a truncated frame */
+	s.nb_sack = 1;
+	len = nb_tcp_frame_build(buf, sizeof(buf), &flow_s2c, &s, NULL);
+	buf[14 + 20 + 20 + 3] = 30; /* SACK length beyond the options */
+	assert_int_equal(nb_tcp_frame_parse(buf, (uint32_t)len, 0, &f, &p),
+			 -EPROTO);
+	buf[14 + 20 + 20 + 3] = 10;
+	buf[14 + 20 + 12] = 0x40;
+	assert_int_equal(nb_tcp_frame_parse(buf, (uint32_t)len, 0, &f, &p),
+			 -EPROTO);
+	buf[14 + 20 + 12] = 0xf0;
+	assert_int_equal(nb_tcp_frame_parse(buf, (uint32_t)len, 0, &f, &p),
+			 -EPROTO);
+	buf[14 + 20 + 12] = 0x80;
+	assert_int_equal(nb_tcp_frame_parse(buf, (uint32_t)len, 0, &f, &p), 0);
+	assert_int_equal(nb_tcp_frame_parse(buf, 40, 0, &f, &p), -EPROTO);
+	/* too big for the buffer */
+	memset(&s, 0, sizeof(s));
+	s.len = 1500;
+	assert_int_equal(nb_tcp_frame_build(buf, 1000, &flow_c2s, &s, NULL),
+			 -ENOSPC);
+}
+
+static void
+test_fuzz_parse(void **state)
+{
+	uint8_t buf[256];
+	struct nb_tcp_seg p;
+	struct nb_flow f;
+	uint64_t seed = 7;
+	unsigned int i, j;
+	int len;
+
+	(void)state;
+	/* random option bytes in a valid frame: never read past the end */
+	for (i = 0; i < 20000; i++) {
+		struct nb_tcp_seg s = {0};
+
+		s.wscale = NB_TCP_WSCALE_NONE;
+		s.flags = NB_TCP_ACK;
+		s.nb_sack = 3;
+		len = nb_tcp_frame_build(buf, sizeof(buf), &flow_c2s, &s, NULL);
+		for (j = 0; j < 28; j++)
+			buf[54 + j] = (uint8_t)rng_next(&seed);
+		if (nb_tcp_frame_parse(buf, (uint32_t)len, 0, &f, &p) == 0)
+			assert_true(p.nb_sack <= NB_TCP_SACK_MAX);
+		(void)nb_tcp_frame_parse(buf, (uint32_t)rng_below(&seed, 83), 0,
+					 &f, &p);
+	}
+}
+
+static int newreno = 0, sack = 1;
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_wire),
+		cmocka_unit_test(test_fuzz_parse),
+		cmocka_unit_test(test_clean_transfer),
+		cmocka_unit_test(test_initial_window),
+		cmocka_unit_test_prestate_setup_teardown(
+			test_single_loss_fast_retransmit, NULL, NULL, &newreno),
+		cmocka_unit_test_prestate_setup_teardown(
+			test_single_loss_fast_retransmit, NULL, NULL, &sack),
+		cmocka_unit_test_prestate_setup_teardown(
+			test_burst_loss_partial_acks, NULL, NULL, &newreno),
+		cmocka_unit_test_prestate_setup_teardown(
+			test_burst_loss_partial_acks, NULL, NULL, &sack),
+		cmocka_unit_test_prestate_setup_teardown(test_random_loss, NULL,
+							 NULL, &newreno),
+		cmocka_unit_test_prestate_setup_teardown(test_random_loss, NULL,
+							 NULL, &sack),
+		cmocka_unit_test_prestate_setup_teardown(
+			test_ack_loss_reorder_dup, NULL, NULL, &newreno),
+		cmocka_unit_test_prestate_setup_teardown(
+			test_ack_loss_reorder_dup, NULL, NULL, &sack),
+		cmocka_unit_test(test_window_limit),
+		cmocka_unit_test_prestate_setup_teardown(test_bottleneck_queue,
+							 NULL, NULL, &newreno),
+		cmocka_unit_test_prestate_setup_teardown(test_bottleneck_queue,
+							 NULL, NULL, &sack),
+		cmocka_unit_test_prestate_setup_teardown(test_rto_backoff, NULL,
+							 NULL, &newreno),
+		cmocka_unit_test_prestate_setup_teardown(test_rto_backoff, NULL,
+							 NULL, &sack),
+		cmocka_unit_test_prestate_setup_teardown(test_wraparound, NULL,
+							 NULL, &newreno),
+		cmocka_unit_test_prestate_setup_teardown(test_wraparound, NULL,
+							 NULL, &sack),
+		cmocka_unit_test(test_delayed_ack),
+		cmocka_unit_test(test_syn_loss_and_refused),
+		cmocka_unit_test_prestate_setup_teardown(test_close_on_time,
+							 NULL, NULL, &newreno),
+		cmocka_unit_test_prestate_setup_teardown(test_close_on_time,
+							 NULL, NULL, &sack),
+		cmocka_unit_test(test_reset_and_unacceptable),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
