@@ -71,6 +71,12 @@ struct nb_config {
 	struct nb_portset portset; /* --flow-control, --link-speed, --mtu */
 	double drain; /* seconds the sinks keep receiving after TX ends */
 
+	/* --tcp: closed-loop TCP connections (loopback) */
+	int tcp;
+	uint32_t tcp_window; /* --window: the receivers' window (bytes) */
+	int tcp_delayed_ack; /* --delayed-ack */
+	int tcp_no_sack;     /* --no-sack: NewReno's recovery */
+
 	/* peer side */
 	int have_peer;
 	uint8_t peer_mac[6];

@@ -282,6 +282,42 @@ opt_pingpong(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 }
 
 static int
+opt_tcp(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	(void)val, (void)why, (void)whylen;
+	return opt_flag(&cfg->tcp);
+}
+
+static int
+opt_window(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	uint64_t v;
+
+	if (nb_parse_bytes(val, &v) != 0 || v < 2048 || v > (1u << 30)) {
+		WHY("expected a window of 2K..1G bytes (K/M/G = "
+		    "2^10/2^20/2^30)");
+		return -EINVAL;
+	}
+	cfg->tcp_window = (uint32_t)v;
+	return 0;
+}
+
+static int
+opt_delayed_ack(struct nb_config *cfg, const char *val, char *why,
+		size_t whylen)
+{
+	(void)val, (void)why, (void)whylen;
+	return opt_flag(&cfg->tcp_delayed_ack);
+}
+
+static int
+opt_no_sack(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	(void)val, (void)why, (void)whylen;
+	return opt_flag(&cfg->tcp_no_sack);
+}
+
+static int
 opt_max_streams(struct nb_config *cfg, const char *val, char *why,
 		size_t whylen)
 {
@@ -984,6 +1020,21 @@ const struct nb_option nb_options[] = {
 	{"dst-mac", 0, "MAC", opt_dst_mac,
 	 "destination MAC [the RX port's in loopback]", 0,
 	 NB_IN_LOOP | NB_IN_REFL},
+	HEADING("Closed-loop TCP"),
+	{"tcp", 0, NULL, opt_tcp,
+	 "each stream one TCP connection, TX port to RX port: handshake, "
+	 "congestion control (SACK recovery, else NewReno), retransmission, "
+	 "FIN; iperf3's Retr and Cwnd (--bytes counts payload)",
+	 0, NB_IN_LOOP},
+	{"window", 'w', "BYTES", opt_window,
+	 "--tcp: the window each receiver advertises, like iperf's -w [1M]", 0,
+	 NB_IN_LOOP},
+	{"delayed-ack", 0, NULL, opt_delayed_ack,
+	 "--tcp: ACK every second full segment (or after 40 ms), not every one",
+	 0, NB_IN_LOOP},
+	{"no-sack", 0, NULL, opt_no_sack,
+	 "--tcp: do not offer SACK: NewReno's recovery (RFC 6582)", 0,
+	 NB_IN_LOOP},
 	HEADING("Test length"),
 	{"time", 't', "SECS", opt_time,
 	 "test length in seconds [10; with --packets/--bytes: until sent]", 0,
@@ -1141,6 +1192,7 @@ nb_config_defaults(struct nb_config *cfg)
 	cfg->txd = 1024;
 	cfg->link_timeout = 10;
 	cfg->drain = 0.5;
+	cfg->tcp_window = 1u << 20;
 	cfg->peer_timeout = 2;
 	cfg->max_streams = NB_MAX_STREAMS;
 	cfg->max_rate.kind = NB_RATE_BPS_L1;
@@ -1455,6 +1507,71 @@ check_loopback(const struct nb_config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+static int given(const struct nb_config *cfg, const char *name);
+
+/* --tcp and what goes with it: a closed loop has no pacer, no frame
+ * count, no warm-up, one frame size (the MSS's) and one queue pair. */
+static int
+check_tcp(struct nb_config *cfg, char *err, size_t errlen)
+{
+	static const char *const tcp_only[] = {"window", "delayed-ack",
+					       "no-sack"};
+	static const struct {
+		const char *opt, *why;
+	} clash[] = {
+		{"rate", "TCP's congestion control sets the rate"},
+		{"packets", "give --bytes (payload) or --time"},
+		{"omit", "no warm-up: the connections start in slow start"},
+		{"replay", "the payload is TCP's"},
+		{"queues", "one queue pair per port"},
+		{"hw-rate", "nothing to pace"},
+		{"capture", "not yet for TCP"},
+		{"test", "suites send open-loop trials"},
+		{"proto", "--tcp is TCP"},
+	};
+	size_t i;
+
+	if (!cfg->tcp) {
+		for (i = 0; i < sizeof(tcp_only) / sizeof(tcp_only[0]); i++)
+			if (given(cfg, tcp_only[i])) {
+				snprintf(err, errlen, "--%s goes with --tcp",
+					 tcp_only[i]);
+				return -EINVAL;
+			}
+		return 0;
+	}
+	for (i = 0; i < sizeof(clash) / sizeof(clash[0]); i++)
+		if (given(cfg, clash[i].opt)) {
+			snprintf(err, errlen,
+				 "--tcp cannot be combined with --%s (%s)",
+				 clash[i].opt, clash[i].why);
+			return -EINVAL;
+		}
+	if (!given(cfg, "size")) { /* iperf's MSS of 1460 */
+		cfg->sizes.nb_sizes = 1;
+		cfg->sizes.sizes[0] = 1518;
+	}
+	if (cfg->sizes.nb_sizes != 1 || cfg->sweep.n) {
+		snprintf(err, errlen,
+			 "--tcp takes one --size: the largest frame, which "
+			 "sets the MSS");
+		return -EINVAL;
+	}
+	if (cfg->sizes.sizes[0] < 128) {
+		snprintf(err, errlen,
+			 "--tcp needs frames of at least 128 bytes (--size "
+			 "sets the MSS; 1518 gives iperf's 1460)");
+		return -EINVAL;
+	}
+	if (cfg->nb_tx_ports != 1) {
+		snprintf(err, errlen,
+			 "--tcp connects one --tx-port to one --rx-port");
+		return -EINVAL;
+	}
+	cfg->proto = NB_IPPROTO_TCP;
+	return 0;
+}
+
 /* The option was given (on the command line or in a config file). */
 static int
 given(const struct nb_config *cfg, const char *name)
@@ -1554,7 +1671,8 @@ nb_config_check(struct nb_config *cfg, char *err, size_t errlen)
 	if (cfg->mode == NB_MODE_LOOPBACK &&
 	    check_loopback(cfg, err, errlen) != 0)
 		return -EINVAL;
-	if (check_replay(cfg, err, errlen) != 0)
+	if (check_replay(cfg, err, errlen) != 0 ||
+	    check_tcp(cfg, err, errlen) != 0)
 		return -EINVAL;
 	if (nb_suite_check(cfg, err, errlen) != 0)
 		return -EINVAL;

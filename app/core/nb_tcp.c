@@ -6,6 +6,11 @@
 
 uint8_t nb_tcp_pattern[NB_TCP_PATTERN_SPAN];
 static int pattern_ready;
+/* Prefix sums mod 65535 of the pattern, to checksum a payload in O(1):
+ * even[i] of bytes j < i taken as big-endian words from an even j (byte j
+ * high when j is even), all[i] of the bytes themselves. */
+static uint16_t sum_even[NB_TCP_PATTERN_SPAN + 1];
+static uint16_t sum_all[NB_TCP_PATTERN_SPAN + 1];
 
 void
 nb_tcp_pattern_init(void)
@@ -24,7 +29,29 @@ nb_tcp_pattern_init(void)
 	}
 	for (; i < NB_TCP_PATTERN_SPAN; i++)
 		p[i] = p[i - NB_TCP_PATTERN_PERIOD];
+	sum_even[0] = sum_all[0] = 0;
+	for (i = 0; i < NB_TCP_PATTERN_SPAN; i++) {
+		uint32_t w = i % 2 ? p[i] : (uint32_t)p[i] << 8;
+
+		sum_even[i + 1] = (uint16_t)((sum_even[i] + w) % 65535u);
+		sum_all[i + 1] = (uint16_t)((sum_all[i] + p[i]) % 65535u);
+	}
 	pattern_ready = 1;
+}
+
+uint32_t
+nb_tcp_pattern_sum(uint64_t k, uint32_t len)
+{
+	uint32_t a = (uint32_t)(k % NB_TCP_PATTERN_PERIOD), b = a + len;
+	uint32_t e = (sum_even[b] + 65535u - sum_even[a]) % 65535u;
+	uint32_t t;
+
+	if (a % 2 == 0)
+		return e;
+	/* from an odd start the roles swap: odd-placed bytes are high,
+	 * i.e. 257 x (every byte) - (the even-start sum) */
+	t = (sum_all[b] + 65535u - sum_all[a]) % 65535u;
+	return (257u * t + 65535u - e) % 65535u;
 }
 
 uint8_t
@@ -365,6 +392,14 @@ bad_count(const uint8_t *got, uint64_t k, uint32_t len)
 	return bad;
 }
 
+int64_t
+nb_tcp_rcv_stream_off(const struct nb_tcp_conn *c, uint32_t seq)
+{
+	if (c->state < NB_TCP_SYN_RCVD)
+		return -1;
+	return rcv_off(c, seq) - 1;
+}
+
 static int
 can_receive(uint8_t st)
 {
@@ -606,6 +641,23 @@ sack_recovery(const struct nb_tcp_conn *c)
 	return c->in_recovery && c->sack_ok;
 }
 
+/*
+ * Whether cwnd is what limits the sender (RFC 7661's spirit, as Linux's
+ * tcp_is_cwnd_limited): in slow start while the flight is at least half
+ * of it, in avoidance while it is within a segment of it.  A sender held
+ * back by the peer's window or by having nothing to send does not grow
+ * cwnd without bound.
+ */
+static int
+cwnd_limited(const struct nb_tcp_conn *c)
+{
+	uint64_t fl = nb_tcp_flight(c), m = seg_payload(c);
+
+	if (c->cwnd < c->ssthresh)
+		return 2 * fl >= c->cwnd;
+	return fl + m >= c->cwnd;
+}
+
 static void
 new_ack(struct nb_tcp_conn *c, uint64_t ackoff, uint64_t now)
 {
@@ -648,6 +700,8 @@ new_ack(struct nb_tcp_conn *c, uint64_t ackoff, uint64_t now)
 			if (c->cwnd < m)
 				c->cwnd = m;
 		}
+	} else if (!cwnd_limited(c)) {
+		c->dupacks = 0; /* the window, not cwnd, held the sender back */
 	} else {
 		c->dupacks = 0;
 		if (c->cwnd < c->ssthresh) {

@@ -99,6 +99,9 @@ struct nb_tcp_seg {
 	uint64_t data_off;
 	uint8_t rexmit;
 	const uint8_t *payload;
+	/* input (nb_tcp_frame_parse): where the IPv4 and TCP headers sit in
+	 * the frame, and the TCP header's length */
+	uint16_t l3_off, l4_off, hdr_len;
 };
 
 /* What a connection end is set up with. */
@@ -209,6 +212,16 @@ nb_tcp_pattern_at(uint64_t k)
 }
 /* Fill the table (once, before any connection; idempotent). */
 void nb_tcp_pattern_init(void);
+/*
+ * The one's-complement sum (mod 65535, as nb_csum_partial() adds it) of
+ * the stream's bytes [k, k + len) laid out from an even position, len at
+ * most 16384: a payload's checksum share in O(1).
+ */
+uint32_t nb_tcp_pattern_sum(uint64_t k, uint32_t len);
+
+/* The stream offset the peer's byte with sequence number seq has, or -1
+ * before the handshake (for the receiver's checksum shortcut). */
+int64_t nb_tcp_rcv_stream_off(const struct nb_tcp_conn *c, uint32_t seq);
 
 /* A window scale that makes rcv_wnd fit 16 bits. */
 uint8_t nb_tcp_wscale_for(uint32_t rcv_wnd);

@@ -94,6 +94,35 @@ opts_write(uint8_t *o, const struct nb_tcp_seg *s)
 	return o;
 }
 
+/* The TCP checksum from the pseudo-header, the hl header bytes and the
+ * payload's sum (its len bytes start at an even offset: hl is a multiple
+ * of 4). */
+static uint16_t
+hdr_csum(const uint8_t *ip, const uint8_t *tcp, uint32_t hl, uint32_t len,
+	 uint32_t payload_sum)
+{
+	uint32_t sum = nb_csum_partial(ip + NB_IPV4_OFF_SRC, 8, 0);
+
+	sum += NB_IPPROTO_TCP + hl + len;
+	return nb_csum_fold(nb_csum_partial(tcp, hl, sum) + payload_sum);
+}
+
+int
+nb_tcp_frame_csum_ok(const uint8_t *buf, const struct nb_tcp_seg *s,
+		     int64_t data_off)
+{
+	const uint8_t *ip = buf + s->l3_off, *tcp = buf + s->l4_off;
+	uint32_t psum;
+
+	if (data_off >= 0 && s->len <= 16384u &&
+	    memcmp(s->payload, nb_tcp_pattern_at((uint64_t)data_off), s->len) ==
+		    0)
+		psum = nb_tcp_pattern_sum((uint64_t)data_off, s->len);
+	else
+		psum = nb_csum_partial(s->payload, s->len, 0);
+	return hdr_csum(ip, tcp, s->hdr_len, s->len, psum) == 0;
+}
+
 int
 nb_tcp_frame_build(uint8_t *buf, size_t buflen, const struct nb_flow *f,
 		   const struct nb_tcp_seg *s, const uint8_t *payload)
@@ -140,8 +169,13 @@ nb_tcp_frame_build(uint8_t *buf, size_t buflen, const struct nb_flow *f,
 	}
 	if (wire > len)
 		memset(buf + len, 0, wire - len);
-	nb_put_be16(tcp + NB_TCP_OFF_CSUM,
-		    nb_l4_csum(ip, NB_IPPROTO_TCP, tcp, hl + s->len));
+	if (payload || s->len == 0 || s->len > 16384u)
+		nb_put_be16(tcp + NB_TCP_OFF_CSUM,
+			    nb_l4_csum(ip, NB_IPPROTO_TCP, tcp, hl + s->len));
+	else /* the pattern's share from its prefix sums */
+		nb_put_be16(tcp + NB_TCP_OFF_CSUM,
+			    hdr_csum(ip, tcp, hl, s->len,
+				     nb_tcp_pattern_sum(s->data_off, s->len)));
 	return (int)wire;
 }
 
@@ -237,6 +271,9 @@ nb_tcp_frame_parse(const uint8_t *buf, uint32_t len, int check_csum,
 		return -EPROTO;
 	s->len = (uint16_t)(loc.l4_len - hl);
 	s->payload = tcp + hl;
+	s->l3_off = (uint16_t)loc.l3;
+	s->l4_off = (uint16_t)loc.l4;
+	s->hdr_len = (uint16_t)hl;
 	memcpy(f->dst_mac, buf + NB_ETH_OFF_DST, 6);
 	memcpy(f->src_mac, buf + NB_ETH_OFF_SRC, 6);
 	f->vlan_id = loc.vlan_id;

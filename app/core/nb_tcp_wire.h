@@ -55,4 +55,13 @@ int nb_tcp_frame_build(uint8_t *buf, size_t buflen, const struct nb_flow *f,
 int nb_tcp_frame_parse(const uint8_t *buf, uint32_t len, int check_csum,
 		       struct nb_flow *f, struct nb_tcp_seg *s);
 
+/*
+ * The TCP checksum of a frame nb_tcp_frame_parse() took without checking
+ * it: 1 if right.  When the payload is the stream's pattern at data_off
+ * (the receiver's expectation; -1: none), its share comes from the
+ * pattern's prefix sums after one memcmp instead of a pass of adds.
+ */
+int nb_tcp_frame_csum_ok(const uint8_t *buf, const struct nb_tcp_seg *s,
+			 int64_t data_off);
+
 #endif /* NB_TCP_WIRE_H */

@@ -20,6 +20,7 @@
 #include "nb_stats.h"
 #include "nb_replay_load.h"
 #include "nb_suite.h"
+#include "nb_tcprun.h"
 #include "nb_tsc.h"
 
 static void
@@ -111,6 +112,8 @@ nb_loopback_main(struct nb_app *app)
 		return 1;
 	if (nb_setup_ports(app, ids, n, &req) != 0)
 		return 1;
+	if (cfg->tcp)
+		return nb_tcprun_main(app);
 	for (i = 0; i < cfg->nb_tx_ports; i++)
 		link_bps += (uint64_t)app->ports[i].desc.link_speed * 1000000;
 	if (cfg->suite || cfg->sweep.n)

@@ -476,6 +476,30 @@ chk_pingpong(const struct nb_config *c)
 }
 
 static void
+chk_tcp(const struct nb_config *c)
+{
+	assert_int_equal(c->tcp, 1);
+}
+
+static void
+chk_window(const struct nb_config *c)
+{
+	assert_int_equal(c->tcp_window, 256 * 1024);
+}
+
+static void
+chk_delayed_ack(const struct nb_config *c)
+{
+	assert_int_equal(c->tcp_delayed_ack, 1);
+}
+
+static void
+chk_no_sack(const struct nb_config *c)
+{
+	assert_int_equal(c->tcp_no_sack, 1);
+}
+
+static void
 chk_max_streams(const struct nb_config *c)
 {
 	assert_int_equal(c->max_streams, 8);
@@ -736,6 +760,10 @@ static const struct opt_case cases[] = {
 	{"latency-rate", 0, "1K", chk_latency_rate, {"0", "2M", "x", NULL}},
 	{"pingpong", 0, NULL, chk_pingpong, {NULL}},
 	{"max-streams", 0, "8", chk_max_streams, {"0", "1025", NULL}},
+	{"tcp", 0, NULL, chk_tcp, {NULL}},
+	{"window", 'w', "256K", chk_window, {"1K", "2G", "x", "", NULL}},
+	{"delayed-ack", 0, NULL, chk_delayed_ack, {NULL}},
+	{"no-sack", 0, NULL, chk_no_sack, {NULL}},
 	{"conf", 0, NULL, chk_conf, {NULL}},
 	{"quit", 0, NULL, chk_quit, {NULL}},
 	{"peer-timeout",
@@ -1126,6 +1154,65 @@ check_cfg(struct nb_config *cfg, const char *const *toks, char *err)
 
 #define CHECK_CFG(cfg, err, ...)                                               \
 	check_cfg((cfg), (const char *const[]){__VA_ARGS__, NULL}, (err))
+
+/* --tcp: its defaults, and what it refuses with a reason. */
+static void
+test_tcp_checks(void **state)
+{
+	struct nb_config cfg;
+	char err[ERRLEN];
+
+	(void)state;
+	assert_int_equal(CHECK_CFG(&cfg, err, "--tx-port", "0", "--rx-port",
+				   "1", "--tcp", "-P", "4", "-n", "10M"),
+			 0);
+	assert_int_equal(cfg.proto, 6);
+	assert_int_equal(cfg.sizes.nb_sizes, 1);
+	assert_int_equal(cfg.sizes.sizes[0], 1518); /* MSS 1460 */
+	assert_int_equal(cfg.tcp_window, 1u << 20);
+	assert_int_equal(cfg.bytes, 10u << 20);
+	assert_int_equal(CHECK_CFG(&cfg, err, "--tx-port", "0", "--rx-port",
+				   "1", "--tcp", "--size", "9000", "-w", "4M",
+				   "--delayed-ack", "--no-sack"),
+			 0);
+	assert_int_equal(cfg.sizes.sizes[0], 9000);
+	assert_true(cfg.tcp_delayed_ack && cfg.tcp_no_sack);
+	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1", "--tcp",
+			       "--rate", "1G"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "congestion control sets the rate"));
+	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1", "--tcp",
+			       "--packets", "100"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "--packets"));
+	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1", "--tcp",
+			       "--size", "64,1518"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "one --size"));
+	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1", "--tcp",
+			       "--size", "64"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "128 bytes"));
+	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1", "--tcp",
+			       "--omit", "1"),
+			 -EINVAL);
+	assert_int_equal(
+		CHECK(err, "--tx-port", "0,2", "--rx-port", "1,3", "--tcp"),
+		-EINVAL);
+	assert_non_null(strstr(err, "one --tx-port"));
+	/* the TCP-only options alone */
+	assert_int_equal(
+		CHECK(err, "--tx-port", "0", "--rx-port", "1", "-w", "1M"),
+		-EINVAL);
+	assert_non_null(strstr(err, "--window goes with --tcp"));
+	assert_int_equal(
+		CHECK(err, "--tx-port", "0", "--rx-port", "1", "--no-sack"),
+		-EINVAL);
+	/* loopback only, for now */
+	assert_int_equal(CHECK(err, "--peer", "02:00:00:00:00:01", "--tcp"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "--tcp"));
+}
 
 static void
 test_suites(void **state)
@@ -1752,6 +1839,7 @@ main(void)
 		cmocka_unit_test(test_missing_value),
 		cmocka_unit_test(test_repeated),
 		cmocka_unit_test(test_mode_conflicts),
+		cmocka_unit_test(test_tcp_checks),
 		cmocka_unit_test(test_config_check),
 		cmocka_unit_test(test_suites),
 		cmocka_unit_test(test_usage),

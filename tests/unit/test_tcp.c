@@ -218,8 +218,15 @@ client_input(struct sim *s, const struct nb_tcp_seg *seg)
 	if (b.state != NB_TCP_ESTABLISHED && b.state != NB_TCP_FIN_WAIT_1)
 		return;
 	if (c->snd_una > b.snd_una) {
+		uint64_t fl = b.snd_max - b.snd_una;
+		int limited = b.cwnd < b.ssthresh ? 2 * fl >= b.cwnd
+						  : fl + m >= b.cwnd;
+
 		acked = c->snd_una - b.snd_una;
-		if (!b.in_recovery && b.cwnd < b.ssthresh) {
+		if (!b.in_recovery && !limited) {
+			/* not cwnd-limited (the window, the end): no growth */
+			assert_int_equal(c->cwnd, b.cwnd);
+		} else if (!b.in_recovery && b.cwnd < b.ssthresh) {
 			/* slow start: RFC 5681 (2) */
 			assert_int_equal(c->cwnd,
 					 b.cwnd + (acked < m ? acked : m));
@@ -782,6 +789,41 @@ test_wire(void **state)
 	assert_int_equal(p.stamp_ns, 0x123456789abcull);
 	assert_int_equal(p.len, 1000);
 	assert_memory_equal(p.payload, nb_tcp_pattern_at(123456789), 1000);
+	/* the O(1) payload sums agree with summing the bytes, from even and
+	 * odd offsets, across the period's end; the shortcut check too */
+	{
+		uint64_t seed = 3;
+		unsigned int i;
+
+		for (i = 0; i < 2000; i++) {
+			uint64_t k = rng_below(&seed, 1ull << 40);
+			uint32_t n = (uint32_t)rng_below(&seed, 9001);
+			uint32_t want;
+
+			if (i < 10)
+				k = NB_TCP_PATTERN_PERIOD - 1 - i;
+			want = nb_csum_partial(nb_tcp_pattern_at(k), n, 0);
+			assert_int_equal(nb_csum_fold(nb_tcp_pattern_sum(k, n)),
+					 nb_csum_fold(want));
+		}
+		s.data_off = NB_TCP_PATTERN_PERIOD - 3; /* odd, wrapping */
+		len = nb_tcp_frame_build(buf, sizeof(buf), &flow_c2s, &s, NULL);
+		assert_int_equal(
+			nb_tcp_frame_parse(buf, (uint32_t)len, 1, &f, &p), 0);
+		assert_true(nb_tcp_frame_csum_ok(buf, &p, (int64_t)s.data_off));
+		assert_true(nb_tcp_frame_csum_ok(buf, &p, -1));
+		/* expecting another offset: summed the long way, still ok */
+		assert_true(nb_tcp_frame_csum_ok(buf, &p, 5));
+		buf[100] ^= 0x10;
+		assert_false(
+			nb_tcp_frame_csum_ok(buf, &p, (int64_t)s.data_off));
+		assert_false(nb_tcp_frame_csum_ok(buf, &p, -1));
+		buf[100] ^= 0x10;
+		s.data_off = 123456789;
+		len = nb_tcp_frame_build(buf, sizeof(buf), &flow_c2s, &s, NULL);
+		assert_int_equal(
+			nb_tcp_frame_parse(buf, (uint32_t)len, 1, &f, &p), 0);
+	}
 	/* every byte k of a stream is the pattern's k mod P */
 	assert_int_equal(nb_tcp_pattern_at(NB_TCP_PATTERN_PERIOD + 5)[0],
 			 nb_tcp_pattern[5]);

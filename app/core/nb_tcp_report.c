@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Closed-loop TCP reports (see nb_tcp_report.h).  Pure. */
+#include "nb_tcp_report.h"
+
+#include "nb_result.h"
+
+void
+nb_tcp_text_header(FILE *f, int end)
+{
+	if (end)
+		fprintf(f, "[ ID] Interval           Transfer     Bitrate"
+			   "         Retr\n");
+	else
+		fprintf(f, "[ ID] Interval           Transfer     Bitrate"
+			   "         Retr  Cwnd          RTT\n");
+}
+
+void
+nb_tcp_text_row(FILE *f, const char *id, double t0, double t1, uint64_t bytes,
+		uint64_t retr, int show_retr, uint64_t cwnd, uint64_t rtt_ns,
+		char format, const char *tail)
+{
+	char xfer[32], rate[32], cw[32] = "", rtt[32] = "", rt[24] = "";
+	double secs = t1 - t0;
+
+	nb_fmt_bytes(xfer, sizeof(xfer), (double)bytes);
+	nb_fmt_rate(rate, sizeof(rate), secs > 0 ? (double)bytes * 8 / secs : 0,
+		    format);
+	if (show_retr)
+		snprintf(rt, sizeof(rt), "%4llu", (unsigned long long)retr);
+	if (cwnd)
+		nb_fmt_bytes(cw, sizeof(cw), (double)cwnd);
+	if (rtt_ns)
+		snprintf(rtt, sizeof(rtt), "%.0f us", rtt_ns / 1e3);
+	fprintf(f, "[%3s] %6.2f-%-6.2f sec  %-11s  %-15s %4s  %-12s  %s%s\n",
+		id, t0, t1, xfer, rate, rt, cw, rtt, tail ? tail : "");
+}
+
+static json_t *
+seconds_obj(double t0, double t1, uint64_t bytes)
+{
+	double secs = t1 - t0;
+
+	return json_pack("{s:f, s:f, s:f, s:I, s:f}", "start", t0, "end", t1,
+			 "seconds", secs, "bytes", (json_int_t)bytes,
+			 "bits_per_second",
+			 secs > 0 ? (double)bytes * 8 / secs : 0.0);
+}
+
+json_t *
+nb_tcp_json_iv_stream(int socket, double t0, double t1,
+		      const struct nb_tcp_snap *a, const struct nb_tcp_snap *b)
+{
+	json_t *o = seconds_obj(t0, t1, b->acked - a->acked);
+
+	json_object_set_new(o, "socket", json_integer(socket));
+	json_object_set_new(
+		o, "retransmits",
+		json_integer((json_int_t)(b->retrans - a->retrans)));
+	json_object_set_new(o, "snd_cwnd", json_integer((json_int_t)b->cwnd));
+	json_object_set_new(o, "rtt",
+			    json_integer((json_int_t)(b->srtt_ns / 1000)));
+	json_object_set_new(o, "rttvar",
+			    json_integer((json_int_t)(b->rttvar_ns / 1000)));
+	json_object_set_new(o, "omitted", json_false());
+	json_object_set_new(o, "sender", json_true());
+	/* what the receiving end took in, in the same interval */
+	json_object_set_new(o, "received_bytes",
+			    json_integer((json_int_t)(b->rcvd - a->rcvd)));
+	return o;
+}
+
+json_t *
+nb_tcp_json_sum(double t0, double t1, uint64_t bytes, int with_retr,
+		uint64_t retr)
+{
+	json_t *o = seconds_obj(t0, t1, bytes);
+
+	if (with_retr)
+		json_object_set_new(o, "retransmits",
+				    json_integer((json_int_t)retr));
+	json_object_set_new(o, "omitted", json_false());
+	json_object_set_new(o, "sender", json_true());
+	return o;
+}
+
+json_t *
+nb_tcp_json_end_stream(int socket, double secs_sent, double secs_rcvd,
+		       const struct nb_tcp_snap *s)
+{
+	json_t *snd = seconds_obj(0, secs_sent, s->acked);
+	json_t *rcv = seconds_obj(0, secs_rcvd, s->rcvd);
+
+	json_object_set_new(snd, "socket", json_integer(socket));
+	json_object_set_new(snd, "retransmits",
+			    json_integer((json_int_t)s->retrans));
+	json_object_set_new(snd, "max_snd_cwnd",
+			    json_integer((json_int_t)s->max_cwnd));
+	json_object_set_new(snd, "max_rtt",
+			    json_integer((json_int_t)(s->max_rtt_ns / 1000)));
+	json_object_set_new(snd, "min_rtt",
+			    json_integer((json_int_t)(s->min_rtt_ns / 1000)));
+	json_object_set_new(snd, "mean_rtt",
+			    json_integer((json_int_t)(s->srtt_ns / 1000)));
+	json_object_set_new(snd, "sender", json_true());
+	json_object_set_new(rcv, "socket", json_integer(socket));
+	json_object_set_new(rcv, "sender", json_true());
+	return json_pack("{s:o, s:o}", "sender", snd, "receiver", rcv);
+}

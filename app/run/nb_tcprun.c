@@ -1,0 +1,611 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The closed-loop TCP runner (see nb_tcprun.h). */
+#include "nb_tcprun.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+
+#include "nb_log.h"
+#include "nb_run.h"
+#include "nb_setup.h"
+#include "nb_tcp_engine.h"
+#include "nb_tcp_report.h"
+#include "nb_tcp_wire.h"
+#include "nb_tsc.h"
+#include "nb_version.h"
+
+#define TCP_DPORT	     5201 /* iperf3's */
+#define CLOSE_WAIT_S	     5.0  /* after the end: FINs and their ACKs */
+#define STALL_S		     30.0 /* no byte acknowledged: the test is stuck */
+#define TEXT_STREAM_ROWS_MAX 16	  /* more streams: [SUM] rows only */
+
+struct tcprun {
+	struct nb_app *app;
+	struct nb_tcpjob *cj, *sj; /* clients (TX port), servers (RX) */
+	struct nb_tcpwork *w[2];
+	unsigned int nb_w;
+	uint32_t n;
+	uint16_t mss;
+	struct nb_tcp_snap *prev, *cur;
+	json_t *intervals;
+	double t_prev;
+	uint64_t start_ns;
+};
+
+static void
+snap_one(const struct nb_tcp_end *c, const struct nb_tcp_end *s,
+	 struct nb_tcp_snap *o)
+{
+	const struct nb_tcp_stats *a = &c->c.st, *b = &s->c.st;
+
+	o->acked = a->bytes_acked;
+	o->rcvd = b->bytes_rcvd;
+	o->retrans = a->retrans;
+	o->fast_retrans = a->fast_retrans;
+	o->rto = a->rto_fired;
+	o->recoveries = a->recoveries;
+	o->cwnd = c->c.cwnd;
+	o->max_cwnd = a->max_cwnd;
+	o->srtt_ns = c->c.srtt_ns;
+	o->rttvar_ns = c->c.rttvar_ns;
+	o->min_rtt_ns = a->min_rtt_ns;
+	o->max_rtt_ns = a->max_rtt_ns;
+	o->rtt_samples = a->rtt_samples;
+	o->bad_bytes = b->bad_bytes;
+	o->dup_bytes = b->dup_bytes_in;
+	o->ooo_segs = b->ooo_segs_in;
+	o->cstate = c->c.state;
+	o->sstate = s->c.state;
+	o->cerr = c->c.error;
+	o->serr = s->c.error;
+}
+
+static void
+snap_all(struct tcprun *t, struct nb_tcp_snap *o)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->n; i++)
+		snap_one(&t->cj->ends[i], &t->sj->ends[i], &o[i]);
+}
+
+static double
+elapsed_s(const struct tcprun *t)
+{
+	uint64_t now = nb_clock_ns(&t->app->run.clock, rte_rdtsc());
+
+	return now > t->start_ns ? (double)(now - t->start_ns) / 1e9 : 0;
+}
+
+static void
+interval(struct tcprun *t, double t1)
+{
+	const struct nb_output *o = &t->app->out;
+	double t0 = t->t_prev;
+	uint64_t bytes = 0, retr = 0;
+	json_t *streams = json_array();
+	int text = nb_out_chatty(o) && o->intervals;
+	uint32_t i;
+	char id[16];
+
+	snap_all(t, t->cur);
+	for (i = 0; i < t->n; i++) {
+		const struct nb_tcp_snap *a = &t->prev[i], *b = &t->cur[i];
+
+		bytes += b->acked - a->acked;
+		retr += b->retrans - a->retrans;
+		json_array_append_new(
+			streams,
+			nb_tcp_json_iv_stream((int)i + 1, t0, t1, a, b));
+		if (text && t->n <= TEXT_STREAM_ROWS_MAX) {
+			snprintf(id, sizeof(id), "%u", i + 1);
+			nb_tcp_text_row(o->f, id, t0, t1, b->acked - a->acked,
+					b->retrans - a->retrans, 1, b->cwnd,
+					b->srtt_ns, o->format, NULL);
+		}
+	}
+	if (text && (t->n > 1))
+		nb_tcp_text_row(o->f, "SUM", t0, t1, bytes, retr, 1, 0, 0,
+				o->format, NULL);
+	if (text)
+		fflush(o->f);
+	json_array_append_new(
+		t->intervals,
+		json_pack("{s:o, s:o}", "streams", streams, "sum",
+			  nb_tcp_json_sum(t0, t1, bytes, 1, retr)));
+	memcpy(t->prev, t->cur, t->n * sizeof(*t->prev));
+	t->t_prev = t1;
+}
+
+static void
+addr_text(char *b, size_t n, uint32_t ip, uint16_t port)
+{
+	snprintf(b, n, "%u.%u.%u.%u:%u", ip >> 24, (ip >> 16) & 0xff,
+		 (ip >> 8) & 0xff, ip & 0xff, port);
+}
+
+static json_t *
+ip_json(uint32_t ip)
+{
+	char b[32];
+
+	snprintf(b, sizeof(b), "%u.%u.%u.%u", ip >> 24, (ip >> 16) & 0xff,
+		 (ip >> 8) & 0xff, ip & 0xff);
+	return json_string(b);
+}
+
+/* The ends of one side on a port: addressing, state, a pool. */
+static struct nb_tcpjob *
+job_make(struct tcprun *t, uint16_t port, int server, char *err, size_t errlen)
+{
+	const struct nb_config *cfg = &t->app->cfg;
+	int socket = nb_port_socket(port);
+	struct nb_tcpjob *j;
+	char name[RTE_MEMPOOL_NAMESIZE];
+	uint32_t i;
+
+	j = rte_zmalloc_socket("nb_tcpjob", sizeof(*j), RTE_CACHE_LINE_SIZE,
+			       socket);
+	if (j == NULL)
+		goto nomem;
+	j->ends = rte_zmalloc_socket("nb_tcp_ends", t->n * sizeof(*j->ends),
+				     RTE_CACHE_LINE_SIZE, socket);
+	if (j->ends == NULL)
+		goto nomem;
+	j->port = port;
+	j->queue = 0;
+	j->server = (uint8_t)server;
+	j->n = t->n;
+	j->port_base = NB_DEFAULT_SPORT_BASE;
+	snprintf(name, sizeof(name), "nb_tcp%c%u", server ? 's' : 'c', port);
+	/* what the TX ring, the pending burst and the caches may hold */
+	j->pool = rte_mempool_lookup(name);
+	if (j->pool == NULL)
+		j->pool = nb_copy_pool_create(
+			name, 2 * cfg->txd + 4096, 0,
+			(uint16_t)(cfg->sizes.sizes[0] + 64), socket);
+	if (j->pool == NULL) {
+		snprintf(err, errlen, "cannot create the mbuf pool %s: %s",
+			 name, rte_strerror(rte_errno));
+		return NULL;
+	}
+	if (server) {
+		j->owd = rte_zmalloc_socket("nb_tcp_owd", sizeof(*j->owd),
+					    RTE_CACHE_LINE_SIZE, socket);
+		if (j->owd == NULL)
+			goto nomem;
+		nb_hist_init(j->owd);
+	}
+	for (i = 0; i < t->n; i++) {
+		struct nb_flow *f = &j->ends[i].f;
+		uint16_t cport = (uint16_t)(j->port_base + i);
+		const uint8_t *tx_mac = cfg->have_src_mac
+						? cfg->src_mac
+						: t->app->ports[0].desc.mac;
+		const uint8_t *rx_mac = cfg->have_dst_mac
+						? cfg->dst_mac
+						: t->app->ports[1].desc.mac;
+
+		f->proto = NB_IPPROTO_TCP;
+		f->vlan_id = cfg->vlan_id;
+		f->ttl = 64;
+		f->stream_id = (uint16_t)i;
+		memcpy(f->src_mac, server ? rx_mac : tx_mac, 6);
+		memcpy(f->dst_mac, server ? tx_mac : rx_mac, 6);
+		f->src_ip = server ? cfg->dst_ip : cfg->src_ip;
+		f->dst_ip = server ? cfg->src_ip : cfg->dst_ip;
+		f->src_port = server ? TCP_DPORT : cport;
+		f->dst_port = server ? cport : TCP_DPORT;
+	}
+	return j;
+nomem:
+	snprintf(err, errlen, "out of memory for the TCP connections");
+	return NULL;
+}
+
+static int
+build(struct tcprun *t, char *err, size_t errlen)
+{
+	const struct nb_config *cfg = &t->app->cfg;
+	struct nb_tcp_params sp = {0};
+	unsigned int i;
+	uint32_t k;
+
+	t->cj = job_make(t, t->app->port_ids[0], 0, err, errlen);
+	if (t->cj == NULL)
+		return -1;
+	t->sj = job_make(t, t->app->port_ids[1], 1, err, errlen);
+	if (t->sj == NULL)
+		return -1;
+	t->cj->params.mss = t->mss;
+	t->cj->params.rcv_wnd = 65535;
+	t->cj->params.sack = !cfg->tcp_no_sack;
+	t->cj->params.stamp = 1;
+	t->cj->params.stamp_len = NB_TCP_STAMP_LEN;
+	t->cj->params.close_after_send = 1;
+	t->cj->params.send_bytes = cfg->bytes ? 0 : UINT64_MAX;
+	t->cj->bytes_each = cfg->bytes / t->n;
+	t->cj->bytes_rest = cfg->bytes % t->n;
+	sp.mss = t->mss;
+	sp.rcv_wnd = cfg->tcp_window;
+	sp.sack = 1;
+	sp.delayed_ack = (uint8_t)cfg->tcp_delayed_ack;
+	for (k = 0; k < t->n; k++)
+		nb_tcp_listen(&t->sj->ends[k].c, &sp);
+	/* one worker per side when there are two, else one for both */
+	t->nb_w = t->app->plan.nb_workers >= 2 ? 2 : 1;
+	for (i = 0; i < t->nb_w; i++) {
+		unsigned int lc = t->app->plan.workers[i].lcore;
+
+		t->w[i] = rte_zmalloc_socket("nb_tcpwork", sizeof(*t->w[i]),
+					     RTE_CACHE_LINE_SIZE,
+					     (int)rte_lcore_to_socket_id(lc));
+		if (t->w[i] == NULL) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		t->w[i]->lcore = lc;
+		t->w[i]->run = &t->app->run;
+	}
+	t->w[0]->jobs[t->w[0]->nb_jobs++] = t->cj;
+	t->w[t->nb_w - 1]->jobs[t->w[t->nb_w - 1]->nb_jobs++] = t->sj;
+	return 0;
+}
+
+static void
+free_all(struct tcprun *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->nb_w; i++)
+		rte_free(t->w[i]);
+	if (t->cj) {
+		rte_free(t->cj->ends);
+		rte_free(t->cj);
+	}
+	if (t->sj) {
+		rte_free(t->sj->owd);
+		rte_free(t->sj->ends);
+		rte_free(t->sj);
+	}
+	free(t->prev);
+	free(t->cur);
+	json_decref(t->intervals);
+}
+
+static int
+all_finished(const struct tcprun *t)
+{
+	return t->cj->finished == t->n && t->sj->finished == t->n;
+}
+
+static uint64_t
+acked_total(const struct tcprun *t)
+{
+	uint64_t s = 0;
+	uint32_t i;
+
+	for (i = 0; i < t->n; i++)
+		s += t->cj->ends[i].c.st.bytes_acked;
+	return s;
+}
+
+/* Wait for the end (time, bytes, Ctrl-C, a stall), printing intervals. */
+static void
+wait_end(struct tcprun *t, int *interrupted, char *why, size_t whylen)
+{
+	const struct nb_config *cfg = &t->app->cfg;
+	double next_iv = cfg->interval > 0 ? cfg->interval : 1e30;
+	double close_at = -1, now, last_progress = 0, t_end;
+	double limit = cfg->bytes && !cfg->duration_set ? 0 : cfg->duration;
+	uint64_t acked = 0, a;
+	unsigned int i;
+
+	for (;;) {
+		nb_run_sleep_us(2000);
+		now = elapsed_s(t);
+		if (now <= 0)
+			continue;
+		while (now >= next_iv && close_at < 0) {
+			interval(t, next_iv);
+			next_iv += cfg->interval;
+		}
+		a = acked_total(t);
+		if (a != acked) {
+			acked = a;
+			last_progress = now;
+		}
+		if (close_at < 0 && ((limit > 0 && now >= limit) ||
+				     nb_force_quit || t->cj->finished == t->n ||
+				     now - last_progress > STALL_S)) {
+			if (nb_force_quit)
+				*interrupted = 1;
+			else if (now - last_progress > STALL_S &&
+				 t->cj->finished < t->n)
+				snprintf(why, whylen,
+					 "no byte acknowledged for %.0f s: "
+					 "test stopped",
+					 STALL_S);
+			/* the last, partial interval */
+			t_end = limit > 0 && now > limit ? limit : now;
+			if (cfg->interval > 0 && t_end > t->t_prev + 0.01)
+				interval(t, t_end);
+			for (i = 0; i < t->nb_w; i++)
+				t->w[i]->close_req = 1;
+			close_at = now;
+		}
+		if (close_at >= 0 &&
+		    (all_finished(t) || now - close_at > CLOSE_WAIT_S ||
+		     (nb_force_quit && now - close_at > 1.0)))
+			break;
+	}
+}
+
+static double
+end_secs(const struct tcprun *t, double fallback, int sender)
+{
+	uint64_t last = 0;
+	uint32_t i;
+
+	for (i = 0; i < t->n; i++) {
+		const struct nb_tcp_end *e =
+			sender ? &t->cj->ends[i] : &t->sj->ends[i];
+		uint64_t x = sender ? e->all_acked_ns : e->done_ns;
+
+		if (!x)
+			return fallback;
+		if (x > last)
+			last = x;
+	}
+	return last > t->start_ns ? (double)(last - t->start_ns) / 1e9
+				  : fallback;
+}
+
+static void
+report(struct tcprun *t, double secs, int interrupted, char *why, size_t whylen)
+{
+	struct nb_app *app = t->app;
+	const struct nb_config *cfg = &app->cfg;
+	const struct nb_output *o = &app->out;
+	int text = nb_out_chatty(o);
+	uint64_t sent = 0, rcvd = 0, retr = 0, fr = 0, rto = 0, rec = 0;
+	uint64_t bad = 0, dup = 0, ok = 0, est = 0;
+	double ss = end_secs(t, secs, 1), sr = end_secs(t, secs, 0);
+	json_t *streams = json_array(), *doc, *start, *end, *conn, *nb;
+	const struct nb_hist *h = t->sj->owd;
+	char a1[40], a2[40], id[16];
+	uint32_t i;
+
+	if (cfg->duration > 0 && !cfg->bytes && !interrupted) {
+		/* a timed test's goodput is over --time, as iperf3's */
+		ss = sr = cfg->duration < secs ? cfg->duration : secs;
+	}
+	snap_all(t, t->cur);
+	conn = json_array();
+	if (text) {
+		printf("- - - - - - - - - - - - - - - - - - - - - - - - -\n");
+		nb_tcp_text_header(o->f, 1);
+	}
+	for (i = 0; i < t->n; i++) {
+		const struct nb_tcp_snap *s = &t->cur[i];
+
+		sent += s->acked;
+		rcvd += s->rcvd;
+		retr += s->retrans;
+		fr += s->fast_retrans;
+		rto += s->rto;
+		rec += s->recoveries;
+		bad += s->bad_bytes;
+		dup += s->dup_bytes;
+		est += s->rtt_samples > 0;
+		ok += s->cstate == NB_TCP_TIME_WAIT &&
+		      s->sstate == NB_TCP_CLOSED && !s->cerr && !s->serr;
+		json_array_append_new(
+			streams, nb_tcp_json_end_stream((int)i + 1, ss, sr, s));
+		json_array_append_new(
+			conn,
+			json_pack(
+				"{s:i, s:o, s:i, s:o, s:i, s:s, s:s, s:s}",
+				"socket", (int)i + 1, "local_host",
+				ip_json(t->cj->ends[i].f.src_ip), "local_port",
+				t->cj->ends[i].f.src_port, "remote_host",
+				ip_json(t->cj->ends[i].f.dst_ip), "remote_port",
+				t->cj->ends[i].f.dst_port, "client_state",
+				nb_tcp_state_name(s->cstate), "server_state",
+				nb_tcp_state_name(s->sstate), "error",
+				nb_tcp_error_name(s->cerr ? s->cerr
+							  : s->serr)));
+		if (text && t->n <= TEXT_STREAM_ROWS_MAX) {
+			snprintf(id, sizeof(id), "%u", i + 1);
+			nb_tcp_text_row(o->f, id, 0, ss, s->acked, s->retrans,
+					1, 0, 0, o->format, "sender");
+			nb_tcp_text_row(o->f, id, 0, sr, s->rcvd, 0, 0, 0, 0,
+					o->format, "receiver");
+		}
+	}
+	if (text && t->n > 1) {
+		nb_tcp_text_row(o->f, "SUM", 0, ss, sent, retr, 1, 0, 0,
+				o->format, "sender");
+		nb_tcp_text_row(o->f, "SUM", 0, sr, rcvd, 0, 0, 0, 0, o->format,
+				"receiver");
+	}
+	if (text) {
+		printf("tcp: %u connection%s, %llu closed cleanly; retransmits "
+		       "%llu (fast %llu, RTO %llu), recoveries %llu; payload "
+		       "checked: %llu bytes wrong, %llu received twice\n",
+		       t->n, t->n == 1 ? "" : "s", (unsigned long long)ok,
+		       (unsigned long long)retr, (unsigned long long)fr,
+		       (unsigned long long)rto, (unsigned long long)rec,
+		       (unsigned long long)bad, (unsigned long long)dup);
+		if (h->count)
+			printf("latency (one-way, from the data's stamps): "
+			       "min %.1f us, p50 %.1f us, p99 %.1f us, max "
+			       "%.1f us over %llu segments\n",
+			       h->min / 1e3, nb_hist_percentile(h, 50) / 1e3,
+			       nb_hist_percentile(h, 99) / 1e3, h->max / 1e3,
+			       (unsigned long long)h->count);
+		printf("frames: port %u sent %llu, received %llu; port %u "
+		       "sent %llu, received %llu; foreign %llu, bad checksum "
+		       "%llu, stray (RST sent) %llu\n",
+		       t->cj->port, (unsigned long long)t->cj->tx_pkts,
+		       (unsigned long long)t->cj->rx_pkts, t->sj->port,
+		       (unsigned long long)t->sj->tx_pkts,
+		       (unsigned long long)t->sj->rx_pkts,
+		       (unsigned long long)(t->cj->foreign + t->sj->foreign),
+		       (unsigned long long)(t->cj->bad_csum + t->sj->bad_csum),
+		       (unsigned long long)(t->cj->stray + t->sj->stray));
+	}
+	if (!why[0] && ok < t->n && !interrupted)
+		snprintf(why, whylen,
+			 "%llu of %u connections did not close cleanly",
+			 (unsigned long long)(t->n - ok), t->n);
+	if (!why[0] && bad)
+		snprintf(why, whylen,
+			 "payload check failed: %llu bytes were not what was "
+			 "sent",
+			 (unsigned long long)bad);
+	if (!why[0] && cfg->bytes && sent != cfg->bytes && !interrupted)
+		snprintf(why, whylen, "%llu of %llu bytes acknowledged",
+			 (unsigned long long)sent,
+			 (unsigned long long)cfg->bytes);
+	if (text && why[0])
+		printf("WARNING: %s\n", why);
+	addr_text(a1, sizeof(a1), cfg->dst_ip, TCP_DPORT);
+	addr_text(a2, sizeof(a2), cfg->src_ip, NB_DEFAULT_SPORT_BASE);
+	start = json_pack(
+		"{s:o, s:s, s:{s:s, s:i}, s:i, s:{s:s, s:i, s:i, s:i, s:f, "
+		"s:I, s:i, s:i}}",
+		"connected", conn, "version", "dpdk-nbench " NB_VERSION,
+		"connecting_to", "host", a1, "port", TCP_DPORT,
+		"tcp_mss_default", t->mss, "test_start", "protocol", "TCP",
+		"num_streams", (int)t->n, "blksize",
+		(int)(t->mss - NB_TCP_STAMP_LEN), "omit", 0, "duration",
+		cfg->bytes ? 0.0 : cfg->duration, "bytes",
+		(json_int_t)cfg->bytes, "blocks", 0, "reverse", 0);
+	end = json_pack("{s:o, s:o, s:o}", "streams", streams, "sum_sent",
+			nb_tcp_json_sum(0, ss, sent, 1, retr), "sum_received",
+			nb_tcp_json_sum(0, sr, rcvd, 0, 0));
+	nb = json_pack(
+		"{s:s, s:i, s:i, s:b, s:b, s:I, s:I, s:I, s:I, s:I, s:I, "
+		"s:I, s:{s:I, s:I, s:I, s:I}}",
+		"mode", "tcp", "mss", t->mss, "window", (int)cfg->tcp_window,
+		"sack", !cfg->tcp_no_sack, "delayed_ack", cfg->tcp_delayed_ack,
+		"connections_closed", (json_int_t)ok, "fast_retransmits",
+		(json_int_t)fr, "rto", (json_int_t)rto, "recoveries",
+		(json_int_t)rec, "bad_bytes", (json_int_t)bad,
+		"dup_bytes_received", (json_int_t)dup, "stray_segments",
+		(json_int_t)(t->cj->stray + t->sj->stray), "frames",
+		"client_tx", (json_int_t)t->cj->tx_pkts, "client_rx",
+		(json_int_t)t->cj->rx_pkts, "server_tx",
+		(json_int_t)t->sj->tx_pkts, "server_rx",
+		(json_int_t)t->sj->rx_pkts);
+	if (h->count)
+		json_object_set_new(
+			nb, "latency_ns",
+			json_pack("{s:I, s:I, s:I, s:I, s:I, s:f}", "count",
+				  (json_int_t)h->count, "min",
+				  (json_int_t)h->min, "p50",
+				  (json_int_t)nb_hist_percentile(h, 50), "p99",
+				  (json_int_t)nb_hist_percentile(h, 99), "max",
+				  (json_int_t)h->max, "mean", nb_hist_mean(h)));
+	json_object_set_new(nb, "interrupted", json_boolean(interrupted));
+	doc = json_pack("{s:o, s:O, s:o, s:o}", "start", start, "intervals",
+			t->intervals, "end", end, "nbench", nb);
+	if (why[0])
+		json_object_set_new(doc, "error", json_string(why));
+	app->emitted = 1;
+	if (nb_out_finish(o, doc) != 0)
+		NB_LOG(ERR, "cannot write --json-file %s", cfg->json_file);
+}
+
+int
+nb_tcprun_main(struct nb_app *app)
+{
+	const struct nb_config *cfg = &app->cfg;
+	struct nb_run *run = &app->run;
+	struct tcprun t = {.app = app};
+	uint64_t hz = nb_tsc_hz();
+	int interrupted = 0, code = 0;
+	char err[320] = "", why[320] = "";
+	unsigned int i;
+	double secs;
+
+	t.n = cfg->streams;
+	t.mss = (uint16_t)(cfg->sizes.sizes[0] - NB_FCS_LEN - NB_ETH_HLEN -
+			   (cfg->vlan_id ? NB_VLAN_HLEN : 0) - NB_IPV4_HLEN -
+			   NB_TCP_HLEN);
+	t.prev = calloc(t.n, sizeof(*t.prev));
+	t.cur = calloc(t.n, sizeof(*t.cur));
+	t.intervals = json_array();
+	if (t.prev == NULL || t.cur == NULL || build(&t, err, sizeof(err))) {
+		nb_app_error(app, "%s", err[0] ? err : "out of memory");
+		free_all(&t);
+		return 1;
+	}
+	if (nb_out_chatty(&app->out)) {
+		char a1[40], a2[40];
+
+		for (i = 0; i < app->nb_ports; i++)
+			nb_setup_print_test_port(stdout, &app->ports[i]);
+		addr_text(a1, sizeof(a1), cfg->src_ip, NB_DEFAULT_SPORT_BASE);
+		addr_text(a2, sizeof(a2), cfg->dst_ip, TCP_DPORT);
+		printf("Loopback TCP test: %u connection%s %s%s -> %s (port "
+		       "%u -> port %u), MSS %u, window %u, SACK %s, "
+		       "delayed ACK %s",
+		       t.n, t.n == 1 ? "" : "s", a1, t.n > 1 ? "+" : "", a2,
+		       t.cj->port, t.sj->port, t.mss, cfg->tcp_window,
+		       cfg->tcp_no_sack ? "off" : "on",
+		       cfg->tcp_delayed_ack ? "on" : "off");
+		if (cfg->bytes)
+			printf(", %llu bytes", (unsigned long long)cfg->bytes);
+		else
+			printf(", %.2f s", cfg->duration);
+		printf("\n");
+		if (app->out.intervals)
+			nb_tcp_text_header(app->out.f, 0);
+		fflush(stdout);
+	}
+	nb_port_rx_flush(t.cj->port, 0);
+	nb_port_rx_flush(t.sj->port, 0);
+	nb_clock_init(&run->clock, hz, 0);
+	run->start_tsc = rte_get_tsc_cycles() +
+			 (uint64_t)(NB_RUN_START_DELAY_S * (double)hz);
+	t.start_ns = nb_clock_ns(&run->clock, run->start_tsc);
+	for (i = 0; i < t.nb_w; i++) {
+		if (rte_eal_remote_launch(nb_tcp_worker_main, t.w[i],
+					  t.w[i]->lcore) != 0) {
+			nb_app_error(app, "cannot launch lcore %u",
+				     t.w[i]->lcore);
+			for (; i > 0; i--) {
+				t.w[i - 1]->exit_req = 1;
+				rte_eal_wait_lcore(t.w[i - 1]->lcore);
+			}
+			free_all(&t);
+			return 1;
+		}
+	}
+	wait_end(&t, &interrupted, why, sizeof(why));
+	secs = elapsed_s(&t);
+	for (i = 0; i < t.nb_w; i++)
+		t.w[i]->exit_req = 1;
+	for (i = 0; i < t.nb_w; i++)
+		rte_eal_wait_lcore(t.w[i]->lcore);
+	report(&t, secs, interrupted, why, sizeof(why));
+	if (why[0]) {
+		NB_LOG(ERR, "%s", why);
+		code = 1;
+	}
+	if (interrupted)
+		code = 1;
+	free_all(&t);
+	return code;
+}

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The closed-loop TCP worker loop (see nb_tcp_engine.h). */
+#include "nb_tcp_engine.h"
+
+#include <rte_branch_prediction.h>
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+#include <rte_pause.h>
+#include <rte_random.h>
+
+#include "nb_tcp_wire.h"
+
+/* The end a parsed frame belongs to, or NULL (the 4-tuple must match). */
+static struct nb_tcp_end *
+demux(struct nb_tcpjob *j, const struct nb_flow *f)
+{
+	uint16_t cport = j->server ? f->src_port : f->dst_port;
+	uint32_t i = (uint16_t)(cport - j->port_base);
+	struct nb_tcp_end *e;
+
+	if (i >= j->n)
+		return NULL;
+	e = &j->ends[i];
+	if (f->src_port != e->f.dst_port || f->dst_port != e->f.src_port ||
+	    f->src_ip != e->f.dst_ip || f->dst_ip != e->f.src_ip)
+		return NULL;
+	return e;
+}
+
+/* A frame to send: built into a fresh mbuf and queued after pend[]. */
+static int
+emit(struct nb_tcpjob *j, const struct nb_flow *f, struct nb_tcp_seg *s,
+     struct rte_mbuf *m)
+{
+	uint16_t room = rte_pktmbuf_tailroom(m);
+	int len = nb_tcp_frame_build(rte_pktmbuf_mtod(m, uint8_t *), room, f, s,
+				     NULL);
+
+	if (unlikely(len < 0)) {
+		rte_pktmbuf_free(m);
+		return -1;
+	}
+	m->data_len = (uint16_t)len;
+	m->pkt_len = (uint32_t)len;
+	j->pend[j->pend_head + j->nb_pend] = m;
+	j->nb_pend++;
+	return 0;
+}
+
+/* Answer a stray segment with the RST RFC 793 asks for. */
+static void
+send_rst(struct nb_tcpjob *j, const struct nb_flow *in,
+	 const struct nb_tcp_seg *s)
+{
+	struct nb_tcp_seg r;
+	struct nb_flow f;
+	struct rte_mbuf *m;
+
+	if (!nb_tcp_rst_for(s, &r) || j->pend_head + j->nb_pend >= NB_BURST)
+		return;
+	m = rte_pktmbuf_alloc(j->pool);
+	if (m == NULL) {
+		j->alloc_fail++;
+		return;
+	}
+	f = *in;
+	memcpy(f.dst_mac, in->src_mac, 6);
+	memcpy(f.src_mac, in->dst_mac, 6);
+	f.src_ip = in->dst_ip;
+	f.dst_ip = in->src_ip;
+	f.src_port = in->dst_port;
+	f.dst_port = in->src_port;
+	f.stream_id = 0;
+	f.ttl = 64;
+	emit(j, &f, &r, m);
+}
+
+static void
+rx_step(struct nb_tcpjob *j, const struct nb_run *run)
+{
+	struct rte_mbuf *pkts[NB_BURST];
+	struct nb_tcp_seg s;
+	struct nb_flow f;
+	uint64_t now;
+	uint16_t n, i;
+
+	n = rte_eth_rx_burst(j->port, j->queue, pkts, NB_BURST);
+	if (n == 0)
+		return;
+	/* the time of this burst: a frame may be younger than the turn */
+	now = nb_clock_ns(&run->clock, rte_rdtsc());
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		uint64_t l4 = m->ol_flags & RTE_MBUF_F_RX_L4_CKSUM_MASK;
+		struct nb_tcp_end *e;
+
+		const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+
+		j->rx_pkts++;
+		j->rx_bytes += m->pkt_len + NB_FCS_LEN;
+		if (unlikely(m->nb_segs != 1) ||
+		    nb_tcp_frame_parse(d, m->data_len, 0, &f, &s) != 0) {
+			j->foreign++;
+			continue;
+		}
+		e = demux(j, &f);
+		/* the checksum: the NIC's verdict, or ours (cheap when the
+		 * payload is the pattern where this end expects it) */
+		if (!(j->rx_csum_hw && l4 == RTE_MBUF_F_RX_L4_CKSUM_GOOD) &&
+		    !nb_tcp_frame_csum_ok(
+			    d, &s,
+			    e ? nb_tcp_rcv_stream_off(&e->c, s.seq) : -1)) {
+			j->bad_csum++;
+			continue;
+		}
+		if (unlikely(e == NULL)) {
+			j->stray++;
+			send_rst(j, &f, &s);
+			continue;
+		}
+		if (s.has_stamp && s.len && j->owd != NULL) {
+			/* 48-bit stamps; a negative delay (another host's
+			 * clock) records as 0, as the UDP sink's */
+			uint64_t d = (now + (uint64_t)run->rx_offset_ns -
+				      s.stamp_ns) &
+				     ((UINT64_C(1) << 48) - 1);
+
+			nb_hist_record(j->owd, d < (UINT64_C(1) << 47) ? d : 0);
+		}
+		nb_tcp_input(&e->c, &s, now);
+		if (!e->all_acked_ns && !j->server &&
+		    e->c.snd_end != UINT64_MAX && e->c.snd_una >= e->c.snd_end)
+			e->all_acked_ns = now;
+		if (unlikely(!e->done_ns && nb_tcp_finished(&e->c))) {
+			e->done_ns = now;
+			j->finished++;
+		}
+	}
+	rte_pktmbuf_free_bulk(pkts, n);
+}
+
+static void
+tx_step(struct nb_tcpjob *j, uint64_t now)
+{
+	struct nb_tcp_seg s;
+	struct rte_mbuf *m = NULL;
+	uint32_t k, i = j->rr, segs;
+	uint16_t sent;
+
+	if (j->nb_pend == 0)
+		j->pend_head = 0;
+	for (k = 0; k < j->n && j->pend_head + j->nb_pend < NB_BURST; k++) {
+		struct nb_tcp_end *e = &j->ends[i];
+
+		for (segs = 0; segs < NB_TCP_SEGS_PER_TURN &&
+			       j->pend_head + j->nb_pend < NB_BURST;
+		     segs++) {
+			if (m == NULL) {
+				m = rte_pktmbuf_alloc(j->pool);
+				if (unlikely(m == NULL)) {
+					j->alloc_fail++;
+					goto out;
+				}
+			}
+			if (!nb_tcp_output(&e->c, now, &s))
+				break;
+			s.stamp_ns = now;
+			emit(j, &e->f, &s, m);
+			m = NULL;
+		}
+		if (unlikely(!e->done_ns && nb_tcp_finished(&e->c))) {
+			e->done_ns = now;
+			j->finished++;
+		}
+		if (++i == j->n)
+			i = 0;
+	}
+out:
+	j->rr = i;
+	if (m != NULL)
+		rte_pktmbuf_free(m);
+	if (j->nb_pend == 0)
+		return;
+	sent = rte_eth_tx_burst(j->port, j->queue, j->pend + j->pend_head,
+				j->nb_pend);
+	for (k = 0; k < sent; k++) {
+		j->tx_pkts++;
+		j->tx_bytes += j->pend[j->pend_head + k]->pkt_len + NB_FCS_LEN;
+	}
+	j->nb_pend = (uint16_t)(j->nb_pend - sent);
+	j->pend_head = j->nb_pend ? (uint16_t)(j->pend_head + sent) : 0;
+}
+
+/* Clients: connect every end (a random ISS each, RFC 6528's spirit). */
+static void
+open_all(struct nb_tcpjob *j, uint64_t now)
+{
+	struct nb_tcp_params p = j->params;
+	uint32_t i;
+
+	for (i = 0; i < j->n; i++) {
+		p.iss = (uint32_t)rte_rand();
+		if (p.send_bytes != UINT64_MAX)
+			p.send_bytes = j->bytes_each + (i < j->bytes_rest);
+		j->ends[i].open_ns = now;
+		nb_tcp_connect(&j->ends[i].c, &p, now);
+	}
+	j->opened = 1;
+}
+
+int
+nb_tcp_worker_main(void *arg)
+{
+	struct nb_tcpwork *w = arg;
+	struct nb_run *run = w->run;
+	int closed = 0;
+	uint64_t now;
+	uint16_t k;
+
+	while (rte_rdtsc() < run->start_tsc && !w->exit_req)
+		rte_pause();
+	now = nb_clock_ns(&run->clock, rte_rdtsc());
+	for (k = 0; k < w->nb_jobs; k++)
+		if (!w->jobs[k]->server)
+			open_all(w->jobs[k], now);
+	while (!w->exit_req) {
+		now = nb_clock_ns(&run->clock, rte_rdtsc());
+		if (unlikely(w->close_req && !closed)) {
+			uint32_t i;
+
+			for (k = 0; k < w->nb_jobs; k++)
+				if (!w->jobs[k]->server)
+					for (i = 0; i < w->jobs[k]->n; i++)
+						nb_tcp_close(
+							&w->jobs[k]->ends[i].c);
+			closed = 1;
+		}
+		for (k = 0; k < w->nb_jobs; k++) {
+			rx_step(w->jobs[k], run);
+			now = nb_clock_ns(&run->clock, rte_rdtsc());
+			tx_step(w->jobs[k], now);
+		}
+		w->loops++;
+	}
+	for (k = 0; k < w->nb_jobs; k++) {
+		struct nb_tcpjob *j = w->jobs[k];
+
+		if (j->nb_pend)
+			rte_pktmbuf_free_bulk(j->pend + j->pend_head,
+					      j->nb_pend);
+		j->nb_pend = 0;
+	}
+	w->exited = 1;
+	return 0;
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The closed-loop TCP worker (--tcp): a job owns one queue pair of a port
+ * and every connection end on it, clients (they connect and send) or
+ * servers (they listen, take the data in and ACK it).  A worker runs one
+ * or two jobs.  Per turn and job: an RX burst, each frame parsed and
+ * handed to its connection (a stray TCP segment gets a RST, anything else
+ * is counted foreign), then the connections asked round robin for their
+ * segments until a burst is full, then one TX burst; what the queue does
+ * not take waits for the next turn (TCP has counted it as sent).  The
+ * connections' state and counters are written by this worker only; the
+ * control lcore reads them for the reports.
+ */
+#ifndef NB_TCP_ENGINE_H
+#define NB_TCP_ENGINE_H
+
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_mempool.h>
+
+#include "nb_frame.h"
+#include "nb_hist.h"
+#include "nb_tcp.h"
+#include "nb_worker.h"
+
+#define NB_TCP_SEGS_PER_TURN 16 /* one connection's segments per turn */
+
+struct nb_tcp_end {
+	struct nb_tcp_conn c;
+	struct nb_flow f;      /* our frames: we are the source */
+	uint64_t open_ns;      /* the SYN (client) */
+	uint64_t done_ns;      /* nb_tcp_finished() first seen; 0 not yet */
+	uint64_t all_acked_ns; /* client: every byte acknowledged */
+} __rte_cache_aligned;
+
+struct nb_tcpjob {
+	uint16_t port, queue;
+	uint8_t server;
+	uint8_t rx_csum_hw; /* the PMD flags L4 checksums it checked */
+	uint32_t n;	    /* connection ends */
+	uint16_t port_base; /* end i is the client port port_base + i */
+	struct nb_tcp_end *ends;
+	struct nb_tcp_params params;	 /* the clients' (send_bytes per end) */
+	uint64_t bytes_each, bytes_rest; /* --bytes split: the first
+					  * bytes_rest ends send one more */
+	struct rte_mempool *pool;
+	uint32_t rr; /* the end served first next turn */
+	uint16_t nb_pend, pend_head;
+	struct rte_mbuf *pend[NB_BURST];
+	struct nb_hist *owd; /* servers: one-way delay of data (stamps) */
+	/* counters, single writer */
+	uint64_t rx_pkts, rx_bytes, tx_pkts, tx_bytes;
+	uint64_t foreign;  /* not TCP/IPv4 for us (ARP, LLDP, junk) */
+	uint64_t bad_csum; /* TCP with a wrong checksum */
+	uint64_t stray;	   /* TCP for no connection of ours: RST sent */
+	uint64_t alloc_fail;
+	uint64_t finished; /* ends nb_tcp_finished() */
+	volatile int opened;
+} __rte_cache_aligned;
+
+struct nb_tcpwork {
+	unsigned int lcore;
+	uint16_t nb_jobs;
+	struct nb_tcpjob *jobs[2];
+	struct nb_run *run;	/* start_tsc, clock */
+	volatile int close_req; /* the clients stop sending: FIN next */
+	volatile int exit_req;	/* leave the loop */
+	volatile int exited;
+	uint64_t loops __rte_cache_aligned;
+} __rte_cache_aligned;
+
+/* rte_eal_remote_launch entry point: arg is a struct nb_tcpwork. */
+int nb_tcp_worker_main(void *arg);
+
+#endif /* NB_TCP_ENGINE_H */
