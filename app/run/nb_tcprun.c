@@ -370,6 +370,43 @@ end_secs(const struct tcprun *t, double fallback, int sender)
 				  : fallback;
 }
 
+/* Each port's frames as the tool and the PMD counted them. */
+static json_t *
+ports_json(const struct tcprun *t)
+{
+	const struct nb_tcpjob *js[2] = {t->cj, t->sj};
+	json_t *a = json_array();
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		struct nb_pmd_stats ps;
+
+		memset(&ps, 0, sizeof(ps));
+		nb_port_stats(js[i]->port, &ps);
+		json_array_append_new(
+			a, json_pack("{s:i, s:s, s:I, s:I, s:I, s:I, s:I, s:I, "
+				     "s:I, s:{s:I, s:I, s:I, s:I, s:I, s:I}}",
+				     "port", js[i]->port, "role",
+				     js[i]->server ? "server" : "client",
+				     "tool_tx_packets",
+				     (json_int_t)js[i]->tx_pkts,
+				     "tool_rx_packets",
+				     (json_int_t)js[i]->rx_pkts, "foreign",
+				     (json_int_t)js[i]->foreign, "bad_checksum",
+				     (json_int_t)js[i]->bad_csum, "stray",
+				     (json_int_t)js[i]->stray, "alloc_fail",
+				     (json_int_t)js[i]->alloc_fail, "rx_bytes",
+				     (json_int_t)js[i]->rx_bytes, "pmd",
+				     "opackets", (json_int_t)ps.opackets,
+				     "ipackets", (json_int_t)ps.ipackets,
+				     "imissed", (json_int_t)ps.imissed,
+				     "ierrors", (json_int_t)ps.ierrors,
+				     "oerrors", (json_int_t)ps.oerrors,
+				     "rx_nombuf", (json_int_t)ps.rx_nombuf));
+	}
+	return a;
+}
+
 static void
 report(struct tcprun *t, double secs, int interrupted, char *why, size_t whylen)
 {
@@ -518,6 +555,7 @@ report(struct tcprun *t, double secs, int interrupted, char *why, size_t whylen)
 				  (json_int_t)nb_hist_percentile(h, 99), "max",
 				  (json_int_t)h->max, "mean", nb_hist_mean(h)));
 	json_object_set_new(nb, "interrupted", json_boolean(interrupted));
+	json_object_set_new(nb, "ports", ports_json(t));
 	doc = json_pack("{s:o, s:O, s:o, s:o}", "start", start, "intervals",
 			t->intervals, "end", end, "nbench", nb);
 	if (why[0])
@@ -576,6 +614,8 @@ nb_tcprun_main(struct nb_app *app)
 	}
 	nb_port_rx_flush(t.cj->port, 0);
 	nb_port_rx_flush(t.sj->port, 0);
+	nb_port_stats_reset(t.cj->port);
+	nb_port_stats_reset(t.sj->port);
 	nb_clock_init(&run->clock, hz, 0);
 	run->start_tsc = rte_get_tsc_cycles() +
 			 (uint64_t)(NB_RUN_START_DELAY_S * (double)hz);
