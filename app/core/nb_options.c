@@ -1483,6 +1483,10 @@ check_loopback(const struct nb_config *cfg, char *err, size_t errlen)
 {
 	uint16_t i, j;
 
+	/* --tcp with one side: a client of, or a listener for, another
+	 * host's TCP */
+	if (cfg->tcp && (cfg->nb_tx_ports == 0) != (cfg->nb_rx_ports == 0))
+		return 0;
 	if (cfg->nb_tx_ports == 0 || cfg->nb_rx_ports == 0) {
 		snprintf(err, errlen,
 			 "a loopback test needs both --tx-port and --rx-port");
@@ -1563,9 +1567,10 @@ check_tcp(struct nb_config *cfg, char *err, size_t errlen)
 			 "sets the MSS; 1518 gives iperf's 1460)");
 		return -EINVAL;
 	}
-	if (cfg->nb_tx_ports != 1) {
+	if (cfg->nb_tx_ports > 1 || cfg->nb_rx_ports > 1) {
 		snprintf(err, errlen,
-			 "--tcp connects one --tx-port to one --rx-port");
+			 "--tcp connects one --tx-port to one --rx-port (or "
+			 "either alone to another host)");
 		return -EINVAL;
 	}
 	cfg->proto = NB_IPPROTO_TCP;

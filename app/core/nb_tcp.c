@@ -125,6 +125,7 @@ init_common(struct nb_tcp_conn *c, const struct nb_tcp_params *p)
 	c->rcv_wscale = nb_tcp_wscale_for(c->rcv_wnd);
 	c->sack_offer = p->sack;
 	c->delayed_ack = p->delayed_ack;
+	c->check = p->check;
 	c->close_after_send = p->close_after_send;
 	c->snd_end =
 		p->send_bytes == UINT64_MAX ? UINT64_MAX : 1 + p->send_bytes;
@@ -401,6 +402,12 @@ nb_tcp_rcv_stream_off(const struct nb_tcp_conn *c, uint32_t seq)
 }
 
 static int
+check_auto(const struct nb_tcp_conn *c)
+{
+	return c->check == NB_TCP_CHECK_AUTO;
+}
+
+static int
 can_receive(uint8_t st)
 {
 	return st == NB_TCP_ESTABLISHED || st == NB_TCP_FIN_WAIT_1 ||
@@ -467,7 +474,12 @@ data_in(struct nb_tcp_conn *c, const struct nb_tcp_seg *s, int64_t off,
 		fin_take(c);
 		return;
 	}
-	c->st.bad_bytes += bad_count(p, lo - 1, (uint32_t)(hi - lo));
+	if (check_auto(c) && lo == 1 && hi - lo >= NB_TCP_CHECK_PROBE)
+		c->check = memcmp(p, nb_tcp_pattern, NB_TCP_CHECK_PROBE) == 0
+				   ? NB_TCP_CHECK_ON
+				   : NB_TCP_CHECK_OFF;
+	if (c->check == NB_TCP_CHECK_ON)
+		c->st.bad_bytes += bad_count(p, lo - 1, (uint32_t)(hi - lo));
 	if (lo == c->rcv_nxt) {
 		before = c->rcv_nxt;
 		c->rcv_nxt = hi;

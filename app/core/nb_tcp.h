@@ -104,6 +104,11 @@ struct nb_tcp_seg {
 	uint16_t l3_off, l4_off, hdr_len;
 };
 
+#define NB_TCP_CHECK_ON   0
+#define NB_TCP_CHECK_OFF  1
+#define NB_TCP_CHECK_AUTO 2
+#define NB_TCP_CHECK_PROBE 16 /* bytes AUTO compares */
+
 /* What a connection end is set up with. */
 struct nb_tcp_params {
 	uint32_t iss;	     /* initial send sequence number */
@@ -112,6 +117,10 @@ struct nb_tcp_params {
 	uint8_t delayed_ack; /* ACK every second full segment (and 40 ms) */
 	uint8_t sack;	     /* offer SACK-permitted */
 	uint8_t stamp;	     /* carry the stamp option on data segments */
+	/* the receiver's payload check: NB_TCP_CHECK_ON, _OFF, or _AUTO
+	 * (on if the stream's first bytes are the pattern: a peer that is
+	 * not this tool sends its own bytes) */
+	uint8_t check;
 	/* bytes this end sends before its FIN; UINT64_MAX: until
 	 * nb_tcp_close() */
 	uint64_t send_bytes;
@@ -154,6 +163,7 @@ struct nb_tcp_conn {
 	uint8_t active; /* we connected (client) */
 	uint8_t sack_ok, snd_wscale, rcv_wscale;
 	uint8_t delayed_ack, stamp;
+	uint8_t check; /* NB_TCP_CHECK_* (AUTO turns ON or OFF) */
 	uint8_t dupacks;
 	uint8_t in_recovery;
 	uint8_t ack_pending;  /* an ACK is owed now */

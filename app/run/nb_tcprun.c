@@ -14,6 +14,7 @@
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 
+#include "nb_l2.h"
 #include "nb_log.h"
 #include "nb_run.h"
 #include "nb_setup.h"
@@ -30,6 +31,10 @@
 
 struct tcprun {
 	struct nb_app *app;
+	/* loop: both ends here; else clients to another host (has_client)
+	 * or a listener for another host's clients (has_server) */
+	int loop, has_client, has_server;
+	uint8_t peer_mac[6]; /* where the clients' frames go */
 	struct nb_tcpjob *cj, *sj; /* clients (TX port), servers (RX) */
 	struct nb_tcpwork *w[2];
 	unsigned int nb_w;
@@ -41,32 +46,56 @@ struct tcprun {
 	uint64_t start_ns;
 };
 
+/* One connection: its client end c and server end s, either NULL when
+ * the other host is not this tool (then the bytes the one side counted
+ * stand for both). */
+/* Connections to report: a listener's, those it accepted. */
+static uint32_t
+nconn(const struct tcprun *t)
+{
+	return t->sj && t->sj->accept_any ? (uint32_t)t->sj->accepted : t->n;
+}
+
 static void
 snap_one(const struct nb_tcp_end *c, const struct nb_tcp_end *s,
 	 struct nb_tcp_snap *o)
 {
-	const struct nb_tcp_stats *a = &c->c.st, *b = &s->c.st;
+	memset(o, 0, sizeof(*o));
+	if (c != NULL) {
+		const struct nb_tcp_stats *a = &c->c.st;
 
-	o->acked = a->bytes_acked;
-	o->rcvd = b->bytes_rcvd;
-	o->retrans = a->retrans;
-	o->fast_retrans = a->fast_retrans;
-	o->rto = a->rto_fired;
-	o->recoveries = a->recoveries;
-	o->cwnd = c->c.cwnd;
-	o->max_cwnd = a->max_cwnd;
-	o->srtt_ns = c->c.srtt_ns;
-	o->rttvar_ns = c->c.rttvar_ns;
-	o->min_rtt_ns = a->min_rtt_ns;
-	o->max_rtt_ns = a->max_rtt_ns;
-	o->rtt_samples = a->rtt_samples;
-	o->bad_bytes = b->bad_bytes;
-	o->dup_bytes = b->dup_bytes_in;
-	o->ooo_segs = b->ooo_segs_in;
-	o->cstate = c->c.state;
-	o->sstate = s->c.state;
-	o->cerr = c->c.error;
-	o->serr = s->c.error;
+		o->acked = a->bytes_acked;
+		o->retrans = a->retrans;
+		o->fast_retrans = a->fast_retrans;
+		o->rto = a->rto_fired;
+		o->recoveries = a->recoveries;
+		o->cwnd = c->c.cwnd;
+		o->max_cwnd = a->max_cwnd;
+		o->srtt_ns = c->c.srtt_ns;
+		o->rttvar_ns = c->c.rttvar_ns;
+		o->min_rtt_ns = a->min_rtt_ns;
+		o->max_rtt_ns = a->max_rtt_ns;
+		o->rtt_samples = a->rtt_samples;
+		o->cstate = c->c.state;
+		o->cerr = c->c.error;
+	}
+	if (s != NULL) {
+		const struct nb_tcp_stats *b = &s->c.st;
+
+		o->rcvd = b->bytes_rcvd;
+		o->bad_bytes = b->bad_bytes;
+		o->dup_bytes = b->dup_bytes_in;
+		o->ooo_segs = b->ooo_segs_in;
+		o->sstate = s->c.state;
+		o->serr = s->c.error;
+		if (c == NULL) {
+			o->acked = o->rcvd;
+			o->cstate = NB_TCP_TIME_WAIT; /* the peer's: unknown */
+		}
+	} else {
+		o->rcvd = o->acked;
+		o->sstate = NB_TCP_CLOSED;
+	}
 }
 
 static void
@@ -74,8 +103,9 @@ snap_all(struct tcprun *t, struct nb_tcp_snap *o)
 {
 	uint32_t i;
 
-	for (i = 0; i < t->n; i++)
-		snap_one(&t->cj->ends[i], &t->sj->ends[i], &o[i]);
+	for (i = 0; i < nconn(t); i++)
+		snap_one(t->cj ? &t->cj->ends[i] : NULL,
+			 t->sj ? &t->sj->ends[i] : NULL, &o[i]);
 }
 
 static double
@@ -94,11 +124,11 @@ interval(struct tcprun *t, double t1)
 	uint64_t bytes = 0, retr = 0;
 	json_t *streams = json_array();
 	int text = nb_out_chatty(o) && o->intervals;
-	uint32_t i;
+	uint32_t i, n = nconn(t);
 	char id[16];
 
 	snap_all(t, t->cur);
-	for (i = 0; i < t->n; i++) {
+	for (i = 0; i < n; i++) {
 		const struct nb_tcp_snap *a = &t->prev[i], *b = &t->cur[i];
 
 		bytes += b->acked - a->acked;
@@ -106,22 +136,24 @@ interval(struct tcprun *t, double t1)
 		json_array_append_new(
 			streams,
 			nb_tcp_json_iv_stream((int)i + 1, t0, t1, a, b));
-		if (text && t->n <= TEXT_STREAM_ROWS_MAX) {
+		if (text && n <= TEXT_STREAM_ROWS_MAX) {
 			snprintf(id, sizeof(id), "%u", i + 1);
+			/* another host's sender: no Retr, Cwnd, RTT here */
 			nb_tcp_text_row(o->f, id, t0, t1, b->acked - a->acked,
-					b->retrans - a->retrans, 1, b->cwnd,
-					b->srtt_ns, o->format, NULL);
+					b->retrans - a->retrans, t->cj != NULL,
+					b->cwnd, b->srtt_ns, o->format, NULL);
 		}
 	}
-	if (text && (t->n > 1))
-		nb_tcp_text_row(o->f, "SUM", t0, t1, bytes, retr, 1, 0, 0,
-				o->format, NULL);
+	if (text && n > 1)
+		nb_tcp_text_row(o->f, "SUM", t0, t1, bytes, retr,
+				t->cj != NULL, 0, 0, o->format, NULL);
 	if (text)
 		fflush(o->f);
 	json_array_append_new(
 		t->intervals,
 		json_pack("{s:o, s:o}", "streams", streams, "sum",
-			  nb_tcp_json_sum(t0, t1, bytes, 1, retr)));
+			  nb_tcp_json_sum(t0, t1, bytes, t->cj != NULL,
+					  retr)));
 	memcpy(t->prev, t->cur, t->n * sizeof(*t->prev));
 	t->t_prev = t1;
 }
@@ -185,15 +217,19 @@ job_make(struct tcprun *t, uint16_t port, int server, char *err, size_t errlen)
 			goto nomem;
 		nb_hist_init(j->owd);
 	}
+	memcpy(j->mac, t->app->ports[server && t->loop ? 1 : 0].desc.mac, 6);
+	j->ip = server ? cfg->dst_ip : cfg->src_ip;
+	j->listen_port = TCP_DPORT;
+	j->accept_any = server && !t->loop;
+	if (j->accept_any)
+		return j; /* the ends are bound by the SYNs that come */
 	for (i = 0; i < t->n; i++) {
 		struct nb_flow *f = &j->ends[i].f;
 		uint16_t cport = (uint16_t)(j->port_base + i);
 		const uint8_t *tx_mac = cfg->have_src_mac
 						? cfg->src_mac
 						: t->app->ports[0].desc.mac;
-		const uint8_t *rx_mac = cfg->have_dst_mac
-						? cfg->dst_mac
-						: t->app->ports[1].desc.mac;
+		const uint8_t *rx_mac = t->peer_mac;
 
 		f->proto = NB_IPPROTO_TCP;
 		f->vlan_id = cfg->vlan_id;
@@ -220,29 +256,26 @@ build(struct tcprun *t, char *err, size_t errlen)
 	unsigned int i;
 	uint32_t k;
 
-	t->cj = job_make(t, t->app->port_ids[0], 0, err, errlen);
-	if (t->cj == NULL)
-		return -1;
-	t->sj = job_make(t, t->app->port_ids[1], 1, err, errlen);
-	if (t->sj == NULL)
-		return -1;
-	t->cj->params.mss = t->mss;
-	t->cj->params.rcv_wnd = 65535;
-	t->cj->params.sack = !cfg->tcp_no_sack;
-	t->cj->params.stamp = 1;
-	t->cj->params.stamp_len = NB_TCP_STAMP_LEN;
-	t->cj->params.close_after_send = 1;
-	t->cj->params.send_bytes = cfg->bytes ? 0 : UINT64_MAX;
-	t->cj->bytes_each = cfg->bytes / t->n;
-	t->cj->bytes_rest = cfg->bytes % t->n;
+	if (t->has_client) {
+		t->cj = job_make(t, t->app->port_ids[0], 0, err, errlen);
+		if (t->cj == NULL)
+			return -1;
+	}
+	if (t->has_server) {
+		t->sj = job_make(t, t->app->port_ids[t->loop ? 1 : 0], 1, err,
+				 errlen);
+		if (t->sj == NULL)
+			return -1;
+	}
 	sp.mss = t->mss;
 	sp.rcv_wnd = cfg->tcp_window;
 	sp.sack = 1;
 	sp.delayed_ack = (uint8_t)cfg->tcp_delayed_ack;
-	for (k = 0; k < t->n; k++)
+	/* another host's payload is its own: checked only if it is ours */
+	sp.check = t->loop ? NB_TCP_CHECK_ON : NB_TCP_CHECK_AUTO;
+	for (k = 0; t->sj && k < t->n; k++)
 		nb_tcp_listen(&t->sj->ends[k].c, &sp);
-	/* one worker per side when there are two, else one for both */
-	t->nb_w = t->app->plan.nb_workers >= 2 ? 2 : 1;
+	t->nb_w = t->app->plan.nb_workers >= 2 && t->loop ? 2 : 1;
 	for (i = 0; i < t->nb_w; i++) {
 		unsigned int lc = t->app->plan.workers[i].lcore;
 
@@ -256,8 +289,21 @@ build(struct tcprun *t, char *err, size_t errlen)
 		t->w[i]->lcore = lc;
 		t->w[i]->run = &t->app->run;
 	}
-	t->w[0]->jobs[t->w[0]->nb_jobs++] = t->cj;
-	t->w[t->nb_w - 1]->jobs[t->w[t->nb_w - 1]->nb_jobs++] = t->sj;
+	if (t->cj)
+		t->w[0]->jobs[t->w[0]->nb_jobs++] = t->cj;
+	if (t->sj)
+		t->w[t->nb_w - 1]->jobs[t->w[t->nb_w - 1]->nb_jobs++] = t->sj;
+	if (t->cj == NULL)
+		return 0;
+	t->cj->params.mss = t->mss;
+	t->cj->params.rcv_wnd = 65535;
+	t->cj->params.sack = !cfg->tcp_no_sack;
+	t->cj->params.stamp = 1;
+	t->cj->params.stamp_len = NB_TCP_STAMP_LEN;
+	t->cj->params.close_after_send = 1;
+	t->cj->params.send_bytes = cfg->bytes ? 0 : UINT64_MAX;
+	t->cj->bytes_each = cfg->bytes / t->n;
+	t->cj->bytes_rest = cfg->bytes % t->n;
 	return 0;
 }
 
@@ -282,12 +328,19 @@ free_all(struct tcprun *t)
 	json_decref(t->intervals);
 }
 
+/* Every connection closed: all of them, or those a listener took. */
 static int
 all_finished(const struct tcprun *t)
 {
-	return t->cj->finished == t->n && t->sj->finished == t->n;
+	if (t->cj && t->cj->finished < t->n)
+		return 0;
+	if (t->sj && t->sj->accept_any)
+		return t->sj->accepted > 0 &&
+		       t->sj->finished == t->sj->accepted;
+	return t->sj == NULL || t->sj->finished == t->n;
 }
 
+/* Bytes delivered so far, as this side sees them: progress. */
 static uint64_t
 acked_total(const struct tcprun *t)
 {
@@ -295,7 +348,8 @@ acked_total(const struct tcprun *t)
 	uint32_t i;
 
 	for (i = 0; i < t->n; i++)
-		s += t->cj->ends[i].c.st.bytes_acked;
+		s += t->cj ? t->cj->ends[i].c.st.bytes_acked
+			   : t->sj->ends[i].c.st.bytes_rcvd;
 	return s;
 }
 
@@ -315,6 +369,14 @@ wait_end(struct tcprun *t, int *interrupted, char *why, size_t whylen)
 		now = elapsed_s(t);
 		if (now <= 0)
 			continue;
+		/* a listener waits for its first connection without end
+		 * (or Ctrl-C), and its times count from it, as iperf3 -s's */
+		if (t->cj == NULL && t->sj->accepted == 0 && !nb_force_quit &&
+		    close_at < 0) {
+			t->start_ns = nb_clock_ns(&t->app->run.clock,
+						  rte_rdtsc());
+			continue;
+		}
 		while (now >= next_iv && close_at < 0) {
 			interval(t, next_iv);
 			next_iv += cfg->interval;
@@ -324,13 +386,15 @@ wait_end(struct tcprun *t, int *interrupted, char *why, size_t whylen)
 			acked = a;
 			last_progress = now;
 		}
-		if (close_at < 0 && ((limit > 0 && now >= limit) ||
-				     nb_force_quit || t->cj->finished == t->n ||
-				     now - last_progress > STALL_S)) {
+
+		if (close_at < 0 &&
+		    ((limit > 0 && now >= limit) || nb_force_quit ||
+		     (t->cj ? t->cj->finished == t->n : all_finished(t)) ||
+		     now - last_progress > STALL_S)) {
 			if (nb_force_quit)
 				*interrupted = 1;
 			else if (now - last_progress > STALL_S &&
-				 t->cj->finished < t->n)
+				 !all_finished(t))
 				snprintf(why, whylen,
 					 "no byte acknowledged for %.0f s: "
 					 "test stopped",
@@ -353,13 +417,15 @@ wait_end(struct tcprun *t, int *interrupted, char *why, size_t whylen)
 static double
 end_secs(const struct tcprun *t, double fallback, int sender)
 {
+	const struct nb_tcpjob *j = sender && t->cj ? t->cj : t->sj;
 	uint64_t last = 0;
 	uint32_t i;
 
-	for (i = 0; i < t->n; i++) {
-		const struct nb_tcp_end *e =
-			sender ? &t->cj->ends[i] : &t->sj->ends[i];
-		uint64_t x = sender ? e->all_acked_ns : e->done_ns;
+	if (j == NULL)
+		j = t->cj;
+	for (i = 0; i < nconn(t); i++) {
+		const struct nb_tcp_end *e = &j->ends[i];
+		uint64_t x = j->server ? e->done_ns : e->all_acked_ns;
 
 		if (!x)
 			return fallback;
@@ -381,11 +447,14 @@ ports_json(const struct tcprun *t)
 	for (i = 0; i < 2; i++) {
 		struct nb_pmd_stats ps;
 
+		if (js[i] == NULL)
+			continue;
 		memset(&ps, 0, sizeof(ps));
 		nb_port_stats(js[i]->port, &ps);
 		json_array_append_new(
 			a, json_pack("{s:i, s:s, s:I, s:I, s:I, s:I, s:I, s:I, "
-				     "s:I, s:{s:I, s:I, s:I, s:I, s:I, s:I}}",
+				     "s:I, s:I, s:I, s:{s:I, s:I, s:I, s:I, "
+				     "s:I, s:I}}",
 				     "port", js[i]->port, "role",
 				     js[i]->server ? "server" : "client",
 				     "tool_tx_packets",
@@ -394,10 +463,12 @@ ports_json(const struct tcprun *t)
 				     (json_int_t)js[i]->rx_pkts, "foreign",
 				     (json_int_t)js[i]->foreign, "bad_checksum",
 				     (json_int_t)js[i]->bad_csum, "stray",
-				     (json_int_t)js[i]->stray, "alloc_fail",
-				     (json_int_t)js[i]->alloc_fail, "rx_bytes",
-				     (json_int_t)js[i]->rx_bytes, "pmd",
-				     "opackets", (json_int_t)ps.opackets,
+				     (json_int_t)js[i]->stray, "arp_answered",
+				     (json_int_t)js[i]->arp_answered,
+				     "alloc_fail", (json_int_t)js[i]->alloc_fail,
+				     "rx_bytes", (json_int_t)js[i]->rx_bytes,
+				     "tx_bytes", (json_int_t)js[i]->tx_bytes,
+				     "pmd", "opackets", (json_int_t)ps.opackets,
 				     "ipackets", (json_int_t)ps.ipackets,
 				     "imissed", (json_int_t)ps.imissed,
 				     "ierrors", (json_int_t)ps.ierrors,
@@ -408,31 +479,88 @@ ports_json(const struct tcprun *t)
 }
 
 static void
-report(struct tcprun *t, double secs, int interrupted, char *why, size_t whylen)
+ports_text(const struct tcprun *t, FILE *f)
+{
+	const struct nb_tcpjob *js[2] = {t->cj, t->sj};
+	unsigned int i;
+
+	for (i = 0; i < 2; i++)
+		if (js[i] != NULL)
+			fprintf(f,
+				"frames: port %u (%s) sent %llu, received "
+				"%llu; foreign %llu, bad checksum %llu, stray "
+				"(RST sent) %llu, ARP answered %llu\n",
+				js[i]->port,
+				js[i]->server ? "server" : "client",
+				(unsigned long long)js[i]->tx_pkts,
+				(unsigned long long)js[i]->rx_pkts,
+				(unsigned long long)js[i]->foreign,
+				(unsigned long long)js[i]->bad_csum,
+				(unsigned long long)js[i]->stray,
+				(unsigned long long)js[i]->arp_answered);
+}
+
+/* One connection's line of start.connected[]. */
+static json_t *
+conn_json(const struct tcprun *t, uint32_t i, const struct nb_tcp_snap *s)
+{
+	const struct nb_flow *f =
+		t->cj ? &t->cj->ends[i].f : &t->sj->ends[i].f;
+	int cli = t->cj != NULL;
+
+	return json_pack("{s:i, s:o, s:i, s:o, s:i, s:s, s:s, s:s}", "socket",
+			 (int)i + 1, "local_host",
+			 ip_json(cli ? f->src_ip : f->dst_ip), "local_port",
+			 cli ? f->src_port : f->dst_port, "remote_host",
+			 ip_json(cli ? f->dst_ip : f->src_ip), "remote_port",
+			 cli ? f->dst_port : f->src_port, "client_state",
+			 t->cj ? nb_tcp_state_name(s->cstate) : "peer's",
+			 "server_state",
+			 t->sj ? nb_tcp_state_name(s->sstate) : "peer's",
+			 "error",
+			 nb_tcp_error_name(s->cerr ? s->cerr : s->serr));
+}
+
+static const char *
+check_text(const struct tcprun *t)
+{
+	uint32_t i, on = 0;
+
+	if (t->sj == NULL)
+		return "the peer's";
+	for (i = 0; i < nconn(t); i++)
+		on += t->sj->ends[i].c.check == NB_TCP_CHECK_ON;
+	return on == nconn(t) ? "checked"
+	       : on	      ? "checked where it was ours"
+			      : "not checked (not this tool's pattern)";
+}
+
+static void
+report(struct tcprun *t, double secs, int interrupted, char *why,
+       size_t whylen)
 {
 	struct nb_app *app = t->app;
 	const struct nb_config *cfg = &app->cfg;
 	const struct nb_output *o = &app->out;
 	int text = nb_out_chatty(o);
 	uint64_t sent = 0, rcvd = 0, retr = 0, fr = 0, rto = 0, rec = 0;
-	uint64_t bad = 0, dup = 0, ok = 0, est = 0;
+	uint64_t bad = 0, dup = 0, ok = 0;
 	double ss = end_secs(t, secs, 1), sr = end_secs(t, secs, 0);
 	json_t *streams = json_array(), *doc, *start, *end, *conn, *nb;
-	const struct nb_hist *h = t->sj->owd;
-	char a1[40], a2[40], id[16];
-	uint32_t i;
+	const struct nb_hist *h = t->sj ? t->sj->owd : NULL;
+	uint32_t i, n = nconn(t);
+	char a1[40], id[16];
 
-	if (cfg->duration > 0 && !cfg->bytes && !interrupted) {
-		/* a timed test's goodput is over --time, as iperf3's */
+	if (cfg->duration > 0 && !cfg->bytes && !interrupted && t->cj)
 		ss = sr = cfg->duration < secs ? cfg->duration : secs;
-	}
 	snap_all(t, t->cur);
 	conn = json_array();
 	if (text) {
-		printf("- - - - - - - - - - - - - - - - - - - - - - - - -\n");
+		fprintf(o->f, "- - - - - - - - - - - - - - - - - - - - - - - "
+			      "- -\n");
 		nb_tcp_text_header(o->f, 1);
 	}
-	for (i = 0; i < t->n; i++) {
+	for (i = 0; i < n; i++) {
 		const struct nb_tcp_snap *s = &t->cur[i];
 
 		sent += s->acked;
@@ -443,109 +571,101 @@ report(struct tcprun *t, double secs, int interrupted, char *why, size_t whylen)
 		rec += s->recoveries;
 		bad += s->bad_bytes;
 		dup += s->dup_bytes;
-		est += s->rtt_samples > 0;
 		ok += s->cstate == NB_TCP_TIME_WAIT &&
 		      s->sstate == NB_TCP_CLOSED && !s->cerr && !s->serr;
 		json_array_append_new(
 			streams, nb_tcp_json_end_stream((int)i + 1, ss, sr, s));
-		json_array_append_new(
-			conn,
-			json_pack(
-				"{s:i, s:o, s:i, s:o, s:i, s:s, s:s, s:s}",
-				"socket", (int)i + 1, "local_host",
-				ip_json(t->cj->ends[i].f.src_ip), "local_port",
-				t->cj->ends[i].f.src_port, "remote_host",
-				ip_json(t->cj->ends[i].f.dst_ip), "remote_port",
-				t->cj->ends[i].f.dst_port, "client_state",
-				nb_tcp_state_name(s->cstate), "server_state",
-				nb_tcp_state_name(s->sstate), "error",
-				nb_tcp_error_name(s->cerr ? s->cerr
-							  : s->serr)));
-		if (text && t->n <= TEXT_STREAM_ROWS_MAX) {
+		json_array_append_new(conn, conn_json(t, i, s));
+		if (text && n <= TEXT_STREAM_ROWS_MAX) {
 			snprintf(id, sizeof(id), "%u", i + 1);
-			nb_tcp_text_row(o->f, id, 0, ss, s->acked, s->retrans,
-					1, 0, 0, o->format, "sender");
-			nb_tcp_text_row(o->f, id, 0, sr, s->rcvd, 0, 0, 0, 0,
-					o->format, "receiver");
+			if (t->cj)
+				nb_tcp_text_row(o->f, id, 0, ss, s->acked,
+						s->retrans, 1, 0, 0, o->format,
+						"sender");
+			if (t->sj)
+				nb_tcp_text_row(o->f, id, 0, sr, s->rcvd, 0, 0,
+						0, 0, o->format, "receiver");
 		}
 	}
-	if (text && t->n > 1) {
-		nb_tcp_text_row(o->f, "SUM", 0, ss, sent, retr, 1, 0, 0,
-				o->format, "sender");
-		nb_tcp_text_row(o->f, "SUM", 0, sr, rcvd, 0, 0, 0, 0, o->format,
-				"receiver");
+	if (text && n > 1) {
+		if (t->cj)
+			nb_tcp_text_row(o->f, "SUM", 0, ss, sent, retr, 1, 0,
+					0, o->format, "sender");
+		if (t->sj)
+			nb_tcp_text_row(o->f, "SUM", 0, sr, rcvd, 0, 0, 0, 0,
+					o->format, "receiver");
 	}
 	if (text) {
-		printf("tcp: %u connection%s, %llu closed cleanly; retransmits "
-		       "%llu (fast %llu, RTO %llu), recoveries %llu; payload "
-		       "checked: %llu bytes wrong, %llu received twice\n",
-		       t->n, t->n == 1 ? "" : "s", (unsigned long long)ok,
-		       (unsigned long long)retr, (unsigned long long)fr,
-		       (unsigned long long)rto, (unsigned long long)rec,
-		       (unsigned long long)bad, (unsigned long long)dup);
-		if (h->count)
-			printf("latency (one-way, from the data's stamps): "
-			       "min %.1f us, p50 %.1f us, p99 %.1f us, max "
-			       "%.1f us over %llu segments\n",
-			       h->min / 1e3, nb_hist_percentile(h, 50) / 1e3,
-			       nb_hist_percentile(h, 99) / 1e3, h->max / 1e3,
-			       (unsigned long long)h->count);
-		printf("frames: port %u sent %llu, received %llu; port %u "
-		       "sent %llu, received %llu; foreign %llu, bad checksum "
-		       "%llu, stray (RST sent) %llu\n",
-		       t->cj->port, (unsigned long long)t->cj->tx_pkts,
-		       (unsigned long long)t->cj->rx_pkts, t->sj->port,
-		       (unsigned long long)t->sj->tx_pkts,
-		       (unsigned long long)t->sj->rx_pkts,
-		       (unsigned long long)(t->cj->foreign + t->sj->foreign),
-		       (unsigned long long)(t->cj->bad_csum + t->sj->bad_csum),
-		       (unsigned long long)(t->cj->stray + t->sj->stray));
+		fprintf(o->f,
+			"tcp: %u connection%s, %llu closed cleanly; "
+			"retransmits %llu (fast %llu, RTO %llu), recoveries "
+			"%llu; payload %s: %llu bytes wrong, %llu received "
+			"twice\n",
+			n, n == 1 ? "" : "s", (unsigned long long)ok,
+			(unsigned long long)retr, (unsigned long long)fr,
+			(unsigned long long)rto, (unsigned long long)rec,
+			check_text(t), (unsigned long long)bad,
+			(unsigned long long)dup);
+		if (!t->loop)
+			fprintf(o->f, "(the %s is another host: its counts "
+				      "are not here)\n",
+				t->cj ? "receiver" : "sender");
+		if (h && h->count)
+			fprintf(o->f,
+				"latency (one-way, from the data's stamps): "
+				"min %.1f us, p50 %.1f us, p99 %.1f us, max "
+				"%.1f us over %llu segments\n",
+				h->min / 1e3, nb_hist_percentile(h, 50) / 1e3,
+				nb_hist_percentile(h, 99) / 1e3, h->max / 1e3,
+				(unsigned long long)h->count);
+		ports_text(t, o->f);
 	}
-	if (!why[0] && ok < t->n && !interrupted)
+	if (!why[0] && n == 0 && !interrupted)
+		snprintf(why, whylen, "no connection was made");
+	if (!why[0] && ok < n && !interrupted)
 		snprintf(why, whylen,
 			 "%llu of %u connections did not close cleanly",
-			 (unsigned long long)(t->n - ok), t->n);
+			 (unsigned long long)(n - ok), n);
 	if (!why[0] && bad)
 		snprintf(why, whylen,
 			 "payload check failed: %llu bytes were not what was "
 			 "sent",
 			 (unsigned long long)bad);
-	if (!why[0] && cfg->bytes && sent != cfg->bytes && !interrupted)
+	if (!why[0] && cfg->bytes && t->cj && sent != cfg->bytes &&
+	    !interrupted)
 		snprintf(why, whylen, "%llu of %llu bytes acknowledged",
 			 (unsigned long long)sent,
 			 (unsigned long long)cfg->bytes);
 	if (text && why[0])
-		printf("WARNING: %s\n", why);
+		fprintf(o->f, "WARNING: %s\n", why);
 	addr_text(a1, sizeof(a1), cfg->dst_ip, TCP_DPORT);
-	addr_text(a2, sizeof(a2), cfg->src_ip, NB_DEFAULT_SPORT_BASE);
 	start = json_pack(
 		"{s:o, s:s, s:{s:s, s:i}, s:i, s:{s:s, s:i, s:i, s:i, s:f, "
 		"s:I, s:i, s:i}}",
 		"connected", conn, "version", "dpdk-nbench " NB_VERSION,
 		"connecting_to", "host", a1, "port", TCP_DPORT,
 		"tcp_mss_default", t->mss, "test_start", "protocol", "TCP",
-		"num_streams", (int)t->n, "blksize",
+		"num_streams", (int)n, "blksize",
 		(int)(t->mss - NB_TCP_STAMP_LEN), "omit", 0, "duration",
 		cfg->bytes ? 0.0 : cfg->duration, "bytes",
 		(json_int_t)cfg->bytes, "blocks", 0, "reverse", 0);
 	end = json_pack("{s:o, s:o, s:o}", "streams", streams, "sum_sent",
-			nb_tcp_json_sum(0, ss, sent, 1, retr), "sum_received",
-			nb_tcp_json_sum(0, sr, rcvd, 0, 0));
-	nb = json_pack(
-		"{s:s, s:i, s:i, s:b, s:b, s:I, s:I, s:I, s:I, s:I, s:I, "
-		"s:I, s:{s:I, s:I, s:I, s:I}}",
-		"mode", "tcp", "mss", t->mss, "window", (int)cfg->tcp_window,
-		"sack", !cfg->tcp_no_sack, "delayed_ack", cfg->tcp_delayed_ack,
-		"connections_closed", (json_int_t)ok, "fast_retransmits",
-		(json_int_t)fr, "rto", (json_int_t)rto, "recoveries",
-		(json_int_t)rec, "bad_bytes", (json_int_t)bad,
-		"dup_bytes_received", (json_int_t)dup, "stray_segments",
-		(json_int_t)(t->cj->stray + t->sj->stray), "frames",
-		"client_tx", (json_int_t)t->cj->tx_pkts, "client_rx",
-		(json_int_t)t->cj->rx_pkts, "server_tx",
-		(json_int_t)t->sj->tx_pkts, "server_rx",
-		(json_int_t)t->sj->rx_pkts);
-	if (h->count)
+			nb_tcp_json_sum(0, ss, sent, t->cj != NULL, retr),
+			"sum_received", nb_tcp_json_sum(0, sr, rcvd, 0, 0));
+	nb = json_pack("{s:s, s:s, s:i, s:i, s:b, s:b, s:I, s:I, s:I, s:I, "
+		       "s:I, s:I, s:s}",
+		       "mode", "tcp", "topology",
+		       t->loop ? "loopback"
+		       : t->cj ? "client"
+			       : "server",
+		       "mss", t->mss, "window", (int)cfg->tcp_window, "sack",
+		       !cfg->tcp_no_sack, "delayed_ack", cfg->tcp_delayed_ack,
+		       "connections_closed", (json_int_t)ok,
+		       "fast_retransmits", (json_int_t)fr, "rto",
+		       (json_int_t)rto, "recoveries", (json_int_t)rec,
+		       "bad_bytes", (json_int_t)bad, "dup_bytes_received",
+		       (json_int_t)dup, "payload", check_text(t));
+	if (h && h->count)
 		json_object_set_new(
 			nb, "latency_ns",
 			json_pack("{s:I, s:I, s:I, s:I, s:I, s:f}", "count",
@@ -565,6 +685,114 @@ report(struct tcprun *t, double secs, int interrupted, char *why, size_t whylen)
 		NB_LOG(ERR, "cannot write --json-file %s", cfg->json_file);
 }
 
+/* The clients' next hop when it is another host: --dst-mac, or ARP for
+ * --dst-ip on the port (before the workers start). */
+static int
+resolve_peer(struct tcprun *t, char *err, size_t errlen)
+{
+	const struct nb_config *cfg = &t->app->cfg;
+	const uint8_t *mine = t->app->ports[0].desc.mac;
+	uint16_t port = t->app->port_ids[0];
+	struct rte_mempool *mp;
+	struct rte_mbuf *m[NB_BURST];
+	uint64_t hz = nb_tsc_hz(), end = rte_get_tsc_cycles() + 3 * hz;
+	uint64_t next = 0;
+	uint16_t n, k;
+	int len, found = 0;
+
+	if (!t->has_client)
+		return 0; /* a listener learns its peers from their SYNs */
+	if (t->loop || cfg->have_dst_mac) {
+		memcpy(t->peer_mac,
+		       cfg->have_dst_mac ? cfg->dst_mac
+					 : t->app->ports[1].desc.mac,
+		       6);
+		return 0;
+	}
+	mp = nb_pool_get("nb_tcp_arp", 255, nb_port_socket(port));
+	if (mp == NULL) {
+		snprintf(err, errlen, "cannot create the ARP pool");
+		return -1;
+	}
+	while (!found && !nb_force_quit && rte_get_tsc_cycles() < end) {
+		if (rte_get_tsc_cycles() >= next) {
+			struct rte_mbuf *q = rte_pktmbuf_alloc(mp);
+
+			if (q != NULL) {
+				len = nb_arp_request(
+					rte_pktmbuf_mtod(q, uint8_t *),
+					rte_pktmbuf_tailroom(q), mine,
+					cfg->src_ip, cfg->vlan_id, cfg->dst_ip);
+				q->data_len = (uint16_t)(len > 0 ? len : 0);
+				q->pkt_len = q->data_len;
+				if (len <= 0 || nb_port_tx(port, 0, &q, 1) != 1)
+					rte_pktmbuf_free(q);
+			}
+			next = rte_get_tsc_cycles() + hz / 5;
+		}
+		n = nb_port_rx(port, 0, m, NB_BURST);
+		for (k = 0; k < n; k++) {
+			if (!found &&
+			    nb_arp_sender_is(
+				    rte_pktmbuf_mtod(m[k], const uint8_t *),
+				    m[k]->data_len, cfg->dst_ip,
+				    t->peer_mac) == 1)
+				found = 1;
+			rte_pktmbuf_free(m[k]);
+		}
+		nb_run_sleep_us(1000);
+	}
+	if (!found) {
+		snprintf(err, errlen,
+			 "no ARP answer for --dst-ip %u.%u.%u.%u on port %u "
+			 "within 3 s (give --dst-mac, or check the address)",
+			 cfg->dst_ip >> 24, (cfg->dst_ip >> 16) & 0xff,
+			 (cfg->dst_ip >> 8) & 0xff, cfg->dst_ip & 0xff, port);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+print_header(const struct tcprun *t)
+{
+	const struct nb_config *cfg = &t->app->cfg;
+	char a1[40], a2[40];
+	uint16_t i;
+
+	for (i = 0; i < t->app->nb_ports; i++)
+		nb_setup_print_test_port(stdout, &t->app->ports[i]);
+	addr_text(a1, sizeof(a1), cfg->src_ip, NB_DEFAULT_SPORT_BASE);
+	addr_text(a2, sizeof(a2), cfg->dst_ip, TCP_DPORT);
+	if (t->loop)
+		printf("Loopback TCP test: %u connection%s %s%s -> %s (port "
+		       "%u -> port %u)",
+		       t->n, t->n == 1 ? "" : "s", a1, t->n > 1 ? "+" : "", a2,
+		       t->cj->port, t->sj->port);
+	else if (t->cj)
+		printf("TCP client: %u connection%s %s%s -> %s (port %u, "
+		       "next hop %02x:%02x:%02x:%02x:%02x:%02x)",
+		       t->n, t->n == 1 ? "" : "s", a1, t->n > 1 ? "+" : "", a2,
+		       t->cj->port, t->peer_mac[0], t->peer_mac[1],
+		       t->peer_mac[2], t->peer_mac[3], t->peer_mac[4],
+		       t->peer_mac[5]);
+	else
+		printf("TCP server: listening on %s (port %u), up to %u "
+		       "connection%s",
+		       a2, t->sj->port, t->n, t->n == 1 ? "" : "s");
+	printf(", MSS %u, window %u, SACK %s, delayed ACK %s", t->mss,
+	       cfg->tcp_window, cfg->tcp_no_sack ? "off" : "on",
+	       cfg->tcp_delayed_ack ? "on" : "off");
+	if (cfg->bytes && t->cj)
+		printf(", %llu bytes", (unsigned long long)cfg->bytes);
+	else if (cfg->duration > 0 && (t->cj || cfg->duration_set))
+		printf(", %.2f s", cfg->duration);
+	printf("\n");
+	if (t->app->out.intervals)
+		nb_tcp_text_header(t->app->out.f, 0);
+	fflush(stdout);
+}
+
 int
 nb_tcprun_main(struct nb_app *app)
 {
@@ -577,6 +805,9 @@ nb_tcprun_main(struct nb_app *app)
 	unsigned int i;
 	double secs;
 
+	t.has_client = cfg->nb_tx_ports > 0;
+	t.has_server = cfg->nb_rx_ports > 0;
+	t.loop = t.has_client && t.has_server;
 	t.n = cfg->streams;
 	t.mss = (uint16_t)(cfg->sizes.sizes[0] - NB_FCS_LEN - NB_ETH_HLEN -
 			   (cfg->vlan_id ? NB_VLAN_HLEN : 0) - NB_IPV4_HLEN -
@@ -584,38 +815,19 @@ nb_tcprun_main(struct nb_app *app)
 	t.prev = calloc(t.n, sizeof(*t.prev));
 	t.cur = calloc(t.n, sizeof(*t.cur));
 	t.intervals = json_array();
-	if (t.prev == NULL || t.cur == NULL || build(&t, err, sizeof(err))) {
+	if (t.prev == NULL || t.cur == NULL ||
+	    resolve_peer(&t, err, sizeof(err)) != 0 ||
+	    build(&t, err, sizeof(err)) != 0) {
 		nb_app_error(app, "%s", err[0] ? err : "out of memory");
 		free_all(&t);
 		return 1;
 	}
-	if (nb_out_chatty(&app->out)) {
-		char a1[40], a2[40];
-
-		for (i = 0; i < app->nb_ports; i++)
-			nb_setup_print_test_port(stdout, &app->ports[i]);
-		addr_text(a1, sizeof(a1), cfg->src_ip, NB_DEFAULT_SPORT_BASE);
-		addr_text(a2, sizeof(a2), cfg->dst_ip, TCP_DPORT);
-		printf("Loopback TCP test: %u connection%s %s%s -> %s (port "
-		       "%u -> port %u), MSS %u, window %u, SACK %s, "
-		       "delayed ACK %s",
-		       t.n, t.n == 1 ? "" : "s", a1, t.n > 1 ? "+" : "", a2,
-		       t.cj->port, t.sj->port, t.mss, cfg->tcp_window,
-		       cfg->tcp_no_sack ? "off" : "on",
-		       cfg->tcp_delayed_ack ? "on" : "off");
-		if (cfg->bytes)
-			printf(", %llu bytes", (unsigned long long)cfg->bytes);
-		else
-			printf(", %.2f s", cfg->duration);
-		printf("\n");
-		if (app->out.intervals)
-			nb_tcp_text_header(app->out.f, 0);
-		fflush(stdout);
+	if (nb_out_chatty(&app->out))
+		print_header(&t);
+	for (i = 0; i < app->nb_ports; i++) {
+		nb_port_rx_flush(app->port_ids[i], 0);
+		nb_port_stats_reset(app->port_ids[i]);
 	}
-	nb_port_rx_flush(t.cj->port, 0);
-	nb_port_rx_flush(t.sj->port, 0);
-	nb_port_stats_reset(t.cj->port);
-	nb_port_stats_reset(t.sj->port);
 	nb_clock_init(&run->clock, hz, 0);
 	run->start_tsc = rte_get_tsc_cycles() +
 			 (uint64_t)(NB_RUN_START_DELAY_S * (double)hz);

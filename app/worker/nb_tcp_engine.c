@@ -9,23 +9,89 @@
 #include <rte_pause.h>
 #include <rte_random.h>
 
+#include "nb_l2.h"
 #include "nb_tcp_wire.h"
+
+static int
+same_tuple(const struct nb_tcp_end *e, const struct nb_flow *f)
+{
+	return f->src_port == e->f.dst_port && f->dst_port == e->f.src_port &&
+	       f->src_ip == e->f.dst_ip && f->dst_ip == e->f.src_ip;
+}
+
+/* accept_any: the end of this 4-tuple, or for a SYN to our port a free
+ * one bound to it (its addressing from the SYN). */
+static struct nb_tcp_end *
+demux_any(struct nb_tcpjob *j, const struct nb_flow *f,
+	  const struct nb_tcp_seg *s)
+{
+	struct nb_tcp_end *e;
+	uint32_t i;
+
+	for (i = 0; i < j->accepted; i++)
+		if (same_tuple(&j->ends[i], f))
+			return &j->ends[i];
+	if (!(s->flags & NB_TCP_SYN) || (s->flags & NB_TCP_ACK) ||
+	    f->dst_port != j->listen_port || f->dst_ip != j->ip ||
+	    j->accepted >= j->n)
+		return NULL;
+	e = &j->ends[j->accepted++];
+	memcpy(e->f.dst_mac, f->src_mac, 6);
+	memcpy(e->f.src_mac, j->mac, 6);
+	e->f.vlan_id = f->vlan_id;
+	e->f.src_ip = j->ip;
+	e->f.dst_ip = f->src_ip;
+	e->f.src_port = j->listen_port;
+	e->f.dst_port = f->src_port;
+	return e;
+}
 
 /* The end a parsed frame belongs to, or NULL (the 4-tuple must match). */
 static struct nb_tcp_end *
-demux(struct nb_tcpjob *j, const struct nb_flow *f)
+demux(struct nb_tcpjob *j, const struct nb_flow *f,
+      const struct nb_tcp_seg *s)
 {
 	uint16_t cport = j->server ? f->src_port : f->dst_port;
 	uint32_t i = (uint16_t)(cport - j->port_base);
-	struct nb_tcp_end *e;
 
-	if (i >= j->n)
+	if (j->accept_any)
+		return demux_any(j, f, s);
+	if (i >= j->n || !same_tuple(&j->ends[i], f))
 		return NULL;
-	e = &j->ends[i];
-	if (f->src_port != e->f.dst_port || f->dst_port != e->f.src_port ||
-	    f->src_ip != e->f.dst_ip || f->dst_ip != e->f.src_ip)
-		return NULL;
-	return e;
+	return &j->ends[i];
+}
+
+/* Not TCP for us: an ARP request for our address is answered (a kernel
+ * peer must resolve us), everything else counted. */
+static void
+foreign(struct nb_tcpjob *j, const uint8_t *d, uint32_t len)
+{
+	struct rte_mbuf *m;
+	int n;
+
+	j->foreign++;
+	if (j->ip == 0 || len < 42 || j->pend_head + j->nb_pend >= NB_BURST)
+		return;
+	/* ARP, tagged or not */
+	if (nb_get_be16(d + NB_ETH_OFF_TYPE) != NB_ETHERTYPE_ARP &&
+	    (nb_get_be16(d + NB_ETH_OFF_TYPE) != NB_ETHERTYPE_VLAN ||
+	     nb_get_be16(d + NB_VLAN_OFF_TYPE) != NB_ETHERTYPE_ARP))
+		return;
+	m = rte_pktmbuf_alloc(j->pool);
+	if (m == NULL) {
+		j->alloc_fail++;
+		return;
+	}
+	n = nb_arp_answer(d, len, j->mac, j->ip, rte_pktmbuf_mtod(m, uint8_t *),
+			  rte_pktmbuf_tailroom(m));
+	if (n <= 0) {
+		rte_pktmbuf_free(m);
+		return;
+	}
+	m->data_len = (uint16_t)n;
+	m->pkt_len = (uint32_t)n;
+	j->pend[j->pend_head + j->nb_pend++] = m;
+	j->arp_answered++;
 }
 
 /* A frame to send: built into a fresh mbuf and queued after pend[]. */
@@ -101,10 +167,10 @@ rx_step(struct nb_tcpjob *j, const struct nb_run *run)
 		j->rx_bytes += m->pkt_len + NB_FCS_LEN;
 		if (unlikely(m->nb_segs != 1) ||
 		    nb_tcp_frame_parse(d, m->data_len, 0, &f, &s) != 0) {
-			j->foreign++;
+			foreign(j, d, m->data_len);
 			continue;
 		}
-		e = demux(j, &f);
+		e = demux(j, &f, &s);
 		/* the checksum: the NIC's verdict, or ours (cheap when the
 		 * payload is the pattern where this end expects it) */
 		if (!(j->rx_csum_hw && l4 == RTE_MBUF_F_RX_L4_CKSUM_GOOD) &&

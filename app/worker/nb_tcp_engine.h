@@ -40,6 +40,12 @@ struct nb_tcpjob {
 	uint8_t rx_csum_hw; /* the PMD flags L4 checksums it checked */
 	uint32_t n;	    /* connection ends */
 	uint16_t port_base; /* end i is the client port port_base + i */
+	/* servers facing other hosts (--tcp with --rx-port alone): a SYN
+	 * from any port takes a free end, found again by its 4-tuple */
+	uint8_t accept_any;
+	uint8_t mac[6]; /* this port's, for ARP */
+	uint32_t ip;	/* this side's: ARP requests for it are answered */
+	uint16_t listen_port;
 	struct nb_tcp_end *ends;
 	struct nb_tcp_params params;	 /* the clients' (send_bytes per end) */
 	uint64_t bytes_each, bytes_rest; /* --bytes split: the first
@@ -54,6 +60,8 @@ struct nb_tcpjob {
 	uint64_t foreign;  /* not TCP/IPv4 for us (ARP, LLDP, junk) */
 	uint64_t bad_csum; /* TCP with a wrong checksum */
 	uint64_t stray;	   /* TCP for no connection of ours: RST sent */
+	uint64_t arp_answered;
+	uint64_t accepted; /* accept_any: connections taken */
 	uint64_t alloc_fail;
 	uint64_t finished; /* ends nb_tcp_finished() */
 	volatile int opened;

@@ -1200,6 +1200,12 @@ test_tcp_checks(void **state)
 		CHECK(err, "--tx-port", "0,2", "--rx-port", "1,3", "--tcp"),
 		-EINVAL);
 	assert_non_null(strstr(err, "one --tx-port"));
+	/* one side alone: a client of, or a listener for, another host */
+	assert_int_equal(CHECK(err, "--tx-port", "0", "--tcp", "--dst-ip",
+			       "10.0.0.2"),
+			 0);
+	assert_int_equal(CHECK(err, "--rx-port", "0", "--tcp"), 0);
+	assert_int_equal(CHECK(err, "--rx-port", "0"), -EINVAL);
 	/* the TCP-only options alone */
 	assert_int_equal(
 		CHECK(err, "--tx-port", "0", "--rx-port", "1", "-w", "1M"),
