@@ -25,7 +25,7 @@ PACKAGES=(
 	python3-matplotlib
 	# tests and interop
 	libcmocka-dev tshark python3 python3-scapy iperf3 clang-format
-	iputils-ping coreutils groff-base
+	iputils-ping coreutils groff-base ethtool
 	# fuzz targets (tests/fuzz): clang and its libFuzzer runtime
 	clang libclang-rt-dev
 )

@@ -456,6 +456,8 @@ data_in(struct nb_tcp_conn *c, const struct nb_tcp_seg *s, int64_t off,
 	}
 	if (s->len == 0) {
 		fin_take(c);
+		if (!c->fin_rcvd)
+			c->ack_pending = 1; /* a FIN above a hole: dup ACK */
 		return;
 	}
 	if (lo < c->rcv_nxt) { /* the part already delivered */
@@ -737,6 +739,25 @@ new_ack(struct nb_tcp_conn *c, uint64_t ackoff, uint64_t now)
 		fin_acked(c);
 }
 
+/*
+ * Duplicate ACKs that start a fast retransmit: three, or with fewer than
+ * four segments out and no new one to send, one less than there are out
+ * (Early Retransmit, RFC 5827): a small window cannot bring three.
+ */
+static unsigned int
+dupthresh(const struct nb_tcp_conn *c)
+{
+	uint64_t m = seg_payload(c);
+	uint64_t data = min64(c->snd_max, c->snd_end) - c->snd_una;
+	uint64_t segs = (data + m - 1) / m; /* the FIN is no segment here */
+	int more = c->snd_nxt < c->snd_end &&
+		   c->snd_nxt - c->snd_una + m <= min64(c->cwnd, c->snd_wnd);
+
+	if (segs >= 4 || more || segs < 2)
+		return 3;
+	return (unsigned int)segs - 1;
+}
+
 static void
 dup_ack(struct nb_tcp_conn *c)
 {
@@ -754,7 +775,7 @@ dup_ack(struct nb_tcp_conn *c)
 		return;
 	}
 	/* RFC 6582 3.2 step 2: only when the ACK covers more than recover */
-	if (c->dupacks == 3 && c->snd_una > c->recover) {
+	if (c->dupacks == dupthresh(c) && c->snd_una > c->recover) {
 		c->ssthresh = max64(flight / 2, 2 * m);
 		c->recover = c->snd_max;
 		c->rexmit_pending = 1;

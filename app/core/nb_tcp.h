@@ -8,7 +8,8 @@
  * Implemented: three-way handshake with MSS, window scale and
  * SACK-permitted; FIN close (both halves); RST out on unacceptable
  * segments and in (a reset ends the connection); NewReno congestion
- * control (RFC 5681, RFC 6582) with limited transmit (RFC 3042), initial
+ * control (RFC 5681, RFC 6582) with limited transmit (RFC 3042), early
+ * retransmit (RFC 5827), initial
  * window 10 (RFC 6928), RTO per RFC 6298 with Karn's rule and exponential
  * backoff (minimum 200 ms, as Linux, not RFC 6298's 1 s); a receiver with
  * rcv_nxt, NB_TCP_OOO out-of-order intervals (the farthest dropped

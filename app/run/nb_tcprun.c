@@ -34,7 +34,7 @@ struct tcprun {
 	/* loop: both ends here; else clients to another host (has_client)
 	 * or a listener for another host's clients (has_server) */
 	int loop, has_client, has_server;
-	uint8_t peer_mac[6]; /* where the clients' frames go */
+	uint8_t peer_mac[6];	   /* where the clients' frames go */
 	struct nb_tcpjob *cj, *sj; /* clients (TX port), servers (RX) */
 	struct nb_tcpwork *w[2];
 	unsigned int nb_w;
@@ -145,15 +145,14 @@ interval(struct tcprun *t, double t1)
 		}
 	}
 	if (text && n > 1)
-		nb_tcp_text_row(o->f, "SUM", t0, t1, bytes, retr,
-				t->cj != NULL, 0, 0, o->format, NULL);
+		nb_tcp_text_row(o->f, "SUM", t0, t1, bytes, retr, t->cj != NULL,
+				0, 0, o->format, NULL);
 	if (text)
 		fflush(o->f);
 	json_array_append_new(
 		t->intervals,
 		json_pack("{s:o, s:o}", "streams", streams, "sum",
-			  nb_tcp_json_sum(t0, t1, bytes, t->cj != NULL,
-					  retr)));
+			  nb_tcp_json_sum(t0, t1, bytes, t->cj != NULL, retr)));
 	memcpy(t->prev, t->cur, t->n * sizeof(*t->prev));
 	t->t_prev = t1;
 }
@@ -373,8 +372,8 @@ wait_end(struct tcprun *t, int *interrupted, char *why, size_t whylen)
 		 * (or Ctrl-C), and its times count from it, as iperf3 -s's */
 		if (t->cj == NULL && t->sj->accepted == 0 && !nb_force_quit &&
 		    close_at < 0) {
-			t->start_ns = nb_clock_ns(&t->app->run.clock,
-						  rte_rdtsc());
+			t->start_ns =
+				nb_clock_ns(&t->app->run.clock, rte_rdtsc());
 			continue;
 		}
 		while (now >= next_iv && close_at < 0) {
@@ -401,7 +400,7 @@ wait_end(struct tcprun *t, int *interrupted, char *why, size_t whylen)
 					 STALL_S);
 			/* the last, partial interval */
 			t_end = limit > 0 && now > limit ? limit : now;
-			if (cfg->interval > 0 && t_end > t->t_prev + 0.01)
+			if (cfg->interval > 0 && t_end > t->t_prev)
 				interval(t, t_end);
 			for (i = 0; i < t->nb_w; i++)
 				t->w[i]->close_req = 1;
@@ -452,28 +451,28 @@ ports_json(const struct tcprun *t)
 		memset(&ps, 0, sizeof(ps));
 		nb_port_stats(js[i]->port, &ps);
 		json_array_append_new(
-			a, json_pack("{s:i, s:s, s:I, s:I, s:I, s:I, s:I, s:I, "
-				     "s:I, s:I, s:I, s:{s:I, s:I, s:I, s:I, "
-				     "s:I, s:I}}",
-				     "port", js[i]->port, "role",
-				     js[i]->server ? "server" : "client",
-				     "tool_tx_packets",
-				     (json_int_t)js[i]->tx_pkts,
-				     "tool_rx_packets",
-				     (json_int_t)js[i]->rx_pkts, "foreign",
-				     (json_int_t)js[i]->foreign, "bad_checksum",
-				     (json_int_t)js[i]->bad_csum, "stray",
-				     (json_int_t)js[i]->stray, "arp_answered",
-				     (json_int_t)js[i]->arp_answered,
-				     "alloc_fail", (json_int_t)js[i]->alloc_fail,
-				     "rx_bytes", (json_int_t)js[i]->rx_bytes,
-				     "tx_bytes", (json_int_t)js[i]->tx_bytes,
-				     "pmd", "opackets", (json_int_t)ps.opackets,
-				     "ipackets", (json_int_t)ps.ipackets,
-				     "imissed", (json_int_t)ps.imissed,
-				     "ierrors", (json_int_t)ps.ierrors,
-				     "oerrors", (json_int_t)ps.oerrors,
-				     "rx_nombuf", (json_int_t)ps.rx_nombuf));
+			a,
+			json_pack("{s:i, s:s, s:I, s:I, s:I, s:I, s:I, s:I, "
+				  "s:I, s:I, s:I, s:{s:I, s:I, s:I, s:I, "
+				  "s:I, s:I}}",
+				  "port", js[i]->port, "role",
+				  js[i]->server ? "server" : "client",
+				  "tool_tx_packets", (json_int_t)js[i]->tx_pkts,
+				  "tool_rx_packets", (json_int_t)js[i]->rx_pkts,
+				  "foreign", (json_int_t)js[i]->foreign,
+				  "bad_checksum", (json_int_t)js[i]->bad_csum,
+				  "stray", (json_int_t)js[i]->stray,
+				  "arp_answered",
+				  (json_int_t)js[i]->arp_answered, "alloc_fail",
+				  (json_int_t)js[i]->alloc_fail, "rx_bytes",
+				  (json_int_t)js[i]->rx_bytes, "tx_bytes",
+				  (json_int_t)js[i]->tx_bytes, "pmd",
+				  "opackets", (json_int_t)ps.opackets,
+				  "ipackets", (json_int_t)ps.ipackets,
+				  "imissed", (json_int_t)ps.imissed, "ierrors",
+				  (json_int_t)ps.ierrors, "oerrors",
+				  (json_int_t)ps.oerrors, "rx_nombuf",
+				  (json_int_t)ps.rx_nombuf));
 	}
 	return a;
 }
@@ -504,21 +503,17 @@ ports_text(const struct tcprun *t, FILE *f)
 static json_t *
 conn_json(const struct tcprun *t, uint32_t i, const struct nb_tcp_snap *s)
 {
-	const struct nb_flow *f =
-		t->cj ? &t->cj->ends[i].f : &t->sj->ends[i].f;
-	int cli = t->cj != NULL;
+	/* an end's frames have it as their source */
+	const struct nb_flow *f = t->cj ? &t->cj->ends[i].f : &t->sj->ends[i].f;
 
-	return json_pack("{s:i, s:o, s:i, s:o, s:i, s:s, s:s, s:s}", "socket",
-			 (int)i + 1, "local_host",
-			 ip_json(cli ? f->src_ip : f->dst_ip), "local_port",
-			 cli ? f->src_port : f->dst_port, "remote_host",
-			 ip_json(cli ? f->dst_ip : f->src_ip), "remote_port",
-			 cli ? f->dst_port : f->src_port, "client_state",
-			 t->cj ? nb_tcp_state_name(s->cstate) : "peer's",
-			 "server_state",
-			 t->sj ? nb_tcp_state_name(s->sstate) : "peer's",
-			 "error",
-			 nb_tcp_error_name(s->cerr ? s->cerr : s->serr));
+	return json_pack(
+		"{s:i, s:o, s:i, s:o, s:i, s:s, s:s, s:s}", "socket",
+		(int)i + 1, "local_host", ip_json(f->src_ip), "local_port",
+		f->src_port, "remote_host", ip_json(f->dst_ip), "remote_port",
+		f->dst_port, "client_state",
+		t->cj ? nb_tcp_state_name(s->cstate) : "peer's", "server_state",
+		t->sj ? nb_tcp_state_name(s->sstate) : "peer's", "error",
+		nb_tcp_error_name(s->cerr ? s->cerr : s->serr));
 }
 
 static const char *
@@ -536,8 +531,7 @@ check_text(const struct tcprun *t)
 }
 
 static void
-report(struct tcprun *t, double secs, int interrupted, char *why,
-       size_t whylen)
+report(struct tcprun *t, double secs, int interrupted, char *why, size_t whylen)
 {
 	struct nb_app *app = t->app;
 	const struct nb_config *cfg = &app->cfg;
@@ -589,8 +583,8 @@ report(struct tcprun *t, double secs, int interrupted, char *why,
 	}
 	if (text && n > 1) {
 		if (t->cj)
-			nb_tcp_text_row(o->f, "SUM", 0, ss, sent, retr, 1, 0,
-					0, o->format, "sender");
+			nb_tcp_text_row(o->f, "SUM", 0, ss, sent, retr, 1, 0, 0,
+					o->format, "sender");
 		if (t->sj)
 			nb_tcp_text_row(o->f, "SUM", 0, sr, rcvd, 0, 0, 0, 0,
 					o->format, "receiver");
@@ -607,8 +601,9 @@ report(struct tcprun *t, double secs, int interrupted, char *why,
 			check_text(t), (unsigned long long)bad,
 			(unsigned long long)dup);
 		if (!t->loop)
-			fprintf(o->f, "(the %s is another host: its counts "
-				      "are not here)\n",
+			fprintf(o->f,
+				"(the %s is another host: its counts "
+				"are not here)\n",
 				t->cj ? "receiver" : "sender");
 		if (h && h->count)
 			fprintf(o->f,
@@ -660,11 +655,11 @@ report(struct tcprun *t, double secs, int interrupted, char *why,
 			       : "server",
 		       "mss", t->mss, "window", (int)cfg->tcp_window, "sack",
 		       !cfg->tcp_no_sack, "delayed_ack", cfg->tcp_delayed_ack,
-		       "connections_closed", (json_int_t)ok,
-		       "fast_retransmits", (json_int_t)fr, "rto",
-		       (json_int_t)rto, "recoveries", (json_int_t)rec,
-		       "bad_bytes", (json_int_t)bad, "dup_bytes_received",
-		       (json_int_t)dup, "payload", check_text(t));
+		       "connections_closed", (json_int_t)ok, "fast_retransmits",
+		       (json_int_t)fr, "rto", (json_int_t)rto, "recoveries",
+		       (json_int_t)rec, "bad_bytes", (json_int_t)bad,
+		       "dup_bytes_received", (json_int_t)dup, "payload",
+		       check_text(t));
 	if (h && h->count)
 		json_object_set_new(
 			nb, "latency_ns",

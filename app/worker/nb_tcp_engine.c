@@ -48,8 +48,7 @@ demux_any(struct nb_tcpjob *j, const struct nb_flow *f,
 
 /* The end a parsed frame belongs to, or NULL (the 4-tuple must match). */
 static struct nb_tcp_end *
-demux(struct nb_tcpjob *j, const struct nb_flow *f,
-      const struct nb_tcp_seg *s)
+demux(struct nb_tcpjob *j, const struct nb_flow *f, const struct nb_tcp_seg *s)
 {
 	uint16_t cport = j->server ? f->src_port : f->dst_port;
 	uint32_t i = (uint16_t)(cport - j->port_base);
