@@ -8,6 +8,9 @@
 #   2. memif loopback in one process: dpdk-nbench sends on the memif server
 #      port (CPU 1) and receives on the client port (CPU 0); testpmd io
 #      forwarding on the same kind of pair, packets circulating (one core).
+#   3. closed-loop TCP (--tcp, one connection) against open-loop UDP at
+#      --rate max, both 1518 B over the memif loopback: goodput, the payload
+#      bits per second delivered (issue 11's target: TCP >= 0.90 x UDP).
 #
 # Prints the environment, every command exactly as run, and a table of Mpps
 # with dpdk-nbench/testpmd ratios. Ratios only mean something within one
@@ -255,6 +258,26 @@ print(e["rate"]["achieved_pps"], e["sum_sent"]["packets"], r["packets"],
 PY
 }
 
+# goodput JSON KIND: payload bits/s the receiver took in. KIND udp: frames
+# received x their UDP payload (size - 46) x 8 / seconds; tcp: iperf3's
+# sum_received.bits_per_second (stream bytes delivered in order).
+goodput() {
+	"$PY" - "$1" "$2" "$GP_SIZE" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+if sys.argv[2] == "tcp":
+    e = d["end"]
+    assert d["nbench"]["bad_bytes"] == 0, "payload check failed"
+    print("%.0f %d %d" % (e["sum_received"]["bits_per_second"],
+                          e["sum_sent"]["retransmits"],
+                          e["sum_received"]["bytes"]))
+else:
+    r = d["end"]["sum_received"]
+    bits = r["packets"] * (int(sys.argv[3]) - 46) * 8
+    print("%.0f 0 %d" % (bits / r["seconds"], r["packets"]))
+PY
+}
+
 # tp_rate LOG FIELD PORT N: testpmd prints one stats block per --stats-period
 # whose "Rx-pps:"/"Tx-pps:" cover the time since the previous block (the
 # first block has none and shows 0). Uses blocks 2..N+1 of PORT:
@@ -284,16 +307,16 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else
 
 # ---------------------------------------------------------------------- runs
 
-# run_nbench NAME VDEV0 VDEV1: dpdk-nbench loopback port 0 -> port 1 at
-# --rate max; JSON in $tmp/NAME.json. Sets NB_*, SHARE (of the sender,
-# lcore 3), RX_SHARE (of the receiver, lcore 2) and STEAL.
-run_nbench() {
-	local name=$1 prefix=$tag$1 s0 pid
+# nb_launch NAME VDEV0 VDEV1 ARGS...: dpdk-nbench loopback port 0 -> port 1
+# with ARGS; JSON in $tmp/NAME.json. Sets SHARE (of the sender, lcore 3),
+# RX_SHARE (of the receiver, lcore 2) and STEAL.
+nb_launch() {
+	local name=$1 prefix=$tag$1 s0 pid v0=$2 v1=$3
+	shift 3
 	PREFIXES+=("$prefix")
 	local cmd=("$NBENCH" --no-pci --lcores "0@0,1@0,2@0,3@1" --file-prefix "$prefix"
-		--log-level lib.eal:error --vdev "$2" --vdev "$3"
-		-- --tx-port 0 --rx-port 1 --rate max --size "$size" --time "$time_s"
-		--json --interval 0)
+		--log-level lib.eal:error --vdev "$v0" --vdev "$v1"
+		-- --tx-port 0 --rx-port 1 --time "$time_s" --json --interval 0 "$@")
 	echo "== $name: dpdk-nbench, $time_s s, load average $(cut -d' ' -f1 /proc/loadavg)"
 	show_cmd "${cmd[@]}"
 	share_reset
@@ -316,6 +339,13 @@ run_nbench() {
 	RX_SHARE=$SHARE
 	share_pct rte-worker-3
 	((RC == 0)) || fail "dpdk-nbench ($name) exited with status $RC" "$tmp/$name.err"
+}
+
+# run_nbench NAME VDEV0 VDEV1: nb_launch at --rate max, $size B frames;
+# sets NB_* from its JSON too.
+run_nbench() {
+	local name=$1
+	nb_launch "$@" --rate max --size "$size"
 	read -r NB_PPS NB_SENT NB_RCVD NB_RSECS NB_DROP NB_OPK NB_IPK < <(nb_result "$tmp/$name.json") ||
 		fail "dpdk-nbench ($name): no JSON result" "$tmp/$name.err"
 	NB_RPPS=$(awk -v p="$NB_RCVD" -v s="$NB_RSECS" 'BEGIN { printf "%.0f", (s > 0 ? p / s : 0) }')
@@ -422,6 +452,26 @@ printf '  Rx-pps median port 0 %s Mpps (min %s, max %s), port 1 %s Mpps (min %s,
 	"$(mpps "$mem_tp0")" "$(mpps "$mem_tp0_min")" "$(mpps "$mem_tp0_max")" \
 	"$(mpps "$mem_tp1")" "$(mpps "$mem_tp1_min")" "$(mpps "$mem_tp1_max")" "$mem_tp_n" "${mem_tp_load[0]}" "${mem_tp_load[2]}"
 
+# 3. closed-loop TCP against open-loop UDP, 1518 B frames, the same memif
+# pair kind: goodput (payload bits/s delivered).
+GP_SIZE=1518
+gsock=$tmp/nbench-gp-udp.sock
+nb_launch gp_udp "net_memif0,role=server,socket=$gsock,rsize=14" \
+	"net_memif1,role=client,socket=$gsock,rsize=14" --rate max --size "$GP_SIZE"
+gp_udp_load=("$SHARE" "$RX_SHARE" "$STEAL")
+read -r gp_udp _ gp_udp_n < <(goodput "$tmp/gp_udp.json" udp) ||
+	fail "dpdk-nbench (gp_udp): no JSON result" "$tmp/gp_udp.err"
+printf '  UDP goodput %s Gbit/s (%s frames); CPU share sender %s%%, receiver %s%%\n' \
+	"$(awk -v v="$gp_udp" 'BEGIN { printf "%.2f", v / 1e9 }')" "$gp_udp_n" "${gp_udp_load[0]}" "${gp_udp_load[1]}"
+gsock=$tmp/nbench-gp-tcp.sock
+nb_launch gp_tcp "net_memif0,role=server,socket=$gsock,rsize=14" \
+	"net_memif1,role=client,socket=$gsock,rsize=14" --tcp --size "$GP_SIZE"
+gp_tcp_load=("$SHARE" "$RX_SHARE" "$STEAL")
+read -r gp_tcp gp_tcp_retr gp_tcp_bytes < <(goodput "$tmp/gp_tcp.json" tcp) ||
+	fail "dpdk-nbench (gp_tcp): no JSON result or a payload error" "$tmp/gp_tcp.err"
+printf '  TCP goodput %s Gbit/s (%s bytes, %s retransmits); CPU share client %s%%, server %s%%\n' \
+	"$(awk -v v="$gp_tcp" 'BEGIN { printf "%.2f", v / 1e9 }')" "$gp_tcp_bytes" "$gp_tcp_retr" "${gp_tcp_load[0]}" "${gp_tcp_load[1]}"
+
 # ---------------------------------------------------------------------- table
 
 echo
@@ -441,4 +491,10 @@ row "" "testpmd io Rx-pps, port 1" "$(mpps "$mem_tp1")" "" "" "" ""
 row "" "testpmd io Rx-pps per port, mean of 0 and 1" "$(mpps "$mem_tp_mean")" "" "" "" ""
 echo
 echo "dpdk-nbench tx_dropped: net_null $null_nb_drop, memif $mem_nb_drop; memif sent $mem_nb_sent, received $mem_nb_rcvd"
+gbit() { awk -v v="$1" 'BEGIN { printf "%.2f", v / 1e9 }'; }
+echo
+echo "closed-loop TCP against open-loop UDP, memif loopback, 1518 B, $time_s s each (target: TCP >= 0.90 x UDP, issue 11):"
+row test measure Gbit/s ratio tx% rx% steal%
+row tcp "dpdk-nbench --tcp goodput (1 connection)" "$(gbit "$gp_tcp")" "$(ratio "$gp_tcp" "$gp_udp")" "${gp_tcp_load[@]}"
+row "" "dpdk-nbench UDP goodput, --rate max" "$(gbit "$gp_udp")" "" "${gp_udp_load[@]}"
 echo "memif ratios: dpdk-nbench's one direction (sender CPU 1, receiver CPU 0) against testpmd's rate per port, where one core (CPU 1) forwards both directions"

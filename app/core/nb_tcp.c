@@ -480,7 +480,7 @@ data_in(struct nb_tcp_conn *c, const struct nb_tcp_seg *s, int64_t off,
 		c->check = memcmp(p, nb_tcp_pattern, NB_TCP_CHECK_PROBE) == 0
 				   ? NB_TCP_CHECK_ON
 				   : NB_TCP_CHECK_OFF;
-	if (c->check == NB_TCP_CHECK_ON)
+	if (c->check == NB_TCP_CHECK_ON && !s->pattern_ok)
 		c->st.bad_bytes += bad_count(p, lo - 1, (uint32_t)(hi - lo));
 	if (lo == c->rcv_nxt) {
 		before = c->rcv_nxt;

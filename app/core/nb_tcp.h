@@ -101,8 +101,11 @@ struct nb_tcp_seg {
 	uint8_t rexmit;
 	const uint8_t *payload;
 	/* input (nb_tcp_frame_parse): where the IPv4 and TCP headers sit in
-	 * the frame, and the TCP header's length */
+	 * the frame, and the TCP header's length; pattern_ok: the caller
+	 * found the payload equal to the pattern at the offset its sequence
+	 * number gives (nb_tcp_frame_csum_ok), so it is not compared again */
 	uint16_t l3_off, l4_off, hdr_len;
+	uint8_t pattern_ok;
 };
 
 #define NB_TCP_CHECK_ON   0

@@ -113,14 +113,19 @@ nb_tcp_frame_csum_ok(const uint8_t *buf, const struct nb_tcp_seg *s,
 {
 	const uint8_t *ip = buf + s->l3_off, *tcp = buf + s->l4_off;
 	uint32_t psum;
+	int same = 0;
 
-	if (data_off >= 0 && s->len <= 16384u &&
-	    memcmp(s->payload, nb_tcp_pattern_at((uint64_t)data_off), s->len) ==
-		    0)
+	if (data_off >= 0 && s->len && s->len <= 16384u &&
+	    memcmp(s->payload, nb_tcp_pattern_at((uint64_t)data_off),
+		   s->len) == 0) {
 		psum = nb_tcp_pattern_sum((uint64_t)data_off, s->len);
-	else
+		same = 1;
+	} else {
 		psum = nb_csum_partial(s->payload, s->len, 0);
-	return hdr_csum(ip, tcp, s->hdr_len, s->len, psum) == 0;
+	}
+	if (hdr_csum(ip, tcp, s->hdr_len, s->len, psum) != 0)
+		return 0;
+	return same ? 2 : 1;
 }
 
 int

@@ -57,9 +57,10 @@ int nb_tcp_frame_parse(const uint8_t *buf, uint32_t len, int check_csum,
 
 /*
  * The TCP checksum of a frame nb_tcp_frame_parse() took without checking
- * it: 1 if right.  When the payload is the stream's pattern at data_off
- * (the receiver's expectation; -1: none), its share comes from the
- * pattern's prefix sums after one memcmp instead of a pass of adds.
+ * it: 0 if wrong, 1 if right, 2 if right and the payload is the stream's
+ * pattern at data_off (the receiver's expectation; -1: none): then its
+ * share came from the pattern's prefix sums after one memcmp instead of a
+ * pass of adds, and the receiver need not compare it again.
  */
 int nb_tcp_frame_csum_ok(const uint8_t *buf, const struct nb_tcp_seg *s,
 			 int64_t data_off);

@@ -288,10 +288,12 @@ build(struct tcprun *t, char *err, size_t errlen)
 		t->w[i]->lcore = lc;
 		t->w[i]->run = &t->app->run;
 	}
-	if (t->cj)
-		t->w[0]->jobs[t->w[0]->nb_jobs++] = t->cj;
+	/* the clients on the last worker, as the open-loop senders are: the
+	 * first shares its CPU with the sleeping control and stats lcores */
 	if (t->sj)
-		t->w[t->nb_w - 1]->jobs[t->w[t->nb_w - 1]->nb_jobs++] = t->sj;
+		t->w[0]->jobs[t->w[0]->nb_jobs++] = t->sj;
+	if (t->cj)
+		t->w[t->nb_w - 1]->jobs[t->w[t->nb_w - 1]->nb_jobs++] = t->cj;
 	if (t->cj == NULL)
 		return 0;
 	t->cj->params.mss = t->mss;

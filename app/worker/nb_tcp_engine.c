@@ -171,13 +171,18 @@ rx_step(struct nb_tcpjob *j, const struct nb_run *run)
 		}
 		e = demux(j, &f, &s);
 		/* the checksum: the NIC's verdict, or ours (cheap when the
-		 * payload is the pattern where this end expects it) */
-		if (!(j->rx_csum_hw && l4 == RTE_MBUF_F_RX_L4_CKSUM_GOOD) &&
-		    !nb_tcp_frame_csum_ok(
-			    d, &s,
-			    e ? nb_tcp_rcv_stream_off(&e->c, s.seq) : -1)) {
-			j->bad_csum++;
-			continue;
+		 * payload is the pattern where this end expects it, which
+		 * then needs no second look) */
+		if (!(j->rx_csum_hw && l4 == RTE_MBUF_F_RX_L4_CKSUM_GOOD)) {
+			int ok = nb_tcp_frame_csum_ok(
+				d, &s,
+				e ? nb_tcp_rcv_stream_off(&e->c, s.seq) : -1);
+
+			if (ok == 0) {
+				j->bad_csum++;
+				continue;
+			}
+			s.pattern_ok = ok == 2;
 		}
 		if (unlikely(e == NULL)) {
 			j->stray++;

@@ -24,7 +24,7 @@
 #include "nb_tcp.h"
 #include "nb_worker.h"
 
-#define NB_TCP_SEGS_PER_TURN 16 /* one connection's segments per turn */
+#define NB_TCP_SEGS_PER_TURN NB_BURST /* one connection's segments per turn */
 
 struct nb_tcp_end {
 	struct nb_tcp_conn c;
