@@ -422,6 +422,7 @@ fin_take(struct nb_tcp_conn *c)
 		return;
 	c->fin_rcvd = 1;
 	c->rcv_nxt++;
+	c->nb_ooo = 0; /* what a peer sent past its FIN is nothing */
 	c->ack_pending = 1;
 	c->delack_due = 0;
 	switch (c->state) {

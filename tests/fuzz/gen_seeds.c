@@ -18,6 +18,8 @@
 #include "nb_frame.h"
 #include "nb_hist.h"
 #include "nb_l2.h"
+#include "nb_tcp.h"
+#include "nb_tcp_wire.h"
 
 static const char *outdir;
 static int nb_files;
@@ -689,6 +691,78 @@ config_seeds(int argc, char **argv)
 		copy_file("config", argv[i]);
 }
 
+/* fuzz_tcp: frames of each kind (mode 0), and segment records (mode 1) */
+static void
+tcp_seeds(void)
+{
+	static const uint8_t sel0[] = {0};
+	struct nb_flow f = {
+		.dst_mac = {2, 0, 0, 0, 0, 2},
+		.src_mac = {2, 0, 0, 0, 0, 1},
+		.proto = NB_IPPROTO_TCP,
+		.src_ip = NB_DEFAULT_SRC_IP,
+		.dst_ip = NB_DEFAULT_DST_IP,
+		.src_port = 49152,
+		.dst_port = 5201,
+	};
+	struct nb_tcp_seg sg;
+	uint8_t buf[2048], rec[1 + 14 * 6];
+	unsigned int i;
+	int n;
+
+	nb_tcp_pattern_init();
+	memset(&sg, 0, sizeof(sg));
+	sg.flags = NB_TCP_SYN;
+	sg.has_mss = 1;
+	sg.mss = 1460;
+	sg.wscale = 7;
+	sg.sack_ok = 1;
+	sg.wnd = 65535;
+	n = nb_tcp_frame_build(buf, sizeof(buf), &f, &sg, NULL);
+	put_sel("tcp", "syn", sel0, 1, buf, (size_t)n);
+	memset(&sg, 0, sizeof(sg));
+	sg.wscale = NB_TCP_WSCALE_NONE;
+	sg.flags = NB_TCP_ACK | NB_TCP_PSH;
+	sg.len = 200;
+	sg.data_off = 1000;
+	sg.has_stamp = 1;
+	sg.stamp_ns = 123456789;
+	n = nb_tcp_frame_build(buf, sizeof(buf), &f, &sg, NULL);
+	put_sel("tcp", "data", sel0, 1, buf, (size_t)n);
+	f.vlan_id = 100;
+	n = nb_tcp_frame_build(buf, sizeof(buf), &f, &sg, NULL);
+	put_sel("tcp", "data-vlan", sel0, 1, buf, (size_t)n);
+	f.vlan_id = 0;
+	memset(&sg, 0, sizeof(sg));
+	sg.wscale = NB_TCP_WSCALE_NONE;
+	sg.flags = NB_TCP_ACK;
+	sg.nb_sack = 3;
+	for (i = 0; i < 3; i++) {
+		sg.sack[i][0] = 1000 * (i + 1);
+		sg.sack[i][1] = 1000 * (i + 1) + 500;
+	}
+	n = nb_tcp_frame_build(buf, sizeof(buf), &f, &sg, NULL);
+	put_sel("tcp", "ack-sack", sel0, 1, buf, (size_t)n);
+	/* records: in-order data, a hole, a FIN, an ACK with SACK, a RST */
+	memset(rec, 0, sizeof(rec));
+	rec[0] = 1;
+	for (i = 0; i < 6; i++) {
+		uint8_t *r = rec + 1 + 14 * i;
+
+		r[0] = (uint8_t)(i == 3 ? 0x0c | 0x10 : 0x04);
+		r[2] = (uint8_t)(i == 1 ? 0x10 : 0);
+		r[5] = 0xff;
+		r[6] = 0xff;
+		r[8] = (uint8_t)(i == 2 || i == 4 ? 0 : 0xb8); /* 1464 % 1461 */
+		r[7] = (uint8_t)(i == 2 || i == 4 ? 0 : 0x05);
+		r[12] = (uint8_t)(i == 2   ? NB_TCP_FIN | NB_TCP_ACK
+				  : i == 5 ? NB_TCP_RST
+					   : NB_TCP_ACK);
+		r[13] = 1;
+	}
+	put("tcp", "records", rec, sizeof(rec));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -702,6 +776,7 @@ main(int argc, char **argv)
 	results_seeds();
 	frame_seeds();
 	l2_seeds();
+	tcp_seeds();
 	units_seeds();
 	options_seeds();
 	config_seeds(argc - 2, argv + 2);
