@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "nb_tcp.h"
+#include "nb_tcp_report.h"
 #include "nb_tcp_wire.h"
 #include "nb_test_util.h"
 
@@ -768,6 +769,116 @@ test_reset_and_unacceptable(void **state)
 	assert_int_equal(S.srv.st.bytes_rcvd, 64);
 }
 
+/* NB_TCP_CHECK_AUTO: the first 16 bytes decide. */
+static void
+test_check_auto(void **state)
+{
+	uint8_t foreign[1000];
+	struct nb_tcp_seg in;
+	int k;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		sim_sack = 1;
+		sim_init(&S, 0, 1 << 20, 1, 2);
+		S.srv.state = NB_TCP_ESTABLISHED;
+		S.srv.check = NB_TCP_CHECK_AUTO;
+		S.srv.irs = 99;
+		S.srv.rcv_nxt = 1;
+		S.srv.snd_una = S.srv.snd_nxt = S.srv.snd_max = 1;
+		memset(foreign, 'x', sizeof(foreign));
+		memset(&in, 0, sizeof(in));
+		in.flags = NB_TCP_ACK;
+		in.seq = 100;
+		in.ack = S.srv.iss + 1;
+		in.len = 500;
+		in.payload = k ? nb_tcp_pattern : foreign;
+		nb_tcp_input(&S.srv, &in, 0);
+		assert_int_equal(S.srv.check,
+				 k ? NB_TCP_CHECK_ON : NB_TCP_CHECK_OFF);
+		/* the next segment: bad for the pattern, fine if foreign */
+		in.seq = 600;
+		in.payload = foreign;
+		nb_tcp_input(&S.srv, &in, 0);
+		{
+			/* counted against the pattern at offsets 500.. */
+			uint64_t want = 0;
+			unsigned int i;
+
+			for (i = 0; i < 500; i++)
+				want += nb_tcp_pattern[500 + i] != 'x';
+			assert_int_equal(S.srv.st.bad_bytes, k ? want : 0);
+		}
+		assert_int_equal(S.srv.st.bytes_rcvd, 1000);
+	}
+}
+
+/* The report's rows and JSON objects, from values computed here. */
+static void
+test_report(void **state)
+{
+	struct nb_tcp_snap a = {0}, b = {0};
+	char *txt = NULL;
+	size_t n = 0;
+	FILE *f;
+	json_t *o;
+
+	(void)state;
+	b.acked = 125000000; /* 1 Gbit in the second */
+	b.rcvd = 124000000;
+	b.retrans = 7;
+	b.cwnd = 65536;
+	b.srtt_ns = 45000;
+	b.rttvar_ns = 5000;
+	o = nb_tcp_json_iv_stream(3, 1.0, 2.0, &a, &b);
+	assert_int_equal(json_integer_value(json_object_get(o, "socket")), 3);
+	assert_int_equal(json_integer_value(json_object_get(o, "bytes")),
+			 125000000);
+	assert_true(json_real_value(json_object_get(o, "bits_per_second")) ==
+		    1e9);
+	assert_int_equal(json_integer_value(json_object_get(o, "retransmits")),
+			 7);
+	assert_int_equal(json_integer_value(json_object_get(o, "snd_cwnd")),
+			 65536);
+	assert_int_equal(json_integer_value(json_object_get(o, "rtt")), 45);
+	assert_int_equal(json_integer_value(json_object_get(o, "rttvar")), 5);
+	assert_int_equal(
+		json_integer_value(json_object_get(o, "received_bytes")),
+		124000000);
+	json_decref(o);
+	b.max_cwnd = 131072;
+	b.min_rtt_ns = 20000;
+	b.max_rtt_ns = 90000;
+	o = nb_tcp_json_end_stream(1, 2.0, 4.0, &b);
+	assert_int_equal(json_integer_value(json_object_get(
+				 json_object_get(o, "sender"), "max_snd_cwnd")),
+			 131072);
+	assert_int_equal(json_integer_value(json_object_get(
+				 json_object_get(o, "sender"), "min_rtt")),
+			 20);
+	assert_true(json_real_value(json_object_get(
+			    json_object_get(o, "receiver"),
+			    "bits_per_second")) == 124000000 * 8 / 4.0);
+	json_decref(o);
+	f = open_memstream(&txt, &n);
+	assert_non_null(f);
+	nb_tcp_text_row(f, "1", 1.0, 2.0, 125000000, 7, 1, 65536, 45000, 'a',
+			NULL);
+	nb_tcp_text_row(f, "SUM", 0, 2.0, 250000000, 0, 0, 0, 0, 'a',
+			"receiver");
+	fclose(f);
+	if (getenv("TCP_DEBUG"))
+		print_message("%s", txt);
+	assert_non_null(strstr(txt, "[  1]   1.00-2.00   sec  119 MBytes   "
+				    "1.00 Gbits/sec     7  64.0 KBytes   45 "
+				    "us\n"));
+	assert_non_null(strstr(txt, "[SUM]   0.00-2.00   sec  238 MBytes   "
+				    "1.00 Gbits/sec                      "
+				    "receiver\n"));
+	assert_non_null(strstr(txt, "receiver"));
+	free(txt);
+}
+
 static void
 test_wire(void **state)
 {
@@ -935,6 +1046,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_wire),
+		cmocka_unit_test(test_check_auto),
+		cmocka_unit_test(test_report),
 		cmocka_unit_test(test_fuzz_parse),
 		cmocka_unit_test(test_clean_transfer),
 		cmocka_unit_test(test_initial_window),
