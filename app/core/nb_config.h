@@ -76,6 +76,7 @@ struct nb_config {
 	uint32_t tcp_window; /* --window: the receivers' window (bytes) */
 	int tcp_delayed_ack; /* --delayed-ack */
 	int tcp_no_sack;     /* --no-sack: NewReno's recovery */
+	uint32_t tcp_msg;    /* --msg-size: --pingpong's message bytes */
 
 	/* peer side */
 	int have_peer;

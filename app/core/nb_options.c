@@ -311,6 +311,19 @@ opt_delayed_ack(struct nb_config *cfg, const char *val, char *why,
 }
 
 static int
+opt_msg_size(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	uint64_t v;
+
+	if (nb_parse_bytes(val, &v) != 0 || v < 1 || v > (1u << 20)) {
+		WHY("expected 1..1M bytes (K/M = 2^10/2^20)");
+		return -EINVAL;
+	}
+	cfg->tcp_msg = (uint32_t)v;
+	return 0;
+}
+
+static int
 opt_no_sack(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
 	(void)val, (void)why, (void)whylen;
@@ -958,8 +971,9 @@ const struct nb_option nb_options[] = {
 	 0, NB_IN_CLI},
 	{"pingpong", 0, NULL, opt_pingpong,
 	 "client: a latency test of probes only, one outstanding at a time "
-	 "(qperf udp_lat), for --time seconds",
-	 0, NB_IN_CLI},
+	 "(qperf udp_lat), for --time seconds; with --tcp, request and "
+	 "response over each connection (qperf tcp_lat, netperf TCP_RR)",
+	 0, NB_IN_CLI | NB_IN_LOOP},
 	{"conf", 0, NULL, opt_conf,
 	 "client: show both ends' configuration (qperf conf) and exit", 0,
 	 NB_IN_CLI},
@@ -1031,6 +1045,9 @@ const struct nb_option nb_options[] = {
 	 NB_IN_LOOP},
 	{"delayed-ack", 0, NULL, opt_delayed_ack,
 	 "--tcp: ACK every second full segment (or after 40 ms), not every one",
+	 0, NB_IN_LOOP},
+	{"msg-size", 0, "BYTES", opt_msg_size,
+	 "--tcp --pingpong: bytes of each request and of each response [1]",
 	 0, NB_IN_LOOP},
 	{"no-sack", 0, NULL, opt_no_sack,
 	 "--tcp: do not offer SACK: NewReno's recovery (RFC 6582)", 0,
@@ -1193,6 +1210,7 @@ nb_config_defaults(struct nb_config *cfg)
 	cfg->link_timeout = 10;
 	cfg->drain = 0.5;
 	cfg->tcp_window = 1u << 20;
+	cfg->tcp_msg = 1;
 	cfg->peer_timeout = 2;
 	cfg->max_streams = NB_MAX_STREAMS;
 	cfg->max_rate.kind = NB_RATE_BPS_L1;
@@ -1519,7 +1537,7 @@ static int
 check_tcp(struct nb_config *cfg, char *err, size_t errlen)
 {
 	static const char *const tcp_only[] = {"window", "delayed-ack",
-					       "no-sack"};
+					       "no-sack", "msg-size"};
 	static const struct {
 		const char *opt, *why;
 	} clash[] = {
@@ -1535,6 +1553,12 @@ check_tcp(struct nb_config *cfg, char *err, size_t errlen)
 	};
 	size_t i;
 
+	if (!cfg->tcp && cfg->pingpong && cfg->mode == NB_MODE_LOOPBACK) {
+		snprintf(err, errlen,
+			 "--pingpong in a loopback is TCP's request/response: "
+			 "add --tcp (UDP ping-pong is a client's, with --peer)");
+		return -EINVAL;
+	}
 	if (!cfg->tcp) {
 		for (i = 0; i < sizeof(tcp_only) / sizeof(tcp_only[0]); i++)
 			if (given(cfg, tcp_only[i])) {
@@ -1571,6 +1595,15 @@ check_tcp(struct nb_config *cfg, char *err, size_t errlen)
 		snprintf(err, errlen,
 			 "--tcp connects one --tx-port to one --rx-port (or "
 			 "either alone to another host)");
+		return -EINVAL;
+	}
+	if (given(cfg, "msg-size") && !cfg->pingpong) {
+		snprintf(err, errlen, "--msg-size goes with --pingpong");
+		return -EINVAL;
+	}
+	if (cfg->pingpong && cfg->bytes) {
+		snprintf(err, errlen,
+			 "--pingpong runs for --time, not a --bytes count");
 		return -EINVAL;
 	}
 	cfg->proto = NB_IPPROTO_TCP;

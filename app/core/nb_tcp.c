@@ -131,6 +131,13 @@ init_common(struct nb_tcp_conn *c, const struct nb_tcp_params *p)
 		p->send_bytes == UINT64_MAX ? UINT64_MAX : 1 + p->send_bytes;
 	c->rto_ns = NB_TCP_RTO_INIT_NS;
 	c->ssthresh = UINT64_MAX / 2;
+	c->snd_app = UINT64_MAX;
+}
+
+void
+nb_tcp_send_limit(struct nb_tcp_conn *c, uint64_t total)
+{
+	c->snd_app = total == UINT64_MAX ? UINT64_MAX : 1 + total;
 }
 
 void
@@ -422,6 +429,8 @@ fin_take(struct nb_tcp_conn *c)
 		return;
 	c->fin_rcvd = 1;
 	c->rcv_nxt++;
+	if (!c->active && c->snd_end == UINT64_MAX) /* it was endless */
+		c->snd_end = max64(c->snd_max, 1);
 	c->nb_ooo = 0; /* what a peer sent past its FIN is nothing */
 	c->ack_pending = 1;
 	c->delack_due = 0;
@@ -751,7 +760,7 @@ dupthresh(const struct nb_tcp_conn *c)
 	uint64_t m = seg_payload(c);
 	uint64_t data = min64(c->snd_max, c->snd_end) - c->snd_una;
 	uint64_t segs = (data + m - 1) / m; /* the FIN is no segment here */
-	int more = c->snd_nxt < c->snd_end &&
+	int more = c->snd_nxt < min64(c->snd_end, c->snd_app) &&
 		   c->snd_nxt - c->snd_una + m <= min64(c->cwnd, c->snd_wnd);
 
 	if (segs >= 4 || more || segs < 2)
@@ -1084,7 +1093,7 @@ out_data(struct nb_tcp_conn *c, uint64_t now, struct nb_tcp_seg *s,
 	s->len = (uint16_t)len;
 	s->data_off = off - 1;
 	s->has_stamp = c->stamp;
-	if (off + len == c->snd_end)
+	if (off + len >= min64(c->snd_end, c->snd_app))
 		s->flags |= NB_TCP_PSH;
 	if (off < c->snd_max) {
 		s->rexmit = 1;
@@ -1172,7 +1181,7 @@ can_send(uint8_t st)
 int
 nb_tcp_output(struct nb_tcp_conn *c, uint64_t now, struct nb_tcp_seg *s)
 {
-	uint64_t m, lim, extra, end;
+	uint64_t m, lim, extra, end, dend;
 	uint32_t len;
 
 	memset(s, 0, sizeof(*s));
@@ -1205,6 +1214,7 @@ nb_tcp_output(struct nb_tcp_conn *c, uint64_t now, struct nb_tcp_seg *s)
 		return 0;
 	m = seg_payload(c);
 	end = c->snd_end; /* data is [1, snd_end); the FIN at snd_end */
+	dend = min64(end, c->snd_app); /* where new data stops for now */
 	if (can_send(c->state)) {
 		if (c->rexmit_pending) { /* fast retransmit, or a partial ACK */
 			c->rexmit_pending = 0;
@@ -1224,7 +1234,7 @@ nb_tcp_output(struct nb_tcp_conn *c, uint64_t now, struct nb_tcp_seg *s)
 				return out_fin(c, now, s);
 			}
 		}
-		if (c->probe_pending && c->snd_nxt < end) {
+		if (c->probe_pending && c->snd_nxt < dend) {
 			c->probe_pending = 0;
 			out_data(c, now, s, c->snd_nxt, 1);
 			c->snd_nxt++;
@@ -1233,15 +1243,15 @@ nb_tcp_output(struct nb_tcp_conn *c, uint64_t now, struct nb_tcp_seg *s)
 			return 1;
 		}
 		if (sack_recovery(c)) {
-			if (out_sack_recovery(c, now, s, m, end))
+			if (out_sack_recovery(c, now, s, m, dend))
 				return 1;
-		} else if (c->snd_nxt < end) {
+		} else if (c->snd_nxt < dend) {
 			/* RFC 3042: a new segment per dupack, up to two */
 			extra = (!c->in_recovery && c->dupacks <= 2)
 					? c->dupacks * m
 					: 0;
 			lim = min64(c->cwnd + extra, c->snd_wnd);
-			len = (uint32_t)min64(m, end - c->snd_nxt);
+			len = (uint32_t)min64(m, dend - c->snd_nxt);
 			if (c->snd_nxt - c->snd_una + len <= lim) {
 				out_data(c, now, s, c->snd_nxt, len);
 				c->snd_nxt += len;

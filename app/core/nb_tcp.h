@@ -188,6 +188,7 @@ struct nb_tcp_conn {
 	uint32_t iss;
 	uint64_t snd_una, snd_nxt, snd_max;
 	uint64_t snd_end; /* offset of our FIN: 1 + bytes to send */
+	uint64_t snd_app; /* new data stops here (nb_tcp_send_limit) */
 	uint64_t snd_wnd; /* the peer's window, scaled */
 	uint64_t snd_wl_seq, snd_wl_ack; /* last window update (RFC 793) */
 	uint64_t cwnd, ssthresh;
@@ -263,8 +264,17 @@ int nb_tcp_output(struct nb_tcp_conn *c, uint64_t now, struct nb_tcp_seg *s);
  * timers that are due; call it at or after this time. */
 uint64_t nb_tcp_next_event(const struct nb_tcp_conn *c);
 
+/*
+ * Request/response: new data stops at the stream's first `total` bytes
+ * until the limit is raised (UINT64_MAX, the default: no limit).  What is
+ * sent is sent at once (no Nagle), the last segment of each limit with
+ * PSH.
+ */
+void nb_tcp_send_limit(struct nb_tcp_conn *c, uint64_t total);
+
 /* Stop sending new data: the FIN goes after what is already sent (--time
- * ended).  A no-op once the FIN is due or sent. */
+ * ended).  A no-op once the FIN is due or sent.  A passive end with no
+ * byte limit does this itself when the peer's FIN comes. */
 void nb_tcp_close(struct nb_tcp_conn *c);
 
 /* Give up: a RST goes out next and the connection is closed. */

@@ -78,13 +78,16 @@ snap_one(const struct nb_tcp_end *c, const struct nb_tcp_end *s,
 		o->rtt_samples = a->rtt_samples;
 		o->cstate = c->c.state;
 		o->cerr = c->c.error;
+		/* a client's receiver takes the answers of --pingpong */
+		o->bad_bytes = a->bad_bytes;
+		o->dup_bytes = a->dup_bytes_in;
 	}
 	if (s != NULL) {
 		const struct nb_tcp_stats *b = &s->c.st;
 
 		o->rcvd = b->bytes_rcvd;
-		o->bad_bytes = b->bad_bytes;
-		o->dup_bytes = b->dup_bytes_in;
+		o->bad_bytes += b->bad_bytes;
+		o->dup_bytes += b->dup_bytes_in;
 		o->ooo_segs = b->ooo_segs_in;
 		o->sstate = s->c.state;
 		o->serr = s->c.error;
@@ -216,6 +219,17 @@ job_make(struct tcprun *t, uint16_t port, int server, char *err, size_t errlen)
 			goto nomem;
 		nb_hist_init(j->owd);
 	}
+	if (cfg->pingpong) {
+		j->pp_msg = cfg->tcp_msg;
+		if (!server) {
+			j->rtt = rte_zmalloc_socket("nb_tcp_rtt",
+						    sizeof(*j->rtt),
+						    RTE_CACHE_LINE_SIZE, socket);
+			if (j->rtt == NULL)
+				goto nomem;
+			nb_hist_init(j->rtt);
+		}
+	}
 	memcpy(j->mac, t->app->ports[server && t->loop ? 1 : 0].desc.mac, 6);
 	j->ip = server ? cfg->dst_ip : cfg->src_ip;
 	j->listen_port = TCP_DPORT;
@@ -272,8 +286,15 @@ build(struct tcprun *t, char *err, size_t errlen)
 	sp.delayed_ack = (uint8_t)cfg->tcp_delayed_ack;
 	/* another host's payload is its own: checked only if it is ours */
 	sp.check = t->loop ? NB_TCP_CHECK_ON : NB_TCP_CHECK_AUTO;
-	for (k = 0; t->sj && k < t->n; k++)
+	if (cfg->pingpong) { /* the listener answers each request */
+		sp.send_bytes = UINT64_MAX;
+		sp.close_after_send = 0;
+	}
+	for (k = 0; t->sj && k < t->n; k++) {
 		nb_tcp_listen(&t->sj->ends[k].c, &sp);
+		if (cfg->pingpong)
+			nb_tcp_send_limit(&t->sj->ends[k].c, 0);
+	}
 	t->nb_w = t->app->plan.nb_workers >= 2 && t->loop ? 2 : 1;
 	for (i = 0; i < t->nb_w; i++) {
 		unsigned int lc = t->app->plan.workers[i].lcore;
@@ -303,6 +324,8 @@ build(struct tcprun *t, char *err, size_t errlen)
 	t->cj->params.stamp_len = NB_TCP_STAMP_LEN;
 	t->cj->params.close_after_send = 1;
 	t->cj->params.send_bytes = cfg->bytes ? 0 : UINT64_MAX;
+	/* the answers a client gets: another host's only if they are ours */
+	t->cj->params.check = t->loop ? NB_TCP_CHECK_ON : NB_TCP_CHECK_AUTO;
 	t->cj->bytes_each = cfg->bytes / t->n;
 	t->cj->bytes_rest = cfg->bytes % t->n;
 	return 0;
@@ -316,6 +339,7 @@ free_all(struct tcprun *t)
 	for (i = 0; i < t->nb_w; i++)
 		rte_free(t->w[i]);
 	if (t->cj) {
+		rte_free(t->cj->rtt);
 		rte_free(t->cj->ends);
 		rte_free(t->cj);
 	}
@@ -518,18 +542,64 @@ conn_json(const struct tcprun *t, uint32_t i, const struct nb_tcp_snap *s)
 		nb_tcp_error_name(s->cerr ? s->cerr : s->serr));
 }
 
+/* --pingpong: the round trips of request and answer. */
+static void
+pingpong_text(const struct tcprun *t, double secs, FILE *f)
+{
+	const struct nb_hist *h = t->cj->rtt;
+
+	if (h->count == 0) {
+		fprintf(f, "ping-pong: no round trip completed\n");
+		return;
+	}
+	fprintf(f,
+		"ping-pong: %llu round trips of %u-byte requests and answers "
+		"(%.0f per second): RTT min %.2f us, p50 %.2f us, p99 %.2f "
+		"us, max %.2f us, mean %.2f us\n",
+		(unsigned long long)h->count, t->cj->pp_msg,
+		secs > 0 ? (double)h->count / secs : 0, h->min / 1e3,
+		nb_hist_percentile(h, 50) / 1e3,
+		nb_hist_percentile(h, 99) / 1e3, h->max / 1e3,
+		nb_hist_mean(h) / 1e3);
+}
+
+static json_t *
+pingpong_json(const struct tcprun *t, double secs)
+{
+	const struct nb_hist *h = t->cj->rtt;
+	json_t *o = json_pack("{s:i, s:I, s:f}", "msg_size", (int)t->cj->pp_msg,
+			      "round_trips", (json_int_t)h->count,
+			      "per_second",
+			      secs > 0 ? (double)h->count / secs : 0.0);
+
+	if (h->count)
+		json_object_set_new(
+			o, "rtt_ns",
+			json_pack("{s:I, s:I, s:I, s:I, s:I, s:f}", "count",
+				  (json_int_t)h->count, "min",
+				  (json_int_t)h->min, "p50",
+				  (json_int_t)nb_hist_percentile(h, 50), "p99",
+				  (json_int_t)nb_hist_percentile(h, 99), "max",
+				  (json_int_t)h->max, "mean", nb_hist_mean(h)));
+	return o;
+}
+
+/* Whether the bytes received were checked: the listener's, and with
+ * --pingpong the clients' (the answers). */
 static const char *
 check_text(const struct tcprun *t)
 {
-	uint32_t i, on = 0;
+	uint32_t i, on = 0, all = 0;
 
-	if (t->sj == NULL)
-		return "the peer's";
-	for (i = 0; i < nconn(t); i++)
+	for (i = 0; t->sj && i < nconn(t); i++, all++)
 		on += t->sj->ends[i].c.check == NB_TCP_CHECK_ON;
-	return on == nconn(t) ? "checked"
-	       : on	      ? "checked where it was ours"
-			      : "not checked (not this tool's pattern)";
+	for (i = 0; t->cj && t->cj->pp_msg && i < t->n; i++, all++)
+		on += t->cj->ends[i].c.check == NB_TCP_CHECK_ON;
+	if (all == 0)
+		return "the peer's";
+	return on == all ? "checked"
+	       : on	 ? "checked where it was ours"
+			 : "not checked (not this tool's pattern)";
 }
 
 static void
@@ -615,6 +685,8 @@ report(struct tcprun *t, double secs, int interrupted, char *why, size_t whylen)
 				h->min / 1e3, nb_hist_percentile(h, 50) / 1e3,
 				nb_hist_percentile(h, 99) / 1e3, h->max / 1e3,
 				(unsigned long long)h->count);
+		if (t->cj && t->cj->rtt)
+			pingpong_text(t, ss, o->f);
 		ports_text(t, o->f);
 	}
 	if (!why[0] && n == 0 && !interrupted)
@@ -671,6 +743,8 @@ report(struct tcprun *t, double secs, int interrupted, char *why, size_t whylen)
 				  (json_int_t)nb_hist_percentile(h, 50), "p99",
 				  (json_int_t)nb_hist_percentile(h, 99), "max",
 				  (json_int_t)h->max, "mean", nb_hist_mean(h)));
+	if (t->cj && t->cj->rtt)
+		json_object_set_new(nb, "pingpong", pingpong_json(t, ss));
 	json_object_set_new(nb, "interrupted", json_boolean(interrupted));
 	json_object_set_new(nb, "ports", ports_json(t));
 	doc = json_pack("{s:o, s:O, s:o, s:o}", "start", start, "intervals",

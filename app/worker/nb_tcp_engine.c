@@ -141,6 +141,33 @@ send_rst(struct nb_tcpjob *j, const struct nb_flow *in,
 	emit(j, &f, &r, m);
 }
 
+/*
+ * Request/response: a client gives TCP its next request once the answer
+ * to the last one is in (timing it), a server its next answer once a
+ * whole request is in.
+ */
+static void
+pingpong(struct nb_tcpjob *j, struct nb_tcp_end *e, uint64_t now)
+{
+	uint64_t got = e->c.st.bytes_rcvd;
+
+	if (j->server) {
+		if (got >= (e->pp_count + 1) * j->pp_msg) {
+			e->pp_count++;
+			nb_tcp_send_limit(&e->c, e->pp_count * j->pp_msg);
+		}
+		return;
+	}
+	if (e->c.state != NB_TCP_ESTABLISHED ||
+	    got < e->pp_count * j->pp_msg)
+		return;
+	if (e->pp_count)
+		nb_hist_record(j->rtt, now - e->pp_sent_ns);
+	e->pp_count++;
+	nb_tcp_send_limit(&e->c, e->pp_count * j->pp_msg);
+	e->pp_sent_ns = now;
+}
+
 static void
 rx_step(struct nb_tcpjob *j, const struct nb_run *run)
 {
@@ -199,6 +226,8 @@ rx_step(struct nb_tcpjob *j, const struct nb_run *run)
 			nb_hist_record(j->owd, d < (UINT64_C(1) << 47) ? d : 0);
 		}
 		nb_tcp_input(&e->c, &s, now);
+		if (j->pp_msg)
+			pingpong(j, e, now);
 		if (!e->all_acked_ns && !j->server &&
 		    e->c.snd_end != UINT64_MAX && e->c.snd_una >= e->c.snd_end)
 			e->all_acked_ns = now;
@@ -275,6 +304,8 @@ open_all(struct nb_tcpjob *j, uint64_t now)
 			p.send_bytes = j->bytes_each + (i < j->bytes_rest);
 		j->ends[i].open_ns = now;
 		nb_tcp_connect(&j->ends[i].c, &p, now);
+		if (j->pp_msg) /* the first request once connected */
+			nb_tcp_send_limit(&j->ends[i].c, 0);
 	}
 	j->opened = 1;
 }

@@ -32,6 +32,8 @@ struct nb_tcp_end {
 	uint64_t open_ns;      /* the SYN (client) */
 	uint64_t done_ns;      /* nb_tcp_finished() first seen; 0 not yet */
 	uint64_t all_acked_ns; /* client: every byte acknowledged */
+	/* --pingpong: messages given to TCP, and when the last one was */
+	uint64_t pp_count, pp_sent_ns;
 } __rte_cache_aligned;
 
 struct nb_tcpjob {
@@ -55,6 +57,10 @@ struct nb_tcpjob {
 	uint16_t nb_pend, pend_head;
 	struct rte_mbuf *pend[NB_BURST];
 	struct nb_hist *owd; /* servers: one-way delay of data (stamps) */
+	/* --pingpong (pp_msg bytes each way, 0: a bulk test): clients time
+	 * each request until its whole answer is in, into rtt */
+	uint32_t pp_msg;
+	struct nb_hist *rtt;
 	/* counters, single writer */
 	uint64_t rx_pkts, rx_bytes, tx_pkts, tx_bytes;
 	uint64_t foreign;  /* not TCP/IPv4 for us (ARP, LLDP, junk) */

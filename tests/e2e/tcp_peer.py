@@ -3,6 +3,8 @@
 
     tcp_peer.py sink PORT            accept one connection, count its bytes
                                      to EOF, print "bytes N eof", close
+    tcp_peer.py echo PORT            accept one connection, send back what
+                                     comes, print "echoed N eof"
     tcp_peer.py send HOST PORT N     connect, send N bytes of dpdk-nbench's
                                      stream pattern (docs/protocol.md),
                                      shut down, wait for the peer's FIN
@@ -42,6 +44,26 @@ def sink(port):
     c.close()
 
 
+def echo(port):
+    """Send back every byte, until EOF (a request/response server)."""
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind(("0.0.0.0", port))
+    s.listen(1)
+    print("listening", flush=True)
+    c, _ = s.accept()
+    c.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    n = 0
+    while True:
+        b = c.recv(65536)
+        if not b:
+            break
+        c.sendall(b)
+        n += len(b)
+    print("echoed %d eof" % n, flush=True)
+    c.close()
+
+
 def send(host, port, total):
     t = pattern()
     chunk = t * 16
@@ -70,5 +92,7 @@ def send(host, port, total):
 if __name__ == "__main__":
     if sys.argv[1] == "sink":
         sink(int(sys.argv[2]))
+    elif sys.argv[1] == "echo":
+        echo(int(sys.argv[2]))
     else:
         send(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))

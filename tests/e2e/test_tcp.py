@@ -123,6 +123,25 @@ class TcpLoopback(nbe2e.E2ECase):
         ports = sorted(c["local_port"] for c in d["start"]["connected"])
         self.assertEqual(ports, list(range(49152, 49152 + 1000)))
 
+    def test_pingpong(self):
+        """--pingpong --msg-size 100: each request waits for its answer;
+        what the listener took is the round trips' requests (and perhaps
+        the one the end cut short), the RTT figures are ordered, and the
+        rate is the round trips over the time."""
+        d = self.tcp(["--pingpong", "--msg-size", "100", "--time", "2"])
+        self.check_doc(d, 1)
+        pp = d["nbench"]["pingpong"]
+        n = pp["round_trips"]
+        self.assertEqual(pp["msg_size"], 100)
+        self.assertGreater(n, 1000)
+        got = d["end"]["sum_received"]["bytes"]
+        self.assertIn(got, (n * 100, (n + 1) * 100))
+        rtt = pp["rtt_ns"]
+        self.assertEqual(rtt["count"], n)
+        self.assertTrue(0 < rtt["min"] <= rtt["p50"] <= rtt["p99"]
+                        <= rtt["max"])
+        self.assertAlmostEqual(pp["per_second"], n / 2.0, delta=n * 0.01)
+
     def test_options_and_refusals(self):
         """--window, --delayed-ack and --no-sack take effect (in the header
         and the JSON); what --tcp cannot do is refused with exit 2."""

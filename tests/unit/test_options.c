@@ -494,6 +494,12 @@ chk_delayed_ack(const struct nb_config *c)
 }
 
 static void
+chk_msg_size(const struct nb_config *c)
+{
+	assert_int_equal(c->tcp_msg, 4096);
+}
+
+static void
 chk_no_sack(const struct nb_config *c)
 {
 	assert_int_equal(c->tcp_no_sack, 1);
@@ -764,6 +770,7 @@ static const struct opt_case cases[] = {
 	{"window", 'w', "256K", chk_window, {"1K", "2G", "x", "", NULL}},
 	{"delayed-ack", 0, NULL, chk_delayed_ack, {NULL}},
 	{"no-sack", 0, NULL, chk_no_sack, {NULL}},
+	{"msg-size", 0, "4K", chk_msg_size, {"0", "2M", "x", NULL}},
 	{"conf", 0, NULL, chk_conf, {NULL}},
 	{"quit", 0, NULL, chk_quit, {NULL}},
 	{"peer-timeout",
@@ -1214,6 +1221,23 @@ test_tcp_checks(void **state)
 	assert_int_equal(
 		CHECK(err, "--tx-port", "0", "--rx-port", "1", "--no-sack"),
 		-EINVAL);
+	/* request/response: TCP's in a loopback, message sizes */
+	assert_int_equal(CHECK_CFG(&cfg, err, "--tx-port", "0", "--rx-port",
+				   "1", "--tcp", "--pingpong", "--msg-size",
+				   "64"),
+			 0);
+	assert_true(cfg.pingpong && cfg.tcp_msg == 64);
+	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1",
+			       "--pingpong"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "add --tcp"));
+	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1",
+			       "--tcp", "--msg-size", "64"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "--msg-size goes with --pingpong"));
+	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1",
+			       "--tcp", "--pingpong", "-n", "1M"),
+			 -EINVAL);
 	/* loopback only, for now */
 	assert_int_equal(CHECK(err, "--peer", "02:00:00:00:00:01", "--tcp"),
 			 -EINVAL);

@@ -72,6 +72,9 @@ struct sim {
 	/* NewReno rule checks made */
 	uint64_t ss_checks, ca_checks, fr_checks, full_checks;
 	uint64_t acks_from_srv, data_from_cli;
+	/* request/response: pp_n requests of pp_msg bytes, each answered by
+	 * as many bytes before the next goes */
+	uint32_t pp_msg, pp_n, pp_reqs, pp_resps;
 };
 
 static struct nb_flow flow_c2s = {
@@ -341,6 +344,27 @@ pump(struct sim *s, struct nb_tcp_conn *c, int client)
 	}
 }
 
+/* The applications of a request/response test. */
+static void
+pingpong_app(struct sim *s)
+{
+	uint64_t m = s->pp_msg;
+
+	if (s->srv.st.bytes_rcvd >= (uint64_t)(s->pp_resps + 1) * m) {
+		s->pp_resps++;
+		nb_tcp_send_limit(&s->srv, s->pp_resps * m);
+	}
+	if (s->cli.state == NB_TCP_ESTABLISHED &&
+	    s->cli.st.bytes_rcvd >= (uint64_t)s->pp_reqs * m) {
+		if (s->pp_reqs < s->pp_n) {
+			s->pp_reqs++;
+			nb_tcp_send_limit(&s->cli, s->pp_reqs * m);
+		} else {
+			nb_tcp_close(&s->cli);
+		}
+	}
+}
+
 /* Run until both ends are done, or limit_ns of simulated time. */
 static void
 sim_run(struct sim *s, uint64_t limit_ns)
@@ -356,6 +380,8 @@ sim_run(struct sim *s, uint64_t limit_ns)
 			s->nq--;
 			deliver(s, &p);
 		}
+		if (s->pp_n)
+			pingpong_app(s);
 		if (s->close_at && s->now >= s->close_at) {
 			nb_tcp_close(&s->cli);
 			s->close_at = 0;
@@ -879,6 +905,42 @@ test_report(void **state)
 	free(txt);
 }
 
+/* Request/response (--pingpong): each message waits for its answer; every
+ * byte of both directions arrives and is the pattern; with loss too. */
+static void
+test_pingpong(void **state)
+{
+	int k;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		sim_sack = 1;
+		sim_init(&S, UINT64_MAX, 1 << 20, 5, 6);
+		S.srv.snd_end = UINT64_MAX; /* the server answers */
+		S.srv.close_after_send = 0;
+		nb_tcp_send_limit(&S.srv, 0);
+		nb_tcp_send_limit(&S.cli, 0);
+		S.pp_msg = k ? 3000 : 1; /* 1 byte (qperf tcp_lat) and 3 segs */
+		S.pp_n = 200;
+		if (k)
+			S.d[1].loss_ppm = S.d[0].loss_ppm = 20000;
+		sim_run(&S, 600ull * 1000000000);
+		assert_int_equal(S.pp_reqs, 200);
+		assert_int_equal(S.pp_resps, 200);
+		assert_int_equal(S.srv.st.bytes_rcvd, 200ull * S.pp_msg);
+		assert_int_equal(S.cli.st.bytes_rcvd, 200ull * S.pp_msg);
+		assert_int_equal(S.cli.st.bad_bytes, 0);
+		assert_int_equal(S.srv.st.bad_bytes, 0);
+		assert_int_equal(S.cli.state, NB_TCP_TIME_WAIT);
+		assert_int_equal(S.srv.state, NB_TCP_CLOSED);
+		if (!k) { /* one segment per message, each way: no loss */
+			assert_int_equal(S.cli.st.retrans, 0);
+			assert_int_equal(S.srv.st.retrans, 0);
+			assert_true(S.now < 200 * 2 * 200000ull);
+		}
+	}
+}
+
 static void
 test_wire(void **state)
 {
@@ -1047,6 +1109,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_wire),
 		cmocka_unit_test(test_check_auto),
+		cmocka_unit_test(test_pingpong),
 		cmocka_unit_test(test_report),
 		cmocka_unit_test(test_fuzz_parse),
 		cmocka_unit_test(test_clean_transfer),
