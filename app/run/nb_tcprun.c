@@ -222,9 +222,9 @@ job_make(struct tcprun *t, uint16_t port, int server, char *err, size_t errlen)
 	if (cfg->pingpong) {
 		j->pp_msg = cfg->tcp_msg;
 		if (!server) {
-			j->rtt = rte_zmalloc_socket("nb_tcp_rtt",
-						    sizeof(*j->rtt),
-						    RTE_CACHE_LINE_SIZE, socket);
+			j->rtt = rte_zmalloc_socket(
+				"nb_tcp_rtt", sizeof(*j->rtt),
+				RTE_CACHE_LINE_SIZE, socket);
 			if (j->rtt == NULL)
 				goto nomem;
 			nb_hist_init(j->rtt);
@@ -290,6 +290,8 @@ build(struct tcprun *t, char *err, size_t errlen)
 		sp.send_bytes = UINT64_MAX;
 		sp.close_after_send = 0;
 	}
+	if (t->sj)
+		t->sj->params = sp;
 	for (k = 0; t->sj && k < t->n; k++) {
 		nb_tcp_listen(&t->sj->ends[k].c, &sp);
 		if (cfg->pingpong)
@@ -479,7 +481,7 @@ ports_json(const struct tcprun *t)
 		json_array_append_new(
 			a,
 			json_pack("{s:i, s:s, s:I, s:I, s:I, s:I, s:I, s:I, "
-				  "s:I, s:I, s:I, s:{s:I, s:I, s:I, s:I, "
+				  "s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I, s:I, "
 				  "s:I, s:I}}",
 				  "port", js[i]->port, "role",
 				  js[i]->server ? "server" : "client",
@@ -490,7 +492,8 @@ ports_json(const struct tcprun *t)
 				  "stray", (json_int_t)js[i]->stray,
 				  "arp_answered",
 				  (json_int_t)js[i]->arp_answered, "alloc_fail",
-				  (json_int_t)js[i]->alloc_fail, "rx_bytes",
+				  (json_int_t)js[i]->alloc_fail, "reclaimed",
+				  (json_int_t)js[i]->reclaimed, "rx_bytes",
 				  (json_int_t)js[i]->rx_bytes, "tx_bytes",
 				  (json_int_t)js[i]->tx_bytes, "pmd",
 				  "opackets", (json_int_t)ps.opackets,
@@ -568,8 +571,7 @@ pingpong_json(const struct tcprun *t, double secs)
 {
 	const struct nb_hist *h = t->cj->rtt;
 	json_t *o = json_pack("{s:i, s:I, s:f}", "msg_size", (int)t->cj->pp_msg,
-			      "round_trips", (json_int_t)h->count,
-			      "per_second",
+			      "round_trips", (json_int_t)h->count, "per_second",
 			      secs > 0 ? (double)h->count / secs : 0.0);
 
 	if (h->count)

@@ -19,11 +19,35 @@ same_tuple(const struct nb_tcp_end *e, const struct nb_flow *f)
 	       f->src_ip == e->f.dst_ip && f->dst_ip == e->f.src_ip;
 }
 
+/*
+ * All ends taken: one whose handshake never completed may go to a new
+ * SYN, so SYNs from addresses that never answer (spoofed, or a client
+ * gone) cannot hold a listener: first one that failed (timed out or
+ * reset before the ACK of our SYN-ACK), else the oldest still waiting.
+ */
+static struct nb_tcp_end *
+reclaim(struct nb_tcpjob *j)
+{
+	struct nb_tcp_end *old = NULL;
+	uint32_t i;
+
+	for (i = 0; i < j->accepted; i++) {
+		struct nb_tcp_end *e = &j->ends[i];
+
+		if (e->c.state == NB_TCP_CLOSED && e->c.snd_una == 0)
+			return e;
+		if (e->c.state == NB_TCP_SYN_RCVD &&
+		    (old == NULL || e->open_ns < old->open_ns))
+			old = e;
+	}
+	return old;
+}
+
 /* accept_any: the end of this 4-tuple, or for a SYN to our port a free
  * one bound to it (its addressing from the SYN). */
 static struct nb_tcp_end *
 demux_any(struct nb_tcpjob *j, const struct nb_flow *f,
-	  const struct nb_tcp_seg *s)
+	  const struct nb_tcp_seg *s, uint64_t now)
 {
 	struct nb_tcp_end *e;
 	uint32_t i;
@@ -32,10 +56,24 @@ demux_any(struct nb_tcpjob *j, const struct nb_flow *f,
 		if (same_tuple(&j->ends[i], f))
 			return &j->ends[i];
 	if (!(s->flags & NB_TCP_SYN) || (s->flags & NB_TCP_ACK) ||
-	    f->dst_port != j->listen_port || f->dst_ip != j->ip ||
-	    j->accepted >= j->n)
+	    f->dst_port != j->listen_port || f->dst_ip != j->ip)
 		return NULL;
-	e = &j->ends[j->accepted++];
+	if (j->accepted < j->n) {
+		e = &j->ends[j->accepted++];
+	} else {
+		e = reclaim(j);
+		if (e == NULL)
+			return NULL;
+		if (e->done_ns)
+			j->finished--;
+		e->done_ns = 0;
+		e->pp_count = 0;
+		j->reclaimed++;
+		nb_tcp_listen(&e->c, &j->params);
+		if (j->pp_msg)
+			nb_tcp_send_limit(&e->c, 0);
+	}
+	e->open_ns = now;
 	memcpy(e->f.dst_mac, f->src_mac, 6);
 	memcpy(e->f.src_mac, j->mac, 6);
 	e->f.vlan_id = f->vlan_id;
@@ -48,13 +86,14 @@ demux_any(struct nb_tcpjob *j, const struct nb_flow *f,
 
 /* The end a parsed frame belongs to, or NULL (the 4-tuple must match). */
 static struct nb_tcp_end *
-demux(struct nb_tcpjob *j, const struct nb_flow *f, const struct nb_tcp_seg *s)
+demux(struct nb_tcpjob *j, const struct nb_flow *f, const struct nb_tcp_seg *s,
+      uint64_t now)
 {
 	uint16_t cport = j->server ? f->src_port : f->dst_port;
 	uint32_t i = (uint16_t)(cport - j->port_base);
 
 	if (j->accept_any)
-		return demux_any(j, f, s);
+		return demux_any(j, f, s, now);
 	if (i >= j->n || !same_tuple(&j->ends[i], f))
 		return NULL;
 	return &j->ends[i];
@@ -158,8 +197,7 @@ pingpong(struct nb_tcpjob *j, struct nb_tcp_end *e, uint64_t now)
 		}
 		return;
 	}
-	if (e->c.state != NB_TCP_ESTABLISHED ||
-	    got < e->pp_count * j->pp_msg)
+	if (e->c.state != NB_TCP_ESTABLISHED || got < e->pp_count * j->pp_msg)
 		return;
 	if (e->pp_count)
 		nb_hist_record(j->rtt, now - e->pp_sent_ns);
@@ -196,7 +234,7 @@ rx_step(struct nb_tcpjob *j, const struct nb_run *run)
 			foreign(j, d, m->data_len);
 			continue;
 		}
-		e = demux(j, &f, &s);
+		e = demux(j, &f, &s, now);
 		/* the checksum: the NIC's verdict, or ours (cheap when the
 		 * payload is the pattern where this end expects it, which
 		 * then needs no second look) */

@@ -29,7 +29,7 @@
 struct nb_tcp_end {
 	struct nb_tcp_conn c;
 	struct nb_flow f;      /* our frames: we are the source */
-	uint64_t open_ns;      /* the SYN (client) */
+	uint64_t open_ns;      /* the SYN (sent, or taken by a listener) */
 	uint64_t done_ns;      /* nb_tcp_finished() first seen; 0 not yet */
 	uint64_t all_acked_ns; /* client: every byte acknowledged */
 	/* --pingpong: messages given to TCP, and when the last one was */
@@ -49,7 +49,9 @@ struct nb_tcpjob {
 	uint32_t ip;	/* this side's: ARP requests for it are answered */
 	uint16_t listen_port;
 	struct nb_tcp_end *ends;
-	struct nb_tcp_params params;	 /* the clients' (send_bytes per end) */
+	/* the clients' (send_bytes per end); a listener's, to start an end
+	 * again */
+	struct nb_tcp_params params;
 	uint64_t bytes_each, bytes_rest; /* --bytes split: the first
 					  * bytes_rest ends send one more */
 	struct rte_mempool *pool;
@@ -67,7 +69,9 @@ struct nb_tcpjob {
 	uint64_t bad_csum; /* TCP with a wrong checksum */
 	uint64_t stray;	   /* TCP for no connection of ours: RST sent */
 	uint64_t arp_answered;
-	uint64_t accepted; /* accept_any: connections taken */
+	uint64_t accepted;  /* accept_any: ends bound by a SYN */
+	uint64_t reclaimed; /* ... given to a new SYN: the handshake of
+			     * the one before never completed */
 	uint64_t alloc_fail;
 	uint64_t finished; /* ends nb_tcp_finished() */
 	volatile int opened;

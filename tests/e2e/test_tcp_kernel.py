@@ -29,6 +29,24 @@ MIB = 1024 * 1024
 RING = ",framesz=2048,framecnt=4096"  # the default 512 frames drop bursts
 
 
+# Run in the kernel's namespace with the listener's MAC: a SYN from
+# 198.19.0.77 (no such host), sent until the listener answers it.
+SPOOF_SYN = r"""
+import sys, time
+from scapy.all import Ether, IP, TCP, srp1, conf
+conf.verb = 0
+syn = (Ether(dst=sys.argv[1], src="02:00:00:00:00:77") /
+       IP(src="198.19.0.77", dst="198.19.0.1") /
+       TCP(sport=1111, dport=5201, flags="S", seq=1000))
+deadline = time.monotonic() + 40
+while time.monotonic() < deadline:
+    r = srp1(syn, iface="vk", timeout=0.5)
+    if r is not None and TCP in r and r[TCP].flags == "SA":
+        print("syn-ack")
+        break
+"""
+
+
 def sh(*args, check=True, timeout=30):
     return subprocess.run(list(args), check=check, capture_output=True,
                           text=True, timeout=timeout)
@@ -180,6 +198,34 @@ class KernelPeer(NetCase):
         self.assertEqual(echoed, d["end"]["sum_sent"]["bytes"])
         self.assertIn(echoed, (pp["round_trips"] * 64,
                                (pp["round_trips"] + 1) * 64))
+
+    def test_listener_not_held_by_spoofed_syns(self):
+        """A listener for one connection (-P 1) takes a SYN from an
+        address that never answers (its SYN-ACK goes unanswered); the real
+        client's SYN then takes that end over (the oldest handshake still
+        waiting), and its 10 MiB arrive."""
+        total = 10 * MIB
+        srv = self.bg(self.a, [nbe2e.BIN] + self.nb.eal(
+            ["--vdev", "net_af_packet0,iface=vt0" + RING], workers=1) +
+            ["--", "--rx-port", "0", "--tcp", "--json", "-P", "1"])
+        mac = sh("ip", "netns", "exec", self.a, "cat",
+                 "/sys/class/net/vt0/address").stdout.strip()
+        spoof = sh("ip", "netns", "exec", self.k, "/usr/bin/python3", "-c",
+                   SPOOF_SYN, mac, timeout=60)
+        self.assertEqual(spoof.stdout.strip(), "syn-ack", spoof.stderr)
+        cli = self.bg(self.k, ["/usr/bin/python3", PEER, "send",
+                               "198.19.0.1", "5201", str(total)])
+        out, err = cli.communicate(timeout=60)
+        self.assertEqual(out.split(), ["sent", str(total)], err)
+        sout, serr = srv.communicate(timeout=30)
+        self.assertEqual(srv.returncode, 0, serr[-3000:])
+        d = json.loads(sout)
+        nb = d["nbench"]
+        self.assertEqual(nb["ports"][0]["reclaimed"], 1)
+        self.assertEqual(d["end"]["sum_received"]["bytes"], total)
+        self.assertEqual(d["start"]["connected"][0]["remote_host"],
+                         "198.19.0.100")
+        self.assertEqual(nb["connections_closed"], 1)
 
     def test_kernel_to_server(self):
         """A kernel client connects to the tool's listener and sends
