@@ -110,6 +110,12 @@ nb_tester_text(FILE *f, const struct nb_tester *t,
 		fprintf(f, ", longest poll gap %.1f us, stalled %.3f ms\n",
 			(double)w->max_gap_ns / 1e3, (double)w->stall_ns / 1e6);
 	}
+	if (t->not_measured)
+		fprintf(f,
+			"tester: %u more worker%s not measured (the first %d "
+			"are)\n",
+			t->not_measured, t->not_measured == 1 ? "" : "s",
+			NB_TESTER_MAX);
 	if (v->disturbed)
 		fprintf(f, "WARNING: the tester was disturbed: %s\n", v->why);
 }
@@ -143,10 +149,10 @@ nb_tester_json(const struct nb_tester *t, const struct nb_tester_verdict *v)
 				: json_integer((json_int_t)w->steal_ns));
 		json_array_append_new(arr, o);
 	}
-	return json_pack("{s:f,s:o,s:b,s:b,s:s}", "seconds", t->wall_s,
-			 "workers", arr, "disturbed", v->disturbed,
-			 "latency_affected", v->disturbed && v->rx_affected,
-			 "why", v->why);
+	return json_pack("{s:f,s:o,s:i,s:b,s:b,s:s}", "seconds", t->wall_s,
+			 "workers", arr, "not_measured", (int)t->not_measured,
+			 "disturbed", v->disturbed, "latency_affected",
+			 v->disturbed && v->rx_affected, "why", v->why);
 }
 
 void

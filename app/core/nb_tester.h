@@ -36,6 +36,9 @@ struct nb_tester_worker {
 
 struct nb_tester {
 	uint16_t n;
+	/* busy workers past the first NB_TESTER_MAX: not measured, and said
+	 * so (text and JSON), never left out silently */
+	uint16_t not_measured;
 	double wall_s; /* the span the figures cover */
 	struct nb_tester_worker w[NB_TESTER_MAX];
 };

@@ -158,8 +158,10 @@ nb_selfnoise_diff(const struct nb_jobs *js, const struct nb_selfnoise_sample *a,
 	{
 		struct nb_tester_worker *o = &t->w[k];
 
-		if (k == a->n || k == b->n)
-			break;
+		if (k == a->n || k == b->n) {
+			t->not_measured++; /* past NB_TESTER_MAX */
+			continue;
+		}
 		o->lcore = w->lcore;
 		o->cpu = lcore_cpu(w->lcore);
 		o->rx = w->nb_rx > 0;

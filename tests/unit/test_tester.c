@@ -80,12 +80,38 @@ test_quiet(void **state)
 				  "CPU 99.99 % while runnable (off 0.100 ms), "
 				  "steal 0.000 ms,"));
 	assert_null(strstr(s, "WARNING"));
+	assert_null(strstr(s, "not measured"));
 	free(s);
 	j = nb_tester_json(&t, &v);
 	assert_false(json_is_true(json_object_get(j, "disturbed")));
+	assert_int_equal(json_integer_value(json_object_get(j, "not_measured")),
+			 0);
 	assert_int_equal(json_array_size(json_object_get(j, "workers")), 2);
 	assert_true(json_is_null(json_object_get(
 		json_array_get(json_object_get(j, "workers"), 1), "steal_ns")));
+	json_decref(j);
+}
+
+/* More busy workers than are measured: said, in text and JSON. */
+static void
+test_not_measured(void **state)
+{
+	struct nb_tester t;
+	struct nb_tester_verdict v;
+	char *s;
+	json_t *j;
+
+	(void)state;
+	quiet(&t);
+	t.not_measured = 3;
+	nb_tester_judge(&t, 5000, 900000, &v);
+	s = text(&t, &v);
+	assert_non_null(strstr(s, "tester: 3 more workers not measured (the "
+				  "first 16 are)\n"));
+	free(s);
+	j = nb_tester_json(&t, &v);
+	assert_int_equal(json_integer_value(json_object_get(j, "not_measured")),
+			 3);
 	json_decref(j);
 }
 
@@ -148,6 +174,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_quiet),
+		cmocka_unit_test(test_not_measured),
 		cmocka_unit_test(test_receiver_off_cpu),
 		cmocka_unit_test(test_sender_steal),
 	};
