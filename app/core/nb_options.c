@@ -311,6 +311,20 @@ opt_delayed_ack(struct nb_config *cfg, const char *val, char *why,
 }
 
 static int
+opt_cc(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	if (strcmp(val, "newreno") == 0) {
+		cfg->tcp_cc = 0;
+	} else if (strcmp(val, "cubic") == 0) {
+		cfg->tcp_cc = 1;
+	} else {
+		WHY("expected newreno or cubic");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int
 opt_msg_size(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
 	uint64_t v;
@@ -1046,9 +1060,13 @@ const struct nb_option nb_options[] = {
 	{"delayed-ack", 0, NULL, opt_delayed_ack,
 	 "--tcp: ACK every second full segment (or after 40 ms), not every one",
 	 0, NB_IN_LOOP},
-	{"msg-size", 0, "BYTES", opt_msg_size,
-	 "--tcp --pingpong: bytes of each request and of each response [1]",
+	{"cc", 0, "newreno|cubic", opt_cc,
+	 "--tcp: congestion avoidance, NewReno's (RFC 5681) or CUBIC's (RFC "
+	 "9438) [newreno]",
 	 0, NB_IN_LOOP},
+	{"msg-size", 0, "BYTES", opt_msg_size,
+	 "--tcp --pingpong: bytes of each request and of each response [1]", 0,
+	 NB_IN_LOOP},
 	{"no-sack", 0, NULL, opt_no_sack,
 	 "--tcp: do not offer SACK: NewReno's recovery (RFC 6582)", 0,
 	 NB_IN_LOOP},
@@ -1537,7 +1555,7 @@ static int
 check_tcp(struct nb_config *cfg, char *err, size_t errlen)
 {
 	static const char *const tcp_only[] = {"window", "delayed-ack",
-					       "no-sack", "msg-size"};
+					       "no-sack", "msg-size", "cc"};
 	static const struct {
 		const char *opt, *why;
 	} clash[] = {
@@ -1554,9 +1572,10 @@ check_tcp(struct nb_config *cfg, char *err, size_t errlen)
 	size_t i;
 
 	if (!cfg->tcp && cfg->pingpong && cfg->mode == NB_MODE_LOOPBACK) {
-		snprintf(err, errlen,
-			 "--pingpong in a loopback is TCP's request/response: "
-			 "add --tcp (UDP ping-pong is a client's, with --peer)");
+		snprintf(
+			err, errlen,
+			"--pingpong in a loopback is TCP's request/response: "
+			"add --tcp (UDP ping-pong is a client's, with --peer)");
 		return -EINVAL;
 	}
 	if (!cfg->tcp) {

@@ -2,6 +2,7 @@
 /* Closed-loop TCP connection state machine (see nb_tcp.h).  Pure. */
 #include "nb_tcp.h"
 
+#include <math.h>
 #include <string.h>
 
 uint8_t nb_tcp_pattern[NB_TCP_PATTERN_SPAN];
@@ -126,6 +127,7 @@ init_common(struct nb_tcp_conn *c, const struct nb_tcp_params *p)
 	c->sack_offer = p->sack;
 	c->delayed_ack = p->delayed_ack;
 	c->check = p->check;
+	c->cc = p->cc;
 	c->close_after_send = p->close_after_send;
 	c->snd_end =
 		p->send_bytes == UINT64_MAX ? UINT64_MAX : 1 + p->send_bytes;
@@ -682,6 +684,68 @@ cwnd_limited(const struct nb_tcp_conn *c)
 	return fl + m >= c->cwnd;
 }
 
+/*
+ * ssthresh after a loss: NewReno's half the flight (RFC 5681 (4)); CUBIC's
+ * beta x cwnd (RFC 9438 4.6), noting the window it fell from (with fast
+ * convergence, 4.7) and starting a new epoch.
+ */
+static uint64_t
+reduced(struct nb_tcp_conn *c, uint64_t flight)
+{
+	uint64_t m = seg_payload(c);
+	double w;
+
+	if (c->cc != NB_TCP_CC_CUBIC)
+		return max64(flight / 2, 2 * m);
+	w = (double)c->cwnd / (double)m;
+	c->w_max = w < c->w_last_max ? w * (1 + NB_TCP_CUBIC_BETA) / 2 : w;
+	c->w_last_max = w;
+	c->cubic_k = cbrt(c->w_max * (1 - NB_TCP_CUBIC_BETA) / NB_TCP_CUBIC_C);
+	c->epoch_ns = 0;
+	return max64((uint64_t)((double)c->cwnd * NB_TCP_CUBIC_BETA), 2 * m);
+}
+
+/*
+ * CUBIC in congestion avoidance (RFC 9438 4.2-4.4), per ACK of `acked`
+ * bytes: the target W_cubic(t + RTT) = C (t + RTT - K)^3 + W_max, at most
+ * 1.5 cwnd, reached by (target - cwnd) / cwnd segments per segment acked;
+ * never below the Reno-friendly estimate W_est.
+ */
+static void
+cubic_avoid(struct nb_tcp_conn *c, uint64_t acked, uint64_t now)
+{
+	double m = (double)seg_payload(c), w = (double)c->cwnd / m;
+	double segs = (double)acked / m, t, target, x;
+
+	if (c->epoch_ns == 0) { /* the first ACK of this epoch */
+		c->epoch_ns = now;
+		c->w_est = w;
+		if (c->w_max < w) { /* no loss yet, or grown past it */
+			c->w_max = w;
+			c->cubic_k = 0;
+		}
+	}
+	t = (double)(now - c->epoch_ns + c->srtt_ns) / 1e9;
+	x = t - c->cubic_k;
+	target = NB_TCP_CUBIC_C * x * x * x + c->w_max;
+	if (target < w)
+		target = w;
+	if (target > 1.5 * w)
+		target = 1.5 * w;
+	/* alpha = 3 (1 - beta) / (1 + beta): Reno's rate at CUBIC's beta */
+	c->w_est += 3 * (1 - NB_TCP_CUBIC_BETA) / (1 + NB_TCP_CUBIC_BETA) *
+		    segs / w;
+	if (c->w_est > target)
+		target = c->w_est;
+	c->cubic_frac += m * (target - w) / w * segs;
+	if (c->cubic_frac >= 1) {
+		double whole = floor(c->cubic_frac);
+
+		c->cwnd += (uint64_t)whole;
+		c->cubic_frac -= whole;
+	}
+}
+
 static void
 new_ack(struct nb_tcp_conn *c, uint64_t ackoff, uint64_t now)
 {
@@ -730,6 +794,8 @@ new_ack(struct nb_tcp_conn *c, uint64_t ackoff, uint64_t now)
 		c->dupacks = 0;
 		if (c->cwnd < c->ssthresh) {
 			c->cwnd += min64(acked, m);
+		} else if (c->cc == NB_TCP_CC_CUBIC) {
+			cubic_avoid(c, acked, now);
 		} else {
 			c->ca_acked += acked;
 			if (c->ca_acked >= c->cwnd) {
@@ -786,7 +852,7 @@ dup_ack(struct nb_tcp_conn *c)
 	}
 	/* RFC 6582 3.2 step 2: only when the ACK covers more than recover */
 	if (c->dupacks == dupthresh(c) && c->snd_una > c->recover) {
-		c->ssthresh = max64(flight / 2, 2 * m);
+		c->ssthresh = reduced(c, flight);
 		c->recover = c->snd_max;
 		c->rexmit_pending = 1;
 		/* NewReno inflates by the three segments that left; SACK
@@ -999,7 +1065,7 @@ on_rto(struct nb_tcp_conn *c, uint64_t now)
 	}
 	c->st.rto_fired++;
 	if (c->retries == 1) /* RFC 5681 (4), not again for a backoff */
-		c->ssthresh = max64(nb_tcp_flight(c) / 2, 2 * m);
+		c->ssthresh = reduced(c, nb_tcp_flight(c));
 	c->cwnd = m; /* the loss window */
 	c->ca_acked = 0;
 	c->recover = c->snd_max; /* RFC 6582 section 4 */

@@ -108,9 +108,15 @@ struct nb_tcp_seg {
 	uint8_t pattern_ok;
 };
 
-#define NB_TCP_CHECK_ON   0
-#define NB_TCP_CHECK_OFF  1
-#define NB_TCP_CHECK_AUTO 2
+/* Congestion control in avoidance (and its reduction on loss) */
+#define NB_TCP_CC_NEWRENO 0 /* RFC 5681: +1 MSS per window, halve */
+#define NB_TCP_CC_CUBIC	  1 /* RFC 9438: the cubic window, beta 0.7 */
+#define NB_TCP_CUBIC_C	  0.4
+#define NB_TCP_CUBIC_BETA 0.7
+
+#define NB_TCP_CHECK_ON	   0
+#define NB_TCP_CHECK_OFF   1
+#define NB_TCP_CHECK_AUTO  2
 #define NB_TCP_CHECK_PROBE 16 /* bytes AUTO compares */
 
 /* What a connection end is set up with. */
@@ -125,6 +131,7 @@ struct nb_tcp_params {
 	 * (on if the stream's first bytes are the pattern: a peer that is
 	 * not this tool sends its own bytes) */
 	uint8_t check;
+	uint8_t cc; /* NB_TCP_CC_* */
 	/* bytes this end sends before its FIN; UINT64_MAX: until
 	 * nb_tcp_close() */
 	uint64_t send_bytes;
@@ -194,6 +201,14 @@ struct nb_tcp_conn {
 	uint64_t cwnd, ssthresh;
 	uint64_t recover;
 	uint64_t ca_acked; /* bytes acked in congestion avoidance */
+	/* CUBIC (RFC 9438 4): the window before the last reduction and the
+	 * one before that (fast convergence), in segments; K in s; when this
+	 * avoidance epoch began (ns, 0: not yet); the Reno-friendly estimate
+	 * in segments */
+	uint8_t cc;
+	double w_max, w_last_max, cubic_k, w_est;
+	double cubic_frac; /* growth below a byte, carried to the next ACK */
+	uint64_t epoch_ns;
 	uint64_t rtt_off, rtt_sent_ns;
 	uint64_t srtt_ns, rttvar_ns, rto_ns;
 	uint64_t rto_due; /* 0: not armed */

@@ -284,6 +284,7 @@ build(struct tcprun *t, char *err, size_t errlen)
 	sp.rcv_wnd = cfg->tcp_window;
 	sp.sack = 1;
 	sp.delayed_ack = (uint8_t)cfg->tcp_delayed_ack;
+	sp.cc = (uint8_t)cfg->tcp_cc;
 	/* another host's payload is its own: checked only if it is ours */
 	sp.check = t->loop ? NB_TCP_CHECK_ON : NB_TCP_CHECK_AUTO;
 	if (cfg->pingpong) { /* the listener answers each request */
@@ -320,6 +321,7 @@ build(struct tcprun *t, char *err, size_t errlen)
 	if (t->cj == NULL)
 		return 0;
 	t->cj->params.mss = t->mss;
+	t->cj->params.cc = (uint8_t)cfg->tcp_cc;
 	t->cj->params.rcv_wnd = 65535;
 	t->cj->params.sack = !cfg->tcp_no_sack;
 	t->cj->params.stamp = 1;
@@ -747,6 +749,8 @@ report(struct tcprun *t, double secs, int interrupted, char *why, size_t whylen)
 				  (json_int_t)h->max, "mean", nb_hist_mean(h)));
 	if (t->cj && t->cj->rtt)
 		json_object_set_new(nb, "pingpong", pingpong_json(t, ss));
+	json_object_set_new(nb, "cc",
+			    json_string(cfg->tcp_cc ? "cubic" : "newreno"));
 	json_object_set_new(nb, "interrupted", json_boolean(interrupted));
 	json_object_set_new(nb, "ports", ports_json(t));
 	doc = json_pack("{s:o, s:O, s:o, s:o}", "start", start, "intervals",
@@ -853,9 +857,10 @@ print_header(const struct tcprun *t)
 		printf("TCP server: listening on %s (port %u), up to %u "
 		       "connection%s",
 		       a2, t->sj->port, t->n, t->n == 1 ? "" : "s");
-	printf(", MSS %u, window %u, SACK %s, delayed ACK %s", t->mss,
+	printf(", MSS %u, window %u, SACK %s, delayed ACK %s, %s", t->mss,
 	       cfg->tcp_window, cfg->tcp_no_sack ? "off" : "on",
-	       cfg->tcp_delayed_ack ? "on" : "off");
+	       cfg->tcp_delayed_ack ? "on" : "off",
+	       cfg->tcp_cc ? "CUBIC" : "NewReno");
 	if (cfg->bytes && t->cj)
 		printf(", %llu bytes", (unsigned long long)cfg->bytes);
 	else if (cfg->duration > 0 && (t->cj || cfg->duration_set))

@@ -145,10 +145,15 @@ class TcpLoopback(nbe2e.E2ECase):
     def test_options_and_refusals(self):
         """--window, --delayed-ack and --no-sack take effect (in the header
         and the JSON); what --tcp cannot do is refused with exit 2."""
+        d = self.tcp(["-n", "20M", "--cc", "cubic"])
+        self.check_doc(d, 1)
+        self.assertEqual(d["nbench"]["cc"], "cubic")
+        self.assertEqual(d["end"]["sum_sent"]["bytes"], 20 * 1024 * 1024)
         d = self.tcp(["-n", "20M", "-w", "64K", "--delayed-ack",
                       "--no-sack"])
         self.check_doc(d, 1)
         nb = d["nbench"]
+        self.assertEqual(nb["cc"], "newreno")
         self.assertEqual(nb["window"], 65536)
         self.assertFalse(nb["sack"])
         self.assertTrue(nb["delayed_ack"])

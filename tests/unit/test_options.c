@@ -494,6 +494,12 @@ chk_delayed_ack(const struct nb_config *c)
 }
 
 static void
+chk_cc(const struct nb_config *c)
+{
+	assert_int_equal(c->tcp_cc, 1);
+}
+
+static void
 chk_msg_size(const struct nb_config *c)
 {
 	assert_int_equal(c->tcp_msg, 4096);
@@ -771,6 +777,7 @@ static const struct opt_case cases[] = {
 	{"delayed-ack", 0, NULL, chk_delayed_ack, {NULL}},
 	{"no-sack", 0, NULL, chk_no_sack, {NULL}},
 	{"msg-size", 0, "4K", chk_msg_size, {"0", "2M", "x", NULL}},
+	{"cc", 0, "cubic", chk_cc, {"reno", "", "CUBIC", NULL}},
 	{"conf", 0, NULL, chk_conf, {NULL}},
 	{"quit", 0, NULL, chk_quit, {NULL}},
 	{"peer-timeout",
@@ -1208,9 +1215,9 @@ test_tcp_checks(void **state)
 		-EINVAL);
 	assert_non_null(strstr(err, "one --tx-port"));
 	/* one side alone: a client of, or a listener for, another host */
-	assert_int_equal(CHECK(err, "--tx-port", "0", "--tcp", "--dst-ip",
-			       "10.0.0.2"),
-			 0);
+	assert_int_equal(
+		CHECK(err, "--tx-port", "0", "--tcp", "--dst-ip", "10.0.0.2"),
+		0);
 	assert_int_equal(CHECK(err, "--rx-port", "0", "--tcp"), 0);
 	assert_int_equal(CHECK(err, "--rx-port", "0"), -EINVAL);
 	/* the TCP-only options alone */
@@ -1227,16 +1234,16 @@ test_tcp_checks(void **state)
 				   "64"),
 			 0);
 	assert_true(cfg.pingpong && cfg.tcp_msg == 64);
-	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1",
-			       "--pingpong"),
-			 -EINVAL);
+	assert_int_equal(
+		CHECK(err, "--tx-port", "0", "--rx-port", "1", "--pingpong"),
+		-EINVAL);
 	assert_non_null(strstr(err, "add --tcp"));
-	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1",
-			       "--tcp", "--msg-size", "64"),
+	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1", "--tcp",
+			       "--msg-size", "64"),
 			 -EINVAL);
 	assert_non_null(strstr(err, "--msg-size goes with --pingpong"));
-	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1",
-			       "--tcp", "--pingpong", "-n", "1M"),
+	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1", "--tcp",
+			       "--pingpong", "-n", "1M"),
 			 -EINVAL);
 	/* loopback only, for now */
 	assert_int_equal(CHECK(err, "--peer", "02:00:00:00:00:01", "--tcp"),

@@ -11,6 +11,7 @@
  * state before the ACK.
  */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -75,6 +76,9 @@ struct sim {
 	/* request/response: pp_n requests of pp_msg bytes, each answered by
 	 * as many bytes before the next goes */
 	uint32_t pp_msg, pp_n, pp_reqs, pp_resps;
+	/* CUBIC: (t in the epoch, cwnd, W_cubic(t)) samples, segments */
+	unsigned int nb_cu;
+	double cu[4096][4]; /* and the Reno-friendly estimate */
 };
 
 static struct nb_flow flow_c2s = {
@@ -99,6 +103,7 @@ static struct nb_flow flow_s2c = {
 /* Whether the client offers SACK (the server always does): SACK-based
  * recovery, or NewReno without. */
 static int sim_sack = 1;
+static int sim_cc = NB_TCP_CC_NEWRENO; /* the client's */
 
 static void
 sim_init(struct sim *s, uint64_t bytes, uint32_t rwnd, uint32_t iss_c,
@@ -109,6 +114,7 @@ sim_init(struct sim *s, uint64_t bytes, uint32_t rwnd, uint32_t iss_c,
 		.mss = MSS,
 		.rcv_wnd = 65535,
 		.sack = (uint8_t)sim_sack,
+		.cc = (uint8_t)sim_cc,
 		.stamp = 1,
 		.stamp_len = NB_TCP_STAMP_LEN,
 		.send_bytes = bytes,
@@ -219,6 +225,19 @@ client_input(struct sim *s, const struct nb_tcp_seg *seg)
 	uint64_t acked;
 
 	nb_tcp_input(c, seg, s->now);
+	if (c->cc == NB_TCP_CC_CUBIC && c->epoch_ns && !c->in_recovery &&
+	    c->st.recoveries && s->nb_cu < 4096 && c->snd_una > b.snd_una &&
+	    (s->nb_cu == 0 || (double)(s->now - c->epoch_ns) / 1e9 >
+				      s->cu[s->nb_cu - 1][0] + 0.01)) {
+		double t = (double)(s->now - c->epoch_ns) / 1e9;
+		double x = t - c->cubic_k;
+
+		s->cu[s->nb_cu][0] = t;
+		s->cu[s->nb_cu][1] = (double)c->cwnd / (double)m;
+		s->cu[s->nb_cu][2] = NB_TCP_CUBIC_C * x * x * x + c->w_max;
+		s->cu[s->nb_cu][3] = c->w_est;
+		s->nb_cu++;
+	}
 	if (b.state != NB_TCP_ESTABLISHED && b.state != NB_TCP_FIN_WAIT_1)
 		return;
 	if (c->snd_una > b.snd_una) {
@@ -235,6 +254,12 @@ client_input(struct sim *s, const struct nb_tcp_seg *seg)
 			assert_int_equal(c->cwnd,
 					 b.cwnd + (acked < m ? acked : m));
 			s->ss_checks++;
+		} else if (!b.in_recovery && b.cc == NB_TCP_CC_CUBIC) {
+			/* CUBIC: growing, by at most half of cwnd per window */
+			assert_true(c->cwnd >= b.cwnd);
+			assert_true(c->cwnd - b.cwnd <=
+				    b.cwnd / 2 * acked / b.cwnd + m);
+			s->ca_checks++;
 		} else if (!b.in_recovery) {
 			/* congestion avoidance: at most one MSS per cwnd */
 			assert_true(c->cwnd == b.cwnd || c->cwnd == b.cwnd + m);
@@ -274,6 +299,11 @@ client_input(struct sim *s, const struct nb_tcp_seg *seg)
 		/* entering fast recovery on the third duplicate ACK */
 		uint64_t fl = b.snd_max - b.snd_una;
 		uint64_t ss = fl / 2 > 2 * m ? fl / 2 : 2 * m;
+
+		if (b.cc == NB_TCP_CC_CUBIC) { /* beta x cwnd (RFC 9438) */
+			ss = (uint64_t)((double)b.cwnd * NB_TCP_CUBIC_BETA);
+			ss = ss > 2 * m ? ss : 2 * m;
+		}
 
 		uint64_t end = b.snd_max < b.snd_end ? b.snd_max : b.snd_end;
 		uint64_t segs = (end - b.snd_una + m - 1) / m;
@@ -905,6 +935,58 @@ test_report(void **state)
 	free(txt);
 }
 
+/* CUBIC: beta 0.7 on the loss (checked at every ACK by client_input), K
+ * from W_max, then cwnd on the larger of the cubic curve and the
+ * Reno-friendly estimate (RFC 9438 4.2, 4.3), below W_max while both are. */
+static void
+test_cubic(void **state)
+{
+	uint64_t n = 40ull * 1000 * 1000;
+	unsigned int i, below = 0, on = 0, cubic = 0;
+	double wmax, k;
+
+	(void)state;
+	sim_sack = 1;
+	sim_cc = NB_TCP_CC_CUBIC;
+	sim_init(&S, n, 16 << 20, 1, 2); /* cwnd, not the window, limits */
+	S.d[0].rate_bps = S.d[1].rate_bps = 100000000;
+	S.d[0].delay_ns = S.d[1].delay_ns = 25000000; /* 50 ms RTT */
+	S.d[0].drop_from = 100; /* one loss, in slow start */
+	S.d[0].drop_n = 1;
+	sim_run(&S, 600ull * 1000000000);
+	sim_cc = NB_TCP_CC_NEWRENO;
+	assert_delivered(&S, n);
+	assert_int_equal(S.cli.st.recoveries, 1);
+	assert_int_equal(S.fr_checks, 1);
+	wmax = S.cli.w_max;
+	k = S.cli.cubic_k;
+	assert_true(wmax > 20);
+	/* K = cbrt(W_max (1 - beta) / C), RFC 9438 (2) */
+	assert_true(fabs(k - cbrt(wmax * 0.3 / 0.4)) < 1e-9);
+	assert_true(S.nb_cu > 100);
+	for (i = 0; i < S.nb_cu; i++) {
+		double t = S.cu[i][0], w = S.cu[i][1], want = S.cu[i][2];
+		double est = S.cu[i][3], goal = want > est ? want : est;
+
+		if (getenv("TCP_DEBUG") && i % 50 == 0)
+			print_message("t %.3f cwnd %.1f W_cubic %.1f W_est "
+				      "%.1f (W_max %.1f, K %.3f)\n",
+				      t, w, want, est, wmax, k);
+		if (want < wmax && est < wmax) {
+			below++;
+			assert_true(w < wmax + 1);
+		}
+		if (t > 0.1 * k && t < 1.5 * k) {
+			on++;
+			cubic += want >= est;
+			assert_true(fabs(w - goal) < 0.1 * wmax + 3);
+		}
+	}
+	assert_true(below > 10);
+	assert_true(on > 100);
+	assert_true(cubic > 10); /* the cubic curve led for a while */
+}
+
 /* Request/response (--pingpong): each message waits for its answer; every
  * byte of both directions arrives and is the pattern; with loss too. */
 static void
@@ -1110,6 +1192,7 @@ main(void)
 		cmocka_unit_test(test_wire),
 		cmocka_unit_test(test_check_auto),
 		cmocka_unit_test(test_pingpong),
+		cmocka_unit_test(test_cubic),
 		cmocka_unit_test(test_report),
 		cmocka_unit_test(test_fuzz_parse),
 		cmocka_unit_test(test_clean_transfer),
