@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The closed-loop TCP runner's own state, shared by its two files:
+ * nb_tcprun.c (set-up, the run, the wait) and nb_tcprun_report.c (what is
+ * reported).  Not for other modules.
+ */
+#ifndef NB_TCPRUN_INT_H
+#define NB_TCPRUN_INT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "nb_app.h"
+#include "nb_tcp_engine.h"
+#include "nb_tcp_report.h"
+
+#define TCP_DPORT	     5201 /* iperf3's */
+#define CLOSE_WAIT_S	     5.0  /* after the end: FINs and their ACKs */
+#define STALL_S		     30.0 /* no byte acknowledged: the test is stuck */
+#define TEXT_STREAM_ROWS_MAX 16	  /* more streams: [SUM] rows only */
+
+struct tcprun {
+	struct nb_app *app;
+	/* loop: both ends here; else clients to another host (has_client)
+	 * or a listener for another host's clients (has_server) */
+	int loop, has_client, has_server;
+	uint8_t peer_mac[6];	   /* where the clients' frames go */
+	struct nb_tcpjob *cj, *sj; /* clients (TX port), servers (RX) */
+	struct nb_tcpwork *w[2];
+	unsigned int nb_w;
+	uint32_t n;
+	uint16_t mss;
+	struct nb_tcp_snap *prev, *cur;
+	json_t *intervals;
+	double t_prev;
+	uint64_t start_ns;
+};
+
+/* Connections to report: a listener's, those it accepted. */
+uint32_t nconn(const struct tcprun *t);
+/* Every connection's counters now, into o[nconn(t)]. */
+void snap_all(struct tcprun *t, struct nb_tcp_snap *o);
+/* The interval [t->t_prev, t1] (s from the start): rows and JSON. */
+void interval(struct tcprun *t, double t1);
+/* The end: rows, summary lines, the JSON document; why gets the reason
+ * the test failed when it did and had none yet. */
+void report(struct tcprun *t, double secs, int interrupted, char *why,
+	    size_t whylen);
+void print_header(const struct tcprun *t);
+void addr_text(char *b, size_t n, uint32_t ip, uint16_t port);
+
+#endif /* NB_TCPRUN_INT_H */

@@ -1,0 +1,496 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* What a closed-loop TCP test reports: snapshots of the connections,
+ * interval rows, the end's rows and the JSON document (nb_tcprun.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+
+#include "nb_log.h"
+#include "nb_setup.h"
+#include "nb_tcp_engine.h"
+#include "nb_tcp_report.h"
+#include "nb_tcp_wire.h"
+#include "nb_tcprun_int.h"
+#include "nb_version.h"
+
+/* Connections to report: a listener's, those it accepted. */
+uint32_t
+nconn(const struct tcprun *t)
+{
+	return t->sj && t->sj->accept_any ? (uint32_t)t->sj->accepted : t->n;
+}
+
+static void
+snap_one(const struct nb_tcp_end *c, const struct nb_tcp_end *s,
+	 struct nb_tcp_snap *o)
+{
+	memset(o, 0, sizeof(*o));
+	if (c != NULL) {
+		const struct nb_tcp_stats *a = &c->c.st;
+
+		o->acked = a->bytes_acked;
+		o->retrans = a->retrans;
+		o->fast_retrans = a->fast_retrans;
+		o->rto = a->rto_fired;
+		o->recoveries = a->recoveries;
+		o->cwnd = c->c.cwnd;
+		o->max_cwnd = a->max_cwnd;
+		o->srtt_ns = c->c.srtt_ns;
+		o->rttvar_ns = c->c.rttvar_ns;
+		o->min_rtt_ns = a->min_rtt_ns;
+		o->max_rtt_ns = a->max_rtt_ns;
+		o->rtt_samples = a->rtt_samples;
+		o->cstate = c->c.state;
+		o->cerr = c->c.error;
+		/* a client's receiver takes the answers of --pingpong */
+		o->bad_bytes = a->bad_bytes;
+		o->dup_bytes = a->dup_bytes_in;
+	}
+	if (s != NULL) {
+		const struct nb_tcp_stats *b = &s->c.st;
+
+		o->rcvd = b->bytes_rcvd;
+		o->bad_bytes += b->bad_bytes;
+		o->dup_bytes += b->dup_bytes_in;
+		o->ooo_segs = b->ooo_segs_in;
+		o->sstate = s->c.state;
+		o->serr = s->c.error;
+		if (c == NULL) {
+			o->acked = o->rcvd;
+			o->cstate = NB_TCP_TIME_WAIT; /* the peer's: unknown */
+		}
+	} else {
+		o->rcvd = o->acked;
+		o->sstate = NB_TCP_CLOSED;
+	}
+}
+
+void
+snap_all(struct tcprun *t, struct nb_tcp_snap *o)
+{
+	uint32_t i;
+
+	for (i = 0; i < nconn(t); i++)
+		snap_one(t->cj ? &t->cj->ends[i] : NULL,
+			 t->sj ? &t->sj->ends[i] : NULL, &o[i]);
+}
+
+void
+interval(struct tcprun *t, double t1)
+{
+	const struct nb_output *o = &t->app->out;
+	double t0 = t->t_prev;
+	uint64_t bytes = 0, retr = 0;
+	json_t *streams = json_array();
+	int text = nb_out_chatty(o) && o->intervals;
+	uint32_t i, n = nconn(t);
+	char id[16];
+
+	snap_all(t, t->cur);
+	for (i = 0; i < n; i++) {
+		const struct nb_tcp_snap *a = &t->prev[i], *b = &t->cur[i];
+
+		bytes += b->acked - a->acked;
+		retr += b->retrans - a->retrans;
+		json_array_append_new(
+			streams,
+			nb_tcp_json_iv_stream((int)i + 1, t0, t1, a, b));
+		if (text && n <= TEXT_STREAM_ROWS_MAX) {
+			snprintf(id, sizeof(id), "%u", i + 1);
+			/* another host's sender: no Retr, Cwnd, RTT here */
+			nb_tcp_text_row(o->f, id, t0, t1, b->acked - a->acked,
+					b->retrans - a->retrans, t->cj != NULL,
+					b->cwnd, b->srtt_ns, o->format, NULL);
+		}
+	}
+	if (text && n > 1)
+		nb_tcp_text_row(o->f, "SUM", t0, t1, bytes, retr, t->cj != NULL,
+				0, 0, o->format, NULL);
+	if (text)
+		fflush(o->f);
+	json_array_append_new(
+		t->intervals,
+		json_pack("{s:o, s:o}", "streams", streams, "sum",
+			  nb_tcp_json_sum(t0, t1, bytes, t->cj != NULL, retr)));
+	memcpy(t->prev, t->cur, t->n * sizeof(*t->prev));
+	t->t_prev = t1;
+}
+
+void
+addr_text(char *b, size_t n, uint32_t ip, uint16_t port)
+{
+	snprintf(b, n, "%u.%u.%u.%u:%u", ip >> 24, (ip >> 16) & 0xff,
+		 (ip >> 8) & 0xff, ip & 0xff, port);
+}
+
+static json_t *
+ip_json(uint32_t ip)
+{
+	char b[32];
+
+	snprintf(b, sizeof(b), "%u.%u.%u.%u", ip >> 24, (ip >> 16) & 0xff,
+		 (ip >> 8) & 0xff, ip & 0xff);
+	return json_string(b);
+}
+
+static double
+end_secs(const struct tcprun *t, double fallback, int sender)
+{
+	const struct nb_tcpjob *j = sender && t->cj ? t->cj : t->sj;
+	uint64_t last = 0;
+	uint32_t i;
+
+	if (j == NULL)
+		j = t->cj;
+	for (i = 0; i < nconn(t); i++) {
+		const struct nb_tcp_end *e = &j->ends[i];
+		uint64_t x = j->server ? e->done_ns : e->all_acked_ns;
+
+		if (!x)
+			return fallback;
+		if (x > last)
+			last = x;
+	}
+	return last > t->start_ns ? (double)(last - t->start_ns) / 1e9
+				  : fallback;
+}
+
+/* Each port's frames as the tool and the PMD counted them. */
+static json_t *
+ports_json(const struct tcprun *t)
+{
+	const struct nb_tcpjob *js[2] = {t->cj, t->sj};
+	json_t *a = json_array();
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		struct nb_pmd_stats ps;
+
+		if (js[i] == NULL)
+			continue;
+		memset(&ps, 0, sizeof(ps));
+		nb_port_stats(js[i]->port, &ps);
+		json_array_append_new(
+			a,
+			json_pack("{s:i, s:s, s:I, s:I, s:I, s:I, s:I, s:I, "
+				  "s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I, s:I, "
+				  "s:I, s:I}}",
+				  "port", js[i]->port, "role",
+				  js[i]->server ? "server" : "client",
+				  "tool_tx_packets", (json_int_t)js[i]->tx_pkts,
+				  "tool_rx_packets", (json_int_t)js[i]->rx_pkts,
+				  "foreign", (json_int_t)js[i]->foreign,
+				  "bad_checksum", (json_int_t)js[i]->bad_csum,
+				  "stray", (json_int_t)js[i]->stray,
+				  "arp_answered",
+				  (json_int_t)js[i]->arp_answered, "alloc_fail",
+				  (json_int_t)js[i]->alloc_fail, "reclaimed",
+				  (json_int_t)js[i]->reclaimed, "rx_bytes",
+				  (json_int_t)js[i]->rx_bytes, "tx_bytes",
+				  (json_int_t)js[i]->tx_bytes, "pmd",
+				  "opackets", (json_int_t)ps.opackets,
+				  "ipackets", (json_int_t)ps.ipackets,
+				  "imissed", (json_int_t)ps.imissed, "ierrors",
+				  (json_int_t)ps.ierrors, "oerrors",
+				  (json_int_t)ps.oerrors, "rx_nombuf",
+				  (json_int_t)ps.rx_nombuf));
+	}
+	return a;
+}
+
+static void
+ports_text(const struct tcprun *t, FILE *f)
+{
+	const struct nb_tcpjob *js[2] = {t->cj, t->sj};
+	unsigned int i;
+
+	for (i = 0; i < 2; i++)
+		if (js[i] != NULL)
+			fprintf(f,
+				"frames: port %u (%s) sent %llu, received "
+				"%llu; foreign %llu, bad checksum %llu, stray "
+				"(RST sent) %llu, ARP answered %llu\n",
+				js[i]->port,
+				js[i]->server ? "server" : "client",
+				(unsigned long long)js[i]->tx_pkts,
+				(unsigned long long)js[i]->rx_pkts,
+				(unsigned long long)js[i]->foreign,
+				(unsigned long long)js[i]->bad_csum,
+				(unsigned long long)js[i]->stray,
+				(unsigned long long)js[i]->arp_answered);
+}
+
+/* One connection's line of start.connected[]. */
+static json_t *
+conn_json(const struct tcprun *t, uint32_t i, const struct nb_tcp_snap *s)
+{
+	/* an end's frames have it as their source */
+	const struct nb_flow *f = t->cj ? &t->cj->ends[i].f : &t->sj->ends[i].f;
+
+	return json_pack(
+		"{s:i, s:o, s:i, s:o, s:i, s:s, s:s, s:s}", "socket",
+		(int)i + 1, "local_host", ip_json(f->src_ip), "local_port",
+		f->src_port, "remote_host", ip_json(f->dst_ip), "remote_port",
+		f->dst_port, "client_state",
+		t->cj ? nb_tcp_state_name(s->cstate) : "peer's", "server_state",
+		t->sj ? nb_tcp_state_name(s->sstate) : "peer's", "error",
+		nb_tcp_error_name(s->cerr ? s->cerr : s->serr));
+}
+
+/* --pingpong: the round trips of request and answer. */
+static void
+pingpong_text(const struct tcprun *t, double secs, FILE *f)
+{
+	const struct nb_hist *h = t->cj->rtt;
+
+	if (h->count == 0) {
+		fprintf(f, "ping-pong: no round trip completed\n");
+		return;
+	}
+	fprintf(f,
+		"ping-pong: %llu round trips of %u-byte requests and answers "
+		"(%.0f per second): RTT min %.2f us, p50 %.2f us, p99 %.2f "
+		"us, max %.2f us, mean %.2f us\n",
+		(unsigned long long)h->count, t->cj->pp_msg,
+		secs > 0 ? (double)h->count / secs : 0, h->min / 1e3,
+		nb_hist_percentile(h, 50) / 1e3,
+		nb_hist_percentile(h, 99) / 1e3, h->max / 1e3,
+		nb_hist_mean(h) / 1e3);
+}
+
+static json_t *
+pingpong_json(const struct tcprun *t, double secs)
+{
+	const struct nb_hist *h = t->cj->rtt;
+	json_t *o = json_pack("{s:i, s:I, s:f}", "msg_size", (int)t->cj->pp_msg,
+			      "round_trips", (json_int_t)h->count, "per_second",
+			      secs > 0 ? (double)h->count / secs : 0.0);
+
+	if (h->count)
+		json_object_set_new(
+			o, "rtt_ns",
+			json_pack("{s:I, s:I, s:I, s:I, s:I, s:f}", "count",
+				  (json_int_t)h->count, "min",
+				  (json_int_t)h->min, "p50",
+				  (json_int_t)nb_hist_percentile(h, 50), "p99",
+				  (json_int_t)nb_hist_percentile(h, 99), "max",
+				  (json_int_t)h->max, "mean", nb_hist_mean(h)));
+	return o;
+}
+
+/* Whether the bytes received were checked: the listener's, and with
+ * --pingpong the clients' (the answers). */
+static const char *
+check_text(const struct tcprun *t)
+{
+	uint32_t i, on = 0, all = 0;
+
+	for (i = 0; t->sj && i < nconn(t); i++, all++)
+		on += t->sj->ends[i].c.check == NB_TCP_CHECK_ON;
+	for (i = 0; t->cj && t->cj->pp_msg && i < t->n; i++, all++)
+		on += t->cj->ends[i].c.check == NB_TCP_CHECK_ON;
+	if (all == 0)
+		return "the peer's";
+	return on == all ? "checked"
+	       : on	 ? "checked where it was ours"
+			 : "not checked (not this tool's pattern)";
+}
+
+void
+report(struct tcprun *t, double secs, int interrupted, char *why, size_t whylen)
+{
+	struct nb_app *app = t->app;
+	const struct nb_config *cfg = &app->cfg;
+	const struct nb_output *o = &app->out;
+	int text = nb_out_chatty(o);
+	uint64_t sent = 0, rcvd = 0, retr = 0, fr = 0, rto = 0, rec = 0;
+	uint64_t bad = 0, dup = 0, ok = 0;
+	double ss = end_secs(t, secs, 1), sr = end_secs(t, secs, 0);
+	json_t *streams = json_array(), *doc, *start, *end, *conn, *nb;
+	const struct nb_hist *h = t->sj ? t->sj->owd : NULL;
+	uint32_t i, n = nconn(t);
+	char a1[40], id[16];
+
+	if (cfg->duration > 0 && !cfg->bytes && !interrupted && t->cj)
+		ss = sr = cfg->duration < secs ? cfg->duration : secs;
+	snap_all(t, t->cur);
+	conn = json_array();
+	if (text) {
+		fprintf(o->f, "- - - - - - - - - - - - - - - - - - - - - - - "
+			      "- -\n");
+		nb_tcp_text_header(o->f, 1);
+	}
+	for (i = 0; i < n; i++) {
+		const struct nb_tcp_snap *s = &t->cur[i];
+
+		sent += s->acked;
+		rcvd += s->rcvd;
+		retr += s->retrans;
+		fr += s->fast_retrans;
+		rto += s->rto;
+		rec += s->recoveries;
+		bad += s->bad_bytes;
+		dup += s->dup_bytes;
+		ok += s->cstate == NB_TCP_TIME_WAIT &&
+		      s->sstate == NB_TCP_CLOSED && !s->cerr && !s->serr;
+		json_array_append_new(
+			streams, nb_tcp_json_end_stream((int)i + 1, ss, sr, s));
+		json_array_append_new(conn, conn_json(t, i, s));
+		if (text && n <= TEXT_STREAM_ROWS_MAX) {
+			snprintf(id, sizeof(id), "%u", i + 1);
+			if (t->cj)
+				nb_tcp_text_row(o->f, id, 0, ss, s->acked,
+						s->retrans, 1, 0, 0, o->format,
+						"sender");
+			if (t->sj)
+				nb_tcp_text_row(o->f, id, 0, sr, s->rcvd, 0, 0,
+						0, 0, o->format, "receiver");
+		}
+	}
+	if (text && n > 1) {
+		if (t->cj)
+			nb_tcp_text_row(o->f, "SUM", 0, ss, sent, retr, 1, 0, 0,
+					o->format, "sender");
+		if (t->sj)
+			nb_tcp_text_row(o->f, "SUM", 0, sr, rcvd, 0, 0, 0, 0,
+					o->format, "receiver");
+	}
+	if (text) {
+		fprintf(o->f,
+			"tcp: %u connection%s, %llu closed cleanly; "
+			"retransmits %llu (fast %llu, RTO %llu), recoveries "
+			"%llu; payload %s: %llu bytes wrong, %llu received "
+			"twice\n",
+			n, n == 1 ? "" : "s", (unsigned long long)ok,
+			(unsigned long long)retr, (unsigned long long)fr,
+			(unsigned long long)rto, (unsigned long long)rec,
+			check_text(t), (unsigned long long)bad,
+			(unsigned long long)dup);
+		if (!t->loop)
+			fprintf(o->f,
+				"(the %s is another host: its counts "
+				"are not here)\n",
+				t->cj ? "receiver" : "sender");
+		if (h && h->count)
+			fprintf(o->f,
+				"latency (one-way, from the data's stamps): "
+				"min %.1f us, p50 %.1f us, p99 %.1f us, max "
+				"%.1f us over %llu segments\n",
+				h->min / 1e3, nb_hist_percentile(h, 50) / 1e3,
+				nb_hist_percentile(h, 99) / 1e3, h->max / 1e3,
+				(unsigned long long)h->count);
+		if (t->cj && t->cj->rtt)
+			pingpong_text(t, ss, o->f);
+		ports_text(t, o->f);
+	}
+	if (!why[0] && n == 0 && !interrupted)
+		snprintf(why, whylen, "no connection was made");
+	if (!why[0] && ok < n && !interrupted)
+		snprintf(why, whylen,
+			 "%llu of %u connections did not close cleanly",
+			 (unsigned long long)(n - ok), n);
+	if (!why[0] && bad)
+		snprintf(why, whylen,
+			 "payload check failed: %llu bytes were not what was "
+			 "sent",
+			 (unsigned long long)bad);
+	if (!why[0] && cfg->bytes && t->cj && sent != cfg->bytes &&
+	    !interrupted)
+		snprintf(why, whylen, "%llu of %llu bytes acknowledged",
+			 (unsigned long long)sent,
+			 (unsigned long long)cfg->bytes);
+	if (text && why[0])
+		fprintf(o->f, "WARNING: %s\n", why);
+	addr_text(a1, sizeof(a1), cfg->dst_ip, TCP_DPORT);
+	start = json_pack(
+		"{s:o, s:s, s:{s:s, s:i}, s:i, s:{s:s, s:i, s:i, s:i, s:f, "
+		"s:I, s:i, s:i}}",
+		"connected", conn, "version", "dpdk-nbench " NB_VERSION,
+		"connecting_to", "host", a1, "port", TCP_DPORT,
+		"tcp_mss_default", t->mss, "test_start", "protocol", "TCP",
+		"num_streams", (int)n, "blksize",
+		(int)(t->mss - NB_TCP_STAMP_LEN), "omit", 0, "duration",
+		cfg->bytes ? 0.0 : cfg->duration, "bytes",
+		(json_int_t)cfg->bytes, "blocks", 0, "reverse", 0);
+	end = json_pack("{s:o, s:o, s:o}", "streams", streams, "sum_sent",
+			nb_tcp_json_sum(0, ss, sent, t->cj != NULL, retr),
+			"sum_received", nb_tcp_json_sum(0, sr, rcvd, 0, 0));
+	nb = json_pack("{s:s, s:s, s:i, s:i, s:b, s:b, s:I, s:I, s:I, s:I, "
+		       "s:I, s:I, s:s}",
+		       "mode", "tcp", "topology",
+		       t->loop ? "loopback"
+		       : t->cj ? "client"
+			       : "server",
+		       "mss", t->mss, "window", (int)cfg->tcp_window, "sack",
+		       !cfg->tcp_no_sack, "delayed_ack", cfg->tcp_delayed_ack,
+		       "connections_closed", (json_int_t)ok, "fast_retransmits",
+		       (json_int_t)fr, "rto", (json_int_t)rto, "recoveries",
+		       (json_int_t)rec, "bad_bytes", (json_int_t)bad,
+		       "dup_bytes_received", (json_int_t)dup, "payload",
+		       check_text(t));
+	if (h && h->count)
+		json_object_set_new(
+			nb, "latency_ns",
+			json_pack("{s:I, s:I, s:I, s:I, s:I, s:f}", "count",
+				  (json_int_t)h->count, "min",
+				  (json_int_t)h->min, "p50",
+				  (json_int_t)nb_hist_percentile(h, 50), "p99",
+				  (json_int_t)nb_hist_percentile(h, 99), "max",
+				  (json_int_t)h->max, "mean", nb_hist_mean(h)));
+	if (t->cj && t->cj->rtt)
+		json_object_set_new(nb, "pingpong", pingpong_json(t, ss));
+	json_object_set_new(nb, "cc",
+			    json_string(cfg->tcp_cc ? "cubic" : "newreno"));
+	json_object_set_new(nb, "interrupted", json_boolean(interrupted));
+	json_object_set_new(nb, "ports", ports_json(t));
+	doc = json_pack("{s:o, s:O, s:o, s:o}", "start", start, "intervals",
+			t->intervals, "end", end, "nbench", nb);
+	if (why[0])
+		json_object_set_new(doc, "error", json_string(why));
+	app->emitted = 1;
+	if (nb_out_finish(o, doc) != 0)
+		NB_LOG(ERR, "cannot write --json-file %s", cfg->json_file);
+}
+
+void
+print_header(const struct tcprun *t)
+{
+	const struct nb_config *cfg = &t->app->cfg;
+	char a1[40], a2[40];
+	uint16_t i;
+
+	for (i = 0; i < t->app->nb_ports; i++)
+		nb_setup_print_test_port(stdout, &t->app->ports[i]);
+	addr_text(a1, sizeof(a1), cfg->src_ip, NB_DEFAULT_SPORT_BASE);
+	addr_text(a2, sizeof(a2), cfg->dst_ip, TCP_DPORT);
+	if (t->loop)
+		printf("Loopback TCP test: %u connection%s %s%s -> %s (port "
+		       "%u -> port %u)",
+		       t->n, t->n == 1 ? "" : "s", a1, t->n > 1 ? "+" : "", a2,
+		       t->cj->port, t->sj->port);
+	else if (t->cj)
+		printf("TCP client: %u connection%s %s%s -> %s (port %u, "
+		       "next hop %02x:%02x:%02x:%02x:%02x:%02x)",
+		       t->n, t->n == 1 ? "" : "s", a1, t->n > 1 ? "+" : "", a2,
+		       t->cj->port, t->peer_mac[0], t->peer_mac[1],
+		       t->peer_mac[2], t->peer_mac[3], t->peer_mac[4],
+		       t->peer_mac[5]);
+	else
+		printf("TCP server: listening on %s (port %u), up to %u "
+		       "connection%s",
+		       a2, t->sj->port, t->n, t->n == 1 ? "" : "s");
+	printf(", MSS %u, window %u, SACK %s, delayed ACK %s, %s", t->mss,
+	       cfg->tcp_window, cfg->tcp_no_sack ? "off" : "on",
+	       cfg->tcp_delayed_ack ? "on" : "off",
+	       cfg->tcp_cc ? "CUBIC" : "NewReno");
+	if (cfg->bytes && t->cj)
+		printf(", %llu bytes", (unsigned long long)cfg->bytes);
+	else if (cfg->duration > 0 && (t->cj || cfg->duration_set))
+		printf(", %.2f s", cfg->duration);
+	printf("\n");
+	if (t->app->out.intervals)
+		nb_tcp_text_header(t->app->out.f, 0);
+	fflush(stdout);
+}
