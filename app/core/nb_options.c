@@ -328,9 +328,24 @@ static int
 opt_msg_size(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
 	uint64_t v;
+	int ret;
 
+	if (strchr(val, ':') != NULL) {
+		/* a sweep, as qperf's -oo msg_size:1:64K:*2 */
+		ret = nb_parse_size_range(val, 1, 65535, &cfg->tcp_msgs);
+		if (ret != 0) {
+			WHY("expected a range MIN:MAX:*FACTOR or MIN:MAX:+STEP "
+			    "of 1..65535 bytes (at most %d sizes), such as "
+			    "1:65535:*2",
+			    NB_MAX_SWEEP);
+			return -EINVAL;
+		}
+		cfg->tcp_msg = cfg->tcp_msgs.sizes[0];
+		return 0;
+	}
 	if (nb_parse_bytes(val, &v) != 0 || v < 1 || v > (1u << 20)) {
-		WHY("expected 1..1M bytes (K/M = 2^10/2^20)");
+		WHY("expected 1..1M bytes (K/M = 2^10/2^20), or a range such "
+		    "as 1:65535:*2");
 		return -EINVAL;
 	}
 	cfg->tcp_msg = (uint32_t)v;
@@ -1065,8 +1080,9 @@ const struct nb_option nb_options[] = {
 	 "9438) [newreno]",
 	 0, NB_IN_LOOP},
 	{"msg-size", 0, "BYTES", opt_msg_size,
-	 "--tcp --pingpong: bytes of each request and of each response [1]", 0,
-	 NB_IN_LOOP},
+	 "--tcp --pingpong: bytes of each request and of each response [1]; "
+	 "a range MIN:MAX:*F runs one test per size",
+	 0, NB_IN_LOOP},
 	{"no-sack", 0, NULL, opt_no_sack,
 	 "--tcp: do not offer SACK: NewReno's recovery (RFC 6582)", 0,
 	 NB_IN_LOOP},

@@ -23,6 +23,7 @@
 #include "nb_tcp_wire.h"
 #include "nb_tcprun_int.h"
 #include "nb_tsc.h"
+#include "nb_version.h"
 
 /* One connection: its client end c and server end s, either NULL when
  * the other host is not this tool (then the bytes the one side counted
@@ -78,7 +79,7 @@ job_make(struct tcprun *t, uint16_t port, int server, char *err, size_t errlen)
 		nb_hist_init(j->owd);
 	}
 	if (cfg->pingpong) {
-		j->pp_msg = cfg->tcp_msg;
+		j->pp_msg = t->msg;
 		if (!server) {
 			j->rtt = rte_zmalloc_socket(
 				"nb_tcp_rtt", sizeof(*j->rtt),
@@ -245,7 +246,8 @@ static void
 wait_end(struct tcprun *t, int *interrupted, char *why, size_t whylen)
 {
 	const struct nb_config *cfg = &t->app->cfg;
-	double next_iv = cfg->interval > 0 ? cfg->interval : 1e30;
+	double iv = t->no_iv ? 0 : cfg->interval;
+	double next_iv = iv > 0 ? iv : 1e30;
 	double close_at = -1, now, last_progress = 0, t_end;
 	double limit = cfg->bytes && !cfg->duration_set ? 0 : cfg->duration;
 	uint64_t acked = 0, a;
@@ -266,7 +268,7 @@ wait_end(struct tcprun *t, int *interrupted, char *why, size_t whylen)
 		}
 		while (now >= next_iv && close_at < 0) {
 			interval(t, next_iv);
-			next_iv += cfg->interval;
+			next_iv += iv;
 		}
 		a = acked_total(t);
 		if (a != acked) {
@@ -288,7 +290,7 @@ wait_end(struct tcprun *t, int *interrupted, char *why, size_t whylen)
 					 STALL_S);
 			/* the last, partial interval */
 			t_end = limit > 0 && now > limit ? limit : now;
-			if (cfg->interval > 0 && t_end > t->t_prev)
+			if (iv > 0 && t_end > t->t_prev)
 				interval(t, t_end);
 			for (i = 0; i < t->nb_w; i++)
 				t->w[i]->close_req = 1;
@@ -369,37 +371,41 @@ resolve_peer(struct tcprun *t, char *err, size_t errlen)
 	return 0;
 }
 
-int
-nb_tcprun_main(struct nb_app *app)
+/*
+ * One test: set up, run to its end, the workers joined (t->secs its
+ * length).  0, or 1 with the error said and everything freed.
+ */
+static int
+run_test(struct nb_app *app, struct tcprun *t, uint32_t msg, int header,
+	 int *interrupted, char *why, size_t whylen)
 {
 	const struct nb_config *cfg = &app->cfg;
 	struct nb_run *run = &app->run;
-	struct tcprun t = {.app = app};
 	uint64_t hz = nb_tsc_hz();
-	int interrupted = 0, code = 0;
-	char err[320] = "", why[320] = "";
+	char err[320] = "";
 	unsigned int i;
-	double secs;
 
-	t.has_client = cfg->nb_tx_ports > 0;
-	t.has_server = cfg->nb_rx_ports > 0;
-	t.loop = t.has_client && t.has_server;
-	t.n = cfg->streams;
-	t.mss = (uint16_t)(cfg->sizes.sizes[0] - NB_FCS_LEN - NB_ETH_HLEN -
-			   (cfg->vlan_id ? NB_VLAN_HLEN : 0) - NB_IPV4_HLEN -
-			   NB_TCP_HLEN);
-	t.prev = calloc(t.n, sizeof(*t.prev));
-	t.cur = calloc(t.n, sizeof(*t.cur));
-	t.intervals = json_array();
-	if (t.prev == NULL || t.cur == NULL ||
-	    resolve_peer(&t, err, sizeof(err)) != 0 ||
-	    build(&t, err, sizeof(err)) != 0) {
+	t->app = app;
+	t->msg = msg;
+	t->has_client = cfg->nb_tx_ports > 0;
+	t->has_server = cfg->nb_rx_ports > 0;
+	t->loop = t->has_client && t->has_server;
+	t->n = cfg->streams;
+	t->mss = (uint16_t)(cfg->sizes.sizes[0] - NB_FCS_LEN - NB_ETH_HLEN -
+			    (cfg->vlan_id ? NB_VLAN_HLEN : 0) - NB_IPV4_HLEN -
+			    NB_TCP_HLEN);
+	t->prev = calloc(t->n, sizeof(*t->prev));
+	t->cur = calloc(t->n, sizeof(*t->cur));
+	t->intervals = json_array();
+	if (t->prev == NULL || t->cur == NULL ||
+	    resolve_peer(t, err, sizeof(err)) != 0 ||
+	    build(t, err, sizeof(err)) != 0) {
 		nb_app_error(app, "%s", err[0] ? err : "out of memory");
-		free_all(&t);
+		free_all(t);
 		return 1;
 	}
-	if (nb_out_chatty(&app->out))
-		print_header(&t);
+	if (header && nb_out_chatty(&app->out))
+		print_header(t);
 	for (i = 0; i < app->nb_ports; i++) {
 		nb_port_rx_flush(app->port_ids[i], 0);
 		nb_port_stats_reset(app->port_ids[i]);
@@ -407,27 +413,94 @@ nb_tcprun_main(struct nb_app *app)
 	nb_clock_init(&run->clock, hz, 0);
 	run->start_tsc = rte_get_tsc_cycles() +
 			 (uint64_t)(NB_RUN_START_DELAY_S * (double)hz);
-	t.start_ns = nb_clock_ns(&run->clock, run->start_tsc);
-	for (i = 0; i < t.nb_w; i++) {
-		if (rte_eal_remote_launch(nb_tcp_worker_main, t.w[i],
-					  t.w[i]->lcore) != 0) {
+	t->start_ns = nb_clock_ns(&run->clock, run->start_tsc);
+	for (i = 0; i < t->nb_w; i++) {
+		if (rte_eal_remote_launch(nb_tcp_worker_main, t->w[i],
+					  t->w[i]->lcore) != 0) {
 			nb_app_error(app, "cannot launch lcore %u",
-				     t.w[i]->lcore);
+				     t->w[i]->lcore);
 			for (; i > 0; i--) {
-				t.w[i - 1]->exit_req = 1;
-				rte_eal_wait_lcore(t.w[i - 1]->lcore);
+				t->w[i - 1]->exit_req = 1;
+				rte_eal_wait_lcore(t->w[i - 1]->lcore);
 			}
-			free_all(&t);
+			free_all(t);
 			return 1;
 		}
 	}
-	wait_end(&t, &interrupted, why, sizeof(why));
-	secs = elapsed_s(&t);
-	for (i = 0; i < t.nb_w; i++)
-		t.w[i]->exit_req = 1;
-	for (i = 0; i < t.nb_w; i++)
-		rte_eal_wait_lcore(t.w[i]->lcore);
-	report(&t, secs, interrupted, why, sizeof(why));
+	wait_end(t, interrupted, why, whylen);
+	t->secs = elapsed_s(t);
+	for (i = 0; i < t->nb_w; i++)
+		t->w[i]->exit_req = 1;
+	for (i = 0; i < t->nb_w; i++)
+		rte_eal_wait_lcore(t->w[i]->lcore);
+	return 0;
+}
+
+/*
+ * --pingpong with a --msg-size range: one test per size, one after the
+ * other (a connection each), as qperf -oo msg_size:...; a row per size
+ * and nbench.pingpong_sweep[] in the JSON document.
+ */
+static int
+sweep(struct nb_app *app)
+{
+	const struct nb_config *cfg = &app->cfg;
+	const struct nb_output *o = &app->out;
+	json_t *rows = json_array(), *doc;
+	char why[320] = "";
+	int interrupted = 0, code = 0;
+	uint32_t k;
+
+	for (k = 0; k < cfg->tcp_msgs.n && !interrupted && !why[0]; k++) {
+		struct tcprun t = {.no_iv = 1};
+		json_t *row;
+
+		if (run_test(app, &t, cfg->tcp_msgs.sizes[k], k == 0,
+			     &interrupted, why, sizeof(why)) != 0) {
+			json_decref(rows);
+			return 1;
+		}
+		if (k == 0 && nb_out_chatty(o))
+			fprintf(o->f,
+				"msg bytes  round trips   per second   "
+				"RTT min      p50      p99      max (us)\n");
+		row = sweep_row(&t, o, why, sizeof(why));
+		json_array_append_new(rows, row);
+		free_all(&t);
+	}
+	if (why[0] && nb_out_chatty(o))
+		fprintf(o->f, "WARNING: %s\n", why);
+	doc = json_pack("{s:{s:s, s:{s:s, s:i, s:f}}, s:{s:s, s:o, s:b}}",
+			"start", "version", "dpdk-nbench " NB_VERSION,
+			"test_start", "protocol", "TCP", "num_streams",
+			(int)cfg->streams, "duration", cfg->duration, "nbench",
+			"mode", "tcp", "pingpong_sweep", rows, "interrupted",
+			interrupted);
+	if (why[0])
+		json_object_set_new(doc, "error", json_string(why));
+	app->emitted = 1;
+	if (nb_out_finish(o, doc) != 0)
+		NB_LOG(ERR, "cannot write --json-file %s", cfg->json_file);
+	if (why[0]) {
+		NB_LOG(ERR, "%s", why);
+		code = 1;
+	}
+	return interrupted ? 1 : code;
+}
+
+int
+nb_tcprun_main(struct nb_app *app)
+{
+	struct tcprun t = {0};
+	int interrupted = 0, code = 0;
+	char why[320] = "";
+
+	if (app->cfg.tcp_msgs.n)
+		return sweep(app);
+	if (run_test(app, &t, app->cfg.tcp_msg, 1, &interrupted, why,
+		     sizeof(why)) != 0)
+		return 1;
+	report(&t, t.secs, interrupted, why, sizeof(why));
 	if (why[0]) {
 		NB_LOG(ERR, "%s", why);
 		code = 1;

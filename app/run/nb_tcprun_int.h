@@ -23,6 +23,9 @@
 
 struct tcprun {
 	struct nb_app *app;
+	uint32_t msg; /* --pingpong: this test's message size */
+	int no_iv;    /* no interval rows (a sweep's tests) */
+	double secs;  /* how long the test ran */
 	/* loop: both ends here; else clients to another host (has_client)
 	 * or a listener for another host's clients (has_server) */
 	int loop, has_client, has_server;
@@ -49,6 +52,10 @@ void interval(struct tcprun *t, double t1);
 void report(struct tcprun *t, double secs, int interrupted, char *why,
 	    size_t whylen);
 void print_header(const struct tcprun *t);
+/* A --msg-size sweep's row for the test t: text (when o is chatty) and
+ * the JSON object; why gets a failure of this test. */
+json_t *sweep_row(const struct tcprun *t, const struct nb_output *o, char *why,
+		  size_t whylen);
 void addr_text(char *b, size_t n, uint32_t ip, uint16_t port);
 
 #endif /* NB_TCPRUN_INT_H */

@@ -490,7 +490,62 @@ print_header(const struct tcprun *t)
 	else if (cfg->duration > 0 && (t->cj || cfg->duration_set))
 		printf(", %.2f s", cfg->duration);
 	printf("\n");
-	if (t->app->out.intervals)
+	if (cfg->tcp_msgs.n)
+		printf("ping-pong: %u message sizes, %u to %u B, a test of "
+		       "%.2f s each\n",
+		       cfg->tcp_msgs.n, cfg->tcp_msgs.sizes[0],
+		       cfg->tcp_msgs.sizes[cfg->tcp_msgs.n - 1], cfg->duration);
+	if (t->app->out.intervals && !t->no_iv)
 		nb_tcp_text_header(t->app->out.f, 0);
 	fflush(stdout);
+}
+
+json_t *
+sweep_row(const struct tcprun *t, const struct nb_output *o, char *why,
+	  size_t whylen)
+{
+	const struct nb_hist *h = t->cj ? t->cj->rtt : NULL;
+	struct nb_tcp_snap *s = t->cur;
+	uint64_t bad = 0, ok = 0;
+	uint32_t i, n = nconn(t);
+	json_t *row;
+
+	snap_all((struct tcprun *)(uintptr_t)t, s);
+	for (i = 0; i < n; i++) {
+		bad += s[i].bad_bytes;
+		ok += s[i].cstate == NB_TCP_TIME_WAIT &&
+		      s[i].sstate == NB_TCP_CLOSED && !s[i].cerr && !s[i].serr;
+	}
+	if (h == NULL)
+		return json_null();
+	row = pingpong_json(t, t->secs);
+	json_object_set_new(row, "connections_closed", json_integer((int)ok));
+	json_object_set_new(row, "bad_bytes", json_integer((json_int_t)bad));
+	if (nb_out_chatty(o)) {
+		if (h->count)
+			fprintf(o->f,
+				"%9u  %11llu  %11.0f  %7.2f  %7.2f  %7.2f  "
+				"%7.2f\n",
+				t->msg, (unsigned long long)h->count,
+				t->secs > 0 ? (double)h->count / t->secs : 0,
+				h->min / 1e3, nb_hist_percentile(h, 50) / 1e3,
+				nb_hist_percentile(h, 99) / 1e3, h->max / 1e3);
+		else
+			fprintf(o->f, "%9u  no round trip completed\n", t->msg);
+		fflush(o->f);
+	}
+	if (!why[0] && bad)
+		snprintf(why, whylen,
+			 "payload check failed at %u-byte messages: %llu "
+			 "bytes were not what was sent",
+			 t->msg, (unsigned long long)bad);
+	if (!why[0] && ok < n)
+		snprintf(why, whylen,
+			 "%llu of %u connections did not close cleanly at "
+			 "%u-byte messages",
+			 (unsigned long long)(n - ok), n, t->msg);
+	if (!why[0] && h->count == 0)
+		snprintf(why, whylen, "no round trip at %u-byte messages",
+			 t->msg);
+	return row;
 }

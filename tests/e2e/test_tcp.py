@@ -142,6 +142,29 @@ class TcpLoopback(nbe2e.E2ECase):
                         <= rtt["max"])
         self.assertAlmostEqual(pp["per_second"], n / 2.0, delta=n * 0.01)
 
+    def test_pingpong_sweep(self):
+        """--msg-size 1:4096:*16: a test per size (1, 16, 256, 4096 B, as
+        the range gives), each with round trips, ordered RTT figures and
+        a clean close; the text shows a row per size."""
+        d = self.tcp(["--pingpong", "--msg-size", "1:4096:*16", "--time",
+                      "0.5"])
+        self.assertNotIn("error", d)
+        rows = d["nbench"]["pingpong_sweep"]
+        self.assertEqual([r["msg_size"] for r in rows], [1, 16, 256, 4096])
+        for r in rows:
+            self.assertGreater(r["round_trips"], 100)
+            self.assertEqual(r["connections_closed"], 1)
+            self.assertEqual(r["bad_bytes"], 0)
+            t = r["rtt_ns"]
+            self.assertTrue(0 < t["min"] <= t["p50"] <= t["p99"] <= t["max"])
+        # a 4 KiB answer takes longer than a 1-byte one
+        self.assertGreater(rows[3]["rtt_ns"]["p50"], rows[0]["rtt_ns"]["p50"])
+        r = self.tcp(["--pingpong", "--msg-size", "1:16:*16", "--time",
+                      "0.5"], json_out=False)
+        self.assertRegex(r.out, r"msg bytes  round trips")
+        self.assertRegex(r.out, r"(?m)^ +1 +\d+ +\d+ ")
+        self.assertRegex(r.out, r"(?m)^ +16 +\d+ +\d+ ")
+
     def test_options_and_refusals(self):
         """--window, --delayed-ack and --no-sack take effect (in the header
         and the JSON); what --tcp cannot do is refused with exit 2."""

@@ -1234,6 +1234,17 @@ test_tcp_checks(void **state)
 				   "64"),
 			 0);
 	assert_true(cfg.pingpong && cfg.tcp_msg == 64);
+	assert_int_equal(cfg.tcp_msgs.n, 0);
+	/* a sweep of message sizes, qperf's syntax */
+	assert_int_equal(CHECK_CFG(&cfg, err, "--tx-port", "0", "--rx-port",
+				   "1", "--tcp", "--pingpong", "--msg-size",
+				   "1:65535:*16"),
+			 0);
+	assert_int_equal(cfg.tcp_msgs.n, 5);
+	assert_int_equal(cfg.tcp_msgs.sizes[1], 16);
+	assert_int_equal(cfg.tcp_msgs.sizes[4], 65535);
+	assert_int_equal(cfg.tcp_msg, 1);
+	EXPECT_ERROR("1..65535", "--msg-size", "--msg-size", "1:70000:*2");
 	assert_int_equal(
 		CHECK(err, "--tx-port", "0", "--rx-port", "1", "--pingpong"),
 		-EINVAL);
