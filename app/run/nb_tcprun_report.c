@@ -401,6 +401,11 @@ report(struct tcprun *t, double secs, int interrupted, char *why, size_t whylen)
 		snprintf(why, whylen, "%llu of %llu bytes acknowledged",
 			 (unsigned long long)sent,
 			 (unsigned long long)cfg->bytes);
+	if (text && interrupted)
+		fprintf(o->f,
+			"interrupted: the connections were closed after %.2f "
+			"s\n",
+			secs);
 	if (text && why[0])
 		fprintf(o->f, "WARNING: %s\n", why);
 	addr_text(a1, sizeof(a1), cfg->dst_ip, TCP_DPORT);

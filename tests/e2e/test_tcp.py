@@ -165,6 +165,17 @@ class TcpLoopback(nbe2e.E2ECase):
         self.assertRegex(r.out, r"(?m)^ +1 +\d+ +\d+ ")
         self.assertRegex(r.out, r"(?m)^ +16 +\d+ +\d+ ")
 
+    def test_ctrl_c(self):
+        """SIGINT after the first interval: the connections close, the
+        report comes, it says it was interrupted, exit 1, within 5 s."""
+        out, _ = self.interrupt_after_first_interval(
+            self.nb.eal(self.nb.memif_pair()),
+            ["--tx-port", "0", "--rx-port", "1", "--tcp", "-P", "2",
+             "--time", "30"])
+        self.assertRegex(out, r"\[SUM\]\s+0\.00-[\d.]+\s+sec .* sender")
+        self.assertRegex(out, r"interrupted: the connections were closed "
+                              r"after [\d.]+ s")
+
     def test_options_and_refusals(self):
         """--window, --delayed-ack and --no-sack take effect (in the header
         and the JSON); what --tcp cannot do is refused with exit 2."""
