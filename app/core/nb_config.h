@@ -73,12 +73,12 @@ struct nb_config {
 
 	/* --tcp: closed-loop TCP connections (loopback) */
 	int tcp;
-	uint32_t tcp_window; /* --window: the receivers' window (bytes) */
-	int tcp_delayed_ack; /* --delayed-ack */
-	int tcp_no_sack;     /* --no-sack: NewReno's recovery */
-	uint32_t tcp_msg;    /* --msg-size: --pingpong's message bytes */
+	uint32_t tcp_window;	  /* --window: the receivers' window (bytes) */
+	int tcp_delayed_ack;	  /* --delayed-ack */
+	int tcp_no_sack;	  /* --no-sack: NewReno's recovery */
+	uint32_t tcp_msg;	  /* --msg-size: --pingpong's message bytes */
 	struct nb_sweep tcp_msgs; /* --msg-size MIN:MAX:*F: one test each */
-	int tcp_cc;	     /* --cc: NB_TCP_CC_* (0 NewReno, 1 CUBIC) */
+	int tcp_cc;		  /* --cc: NB_TCP_CC_* (0 NewReno, 1 CUBIC) */
 
 	/* peer side */
 	int have_peer;

@@ -8,16 +8,6 @@
 #include "nb_json.h"
 #include "nb_result.h"
 
-static json_t *
-ip4(uint32_t ip)
-{
-	char s[16];
-
-	snprintf(s, sizeof(s), "%u.%u.%u.%u", ip >> 24, (ip >> 16) & 0xff,
-		 (ip >> 8) & 0xff, ip & 0xff);
-	return json_string(s);
-}
-
 static int
 is_tcp(const struct nb_result *r)
 {
@@ -51,15 +41,15 @@ nb_iperf3_start(json_t *start, json_t *ts, const struct nb_result *r)
 		json_array_append_new(
 			conn, json_pack("{s:o,s:o,s:o,s:o,s:o}", "socket",
 					jint(r->streams[k].id), "local_host",
-					ip4(cfg->src_ip), "local_port",
+					jip4(cfg->src_ip), "local_port",
 					jint(NB_DEFAULT_SPORT_BASE +
 					     r->streams[k].id),
-					"remote_host", ip4(cfg->dst_ip),
+					"remote_host", jip4(cfg->dst_ip),
 					"remote_port", jint(NB_DEFAULT_DPORT)));
 	json_object_set_new(start, "connected", conn);
 	/* the peer's control port; in loopback the data destination */
 	json_object_set_new(start, "connecting_to",
-			    json_pack("{s:o,s:o}", "host", ip4(cfg->dst_ip),
+			    json_pack("{s:o,s:o}", "host", jip4(cfg->dst_ip),
 				      "port",
 				      jint(is_peer(r) ? NB_CONTROL_UDP_PORT
 						      : NB_DEFAULT_DPORT)));

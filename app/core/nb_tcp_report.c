@@ -2,7 +2,18 @@
 /* Closed-loop TCP reports (see nb_tcp_report.h).  Pure. */
 #include "nb_tcp_report.h"
 
+#include "nb_hist.h"
 #include "nb_result.h"
+
+json_t *
+nb_tcp_json_hist(const struct nb_hist *h)
+{
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:f}", "count",
+			 (json_int_t)h->count, "min", (json_int_t)h->min, "p50",
+			 (json_int_t)nb_hist_percentile(h, 50), "p99",
+			 (json_int_t)nb_hist_percentile(h, 99), "max",
+			 (json_int_t)h->max, "mean", nb_hist_mean(h));
+}
 
 void
 nb_tcp_text_header(FILE *f, int end)

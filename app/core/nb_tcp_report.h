@@ -49,4 +49,8 @@ json_t *nb_tcp_json_sum(double t0, double t1, uint64_t bytes, int with_retr,
 json_t *nb_tcp_json_end_stream(int socket, double secs_sent, double secs_rcvd,
 			       const struct nb_tcp_snap *s);
 
+/* A latency histogram's figures (ns): count, min, p50, p99, max, mean. */
+struct nb_hist;
+json_t *nb_tcp_json_hist(const struct nb_hist *h);
+
 #endif /* NB_TCP_REPORT_H */

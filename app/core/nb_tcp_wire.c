@@ -116,8 +116,8 @@ nb_tcp_frame_csum_ok(const uint8_t *buf, const struct nb_tcp_seg *s,
 	int same = 0;
 
 	if (data_off >= 0 && s->len && s->len <= 16384u &&
-	    memcmp(s->payload, nb_tcp_pattern_at((uint64_t)data_off),
-		   s->len) == 0) {
+	    memcmp(s->payload, nb_tcp_pattern_at((uint64_t)data_off), s->len) ==
+		    0) {
 		psum = nb_tcp_pattern_sum((uint64_t)data_off, s->len);
 		same = 1;
 	} else {

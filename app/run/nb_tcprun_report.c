@@ -7,6 +7,7 @@
 
 #include <rte_cycles.h>
 
+#include "nb_json.h"
 #include "nb_log.h"
 #include "nb_setup.h"
 #include "nb_tcp_engine.h"
@@ -125,16 +126,6 @@ addr_text(char *b, size_t n, uint32_t ip, uint16_t port)
 		 (ip >> 8) & 0xff, ip & 0xff, port);
 }
 
-static json_t *
-ip_json(uint32_t ip)
-{
-	char b[32];
-
-	snprintf(b, sizeof(b), "%u.%u.%u.%u", ip >> 24, (ip >> 16) & 0xff,
-		 (ip >> 8) & 0xff, ip & 0xff);
-	return json_string(b);
-}
-
 static double
 end_secs(const struct tcprun *t, double fallback, int sender)
 {
@@ -231,8 +222,8 @@ conn_json(const struct tcprun *t, uint32_t i, const struct nb_tcp_snap *s)
 
 	return json_pack(
 		"{s:i, s:o, s:i, s:o, s:i, s:s, s:s, s:s}", "socket",
-		(int)i + 1, "local_host", ip_json(f->src_ip), "local_port",
-		f->src_port, "remote_host", ip_json(f->dst_ip), "remote_port",
+		(int)i + 1, "local_host", jip4(f->src_ip), "local_port",
+		f->src_port, "remote_host", jip4(f->dst_ip), "remote_port",
 		f->dst_port, "client_state",
 		t->cj ? nb_tcp_state_name(s->cstate) : "peer's", "server_state",
 		t->sj ? nb_tcp_state_name(s->sstate) : "peer's", "error",
@@ -269,14 +260,7 @@ pingpong_json(const struct tcprun *t, double secs)
 			      secs > 0 ? (double)h->count / secs : 0.0);
 
 	if (h->count)
-		json_object_set_new(
-			o, "rtt_ns",
-			json_pack("{s:I, s:I, s:I, s:I, s:I, s:f}", "count",
-				  (json_int_t)h->count, "min",
-				  (json_int_t)h->min, "p50",
-				  (json_int_t)nb_hist_percentile(h, 50), "p99",
-				  (json_int_t)nb_hist_percentile(h, 99), "max",
-				  (json_int_t)h->max, "mean", nb_hist_mean(h)));
+		json_object_set_new(o, "rtt_ns", nb_tcp_json_hist(h));
 	return o;
 }
 
@@ -436,14 +420,7 @@ report(struct tcprun *t, double secs, int interrupted, char *why, size_t whylen)
 		       "dup_bytes_received", (json_int_t)dup, "payload",
 		       check_text(t));
 	if (h && h->count)
-		json_object_set_new(
-			nb, "latency_ns",
-			json_pack("{s:I, s:I, s:I, s:I, s:I, s:f}", "count",
-				  (json_int_t)h->count, "min",
-				  (json_int_t)h->min, "p50",
-				  (json_int_t)nb_hist_percentile(h, 50), "p99",
-				  (json_int_t)nb_hist_percentile(h, 99), "max",
-				  (json_int_t)h->max, "mean", nb_hist_mean(h)));
+		json_object_set_new(nb, "latency_ns", nb_tcp_json_hist(h));
 	if (t->cj && t->cj->rtt)
 		json_object_set_new(nb, "pingpong", pingpong_json(t, ss));
 	json_object_set_new(nb, "cc",

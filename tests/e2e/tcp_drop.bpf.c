@@ -8,10 +8,13 @@
 #define SEC(n) __attribute__((section(n), used))
 typedef unsigned int u32;
 typedef unsigned char u8;
-struct __sk_buff { u32 len; };
+struct __sk_buff {
+	u32 len;
+};
 /* BPF helper ids: bpf_get_prandom_u32, bpf_skb_load_bytes */
 static u32 (*get_prandom_u32)(void) = (void *)7;
-static long (*skb_load_bytes)(const void *skb, u32 off, void *to, u32 len) = (void *)26;
+static long (*skb_load_bytes)(const void *skb, u32 off, void *to,
+			      u32 len) = (void *)26;
 SEC("classifier") int drop_data(struct __sk_buff *skb)
 {
 	u8 ip[20], tcp[14];
@@ -27,7 +30,7 @@ SEC("classifier") int drop_data(struct __sk_buff *skb)
 		return 0;
 	doff = (tcp[12] >> 4) * 4;
 	if (tot <= ihl + doff)
-		return 0;			/* no payload: SYN, ACK, FIN */
-	return get_prandom_u32() % 100 == 0 ? 2 : 0;	/* TC_ACT_SHOT */
+		return 0; /* no payload: SYN, ACK, FIN */
+	return get_prandom_u32() % 100 == 0 ? 2 : 0; /* TC_ACT_SHOT */
 }
 char _license[] SEC("license") = "GPL";
