@@ -28,8 +28,8 @@ _Static_assert(NB_CTL_CONF_LEN == NB_CTL_VERSION_STR + NB_CTL_DPDK_STR +
 	       "nb_ctl_conf wire layout");
 _Static_assert(NB_CTL_PARAMS_LEN == 1 + 1 + 2 + 4 + 2 + 2 * NB_CTL_MAX_SIZES +
 					    2 + NB_CTL_MAX_PATTERN + 6 * 8 + 4 +
-					    4 + 6 + 6 + 2 + 2 + 4 +
-					    NB_CTL_PROOF_LEN,
+					    4 + 6 + 6 + 2 + 2 + 4 + 4 + 4 + 4 +
+					    8 + NB_CTL_PROOF_LEN,
 	       "nb_ctl_params wire layout");
 _Static_assert(NB_CTL_RESULTS_HDR_LEN == 4 + 4 + 6 * 8 + 8 * 8 + 8 + 7 * 8 +
 						 NB_IMPAIR_SPEC_LEN + 3 * 8,
@@ -214,6 +214,28 @@ conf_check(const struct nb_ctl_conf *c)
 	return 0;
 }
 
+/* The closed-loop TCP fields: all 0 for an open-loop test. */
+static int
+params_tcp_ok(const struct nb_ctl_params *p)
+{
+	if (p->tcp == 0)
+		return p->tcp_flags == 0 && p->tcp_cc == 0 &&
+		       p->tcp_window == 0 && p->tcp_msg == 0 && p->bytes == 0;
+	return p->tcp == 1 && p->proto == NB_IPPROTO_TCP && p->nb_sizes == 1 &&
+	       p->nb_pattern == 1 && p->sizes[0] >= 128 && p->rate_num == 0 &&
+	       p->packets == 0 && p->omit_ms == 0 && p->latency_rate == 0 &&
+	       (p->tcp_flags & ~(NB_CTL_TCP_F_DELACK | NB_CTL_TCP_F_NO_SACK)) ==
+		       0 &&
+	       p->tcp_cc <= NB_CTL_TCP_CC_MAX &&
+	       p->tcp_window >= NB_CTL_TCP_MIN_WINDOW &&
+	       p->tcp_window <= NB_CTL_TCP_MAX_WINDOW &&
+	       p->tcp_msg <= NB_CTL_TCP_MAX_MSG &&
+	       (p->tcp_msg == 0 ||
+		(p->direction == NB_CTL_DIR_FORWARD && p->bytes == 0)) &&
+	       p->bytes <= NB_CTL_MAX_PACKETS &&
+	       (p->duration_ms != 0 || p->bytes != 0);
+}
+
 static int
 params_check(const struct nb_ctl_params *p)
 {
@@ -230,8 +252,8 @@ params_check(const struct nb_ctl_params *p)
 	    p->dport == 0 || p->dport == NB_CONTROL_UDP_PORT ||
 	    p->packets > NB_CTL_MAX_PACKETS ||
 	    p->duration_ms > NB_CTL_MAX_DURATION_MS ||
-	    (p->duration_ms == 0 && p->packets == 0) ||
-	    p->omit_ms > NB_CTL_MAX_OMIT_MS ||
+	    (p->duration_ms == 0 && p->packets == 0 && p->tcp == 0) ||
+	    !params_tcp_ok(p) || p->omit_ms > NB_CTL_MAX_OMIT_MS ||
 	    p->latency_rate > NB_CTL_MAX_LATENCY_RATE ||
 	    (p->interval_ms != 0 && (p->interval_ms < NB_CTL_MIN_INTERVAL_MS ||
 				     p->interval_ms > NB_CTL_MAX_INTERVAL_MS)))
@@ -481,6 +503,13 @@ wr_params(uint8_t **p, const struct nb_ctl_params *q)
 	wr_u16(p, q->sport_base);
 	wr_u16(p, q->dport);
 	wr_u32(p, q->interval_ms);
+	wr_u8(p, q->tcp);
+	wr_u8(p, q->tcp_flags);
+	wr_u8(p, q->tcp_cc);
+	wr_u8(p, 0);
+	wr_u32(p, q->tcp_window);
+	wr_u32(p, q->tcp_msg);
+	wr_u64(p, q->bytes);
 	wr_proof(p, &q->proof);
 }
 
@@ -695,6 +724,14 @@ rd_params(const uint8_t **p, struct nb_ctl_params *q)
 	q->sport_base = rd_u16(p);
 	q->dport = rd_u16(p);
 	q->interval_ms = rd_u32(p);
+	q->tcp = rd_u8(p);
+	q->tcp_flags = rd_u8(p);
+	q->tcp_cc = rd_u8(p);
+	if (rd_u8(p) != 0) /* reserved */
+		ok = 0;
+	q->tcp_window = rd_u32(p);
+	q->tcp_msg = rd_u32(p);
+	q->bytes = rd_u64(p);
 	rd_proof(p, &q->proof);
 	return ok;
 }
@@ -925,6 +962,48 @@ hist_check(const struct nb_hist *h)
 	return h->min <= h->max ? 0 : -EINVAL;
 }
 
+/* A histogram's non-empty buckets: count u16, then (index u16, count u64)
+ * each. */
+static void
+wr_buckets(uint8_t **p, const struct nb_hist *h)
+{
+	uint32_t b;
+
+	wr_u16(p, (uint16_t)hist_nonempty(h));
+	for (b = 0; b < NB_HIST_BUCKETS; b++) {
+		if (h->buckets[b] == 0)
+			continue;
+		wr_u16(p, (uint16_t)b);
+		wr_u64(p, h->buckets[b]);
+	}
+}
+
+/* The buckets into h (its summary already read), left bytes from *p on;
+ * 0, or -EPROTO (truncated, an index out of order or range, a zero
+ * count, an inconsistent histogram). */
+static int
+rd_buckets(const uint8_t **p, size_t left, struct nb_hist *h)
+{
+	uint32_t nbk, b;
+	int prev = -1;
+
+	if (left < 2)
+		return -EPROTO;
+	nbk = rd_u16(p);
+	if ((left - 2) / NB_CTL_BUCKET_LEN < nbk)
+		return -EPROTO;
+	for (b = 0; b < nbk; b++) {
+		uint16_t idx = rd_u16(p);
+		uint64_t cnt = rd_u64(p);
+
+		if (idx >= NB_HIST_BUCKETS || (int)idx <= prev || cnt == 0)
+			return -EPROTO;
+		h->buckets[idx] = cnt;
+		prev = idx;
+	}
+	return hist_check(h) != 0 ? -EPROTO : 0;
+}
+
 size_t
 nb_ctl_results_size(const struct nb_ctl_stream_res *streams, uint32_t n)
 {
@@ -945,7 +1024,7 @@ nb_ctl_results_write(const struct nb_ctl_results_hdr *h,
 {
 	uint8_t *p = buf;
 	size_t need;
-	uint32_t i, b;
+	uint32_t i;
 
 	if (h == NULL || buf == NULL || (streams == NULL && n != 0))
 		return -EINVAL;
@@ -976,13 +1055,7 @@ nb_ctl_results_write(const struct nb_ctl_results_hdr *h,
 
 		wr_u32(&p, s->id);
 		wr_u64_fields(&p, s, stream_u64, NB_ELEMS(stream_u64));
-		wr_u16(&p, (uint16_t)hist_nonempty(&s->hist));
-		for (b = 0; b < NB_HIST_BUCKETS; b++) {
-			if (s->hist.buckets[b] == 0)
-				continue;
-			wr_u16(&p, (uint16_t)b);
-			wr_u64(&p, s->hist.buckets[b]);
-		}
+		wr_buckets(&p, &s->hist);
 	}
 	return (int)need;
 }
@@ -1030,7 +1103,7 @@ nb_ctl_results_read(const uint8_t *buf, size_t len,
 {
 	const uint8_t *p = buf;
 	size_t left;
-	uint32_t nb, i, b;
+	uint32_t nb, i;
 
 	if (h == NULL || n == NULL || (buf == NULL && len != 0) ||
 	    (streams == NULL && max != 0))
@@ -1053,8 +1126,6 @@ nb_ctl_results_read(const uint8_t *buf, size_t len,
 
 	for (i = 0; i < nb; i++) {
 		struct nb_ctl_stream_res *s = &streams[i];
-		uint32_t nbk;
-		int prev = -1;
 
 		left = len - (size_t)(p - buf);
 		if (left < NB_CTL_STREAM_RES_LEN)
@@ -1062,25 +1133,148 @@ nb_ctl_results_read(const uint8_t *buf, size_t len,
 		s->id = rd_u32(&p);
 		nb_hist_init(&s->hist);
 		rd_u64_fields(&p, s, stream_u64, NB_ELEMS(stream_u64));
-		nbk = rd_u16(&p);
-		left -= NB_CTL_STREAM_RES_LEN;
-		if (left / NB_CTL_BUCKET_LEN < nbk)
-			return -EPROTO;
-		for (b = 0; b < nbk; b++) {
-			uint16_t idx = rd_u16(&p);
-			uint64_t cnt = rd_u64(&p);
-
-			if (idx >= NB_HIST_BUCKETS || (int)idx <= prev ||
-			    cnt == 0)
-				return -EPROTO;
-			s->hist.buckets[idx] = cnt;
-			prev = idx;
-		}
-		if (hist_check(&s->hist) != 0)
+		if (rd_buckets(&p, left - (NB_CTL_STREAM_RES_LEN - 2),
+			       &s->hist) != 0)
 			return -EPROTO;
 	}
 	if ((size_t)(p - buf) != len)
 		return -EPROTO;
+	*n = nb;
+	return 0;
+}
+
+/* The TCP results blob. */
+#define TCPH_U64(f)	offsetof(struct nb_ctl_tcp_hdr, f)
+#define TCPH_PMD_U64(f) TCPH_U64(pmd.f),
+static const uint16_t tcph_u64[] = {NB_PMD_COUNTERS(TCPH_PMD_U64)
+					    TCPH_U64(cpu.wall_ns),
+				    TCPH_U64(cpu.user_ns),
+				    TCPH_U64(cpu.system_ns),
+				    TCPH_U64(rx_pkts),
+				    TCPH_U64(rx_bytes),
+				    TCPH_U64(tx_pkts),
+				    TCPH_U64(tx_bytes),
+				    TCPH_U64(foreign),
+				    TCPH_U64(bad_csum),
+				    TCPH_U64(stray),
+				    TCPH_U64(alloc_fail),
+				    TCPH_U64(ctl_dropped),
+				    TCPH_U64(cap_unit),
+				    TCPH_U64(cap_rate),
+				    TCPH_U64(cap_held),
+				    TCPH_U64(owd.count),
+				    TCPH_U64(owd.sum),
+				    TCPH_U64(owd.min),
+				    TCPH_U64(owd.max),
+				    TCPH_U64(owd.overflow)};
+
+#define CONN_U64(f) offsetof(struct nb_tcp_endsnap, f)
+static const uint16_t conn_u64[] = {
+	CONN_U64(acked),	CONN_U64(rcvd),	       CONN_U64(retrans),
+	CONN_U64(fast_retrans), CONN_U64(rto),	       CONN_U64(recoveries),
+	CONN_U64(cwnd),		CONN_U64(max_cwnd),    CONN_U64(srtt_ns),
+	CONN_U64(rttvar_ns),	CONN_U64(min_rtt_ns),  CONN_U64(max_rtt_ns),
+	CONN_U64(rtt_samples),	CONN_U64(bad_bytes),   CONN_U64(dup_bytes),
+	CONN_U64(ooo_segs),	CONN_U64(segs_out),    CONN_U64(segs_in),
+	CONN_U64(done_ns),	CONN_U64(all_acked_ns)};
+
+_Static_assert(4 + 4 + 8 * NB_ELEMS(tcph_u64) + 2 == NB_CTL_TCPRES_HDR_LEN &&
+		       4 + 8 * NB_ELEMS(conn_u64) == NB_CTL_TCPRES_CONN_LEN &&
+		       NB_ELEMS(conn_u64) == NB_TCP_ENDSNAP_U64,
+	       "the TCP field tables are the wire layout");
+
+static int
+conn_ok(const struct nb_tcp_endsnap *c)
+{
+	return c->state <= NB_TCP_LAST_ACK && c->error <= NB_TCP_ERR_ABORTED &&
+	       c->check <= NB_TCP_CHECK_AUTO;
+}
+
+static int
+cap_ok(const struct nb_ctl_tcp_hdr *h)
+{
+	return h->cap_unit <= NB_CTL_CAP_L1 &&
+	       (h->cap_unit != NB_CTL_CAP_NONE || h->cap_rate == 0);
+}
+
+size_t
+nb_ctl_tcpres_size(const struct nb_ctl_tcp_hdr *h, uint32_t n)
+{
+	return NB_CTL_TCPRES_HDR_LEN +
+	       (size_t)hist_nonempty(&h->owd) * NB_CTL_BUCKET_LEN +
+	       (size_t)n * NB_CTL_TCPRES_CONN_LEN;
+}
+
+int
+nb_ctl_tcpres_write(const struct nb_ctl_tcp_hdr *h,
+		    const struct nb_tcp_endsnap *conns, uint32_t n,
+		    uint8_t *buf, size_t len)
+{
+	uint8_t *p = buf;
+	size_t need;
+	uint32_t i;
+
+	if (h == NULL || buf == NULL || (conns == NULL && n != 0) ||
+	    hist_check(&h->owd) != 0 || !cpu_ok(&h->cpu) || !cap_ok(h))
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		if (!conn_ok(&conns[i]))
+			return -EINVAL;
+	need = nb_ctl_tcpres_size(h, n);
+	if (need > INT_MAX || need > UINT32_MAX)
+		return -EOVERFLOW;
+	if (len < need)
+		return -ENOSPC;
+	wr_u32(&p, NB_CTL_TCPRES_MAGIC);
+	wr_u32(&p, n);
+	wr_u64_fields(&p, h, tcph_u64, NB_ELEMS(tcph_u64));
+	wr_buckets(&p, &h->owd);
+	for (i = 0; i < n; i++) {
+		wr_u8(&p, conns[i].state);
+		wr_u8(&p, conns[i].error);
+		wr_u8(&p, conns[i].check);
+		wr_u8(&p, 0);
+		wr_u64_fields(&p, &conns[i], conn_u64, NB_ELEMS(conn_u64));
+	}
+	return (int)need;
+}
+
+int
+nb_ctl_tcpres_read(const uint8_t *buf, size_t len, struct nb_ctl_tcp_hdr *h,
+		   struct nb_tcp_endsnap *conns, uint32_t max, uint32_t *n)
+{
+	const uint8_t *p = buf;
+	size_t left;
+	uint32_t nb, i;
+
+	if (h == NULL || n == NULL || (buf == NULL && len != 0) ||
+	    (conns == NULL && max != 0))
+		return -EINVAL;
+	if (len < NB_CTL_TCPRES_HDR_LEN || rd_u32(&p) != NB_CTL_TCPRES_MAGIC)
+		return -EPROTO;
+	nb = rd_u32(&p);
+	memset(h, 0, sizeof(*h));
+	rd_u64_fields(&p, h, tcph_u64, NB_ELEMS(tcph_u64));
+	if (!cpu_ok(&h->cpu) || !cap_ok(h) ||
+	    rd_buckets(&p, len - (size_t)(p - buf), &h->owd) != 0)
+		return -EPROTO;
+	left = len - (size_t)(p - buf);
+	if (left % NB_CTL_TCPRES_CONN_LEN != 0 ||
+	    left / NB_CTL_TCPRES_CONN_LEN != nb)
+		return -EPROTO;
+	if (nb > max)
+		return -ENOSPC;
+	for (i = 0; i < nb; i++) {
+		struct nb_tcp_endsnap *c = &conns[i];
+
+		memset(c, 0, sizeof(*c));
+		c->state = rd_u8(&p);
+		c->error = rd_u8(&p);
+		c->check = rd_u8(&p);
+		if (rd_u8(&p) != 0 || !conn_ok(c))
+			return -EPROTO;
+		rd_u64_fields(&p, c, conn_u64, NB_ELEMS(conn_u64));
+	}
 	*n = nb;
 	return 0;
 }

@@ -37,9 +37,10 @@
 #include "nb_cpu.h"
 #include "nb_impair.h"
 #include "nb_pmd_stats.h"
+#include "nb_tcp.h"
 
 #define NB_CTL_MAGIC   0x4E42434Du /* "NBCM" */
-#define NB_CTL_VERSION 6
+#define NB_CTL_VERSION 7
 #define NB_CTL_HDR_LEN 16
 #define NB_CTL_F_TAG   0x80 /* in the type byte: a tag ends the message */
 #define NB_CTL_TAG_LEN 16
@@ -61,7 +62,7 @@
 #define NB_CTL_CONF_LEN		 368
 #define NB_CTL_BUSY_LEN		 (4 + NB_CTL_BUSY_STR)	  /* 68 */
 #define NB_CTL_PROOF_LEN	 (2 * NB_CTL_NONCE)	  /* 32 */
-#define NB_CTL_PARAMS_LEN	 (184 + NB_CTL_PROOF_LEN) /* 216 */
+#define NB_CTL_PARAMS_LEN	 (204 + NB_CTL_PROOF_LEN) /* 236 */
 #define NB_CTL_QUIT_LEN		 NB_CTL_PROOF_LEN
 #define NB_CTL_ACCEPT_LEN	 4
 #define NB_CTL_REJECT_LEN	 (2 + NB_CTL_REASON_STR) /* 130 */
@@ -95,6 +96,14 @@
 #define NB_CTL_MAX_LATENCY_RATE	  10000000
 #define NB_CTL_MIN_INTERVAL_MS	  100 /* as --interval */
 #define NB_CTL_MAX_INTERVAL_MS	  3600000
+/* closed-loop TCP (PARAMS tcp = 1, since version 7), as --window and
+ * --msg-size take them */
+#define NB_CTL_TCP_MIN_WINDOW 2048
+#define NB_CTL_TCP_MAX_WINDOW (1u << 30)
+#define NB_CTL_TCP_MAX_MSG    (1u << 20)
+#define NB_CTL_TCP_F_DELACK   1u /* receivers ACK every second segment */
+#define NB_CTL_TCP_F_NO_SACK  2u /* senders do not offer SACK */
+#define NB_CTL_TCP_CC_MAX     1	 /* 0 NewReno, 1 CUBIC */
 
 /* HELLO/WELCOME flags */
 #define NB_CTL_CONF_F_KEY 1u /* the sender has a pre-shared key */
@@ -207,6 +216,14 @@ struct nb_ctl_busy {
  *   NB_CONTROL_UDP_PORT, packets <= NB_CTL_MAX_PACKETS, duration_ms <=
  *   NB_CTL_MAX_DURATION_MS (and nonzero unless packets is), omit_ms <=
  *   NB_CTL_MAX_OMIT_MS, latency_rate <= NB_CTL_MAX_LATENCY_RATE.
+ * tcp 0 (open loop): tcp_flags, tcp_cc, tcp_window, tcp_msg and bytes
+ *   are 0.  tcp 1 (closed-loop TCP, since version 7): proto 6, one size
+ *   (the MSS's frame, >= 128) and a pattern of 1, rate_num 0, packets,
+ *   omit_ms and latency_rate 0, no unknown tcp_flags bit, tcp_cc <=
+ *   NB_CTL_TCP_CC_MAX, tcp_window NB_CTL_TCP_MIN..MAX_WINDOW, tcp_msg <=
+ *   NB_CTL_TCP_MAX_MSG (nonzero, a ping-pong, only forward and without
+ *   bytes), bytes <= NB_CTL_MAX_PACKETS, duration_ms nonzero unless bytes
+ *   is.
  * Source port of stream i is sport_base + i.
  */
 struct nb_ctl_params {
@@ -233,6 +250,15 @@ struct nb_ctl_params {
 	/* --interval in ms: the responder sends its counters (INTERVAL) that
 	 * often; 0 none, else NB_CTL_MIN/MAX_INTERVAL_MS.  Since version 5 */
 	uint32_t interval_ms;
+	/* closed-loop TCP (since version 7): each stream one connection
+	 * from the client's port sport_base + i to the responder's dport */
+	uint8_t tcp;	     /* 0 open loop, 1 closed-loop TCP */
+	uint8_t tcp_flags;   /* NB_CTL_TCP_F_* */
+	uint8_t tcp_cc;	     /* 0 NewReno, 1 CUBIC */
+	uint32_t tcp_window; /* each receiver's window, bytes */
+	uint32_t tcp_msg;    /* ping-pong request and answer bytes; 0 bulk */
+	uint64_t bytes;	     /* payload per direction, all connections; 0
+			      * by time */
 	struct nb_ctl_proof proof; /* since version 3 */
 };
 
@@ -482,6 +508,71 @@ int nb_ctl_results_read(const uint8_t *buf, size_t len,
 			struct nb_ctl_results_hdr *h,
 			struct nb_ctl_stream_res *streams, uint32_t max,
 			uint32_t *n);
+
+/*
+ * The results blob of a closed-loop TCP test (PARAMS tcp = 1, since
+ * version 7): the responder's connection ends, carried by RESULTS as the
+ * other blob is.  Layout (big endian):
+ *
+ *   header (234 B + 10 B per non-empty bucket)
+ *     0  magic u32 NB_CTL_TCPRES_MAGIC ("NBRT")    4  nb_conns u32
+ *     8  pmd: ipackets, opackets, ibytes, obytes, imissed, ierrors,
+ *        oerrors, rx_nombuf (8 x u64)
+ *    72  cpu: wall_ns, user_ns, system_ns (3 x u64), as above
+ *    96  rx_pkts, rx_bytes, tx_pkts, tx_bytes, foreign, bad_csum, stray,
+ *        alloc_fail, ctl_dropped (9 x u64): the TCP worker's frames
+ *   168  cap_unit, cap_rate, cap_held (3 x u64): the responder's
+ *        --max-rate on its TCP sender, cap_rate units per second of
+ *        cap_unit (0 none, then cap_rate 0; 1 frames, 2 L2 bytes, 3 L1
+ *        bytes), and the times it held a segment back
+ *   192  one-way delay of the data received (ns): hist count, sum, min,
+ *        max, overflow (5 x u64)
+ *   232  nb_buckets u16, then nb_buckets x (index u16, count u64) as in
+ *        the other blob
+ *   per connection (164 B), connection i from the client's port
+ *   sport_base + i
+ *     0  state u8 (enum nb_tcp_state)   1  error u8 (enum nb_tcp_error)
+ *     2  check u8 (NB_TCP_CHECK_*)      3  reserved u8 (0)
+ *     4  acked, rcvd, retrans, fast_retrans, rto, recoveries, cwnd,
+ *        max_cwnd, srtt_ns, rttvar_ns, min_rtt_ns, max_rtt_ns,
+ *        rtt_samples, bad_bytes, dup_bytes, ooo_segs, segs_out, segs_in,
+ *        done_ns, all_acked_ns (20 x u64; struct nb_tcp_endsnap)
+ *
+ * Checked: state <= NB_TCP_LAST_ACK, error <= NB_TCP_ERR_ABORTED, check
+ * <= NB_TCP_CHECK_AUTO, reserved 0, cap_unit <= 3 (and cap_rate 0 with
+ * 0), the CPU times and the histogram as in the other blob, the exact
+ * length.
+ */
+#define NB_CTL_TCPRES_MAGIC    0x4E425254u /* "NBRT" */
+#define NB_CTL_TCPRES_HDR_LEN  234
+#define NB_CTL_TCPRES_CONN_LEN 164
+
+struct nb_ctl_tcp_hdr {
+	struct nb_pmd_stats pmd;
+	struct nb_cpu_usage cpu;
+	uint64_t rx_pkts, rx_bytes, tx_pkts, tx_bytes;
+	uint64_t foreign, bad_csum, stray, alloc_fail, ctl_dropped;
+	uint64_t cap_unit, cap_rate, cap_held; /* NB_CTL_CAP_* */
+	struct nb_hist owd;
+};
+#define NB_CTL_CAP_NONE	  0
+#define NB_CTL_CAP_FRAMES 1
+#define NB_CTL_CAP_L2	  2
+#define NB_CTL_CAP_L1	  3
+
+/* Bytes nb_ctl_tcpres_write() needs. */
+size_t nb_ctl_tcpres_size(const struct nb_ctl_tcp_hdr *h, uint32_t n);
+
+/* Serialize: the bytes written, -ENOSPC, -EINVAL (an inconsistent
+ * histogram, a field out of range) or -EOVERFLOW. */
+int nb_ctl_tcpres_write(const struct nb_ctl_tcp_hdr *h,
+			const struct nb_tcp_endsnap *conns, uint32_t n,
+			uint8_t *buf, size_t len);
+
+/* Parse a whole blob: 0 with *n connections, -EPROTO (anything not as
+ * above) or -ENOSPC (more than max connections). */
+int nb_ctl_tcpres_read(const uint8_t *buf, size_t len, struct nb_ctl_tcp_hdr *h,
+		       struct nb_tcp_endsnap *conns, uint32_t max, uint32_t *n);
 
 /* Number of RESULTS parts for a blob of total_len bytes (at least 1). */
 uint32_t nb_ctl_results_parts(uint32_t total_len);

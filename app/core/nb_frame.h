@@ -59,6 +59,7 @@
 #define NB_DEFAULT_DST_IP     0xc6130001u /* 198.19.0.1 */
 #define NB_DEFAULT_SPORT_BASE 49152
 #define NB_DEFAULT_DPORT      5001
+#define NB_TCP_DPORT	      5201 /* --tcp: the listener's port, iperf3's */
 
 /*
  * Byte offsets of the header fields: Ethernet from the frame start (the

@@ -1065,27 +1065,28 @@ const struct nb_option nb_options[] = {
 	 NB_IN_LOOP | NB_IN_REFL},
 	HEADING("Closed-loop TCP"),
 	{"tcp", 0, NULL, opt_tcp,
-	 "each stream one TCP connection, TX port to RX port: handshake, "
-	 "congestion control (SACK recovery, else NewReno), retransmission, "
-	 "FIN; iperf3's Retr and Cwnd (--bytes counts payload)",
-	 0, NB_IN_LOOP},
+	 "each stream one TCP connection, TX port to RX port (or to the "
+	 "responder's port 5201): handshake, congestion control (SACK "
+	 "recovery, else NewReno), retransmission, FIN; iperf3's Retr and "
+	 "Cwnd (--bytes counts payload)",
+	 0, NB_IN_LOOP | NB_IN_CLI},
 	{"window", 'w', "BYTES", opt_window,
 	 "--tcp: the window each receiver advertises, like iperf's -w [1M]", 0,
-	 NB_IN_LOOP},
+	 NB_IN_LOOP | NB_IN_CLI},
 	{"delayed-ack", 0, NULL, opt_delayed_ack,
 	 "--tcp: ACK every second full segment (or after 40 ms), not every one",
-	 0, NB_IN_LOOP},
+	 0, NB_IN_LOOP | NB_IN_CLI},
 	{"cc", 0, "newreno|cubic", opt_cc,
 	 "--tcp: congestion avoidance, NewReno's (RFC 5681) or CUBIC's (RFC "
 	 "9438) [newreno]",
-	 0, NB_IN_LOOP},
+	 0, NB_IN_LOOP | NB_IN_CLI},
 	{"msg-size", 0, "BYTES", opt_msg_size,
 	 "--tcp --pingpong: bytes of each request and of each response [1]; "
 	 "a range MIN:MAX:*F runs one test per size",
-	 0, NB_IN_LOOP},
+	 0, NB_IN_LOOP | NB_IN_CLI},
 	{"no-sack", 0, NULL, opt_no_sack,
 	 "--tcp: do not offer SACK: NewReno's recovery (RFC 6582)", 0,
-	 NB_IN_LOOP},
+	 NB_IN_LOOP | NB_IN_CLI},
 	HEADING("Test length"),
 	{"time", 't', "SECS", opt_time,
 	 "test length in seconds [10; with --packets/--bytes: until sent]", 0,
@@ -1512,7 +1513,7 @@ check_client(const struct nb_config *cfg, char *err, size_t errlen)
 			 "count");
 		return -EINVAL;
 	}
-	if (cfg->pingpong) {
+	if (cfg->pingpong && !cfg->tcp) {
 		/* a probe is one mbuf: the first size, each size of a sweep */
 		uint32_t i, biggest = cfg->sizes.sizes[0];
 
@@ -1584,6 +1585,8 @@ check_tcp(struct nb_config *cfg, char *err, size_t errlen)
 		{"capture", "not yet for TCP"},
 		{"test", "suites send open-loop trials"},
 		{"proto", "--tcp is TCP"},
+		{"latency-rate", "the data carries its own stamps"},
+		{"bidir", "not yet: --reverse, or two clients"},
 	};
 	size_t i;
 
@@ -1639,6 +1642,12 @@ check_tcp(struct nb_config *cfg, char *err, size_t errlen)
 	if (cfg->pingpong && cfg->bytes) {
 		snprintf(err, errlen,
 			 "--pingpong runs for --time, not a --bytes count");
+		return -EINVAL;
+	}
+	if (cfg->mode == NB_MODE_CLIENT && cfg->tcp_msgs.n) {
+		snprintf(err, errlen,
+			 "a --msg-size range is a loopback's for now: give one "
+			 "size with --peer");
 		return -EINVAL;
 	}
 	cfg->proto = NB_IPPROTO_TCP;

@@ -113,6 +113,22 @@ nb_policy_params(const struct nb_config *cfg, const struct nb_ctl_params *p,
 		    (unsigned long long)p->packets, pps, cfg->max_time);
 		return -EPERM;
 	}
+	/* a TCP byte count: at least its time at the link's speed */
+	if (p->tcp && p->duration_ms == 0 && link_mbps &&
+	    (double)p->bytes * 8.0 / (link_mbps * 1e3) > max_ms) {
+		WHY("%llu bytes take at least %.1f s at the link's %u Mbit/s; "
+		    "this responder runs tests of at most %g s (--max-time)",
+		    (unsigned long long)p->bytes,
+		    (double)p->bytes * 8.0 / (link_mbps * 1e6), link_mbps,
+		    cfg->max_time);
+		return -EPERM;
+	}
+	if (p->tcp && sends) { /* capped at --max-rate, not refused */
+		uint64_t r;
+		uint8_t u;
+
+		return nb_policy_tcp_cap(cfg, link_mbps, &r, &u, why, whylen);
+	}
 	if (p->rate_num == 0 && !sends)
 		return 0; /* what arrives is bounded by the link */
 	if (p->rate_num == 0 && link_mbps == 0) {
@@ -217,4 +233,44 @@ nb_escape(const char *in, size_t inlen, char *out, size_t outlen)
 		o += n;
 	}
 	out[o] = '\0';
+}
+
+int
+nb_policy_tcp_cap(const struct nb_config *cfg, uint32_t link_mbps,
+		  uint64_t *rate, uint8_t *unit, char *why, size_t whylen)
+{
+	const struct nb_rate_spec *cap = &cfg->max_rate;
+
+	*rate = 0;
+	*unit = NB_CTL_CAP_NONE;
+	switch (cap->kind) {
+	case NB_RATE_MAX:
+		return 0;
+	case NB_RATE_PPS:
+		*unit = NB_CTL_CAP_FRAMES;
+		*rate = (uint64_t)(cap->value + 0.5);
+		break;
+	case NB_RATE_BPS_L2:
+		*unit = NB_CTL_CAP_L2;
+		*rate = (uint64_t)(cap->value / 8.0 + 0.5);
+		break;
+	case NB_RATE_PERCENT:
+		if (link_mbps == 0) {
+			WHY("this responder sends at most %g %% of its link "
+			    "(--max-rate), whose speed is unknown",
+			    cap->value);
+			return -EPERM;
+		}
+		*unit = NB_CTL_CAP_L1;
+		*rate = (uint64_t)(link_mbps * 1e6 * cap->value / 100.0 / 8.0 +
+				   0.5);
+		break;
+	default:
+		*unit = NB_CTL_CAP_L1;
+		*rate = (uint64_t)(cap->value / 8.0 + 0.5);
+		break;
+	}
+	if (*rate == 0)
+		*rate = 1;
+	return 0;
 }

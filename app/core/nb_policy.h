@@ -33,7 +33,10 @@ int nb_policy_peer(const struct nb_config *cfg, const uint8_t mac[6],
  * --max-rate, in each direction the responder sends or receives; "max"
  * (rate_num 0) is accepted for what the responder receives, and for what
  * it sends only when the link speed is known and within the cap.
- * link_mbps 0 = unknown.  0, or -EPERM with the reason in why.
+ * link_mbps 0 = unknown.  A closed-loop TCP test (tcp 1) is not paced:
+ * its byte count is bounded by its time at the link's speed, and a
+ * responder that sends caps its TCP sender at --max-rate instead
+ * (nb_policy_tcp_cap).  0, or -EPERM with the reason in why.
  */
 int nb_policy_params(const struct nb_config *cfg, const struct nb_ctl_params *p,
 		     uint32_t link_mbps, char *why, size_t whylen);
@@ -74,5 +77,15 @@ int nb_srclimit_take(struct nb_srclimit *l, const uint8_t mac[6], uint32_t ip,
  * NUL or after inlen bytes; out is always terminated (cut to fit).
  */
 void nb_escape(const char *in, size_t inlen, char *out, size_t outlen);
+
+/*
+ * The cap on a responder's TCP sender from --max-rate: *rate units per
+ * second of *unit (NB_CTL_CAP_*: frames, L2 bytes with the FCS, L1 bytes
+ * with preamble and gap too); NB_CTL_CAP_NONE with rate 0 when the cap
+ * is "max".  A percentage needs the link speed: -EPERM with why when it
+ * is unknown.
+ */
+int nb_policy_tcp_cap(const struct nb_config *cfg, uint32_t link_mbps,
+		      uint64_t *rate, uint8_t *unit, char *why, size_t whylen);
 
 #endif /* NB_POLICY_H */

@@ -1365,6 +1365,35 @@ nb_tcp_rst_for(const struct nb_tcp_seg *s, struct nb_tcp_seg *out)
 	return 1;
 }
 
+void
+nb_tcp_endsnap_of(const struct nb_tcp_conn *c, struct nb_tcp_endsnap *o)
+{
+	const struct nb_tcp_stats *a = &c->st;
+
+	memset(o, 0, sizeof(*o));
+	o->state = c->state;
+	o->error = c->error;
+	o->check = c->check;
+	o->acked = a->bytes_acked;
+	o->rcvd = a->bytes_rcvd;
+	o->retrans = a->retrans;
+	o->fast_retrans = a->fast_retrans;
+	o->rto = a->rto_fired;
+	o->recoveries = a->recoveries;
+	o->cwnd = c->cwnd;
+	o->max_cwnd = a->max_cwnd;
+	o->srtt_ns = c->srtt_ns;
+	o->rttvar_ns = c->rttvar_ns;
+	o->min_rtt_ns = a->min_rtt_ns;
+	o->max_rtt_ns = a->max_rtt_ns;
+	o->rtt_samples = a->rtt_samples;
+	o->bad_bytes = a->bad_bytes;
+	o->dup_bytes = a->dup_bytes_in;
+	o->ooo_segs = a->ooo_segs_in;
+	o->segs_out = a->segs_out;
+	o->segs_in = a->segs_in;
+}
+
 const char *
 nb_tcp_state_name(uint8_t state)
 {

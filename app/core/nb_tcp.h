@@ -312,6 +312,29 @@ nb_tcp_flight(const struct nb_tcp_conn *c)
  */
 int nb_tcp_rst_for(const struct nb_tcp_seg *s, struct nb_tcp_seg *out);
 
+/*
+ * One end's figures at one moment: what the reports show and the peer
+ * protocol's TCP results blob carries (nb_ctl.h).  done_ns and
+ * all_acked_ns are from the test's start, 0 for not yet; the caller fills
+ * them (nb_tcp_endsnap_of leaves them 0).
+ */
+struct nb_tcp_endsnap {
+	uint8_t state, error, check;
+	uint64_t acked;	  /* stream bytes the peer acknowledged */
+	uint64_t rcvd;	  /* stream bytes taken in, in order */
+	uint64_t retrans; /* segments sent again */
+	uint64_t fast_retrans, rto, recoveries;
+	uint64_t cwnd, max_cwnd;
+	uint64_t srtt_ns, rttvar_ns, min_rtt_ns, max_rtt_ns, rtt_samples;
+	uint64_t bad_bytes, dup_bytes, ooo_segs;
+	uint64_t segs_out, segs_in;
+	uint64_t done_ns;      /* both halves closed */
+	uint64_t all_acked_ns; /* a sender with a byte count: all acked */
+};
+#define NB_TCP_ENDSNAP_U64 20 /* the u64 fields, acked to all_acked_ns */
+
+void nb_tcp_endsnap_of(const struct nb_tcp_conn *c, struct nb_tcp_endsnap *o);
+
 const char *nb_tcp_state_name(uint8_t state);
 const char *nb_tcp_error_name(uint8_t error);
 

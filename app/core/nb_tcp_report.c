@@ -2,6 +2,8 @@
 /* Closed-loop TCP reports (see nb_tcp_report.h).  Pure. */
 #include "nb_tcp_report.h"
 
+#include <string.h>
+
 #include "nb_hist.h"
 #include "nb_result.h"
 
@@ -117,4 +119,64 @@ nb_tcp_json_end_stream(int socket, double secs_sent, double secs_rcvd,
 	json_object_set_new(rcv, "socket", json_integer(socket));
 	json_object_set_new(rcv, "sender", json_true());
 	return json_pack("{s:o, s:o}", "sender", snd, "receiver", rcv);
+}
+
+void
+nb_tcp_snap_pair(const struct nb_tcp_endsnap *snd,
+		 const struct nb_tcp_endsnap *rcv, struct nb_tcp_snap *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->scheck = o->rcheck = NB_TCP_SNAP_UNKNOWN;
+	if (snd != NULL) {
+		o->acked = snd->acked;
+		o->retrans = snd->retrans;
+		o->fast_retrans = snd->fast_retrans;
+		o->rto = snd->rto;
+		o->recoveries = snd->recoveries;
+		o->cwnd = snd->cwnd;
+		o->max_cwnd = snd->max_cwnd;
+		o->srtt_ns = snd->srtt_ns;
+		o->rttvar_ns = snd->rttvar_ns;
+		o->min_rtt_ns = snd->min_rtt_ns;
+		o->max_rtt_ns = snd->max_rtt_ns;
+		o->rtt_samples = snd->rtt_samples;
+		o->cstate = snd->state;
+		o->cerr = snd->error;
+		/* a sender's receiver takes the answers of --pingpong */
+		o->bad_bytes = snd->bad_bytes;
+		o->dup_bytes = snd->dup_bytes;
+		o->scheck = snd->check;
+		o->snd_end_ns = snd->all_acked_ns;
+	}
+	if (rcv != NULL) {
+		o->rcvd = rcv->rcvd;
+		o->bad_bytes += rcv->bad_bytes;
+		o->dup_bytes += rcv->dup_bytes;
+		o->ooo_segs = rcv->ooo_segs;
+		o->sstate = rcv->state;
+		o->serr = rcv->error;
+		o->rcheck = rcv->check;
+		o->rcv_end_ns = rcv->done_ns;
+		if (snd == NULL) {
+			o->acked = o->rcvd;
+			o->cstate = NB_TCP_TIME_WAIT; /* the peer's: unknown */
+			o->snd_end_ns = rcv->done_ns;
+		}
+	} else {
+		o->rcvd = o->acked;
+		o->sstate = NB_TCP_CLOSED;
+		o->rcv_end_ns = o->snd_end_ns;
+	}
+}
+
+static int
+closed(uint8_t state)
+{
+	return state == NB_TCP_TIME_WAIT || state == NB_TCP_CLOSED;
+}
+
+int
+nb_tcp_snap_clean(const struct nb_tcp_snap *s)
+{
+	return closed(s->cstate) && closed(s->sstate) && !s->cerr && !s->serr;
 }

@@ -14,7 +14,9 @@
 
 #include <jansson.h>
 
-/* One connection (its client and server ends) at one moment. */
+#include "nb_tcp.h"
+
+/* One connection (its sender's and receiver's ends) at one moment. */
 struct nb_tcp_snap {
 	uint64_t acked;	  /* stream bytes the sender saw acknowledged */
 	uint64_t rcvd;	  /* ... the receiver took in, in order */
@@ -24,8 +26,28 @@ struct nb_tcp_snap {
 	uint64_t srtt_ns, rttvar_ns, min_rtt_ns, max_rtt_ns, rtt_samples;
 	uint64_t bad_bytes; /* payload bytes not the pattern */
 	uint64_t dup_bytes, ooo_segs;
+	/* the sender's (c) and receiver's (s) end: state and error */
 	uint8_t cstate, sstate, cerr, serr;
+	/* their payload checks (NB_TCP_CHECK_*; NB_TCP_SNAP_UNKNOWN: the
+	 * end is another host's) */
+	uint8_t scheck, rcheck;
+	/* from the start: the sender had every byte acknowledged, the
+	 * receiver closed (0: not yet, or unknown) */
+	uint64_t snd_end_ns, rcv_end_ns;
 };
+#define NB_TCP_SNAP_UNKNOWN 0xff
+
+/*
+ * A connection from its two ends, either NULL when it is another host's
+ * whose figures are not known: then what the known end counted stands for
+ * both (the bytes one side saw acknowledged or received), and the unknown
+ * end's state counts as closed cleanly.
+ */
+void nb_tcp_snap_pair(const struct nb_tcp_endsnap *snd,
+		      const struct nb_tcp_endsnap *rcv, struct nb_tcp_snap *o);
+
+/* Both ends closed (TIME_WAIT or CLOSED) without an error. */
+int nb_tcp_snap_clean(const struct nb_tcp_snap *s);
 
 /* "[ ID] Interval ... Retr  Cwnd  RTT" */
 void nb_tcp_text_header(FILE *f, int end);

@@ -31,6 +31,17 @@
 #define NB_TCP_STAMP_LEN     12 /* option bytes of the stamp, NOPs included */
 #define NB_TCP_OPT_MAX	     40
 
+/* The MSS a frame of frame_bytes (FCS included) gives: the largest TCP
+ * payload and options after the Ethernet (802.1Q when vlan_id), IPv4 and
+ * TCP headers. */
+static inline uint16_t
+nb_tcp_mss_for(uint16_t frame_bytes, uint16_t vlan_id)
+{
+	return (uint16_t)(frame_bytes - NB_FCS_LEN - NB_ETH_HLEN -
+			  (vlan_id ? NB_VLAN_HLEN : 0) - NB_IPV4_HLEN -
+			  NB_TCP_HLEN);
+}
+
 /* The TCP header's length (20 + options) for segment s. */
 uint32_t nb_tcp_hdr_len(const struct nb_tcp_seg *s);
 

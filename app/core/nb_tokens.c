@@ -50,3 +50,43 @@ nb_tokens_take(struct nb_tokens *t, uint64_t now_ns)
 	t->passed++;
 	return 1;
 }
+
+void
+nb_budget_init(struct nb_budget *b, uint64_t rate, uint64_t burst,
+	       uint64_t now_ns)
+{
+	if (rate > NB_BUDGET_MAX_RATE)
+		rate = NB_BUDGET_MAX_RATE;
+	if (burst > NB_BUDGET_MAX_BURST)
+		burst = NB_BUDGET_MAX_BURST;
+	if (burst < 1)
+		burst = 1;
+	b->rate = rate;
+	b->cap = (int64_t)burst * 1000000000;
+	b->units = b->cap;
+	b->last_ns = now_ns;
+	b->held = 0;
+}
+
+int
+nb_budget_ok(struct nb_budget *b, uint64_t now_ns)
+{
+	uint64_t elapsed;
+
+	if (b->rate == 0)
+		return 1;
+	/* a clock that went back refills nothing */
+	elapsed = now_ns > b->last_ns ? now_ns - b->last_ns : 0;
+	b->last_ns = now_ns;
+	/* from the deepest overdraft (a frame) to full takes under 1 s at
+	 * any rate of at least 1; 1 s x NB_BUDGET_MAX_RATE x 1 fits */
+	if (elapsed > 1000000000u)
+		elapsed = 1000000000u;
+	b->units += (int64_t)(elapsed * b->rate);
+	if (b->units > b->cap)
+		b->units = b->cap;
+	if (b->units > 0)
+		return 1;
+	b->held++;
+	return 0;
+}

@@ -20,6 +20,7 @@
 #include "nb_suite.h"
 #include "nb_log.h"
 #include "nb_peertest.h"
+#include "nb_tcprun.h"
 #include "nb_run.h"
 #include "nb_tsc.h"
 
@@ -186,6 +187,26 @@ fill_params(struct nb_peer *pr, struct nb_ctl_params *p)
 	/* the responder's counters come that often (none for ping-pong) */
 	p->interval_ms =
 		cfg->pingpong ? 0 : (uint32_t)(cfg->interval * 1000.0 + 0.5);
+	if (cfg->tcp) { /* closed loop: no rate, count, warm-up, probes */
+		p->tcp = 1;
+		p->proto = NB_IPPROTO_TCP;
+		p->rate_num = p->packets = p->omit_ms = p->latency_rate = 0;
+		p->rate_den = 1;
+		p->dport = NB_TCP_DPORT;
+		/* the client prints the intervals, from its own ends */
+		p->interval_ms = 0;
+		p->tcp_flags =
+			(cfg->tcp_delayed_ack ? NB_CTL_TCP_F_DELACK : 0) |
+			(cfg->tcp_no_sack ? NB_CTL_TCP_F_NO_SACK : 0);
+		p->tcp_cc = (uint8_t)cfg->tcp_cc;
+		p->tcp_window = cfg->tcp_window;
+		p->tcp_msg = cfg->pingpong ? cfg->tcp_msg : 0;
+		p->bytes = cfg->bytes;
+		p->duration_ms =
+			cfg->bytes && !cfg->duration_set
+				? 0
+				: (uint64_t)(cfg->duration * 1000.0 + 0.5);
+	}
 	memcpy(p->proof.client_nonce, pr->cn, sizeof(pr->cn));
 	memcpy(p->proof.cookie, pr->theirs.nonce, sizeof(pr->theirs.nonce));
 }
@@ -383,6 +404,24 @@ client_session(struct nb_peer *pr, struct nb_ctl_params *params,
 		return 1;
 	}
 	app->result.interrupted = interrupted;
+	if (pr->tcp != NULL) { /* the report reads the blob */
+		free(pr->blob);
+		pr->blob = NULL;
+		if (nb_client_fetch_blob(pr,
+					 NB_CTL_TCPRES_HDR_LEN +
+						 NB_CTL_BUCKET_LEN *
+							 NB_HIST_BUCKETS +
+						 (size_t)app->cfg.streams *
+							 NB_CTL_TCPRES_CONN_LEN,
+					 &pr->blob, &pr->blob_len) != 0) {
+			*code = nb_client_partial(pr, "could not fetch the "
+						      "responder's results");
+			return 1;
+		}
+		client_close(pr, NB_CTL_DONE);
+		*code = interrupted;
+		return 0;
+	}
 	if (nb_client_fetch(pr, h, res, &nres) != 0 ||
 	    nres != app->cfg.streams) {
 		nb_result_finish(&app->result);
@@ -494,9 +533,12 @@ nb_client_main(struct nb_app *app)
 		goto out;
 	}
 	if (client_session(&pr, &params, &h, res, &code) == 0)
-		code = nb_client_report(&pr, &params, &h, res, cfg->streams) !=
-			       0 ||
-		       code;
+		code = pr.tcp != NULL ? nb_tcprun_peer_report(pr.tcp, pr.blob,
+							      pr.blob_len, code,
+							      pr.tcp_why)
+				      : nb_client_report(&pr, &params, &h, res,
+							 cfg->streams) != 0 ||
+						code;
 out:
 	free(res);
 	nb_peertest_free(&pr);

@@ -27,6 +27,10 @@ void nb_client_adopt_clock(struct nb_peer *pr);
 int nb_client_run_test(struct nb_peer *pr, const struct nb_ctl_params *p,
 		       int *code);
 /* Every RESULTS part of the responder's blob, reassembled and parsed. */
+/* The responder's results blob, reassembled from its RESULTS parts (at
+ * most max bytes): 0 with *blob malloc'd, or a negative errno. */
+int nb_client_fetch_blob(struct nb_peer *pr, size_t max, uint8_t **blob,
+			 size_t *len);
 int nb_client_fetch(struct nb_peer *pr, struct nb_ctl_results_hdr *h,
 		    struct nb_ctl_stream_res *s, uint32_t *n);
 

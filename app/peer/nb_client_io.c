@@ -10,6 +10,7 @@
 #include "nb_client_report.h"
 #include "nb_log.h"
 #include "nb_peertest.h"
+#include "nb_tcprun.h"
 
 /* Wait for the next event of the state machine (a refusal included). */
 int
@@ -77,6 +78,11 @@ nb_client_partial(struct nb_peer *pr, const char *why)
 		d.u.done.flags = NB_CTL_DONE_F_LEAVING;
 	if (pr->auth.on)
 		nb_peer_send_raw(pr, &d, pr->peer_mac, pr->peer_ip, &pr->auth);
+	if (pr->tcp != NULL) /* this end's figures, and why */
+		return nb_tcprun_peer_report(pr->tcp, NULL, 0, 0,
+					     why[0] ? why
+						    : "the responder ended "
+						      "the test");
 	nb_result_finish(&pr->app->result);
 	if (pr->in_suite) { /* the suite reports it */
 		snprintf(pr->app->result.error, sizeof(pr->app->result.error),

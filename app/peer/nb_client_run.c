@@ -18,6 +18,7 @@
 #include "nb_peerivs.h"
 #include "nb_peertest.h"
 #include "nb_run.h"
+#include "nb_tcprun.h"
 #include "nb_tsc.h"
 
 /* Whether both ends run on this host (the same boot id): one TSC. */
@@ -135,6 +136,50 @@ test_over(struct nb_peer *pr, const struct nb_ctl_params *p, uint64_t tsc,
 		       (uint64_t)(app->cfg.peer_timeout * hz) + hz;
 }
 
+/* A KEEPALIVE when one is due (they prove the responder alive and carry
+ * RTT), none while the last is unacknowledged. */
+static void
+keepalive(struct nb_peer *pr, uint64_t *next_ka)
+{
+	struct nb_ctl_msg m;
+
+	if (nb_peer_now(pr) < *next_ka || pr->link.pending)
+		return;
+	nb_ctl_msg_init(&m, NB_CTL_KEEPALIVE, pr->session);
+	m.u.ka.sender_ns = nb_peer_now(pr);
+	nb_peer_send(pr, &m);
+	*next_ka = nb_peer_now(pr) + NB_PEER_KEEPALIVE_NS;
+}
+
+/* A closed-loop TCP test once started: keepalives, the TCP runner's
+ * intervals and its end by its rules (a Ctrl-C closes the connections
+ * first); as nb_client_run_test returns. */
+static int
+run_tcp(struct nb_peer *pr, int *code)
+{
+	uint64_t next_ka = nb_peer_now(pr) + NB_PEER_KEEPALIVE_NS;
+
+	pr->tcp_why[0] = '\0';
+	for (;;) {
+		nb_ctlio_poll(&pr->io);
+		if (nb_peer_service(pr) != 0) {
+			*code = nb_client_partial(pr,
+						  "the responder stopped "
+						  "answering during the test");
+			return -1;
+		}
+		if (pr->event == NB_CLI_E_ABORT) {
+			*code = nb_client_partial(pr, "");
+			return -1;
+		}
+		keepalive(pr, &next_ka);
+		if (nb_tcprun_peer_step(pr->tcp, pr->tcp_why,
+					sizeof(pr->tcp_why)))
+			return nb_force_quit ? 1 : 0;
+		nb_peer_nap(pr);
+	}
+}
+
 /* START, then keepalives until the test is over; 1 when interrupted,
  * -1 when the responder is gone (partial results were reported). */
 int
@@ -159,6 +204,8 @@ nb_client_run_test(struct nb_peer *pr, const struct nb_ctl_params *p, int *code)
 	nb_peertest_arm(pr, NB_PEER_START_DELAY_MS * NB_MS);
 	if (nb_client_flush(pr) != 0)
 		goto gone;
+	if (pr->tcp != NULL)
+		return run_tcp(pr, code);
 	/* Running: keepalives both prove the responder alive and carry
 	 * RTT. */
 	next_ka = nb_peer_now(pr) + NB_PEER_KEEPALIVE_NS;
@@ -190,12 +237,7 @@ nb_client_run_test(struct nb_peer *pr, const struct nb_ctl_params *p, int *code)
 			*code = nb_client_partial(pr, "");
 			return -1;
 		}
-		if (nb_peer_now(pr) >= next_ka && !pr->link.pending) {
-			nb_ctl_msg_init(&m, NB_CTL_KEEPALIVE, pr->session);
-			m.u.ka.sender_ns = nb_peer_now(pr);
-			nb_peer_send(pr, &m);
-			next_ka = nb_peer_now(pr) + NB_PEER_KEEPALIVE_NS;
-		}
+		keepalive(pr, &next_ka);
 		if (test_over(pr, p, tsc, &last_rx, &idle_since)) {
 			nb_peerivs_sample(pr); /* the edge at the end */
 			return 0;
@@ -214,12 +256,13 @@ gone:
 	return -1;
 }
 
-/* Every RESULTS part of the responder's blob, reassembled and parsed. */
+/* Every RESULTS part of the responder's blob, reassembled (at most max
+ * bytes): 0 with *blob malloc'd, or a negative errno. */
 int
-nb_client_fetch(struct nb_peer *pr, struct nb_ctl_results_hdr *h,
-		struct nb_ctl_stream_res *s, uint32_t *n)
+nb_client_fetch_blob(struct nb_peer *pr, size_t max, uint8_t **blob_out,
+		     size_t *len)
 {
-	uint32_t part = 0, parts = 1, total = 0, max = pr->app->cfg.streams;
+	uint32_t part = 0, parts = 1, total = 0;
 	const struct nb_ctl_results *res = &pr->inbox.u.res;
 	enum nb_cli_event ev;
 	struct nb_ctl_msg m;
@@ -238,10 +281,7 @@ nb_client_fetch(struct nb_peer *pr, struct nb_ctl_results_hdr *h,
 			total = res->total_len;
 			/* no more than our streams' worth of results */
 			ret = -EPROTO;
-			if (total >
-			    NB_CTL_RESULTS_HDR_LEN +
-				    (size_t)max * (NB_CTL_STREAM_RES_LEN +
-						   10u * NB_HIST_BUCKETS))
+			if (total > max)
 				goto out;
 			ret = -ENOMEM;
 			blob = malloc(total ? total : 1);
@@ -252,9 +292,33 @@ nb_client_fetch(struct nb_peer *pr, struct nb_ctl_results_hdr *h,
 		if (nb_ctl_results_put(blob, total, res) != 0)
 			goto out;
 	} while (++part < parts);
-	ret = nb_ctl_results_read(blob, total, h, s, max, n);
+	ret = 0;
+	*blob_out = blob;
+	*len = total;
+	blob = NULL;
 out:
 	nb_cli_set(&pr->cli, NB_CLI_RUNNING, 0);
+	free(blob);
+	return ret;
+}
+
+/* Every RESULTS part of the responder's blob, reassembled and parsed. */
+int
+nb_client_fetch(struct nb_peer *pr, struct nb_ctl_results_hdr *h,
+		struct nb_ctl_stream_res *s, uint32_t *n)
+{
+	uint32_t max = pr->app->cfg.streams;
+	uint8_t *blob = NULL;
+	size_t len = 0;
+	int ret;
+
+	ret = nb_client_fetch_blob(
+		pr,
+		NB_CTL_RESULTS_HDR_LEN + (size_t)max * (NB_CTL_STREAM_RES_LEN +
+							10u * NB_HIST_BUCKETS),
+		&blob, &len);
+	if (ret == 0)
+		ret = nb_ctl_results_read(blob, len, h, s, max, n);
 	free(blob);
 	return ret;
 }

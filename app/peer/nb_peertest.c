@@ -14,8 +14,10 @@
 #include "nb_peer_result.h"
 #include "nb_peerivs.h"
 #include "nb_peertest.h"
+#include "nb_policy.h"
 #include "nb_run.h"
 #include "nb_setup.h"
+#include "nb_tcprun.h"
 #include "nb_tsc.h"
 
 /* Turn the (already validated) parameters into this end's test config. */
@@ -227,6 +229,98 @@ ctltx_back(struct nb_peer *pr)
 	pr->ctltx = NULL;
 }
 
+/*
+ * Just before the workers start: the PMD counters reset (a reset racing a
+ * worker's own counter update could be lost), control's counts marked,
+ * and from here the workers own the RX queues (and a shared TX one).
+ */
+static void
+hand_over(struct nb_peer *pr)
+{
+	nb_port_stats_reset(pr->app->port_ids[0]);
+	pr->ctl_tx0 = pr->io.tx_frames;
+	pr->ctl_rx0 = pr->io.rx_polled;
+	rte_wmb();
+	pr->io.workers_own_rx = 1;
+	if (pr->ctltx != NULL)
+		nb_ctlio_tx_via_ring(&pr->io);
+}
+
+/* Control's shared TX queue during a TCP test: the TCP worker's. */
+static struct nb_ctltx *
+tcp_ctltx(struct nb_peer *pr)
+{
+	struct nb_ctltx *c;
+
+	if (!pr->io.shared_txq)
+		return NULL;
+	c = rte_zmalloc("nb_ctltx", sizeof(*c), RTE_CACHE_LINE_SIZE);
+	if (c == NULL)
+		return NULL;
+	c->ring = pr->io.tx_ring;
+	c->port = pr->io.port;
+	c->queue = pr->io.txq;
+	return c;
+}
+
+/*
+ * A closed-loop TCP test: this end's TCP job on queue 0, bound to the
+ * peer's addresses and the agreed ports; the worker hands the session's
+ * frames to the control lcore (and sends its frames on one queue pair).
+ */
+static int
+tcp_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
+	  size_t errlen)
+{
+	struct nb_app *app = pr->app;
+	struct nb_tcppeer pp;
+
+	memset(&pp, 0, sizeof(pp));
+	pp.responder = !pr->client;
+	pp.c2r = p->direction != NB_CTL_DIR_REVERSE;
+	pp.r2c = p->direction != NB_CTL_DIR_FORWARD;
+	memcpy(pp.peer_mac, pr->peer_mac, 6);
+	pp.ip = pr->io.ip;
+	pp.peer_ip = pr->peer_ip;
+	pp.sport_base = p->sport_base;
+	pp.dport = p->dport;
+	pp.streams = p->streams;
+	pp.frame = p->sizes[0];
+	pp.vlan_id = p->vlan_id;
+	pp.window = p->tcp_window;
+	pp.msg = p->tcp_msg;
+	pp.delayed_ack = (p->tcp_flags & NB_CTL_TCP_F_DELACK) != 0;
+	pp.no_sack = (p->tcp_flags & NB_CTL_TCP_F_NO_SACK) != 0;
+	pp.cc = p->tcp_cc;
+	pp.bytes = p->bytes;
+	pp.duration = (double)p->duration_ms / 1000.0;
+	pp.nb_rxq = pr->io.nb_rxq;
+	if (!pr->client && pp.r2c &&
+	    nb_policy_tcp_cap(&app->cfg, app->ports[0].desc.link_speed,
+			      &pp.cap_rate, &pp.cap_unit, err, errlen) != 0)
+		return -EPERM;
+	pp.ctl_rings = pr->io.rings;
+	pr->ctltx = pp.ctl_tx = tcp_ctltx(pr);
+	if (pr->io.shared_txq && pr->ctltx == NULL) {
+		snprintf(err, errlen, "out of hugepage memory");
+		return -ENOMEM;
+	}
+	hand_over(pr);
+	pr->tcp = nb_tcprun_peer_new(app, &pp, err, errlen);
+	if (pr->tcp == NULL) {
+		pr->io.workers_own_rx = 0;
+		ctltx_back(pr);
+		return -EINVAL;
+	}
+	if (pr->ctltx != NULL)
+		NB_LOG(DEBUG,
+		       "port %u: the TCP worker sends control's frames on the "
+		       "shared TX queue %u during the test",
+		       pr->io.port, pr->io.txq);
+	pr->test_ready = 1;
+	return 0;
+}
+
 int
 nb_peertest_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 		  size_t errlen)
@@ -236,6 +330,8 @@ nb_peertest_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 	unsigned int i;
 	int ret;
 
+	if (p->tcp)
+		return tcp_setup(pr, p, err, errlen);
 	params_to_cfg(pr, p);
 	ret = nb_run_prepare(app, p->rate_num, p->rate_den, p->packets, err,
 			     errlen);
@@ -275,18 +371,7 @@ nb_peertest_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 		memcpy(want, app->ports[0].desc.mac, 6);
 		memcpy(&j->own_src, want, 8);
 	}
-	/*
-	 * Reset the PMD counters before the workers poll: a reset racing a
-	 * worker's own counter update could be lost.
-	 */
-	nb_port_stats_reset(app->port_ids[0]);
-	pr->ctl_tx0 = pr->io.tx_frames;
-	pr->ctl_rx0 = pr->io.rx_polled;
-	rte_wmb();
-	/* from here the workers own the RX queues (and a shared TX one) */
-	pr->io.workers_own_rx = 1;
-	if (pr->ctltx != NULL)
-		nb_ctlio_tx_via_ring(&pr->io);
+	hand_over(pr);
 	if (nb_run_launch(app, 0) != 0) {
 		pr->io.workers_own_rx = 0;
 		ctltx_back(pr);
@@ -302,15 +387,20 @@ void
 nb_peertest_arm(struct nb_peer *pr, uint64_t delay_ns)
 {
 	uint64_t hz = nb_tsc_hz();
-
 	/*
 	 * The delay comes from the wire (up to NB_CTL_MAX_START_DELAY_MS):
 	 * 60 s in ns times hz does not fit 64 bits, so the product is
 	 * 128-bit.
 	 */
-	nb_run_arm(pr->app, rte_get_tsc_cycles() +
-				    (uint64_t)((unsigned __int128)delay_ns *
-					       hz / 1000000000u));
+	uint64_t start =
+		rte_get_tsc_cycles() +
+		(uint64_t)((unsigned __int128)delay_ns * hz / 1000000000u);
+
+	if (pr->tcp != NULL) {
+		nb_tcprun_peer_arm(pr->tcp, start);
+		return;
+	}
+	nb_run_arm(pr->app, start);
 	nb_peerivs_start(pr);
 }
 
@@ -388,6 +478,22 @@ nb_peertest_stop(struct nb_peer *pr)
 
 	if (!pr->test_ready)
 		return;
+	if (pr->tcp != NULL) {
+		uint64_t handed, dropped;
+
+		nb_tcprun_peer_stop(pr->tcp);
+		pr->io.workers_own_rx = 0;
+		ctltx_back(pr);
+		nb_tcprun_peer_ctl(pr->tcp, &handed, &dropped);
+		if (dropped)
+			NB_LOG(NOTICE,
+			       "%" PRIu64 " control, ARP or ICMP frames "
+			       "dropped: the hand-off rings to the control "
+			       "lcore were full",
+			       dropped);
+		pr->test_ready = 0;
+		return;
+	}
 	nb_peerivs_sample(pr);
 	nb_run_drain(app, 1, 0);
 	pr->io.workers_own_rx = 0;
@@ -412,6 +518,8 @@ nb_peertest_free(struct nb_peer *pr)
 {
 	if (pr->test_ready)
 		nb_peertest_stop(pr);
+	nb_tcprun_peer_free(pr->tcp);
+	pr->tcp = NULL;
 	nb_peerivs_free(pr);
 	nb_run_free(pr->app);
 	free(pr->blob);
@@ -427,6 +535,8 @@ nb_peertest_blob(struct nb_peer *pr)
 	struct nb_ctl_stream_res *s;
 	int n;
 
+	if (pr->tcp != NULL)
+		return nb_tcprun_peer_blob(pr->tcp, &pr->blob, &pr->blob_len);
 	s = calloc(r->nb_streams ? r->nb_streams : 1, sizeof(*s));
 	if (s == NULL)
 		return -ENOMEM;

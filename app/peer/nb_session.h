@@ -31,6 +31,7 @@ struct nb_peer;
 typedef void (*nb_peer_msg_fn)(struct nb_peer *pr, const struct nb_udp_info *u,
 			       struct nb_ctl_msg *m);
 
+struct tcprun;
 struct nb_peer {
 	struct nb_app *app;
 	struct nb_ctlio io;
@@ -75,8 +76,11 @@ struct nb_peer {
 	int test_ready; /* jobs set up, workers launched */
 	struct nb_ctltx
 		*ctltx; /* one queue pair: the worker sending control's */
-	uint8_t *blob;	/* responder: its results, encoded */
+	uint8_t *blob;	/* its results, encoded (the client: the
+			 * responder's, of a TCP test) */
 	size_t blob_len;
+	struct tcprun *tcp;   /* a closed-loop TCP test (nb_tcprun.h) */
+	char tcp_why[320];    /* client: why it failed, as its runner saw */
 	struct nb_offset off; /* client: responder clock - ours */
 	char method[160];
 	uint64_t ctl_tx0, ctl_rx0; /* control frames at the PMD stats reset */

@@ -173,9 +173,8 @@ nb_run_prepare(struct nb_app *app, uint64_t rate_num, uint64_t rate_den,
 	return 0;
 }
 
-/* The process's CPU times and the wall clock, now (getrusage). */
-static void
-cpu_now(struct nb_cpu_usage *u)
+void
+nb_run_cpu_now(struct nb_cpu_usage *u)
 {
 	struct rusage ru;
 	struct timespec ts;
@@ -200,7 +199,7 @@ nb_run_arm(struct nb_app *app, uint64_t start)
 	uint64_t hz = nb_tsc_hz();
 	unsigned int i;
 
-	cpu_now(&app->cpu_mark);
+	nb_run_cpu_now(&app->cpu_mark);
 	run->measure_tsc = start + (uint64_t)(cfg->omit * hz);
 	run->end_tsc =
 		cfg->duration > 0
@@ -378,7 +377,7 @@ nb_run_collect(struct nb_app *app)
 	if (r->rx_seconds < r->tx_seconds)
 		r->rx_seconds = r->tx_seconds;
 	nb_counts_free(&c);
-	cpu_now(&r->cpu_host);
+	nb_run_cpu_now(&r->cpu_host);
 	r->cpu_host.wall_ns -= app->cpu_mark.wall_ns;
 	r->cpu_host.user_ns -= app->cpu_mark.user_ns;
 	r->cpu_host.system_ns -= app->cpu_mark.system_ns;

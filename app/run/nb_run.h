@@ -54,6 +54,9 @@ int nb_run_launch(struct nb_app *app, int with_stats);
 /* Set the start (senders' pacers, phase times); start written last. */
 void nb_run_arm(struct nb_app *app, uint64_t start_tsc);
 
+/* The process's CPU times and the wall clock, now (getrusage). */
+void nb_run_cpu_now(struct nb_cpu_usage *u);
+
 /* Whether the senders have stalled (see NB_TX_STALL_S); seen and since
  * carry state between calls (start both at 0). */
 int nb_run_tx_stalled(const struct nb_app *app, uint64_t tsc, uint64_t *seen,

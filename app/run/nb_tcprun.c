@@ -36,12 +36,47 @@ elapsed_s(const struct tcprun *t)
 	return now > t->start_ns ? (double)(now - t->start_ns) / 1e9 : 0;
 }
 
+/* The flow of end i: this side's addresses as the source. */
+static void
+end_flow(const struct tcprun *t, int server, uint32_t i, struct nb_flow *f)
+{
+	const struct nb_config *cfg = &t->app->cfg;
+	uint16_t cport = (uint16_t)((t->is_peer ? t->pp.sport_base
+						: NB_DEFAULT_SPORT_BASE) +
+				    i);
+	uint16_t dport = t->is_peer ? t->pp.dport : TCP_DPORT;
+	const uint8_t *tx_mac =
+		cfg->have_src_mac ? cfg->src_mac : t->app->ports[0].desc.mac;
+	const uint8_t *rx_mac = t->peer_mac;
+	uint32_t cip = cfg->src_ip, sip = cfg->dst_ip;
+
+	if (t->is_peer) { /* this end's port, the peer's addresses */
+		tx_mac = t->app->ports[0].desc.mac;
+		rx_mac = t->pp.peer_mac;
+		if (server)
+			rx_mac = tx_mac, tx_mac = t->pp.peer_mac;
+		cip = server ? t->pp.peer_ip : t->pp.ip;
+		sip = server ? t->pp.ip : t->pp.peer_ip;
+	}
+	f->proto = NB_IPPROTO_TCP;
+	f->vlan_id = t->is_peer ? t->pp.vlan_id : cfg->vlan_id;
+	f->ttl = 64;
+	f->stream_id = (uint16_t)i;
+	memcpy(f->src_mac, server ? rx_mac : tx_mac, 6);
+	memcpy(f->dst_mac, server ? tx_mac : rx_mac, 6);
+	f->src_ip = server ? sip : cip;
+	f->dst_ip = server ? cip : sip;
+	f->src_port = server ? dport : cport;
+	f->dst_port = server ? cport : dport;
+}
+
 /* The ends of one side on a port: addressing, state, a pool. */
 static struct nb_tcpjob *
 job_make(struct tcprun *t, uint16_t port, int server, char *err, size_t errlen)
 {
 	const struct nb_config *cfg = &t->app->cfg;
 	int socket = nb_port_socket(port);
+	int takes_data = t->is_peer ? (server ? t->pp.c2r : t->pp.r2c) : server;
 	struct nb_tcpjob *j;
 	char name[RTE_MEMPOOL_NAMESIZE];
 	uint32_t i;
@@ -56,29 +91,36 @@ job_make(struct tcprun *t, uint16_t port, int server, char *err, size_t errlen)
 		goto nomem;
 	j->port = port;
 	j->queue = 0;
+	j->nb_rxq = t->is_peer ? t->pp.nb_rxq : 1;
+	j->ctl_rings = t->is_peer ? t->pp.ctl_rings : NULL;
 	j->server = (uint8_t)server;
+	j->sends = (uint8_t)(t->is_peer ? (server ? t->pp.r2c : t->pp.c2r)
+					: !server);
 	j->n = t->n;
-	j->port_base = NB_DEFAULT_SPORT_BASE;
+	j->port_base = t->is_peer ? t->pp.sport_base : NB_DEFAULT_SPORT_BASE;
 	snprintf(name, sizeof(name), "nb_tcp%c%u", server ? 's' : 'c', port);
 	/* what the TX ring, the pending burst and the caches may hold */
 	j->pool = rte_mempool_lookup(name);
 	if (j->pool == NULL)
 		j->pool = nb_copy_pool_create(
 			name, 2 * cfg->txd + 4096, 0,
-			(uint16_t)(cfg->sizes.sizes[0] + 64), socket);
+			(uint16_t)((t->is_peer ? t->pp.frame
+					       : cfg->sizes.sizes[0]) +
+				   64),
+			socket);
 	if (j->pool == NULL) {
 		snprintf(err, errlen, "cannot create the mbuf pool %s: %s",
 			 name, rte_strerror(rte_errno));
 		return NULL;
 	}
-	if (server) {
+	if (takes_data) {
 		j->owd = rte_zmalloc_socket("nb_tcp_owd", sizeof(*j->owd),
 					    RTE_CACHE_LINE_SIZE, socket);
 		if (j->owd == NULL)
 			goto nomem;
 		nb_hist_init(j->owd);
 	}
-	if (cfg->pingpong) {
+	if (t->msg) {
 		j->pp_msg = t->msg;
 		if (!server) {
 			j->rtt = rte_zmalloc_socket(
@@ -90,42 +132,74 @@ job_make(struct tcprun *t, uint16_t port, int server, char *err, size_t errlen)
 		}
 	}
 	memcpy(j->mac, t->app->ports[server && t->loop ? 1 : 0].desc.mac, 6);
-	j->ip = server ? cfg->dst_ip : cfg->src_ip;
-	j->listen_port = TCP_DPORT;
-	j->accept_any = server && !t->loop;
+	j->ip = t->is_peer ? t->pp.ip : server ? cfg->dst_ip : cfg->src_ip;
+	j->listen_port = t->is_peer ? t->pp.dport : TCP_DPORT;
+	j->accept_any = server && !t->loop && !t->is_peer;
 	if (j->accept_any)
 		return j; /* the ends are bound by the SYNs that come */
-	for (i = 0; i < t->n; i++) {
-		struct nb_flow *f = &j->ends[i].f;
-		uint16_t cport = (uint16_t)(j->port_base + i);
-		const uint8_t *tx_mac = cfg->have_src_mac
-						? cfg->src_mac
-						: t->app->ports[0].desc.mac;
-		const uint8_t *rx_mac = t->peer_mac;
-
-		f->proto = NB_IPPROTO_TCP;
-		f->vlan_id = cfg->vlan_id;
-		f->ttl = 64;
-		f->stream_id = (uint16_t)i;
-		memcpy(f->src_mac, server ? rx_mac : tx_mac, 6);
-		memcpy(f->dst_mac, server ? tx_mac : rx_mac, 6);
-		f->src_ip = server ? cfg->dst_ip : cfg->src_ip;
-		f->dst_ip = server ? cfg->src_ip : cfg->dst_ip;
-		f->src_port = server ? TCP_DPORT : cport;
-		f->dst_port = server ? cport : TCP_DPORT;
-	}
+	for (i = 0; i < t->n; i++)
+		end_flow(t, server, i, &j->ends[i].f);
 	return j;
 nomem:
 	snprintf(err, errlen, "out of memory for the TCP connections");
 	return NULL;
 }
 
-static int
-build(struct tcprun *t, char *err, size_t errlen)
+/* What each end is set up with: the loopback's, or the peer test's. */
+static void
+end_params(const struct tcprun *t, struct nb_tcp_params *sp,
+	   struct nb_tcp_params *cp)
 {
 	const struct nb_config *cfg = &t->app->cfg;
-	struct nb_tcp_params sp = {0};
-	unsigned int i;
+	int peer = t->is_peer;
+	int c2r = peer ? t->pp.c2r : 1, r2c = peer ? t->pp.r2c : 0;
+	uint32_t window = peer ? t->pp.window : cfg->tcp_window;
+	uint8_t delack =
+		peer ? t->pp.delayed_ack : (uint8_t)cfg->tcp_delayed_ack;
+	uint8_t cc = peer ? t->pp.cc : (uint8_t)cfg->tcp_cc;
+	uint64_t bytes = peer ? t->pp.bytes : cfg->bytes;
+	/* another host's payload is its own: checked only if it is ours
+	 * (a peer is this tool) */
+	uint8_t check = t->loop || peer ? NB_TCP_CHECK_ON : NB_TCP_CHECK_AUTO;
+
+	memset(sp, 0, sizeof(*sp));
+	sp->mss = t->mss;
+	sp->rcv_wnd = window;
+	sp->sack = 1;
+	sp->delayed_ack = delack;
+	sp->cc = cc;
+	sp->check = check;
+	if (r2c) { /* the listener sends: its share, or until the FIN */
+		sp->send_bytes = bytes ? 0 : UINT64_MAX;
+		sp->close_after_send = bytes != 0;
+		sp->stamp = 1;
+		sp->stamp_len = NB_TCP_STAMP_LEN;
+	}
+	if (t->msg) { /* the listener answers each request */
+		sp->send_bytes = UINT64_MAX;
+		sp->close_after_send = 0;
+	}
+	memset(cp, 0, sizeof(*cp));
+	cp->mss = t->mss;
+	cp->cc = cc;
+	cp->rcv_wnd = r2c ? window : 65535;
+	cp->delayed_ack = r2c ? delack : 0;
+	cp->sack = peer ? !t->pp.no_sack : !cfg->tcp_no_sack;
+	cp->check = check;
+	if (c2r) {
+		cp->stamp = 1;
+		cp->stamp_len = NB_TCP_STAMP_LEN;
+		cp->close_after_send = 1;
+		cp->send_bytes = bytes ? 0 : UINT64_MAX;
+	}
+}
+
+int
+tcprun_build(struct tcprun *t, char *err, size_t errlen)
+{
+	struct nb_tcp_params sp, cp;
+	uint64_t bytes = t->is_peer ? t->pp.bytes : t->app->cfg.bytes;
+	unsigned int i, nw = t->app->plan.nb_workers;
 	uint32_t k;
 
 	if (t->has_client) {
@@ -139,27 +213,24 @@ build(struct tcprun *t, char *err, size_t errlen)
 		if (t->sj == NULL)
 			return -1;
 	}
-	sp.mss = t->mss;
-	sp.rcv_wnd = cfg->tcp_window;
-	sp.sack = 1;
-	sp.delayed_ack = (uint8_t)cfg->tcp_delayed_ack;
-	sp.cc = (uint8_t)cfg->tcp_cc;
-	/* another host's payload is its own: checked only if it is ours */
-	sp.check = t->loop ? NB_TCP_CHECK_ON : NB_TCP_CHECK_AUTO;
-	if (cfg->pingpong) { /* the listener answers each request */
-		sp.send_bytes = UINT64_MAX;
-		sp.close_after_send = 0;
-	}
+	end_params(t, &sp, &cp);
 	if (t->sj)
 		t->sj->params = sp;
 	for (k = 0; t->sj && k < t->n; k++) {
-		nb_tcp_listen(&t->sj->ends[k].c, &sp);
-		if (cfg->pingpong)
+		struct nb_tcp_params p = sp;
+
+		if (p.send_bytes == 0 && t->sj->sends) /* its --bytes share */
+			p.send_bytes = bytes / t->n + (k < bytes % t->n);
+		nb_tcp_listen(&t->sj->ends[k].c, &p);
+		if (t->msg)
 			nb_tcp_send_limit(&t->sj->ends[k].c, 0);
 	}
-	t->nb_w = t->app->plan.nb_workers >= 2 && t->loop ? 2 : 1;
+	t->nb_w = nw >= 2 && t->loop ? 2 : 1;
 	for (i = 0; i < t->nb_w; i++) {
-		unsigned int lc = t->app->plan.workers[i].lcore;
+		/* the last worker first: the first shares its CPU with the
+		 * sleeping control and stats lcores */
+		unsigned int lc =
+			t->app->plan.workers[t->loop ? i : nw - 1].lcore;
 
 		t->w[i] = rte_zmalloc_socket("nb_tcpwork", sizeof(*t->w[i]),
 					     RTE_CACHE_LINE_SIZE,
@@ -171,31 +242,42 @@ build(struct tcprun *t, char *err, size_t errlen)
 		t->w[i]->lcore = lc;
 		t->w[i]->run = &t->app->run;
 	}
-	/* the clients on the last worker, as the open-loop senders are: the
-	 * first shares its CPU with the sleeping control and stats lcores */
+	if (t->is_peer)
+		t->w[0]->ctltx = t->pp.ctl_tx;
+	if (t->is_peer && t->pp.cap_unit != NB_CTL_CAP_NONE) {
+		struct nb_tcpjob *j = t->sj ? t->sj : t->cj;
+		uint64_t frame = t->pp.cap_unit == NB_CTL_CAP_FRAMES ? 1
+				 : t->pp.cap_unit == NB_CTL_CAP_L2
+					 ? t->pp.frame
+					 : t->pp.frame + NB_L1_OVERHEAD;
+		uint64_t burst = t->pp.cap_rate / 1000; /* 1 ms */
+
+		j->cap_per_byte = t->pp.cap_unit != NB_CTL_CAP_FRAMES;
+		j->cap_fixed = t->pp.cap_unit == NB_CTL_CAP_FRAMES ? 1
+			       : t->pp.cap_unit == NB_CTL_CAP_L2
+				       ? NB_FCS_LEN
+				       : NB_FCS_LEN + NB_L1_OVERHEAD;
+		if (burst < NB_BURST * frame)
+			burst = NB_BURST * frame;
+		nb_budget_init(&j->cap, t->pp.cap_rate, burst, 0);
+	}
+	/* the clients on the last worker, as the open-loop senders are */
 	if (t->sj)
 		t->w[0]->jobs[t->w[0]->nb_jobs++] = t->sj;
 	if (t->cj)
 		t->w[t->nb_w - 1]->jobs[t->w[t->nb_w - 1]->nb_jobs++] = t->cj;
 	if (t->cj == NULL)
 		return 0;
-	t->cj->params.mss = t->mss;
-	t->cj->params.cc = (uint8_t)cfg->tcp_cc;
-	t->cj->params.rcv_wnd = 65535;
-	t->cj->params.sack = !cfg->tcp_no_sack;
-	t->cj->params.stamp = 1;
-	t->cj->params.stamp_len = NB_TCP_STAMP_LEN;
-	t->cj->params.close_after_send = 1;
-	t->cj->params.send_bytes = cfg->bytes ? 0 : UINT64_MAX;
-	/* the answers a client gets: another host's only if they are ours */
-	t->cj->params.check = t->loop ? NB_TCP_CHECK_ON : NB_TCP_CHECK_AUTO;
-	t->cj->bytes_each = cfg->bytes / t->n;
-	t->cj->bytes_rest = cfg->bytes % t->n;
+	t->cj->params = cp;
+	if (t->cj->sends) {
+		t->cj->bytes_each = bytes / t->n;
+		t->cj->bytes_rest = bytes % t->n;
+	}
 	return 0;
 }
 
-static void
-free_all(struct tcprun *t)
+void
+tcprun_free(struct tcprun *t)
 {
 	unsigned int i;
 
@@ -203,6 +285,7 @@ free_all(struct tcprun *t)
 		rte_free(t->w[i]);
 	if (t->cj) {
 		rte_free(t->cj->rtt);
+		rte_free(t->cj->owd);
 		rte_free(t->cj->ends);
 		rte_free(t->cj);
 	}
@@ -213,6 +296,8 @@ free_all(struct tcprun *t)
 	}
 	free(t->prev);
 	free(t->cur);
+	free(t->remote);
+	free(t->rhdr);
 	json_decref(t->intervals);
 }
 
@@ -230,77 +315,90 @@ all_finished(const struct tcprun *t)
 
 /* Bytes delivered so far, as this side sees them: progress. */
 static uint64_t
-acked_total(const struct tcprun *t)
+progress(const struct tcprun *t)
 {
+	const struct nb_tcpjob *j = t->cj ? t->cj : t->sj;
 	uint64_t s = 0;
 	uint32_t i;
 
 	for (i = 0; i < t->n; i++)
-		s += t->cj ? t->cj->ends[i].c.st.bytes_acked
-			   : t->sj->ends[i].c.st.bytes_rcvd;
+		s += j->ends[i].c.st.bytes_acked + j->ends[i].c.st.bytes_rcvd;
 	return s;
+}
+
+void
+tcprun_step_init(struct tcprun *t)
+{
+	double iv = t->no_iv ? 0 : t->app->cfg.interval;
+
+	t->next_iv = iv > 0 ? iv : 1e30;
+	t->close_at = -1;
+	t->last_progress = 0;
+	t->acked_seen = 0;
+}
+
+int
+tcprun_step(struct tcprun *t, char *why, size_t whylen)
+{
+	const struct nb_config *cfg = &t->app->cfg;
+	double iv = t->no_iv ? 0 : cfg->interval;
+	double now = elapsed_s(t), t_end;
+	double limit = t->is_peer			  ? t->pp.duration
+		       : cfg->bytes && !cfg->duration_set ? 0
+							  : cfg->duration;
+	uint64_t a;
+	unsigned int i;
+
+	if (now <= 0)
+		return 0;
+	/* a listener waits for its first connection without end (or
+	 * Ctrl-C), and its times count from it, as iperf3 -s's */
+	if (t->cj == NULL && t->sj->accept_any && t->sj->accepted == 0 &&
+	    !nb_force_quit && t->close_at < 0) {
+		t->start_ns = nb_clock_ns(&t->app->run.clock, rte_rdtsc());
+		return 0;
+	}
+	while (now >= t->next_iv && t->close_at < 0) {
+		interval(t, t->next_iv);
+		t->next_iv += iv;
+	}
+	a = progress(t);
+	if (a != t->acked_seen) {
+		t->acked_seen = a;
+		t->last_progress = now;
+	}
+	if (t->close_at < 0 &&
+	    ((limit > 0 && now >= limit) || nb_force_quit ||
+	     (t->cj ? t->cj->finished == t->n : all_finished(t)) ||
+	     now - t->last_progress > STALL_S)) {
+		if (nb_force_quit)
+			t->interrupted = 1;
+		else if (now - t->last_progress > STALL_S && !all_finished(t))
+			snprintf(why, whylen,
+				 "no byte acknowledged for %.0f s: test "
+				 "stopped",
+				 STALL_S);
+		/* the last, partial interval */
+		t_end = limit > 0 && now > limit ? limit : now;
+		if (iv > 0 && t_end > t->t_prev)
+			interval(t, t_end);
+		for (i = 0; i < t->nb_w; i++)
+			t->w[i]->close_req = 1;
+		t->close_at = now;
+	}
+	return t->close_at >= 0 &&
+	       (all_finished(t) || now - t->close_at > CLOSE_WAIT_S ||
+		(nb_force_quit && now - t->close_at > 1.0));
 }
 
 /* Wait for the end (time, bytes, Ctrl-C, a stall), printing intervals. */
 static void
-wait_end(struct tcprun *t, int *interrupted, char *why, size_t whylen)
+wait_end(struct tcprun *t, char *why, size_t whylen)
 {
-	const struct nb_config *cfg = &t->app->cfg;
-	double iv = t->no_iv ? 0 : cfg->interval;
-	double next_iv = iv > 0 ? iv : 1e30;
-	double close_at = -1, now, last_progress = 0, t_end;
-	double limit = cfg->bytes && !cfg->duration_set ? 0 : cfg->duration;
-	uint64_t acked = 0, a;
-	unsigned int i;
-
-	for (;;) {
+	tcprun_step_init(t);
+	do
 		nb_run_sleep_us(2000);
-		now = elapsed_s(t);
-		if (now <= 0)
-			continue;
-		/* a listener waits for its first connection without end
-		 * (or Ctrl-C), and its times count from it, as iperf3 -s's */
-		if (t->cj == NULL && t->sj->accepted == 0 && !nb_force_quit &&
-		    close_at < 0) {
-			t->start_ns =
-				nb_clock_ns(&t->app->run.clock, rte_rdtsc());
-			continue;
-		}
-		while (now >= next_iv && close_at < 0) {
-			interval(t, next_iv);
-			next_iv += iv;
-		}
-		a = acked_total(t);
-		if (a != acked) {
-			acked = a;
-			last_progress = now;
-		}
-
-		if (close_at < 0 &&
-		    ((limit > 0 && now >= limit) || nb_force_quit ||
-		     (t->cj ? t->cj->finished == t->n : all_finished(t)) ||
-		     now - last_progress > STALL_S)) {
-			if (nb_force_quit)
-				*interrupted = 1;
-			else if (now - last_progress > STALL_S &&
-				 !all_finished(t))
-				snprintf(why, whylen,
-					 "no byte acknowledged for %.0f s: "
-					 "test stopped",
-					 STALL_S);
-			/* the last, partial interval */
-			t_end = limit > 0 && now > limit ? limit : now;
-			if (iv > 0 && t_end > t->t_prev)
-				interval(t, t_end);
-			for (i = 0; i < t->nb_w; i++)
-				t->w[i]->close_req = 1;
-			close_at = now;
-		}
-		if (close_at >= 0 &&
-		    (all_finished(t) || now - close_at > CLOSE_WAIT_S ||
-		     (nb_force_quit && now - close_at > 1.0)))
-			break;
-	}
+	while (!tcprun_step(t, why, whylen));
 }
 
 /* The clients' next hop when it is another host: --dst-mac, or ARP for
@@ -386,22 +484,20 @@ run_test(struct nb_app *app, struct tcprun *t, uint32_t msg, int header,
 	unsigned int i;
 
 	t->app = app;
-	t->msg = msg;
+	t->msg = cfg->pingpong ? msg : 0;
 	t->has_client = cfg->nb_tx_ports > 0;
 	t->has_server = cfg->nb_rx_ports > 0;
 	t->loop = t->has_client && t->has_server;
 	t->n = cfg->streams;
-	t->mss = (uint16_t)(cfg->sizes.sizes[0] - NB_FCS_LEN - NB_ETH_HLEN -
-			    (cfg->vlan_id ? NB_VLAN_HLEN : 0) - NB_IPV4_HLEN -
-			    NB_TCP_HLEN);
+	t->mss = nb_tcp_mss_for(cfg->sizes.sizes[0], cfg->vlan_id);
 	t->prev = calloc(t->n, sizeof(*t->prev));
 	t->cur = calloc(t->n, sizeof(*t->cur));
 	t->intervals = json_array();
 	if (t->prev == NULL || t->cur == NULL ||
 	    resolve_peer(t, err, sizeof(err)) != 0 ||
-	    build(t, err, sizeof(err)) != 0) {
+	    tcprun_build(t, err, sizeof(err)) != 0) {
 		nb_app_error(app, "%s", err[0] ? err : "out of memory");
-		free_all(t);
+		tcprun_free(t);
 		return 1;
 	}
 	if (header && nb_out_chatty(&app->out))
@@ -414,26 +510,50 @@ run_test(struct nb_app *app, struct tcprun *t, uint32_t msg, int header,
 	run->start_tsc = rte_get_tsc_cycles() +
 			 (uint64_t)(NB_RUN_START_DELAY_S * (double)hz);
 	t->start_ns = nb_clock_ns(&run->clock, run->start_tsc);
+	if (tcprun_launch(t) != 0) {
+		tcprun_free(t);
+		return 1;
+	}
+	wait_end(t, why, whylen);
+	*interrupted = t->interrupted;
+	t->secs = elapsed_s(t);
+	tcprun_join(t);
+	return 0;
+}
+
+int
+tcprun_launch(struct tcprun *t)
+{
+	unsigned int i;
+
 	for (i = 0; i < t->nb_w; i++) {
 		if (rte_eal_remote_launch(nb_tcp_worker_main, t->w[i],
 					  t->w[i]->lcore) != 0) {
-			nb_app_error(app, "cannot launch lcore %u",
+			nb_app_error(t->app, "cannot launch lcore %u",
 				     t->w[i]->lcore);
 			for (; i > 0; i--) {
 				t->w[i - 1]->exit_req = 1;
 				rte_eal_wait_lcore(t->w[i - 1]->lcore);
 			}
-			free_all(t);
-			return 1;
+			return -1;
 		}
 	}
-	wait_end(t, interrupted, why, whylen);
-	t->secs = elapsed_s(t);
+	t->launched = 1;
+	return 0;
+}
+
+void
+tcprun_join(struct tcprun *t)
+{
+	unsigned int i;
+
+	if (!t->launched)
+		return;
 	for (i = 0; i < t->nb_w; i++)
 		t->w[i]->exit_req = 1;
 	for (i = 0; i < t->nb_w; i++)
 		rte_eal_wait_lcore(t->w[i]->lcore);
-	return 0;
+	t->launched = 0;
 }
 
 /*
@@ -466,7 +586,7 @@ sweep(struct nb_app *app)
 				"RTT min      p50      p99      max (us)\n");
 		row = sweep_row(&t, o, why, sizeof(why));
 		json_array_append_new(rows, row);
-		free_all(&t);
+		tcprun_free(&t);
 	}
 	if (why[0] && nb_out_chatty(o))
 		fprintf(o->f, "WARNING: %s\n", why);
@@ -507,6 +627,6 @@ nb_tcprun_main(struct nb_app *app)
 	}
 	if (interrupted)
 		code = 1;
-	free_all(&t);
+	tcprun_free(&t);
 	return code;
 }

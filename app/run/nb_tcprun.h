@@ -9,9 +9,79 @@
 #ifndef NB_TCPRUN_H
 #define NB_TCPRUN_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "nb_app.h"
 
 /* After the ports are set up; returns the exit code. */
 int nb_tcprun_main(struct nb_app *app);
+
+/*
+ * Peer mode (app/peer): one end of a TCP test negotiated on a control
+ * session.  The client's connections go from its port sport_base + i to
+ * the responder's dport; the responder's ends are bound to them before the
+ * test (no SYN from another address or port is taken).  Data flows from
+ * the client (forward), from the responder (reverse: the client still
+ * connects), or both ways over each connection (bidir).  The control
+ * lcore keeps polling its session meanwhile: the TCP worker hands it the
+ * session's frames (ctl_rings) and, on a port with one queue pair, sends
+ * its frames (ctl_tx).
+ */
+struct nb_ctltx;
+struct rte_ring;
+struct nb_tcppeer {
+	int responder;
+	int c2r, r2c; /* data from the client, from the responder */
+	uint8_t peer_mac[6];
+	uint32_t ip, peer_ip;
+	uint16_t sport_base, dport;
+	uint32_t streams;
+	uint16_t frame; /* the largest frame: the MSS */
+	uint16_t vlan_id;
+	uint32_t window, msg; /* msg: --pingpong's bytes, 0 bulk */
+	uint8_t delayed_ack, no_sack, cc;
+	uint64_t bytes;	 /* per direction; 0: by time */
+	double duration; /* s; 0: by bytes */
+	uint16_t nb_rxq; /* RX queues the worker polls */
+	/* the responder's cap on its sending: cap_rate per second of
+	 * cap_unit (NB_CTL_CAP_*; NONE: no cap) */
+	uint8_t cap_unit;
+	uint64_t cap_rate;
+	struct rte_ring *const *ctl_rings;
+	struct nb_ctltx *ctl_tx; /* NULL: control sends on its own queue */
+};
+
+struct tcprun;
+/* Build this end's jobs and launch its worker, which waits for
+ * nb_tcprun_peer_arm(); NULL with err said. */
+struct tcprun *nb_tcprun_peer_new(struct nb_app *app,
+				  const struct nb_tcppeer *pp, char *err,
+				  size_t errlen);
+/* The connections open at start_tsc (the agreed START). */
+void nb_tcprun_peer_arm(struct tcprun *t, uint64_t start_tsc);
+/*
+ * The client, between its polls: interval rows, and the test's own end
+ * (--time, --bytes, every connection closed, a stall); 1 once it is over
+ * (why set when it failed).  The header is printed on the first call
+ * after the start.
+ */
+int nb_tcprun_peer_step(struct tcprun *t, char *why, size_t whylen);
+/* The workers stopped and joined (at STOP, or when the session ends). */
+void nb_tcprun_peer_stop(struct tcprun *t);
+/* The responder: its results blob (malloc'd) for RESULTS. */
+int nb_tcprun_peer_blob(struct tcprun *t, uint8_t **blob, size_t *len);
+/* Frames this end's TCP worker handed to the control lcore or dropped
+ * for a full ring (they are the control session's). */
+void nb_tcprun_peer_ctl(const struct tcprun *t, uint64_t *handed,
+			uint64_t *dropped);
+/*
+ * The client: the report from both ends, the responder's from its blob
+ * (NULL when it could not be fetched: this end's figures alone); returns
+ * the exit code (0, or 1 when the test failed or was interrupted).
+ */
+int nb_tcprun_peer_report(struct tcprun *t, const uint8_t *blob, size_t len,
+			  int interrupted, const char *why);
+void nb_tcprun_peer_free(struct tcprun *t);
 
 #endif /* NB_TCPRUN_H */

@@ -13,10 +13,12 @@
 #include <jansson.h>
 
 #include "nb_app.h"
+#include "nb_ctl.h"
 #include "nb_tcp_engine.h"
 #include "nb_tcp_report.h"
+#include "nb_tcprun.h"
 
-#define TCP_DPORT	     5201 /* iperf3's */
+#define TCP_DPORT	     NB_TCP_DPORT
 #define CLOSE_WAIT_S	     5.0  /* after the end: FINs and their ACKs */
 #define STALL_S		     30.0 /* no byte acknowledged: the test is stuck */
 #define TEXT_STREAM_ROWS_MAX 16	  /* more streams: [SUM] rows only */
@@ -39,7 +41,34 @@ struct tcprun {
 	json_t *intervals;
 	double t_prev;
 	uint64_t start_ns;
+	/* peer mode: this end's side of it (is_peer), the other end's
+	 * figures once its results came (remote, rhdr) */
+	int is_peer;
+	struct nb_tcppeer pp;
+	struct nb_tcp_endsnap *remote;
+	struct nb_ctl_tcp_hdr *rhdr;
+	/* the wait for the end (tcprun_step) */
+	double next_iv, close_at, last_progress;
+	uint64_t acked_seen;
+	int interrupted, launched, header_done;
 };
+
+/* Data the far end sends (peer mode: this end's connections take it in);
+ * sender and receiver figures known here. */
+int rev(const struct tcprun *t);
+int have_snd(const struct tcprun *t);
+int have_rcv(const struct tcprun *t);
+
+/* Set-up and tear-down (nb_tcprun.c), shared with the peer mode's
+ * (nb_tcprun_peer.c). */
+int tcprun_build(struct tcprun *t, char *err, size_t errlen);
+int tcprun_launch(struct tcprun *t);
+void tcprun_join(struct tcprun *t);
+void tcprun_free(struct tcprun *t);
+/* One look at the running test: intervals, and its end by its rules; 1
+ * once it is over (t->interrupted after Ctrl-C; why set on a failure). */
+void tcprun_step_init(struct tcprun *t);
+int tcprun_step(struct tcprun *t, char *why, size_t whylen);
 
 /* Connections to report: a listener's, those it accepted. */
 uint32_t nconn(const struct tcprun *t);

@@ -23,59 +23,62 @@ nconn(const struct tcprun *t)
 	return t->sj && t->sj->accept_any ? (uint32_t)t->sj->accepted : t->n;
 }
 
-static void
-snap_one(const struct nb_tcp_end *c, const struct nb_tcp_end *s,
-	 struct nb_tcp_snap *o)
+int
+rev(const struct tcprun *t)
 {
-	memset(o, 0, sizeof(*o));
-	if (c != NULL) {
-		const struct nb_tcp_stats *a = &c->c.st;
+	return t->is_peer && !t->pp.responder && !t->pp.c2r;
+}
 
-		o->acked = a->bytes_acked;
-		o->retrans = a->retrans;
-		o->fast_retrans = a->fast_retrans;
-		o->rto = a->rto_fired;
-		o->recoveries = a->recoveries;
-		o->cwnd = c->c.cwnd;
-		o->max_cwnd = a->max_cwnd;
-		o->srtt_ns = c->c.srtt_ns;
-		o->rttvar_ns = c->c.rttvar_ns;
-		o->min_rtt_ns = a->min_rtt_ns;
-		o->max_rtt_ns = a->max_rtt_ns;
-		o->rtt_samples = a->rtt_samples;
-		o->cstate = c->c.state;
-		o->cerr = c->c.error;
-		/* a client's receiver takes the answers of --pingpong */
-		o->bad_bytes = a->bad_bytes;
-		o->dup_bytes = a->dup_bytes_in;
-	}
-	if (s != NULL) {
-		const struct nb_tcp_stats *b = &s->c.st;
+int
+have_snd(const struct tcprun *t)
+{
+	return t->is_peer ? !rev(t) || t->remote != NULL : t->cj != NULL;
+}
 
-		o->rcvd = b->bytes_rcvd;
-		o->bad_bytes += b->bad_bytes;
-		o->dup_bytes += b->dup_bytes_in;
-		o->ooo_segs = b->ooo_segs_in;
-		o->sstate = s->c.state;
-		o->serr = s->c.error;
-		if (c == NULL) {
-			o->acked = o->rcvd;
-			o->cstate = NB_TCP_TIME_WAIT; /* the peer's: unknown */
-		}
-	} else {
-		o->rcvd = o->acked;
-		o->sstate = NB_TCP_CLOSED;
-	}
+int
+have_rcv(const struct tcprun *t)
+{
+	return t->is_peer ? rev(t) || t->remote != NULL : t->sj != NULL;
+}
+
+/* End i of a job as the report sees it: times from the start. */
+static void
+end_snap(const struct tcprun *t, const struct nb_tcp_end *e,
+	 struct nb_tcp_endsnap *o)
+{
+	nb_tcp_endsnap_of(&e->c, o);
+	o->done_ns = e->done_ns > t->start_ns ? e->done_ns - t->start_ns : 0;
+	o->all_acked_ns = e->all_acked_ns > t->start_ns
+				  ? e->all_acked_ns - t->start_ns
+				  : 0;
 }
 
 void
 snap_all(struct tcprun *t, struct nb_tcp_snap *o)
 {
+	struct nb_tcp_endsnap a, b;
+	const struct nb_tcp_endsnap *r;
 	uint32_t i;
 
-	for (i = 0; i < nconn(t); i++)
-		snap_one(t->cj ? &t->cj->ends[i] : NULL,
-			 t->sj ? &t->sj->ends[i] : NULL, &o[i]);
+	for (i = 0; i < nconn(t); i++) {
+		if (t->cj)
+			end_snap(t, &t->cj->ends[i], &a);
+		if (t->sj)
+			end_snap(t, &t->sj->ends[i], &b);
+		if (!t->is_peer) {
+			nb_tcp_snap_pair(t->cj ? &a : NULL, t->sj ? &b : NULL,
+					 &o[i]);
+			continue;
+		}
+		/* this end's connection and the peer's, sender first */
+		r = t->remote ? &t->remote[i] : NULL;
+		if (t->pp.responder)
+			nb_tcp_snap_pair(r, &b, &o[i]);
+		else if (rev(t))
+			nb_tcp_snap_pair(r, &a, &o[i]);
+		else
+			nb_tcp_snap_pair(&a, r, &o[i]);
+	}
 }
 
 void
@@ -102,19 +105,19 @@ interval(struct tcprun *t, double t1)
 			snprintf(id, sizeof(id), "%u", i + 1);
 			/* another host's sender: no Retr, Cwnd, RTT here */
 			nb_tcp_text_row(o->f, id, t0, t1, b->acked - a->acked,
-					b->retrans - a->retrans, t->cj != NULL,
+					b->retrans - a->retrans, have_snd(t),
 					b->cwnd, b->srtt_ns, o->format, NULL);
 		}
 	}
 	if (text && n > 1)
-		nb_tcp_text_row(o->f, "SUM", t0, t1, bytes, retr, t->cj != NULL,
+		nb_tcp_text_row(o->f, "SUM", t0, t1, bytes, retr, have_snd(t),
 				0, 0, o->format, NULL);
 	if (text)
 		fflush(o->f);
 	json_array_append_new(
 		t->intervals,
 		json_pack("{s:o, s:o}", "streams", streams, "sum",
-			  nb_tcp_json_sum(t0, t1, bytes, t->cj != NULL, retr)));
+			  nb_tcp_json_sum(t0, t1, bytes, have_snd(t), retr)));
 	memcpy(t->prev, t->cur, t->n * sizeof(*t->prev));
 	t->t_prev = t1;
 }
@@ -126,26 +129,24 @@ addr_text(char *b, size_t n, uint32_t ip, uint16_t port)
 		 (ip >> 8) & 0xff, ip & 0xff, port);
 }
 
+/* When the last connection's sender had all acknowledged (sender) or
+ * its receiver closed: the test's length for that side's rows. */
 static double
 end_secs(const struct tcprun *t, double fallback, int sender)
 {
-	const struct nb_tcpjob *j = sender && t->cj ? t->cj : t->sj;
 	uint64_t last = 0;
 	uint32_t i;
 
-	if (j == NULL)
-		j = t->cj;
 	for (i = 0; i < nconn(t); i++) {
-		const struct nb_tcp_end *e = &j->ends[i];
-		uint64_t x = j->server ? e->done_ns : e->all_acked_ns;
+		uint64_t x =
+			sender ? t->cur[i].snd_end_ns : t->cur[i].rcv_end_ns;
 
 		if (!x)
 			return fallback;
 		if (x > last)
 			last = x;
 	}
-	return last > t->start_ns ? (double)(last - t->start_ns) / 1e9
-				  : fallback;
+	return last ? (double)last / 1e9 : fallback;
 }
 
 /* Each port's frames as the tool and the PMD counted them. */
@@ -225,9 +226,13 @@ conn_json(const struct tcprun *t, uint32_t i, const struct nb_tcp_snap *s)
 		(int)i + 1, "local_host", jip4(f->src_ip), "local_port",
 		f->src_port, "remote_host", jip4(f->dst_ip), "remote_port",
 		f->dst_port, "client_state",
-		t->cj ? nb_tcp_state_name(s->cstate) : "peer's", "server_state",
-		t->sj ? nb_tcp_state_name(s->sstate) : "peer's", "error",
-		nb_tcp_error_name(s->cerr ? s->cerr : s->serr));
+		t->cj ? nb_tcp_state_name(rev(t) ? s->sstate : s->cstate)
+		      : "peer's",
+		"server_state",
+		t->sj || t->remote
+			? nb_tcp_state_name(rev(t) ? s->cstate : s->sstate)
+			: "peer's",
+		"error", nb_tcp_error_name(s->cerr ? s->cerr : s->serr));
 }
 
 /* --pingpong: the round trips of request and answer. */
@@ -264,22 +269,81 @@ pingpong_json(const struct tcprun *t, double secs)
 	return o;
 }
 
-/* Whether the bytes received were checked: the listener's, and with
- * --pingpong the clients' (the answers). */
+static const char *
+cap_unit_name(uint64_t unit)
+{
+	return unit == NB_CTL_CAP_FRAMES ? "frames/s"
+	       : unit == NB_CTL_CAP_L2	 ? "bytes/s (L2)"
+					 : "bytes/s (L1)";
+}
+
+/* The responder's TCP worker and port, from its results. */
+static json_t *
+responder_json(const struct nb_ctl_tcp_hdr *h)
+{
+	json_t *o = json_pack(
+		"{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:{s:I, s:I, "
+		"s:I, s:I, s:I, s:I}, s:{s:f, s:f}}",
+		"tool_tx_packets", (json_int_t)h->tx_pkts, "tool_rx_packets",
+		(json_int_t)h->rx_pkts, "tx_bytes", (json_int_t)h->tx_bytes,
+		"rx_bytes", (json_int_t)h->rx_bytes, "foreign",
+		(json_int_t)h->foreign, "bad_checksum", (json_int_t)h->bad_csum,
+		"stray", (json_int_t)h->stray, "alloc_fail",
+		(json_int_t)h->alloc_fail, "ctl_dropped",
+		(json_int_t)h->ctl_dropped, "pmd", "opackets",
+		(json_int_t)h->pmd.opackets, "ipackets",
+		(json_int_t)h->pmd.ipackets, "imissed",
+		(json_int_t)h->pmd.imissed, "ierrors",
+		(json_int_t)h->pmd.ierrors, "oerrors",
+		(json_int_t)h->pmd.oerrors, "rx_nombuf",
+		(json_int_t)h->pmd.rx_nombuf, "cpu", "wall_s",
+		h->cpu.wall_ns / 1e9, "busy_s",
+		(h->cpu.user_ns + h->cpu.system_ns) / 1e9);
+
+	if (h->cap_unit != NB_CTL_CAP_NONE)
+		json_object_set_new(o, "send_cap",
+				    json_pack("{s:I, s:s, s:I}", "rate",
+					      (json_int_t)h->cap_rate, "unit",
+					      cap_unit_name(h->cap_unit),
+					      "held", (json_int_t)h->cap_held));
+	return o;
+}
+
+/* Whether the bytes received were checked: the receivers', and with
+ * --pingpong the senders' (they take the answers). */
 static const char *
 check_text(const struct tcprun *t)
 {
 	uint32_t i, on = 0, all = 0;
 
-	for (i = 0; t->sj && i < nconn(t); i++, all++)
-		on += t->sj->ends[i].c.check == NB_TCP_CHECK_ON;
-	for (i = 0; t->cj && t->cj->pp_msg && i < t->n; i++, all++)
-		on += t->cj->ends[i].c.check == NB_TCP_CHECK_ON;
+	for (i = 0; i < nconn(t); i++) {
+		const struct nb_tcp_snap *s = &t->cur[i];
+
+		if (s->rcheck != NB_TCP_SNAP_UNKNOWN && have_rcv(t)) {
+			all++;
+			on += s->rcheck == NB_TCP_CHECK_ON;
+		}
+		if (t->msg && s->scheck != NB_TCP_SNAP_UNKNOWN) {
+			all++;
+			on += s->scheck == NB_TCP_CHECK_ON;
+		}
+	}
 	if (all == 0)
 		return "the peer's";
 	return on == all ? "checked"
 	       : on	 ? "checked where it was ours"
 			 : "not checked (not this tool's pattern)";
+}
+
+/* The one-way delay of the data: where the receiver is. */
+static const struct nb_hist *
+owd(const struct tcprun *t)
+{
+	if (!t->is_peer)
+		return t->sj ? t->sj->owd : NULL;
+	if (rev(t))
+		return t->cj->owd;
+	return t->rhdr ? &t->rhdr->owd : NULL;
 }
 
 void
@@ -291,15 +355,18 @@ report(struct tcprun *t, double secs, int interrupted, char *why, size_t whylen)
 	int text = nb_out_chatty(o);
 	uint64_t sent = 0, rcvd = 0, retr = 0, fr = 0, rto = 0, rec = 0;
 	uint64_t bad = 0, dup = 0, ok = 0;
-	double ss = end_secs(t, secs, 1), sr = end_secs(t, secs, 0);
+	double ss, sr;
 	json_t *streams = json_array(), *doc, *start, *end, *conn, *nb;
-	const struct nb_hist *h = t->sj ? t->sj->owd : NULL;
+	const struct nb_hist *h = owd(t);
+	uint64_t bytes = t->is_peer ? t->pp.bytes : cfg->bytes;
 	uint32_t i, n = nconn(t);
 	char a1[40], id[16];
 
-	if (cfg->duration > 0 && !cfg->bytes && !interrupted && t->cj)
-		ss = sr = cfg->duration < secs ? cfg->duration : secs;
 	snap_all(t, t->cur);
+	ss = end_secs(t, secs, 1);
+	sr = end_secs(t, secs, 0);
+	if (cfg->duration > 0 && !bytes && !interrupted && t->cj)
+		ss = sr = cfg->duration < secs ? cfg->duration : secs;
 	conn = json_array();
 	if (text) {
 		fprintf(o->f, "- - - - - - - - - - - - - - - - - - - - - - - "
@@ -317,27 +384,26 @@ report(struct tcprun *t, double secs, int interrupted, char *why, size_t whylen)
 		rec += s->recoveries;
 		bad += s->bad_bytes;
 		dup += s->dup_bytes;
-		ok += s->cstate == NB_TCP_TIME_WAIT &&
-		      s->sstate == NB_TCP_CLOSED && !s->cerr && !s->serr;
+		ok += nb_tcp_snap_clean(s);
 		json_array_append_new(
 			streams, nb_tcp_json_end_stream((int)i + 1, ss, sr, s));
 		json_array_append_new(conn, conn_json(t, i, s));
 		if (text && n <= TEXT_STREAM_ROWS_MAX) {
 			snprintf(id, sizeof(id), "%u", i + 1);
-			if (t->cj)
+			if (have_snd(t))
 				nb_tcp_text_row(o->f, id, 0, ss, s->acked,
 						s->retrans, 1, 0, 0, o->format,
 						"sender");
-			if (t->sj)
+			if (have_rcv(t))
 				nb_tcp_text_row(o->f, id, 0, sr, s->rcvd, 0, 0,
 						0, 0, o->format, "receiver");
 		}
 	}
 	if (text && n > 1) {
-		if (t->cj)
+		if (have_snd(t))
 			nb_tcp_text_row(o->f, "SUM", 0, ss, sent, retr, 1, 0, 0,
 					o->format, "sender");
-		if (t->sj)
+		if (have_rcv(t))
 			nb_tcp_text_row(o->f, "SUM", 0, sr, rcvd, 0, 0, 0, 0,
 					o->format, "receiver");
 	}
@@ -352,11 +418,11 @@ report(struct tcprun *t, double secs, int interrupted, char *why, size_t whylen)
 			(unsigned long long)rto, (unsigned long long)rec,
 			check_text(t), (unsigned long long)bad,
 			(unsigned long long)dup);
-		if (!t->loop)
+		if (!have_snd(t) || !have_rcv(t))
 			fprintf(o->f,
 				"(the %s is another host: its counts "
 				"are not here)\n",
-				t->cj ? "receiver" : "sender");
+				have_snd(t) ? "receiver" : "sender");
 		if (h && h->count)
 			fprintf(o->f,
 				"latency (one-way, from the data's stamps): "
@@ -368,6 +434,24 @@ report(struct tcprun *t, double secs, int interrupted, char *why, size_t whylen)
 		if (t->cj && t->cj->rtt)
 			pingpong_text(t, ss, o->f);
 		ports_text(t, o->f);
+		if (t->rhdr)
+			fprintf(o->f,
+				"frames: the responder sent %llu, received "
+				"%llu; foreign %llu, bad checksum %llu, stray "
+				"(RST sent) %llu\n",
+				(unsigned long long)t->rhdr->tx_pkts,
+				(unsigned long long)t->rhdr->rx_pkts,
+				(unsigned long long)t->rhdr->foreign,
+				(unsigned long long)t->rhdr->bad_csum,
+				(unsigned long long)t->rhdr->stray);
+		if (t->rhdr && t->rhdr->cap_unit != NB_CTL_CAP_NONE)
+			fprintf(o->f,
+				"the responder sends at most %llu %s "
+				"(its --max-rate): its TCP sender waited for "
+				"that %llu times\n",
+				(unsigned long long)t->rhdr->cap_rate,
+				cap_unit_name(t->rhdr->cap_unit),
+				(unsigned long long)t->rhdr->cap_held);
 	}
 	if (!why[0] && n == 0 && !interrupted)
 		snprintf(why, whylen, "no connection was made");
@@ -380,11 +464,12 @@ report(struct tcprun *t, double secs, int interrupted, char *why, size_t whylen)
 			 "payload check failed: %llu bytes were not what was "
 			 "sent",
 			 (unsigned long long)bad);
-	if (!why[0] && cfg->bytes && t->cj && sent != cfg->bytes &&
-	    !interrupted)
+	if (!why[0] && bytes && have_snd(t) && sent != bytes && !interrupted)
 		snprintf(why, whylen, "%llu of %llu bytes acknowledged",
-			 (unsigned long long)sent,
-			 (unsigned long long)cfg->bytes);
+			 (unsigned long long)sent, (unsigned long long)bytes);
+	if (!why[0] && bytes && have_rcv(t) && rcvd != bytes && !interrupted)
+		snprintf(why, whylen, "%llu of %llu bytes received",
+			 (unsigned long long)rcvd, (unsigned long long)bytes);
 	if (text && interrupted)
 		fprintf(o->f,
 			"interrupted: the connections were closed after %.2f "
@@ -392,39 +477,55 @@ report(struct tcprun *t, double secs, int interrupted, char *why, size_t whylen)
 			secs);
 	if (text && why[0])
 		fprintf(o->f, "WARNING: %s\n", why);
-	addr_text(a1, sizeof(a1), cfg->dst_ip, TCP_DPORT);
+	if (t->is_peer)
+		addr_text(a1, sizeof(a1), t->pp.peer_ip, t->pp.dport);
+	else
+		addr_text(a1, sizeof(a1), cfg->dst_ip, TCP_DPORT);
 	start = json_pack(
 		"{s:o, s:s, s:{s:s, s:i}, s:i, s:{s:s, s:i, s:i, s:i, s:f, "
 		"s:I, s:i, s:i}}",
 		"connected", conn, "version", "dpdk-nbench " NB_VERSION,
-		"connecting_to", "host", a1, "port", TCP_DPORT,
-		"tcp_mss_default", t->mss, "test_start", "protocol", "TCP",
-		"num_streams", (int)n, "blksize",
-		(int)(t->mss - NB_TCP_STAMP_LEN), "omit", 0, "duration",
-		cfg->bytes ? 0.0 : cfg->duration, "bytes",
-		(json_int_t)cfg->bytes, "blocks", 0, "reverse", 0);
+		"connecting_to", "host", a1, "port",
+		t->is_peer ? t->pp.dport : TCP_DPORT, "tcp_mss_default", t->mss,
+		"test_start", "protocol", "TCP", "num_streams", (int)n,
+		"blksize", (int)(t->mss - NB_TCP_STAMP_LEN), "omit", 0,
+		"duration", bytes ? 0.0 : cfg->duration, "bytes",
+		(json_int_t)bytes, "blocks", 0, "reverse", rev(t));
 	end = json_pack("{s:o, s:o, s:o}", "streams", streams, "sum_sent",
-			nb_tcp_json_sum(0, ss, sent, t->cj != NULL, retr),
+			nb_tcp_json_sum(0, ss, sent, have_snd(t), retr),
 			"sum_received", nb_tcp_json_sum(0, sr, rcvd, 0, 0));
 	nb = json_pack("{s:s, s:s, s:i, s:i, s:b, s:b, s:I, s:I, s:I, s:I, "
 		       "s:I, s:I, s:s}",
 		       "mode", "tcp", "topology",
-		       t->loop ? "loopback"
-		       : t->cj ? "client"
-			       : "server",
-		       "mss", t->mss, "window", (int)cfg->tcp_window, "sack",
-		       !cfg->tcp_no_sack, "delayed_ack", cfg->tcp_delayed_ack,
+		       t->is_peer ? "peer"
+		       : t->loop  ? "loopback"
+		       : t->cj	  ? "client"
+				  : "server",
+		       "mss", t->mss, "window",
+		       (int)(t->is_peer ? t->pp.window : cfg->tcp_window),
+		       "sack", !(t->is_peer ? t->pp.no_sack : cfg->tcp_no_sack),
+		       "delayed_ack",
+		       t->is_peer ? t->pp.delayed_ack : cfg->tcp_delayed_ack,
 		       "connections_closed", (json_int_t)ok, "fast_retransmits",
 		       (json_int_t)fr, "rto", (json_int_t)rto, "recoveries",
 		       (json_int_t)rec, "bad_bytes", (json_int_t)bad,
 		       "dup_bytes_received", (json_int_t)dup, "payload",
 		       check_text(t));
+	if (t->is_peer)
+		json_object_set_new(nb, "direction",
+				    json_string(t->pp.c2r && t->pp.r2c ? "bidir"
+						: t->pp.c2r ? "forward"
+							    : "reverse"));
+	if (t->rhdr)
+		json_object_set_new(nb, "responder", responder_json(t->rhdr));
 	if (h && h->count)
 		json_object_set_new(nb, "latency_ns", nb_tcp_json_hist(h));
 	if (t->cj && t->cj->rtt)
 		json_object_set_new(nb, "pingpong", pingpong_json(t, ss));
 	json_object_set_new(nb, "cc",
-			    json_string(cfg->tcp_cc ? "cubic" : "newreno"));
+			    json_string((t->is_peer ? t->pp.cc : cfg->tcp_cc)
+						? "cubic"
+						: "newreno"));
 	json_object_set_new(nb, "interrupted", json_boolean(interrupted));
 	json_object_set_new(nb, "ports", ports_json(t));
 	doc = json_pack("{s:o, s:O, s:o, s:o}", "start", start, "intervals",
@@ -447,6 +548,33 @@ print_header(const struct tcprun *t)
 		nb_setup_print_test_port(stdout, &t->app->ports[i]);
 	addr_text(a1, sizeof(a1), cfg->src_ip, NB_DEFAULT_SPORT_BASE);
 	addr_text(a2, sizeof(a2), cfg->dst_ip, TCP_DPORT);
+	if (t->is_peer) {
+		const struct nb_tcppeer *p = &t->pp;
+
+		addr_text(a1, sizeof(a1), p->ip, p->sport_base);
+		addr_text(a2, sizeof(a2), p->peer_ip, p->dport);
+		printf("Peer TCP test (%s): %u connection%s %s%s -> %s "
+		       "(responder %02x:%02x:%02x:%02x:%02x:%02x), MSS %u, "
+		       "window %u, SACK %s, delayed ACK %s, %s",
+		       p->c2r && p->r2c ? "both ways"
+		       : p->c2r		? "client sends"
+					: "responder sends",
+		       t->n, t->n == 1 ? "" : "s", a1, t->n > 1 ? "+" : "", a2,
+		       p->peer_mac[0], p->peer_mac[1], p->peer_mac[2],
+		       p->peer_mac[3], p->peer_mac[4], p->peer_mac[5], t->mss,
+		       p->window, p->no_sack ? "off" : "on",
+		       p->delayed_ack ? "on" : "off",
+		       p->cc ? "CUBIC" : "NewReno");
+		if (p->bytes)
+			printf(", %llu bytes", (unsigned long long)p->bytes);
+		else
+			printf(", %.2f s", p->duration);
+		printf("\n");
+		if (t->app->out.intervals && !t->no_iv)
+			nb_tcp_text_header(t->app->out.f, 0);
+		fflush(stdout);
+		return;
+	}
 	if (t->loop)
 		printf("Loopback TCP test: %u connection%s %s%s -> %s (port "
 		       "%u -> port %u)",
@@ -495,8 +623,7 @@ sweep_row(const struct tcprun *t, const struct nb_output *o, char *why,
 	snap_all((struct tcprun *)(uintptr_t)t, s);
 	for (i = 0; i < n; i++) {
 		bad += s[i].bad_bytes;
-		ok += s[i].cstate == NB_TCP_TIME_WAIT &&
-		      s[i].sstate == NB_TCP_CLOSED && !s[i].cerr && !s[i].serr;
+		ok += nb_tcp_snap_clean(&s[i]);
 	}
 	if (h == NULL)
 		return json_null();

@@ -118,27 +118,6 @@ probe_step(struct nb_probejob *p, const struct nb_run *run, uint64_t now)
 	p->deadline = now + p->timeout_tsc;
 }
 
-/* The control lcore's frames on a shared TX queue: oldest first, before
- * this turn's own frames; what the queue refuses waits for the next turn. */
-static void
-ctltx_step(struct nb_ctltx *c)
-{
-	uint16_t sent;
-
-	if (c->nb_pend == 0) {
-		c->nb_pend = (uint16_t)rte_ring_sc_dequeue_burst(
-			c->ring, (void **)c->pend, NB_BURST, NULL);
-		c->pend_head = 0;
-		if (c->nb_pend == 0)
-			return;
-	}
-	sent = rte_eth_tx_burst(c->port, c->queue, c->pend + c->pend_head,
-				c->nb_pend);
-	c->sent += sent;
-	c->nb_pend = (uint16_t)(c->nb_pend - sent);
-	c->pend_head = c->nb_pend ? (uint16_t)(c->pend_head + sent) : 0;
-}
-
 /* Turns on an 802.3ad bond's idle queues, every period (nb_keep). */
 static void
 keep_step(struct nb_keep *k, uint64_t now)
@@ -195,7 +174,7 @@ nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
 	while ((now = rte_rdtsc()) < run->start_tsc && !run->rx_stop &&
 	       !run->tx_stop) {
 		if (unlikely(w->ctltx != NULL))
-			ctltx_step(w->ctltx);
+			nb_ctltx_step(w->ctltx);
 		if (unlikely(w->keep != NULL))
 			keep_step(w->keep, now);
 		if (has_rx)
@@ -216,7 +195,7 @@ nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
 			note_gap(w, now);
 		w->gap_due = now + w->gap_floor;
 		if (unlikely(w->ctltx != NULL))
-			ctltx_step(w->ctltx);
+			nb_ctltx_step(w->ctltx);
 		if (unlikely(w->keep != NULL))
 			keep_step(w->keep, now);
 		if (has_tx && nb_active) {

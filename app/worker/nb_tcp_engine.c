@@ -99,6 +99,28 @@ demux(struct nb_tcpjob *j, const struct nb_flow *f, const struct nb_tcp_seg *s,
 	return &j->ends[i];
 }
 
+/* Peer mode: a control session's frame goes to the control lcore (1:
+ * the mbuf is the ring's now, or freed when the ring is full). */
+static int
+to_control(struct nb_tcpjob *j, uint16_t q, struct rte_mbuf *m)
+{
+	struct nb_stamp st;
+	enum nb_frame_kind kind =
+		nb_frame_parse(rte_pktmbuf_mtod(m, const uint8_t *),
+			       m->data_len, m->pkt_len, &st);
+
+	if (kind < NB_FRAME_CONTROL)
+		return 0;
+	m->hash.usr = kind;
+	if (rte_ring_sp_enqueue(j->ctl_rings[q], m) == 0) {
+		j->ctl_handed++;
+	} else {
+		j->ctl_dropped++;
+		rte_pktmbuf_free(m);
+	}
+	return 1;
+}
+
 /* Not TCP for us: an ARP request for our address is answered (a kernel
  * peer must resolve us), everything else counted. */
 static void
@@ -108,7 +130,8 @@ foreign(struct nb_tcpjob *j, const uint8_t *d, uint32_t len)
 	int n;
 
 	j->foreign++;
-	if (j->ip == 0 || len < 42 || j->pend_head + j->nb_pend >= NB_BURST)
+	if (j->ip == 0 || j->ctl_rings != NULL || len < 42 ||
+	    j->pend_head + j->nb_pend >= NB_BURST)
 		return;
 	/* ARP, tagged or not */
 	if (nb_get_be16(d + NB_ETH_OFF_TYPE) != NB_ETHERTYPE_ARP &&
@@ -207,7 +230,7 @@ pingpong(struct nb_tcpjob *j, struct nb_tcp_end *e, uint64_t now)
 }
 
 static void
-rx_step(struct nb_tcpjob *j, const struct nb_run *run)
+rx_step(struct nb_tcpjob *j, uint16_t q, const struct nb_run *run)
 {
 	struct rte_mbuf *pkts[NB_BURST];
 	struct nb_tcp_seg s;
@@ -215,7 +238,7 @@ rx_step(struct nb_tcpjob *j, const struct nb_run *run)
 	uint64_t now;
 	uint16_t n, i;
 
-	n = rte_eth_rx_burst(j->port, j->queue, pkts, NB_BURST);
+	n = rte_eth_rx_burst(j->port, q, pkts, NB_BURST);
 	if (n == 0)
 		return;
 	/* the time of this burst: a frame may be younger than the turn */
@@ -227,13 +250,19 @@ rx_step(struct nb_tcpjob *j, const struct nb_run *run)
 
 		const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
 
-		j->rx_pkts++;
-		j->rx_bytes += m->pkt_len + NB_FCS_LEN;
 		if (unlikely(m->nb_segs != 1) ||
 		    nb_tcp_frame_parse(d, m->data_len, 0, &f, &s) != 0) {
+			if (j->ctl_rings != NULL && to_control(j, q, m)) {
+				pkts[i] = NULL; /* not freed below */
+				continue;
+			}
+			j->rx_pkts++;
+			j->rx_bytes += m->pkt_len + NB_FCS_LEN;
 			foreign(j, d, m->data_len);
 			continue;
 		}
+		j->rx_pkts++;
+		j->rx_bytes += m->pkt_len + NB_FCS_LEN;
 		e = demux(j, &f, &s, now);
 		/* the checksum: the NIC's verdict, or ours (cheap when the
 		 * payload is the pattern where this end expects it, which
@@ -266,7 +295,7 @@ rx_step(struct nb_tcpjob *j, const struct nb_run *run)
 		nb_tcp_input(&e->c, &s, now);
 		if (j->pp_msg)
 			pingpong(j, e, now);
-		if (!e->all_acked_ns && !j->server &&
+		if (!e->all_acked_ns && j->sends &&
 		    e->c.snd_end != UINT64_MAX && e->c.snd_una >= e->c.snd_end)
 			e->all_acked_ns = now;
 		if (unlikely(!e->done_ns && nb_tcp_finished(&e->c))) {
@@ -300,10 +329,16 @@ tx_step(struct nb_tcpjob *j, uint64_t now)
 					goto out;
 				}
 			}
+			if (unlikely(!nb_budget_ok(&j->cap, now)))
+				goto out;
 			if (!nb_tcp_output(&e->c, now, &s))
 				break;
 			s.stamp_ns = now;
-			emit(j, &e->f, &s, m);
+			if (emit(j, &e->f, &s, m) == 0)
+				nb_budget_spend(&j->cap,
+						j->cap_fixed +
+							j->cap_per_byte *
+								m->data_len);
 			m = NULL;
 		}
 		if (unlikely(!e->done_ns && nb_tcp_finished(&e->c))) {
@@ -357,8 +392,20 @@ nb_tcp_worker_main(void *arg)
 	uint64_t now;
 	uint16_t k;
 
-	while (rte_rdtsc() < run->start_tsc && !w->exit_req)
+	/* until the start: a peer session's frames still go to control */
+	while (rte_rdtsc() < run->start_tsc && !w->exit_req) {
+		if (w->ctltx != NULL)
+			nb_ctltx_step(w->ctltx);
+		for (k = 0; k < w->nb_jobs; k++) {
+			uint16_t q;
+
+			for (q = 0; w->jobs[k]->ctl_rings != NULL &&
+				    q < w->jobs[k]->nb_rxq;
+			     q++)
+				rx_step(w->jobs[k], q, run);
+		}
 		rte_pause();
+	}
 	now = nb_clock_ns(&run->clock, rte_rdtsc());
 	for (k = 0; k < w->nb_jobs; k++)
 		if (!w->jobs[k]->server)
@@ -375,8 +422,13 @@ nb_tcp_worker_main(void *arg)
 							&w->jobs[k]->ends[i].c);
 			closed = 1;
 		}
+		if (w->ctltx != NULL)
+			nb_ctltx_step(w->ctltx);
 		for (k = 0; k < w->nb_jobs; k++) {
-			rx_step(w->jobs[k], run);
+			uint16_t q;
+
+			for (q = 0; q < w->jobs[k]->nb_rxq; q++)
+				rx_step(w->jobs[k], q, run);
 			now = nb_clock_ns(&run->clock, rte_rdtsc());
 			tx_step(w->jobs[k], now);
 		}

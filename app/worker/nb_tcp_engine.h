@@ -22,6 +22,7 @@
 #include "nb_frame.h"
 #include "nb_hist.h"
 #include "nb_tcp.h"
+#include "nb_tokens.h"
 #include "nb_worker.h"
 
 #define NB_TCP_SEGS_PER_TURN NB_BURST /* one connection's segments per turn */
@@ -31,7 +32,7 @@ struct nb_tcp_end {
 	struct nb_flow f;      /* our frames: we are the source */
 	uint64_t open_ns;      /* the SYN (sent, or taken by a listener) */
 	uint64_t done_ns;      /* nb_tcp_finished() first seen; 0 not yet */
-	uint64_t all_acked_ns; /* client: every byte acknowledged */
+	uint64_t all_acked_ns; /* a sender: every byte acknowledged */
 	/* --pingpong: messages given to TCP, and when the last one was */
 	uint64_t pp_count, pp_sent_ns;
 } __rte_cache_aligned;
@@ -39,6 +40,7 @@ struct nb_tcp_end {
 struct nb_tcpjob {
 	uint16_t port, queue;
 	uint8_t server;
+	uint8_t sends;	    /* its ends send data (all_acked_ns) */
 	uint8_t rx_csum_hw; /* the PMD flags L4 checksums it checked */
 	uint32_t n;	    /* connection ends */
 	uint16_t port_base; /* end i is the client port port_base + i */
@@ -47,6 +49,11 @@ struct nb_tcpjob {
 	uint8_t accept_any;
 	uint8_t mac[6]; /* this port's, for ARP */
 	uint32_t ip;	/* this side's: ARP requests for it are answered */
+	/* RX queues polled, 0..nb_rxq-1 (TX on queue); peer mode: a control
+	 * session's frames (UDP 7201, ARP, ICMP) go into ctl_rings[q] for
+	 * the control lcore, which answers ARP then */
+	uint16_t nb_rxq;
+	struct rte_ring *const *ctl_rings;
 	uint16_t listen_port;
 	struct nb_tcp_end *ends;
 	/* the clients' (send_bytes per end); a listener's, to start an end
@@ -73,7 +80,13 @@ struct nb_tcpjob {
 	uint64_t reclaimed; /* ... given to a new SYN: the handshake of
 			     * the one before never completed */
 	uint64_t alloc_fail;
-	uint64_t finished; /* ends nb_tcp_finished() */
+	uint64_t finished;		  /* ends nb_tcp_finished() */
+	uint64_t ctl_handed, ctl_dropped; /* to control; a full ring's */
+	/* a cap on what the job sends (a responder's --max-rate): each
+	 * frame costs cap_fixed + cap_per_byte x its bytes (no FCS) */
+	struct nb_budget cap;
+	uint16_t cap_fixed;
+	uint8_t cap_per_byte;
 	volatile int opened;
 } __rte_cache_aligned;
 
@@ -81,7 +94,9 @@ struct nb_tcpwork {
 	unsigned int lcore;
 	uint16_t nb_jobs;
 	struct nb_tcpjob *jobs[2];
-	struct nb_run *run;	/* start_tsc, clock */
+	struct nb_run *run; /* start_tsc, clock */
+	/* peer mode on one queue pair: control's frames go out here too */
+	struct nb_ctltx *ctltx;
 	volatile int close_req; /* the clients stop sending: FIN next */
 	volatile int exit_req;	/* leave the loop */
 	volatile int exited;

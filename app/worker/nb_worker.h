@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include <rte_common.h>
+#include <rte_ethdev.h>
 #include <rte_mempool.h>
 #include <rte_ring.h>
 
@@ -206,6 +207,27 @@ struct nb_ctltx {
 	struct rte_mbuf *pend[NB_BURST];
 	uint64_t sent; /* frames the PMD took (the worker writes) */
 } __rte_cache_aligned;
+
+/* The control lcore's frames on a shared TX queue: oldest first, before
+ * this turn's own frames; what the queue refuses waits for the next turn. */
+static inline void
+nb_ctltx_step(struct nb_ctltx *c)
+{
+	uint16_t sent;
+
+	if (c->nb_pend == 0) {
+		c->nb_pend = (uint16_t)rte_ring_sc_dequeue_burst(
+			c->ring, (void **)c->pend, NB_BURST, NULL);
+		c->pend_head = 0;
+		if (c->nb_pend == 0)
+			return;
+	}
+	sent = rte_eth_tx_burst(c->port, c->queue, c->pend + c->pend_head,
+				c->nb_pend);
+	c->sent += sent;
+	c->nb_pend = (uint16_t)(c->nb_pend - sent);
+	c->pend_head = c->nb_pend ? (uint16_t)(c->pend_head + sent) : 0;
+}
 
 /*
  * 802.3ad bonds: the bonding PMD sends its LACPDUs and takes in the

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""dpdk-nbench control protocol version 6 on the wire, written from the
+"""dpdk-nbench control protocol version 7 on the wire, written from the
 specification (docs/protocol.md, nb_ctl.h, nb_auth.h) rather than from the
 C code: the e2e tests talk to a real responder with it, so it must stay an
 independent implementation.
@@ -22,7 +22,7 @@ import socket
 import struct
 
 MAGIC = 0x4E42434D
-VERSION = 6
+VERSION = 7
 HDR_LEN = 16
 F_TAG = 0x80
 TAG_LEN = 16
@@ -46,7 +46,7 @@ CONF_LEN = 368
 CONF_NONCE_OFF = 348
 CONF_FLAGS_OFF = 364
 CONF_F_KEY = 1
-PARAMS_LEN = 216
+PARAMS_LEN = 236
 PROOF_LEN = 32
 BUSY_LEN = 68
 REJECT_LEN = 130
@@ -108,8 +108,10 @@ def params(cn, cookie, direction=DIR_FORWARD, proto=17, vlan=0, streams=1,
            sizes=(512,), pattern=(0,), rate_num=1000, rate_den=1, packets=0,
            duration_ms=1000, omit_ms=0, latency_rate=0, client_ip=0,
            responder_ip=0, client_mac=b"\0" * 6, responder_mac=b"\0" * 6,
-           sport_base=SPORT_BASE, dport=DPORT, interval_ms=0):
-    """PARAMS body, 216 bytes, ending in the proof (cn, cookie)."""
+           sport_base=SPORT_BASE, dport=DPORT, interval_ms=0, tcp=0,
+           tcp_flags=0, tcp_cc=0, tcp_window=0, tcp_msg=0, nbytes=0):
+    """PARAMS body, 236 bytes, ending in the proof (cn, cookie); the
+    closed-loop TCP fields (since version 7) before it."""
     sz = list(sizes) + [0] * (16 - len(sizes))
     pat = list(pattern) + [0] * (64 - len(pattern))
     b = (struct.pack("!BBHIH", direction, proto, vlan, streams, len(sizes)) +
@@ -120,6 +122,8 @@ def params(cn, cookie, direction=DIR_FORWARD, proto=17, vlan=0, streams=1,
          struct.pack("!II", client_ip, responder_ip) + bytes(client_mac) +
          bytes(responder_mac) + struct.pack("!HHI", sport_base, dport,
                                              interval_ms) +
+         struct.pack("!BBBBIIQ", tcp, tcp_flags, tcp_cc, 0, tcp_window,
+                     tcp_msg, nbytes) +
          proof(cn, cookie))
     assert len(b) == PARAMS_LEN, len(b)
     return b

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""The responder under attack (control protocol version 6), on a switch:
+"""The responder under attack (control protocol version 7), on a switch:
 
     nbNr  responder  (af_packet on vr, 198.19.0.1)  --+
     nbNc  client     (af_packet on vc, 198.18.0.1)  --+-- br0 in nbNs

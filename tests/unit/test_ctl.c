@@ -56,7 +56,7 @@ doc_body_len(uint8_t type)
 	case NB_CTL_BUSY:
 		return 68;
 	case NB_CTL_PARAMS:
-		return 216;
+		return 236;
 	case NB_CTL_INTERVAL:
 		return 892;
 	case NB_CTL_QUIT:
@@ -182,6 +182,25 @@ rand_params(uint64_t *r, struct nb_ctl_params *p)
 	p->interval_ms = rng_below(r, 4) == 0
 				 ? 0
 				 : 100 + rng_below(r, 3600000 - 100 + 1);
+	if (rng_below(r, 4) == 0) { /* closed-loop TCP (version 7) */
+		p->tcp = 1;
+		p->proto = NB_IPPROTO_TCP;
+		p->nb_sizes = p->nb_pattern = 1;
+		memset(p->sizes, 0, sizeof(p->sizes));
+		memset(p->pattern, 0, sizeof(p->pattern));
+		p->sizes[0] = (uint16_t)(128 + rng_below(r, 9000 - 128 + 1));
+		p->rate_num = p->packets = p->omit_ms = p->latency_rate = 0;
+		p->tcp_flags = (uint8_t)rng_below(r, 4);
+		p->tcp_cc = (uint8_t)rng_below(r, 2);
+		p->tcp_window =
+			2048 + (uint32_t)rng_below(r, (1u << 30) - 2047);
+		if (p->direction == NB_CTL_DIR_FORWARD && rng_below(r, 2))
+			p->tcp_msg = 1 + (uint32_t)rng_below(r, 1u << 20);
+		else
+			p->bytes = rng_below(r, (UINT64_C(1) << 62) + 1);
+		if (p->bytes == 0 && p->duration_ms == 0)
+			p->duration_ms = 1;
+	}
 	rand_proof(r, &p->proof);
 }
 
@@ -412,6 +431,12 @@ compare_params(const struct nb_ctl_params *a, const struct nb_ctl_params *b)
 	assert_int_equal(a->sport_base, b->sport_base);
 	assert_int_equal(a->dport, b->dport);
 	assert_int_equal(a->interval_ms, b->interval_ms);
+	assert_int_equal(a->tcp, b->tcp);
+	assert_int_equal(a->tcp_flags, b->tcp_flags);
+	assert_int_equal(a->tcp_cc, b->tcp_cc);
+	assert_int_equal(a->tcp_window, b->tcp_window);
+	assert_int_equal(a->tcp_msg, b->tcp_msg);
+	assert_int_equal(a->bytes, b->bytes);
 	compare_proof(&a->proof, &b->proof);
 }
 
@@ -560,9 +585,9 @@ test_roundtrip_fixed(void **state)
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
 	assert_int_equal(len, 384);
-	/* header: version 6, type 1, length 384 */
+	/* header: version 7, type 1, length 384 */
 	assert_memory_equal(buf,
-			    "NBCM\x06\x01\x01\x80\x01\x02\x03\x04"
+			    "NBCM\x07\x01\x01\x80\x01\x02\x03\x04"
 			    "\x00\x00\x00\x01",
 			    16);
 	assert_memory_equal(buf + H + 0, "0.1.0\0\0\0\0\0\0\0\0\0\0\0", 16);
@@ -638,8 +663,8 @@ test_roundtrip_fixed(void **state)
 	}
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
-	assert_int_equal(len, 232);
-	assert_memory_equal(buf + 6, "\x00\xe8", 2);
+	assert_int_equal(len, 252);
+	assert_memory_equal(buf + 6, "\x00\xfc", 2);
 	assert_memory_equal(buf + H,
 			    "\x02\x06\x0f\xfe\x00\x00\x04\x00"
 			    "\x00\x03\x00\x40\x02\x52\x23\x28",
@@ -654,12 +679,14 @@ test_roundtrip_fixed(void **state)
 			    10);
 	/* since version 5: interval_ms at 180 */
 	assert_memory_equal(buf + H + 180, "\x00\x00\x03\xe8", 4);
-	/* since version 3: client_nonce at 184, cookie at 200 */
-	assert_memory_equal(buf + H + 184,
+	/* since version 7: the TCP fields at 184, all 0 in open loop */
+	assert_memory_equal(buf + H + 184, "\0\0\0\0\0\0\0\0\0\0\0\0", 12);
+	/* since version 3: client_nonce, cookie (at 204, 220 since 7) */
+	assert_memory_equal(buf + H + 204,
 			    "\x10\x11\x12\x13\x14\x15\x16\x17"
 			    "\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f",
 			    16);
-	assert_memory_equal(buf + H + 200,
+	assert_memory_equal(buf + H + 220,
 			    "\xc0\xc1\xc2\xc3\xc4\xc5\xc6\xc7"
 			    "\xc8\xc9\xca\xcb\xcc\xcd\xce\xcf",
 			    16);
@@ -736,7 +763,7 @@ test_roundtrip_fixed(void **state)
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
 	assert_int_equal(len, 48);
-	assert_memory_equal(buf + 4, "\x06\x0d\x00\x30", 4);
+	assert_memory_equal(buf + 4, "\x07\x0d\x00\x30", 4);
 	assert_memory_equal(buf + H,
 			    "\x20\x21\x22\x23\x24\x25\x26\x27"
 			    "\x28\x29\x2a\x2b\x2c\x2d\x2e\x2f"
@@ -771,7 +798,7 @@ test_roundtrip_fixed(void **state)
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
 	assert_int_equal(len, 20);
-	assert_memory_equal(buf + 4, "\x06\x0c\x00\x14", 4);
+	assert_memory_equal(buf + 4, "\x07\x0c\x00\x14", 4);
 	assert_memory_equal(buf + H, "\x00\x00\x00\x01", 4);
 	buf[H + 3] = 2;
 	assert_int_equal(decode_exact(buf, len, &d), -EPROTO);
@@ -923,16 +950,16 @@ test_version(void **state)
 	uint32_t t, v;
 
 	(void)state;
-	assert_int_equal(NB_CTL_VERSION, 6);
+	assert_int_equal(NB_CTL_VERSION, 7);
 	for (t = NB_CTL_HELLO; t < NB_CTL_TYPE_MAX; t++) {
 		if (t % 2)
 			rand_msg(&r, (uint8_t)t, &m);
 		else
 			rand_tagged(&r, (uint8_t)t, &m);
 		buf = encode_exact(&m, &len);
-		assert_int_equal(buf[4], 6);
+		assert_int_equal(buf[4], 7);
 		for (v = 0; v < 256; v++) {
-			if (v == 6)
+			if (v == 7)
 				continue;
 			buf[4] = (uint8_t)v;
 			memset(&d, 0, sizeof(d));
@@ -960,10 +987,12 @@ test_version(void **state)
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
 	buf[4] = 5; /* before DONE's flags */
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
-	buf[4] = 7;
+	buf[4] = 6; /* before PARAMS' TCP fields */
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
-	/* version 6 with that header is just malformed */
-	buf[4] = 6;
+	buf[4] = 8;
+	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
+	/* version 7 with that header is just malformed */
+	buf[4] = 7;
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTO);
 	free(buf);
 }
@@ -1340,6 +1369,15 @@ static const struct patch bad_params[] = {
 	{"interval_ms 1", 180, 4, 1},
 	{"interval_ms 3600001", 180, 4, 3600001},
 	{"interval_ms max", 180, 4, 0xffffffff},
+	/* since version 7: an open-loop test has no TCP field set */
+	{"tcp 1 (proto 17, 3 sizes)", 184, 1, 1},
+	{"tcp 2", 184, 1, 2},
+	{"tcp_flags 1 (open loop)", 185, 1, 1},
+	{"tcp_cc 1 (open loop)", 186, 1, 1},
+	{"reserved byte 187", 187, 1, 1},
+	{"tcp_window 1M (open loop)", 188, 4, 1048576},
+	{"tcp_msg 1 (open loop)", 192, 4, 1},
+	{"bytes 1 (open loop)", 196, 8, 1},
 };
 
 static const struct patch good_params[] = {
@@ -1364,10 +1402,10 @@ static const struct patch good_params[] = {
 	{"interval_ms 0", 180, 4, 0},
 	{"interval_ms 100", 180, 4, 100},
 	{"interval_ms 3600000", 180, 4, 3600000},
-	{"client_nonce ones", 184, 8, UINT64_MAX},
-	{"client_nonce end ones", 192, 8, UINT64_MAX},
-	{"cookie ones", 200, 8, UINT64_MAX},
-	{"cookie end ones", 208, 8, UINT64_MAX},
+	{"client_nonce ones", 204, 8, UINT64_MAX},
+	{"client_nonce end ones", 212, 8, UINT64_MAX},
+	{"cookie ones", 220, 8, UINT64_MAX},
+	{"cookie end ones", 228, 8, UINT64_MAX},
 	{"sport_base 65528 + 8 streams", 176, 2, 65528},
 	{"sport_base 0", 176, 2, 0},
 	{"dport 65535", 178, 2, 65535},
@@ -1435,7 +1473,7 @@ test_params_ranges(void **state)
 	(void)state;
 	base_params(&m);
 	orig = encode_exact(&m, &len);
-	assert_int_equal(len, H + 216);
+	assert_int_equal(len, H + 236);
 	/* base_params: packets 0, duration 10 s */
 	assert_int_equal(rd32(orig + H + 124) | rd32(orig + H + 128), 0);
 	assert_int_equal(rd32(orig + H + 136), 10000);
@@ -1477,7 +1515,7 @@ test_params_ranges(void **state)
 	do {                                                                   \
 		base_params(&m);                                               \
 		stmt;                                                          \
-		assert_int_equal(nb_ctl_encoded_len(&m), H + 216);             \
+		assert_int_equal(nb_ctl_encoded_len(&m), H + 236);             \
 		assert_int_equal(nb_ctl_encode(&m, d.u.res.chunk,              \
 					       sizeof(d.u.res.chunk)),         \
 				 -EINVAL);                                     \
@@ -1538,6 +1576,131 @@ test_params_ranges(void **state)
 	assert_int_equal(d.u.params.sizes[15], 0);
 	assert_int_equal(d.u.params.pattern[63], 0);
 	free(orig);
+}
+
+/* A closed-loop TCP test (version 7): forward, one size, 1 MiB window. */
+static void
+base_tcp_params(struct nb_ctl_msg *m)
+{
+	struct nb_ctl_params *p = &m->u.params;
+
+	base_params(m);
+	p->direction = NB_CTL_DIR_FORWARD;
+	p->proto = NB_IPPROTO_TCP;
+	p->nb_sizes = 1;
+	p->sizes[0] = 1518;
+	p->sizes[1] = p->sizes[2] = 0;
+	p->nb_pattern = 1;
+	memset(p->pattern, 0, sizeof(p->pattern));
+	p->rate_num = 0;
+	p->dport = 5201;
+	p->tcp = 1;
+	p->tcp_window = 1u << 20;
+}
+
+static const struct patch bad_tcp[] = {
+	{"proto 17", 1, 1, 17},
+	{"sizes[0] 127", 10, 2, 127},
+	{"nb_sizes 2", 8, 2, 2},
+	{"nb_pattern 2", 42, 2, 2},
+	{"rate_num 1", 108, 8, 1},
+	{"packets 1", 124, 8, 1},
+	{"omit_ms 1", 140, 8, 1},
+	{"latency_rate 1", 148, 8, 1},
+	{"tcp_flags 4", 185, 1, 4},
+	{"tcp_flags 0x80", 185, 1, 0x80},
+	{"tcp_cc 2", 186, 1, 2},
+	{"reserved 1", 187, 1, 1},
+	{"tcp_window 0", 188, 4, 0},
+	{"tcp_window 2047", 188, 4, 2047},
+	{"tcp_window 2^30 + 1", 188, 4, (1u << 30) + 1},
+	{"tcp_msg 2^20 + 1", 192, 4, (1u << 20) + 1},
+	{"bytes 2^62 + 1", 196, 8, 4611686018427387905ull},
+	{"duration_ms 0 (bytes 0)", 132, 8, 0},
+};
+
+static const struct patch good_tcp[] = {
+	{"direction 1", 0, 1, 1},
+	{"direction 2", 0, 1, 2},
+	{"sizes[0] 128", 10, 2, 128},
+	{"sizes[0] 9000", 10, 2, 9000},
+	{"tcp_flags 3", 185, 1, 3},
+	{"tcp_cc 1", 186, 1, 1},
+	{"tcp_window 2048", 188, 4, 2048},
+	{"tcp_window 2^30", 188, 4, 1u << 30},
+	{"tcp_msg 1", 192, 4, 1},
+	{"tcp_msg 2^20", 192, 4, 1u << 20},
+	{"bytes 2^62", 196, 8, 4611686018427387904ull},
+};
+
+static void
+test_params_tcp(void **state)
+{
+	struct nb_ctl_msg m, d;
+	uint8_t *buf, *orig;
+	size_t len, i;
+
+	(void)state;
+	base_tcp_params(&m);
+	m.u.params.tcp_flags = NB_CTL_TCP_F_DELACK;
+	m.u.params.tcp_cc = 1;
+	m.u.params.tcp_msg = 0;
+	m.u.params.bytes = 100ull << 20;
+	roundtrip(&m);
+	orig = encode_exact(&m, &len);
+	assert_int_equal(len, H + 236);
+	/* tcp, flags, cc, reserved; window; msg; bytes */
+	assert_memory_equal(orig + H + 184,
+			    "\x01\x01\x01\x00\x00\x10\x00\x00"
+			    "\x00\x00\x00\x00"
+			    "\x00\x00\x00\x00\x06\x40\x00\x00",
+			    20);
+	free(orig);
+	base_tcp_params(&m);
+	orig = encode_exact(&m, &len);
+	buf = malloc(len);
+	assert_non_null(buf);
+	for (i = 0; i < sizeof(bad_tcp) / sizeof(bad_tcp[0]); i++) {
+		memcpy(buf, orig, len);
+		apply_patch(buf + H, &bad_tcp[i]);
+		if (decode_exact(buf, len, &d) != -EPROTO)
+			fail_msg("TCP %s: accepted", bad_tcp[i].what);
+	}
+	for (i = 0; i < sizeof(good_tcp) / sizeof(good_tcp[0]); i++) {
+		memcpy(buf, orig, len);
+		apply_patch(buf + H, &good_tcp[i]);
+		if (decode_exact(buf, len, &d) != 0)
+			fail_msg("TCP %s: refused", good_tcp[i].what);
+		check_reencode(&d, buf, len);
+	}
+	/* two fields: a ping-pong is forward and by time; bytes may end a
+	 * test without a duration */
+	memcpy(buf, orig, len);
+	apply_patch(buf + H, &(struct patch){"", 192, 4, 64});
+	apply_patch(buf + H, &(struct patch){"", 0, 1, 1});
+	assert_int_equal(decode_exact(buf, len, &d), -EPROTO);
+	memcpy(buf, orig, len);
+	apply_patch(buf + H, &(struct patch){"", 192, 4, 64});
+	apply_patch(buf + H, &(struct patch){"", 196, 8, 1000});
+	assert_int_equal(decode_exact(buf, len, &d), -EPROTO);
+	memcpy(buf, orig, len);
+	apply_patch(buf + H, &(struct patch){"", 132, 8, 0});
+	apply_patch(buf + H, &(struct patch){"", 196, 8, 1000});
+	assert_int_equal(decode_exact(buf, len, &d), 0);
+	assert_int_equal(d.u.params.bytes, 1000);
+	free(buf);
+	free(orig);
+	/* the encoder refuses the same */
+	base_tcp_params(&m);
+	m.u.params.tcp_window = 100;
+	assert_int_equal(
+		nb_ctl_encode(&m, d.u.res.chunk, sizeof(d.u.res.chunk)),
+		-EINVAL);
+	base_params(&m);
+	m.u.params.bytes = 1;
+	assert_int_equal(
+		nb_ctl_encode(&m, d.u.res.chunk, sizeof(d.u.res.chunk)),
+		-EINVAL);
 }
 
 /* Out-of-range fields of the other types: (type, offset, width, value). */
@@ -2626,6 +2789,134 @@ test_results_bad_buckets(void **state)
 #undef ST
 #undef BK
 
+/* The TCP results blob: every field back, the layout where the header
+ * says, and each defect refused. */
+static void
+test_tcpres(void **state)
+{
+	static struct nb_ctl_tcp_hdr h, g;
+	struct nb_tcp_endsnap c[5], d[5];
+	uint64_t r = 11, v;
+	uint8_t *buf, *bad;
+	size_t len, k;
+	uint32_t n, i;
+
+	(void)state;
+	memset(&h, 0, sizeof(h));
+	nb_hist_init(&h.owd);
+	for (i = 0; i < 300; i++)
+		nb_hist_record(&h.owd, 1000 + rng_below(&r, 1000000));
+	h.pmd.ipackets = 123456789;
+	h.pmd.rx_nombuf = 7;
+	h.cpu.wall_ns = 10000000000ull;
+	h.cpu.user_ns = 9000000000ull;
+	h.rx_pkts = 1111;
+	h.ctl_dropped = 9;
+	h.cap_unit = NB_CTL_CAP_L1;
+	h.cap_rate = 1250000000ull;
+	h.cap_held = 77;
+	memset(c, 0, sizeof(c));
+	for (i = 0; i < 5; i++) {
+		uint64_t *f = &c[i].acked;
+
+		c[i].state = (uint8_t)(i * 2);
+		c[i].error = (uint8_t)(i % 5);
+		c[i].check = (uint8_t)(i % 3);
+		for (k = 0; k < NB_TCP_ENDSNAP_U64; k++)
+			f[k] = rng_next(&r);
+	}
+	for (v = 0, k = 0; k < NB_HIST_BUCKETS; k++)
+		v += h.owd.buckets[k] != 0;
+	assert_true(v > 1);
+	len = nb_ctl_tcpres_size(&h, 5);
+	assert_int_equal(len, 234 + 10 * v + 5 * 164);
+	buf = malloc(len + 1);
+	assert_non_null(buf);
+	assert_int_equal(nb_ctl_tcpres_write(&h, c, 5, buf, len - 1), -ENOSPC);
+	assert_int_equal(nb_ctl_tcpres_write(&h, c, 5, buf, len), (int)len);
+	assert_memory_equal(buf, "NBRT\0\0\0\5", 8);
+	assert_int_equal(nb_get_be32(buf + 8 + 4), 123456789); /* ipackets */
+	assert_int_equal(nb_get_be32(buf + 96 + 4), 1111);     /* rx_pkts */
+	assert_int_equal(nb_get_be32(buf + 160 + 4), 9);       /* ctl_dropped */
+	assert_int_equal(nb_get_be32(buf + 168 + 4), 3);       /* cap_unit */
+	assert_int_equal(nb_get_be32(buf + 176 + 4), 1250000000ull);
+	assert_int_equal(nb_get_be32(buf + 184 + 4), 77);  /* cap_held */
+	assert_int_equal(nb_get_be32(buf + 192 + 4), 300); /* owd count */
+	/* the first connection after the buckets */
+	k = len - 5 * 164;
+	assert_int_equal(buf[k], 0);
+	assert_int_equal(nb_get_be32(buf + k + 4),
+			 (uint32_t)(c[0].acked >> 32));
+	assert_int_equal(nb_ctl_tcpres_read(buf, len, &g, d, 5, &n), 0);
+	assert_int_equal(n, 5);
+	assert_memory_equal(c, d, sizeof(c));
+	assert_int_equal(g.owd.count, 300);
+	assert_memory_equal(g.owd.buckets, h.owd.buckets,
+			    sizeof(h.owd.buckets));
+	assert_int_equal(g.pmd.ipackets, 123456789);
+	assert_int_equal(g.cpu.user_ns, 9000000000ull);
+	assert_int_equal(g.ctl_dropped, 9);
+	assert_int_equal(g.cap_rate, 1250000000ull);
+	/* more than we asked for; truncated; trailing; each defect */
+	assert_int_equal(nb_ctl_tcpres_read(buf, len, &g, d, 4, &n), -ENOSPC);
+	for (k = 0; k < len; k += 7)
+		assert_int_equal(nb_ctl_tcpres_read(buf, k, &g, d, 5, &n),
+				 -EPROTO);
+	buf[len] = 0;
+	assert_int_equal(nb_ctl_tcpres_read(buf, len + 1, &g, d, 5, &n),
+			 -EPROTO);
+	bad = malloc(len);
+	assert_non_null(bad);
+	k = len - 5 * 164;
+	{
+		const struct {
+			size_t off;
+			uint8_t v;
+		} defects[] = {
+			{0, 'X'},	/* magic */
+			{7, 6},		/* nb_conns 6 */
+			{7, 4},		/* nb_conns 4 */
+			{k, 11},	/* state past LAST_ACK */
+			{k + 1, 5},	/* error past ABORTED */
+			{k + 2, 3},	/* check past AUTO */
+			{k + 3, 1},	/* reserved */
+			{168 + 7, 4},	/* cap_unit 4 */
+			{192 + 7, 0},	/* owd count != buckets */
+			{232 + 1, 0},	/* nb_buckets */
+			{80 + 0, 0x7f}, /* user time > 4096 x wall */
+		};
+
+		for (i = 0; i < sizeof(defects) / sizeof(defects[0]); i++) {
+			memcpy(bad, buf, len);
+			bad[defects[i].off] = defects[i].v;
+			if (nb_ctl_tcpres_read(bad, len, &g, d, 5, &n) !=
+			    -EPROTO)
+				fail_msg("TCP blob defect %u accepted", i);
+		}
+	}
+	/* the writer refuses what the reader would */
+	c[2].state = 11;
+	assert_int_equal(nb_ctl_tcpres_write(&h, c, 5, buf, len), -EINVAL);
+	c[2].state = 0;
+	h.owd.count++;
+	assert_int_equal(nb_ctl_tcpres_write(&h, c, 5, buf, len), -EINVAL);
+	h.owd.count--;
+	/* no connection, no sample: the header alone */
+	memset(&g, 0, sizeof(g));
+	nb_hist_init(&g.owd);
+	assert_int_equal(nb_ctl_tcpres_size(&g, 0), 234);
+	assert_int_equal(nb_ctl_tcpres_write(&g, NULL, 0, buf, len), 234);
+	assert_int_equal(nb_ctl_tcpres_read(buf, 234, &h, NULL, 0, &n), 0);
+	/* a rate without a unit */
+	g.cap_rate = 1;
+	assert_int_equal(nb_ctl_tcpres_write(&g, NULL, 0, buf, len), -EINVAL);
+	assert_int_equal(n, 0);
+	v = nb_get_be32(buf + 4);
+	assert_int_equal(v, 0);
+	free(bad);
+	free(buf);
+}
+
 static void
 test_results_chunks(void **state)
 {
@@ -2695,6 +2986,7 @@ main(void)
 		cmocka_unit_test(test_session_seq_zero),
 		cmocka_unit_test(test_strings),
 		cmocka_unit_test(test_params_ranges),
+		cmocka_unit_test(test_params_tcp),
 		cmocka_unit_test(test_other_ranges),
 		cmocka_unit_test(test_results_msg),
 		cmocka_unit_test(test_random_buffers),
@@ -2711,6 +3003,7 @@ main(void)
 		cmocka_unit_test(test_results_truncation),
 		cmocka_unit_test(test_results_bad_buckets),
 		cmocka_unit_test(test_results_chunks),
+		cmocka_unit_test(test_tcpres),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

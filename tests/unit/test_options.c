@@ -1256,10 +1256,39 @@ test_tcp_checks(void **state)
 	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1", "--tcp",
 			       "--pingpong", "-n", "1M"),
 			 -EINVAL);
-	/* loopback only, for now */
-	assert_int_equal(CHECK(err, "--peer", "02:00:00:00:00:01", "--tcp"),
+	/* a client of a responder: the TCP options, --reverse; --bidir,
+	 * --latency-rate and a --msg-size range not (yet) */
+	assert_int_equal(CHECK_CFG(&cfg, err, "--peer", "02:00:00:00:00:01",
+				   "--tcp", "-w", "256K", "--cc", "cubic",
+				   "--delayed-ack", "--no-sack", "--reverse"),
+			 0);
+	assert_true(cfg.tcp && cfg.tcp_window == 262144 && cfg.tcp_cc == 1 &&
+		    cfg.tcp_delayed_ack && cfg.tcp_no_sack && cfg.reverse);
+	assert_int_equal(cfg.proto, NB_IPPROTO_TCP);
+	assert_int_equal(cfg.sizes.sizes[0], 1518);
+	assert_int_equal(CHECK_CFG(&cfg, err, "--peer", "02:00:00:00:00:01",
+				   "--tcp", "--pingpong", "--msg-size", "9000",
+				   "--size", "9000"),
+			 0);
+	assert_int_equal(cfg.tcp_msg, 9000);
+	assert_int_equal(
+		CHECK(err, "--peer", "02:00:00:00:00:01", "--tcp", "--bidir"),
+		-EINVAL);
+	assert_non_null(strstr(err, "--bidir"));
+	assert_int_equal(CHECK(err, "--peer", "02:00:00:00:00:01", "--tcp",
+			       "--latency-rate", "1000"),
 			 -EINVAL);
-	assert_non_null(strstr(err, "--tcp"));
+	assert_non_null(strstr(err, "--latency-rate"));
+	assert_int_equal(CHECK(err, "--peer", "02:00:00:00:00:01", "--tcp",
+			       "--pingpong", "--msg-size", "1:4096:*2"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "range"));
+	assert_int_equal(CHECK(err, "--peer", "02:00:00:00:00:01", "--tcp",
+			       "--rate", "1G"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "--rate"));
+	/* a responder takes its tests' TCP from the client */
+	assert_int_equal(CHECK(err, "--tcp"), -EINVAL);
 }
 
 static void

@@ -329,6 +329,74 @@ test_params_time(void **state)
 	ACCEPTED(&c, &p, 10000);
 	p.packets = 148809525;
 	REFUSED(&c, &p, 10000, "--max-time");
+
+	/* a TCP byte count takes at least its time at the link's speed:
+	 * 10 s at 10 Gbit/s are 12.5e9 bytes; unknown speed: no bound */
+	params_init(&p);
+	p.tcp = 1;
+	p.duration_ms = 0;
+	p.rate_num = 0;
+	p.bytes = 12500000000ull;
+	ACCEPTED(&c, &p, 10000);
+	p.bytes = 12500000001ull;
+	REFUSED(&c, &p, 10000, "--max-time");
+	ACCEPTED(&c, &p, 0);
+	/* by time, the byte count does not matter */
+	p.duration_ms = 10000;
+	ACCEPTED(&c, &p, 10000);
+}
+
+/* A responder's TCP sender: capped at --max-rate in its unit, not
+ * refused; a percentage of an unknown link is refused. */
+static void
+test_tcp_cap(void **state)
+{
+	struct nb_ctl_params p;
+	struct nb_config c;
+	uint64_t rate;
+	uint8_t unit;
+	char why[200];
+
+	(void)state;
+	cfg_init(&c);
+	assert_int_equal(nb_parse_rate("10G", &c.max_rate), 0);
+	assert_int_equal(
+		nb_policy_tcp_cap(&c, 0, &rate, &unit, why, sizeof(why)), 0);
+	assert_int_equal(unit, NB_CTL_CAP_L1);
+	assert_int_equal(rate, 1250000000ull);
+	assert_int_equal(nb_parse_rate("800Ml2", &c.max_rate), 0);
+	nb_policy_tcp_cap(&c, 0, &rate, &unit, why, sizeof(why));
+	assert_int_equal(unit, NB_CTL_CAP_L2);
+	assert_int_equal(rate, 100000000ull);
+	assert_int_equal(nb_parse_rate("1Mpps", &c.max_rate), 0);
+	nb_policy_tcp_cap(&c, 0, &rate, &unit, why, sizeof(why));
+	assert_int_equal(unit, NB_CTL_CAP_FRAMES);
+	assert_int_equal(rate, 1000000);
+	assert_int_equal(nb_parse_rate("25%", &c.max_rate), 0);
+	nb_policy_tcp_cap(&c, 40000, &rate, &unit, why, sizeof(why));
+	assert_int_equal(unit, NB_CTL_CAP_L1);
+	assert_int_equal(rate, 1250000000ull); /* 10 Gbit/s of 40 */
+	assert_int_equal(
+		nb_policy_tcp_cap(&c, 0, &rate, &unit, why, sizeof(why)),
+		-EPERM);
+	assert_non_null(strstr(why, "unknown"));
+	assert_int_equal(nb_parse_rate("max", &c.max_rate), 0);
+	nb_policy_tcp_cap(&c, 10000, &rate, &unit, why, sizeof(why));
+	assert_int_equal(unit, NB_CTL_CAP_NONE);
+	assert_int_equal(rate, 0);
+	/* a reverse TCP test at "max" on a 100 Gbit/s link passes a 10G
+	 * cap (the sender is capped), as the UDP one does not */
+	assert_int_equal(nb_parse_rate("10G", &c.max_rate), 0);
+	params_init(&p);
+	p.direction = NB_CTL_DIR_REVERSE;
+	p.rate_num = 0;
+	p.proto = 6;
+	p.tcp = 1;
+	p.sizes[0] = 1518;
+	p.tcp_window = 1u << 20;
+	ACCEPTED(&c, &p, 100000);
+	p.tcp = 0;
+	REFUSED(&c, &p, 100000, "--max-rate");
 }
 
 static void
@@ -844,6 +912,7 @@ main(void)
 		cmocka_unit_test(test_peer_addresses),
 		cmocka_unit_test(test_peer_allow),
 		cmocka_unit_test(test_params_time),
+		cmocka_unit_test(test_tcp_cap),
 		cmocka_unit_test(test_params_rate_pps),
 		cmocka_unit_test(test_params_rate_bits),
 		cmocka_unit_test(test_params_rate_max),

@@ -2,10 +2,10 @@
 /*
  * Unit tests for the token bucket (app/core/nb_tokens.c).  The reference is
  * a different formulation of the same limit, the GCRA's virtual scheduling
- * (ATM's cell-rate check): in units of ns x rate, each event moves a theoretical
- * arrival time TAT by 1e9, and an event conforms when TAT - now x rate is at
- * most (burst - 1) x 1e9.  Both are exact in integers, so they must agree
- * event by event.
+ * (ATM's cell-rate check): in units of ns x rate, each event moves a
+ * theoretical arrival time TAT by 1e9, and an event conforms when TAT - now x
+ * rate is at most (burst - 1) x 1e9.  Both are exact in integers, so they must
+ * agree event by event.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -107,8 +107,8 @@ test_edges(void **state)
 static void
 test_against_gcra(void **state)
 {
-	static const uint64_t rates[] = {1, 3, 100, 7919, 1000000,
-					 NB_TOKENS_MAX_RATE};
+	static const uint64_t rates[] = {1,    3,	100,
+					 7919, 1000000, NB_TOKENS_MAX_RATE};
 	static const uint64_t bursts[] = {1, 2, 20, 1000};
 	uint64_t rng = 0x6e62746f6b656e73ull;
 	size_t ri, bi;
@@ -154,6 +154,65 @@ test_against_gcra(void **state)
 	}
 }
 
+/* A sender that asks every step_ns for T ns and sends a frame of `frame`
+ * units whenever allowed: the units it spent. */
+static uint64_t
+budget_run(struct nb_budget *b, uint64_t t0, uint64_t T, uint64_t step_ns,
+	   uint32_t frame)
+{
+	uint64_t t, spent = 0;
+
+	for (t = t0; t < t0 + T; t += step_ns)
+		if (nb_budget_ok(b, t)) {
+			nb_budget_spend(b, frame);
+			spent += frame;
+		}
+	return spent;
+}
+
+static void
+test_budget(void **state)
+{
+	struct nb_budget b;
+	uint64_t spent, want;
+
+	(void)state;
+	/* 1.25e9 B/s (10 Gbit/s), a 64 KiB burst, 1538-byte frames asked
+	 * for every 50 ns for 1 s: the rate, plus at most burst and a frame */
+	nb_budget_init(&b, 1250000000ull, 65536, 0);
+	spent = budget_run(&b, 0, 1000000000ull, 50, 1538);
+	want = 1250000000ull;
+	assert_true(spent >= want - 1538);
+	assert_true(spent <= want + 65536 + 1538);
+	assert_true(b.held > 0);
+	/* idle 10 s: no more than a burst (and a frame) at once after it */
+	spent = budget_run(&b, 11000000000ull, 1, 1, 1538);
+	assert_int_equal(spent, 1538);
+	spent = budget_run(&b, 11000000000ull, 1000, 1, 1538);
+	assert_true(spent <= 65536 + 1538 + 1538);
+	assert_true(spent >= 65536 - 1538);
+	/* a slow rate loses nothing to rounding: 1000 frames/s asked every
+	 * 7 ns for 2 s, cost 1 a frame, burst 1 */
+	nb_budget_init(&b, 1000, 1, 0);
+	spent = budget_run(&b, 0, 2000000000ull, 7, 1);
+	assert_true(spent >= 1999 && spent <= 2002);
+	/* a clock that goes back refills nothing */
+	nb_budget_init(&b, 1000, 1, 5000000000ull);
+	assert_true(nb_budget_ok(&b, 5000000000ull));
+	nb_budget_spend(&b, 2); /* overdrawn by one unit: 1 ms to pay */
+	assert_false(nb_budget_ok(&b, 1000000000ull));
+	assert_false(nb_budget_ok(&b, 1000000000ull + 1000000));
+	assert_true(nb_budget_ok(&b, 1000000000ull + 1000001));
+	/* no limit */
+	nb_budget_init(&b, 0, 1, 0);
+	assert_int_equal(budget_run(&b, 0, 1000, 1, 9000), 1000 * 9000);
+	assert_int_equal(b.held, 0);
+	/* rates above the maximum are clamped */
+	nb_budget_init(&b, UINT64_MAX, UINT64_MAX, 0);
+	assert_int_equal(b.rate, NB_BUDGET_MAX_RATE);
+	assert_int_equal(b.cap, (int64_t)NB_BUDGET_MAX_BURST * 1000000000);
+}
+
 int
 main(void)
 {
@@ -161,6 +220,7 @@ main(void)
 		cmocka_unit_test(test_burst_then_rate),
 		cmocka_unit_test(test_edges),
 		cmocka_unit_test(test_against_gcra),
+		cmocka_unit_test(test_budget),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* One end of a TCP test negotiated on a peer session (nb_tcprun.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_malloc.h>
+
+#include "nb_ctl.h"
+#include "nb_log.h"
+#include "nb_run.h"
+#include "nb_setup.h"
+#include "nb_tcp_wire.h"
+#include "nb_tcprun.h"
+#include "nb_tcprun_int.h"
+#include "nb_tsc.h"
+
+struct tcprun *
+nb_tcprun_peer_new(struct nb_app *app, const struct nb_tcppeer *pp, char *err,
+		   size_t errlen)
+{
+	struct tcprun *t = calloc(1, sizeof(*t));
+
+	if (t == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	t->app = app;
+	t->is_peer = 1;
+	t->pp = *pp;
+	t->msg = pp->msg;
+	t->no_iv = pp->responder; /* the client prints the intervals */
+	/* the responder's ends listen, the client's connect */
+	t->has_client = !pp->responder;
+	t->has_server = pp->responder;
+	t->n = pp->streams;
+	t->mss = nb_tcp_mss_for(pp->frame, pp->vlan_id);
+	memcpy(t->peer_mac, pp->peer_mac, 6);
+	t->prev = calloc(t->n, sizeof(*t->prev));
+	t->cur = calloc(t->n, sizeof(*t->cur));
+	t->intervals = json_array();
+	if (t->prev == NULL || t->cur == NULL || t->intervals == NULL) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	if (tcprun_build(t, err, errlen) != 0)
+		goto fail;
+	/* the workers wait for the start that START agrees on */
+	app->run.start_tsc = UINT64_MAX;
+	app->run.rx_offset_ns = 0;
+	if (tcprun_launch(t) != 0) {
+		snprintf(err, errlen, "cannot launch the TCP worker");
+		goto fail;
+	}
+	return t;
+fail:
+	tcprun_free(t);
+	free(t);
+	return NULL;
+}
+
+void
+nb_tcprun_peer_arm(struct tcprun *t, uint64_t start_tsc)
+{
+	t->start_ns = nb_clock_ns(&t->app->run.clock, start_tsc);
+	tcprun_step_init(t);
+	nb_run_cpu_now(&t->app->cpu_mark);
+	t->app->run.start_tsc = start_tsc;
+}
+
+int
+nb_tcprun_peer_step(struct tcprun *t, char *why, size_t whylen)
+{
+	uint64_t now = nb_clock_ns(&t->app->run.clock, rte_rdtsc());
+
+	if (t->app->run.start_tsc == UINT64_MAX || now < t->start_ns)
+		return 0;
+	if (!t->header_done && nb_out_chatty(&t->app->out))
+		print_header(t);
+	t->header_done = 1;
+	if (!tcprun_step(t, why, whylen))
+		return 0;
+	t->secs = (double)(now - t->start_ns) / 1e9;
+	return 1;
+}
+
+void
+nb_tcprun_peer_stop(struct tcprun *t)
+{
+	tcprun_join(t);
+}
+
+void
+nb_tcprun_peer_ctl(const struct tcprun *t, uint64_t *handed, uint64_t *dropped)
+{
+	const struct nb_tcpjob *j = t->cj ? t->cj : t->sj;
+
+	*handed = j->ctl_handed;
+	*dropped = j->ctl_dropped;
+}
+
+int
+nb_tcprun_peer_blob(struct tcprun *t, uint8_t **blob, size_t *len)
+{
+	const struct nb_tcpjob *j = t->sj ? t->sj : t->cj;
+	struct nb_ctl_tcp_hdr *h = calloc(1, sizeof(*h));
+	struct nb_tcp_endsnap *c = calloc(t->n, sizeof(*c));
+	struct nb_pmd_stats ps;
+	uint32_t i;
+	int n = -ENOMEM;
+
+	*blob = NULL;
+	if (h == NULL || c == NULL)
+		goto out;
+	memset(&ps, 0, sizeof(ps));
+	nb_port_stats(j->port, &ps);
+	h->pmd = ps;
+	h->pmd.nb_xstats = 0;
+	nb_run_cpu_now(&h->cpu);
+	h->cpu.wall_ns -= t->app->cpu_mark.wall_ns;
+	h->cpu.user_ns -= t->app->cpu_mark.user_ns;
+	h->cpu.system_ns -= t->app->cpu_mark.system_ns;
+	h->rx_pkts = j->rx_pkts;
+	h->rx_bytes = j->rx_bytes;
+	h->tx_pkts = j->tx_pkts;
+	h->tx_bytes = j->tx_bytes;
+	h->foreign = j->foreign;
+	h->bad_csum = j->bad_csum;
+	h->stray = j->stray;
+	h->alloc_fail = j->alloc_fail;
+	h->ctl_dropped = j->ctl_dropped;
+	h->cap_unit = t->pp.cap_unit;
+	h->cap_rate = t->pp.cap_rate;
+	h->cap_held = j->cap.held;
+	if (j->owd != NULL)
+		h->owd = *j->owd;
+	else
+		nb_hist_init(&h->owd);
+	for (i = 0; i < t->n; i++) {
+		const struct nb_tcp_end *e = &j->ends[i];
+
+		nb_tcp_endsnap_of(&e->c, &c[i]);
+		c[i].done_ns =
+			e->done_ns > t->start_ns ? e->done_ns - t->start_ns : 0;
+		c[i].all_acked_ns = e->all_acked_ns > t->start_ns
+					    ? e->all_acked_ns - t->start_ns
+					    : 0;
+	}
+	*len = nb_ctl_tcpres_size(h, t->n);
+	*blob = malloc(*len);
+	if (*blob == NULL)
+		goto out;
+	n = nb_ctl_tcpres_write(h, c, t->n, *blob, *len);
+out:
+	free(h);
+	free(c);
+	if (n < 0) {
+		free(*blob);
+		*blob = NULL;
+		return n;
+	}
+	return 0;
+}
+
+int
+nb_tcprun_peer_report(struct tcprun *t, const uint8_t *blob, size_t len,
+		      int interrupted, const char *why_in)
+{
+	char why[320];
+	uint32_t n = 0;
+	int code = 0;
+
+	snprintf(why, sizeof(why), "%s", why_in ? why_in : "");
+	if (blob != NULL) {
+		t->rhdr = calloc(1, sizeof(*t->rhdr));
+		t->remote = calloc(t->n, sizeof(*t->remote));
+		if (t->rhdr == NULL || t->remote == NULL ||
+		    nb_ctl_tcpres_read(blob, len, t->rhdr, t->remote, t->n,
+				       &n) != 0 ||
+		    n != t->n) {
+			free(t->rhdr);
+			free(t->remote);
+			t->rhdr = NULL;
+			t->remote = NULL;
+			if (!why[0])
+				snprintf(why, sizeof(why),
+					 "the responder's results could not "
+					 "be read");
+		}
+	}
+	if (t->secs <= 0)
+		t->secs =
+			(double)(nb_clock_ns(&t->app->run.clock, rte_rdtsc()) -
+				 t->start_ns) /
+			1e9;
+	report(t, t->secs, interrupted, why, sizeof(why));
+	if (why[0]) {
+		NB_LOG(ERR, "%s", why);
+		code = 1;
+	}
+	return interrupted ? 1 : code;
+}
+
+void
+nb_tcprun_peer_free(struct tcprun *t)
+{
+	if (t == NULL)
+		return;
+	tcprun_join(t);
+	tcprun_free(t);
+	free(t);
+}
