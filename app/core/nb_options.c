@@ -1586,7 +1586,6 @@ check_tcp(struct nb_config *cfg, char *err, size_t errlen)
 		{"test", "suites send open-loop trials"},
 		{"proto", "--tcp is TCP"},
 		{"latency-rate", "the data carries its own stamps"},
-		{"bidir", "not yet: --reverse, or two clients"},
 	};
 	size_t i;
 

@@ -18,14 +18,12 @@ nb_tcp_json_hist(const struct nb_hist *h)
 }
 
 void
-nb_tcp_text_header(FILE *f, int end)
+nb_tcp_text_header(FILE *f, int end, int roles)
 {
-	if (end)
-		fprintf(f, "[ ID] Interval           Transfer     Bitrate"
-			   "         Retr\n");
-	else
-		fprintf(f, "[ ID] Interval           Transfer     Bitrate"
-			   "         Retr  Cwnd          RTT\n");
+	fprintf(f,
+		"[ ID]%s Interval           Transfer     Bitrate"
+		"         Retr%s\n",
+		roles ? "[Role]" : "", end ? "" : "  Cwnd          RTT");
 }
 
 void

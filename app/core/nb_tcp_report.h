@@ -49,8 +49,9 @@ void nb_tcp_snap_pair(const struct nb_tcp_endsnap *snd,
 /* Both ends closed (TIME_WAIT or CLOSED) without an error. */
 int nb_tcp_snap_clean(const struct nb_tcp_snap *s);
 
-/* "[ ID] Interval ... Retr  Cwnd  RTT" */
-void nb_tcp_text_header(FILE *f, int end);
+/* "[ ID] Interval ... Retr  Cwnd  RTT"; roles: "[ ID][Role]" for a
+ * bidirectional test's rows ("  1][TX-C" as their id). */
+void nb_tcp_text_header(FILE *f, int end, int roles);
 
 /* One interval row: id is "  1" or "SUM"; cwnd 0 and rtt_ns 0 print as
  * blanks (the SUM row). */

@@ -296,6 +296,8 @@ tcprun_free(struct tcprun *t)
 	}
 	free(t->prev);
 	free(t->cur);
+	free(t->prev2);
+	free(t->cur2);
 	free(t->remote);
 	free(t->rhdr);
 	json_decref(t->intervals);
@@ -490,6 +492,7 @@ run_test(struct nb_app *app, struct tcprun *t, uint32_t msg, int header,
 	t->loop = t->has_client && t->has_server;
 	t->n = cfg->streams;
 	t->mss = nb_tcp_mss_for(cfg->sizes.sizes[0], cfg->vlan_id);
+	t->ndir = 1;
 	t->prev = calloc(t->n, sizeof(*t->prev));
 	t->cur = calloc(t->n, sizeof(*t->cur));
 	t->intervals = json_array();

@@ -38,6 +38,10 @@ struct tcprun {
 	uint32_t n;
 	uint16_t mss;
 	struct nb_tcp_snap *prev, *cur;
+	/* a bidirectional peer test (ndir 2): the other direction's, and
+	 * which one is in cur and prev now (1: the responder sends) */
+	struct nb_tcp_snap *prev2, *cur2;
+	int ndir, dir;
 	json_t *intervals;
 	double t_prev;
 	uint64_t start_ns;
@@ -86,5 +90,12 @@ void print_header(const struct tcprun *t);
 json_t *sweep_row(const struct tcprun *t, const struct nb_output *o, char *why,
 		  size_t whylen);
 void addr_text(char *b, size_t n, uint32_t ip, uint16_t port);
+/* The report's parts (nb_tcprun_parts.c): each port's frames (and the
+ * responder's), ping-pong's round trips, the responder's figures. */
+json_t *ports_json(const struct tcprun *t);
+void ports_text(const struct tcprun *t, FILE *f);
+void pingpong_text(const struct tcprun *t, double secs, FILE *f);
+json_t *pingpong_json(const struct tcprun *t, double secs);
+json_t *responder_json(const struct nb_ctl_tcp_hdr *h);
 
 #endif /* NB_TCPRUN_INT_H */

@@ -38,10 +38,15 @@ nb_tcprun_peer_new(struct nb_app *app, const struct nb_tcppeer *pp, char *err,
 	t->n = pp->streams;
 	t->mss = nb_tcp_mss_for(pp->frame, pp->vlan_id);
 	memcpy(t->peer_mac, pp->peer_mac, 6);
+	/* both ways: the client's rows of each direction */
+	t->ndir = !pp->responder && pp->c2r && pp->r2c ? 2 : 1;
 	t->prev = calloc(t->n, sizeof(*t->prev));
 	t->cur = calloc(t->n, sizeof(*t->cur));
+	t->prev2 = calloc(t->n, sizeof(*t->prev2));
+	t->cur2 = calloc(t->n, sizeof(*t->cur2));
 	t->intervals = json_array();
-	if (t->prev == NULL || t->cur == NULL || t->intervals == NULL) {
+	if (t->prev == NULL || t->cur == NULL || t->prev2 == NULL ||
+	    t->cur2 == NULL || t->intervals == NULL) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}

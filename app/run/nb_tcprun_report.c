@@ -26,7 +26,7 @@ nconn(const struct tcprun *t)
 int
 rev(const struct tcprun *t)
 {
-	return t->is_peer && !t->pp.responder && !t->pp.c2r;
+	return t->dir == 1 || (t->is_peer && !t->pp.responder && !t->pp.c2r);
 }
 
 int
@@ -81,52 +81,82 @@ snap_all(struct tcprun *t, struct nb_tcp_snap *o)
 	}
 }
 
+/* Direction d of a test (1: a bidirectional test's reverse): its
+ * snapshots become t->cur and t->prev. */
+static void
+set_dir(struct tcprun *t, int d)
+{
+	struct nb_tcp_snap *c = t->cur, *p = t->prev;
+
+	if (t->dir == d)
+		return;
+	t->cur = t->cur2, t->prev = t->prev2;
+	t->cur2 = c, t->prev2 = p;
+	t->dir = d;
+}
+
+/* "1", "SUM"; in a bidirectional test with the role, as iperf3's
+ * "[  5][TX-C]": what the client sends or receives. */
+static void
+row_id(const struct tcprun *t, char *b, size_t n, const char *id)
+{
+	if (t->ndir == 2)
+		snprintf(b, n, "%3s][%s", id, t->dir ? "RX-C" : "TX-C");
+	else
+		snprintf(b, n, "%s", id);
+}
+
 void
 interval(struct tcprun *t, double t1)
 {
 	const struct nb_output *o = &t->app->out;
 	double t0 = t->t_prev;
-	uint64_t bytes = 0, retr = 0;
-	json_t *streams = json_array();
-	int text = nb_out_chatty(o) && o->intervals;
+	json_t *streams = json_array(), *iv = json_object();
+	int text = nb_out_chatty(o) && o->intervals, d;
 	uint32_t i, n = nconn(t);
-	char id[16];
+	char id[16], num[8];
 
-	snap_all(t, t->cur);
-	for (i = 0; i < n; i++) {
-		const struct nb_tcp_snap *a = &t->prev[i], *b = &t->cur[i];
+	for (d = 0; d < t->ndir; d++) {
+		uint64_t bytes = 0, retr = 0;
 
-		bytes += b->acked - a->acked;
-		retr += b->retrans - a->retrans;
-		json_array_append_new(
-			streams,
-			nb_tcp_json_iv_stream((int)i + 1, t0, t1, a, b));
-		if (text && n <= TEXT_STREAM_ROWS_MAX) {
-			snprintf(id, sizeof(id), "%u", i + 1);
-			/* another host's sender: no Retr, Cwnd, RTT here */
-			nb_tcp_text_row(o->f, id, t0, t1, b->acked - a->acked,
+		set_dir(t, d);
+		snap_all(t, t->cur);
+		for (i = 0; i < n; i++) {
+			const struct nb_tcp_snap *a = &t->prev[i],
+						 *b = &t->cur[i];
+
+			bytes += b->acked - a->acked;
+			retr += b->retrans - a->retrans;
+			json_array_append_new(
+				streams,
+				nb_tcp_json_iv_stream((int)(d * n + i + 1), t0,
+						      t1, a, b));
+			if (text && n <= TEXT_STREAM_ROWS_MAX) {
+				snprintf(num, sizeof(num), "%u", d * n + i + 1);
+				row_id(t, id, sizeof(id), num);
+				/* another host's sender: no Retr, Cwnd, RTT */
+				nb_tcp_text_row(
+					o->f, id, t0, t1, b->acked - a->acked,
 					b->retrans - a->retrans, have_snd(t),
 					b->cwnd, b->srtt_ns, o->format, NULL);
+			}
 		}
+		if (text && n > 1) {
+			row_id(t, id, sizeof(id), "SUM");
+			nb_tcp_text_row(o->f, id, t0, t1, bytes, retr,
+					have_snd(t), 0, 0, o->format, NULL);
+		}
+		json_object_set_new(
+			iv, d ? "sum_bidir_reverse" : "sum",
+			nb_tcp_json_sum(t0, t1, bytes, have_snd(t), retr));
+		memcpy(t->prev, t->cur, t->n * sizeof(*t->prev));
 	}
-	if (text && n > 1)
-		nb_tcp_text_row(o->f, "SUM", t0, t1, bytes, retr, have_snd(t),
-				0, 0, o->format, NULL);
+	set_dir(t, 0);
 	if (text)
 		fflush(o->f);
-	json_array_append_new(
-		t->intervals,
-		json_pack("{s:o, s:o}", "streams", streams, "sum",
-			  nb_tcp_json_sum(t0, t1, bytes, have_snd(t), retr)));
-	memcpy(t->prev, t->cur, t->n * sizeof(*t->prev));
+	json_object_set_new(iv, "streams", streams);
+	json_array_append_new(t->intervals, iv);
 	t->t_prev = t1;
-}
-
-void
-addr_text(char *b, size_t n, uint32_t ip, uint16_t port)
-{
-	snprintf(b, n, "%u.%u.%u.%u:%u", ip >> 24, (ip >> 16) & 0xff,
-		 (ip >> 8) & 0xff, ip & 0xff, port);
 }
 
 /* When the last connection's sender had all acknowledged (sender) or
@@ -149,71 +179,6 @@ end_secs(const struct tcprun *t, double fallback, int sender)
 	return last ? (double)last / 1e9 : fallback;
 }
 
-/* Each port's frames as the tool and the PMD counted them. */
-static json_t *
-ports_json(const struct tcprun *t)
-{
-	const struct nb_tcpjob *js[2] = {t->cj, t->sj};
-	json_t *a = json_array();
-	unsigned int i;
-
-	for (i = 0; i < 2; i++) {
-		struct nb_pmd_stats ps;
-
-		if (js[i] == NULL)
-			continue;
-		memset(&ps, 0, sizeof(ps));
-		nb_port_stats(js[i]->port, &ps);
-		json_array_append_new(
-			a,
-			json_pack("{s:i, s:s, s:I, s:I, s:I, s:I, s:I, s:I, "
-				  "s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I, s:I, "
-				  "s:I, s:I}}",
-				  "port", js[i]->port, "role",
-				  js[i]->server ? "server" : "client",
-				  "tool_tx_packets", (json_int_t)js[i]->tx_pkts,
-				  "tool_rx_packets", (json_int_t)js[i]->rx_pkts,
-				  "foreign", (json_int_t)js[i]->foreign,
-				  "bad_checksum", (json_int_t)js[i]->bad_csum,
-				  "stray", (json_int_t)js[i]->stray,
-				  "arp_answered",
-				  (json_int_t)js[i]->arp_answered, "alloc_fail",
-				  (json_int_t)js[i]->alloc_fail, "reclaimed",
-				  (json_int_t)js[i]->reclaimed, "rx_bytes",
-				  (json_int_t)js[i]->rx_bytes, "tx_bytes",
-				  (json_int_t)js[i]->tx_bytes, "pmd",
-				  "opackets", (json_int_t)ps.opackets,
-				  "ipackets", (json_int_t)ps.ipackets,
-				  "imissed", (json_int_t)ps.imissed, "ierrors",
-				  (json_int_t)ps.ierrors, "oerrors",
-				  (json_int_t)ps.oerrors, "rx_nombuf",
-				  (json_int_t)ps.rx_nombuf));
-	}
-	return a;
-}
-
-static void
-ports_text(const struct tcprun *t, FILE *f)
-{
-	const struct nb_tcpjob *js[2] = {t->cj, t->sj};
-	unsigned int i;
-
-	for (i = 0; i < 2; i++)
-		if (js[i] != NULL)
-			fprintf(f,
-				"frames: port %u (%s) sent %llu, received "
-				"%llu; foreign %llu, bad checksum %llu, stray "
-				"(RST sent) %llu, ARP answered %llu\n",
-				js[i]->port,
-				js[i]->server ? "server" : "client",
-				(unsigned long long)js[i]->tx_pkts,
-				(unsigned long long)js[i]->rx_pkts,
-				(unsigned long long)js[i]->foreign,
-				(unsigned long long)js[i]->bad_csum,
-				(unsigned long long)js[i]->stray,
-				(unsigned long long)js[i]->arp_answered);
-}
-
 /* One connection's line of start.connected[]. */
 static json_t *
 conn_json(const struct tcprun *t, uint32_t i, const struct nb_tcp_snap *s)
@@ -233,80 +198,6 @@ conn_json(const struct tcprun *t, uint32_t i, const struct nb_tcp_snap *s)
 			? nb_tcp_state_name(rev(t) ? s->cstate : s->sstate)
 			: "peer's",
 		"error", nb_tcp_error_name(s->cerr ? s->cerr : s->serr));
-}
-
-/* --pingpong: the round trips of request and answer. */
-static void
-pingpong_text(const struct tcprun *t, double secs, FILE *f)
-{
-	const struct nb_hist *h = t->cj->rtt;
-
-	if (h->count == 0) {
-		fprintf(f, "ping-pong: no round trip completed\n");
-		return;
-	}
-	fprintf(f,
-		"ping-pong: %llu round trips of %u-byte requests and answers "
-		"(%.0f per second): RTT min %.2f us, p50 %.2f us, p99 %.2f "
-		"us, max %.2f us, mean %.2f us\n",
-		(unsigned long long)h->count, t->cj->pp_msg,
-		secs > 0 ? (double)h->count / secs : 0, h->min / 1e3,
-		nb_hist_percentile(h, 50) / 1e3,
-		nb_hist_percentile(h, 99) / 1e3, h->max / 1e3,
-		nb_hist_mean(h) / 1e3);
-}
-
-static json_t *
-pingpong_json(const struct tcprun *t, double secs)
-{
-	const struct nb_hist *h = t->cj->rtt;
-	json_t *o = json_pack("{s:i, s:I, s:f}", "msg_size", (int)t->cj->pp_msg,
-			      "round_trips", (json_int_t)h->count, "per_second",
-			      secs > 0 ? (double)h->count / secs : 0.0);
-
-	if (h->count)
-		json_object_set_new(o, "rtt_ns", nb_tcp_json_hist(h));
-	return o;
-}
-
-static const char *
-cap_unit_name(uint64_t unit)
-{
-	return unit == NB_CTL_CAP_FRAMES ? "frames/s"
-	       : unit == NB_CTL_CAP_L2	 ? "bytes/s (L2)"
-					 : "bytes/s (L1)";
-}
-
-/* The responder's TCP worker and port, from its results. */
-static json_t *
-responder_json(const struct nb_ctl_tcp_hdr *h)
-{
-	json_t *o = json_pack(
-		"{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:{s:I, s:I, "
-		"s:I, s:I, s:I, s:I}, s:{s:f, s:f}}",
-		"tool_tx_packets", (json_int_t)h->tx_pkts, "tool_rx_packets",
-		(json_int_t)h->rx_pkts, "tx_bytes", (json_int_t)h->tx_bytes,
-		"rx_bytes", (json_int_t)h->rx_bytes, "foreign",
-		(json_int_t)h->foreign, "bad_checksum", (json_int_t)h->bad_csum,
-		"stray", (json_int_t)h->stray, "alloc_fail",
-		(json_int_t)h->alloc_fail, "ctl_dropped",
-		(json_int_t)h->ctl_dropped, "pmd", "opackets",
-		(json_int_t)h->pmd.opackets, "ipackets",
-		(json_int_t)h->pmd.ipackets, "imissed",
-		(json_int_t)h->pmd.imissed, "ierrors",
-		(json_int_t)h->pmd.ierrors, "oerrors",
-		(json_int_t)h->pmd.oerrors, "rx_nombuf",
-		(json_int_t)h->pmd.rx_nombuf, "cpu", "wall_s",
-		h->cpu.wall_ns / 1e9, "busy_s",
-		(h->cpu.user_ns + h->cpu.system_ns) / 1e9);
-
-	if (h->cap_unit != NB_CTL_CAP_NONE)
-		json_object_set_new(o, "send_cap",
-				    json_pack("{s:I, s:s, s:I}", "rate",
-					      (json_int_t)h->cap_rate, "unit",
-					      cap_unit_name(h->cap_unit),
-					      "held", (json_int_t)h->cap_held));
-	return o;
 }
 
 /* Whether the bytes received were checked: the receivers', and with
@@ -341,83 +232,137 @@ owd(const struct tcprun *t)
 {
 	if (!t->is_peer)
 		return t->sj ? t->sj->owd : NULL;
+	if (t->pp.responder)
+		return t->sj->owd;
 	if (rev(t))
 		return t->cj->owd;
 	return t->rhdr ? &t->rhdr->owd : NULL;
 }
 
-void
-report(struct tcprun *t, double secs, int interrupted, char *why, size_t whylen)
-{
-	struct nb_app *app = t->app;
-	const struct nb_config *cfg = &app->cfg;
-	const struct nb_output *o = &app->out;
-	int text = nb_out_chatty(o);
-	uint64_t sent = 0, rcvd = 0, retr = 0, fr = 0, rto = 0, rec = 0;
-	uint64_t bad = 0, dup = 0, ok = 0;
+/* One direction's totals at the end. */
+struct dir_sums {
+	uint64_t sent, rcvd, retr, fr, rto, rec, bad, dup, ok;
 	double ss, sr;
-	json_t *streams = json_array(), *doc, *start, *end, *conn, *nb;
+};
+
+/* The nbench object's TCP figures of the direction in t->cur, its
+ * totals z and, for what both directions share, z0. */
+static json_t *
+end_json(const struct tcprun *t, const struct dir_sums *z,
+	 const struct dir_sums *z0)
+{
+	const struct nb_config *cfg = &t->app->cfg;
 	const struct nb_hist *h = owd(t);
+	json_t *nb = json_pack(
+		"{s:s, s:s, s:i, s:i, s:b, s:b, s:I, s:I, s:I, s:I, s:I, s:I, "
+		"s:s, s:s}",
+		"mode", "tcp", "topology",
+		t->is_peer ? "peer"
+		: t->loop  ? "loopback"
+		: t->cj	   ? "client"
+			   : "server",
+		"mss", t->mss, "window",
+		(int)(t->is_peer ? t->pp.window : cfg->tcp_window), "sack",
+		!(t->is_peer ? t->pp.no_sack : cfg->tcp_no_sack), "delayed_ack",
+		t->is_peer ? t->pp.delayed_ack : cfg->tcp_delayed_ack,
+		"connections_closed", (json_int_t)z0->ok, "fast_retransmits",
+		(json_int_t)z->fr, "rto", (json_int_t)z->rto, "recoveries",
+		(json_int_t)z->rec, "bad_bytes", (json_int_t)z0->bad,
+		"dup_bytes_received", (json_int_t)z0->dup, "payload",
+		check_text(t), "cc",
+		(t->is_peer ? t->pp.cc : cfg->tcp_cc) ? "cubic" : "newreno");
+
+	if (t->is_peer)
+		json_object_set_new(nb, "direction",
+				    json_string(t->ndir == 2 ? "bidir"
+						: rev(t)     ? "reverse"
+							     : "forward"));
+	if (h && h->count)
+		json_object_set_new(nb, "latency_ns", nb_tcp_json_hist(h));
+	return nb;
+}
+
+/* The end's rows of the direction in t->cur, its streams into the JSON
+ * array (sockets from base + 1). */
+static void
+end_rows(struct tcprun *t, double secs, int interrupted, json_t *streams,
+	 uint32_t base, struct dir_sums *z)
+{
+	const struct nb_config *cfg = &t->app->cfg;
+	const struct nb_output *o = &t->app->out;
+	int text = nb_out_chatty(o);
 	uint64_t bytes = t->is_peer ? t->pp.bytes : cfg->bytes;
 	uint32_t i, n = nconn(t);
-	char a1[40], id[16];
+	char id[16], num[8];
 
+	memset(z, 0, sizeof(*z));
 	snap_all(t, t->cur);
-	ss = end_secs(t, secs, 1);
-	sr = end_secs(t, secs, 0);
+	z->ss = end_secs(t, secs, 1);
+	z->sr = end_secs(t, secs, 0);
 	if (cfg->duration > 0 && !bytes && !interrupted && t->cj)
-		ss = sr = cfg->duration < secs ? cfg->duration : secs;
-	conn = json_array();
-	if (text) {
-		fprintf(o->f, "- - - - - - - - - - - - - - - - - - - - - - - "
-			      "- -\n");
-		nb_tcp_text_header(o->f, 1);
-	}
+		z->ss = z->sr = cfg->duration < secs ? cfg->duration : secs;
 	for (i = 0; i < n; i++) {
 		const struct nb_tcp_snap *s = &t->cur[i];
 
-		sent += s->acked;
-		rcvd += s->rcvd;
-		retr += s->retrans;
-		fr += s->fast_retrans;
-		rto += s->rto;
-		rec += s->recoveries;
-		bad += s->bad_bytes;
-		dup += s->dup_bytes;
-		ok += nb_tcp_snap_clean(s);
+		z->sent += s->acked;
+		z->rcvd += s->rcvd;
+		z->retr += s->retrans;
+		z->fr += s->fast_retrans;
+		z->rto += s->rto;
+		z->rec += s->recoveries;
+		z->bad += s->bad_bytes;
+		z->dup += s->dup_bytes;
+		z->ok += nb_tcp_snap_clean(s);
 		json_array_append_new(
-			streams, nb_tcp_json_end_stream((int)i + 1, ss, sr, s));
-		json_array_append_new(conn, conn_json(t, i, s));
+			streams, nb_tcp_json_end_stream((int)(base + i + 1),
+							z->ss, z->sr, s));
 		if (text && n <= TEXT_STREAM_ROWS_MAX) {
-			snprintf(id, sizeof(id), "%u", i + 1);
+			snprintf(num, sizeof(num), "%u", base + i + 1);
+			row_id(t, id, sizeof(id), num);
 			if (have_snd(t))
-				nb_tcp_text_row(o->f, id, 0, ss, s->acked,
+				nb_tcp_text_row(o->f, id, 0, z->ss, s->acked,
 						s->retrans, 1, 0, 0, o->format,
 						"sender");
 			if (have_rcv(t))
-				nb_tcp_text_row(o->f, id, 0, sr, s->rcvd, 0, 0,
-						0, 0, o->format, "receiver");
+				nb_tcp_text_row(o->f, id, 0, z->sr, s->rcvd, 0,
+						0, 0, 0, o->format, "receiver");
 		}
 	}
-	if (text && n > 1) {
-		if (have_snd(t))
-			nb_tcp_text_row(o->f, "SUM", 0, ss, sent, retr, 1, 0, 0,
-					o->format, "sender");
-		if (have_rcv(t))
-			nb_tcp_text_row(o->f, "SUM", 0, sr, rcvd, 0, 0, 0, 0,
-					o->format, "receiver");
-	}
-	if (text) {
+	row_id(t, id, sizeof(id), "SUM");
+	if (text && n > 1 && have_snd(t))
+		nb_tcp_text_row(o->f, id, 0, z->ss, z->sent, z->retr, 1, 0, 0,
+				o->format, "sender");
+	if (text && n > 1 && have_rcv(t))
+		nb_tcp_text_row(o->f, id, 0, z->sr, z->rcvd, 0, 0, 0, 0,
+				o->format, "receiver");
+}
+
+/* The direction's summary line, its latency, and what it failed in. */
+static void
+dir_summary(struct tcprun *t, const struct dir_sums *z,
+	    const struct dir_sums *z0, int interrupted, char *why,
+	    size_t whylen)
+{
+	const struct nb_output *o = &t->app->out;
+	const struct nb_hist *h = owd(t);
+	uint64_t bytes = t->is_peer ? t->pp.bytes : t->app->cfg.bytes;
+	uint32_t n = nconn(t);
+
+	if (nb_out_chatty(o)) {
+		if (t->ndir == 2)
+			fprintf(o->f, "%s: ",
+				t->dir ? "responder to client"
+				       : "client to responder");
 		fprintf(o->f,
 			"tcp: %u connection%s, %llu closed cleanly; "
 			"retransmits %llu (fast %llu, RTO %llu), recoveries "
 			"%llu; payload %s: %llu bytes wrong, %llu received "
 			"twice\n",
-			n, n == 1 ? "" : "s", (unsigned long long)ok,
-			(unsigned long long)retr, (unsigned long long)fr,
-			(unsigned long long)rto, (unsigned long long)rec,
-			check_text(t), (unsigned long long)bad,
-			(unsigned long long)dup);
+			n, n == 1 ? "" : "s", (unsigned long long)z0->ok,
+			(unsigned long long)z->retr, (unsigned long long)z->fr,
+			(unsigned long long)z->rto, (unsigned long long)z->rec,
+			check_text(t), (unsigned long long)z0->bad,
+			(unsigned long long)z0->dup);
 		if (!have_snd(t) || !have_rcv(t))
 			fprintf(o->f,
 				"(the %s is another host: its counts "
@@ -431,45 +376,65 @@ report(struct tcprun *t, double secs, int interrupted, char *why, size_t whylen)
 				h->min / 1e3, nb_hist_percentile(h, 50) / 1e3,
 				nb_hist_percentile(h, 99) / 1e3, h->max / 1e3,
 				(unsigned long long)h->count);
+	}
+	if (!why[0] && bytes && have_snd(t) && z->sent != bytes && !interrupted)
+		snprintf(why, whylen, "%llu of %llu bytes acknowledged",
+			 (unsigned long long)z->sent,
+			 (unsigned long long)bytes);
+	if (!why[0] && bytes && have_rcv(t) && z->rcvd != bytes && !interrupted)
+		snprintf(why, whylen, "%llu of %llu bytes received",
+			 (unsigned long long)z->rcvd,
+			 (unsigned long long)bytes);
+}
+
+void
+report(struct tcprun *t, double secs, int interrupted, char *why, size_t whylen)
+{
+	struct nb_app *app = t->app;
+	const struct nb_config *cfg = &app->cfg;
+	const struct nb_output *o = &app->out;
+	int text = nb_out_chatty(o), d;
+	struct dir_sums z[2];
+	json_t *streams = json_array(), *doc, *start, *end, *conn, *nb;
+	uint64_t bytes = t->is_peer ? t->pp.bytes : cfg->bytes;
+	uint32_t i, n = nconn(t);
+	char a1[40];
+
+	if (text) {
+		fprintf(o->f, "- - - - - - - - - - - - - - - - - - - - - - - "
+			      "- -\n");
+		nb_tcp_text_header(o->f, 1, t->ndir == 2);
+	}
+	for (d = 0; d < t->ndir; d++) {
+		set_dir(t, d);
+		end_rows(t, secs, interrupted, streams, (uint32_t)d * n, &z[d]);
+	}
+	set_dir(t, 0);
+	/* the connections' states, payload checks: both directions' ends */
+	conn = json_array();
+	for (i = 0; i < n; i++)
+		json_array_append_new(conn, conn_json(t, i, &t->cur[i]));
+	for (d = 0; d < t->ndir; d++) {
+		set_dir(t, d);
+		dir_summary(t, &z[d], &z[0], interrupted, why, whylen);
+	}
+	set_dir(t, 0);
+	if (text) {
 		if (t->cj && t->cj->rtt)
-			pingpong_text(t, ss, o->f);
+			pingpong_text(t, z[0].ss, o->f);
 		ports_text(t, o->f);
-		if (t->rhdr)
-			fprintf(o->f,
-				"frames: the responder sent %llu, received "
-				"%llu; foreign %llu, bad checksum %llu, stray "
-				"(RST sent) %llu\n",
-				(unsigned long long)t->rhdr->tx_pkts,
-				(unsigned long long)t->rhdr->rx_pkts,
-				(unsigned long long)t->rhdr->foreign,
-				(unsigned long long)t->rhdr->bad_csum,
-				(unsigned long long)t->rhdr->stray);
-		if (t->rhdr && t->rhdr->cap_unit != NB_CTL_CAP_NONE)
-			fprintf(o->f,
-				"the responder sends at most %llu %s "
-				"(its --max-rate): its TCP sender waited for "
-				"that %llu times\n",
-				(unsigned long long)t->rhdr->cap_rate,
-				cap_unit_name(t->rhdr->cap_unit),
-				(unsigned long long)t->rhdr->cap_held);
 	}
 	if (!why[0] && n == 0 && !interrupted)
 		snprintf(why, whylen, "no connection was made");
-	if (!why[0] && ok < n && !interrupted)
+	if (!why[0] && z[0].ok < n && !interrupted)
 		snprintf(why, whylen,
 			 "%llu of %u connections did not close cleanly",
-			 (unsigned long long)(n - ok), n);
-	if (!why[0] && bad)
+			 (unsigned long long)(n - z[0].ok), n);
+	if (!why[0] && z[0].bad)
 		snprintf(why, whylen,
 			 "payload check failed: %llu bytes were not what was "
 			 "sent",
-			 (unsigned long long)bad);
-	if (!why[0] && bytes && have_snd(t) && sent != bytes && !interrupted)
-		snprintf(why, whylen, "%llu of %llu bytes acknowledged",
-			 (unsigned long long)sent, (unsigned long long)bytes);
-	if (!why[0] && bytes && have_rcv(t) && rcvd != bytes && !interrupted)
-		snprintf(why, whylen, "%llu of %llu bytes received",
-			 (unsigned long long)rcvd, (unsigned long long)bytes);
+			 (unsigned long long)z[0].bad);
 	if (text && interrupted)
 		fprintf(o->f,
 			"interrupted: the connections were closed after %.2f "
@@ -483,51 +448,42 @@ report(struct tcprun *t, double secs, int interrupted, char *why, size_t whylen)
 		addr_text(a1, sizeof(a1), cfg->dst_ip, TCP_DPORT);
 	start = json_pack(
 		"{s:o, s:s, s:{s:s, s:i}, s:i, s:{s:s, s:i, s:i, s:i, s:f, "
-		"s:I, s:i, s:i}}",
+		"s:I, s:i, s:i, s:i}}",
 		"connected", conn, "version", "dpdk-nbench " NB_VERSION,
 		"connecting_to", "host", a1, "port",
 		t->is_peer ? t->pp.dport : TCP_DPORT, "tcp_mss_default", t->mss,
 		"test_start", "protocol", "TCP", "num_streams", (int)n,
 		"blksize", (int)(t->mss - NB_TCP_STAMP_LEN), "omit", 0,
 		"duration", bytes ? 0.0 : cfg->duration, "bytes",
-		(json_int_t)bytes, "blocks", 0, "reverse", rev(t));
-	end = json_pack("{s:o, s:o, s:o}", "streams", streams, "sum_sent",
-			nb_tcp_json_sum(0, ss, sent, have_snd(t), retr),
-			"sum_received", nb_tcp_json_sum(0, sr, rcvd, 0, 0));
-	nb = json_pack("{s:s, s:s, s:i, s:i, s:b, s:b, s:I, s:I, s:I, s:I, "
-		       "s:I, s:I, s:s}",
-		       "mode", "tcp", "topology",
-		       t->is_peer ? "peer"
-		       : t->loop  ? "loopback"
-		       : t->cj	  ? "client"
-				  : "server",
-		       "mss", t->mss, "window",
-		       (int)(t->is_peer ? t->pp.window : cfg->tcp_window),
-		       "sack", !(t->is_peer ? t->pp.no_sack : cfg->tcp_no_sack),
-		       "delayed_ack",
-		       t->is_peer ? t->pp.delayed_ack : cfg->tcp_delayed_ack,
-		       "connections_closed", (json_int_t)ok, "fast_retransmits",
-		       (json_int_t)fr, "rto", (json_int_t)rto, "recoveries",
-		       (json_int_t)rec, "bad_bytes", (json_int_t)bad,
-		       "dup_bytes_received", (json_int_t)dup, "payload",
-		       check_text(t));
-	if (t->is_peer)
-		json_object_set_new(nb, "direction",
-				    json_string(t->pp.c2r && t->pp.r2c ? "bidir"
-						: t->pp.c2r ? "forward"
-							    : "reverse"));
-	if (t->rhdr)
-		json_object_set_new(nb, "responder", responder_json(t->rhdr));
-	if (h && h->count)
-		json_object_set_new(nb, "latency_ns", nb_tcp_json_hist(h));
+		(json_int_t)bytes, "blocks", 0, "reverse",
+		t->ndir == 1 && rev(t), "bidir", t->ndir == 2);
+	end = json_pack(
+		"{s:o, s:o, s:o}", "streams", streams, "sum_sent",
+		nb_tcp_json_sum(0, z[0].ss, z[0].sent, have_snd(t), z[0].retr),
+		"sum_received", nb_tcp_json_sum(0, z[0].sr, z[0].rcvd, 0, 0));
+	if (t->ndir == 2) {
+		set_dir(t, 1);
+		json_object_set_new(end, "sum_sent_bidir_reverse",
+				    nb_tcp_json_sum(0, z[1].ss, z[1].sent,
+						    have_snd(t), z[1].retr));
+		json_object_set_new(
+			end, "sum_received_bidir_reverse",
+			nb_tcp_json_sum(0, z[1].sr, z[1].rcvd, 0, 0));
+		set_dir(t, 0);
+	}
+	nb = end_json(t, &z[0], &z[0]);
+	if (t->ndir == 2) {
+		set_dir(t, 1);
+		json_object_set_new(nb, "bidir_reverse",
+				    end_json(t, &z[1], &z[0]));
+		set_dir(t, 0);
+	}
 	if (t->cj && t->cj->rtt)
-		json_object_set_new(nb, "pingpong", pingpong_json(t, ss));
-	json_object_set_new(nb, "cc",
-			    json_string((t->is_peer ? t->pp.cc : cfg->tcp_cc)
-						? "cubic"
-						: "newreno"));
+		json_object_set_new(nb, "pingpong", pingpong_json(t, z[0].ss));
 	json_object_set_new(nb, "interrupted", json_boolean(interrupted));
 	json_object_set_new(nb, "ports", ports_json(t));
+	if (t->rhdr)
+		json_object_set_new(nb, "responder", responder_json(t->rhdr));
 	doc = json_pack("{s:o, s:O, s:o, s:o}", "start", start, "intervals",
 			t->intervals, "end", end, "nbench", nb);
 	if (why[0])
@@ -535,126 +491,4 @@ report(struct tcprun *t, double secs, int interrupted, char *why, size_t whylen)
 	app->emitted = 1;
 	if (nb_out_finish(o, doc) != 0)
 		NB_LOG(ERR, "cannot write --json-file %s", cfg->json_file);
-}
-
-void
-print_header(const struct tcprun *t)
-{
-	const struct nb_config *cfg = &t->app->cfg;
-	char a1[40], a2[40];
-	uint16_t i;
-
-	for (i = 0; i < t->app->nb_ports; i++)
-		nb_setup_print_test_port(stdout, &t->app->ports[i]);
-	addr_text(a1, sizeof(a1), cfg->src_ip, NB_DEFAULT_SPORT_BASE);
-	addr_text(a2, sizeof(a2), cfg->dst_ip, TCP_DPORT);
-	if (t->is_peer) {
-		const struct nb_tcppeer *p = &t->pp;
-
-		addr_text(a1, sizeof(a1), p->ip, p->sport_base);
-		addr_text(a2, sizeof(a2), p->peer_ip, p->dport);
-		printf("Peer TCP test (%s): %u connection%s %s%s -> %s "
-		       "(responder %02x:%02x:%02x:%02x:%02x:%02x), MSS %u, "
-		       "window %u, SACK %s, delayed ACK %s, %s",
-		       p->c2r && p->r2c ? "both ways"
-		       : p->c2r		? "client sends"
-					: "responder sends",
-		       t->n, t->n == 1 ? "" : "s", a1, t->n > 1 ? "+" : "", a2,
-		       p->peer_mac[0], p->peer_mac[1], p->peer_mac[2],
-		       p->peer_mac[3], p->peer_mac[4], p->peer_mac[5], t->mss,
-		       p->window, p->no_sack ? "off" : "on",
-		       p->delayed_ack ? "on" : "off",
-		       p->cc ? "CUBIC" : "NewReno");
-		if (p->bytes)
-			printf(", %llu bytes", (unsigned long long)p->bytes);
-		else
-			printf(", %.2f s", p->duration);
-		printf("\n");
-		if (t->app->out.intervals && !t->no_iv)
-			nb_tcp_text_header(t->app->out.f, 0);
-		fflush(stdout);
-		return;
-	}
-	if (t->loop)
-		printf("Loopback TCP test: %u connection%s %s%s -> %s (port "
-		       "%u -> port %u)",
-		       t->n, t->n == 1 ? "" : "s", a1, t->n > 1 ? "+" : "", a2,
-		       t->cj->port, t->sj->port);
-	else if (t->cj)
-		printf("TCP client: %u connection%s %s%s -> %s (port %u, "
-		       "next hop %02x:%02x:%02x:%02x:%02x:%02x)",
-		       t->n, t->n == 1 ? "" : "s", a1, t->n > 1 ? "+" : "", a2,
-		       t->cj->port, t->peer_mac[0], t->peer_mac[1],
-		       t->peer_mac[2], t->peer_mac[3], t->peer_mac[4],
-		       t->peer_mac[5]);
-	else
-		printf("TCP server: listening on %s (port %u), up to %u "
-		       "connection%s",
-		       a2, t->sj->port, t->n, t->n == 1 ? "" : "s");
-	printf(", MSS %u, window %u, SACK %s, delayed ACK %s, %s", t->mss,
-	       cfg->tcp_window, cfg->tcp_no_sack ? "off" : "on",
-	       cfg->tcp_delayed_ack ? "on" : "off",
-	       cfg->tcp_cc ? "CUBIC" : "NewReno");
-	if (cfg->bytes && t->cj)
-		printf(", %llu bytes", (unsigned long long)cfg->bytes);
-	else if (cfg->duration > 0 && (t->cj || cfg->duration_set))
-		printf(", %.2f s", cfg->duration);
-	printf("\n");
-	if (cfg->tcp_msgs.n)
-		printf("ping-pong: %u message sizes, %u to %u B, a test of "
-		       "%.2f s each\n",
-		       cfg->tcp_msgs.n, cfg->tcp_msgs.sizes[0],
-		       cfg->tcp_msgs.sizes[cfg->tcp_msgs.n - 1], cfg->duration);
-	if (t->app->out.intervals && !t->no_iv)
-		nb_tcp_text_header(t->app->out.f, 0);
-	fflush(stdout);
-}
-
-json_t *
-sweep_row(const struct tcprun *t, const struct nb_output *o, char *why,
-	  size_t whylen)
-{
-	const struct nb_hist *h = t->cj ? t->cj->rtt : NULL;
-	struct nb_tcp_snap *s = t->cur;
-	uint64_t bad = 0, ok = 0;
-	uint32_t i, n = nconn(t);
-	json_t *row;
-
-	snap_all((struct tcprun *)(uintptr_t)t, s);
-	for (i = 0; i < n; i++) {
-		bad += s[i].bad_bytes;
-		ok += nb_tcp_snap_clean(&s[i]);
-	}
-	if (h == NULL)
-		return json_null();
-	row = pingpong_json(t, t->secs);
-	json_object_set_new(row, "connections_closed", json_integer((int)ok));
-	json_object_set_new(row, "bad_bytes", json_integer((json_int_t)bad));
-	if (nb_out_chatty(o)) {
-		if (h->count)
-			fprintf(o->f,
-				"%9u  %11llu  %11.0f  %7.2f  %7.2f  %7.2f  "
-				"%7.2f\n",
-				t->msg, (unsigned long long)h->count,
-				t->secs > 0 ? (double)h->count / t->secs : 0,
-				h->min / 1e3, nb_hist_percentile(h, 50) / 1e3,
-				nb_hist_percentile(h, 99) / 1e3, h->max / 1e3);
-		else
-			fprintf(o->f, "%9u  no round trip completed\n", t->msg);
-		fflush(o->f);
-	}
-	if (!why[0] && bad)
-		snprintf(why, whylen,
-			 "payload check failed at %u-byte messages: %llu "
-			 "bytes were not what was sent",
-			 t->msg, (unsigned long long)bad);
-	if (!why[0] && ok < n)
-		snprintf(why, whylen,
-			 "%llu of %u connections did not close cleanly at "
-			 "%u-byte messages",
-			 (unsigned long long)(n - ok), n, t->msg);
-	if (!why[0] && h->count == 0)
-		snprintf(why, whylen, "no round trip at %u-byte messages",
-			 t->msg);
-	return row;
 }

@@ -1256,7 +1256,7 @@ test_tcp_checks(void **state)
 	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1", "--tcp",
 			       "--pingpong", "-n", "1M"),
 			 -EINVAL);
-	/* a client of a responder: the TCP options, --reverse; --bidir,
+	/* a client of a responder: the TCP options, --reverse, --bidir;
 	 * --latency-rate and a --msg-size range not (yet) */
 	assert_int_equal(CHECK_CFG(&cfg, err, "--peer", "02:00:00:00:00:01",
 				   "--tcp", "-w", "256K", "--cc", "cubic",
