@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The parts of a closed-loop TCP report that are not rows: the header,
- * each port's frames, the responder's, ping-pong and a --msg-size sweep's
- * row (nb_tcprun_int.h). */
+ * each port's frames, the responder's, ping-pong (nb_tcprun_int.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,53 +247,4 @@ print_header(const struct tcprun *t)
 	if (t->app->out.intervals && !t->no_iv)
 		nb_tcp_text_header(t->app->out.f, 0, 0);
 	fflush(stdout);
-}
-
-json_t *
-sweep_row(const struct tcprun *t, const struct nb_output *o, char *why,
-	  size_t whylen)
-{
-	const struct nb_hist *h = t->cj ? t->cj->rtt : NULL;
-	struct nb_tcp_snap *s = t->cur;
-	uint64_t bad = 0, ok = 0;
-	uint32_t i, n = nconn(t);
-	json_t *row;
-
-	snap_all((struct tcprun *)(uintptr_t)t, s);
-	for (i = 0; i < n; i++) {
-		bad += s[i].bad_bytes;
-		ok += nb_tcp_snap_clean(&s[i]);
-	}
-	if (h == NULL)
-		return json_null();
-	row = pingpong_json(t, t->secs);
-	json_object_set_new(row, "connections_closed", json_integer((int)ok));
-	json_object_set_new(row, "bad_bytes", json_integer((json_int_t)bad));
-	if (nb_out_chatty(o)) {
-		if (h->count)
-			fprintf(o->f,
-				"%9u  %11llu  %11.0f  %7.2f  %7.2f  %7.2f  "
-				"%7.2f\n",
-				t->msg, (unsigned long long)h->count,
-				t->secs > 0 ? (double)h->count / t->secs : 0,
-				h->min / 1e3, nb_hist_percentile(h, 50) / 1e3,
-				nb_hist_percentile(h, 99) / 1e3, h->max / 1e3);
-		else
-			fprintf(o->f, "%9u  no round trip completed\n", t->msg);
-		fflush(o->f);
-	}
-	if (!why[0] && bad)
-		snprintf(why, whylen,
-			 "payload check failed at %u-byte messages: %llu "
-			 "bytes were not what was sent",
-			 t->msg, (unsigned long long)bad);
-	if (!why[0] && ok < n)
-		snprintf(why, whylen,
-			 "%llu of %u connections did not close cleanly at "
-			 "%u-byte messages",
-			 (unsigned long long)(n - ok), n, t->msg);
-	if (!why[0] && h->count == 0)
-		snprintf(why, whylen, "no round trip at %u-byte messages",
-			 t->msg);
-	return row;
 }
