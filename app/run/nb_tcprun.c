@@ -132,6 +132,9 @@ job_make(struct tcprun *t, uint16_t port, int server, char *err, size_t errlen)
 		}
 	}
 	memcpy(j->mac, t->app->ports[server && t->loop ? 1 : 0].desc.mac, 6);
+	j->rx_csum_hw =
+		(t->app->ports[server && t->loop ? 1 : 0].caps.caps &
+		 NB_CAP_RX_TCP_CKSUM) != 0;
 	j->ip = t->is_peer ? t->pp.ip : server ? cfg->dst_ip : cfg->src_ip;
 	j->listen_port = t->is_peer ? t->pp.dport : TCP_DPORT;
 	j->accept_any = server && !t->loop && !t->is_peer;

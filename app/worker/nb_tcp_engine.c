@@ -249,16 +249,24 @@ rx_step(struct nb_tcpjob *j, uint16_t q, const struct nb_run *run)
 		struct nb_tcp_end *e;
 
 		const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+		uint32_t dlen = m->data_len;
 
-		if (unlikely(m->nb_segs != 1) ||
-		    nb_tcp_frame_parse(d, m->data_len, 0, &f, &s) != 0) {
-			if (j->ctl_rings != NULL && to_control(j, q, m)) {
+		if (unlikely(m->nb_segs != 1)) { /* one piece, to parse it */
+			dlen = m->pkt_len <= sizeof(j->scratch) ? m->pkt_len
+								: 0;
+			d = rte_pktmbuf_read(m, 0, dlen, j->scratch);
+			if (d == NULL)
+				dlen = 0, d = j->scratch;
+		}
+		if (nb_tcp_frame_parse(d, dlen, 0, &f, &s) != 0) {
+			if (j->ctl_rings != NULL && m->nb_segs == 1 &&
+			    to_control(j, q, m)) {
 				pkts[i] = NULL; /* not freed below */
 				continue;
 			}
 			j->rx_pkts++;
 			j->rx_bytes += m->pkt_len + NB_FCS_LEN;
-			foreign(j, d, m->data_len);
+			foreign(j, d, dlen);
 			continue;
 		}
 		j->rx_pkts++;

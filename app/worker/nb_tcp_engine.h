@@ -66,6 +66,9 @@ struct nb_tcpjob {
 	uint16_t nb_pend, pend_head;
 	struct rte_mbuf *pend[NB_BURST];
 	struct nb_hist *owd; /* servers: one-way delay of data (stamps) */
+	/* a frame in chained mbufs (a jumbo frame in 2 KiB buffers), made
+	 * contiguous to be parsed */
+	uint8_t scratch[NB_FRAME_MAX];
 	/* --pingpong (pp_msg bytes each way, 0: a bulk test): clients time
 	 * each request until its whole answer is in, into rtt */
 	uint32_t pp_msg;

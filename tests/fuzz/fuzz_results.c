@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Fuzz target: the results blob (nb_ctl_results_read).
+ * Fuzz target: the results blobs (nb_ctl_results_read, and for an input
+ * that starts with "NBRT" the TCP one, nb_ctl_tcpres_read).
  *
  * The input is one whole blob.  When it reads, it must write back to the
  * same bytes (the layout has one encoding per content: buckets strictly
  * increasing, no zero counts), and cut into RESULTS messages (encode,
  * decode, nb_ctl_results_put) it must reassemble to the same bytes.  A
- * smaller stream array must give -ENOSPC.
+ * smaller stream array must give -ENOSPC.  The TCP blob: the same
+ * write-back and -ENOSPC rules.
  */
 #include <errno.h>
 
@@ -19,6 +21,50 @@
 static struct nb_ctl_stream_res *streams;
 static uint8_t *wbuf, *rbuf;
 static size_t wcap;
+
+static struct nb_tcp_endsnap *conns;
+static struct nb_ctl_tcp_hdr th;
+
+static void
+tcp_blob(const uint8_t *buf, size_t size)
+{
+	uint32_t n = 0xdeadbeef, n2;
+	uint8_t *w;
+	int r;
+
+	if (conns == NULL) {
+		conns = calloc(MAX_STREAMS, sizeof(*conns));
+		if (conns == NULL)
+			abort();
+	}
+	r = nb_ctl_tcpres_read(buf, size, &th, conns, MAX_STREAMS, &n);
+	NB_FUZZ_CHECK(r == 0 || r == -EPROTO || r == -ENOSPC);
+	if (r != 0) {
+		NB_FUZZ_CHECK(n == 0xdeadbeef);
+		return;
+	}
+	NB_FUZZ_CHECK(n <= MAX_STREAMS);
+	NB_FUZZ_CHECK(nb_ctl_tcpres_size(&th, n) == size);
+	w = malloc(size);
+	if (w == NULL)
+		abort();
+	NB_FUZZ_CHECK(nb_ctl_tcpres_write(&th, conns, n, w, size) ==
+		      (int)size);
+	if (memcmp(w, buf, size) != 0) {
+		fprintf(stderr, "TCP results blob of %u connections writes "
+				"back differently\n", n);
+		abort();
+	}
+	NB_FUZZ_CHECK(nb_ctl_tcpres_write(&th, conns, n, w, size - 1) ==
+		      -ENOSPC);
+	free(w);
+	if (n > 0) {
+		n2 = 0xdeadbeef;
+		NB_FUZZ_CHECK(nb_ctl_tcpres_read(buf, size, &th, conns, n - 1,
+						 &n2) == -ENOSPC);
+		NB_FUZZ_CHECK(n2 == 0xdeadbeef);
+	}
+}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -36,6 +82,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 	}
 	buf = nb_fuzz_dup(data, size);
+	if (size >= 4 && memcmp(buf, "NBRT", 4) == 0) {
+		tcp_blob(buf, size);
+		goto out;
+	}
 	r = nb_ctl_results_read(buf, size, &h, streams, MAX_STREAMS, &n);
 	NB_FUZZ_CHECK(r == 0 || r == -EPROTO || r == -ENOSPC);
 	if (r != 0) {

@@ -160,6 +160,21 @@ fill_params(struct nb_ctl_params *p, int variant)
 	p->sport_base = variant == 2 ? 1024 : NB_DEFAULT_SPORT_BASE;
 	p->dport = NB_DEFAULT_DPORT;
 	p->interval_ms = variant == 1 ? 0 : variant == 2 ? 100 : 1000;
+	if (variant == 3) { /* closed-loop TCP, reverse, by bytes */
+		p->direction = NB_CTL_DIR_REVERSE;
+		p->proto = NB_IPPROTO_TCP;
+		p->sizes[0] = 1518;
+		p->rate_num = p->packets = p->omit_ms = p->latency_rate = 0;
+		p->rate_den = 1;
+		p->duration_ms = 0;
+		p->dport = NB_TCP_DPORT;
+		p->interval_ms = 0;
+		p->tcp = 1;
+		p->tcp_flags = NB_CTL_TCP_F_DELACK;
+		p->tcp_cc = 1;
+		p->tcp_window = 1u << 20;
+		p->bytes = 100ull << 20;
+	}
 	fill_proof(&p->proof);
 }
 
@@ -260,6 +275,51 @@ make_blob(uint8_t *blob, size_t cap, uint32_t nstreams, uint32_t samples)
 	return n;
 }
 
+/* A TCP results blob of n connections (the owd histogram from 50
+ * samples), with a --max-rate cap when capped. */
+static int
+make_tcp_blob(uint8_t *blob, size_t cap, uint32_t n, int capped)
+{
+	static struct nb_ctl_tcp_hdr h;
+	struct nb_tcp_endsnap c[4];
+	uint32_t i;
+	int len;
+
+	memset(&h, 0, sizeof(h));
+	nb_hist_init(&h.owd);
+	for (i = 0; n && i < 50; i++)
+		nb_hist_record(&h.owd, 1000 + i * 997u);
+	h.pmd.ipackets = 7182911;
+	h.pmd.opackets = 224511;
+	h.rx_pkts = 7182911;
+	h.tx_pkts = 224511;
+	h.cpu.wall_ns = 3000000000ull;
+	h.cpu.user_ns = 2900000000ull;
+	if (capped) {
+		h.cap_unit = NB_CTL_CAP_L1;
+		h.cap_rate = 1250000000ull;
+		h.cap_held = 12541802;
+	}
+	memset(c, 0, sizeof(c));
+	for (i = 0; i < n; i++) {
+		c[i].state = i ? NB_TCP_CLOSED : NB_TCP_TIME_WAIT;
+		c[i].error = i == 3 ? NB_TCP_ERR_RESET : NB_TCP_OK;
+		c[i].check = NB_TCP_CHECK_ON;
+		c[i].acked = c[i].rcvd = 34952533 + i;
+		c[i].retrans = i * 3;
+		c[i].cwnd = 2u << 20;
+		c[i].srtt_ns = 26000;
+		c[i].done_ns = 3000000000ull + i;
+	}
+	len = nb_ctl_tcpres_write(&h, c, n, blob, cap);
+	if (len < 0) {
+		fprintf(stderr, "nb_ctl_tcpres_write: %s\n",
+			nb_ctl_strerror(len));
+		exit(1);
+	}
+	return len;
+}
+
 static void
 ctl_seeds(void)
 {
@@ -284,7 +344,8 @@ ctl_seeds(void)
 				 "a test from 02:00:00:00:00:09 is running");
 			break;
 		case NB_CTL_PARAMS:
-			for (v = 0; v < 3; v++) {
+			for (v = 0; v < 4; v++) {
+				memset(&m.u.params, 0, sizeof(m.u.params));
 				fill_params(&m.u.params, v);
 				n = encode_msg(&m, buf);
 				snprintf(name, sizeof(name), "params-%d", v);
@@ -373,6 +434,7 @@ static void
 results_seeds(void)
 {
 	static uint8_t blob[65536];
+	char name[32];
 	static const struct {
 		const char *name;
 		uint32_t streams, samples;
@@ -386,6 +448,13 @@ results_seeds(void)
 	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		n = make_blob(blob, sizeof(blob), v[i].streams, v[i].samples);
 		put("results", v[i].name, blob, (size_t)n);
+	}
+	/* the TCP blob: none, one and four connections, a send cap */
+	for (i = 0; i < 3; i++) {
+		n = make_tcp_blob(blob, sizeof(blob), i == 2 ? 4 : (uint32_t)i,
+				  i == 2);
+		snprintf(name, sizeof(name), "tcp-%u", (unsigned)i);
+		put("results", name, blob, (size_t)n);
 	}
 }
 
