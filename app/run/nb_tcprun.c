@@ -93,6 +93,7 @@ job_make(struct tcprun *t, uint16_t port, int server, char *err, size_t errlen)
 	j->queue = 0;
 	j->nb_rxq = t->is_peer ? t->pp.nb_rxq : 1;
 	j->ctl_rings = t->is_peer ? t->pp.ctl_rings : NULL;
+	j->mac_bind = (uint8_t)t->is_peer;
 	j->server = (uint8_t)server;
 	j->sends = (uint8_t)(t->is_peer ? (server ? t->pp.r2c : t->pp.c2r)
 					: !server);
@@ -132,9 +133,8 @@ job_make(struct tcprun *t, uint16_t port, int server, char *err, size_t errlen)
 		}
 	}
 	memcpy(j->mac, t->app->ports[server && t->loop ? 1 : 0].desc.mac, 6);
-	j->rx_csum_hw =
-		(t->app->ports[server && t->loop ? 1 : 0].caps.caps &
-		 NB_CAP_RX_TCP_CKSUM) != 0;
+	j->rx_csum_hw = (t->app->ports[server && t->loop ? 1 : 0].caps.caps &
+			 NB_CAP_RX_TCP_CKSUM) != 0;
 	j->ip = t->is_peer ? t->pp.ip : server ? cfg->dst_ip : cfg->src_ip;
 	j->listen_port = t->is_peer ? t->pp.dport : TCP_DPORT;
 	j->accept_any = server && !t->loop && !t->is_peer;

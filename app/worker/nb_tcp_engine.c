@@ -99,6 +99,18 @@ demux(struct nb_tcpjob *j, const struct nb_flow *f, const struct nb_tcp_seg *s,
 	return &j->ends[i];
 }
 
+/* Peer mode: a segment of one of our 4-tuples from another MAC than the
+ * peer's (a forgery on the segment) reaches no end. */
+static int
+wrong_mac(const struct nb_tcpjob *j, const struct nb_flow *f)
+{
+	uint16_t cport = j->server ? f->src_port : f->dst_port;
+	uint32_t i = (uint16_t)(cport - j->port_base);
+
+	return j->mac_bind && i < j->n &&
+	       memcmp(f->src_mac, j->ends[i].f.dst_mac, 6) != 0;
+}
+
 /* Peer mode: a control session's frame goes to the control lcore (1:
  * the mbuf is the ring's now, or freed when the ring is full). */
 static int
@@ -271,6 +283,10 @@ rx_step(struct nb_tcpjob *j, uint16_t q, const struct nb_run *run)
 		}
 		j->rx_pkts++;
 		j->rx_bytes += m->pkt_len + NB_FCS_LEN;
+		if (unlikely(wrong_mac(j, &f))) {
+			j->foreign++;
+			continue;
+		}
 		e = demux(j, &f, &s, now);
 		/* the checksum: the NIC's verdict, or ours (cheap when the
 		 * payload is the pattern where this end expects it, which

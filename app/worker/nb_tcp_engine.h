@@ -54,6 +54,9 @@ struct nb_tcpjob {
 	 * the control lcore, which answers ARP then */
 	uint16_t nb_rxq;
 	struct rte_ring *const *ctl_rings;
+	/* peer mode: an end takes segments from its peer's MAC only (as
+	 * the UDP receivers count data), others are counted foreign */
+	uint8_t mac_bind;
 	uint16_t listen_port;
 	struct nb_tcp_end *ends;
 	/* the clients' (send_bytes per end); a listener's, to start an end

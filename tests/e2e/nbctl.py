@@ -292,6 +292,37 @@ def udp_frame(dst_mac, src_mac, src_ip, dst_ip, payload,
     return frame + b"\0" * max(0, pad_to - len(frame))
 
 
+TCP_FIN, TCP_SYN, TCP_RST, TCP_PSH, TCP_ACK = 0x01, 0x02, 0x04, 0x08, 0x10
+
+
+def tcp_frame(dst_mac, src_mac, src_ip, dst_ip, sport, dport, seq, ack,
+              flags, payload=b"", window=65535, pad_to=60):
+    """Ethernet II + IPv4 + TCP (no options) with valid checksums."""
+    src_ip, dst_ip = ip_bytes(src_ip), ip_bytes(dst_ip)
+    tlen = 20 + len(payload)
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + tlen, 0, 0x4000, 64,
+                     6, 0, src_ip, dst_ip)
+    ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
+    tcp = struct.pack("!HHIIBBHHH", sport, dport, seq & 0xffffffff,
+                      ack & 0xffffffff, 5 << 4, flags, window, 0, 0) + payload
+    pseudo = src_ip + dst_ip + struct.pack("!BBH", 0, 6, tlen)
+    tcp = tcp[:16] + struct.pack("!H", csum(pseudo + tcp)) + tcp[18:]
+    frame = mac_bytes(dst_mac) + mac_bytes(src_mac) + b"\x08\x00" + ip + tcp
+    return frame + b"\0" * max(0, pad_to - len(frame))
+
+
+def parse_tcp(f):
+    """(src_ip, dst_ip, sport, dport, flags) of an untagged IPv4/TCP
+    frame, or None."""
+    if len(f) < 54 or f[12:14] != b"\x08\x00" or f[23] != 6:
+        return None
+    ihl = (f[14] & 15) * 4
+    t = 14 + ihl
+    sport, dport = struct.unpack_from("!HH", f, t)
+    return (socket.inet_ntoa(f[26:30]), socket.inet_ntoa(f[30:34]), sport,
+            dport, f[t + 13])
+
+
 def ctl_frame(dst_mac, src_mac, src_ip, dst_ip, msg):
     return udp_frame(dst_mac, src_mac, src_ip, dst_ip, msg)
 

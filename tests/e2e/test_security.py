@@ -902,6 +902,78 @@ class Security(nbe2e.E2ECase):
         self.assertEqual(refl, [], "probes reflected to the attacker")
         self.assertAlive(resp)
 
+    def test_forged_tcp(self):
+        """During a closed-loop TCP test (--tcp) the attacker opens
+        connections of its own to the responder's port 5201 (SYNs from its
+        address: each answered by a RST, never a SYN-ACK), and sends
+        segments with the client's IPv4 address and ports from its own MAC
+        (data, RSTs and FINs at sequence numbers all over): none reaches
+        the connection (counted foreign), which delivers every byte, each
+        checked, and closes cleanly."""
+        resp = self.responder(debug=True)
+        atk = self.sock("a")
+        cap = Capture(atk)
+        cap.start()
+        self.addCleanup(cap.finish)
+        c = self.nbench("c", 1, ["--peer", MACS["r"], "--tcp", "--time", "4",
+                                 "--json"], "client")
+        session, _, _ = self.opened(resp)
+        resp.wait_for(r"ctl responder rx START session %08x" % session)
+        rnd = random.Random(11)
+        frames = []
+        for i in range(1500):
+            if i % 3 == 0:  # a connection of the attacker's own
+                frames.append(nbctl.tcp_frame(
+                    MACS["r"], MACS["a"], IPS["a"], IPS["r"], 40000 + i,
+                    5201, rnd.getrandbits(32), 0, nbctl.TCP_SYN))
+                continue
+            flags = (nbctl.TCP_ACK | nbctl.TCP_PSH, nbctl.TCP_RST,
+                     nbctl.TCP_FIN | nbctl.TCP_ACK)[i % 3 - 1 + (i % 2)]
+            frames.append(nbctl.tcp_frame(
+                MACS["r"], MACS["a"], IPS["c"], IPS["r"], 49152, 5201,
+                rnd.getrandbits(32), rnd.getrandbits(32), flags,
+                payload=b"\xa5" * (100 if flags & nbctl.TCP_PSH else 0)))
+        snd = Sender(atk, lambda i: frames[i] if i < len(frames) else None,
+                     pps=1000)
+        snd.start()
+        snd.join(20)
+        sent = snd.finish()
+        self.assertEqual(sent, len(frames))
+        self.assertTrue(c.running(), "the test ended before the injection "
+                        "did (log %s)" % c.save())
+        rc = c.wait(60)
+        self.assertEqual(rc, 0, "client failed (log %s):\n%s"
+                         % (c.log, c.err[-3000:]))
+        d = c.json()
+        nb, e = d["nbench"], d["end"]
+        self.assertEqual(nb["connections_closed"], 1, c.log)
+        self.assertEqual(nb["bad_bytes"], 0, c.log)
+        self.assertEqual(nb["payload"], "checked", c.log)
+        self.assertGreater(e["sum_sent"]["bytes"], 0)
+        self.assertEqual(e["sum_received"]["bytes"], e["sum_sent"]["bytes"])
+        rsp = nb["responder"]
+        missed = rsp["pmd"]["imissed"]
+        syns, forged = len(frames[::3]), len(frames) - len(frames[::3])
+        print("\n  %d SYNs of the attacker's, %d forged segments; "
+              "responder stray %d, foreign %d, imissed %d"
+              % (syns, forged, rsp["stray"], rsp["foreign"], missed))
+        self.assertGreaterEqual(rsp["stray"], syns - missed)
+        self.assertGreaterEqual(rsp["foreign"], forged - missed)
+        cap.finish()
+        seen = [nbctl.parse_tcp(f) for f in cap.frames]
+        to_atk = [t for t in seen if t and t[1] == IPS["a"]]
+        self.assertEqual([t for t in to_atk if t[4] & nbctl.TCP_SYN], [],
+                         "a SYN-ACK went to the attacker")
+        # RSTs are best effort (none waits for a full TX queue): most of
+        # the SYNs get theirs
+        rsts = len([t for t in to_atk if t[4] & nbctl.TCP_RST])
+        self.assertGreater(rsts, syns // 2)
+        self.assertLessEqual(rsts, syns)
+        self.assertLessEqual(rsp["stray"], syns)
+        # no segment of the client's connection went to the attacker
+        self.assertEqual([t for t in seen if t and t[1] == IPS["c"]], [])
+        self.assertAlive(resp)
+
     # --- 6 -------------------------------------------------------------------
 
     def key_file(self, name):
