@@ -11,6 +11,8 @@
 #   3. closed-loop TCP (--tcp, one connection) against open-loop UDP at
 #      --rate max, both 1518 B over the memif loopback: goodput, the payload
 #      bits per second delivered (issue 11's target: TCP >= 0.90 x UDP).
+#   4. the same tool to tool: a responder and a client (--peer) in two
+#      processes over one memif socket.
 #
 # Prints the environment, every command exactly as run, and a table of Mpps
 # with dpdk-nbench/testpmd ratios. Ratios only mean something within one
@@ -214,6 +216,20 @@ share_find() {
 	done
 	return 1
 }
+# share_find_as PID NAME KEY: as share_find, the thread kept under KEY
+# (two processes' threads of one name).
+share_find_as() {
+	local t comm
+	for t in /proc/"$1"/task/*; do
+		comm=
+		read -r comm 2>/dev/null <"$t/comm" || true
+		if [ "$comm" = "$2" ]; then
+			THREAD[$3]=$t
+			return 0
+		fi
+	done
+	return 1
+}
 share_sample() {
 	local k r w
 	for k in "${!THREAD[@]}"; do
@@ -339,6 +355,54 @@ nb_launch() {
 	RX_SHARE=$SHARE
 	share_pct rte-worker-3
 	((RC == 0)) || fail "dpdk-nbench ($name) exited with status $RC" "$tmp/$name.err"
+}
+
+# peer_launch NAME ARGS...: tool to tool: a responder (memif server, its
+# worker lcore 2 on CPU 0 beside both control lcores) and a client (--peer
+# ARGS, its worker lcore 2 on CPU 1) over one memif socket; the client's
+# JSON in $tmp/NAME.json. Sets SHARE (the client's worker), RX_SHARE (the
+# responder's) and STEAL.
+peer_launch() {
+	local name=$1 sock=$tmp/$1.sock s0 rwrap cwrap i
+	shift
+	PREFIXES+=("${tag}${name}r" "${tag}${name}c")
+	local rsp=("$NBENCH" --no-pci --lcores "0@0,1@0,2@0" --file-prefix "${tag}${name}r"
+		--log-level lib.eal:error
+		--vdev "net_memif0,role=server,socket=$sock,rsize=14,mac=02:00:00:00:00:02"
+		-- --one-off --max-rate 100G)
+	local cli=("$NBENCH" --no-pci --lcores "0@0,1@0,2@1" --file-prefix "${tag}${name}c"
+		--log-level lib.eal:error --vdev "net_memif0,role=client,socket=$sock,rsize=14"
+		-- --peer 02:00:00:00:00:02 --time "$time_s" --json --interval 0 "$@")
+	echo "== $name: responder and client, $time_s s, load average $(cut -d' ' -f1 /proc/loadavg)"
+	show_cmd "${rsp[@]}"
+	show_cmd "${cli[@]}"
+	share_reset
+	steal_snap
+	s0=$SNAP
+	start_bounded $((time_s + 3 * STARTUP_BUDGET)) "$tmp/$name.rsp" "$tmp/$name.rsp" "${rsp[@]}"
+	rwrap=$BG_PID
+	for ((i = 0; i < 10 * STARTUP_BUDGET; i++)); do
+		grep -q "responder on port" "$tmp/$name.rsp" 2>/dev/null && break
+		alive "$rwrap" || break
+		sleep 0.1
+	done
+	start_bounded $((time_s + STARTUP_BUDGET)) "$tmp/$name.json" "$tmp/$name.err" "${cli[@]}"
+	cwrap=$BG_PID
+	while alive "$cwrap"; do
+		[ -n "${THREAD[cli]:-}" ] || share_find_as "$(child_of "$cwrap")" rte-worker-2 cli || true
+		[ -n "${THREAD[rsp]:-}" ] || share_find_as "$(child_of "$rwrap")" rte-worker-2 rsp || true
+		share_sample
+		sleep 0.1
+	done
+	reap "$cwrap"
+	local crc=$RC
+	reap "$rwrap"
+	steal_snap
+	steal_pct "$s0" "$SNAP"
+	share_pct rsp
+	RX_SHARE=$SHARE
+	share_pct cli
+	((crc == 0)) || fail "dpdk-nbench client ($name) exited with status $crc" "$tmp/$name.err"
 }
 
 # run_nbench NAME VDEV0 VDEV1: nb_launch at --rate max, $size B frames;
@@ -472,6 +536,21 @@ read -r gp_tcp gp_tcp_retr gp_tcp_bytes < <(goodput "$tmp/gp_tcp.json" tcp) ||
 printf '  TCP goodput %s Gbit/s (%s bytes, %s retransmits); CPU share client %s%%, server %s%%\n' \
 	"$(awk -v v="$gp_tcp" 'BEGIN { printf "%.2f", v / 1e9 }')" "$gp_tcp_bytes" "$gp_tcp_retr" "${gp_tcp_load[0]}" "${gp_tcp_load[1]}"
 
+# 4. the same tool to tool (peer mode, two processes, issue 11's own
+# setting): the client sends, the responder receives.
+peer_launch pp_udp --rate max --size "$GP_SIZE"
+pp_udp_load=("$SHARE" "$RX_SHARE" "$STEAL")
+read -r pp_udp _ pp_udp_n < <(goodput "$tmp/pp_udp.json" udp) ||
+	fail "dpdk-nbench (pp_udp): no JSON result" "$tmp/pp_udp.err"
+printf '  UDP goodput %s Gbit/s (%s frames); CPU share client %s%%, responder %s%%\n' \
+	"$(awk -v v="$pp_udp" 'BEGIN { printf "%.2f", v / 1e9 }')" "$pp_udp_n" "${pp_udp_load[0]}" "${pp_udp_load[1]}"
+peer_launch pp_tcp --tcp --size "$GP_SIZE"
+pp_tcp_load=("$SHARE" "$RX_SHARE" "$STEAL")
+read -r pp_tcp pp_tcp_retr pp_tcp_bytes < <(goodput "$tmp/pp_tcp.json" tcp) ||
+	fail "dpdk-nbench (pp_tcp): no JSON result or a payload error" "$tmp/pp_tcp.err"
+printf '  TCP goodput %s Gbit/s (%s bytes, %s retransmits); CPU share client %s%%, responder %s%%\n' \
+	"$(awk -v v="$pp_tcp" 'BEGIN { printf "%.2f", v / 1e9 }')" "$pp_tcp_bytes" "$pp_tcp_retr" "${pp_tcp_load[0]}" "${pp_tcp_load[1]}"
+
 # ---------------------------------------------------------------------- table
 
 echo
@@ -497,4 +576,7 @@ echo "closed-loop TCP against open-loop UDP, memif loopback, 1518 B, $time_s s e
 row test measure Gbit/s ratio tx% rx% steal%
 row tcp "dpdk-nbench --tcp goodput (1 connection)" "$(gbit "$gp_tcp")" "$(ratio "$gp_tcp" "$gp_udp")" "${gp_tcp_load[@]}"
 row "" "dpdk-nbench UDP goodput, --rate max" "$(gbit "$gp_udp")" "" "${gp_udp_load[@]}"
+echo "the same tool to tool (--peer, a responder in another process; tx% the client's worker, rx% the responder's):"
+row peer "dpdk-nbench --tcp goodput (1 connection)" "$(gbit "$pp_tcp")" "$(ratio "$pp_tcp" "$pp_udp")" "${pp_tcp_load[@]}"
+row "" "dpdk-nbench UDP goodput, --rate max" "$(gbit "$pp_udp")" "" "${pp_udp_load[@]}"
 echo "memif ratios: dpdk-nbench's one direction (sender CPU 1, receiver CPU 0) against testpmd's rate per port, where one core (CPU 1) forwards both directions"
