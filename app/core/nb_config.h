@@ -73,6 +73,8 @@ struct nb_config {
 
 	/* --tcp: closed-loop TCP connections (loopback) */
 	int tcp;
+	/* --rx-port without --tx-port: what another generator sends */
+	int rx_only;
 	uint32_t tcp_window;	  /* --window: the receivers' window (bytes) */
 	int tcp_delayed_ack;	  /* --delayed-ack */
 	int tcp_no_sack;	  /* --no-sack: NewReno's recovery */

@@ -971,7 +971,9 @@ const struct nb_option nb_options[] = {
 	{"tx-port", 0, "LIST", opt_tx_port,
 	 "loopback test: ports that transmit, e.g. 0 or 0,2", 0, NB_IN_LOOP},
 	{"rx-port", 0, "LIST", opt_rx_port,
-	 "loopback test: ports that receive, e.g. 1 or 1,3", 0, NB_IN_LOOP},
+	 "loopback test: ports that receive, e.g. 1 or 1,3; alone, a "
+	 "receive-only test of another generator's frames",
+	 0, NB_IN_LOOP},
 	HEADING("Peer test (client, responder, reflector)"),
 	{"peer", 'c', "MAC|IP", opt_peer,
 	 "client: the responder's MAC, or its IPv4 address (found by ARP); "
@@ -1540,9 +1542,15 @@ check_loopback(const struct nb_config *cfg, char *err, size_t errlen)
 	 * host's TCP */
 	if (cfg->tcp && (cfg->nb_tx_ports == 0) != (cfg->nb_rx_ports == 0))
 		return 0;
+	/* --rx-port alone: a receive-only test of another generator's
+	 * frames (check_rx_only) */
+	if (cfg->nb_tx_ports == 0 && cfg->nb_rx_ports > 0)
+		return 0;
 	if (cfg->nb_tx_ports == 0 || cfg->nb_rx_ports == 0) {
 		snprintf(err, errlen,
-			 "a loopback test needs both --tx-port and --rx-port");
+			 "a loopback test needs --rx-port as well as "
+			 "--tx-port (--rx-port alone is a receive-only test; "
+			 "--tx-port alone only with --tcp)");
 		return -EINVAL;
 	}
 	for (i = 0; i < cfg->nb_tx_ports; i++)
@@ -1653,6 +1661,39 @@ check_tcp(struct nb_config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+/* --rx-port alone (no --tcp): a receive-only test; what only a sender
+ * has is a usage error. */
+static int
+check_rx_only(struct nb_config *cfg, char *err, size_t errlen)
+{
+	static const char *const sender_only[] = {
+		"rate",	   "size",   "bytes",	    "omit",    "replay",
+		"hw-rate", "test",   "impair",	    "src-mac", "dst-mac",
+		"src-ip",  "dst-ip", "tx-checksum",
+	};
+	size_t i;
+
+	cfg->rx_only = cfg->mode == NB_MODE_LOOPBACK && !cfg->tcp &&
+		       cfg->nb_tx_ports == 0 && cfg->nb_rx_ports > 0;
+	if (!cfg->rx_only)
+		return 0;
+	for (i = 0; i < sizeof(sender_only) / sizeof(sender_only[0]); i++)
+		if (given(cfg, sender_only[i])) {
+			snprintf(err, errlen,
+				 "--%s is a sender's: a receive-only test "
+				 "(--rx-port without --tx-port) takes what "
+				 "arrives",
+				 sender_only[i]);
+			return -EINVAL;
+		}
+	if (cfg->sweep.n) {
+		snprintf(err, errlen,
+			 "a size sweep sends: not in a receive-only test");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* The option was given (on the command line or in a config file). */
 static int
 given(const struct nb_config *cfg, const char *name)
@@ -1753,7 +1794,8 @@ nb_config_check(struct nb_config *cfg, char *err, size_t errlen)
 	    check_loopback(cfg, err, errlen) != 0)
 		return -EINVAL;
 	if (check_replay(cfg, err, errlen) != 0 ||
-	    check_tcp(cfg, err, errlen) != 0)
+	    check_tcp(cfg, err, errlen) != 0 ||
+	    check_rx_only(cfg, err, errlen) != 0)
 		return -EINVAL;
 	if (nb_suite_check(cfg, err, errlen) != 0)
 		return -EINVAL;

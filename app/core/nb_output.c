@@ -181,7 +181,12 @@ nb_out_interval_dir(const struct nb_output *o, const struct nb_result *r,
 
 	switch (o->kind) {
 	case NB_OUT_TEXT:
-		if (o->intervals)
+		/* receive-only: every frame first, our streams if any came */
+		if (o->intervals && iv->rx_only)
+			nb_report_rxonly_row(o->f, iv->start, iv->end,
+					     iv->all_rx_pkts, iv->all_rx_bytes,
+					     nb_report_unit(r), "");
+		if (o->intervals && (!iv->rx_only || iv->rx_pkts))
 			nb_report_interval_text(o->f, iv, nb_report_unit(r),
 						tag);
 		if (o->intervals && o->per_queue)

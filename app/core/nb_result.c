@@ -12,6 +12,7 @@
 #include "nb_ivq.h"
 #include "nb_offload.h"
 #include "nb_result.h"
+#include "nb_rxonly.h"
 #include "nb_version.h"
 
 int
@@ -280,6 +281,32 @@ nb_fmt_rate(char *buf, size_t len, double bps, char format)
 	else
 		snprintf(buf, len, "%.2f %s", bps / 8.0 / pow(1024.0, u - 3),
 			 bytes[u - 4]);
+}
+
+static double
+div_s(double v, double secs)
+{
+	return secs > 0 ? v / secs : 0;
+}
+
+void
+nb_report_rxonly_row(FILE *f, double t0, double t1, uint64_t pkts,
+		     uint64_t bytes, char fmt, const char *tail)
+{
+	char xfer[32], l2[32];
+	double secs = t1 - t0;
+
+	nb_fmt_bytes(xfer, sizeof(xfer), (double)bytes);
+	nb_fmt_rate(l2, sizeof(l2), div_s((double)bytes * 8.0, secs), fmt);
+	fprintf(f,
+		"[ RX] %6.2f-%-6.2f sec  %-11s  %-15s %8.3f %8.3f  %llu "
+		"frames%s\n",
+		t0, t1, xfer, l2,
+		div_s(((double)bytes + (double)pkts * NB_L1_OVERHEAD) * 8.0,
+		      secs) /
+			1e9,
+		div_s((double)pkts, secs) / 1e6, (unsigned long long)pkts,
+		tail ? tail : "");
 }
 
 void
@@ -568,6 +595,15 @@ nb_report_text(FILE *f, const struct nb_result *r)
 	uint32_t i;
 
 	fprintf(f, "- - - - - - - - - - - - - - - - - - - - - - - - -\n");
+	if (r->rx_only) { /* what came, then our streams' if any came */
+		uint64_t pkts, bytes;
+
+		nb_rxonly_totals(r, &pkts, &bytes);
+		nb_report_rxonly_row(f, 0, r->rxo_seconds, pkts, bytes, fmt,
+				     " received (every frame)");
+		if (r->sum.rx_pkts == 0)
+			pingpong = 1; /* no stream rows, no rate line */
+	}
 	/* a ping-pong test sends no data: its report is the round trips */
 	for (i = 0; !pingpong && i < r->nb_streams; i++) {
 		snprintf(id, sizeof(id), "%u", r->streams[i].id);
@@ -697,7 +733,14 @@ nb_report_text(FILE *f, const struct nb_result *r)
 				(unsigned long long)r->capture.dropped);
 		fputc('\n', f);
 	}
-	if (r->rx_foreign || r->rx_bad_stream)
+	if (r->rx_only && (r->rx_foreign || r->rx_bad_stream))
+		fprintf(f,
+			"note: %llu of the frames were not this tool's and "
+			"%llu had an unknown stream id: in the [ RX] rows "
+			"only\n",
+			(unsigned long long)r->rx_foreign,
+			(unsigned long long)r->rx_bad_stream);
+	else if (r->rx_foreign || r->rx_bad_stream)
 		fprintf(f,
 			"note: %llu foreign frames and %llu with an unknown "
 			"stream id were received and ignored\n",
@@ -1121,6 +1164,11 @@ nb_json_interval(const struct nb_result *r, const struct nb_interval *iv)
 	json_object_set_new(o, "sum", part);
 	if (iv->nb_queues)
 		json_object_set_new(o, "queues", nb_ivq_json(iv));
+	if (iv->rx_only)
+		json_object_set_new(o, "receive_only",
+				    nb_rxonly_json(iv->end - iv->start,
+						   iv->all_rx_pkts,
+						   iv->all_rx_bytes));
 	if (iv->nb_tester)
 		json_object_set_new(
 			o, "tester",
@@ -1185,6 +1233,14 @@ nb_json_end(const struct nb_result *r)
 	json_object_set_new(rate, "shortfall_percent",
 			    jreal(r->shortfall_percent));
 	json_object_set_new(end, "rate", rate);
+	if (r->rx_only) {
+		uint64_t pkts, bytes;
+
+		nb_rxonly_totals(r, &pkts, &bytes);
+		json_object_set_new(
+			end, "receive_only",
+			nb_rxonly_json(r->rxo_seconds, pkts, bytes));
+	}
 	json_object_set_new(end, "tx_dropped", jint(r->tx_dropped));
 	json_object_set_new(end, "tx_alloc_fail", jint(r->alloc_fail));
 	json_object_set_new(end, "rx_omitted_packets", jint(r->rx_warm));
@@ -1342,6 +1398,39 @@ iv_adjust(struct nb_result *r, uint32_t j, uint32_t k, int64_t d)
 		*t[j] -= take;
 		d += (int64_t)take;
 	}
+}
+
+int
+nb_result_close_rxonly(struct nb_result *r)
+{
+	uint64_t pkts, bytes, sp = 0, sb = 0;
+	struct nb_interval add, *last = NULL;
+	uint32_t k;
+
+	for (k = 0; k < r->nb_intervals; k++) {
+		if (!r->intervals[k].rx_only || r->intervals[k].omitted)
+			continue;
+		last = &r->intervals[k];
+		sp += last->all_rx_pkts;
+		sb += last->all_rx_bytes;
+	}
+	nb_rxonly_totals(r, &pkts, &bytes);
+	if (sp > pkts || sb > bytes)
+		return 0;
+	if (last != NULL && last->end + 1e-3 >= r->rxo_seconds) {
+		last->all_rx_pkts += pkts - sp;
+		last->all_rx_bytes += bytes - sb;
+		return 0;
+	}
+	if (pkts == sp)
+		return 0;
+	memset(&add, 0, sizeof(add));
+	add.start = last ? last->end : 0;
+	add.end = r->rxo_seconds > add.start ? r->rxo_seconds : add.start;
+	add.rx_only = 1;
+	add.all_rx_pkts = pkts - sp;
+	add.all_rx_bytes = bytes - sb;
+	return nb_result_add_interval(r, &add) == 0 ? 1 : -ENOMEM;
 }
 
 int

@@ -88,6 +88,9 @@ struct nb_interval {
 	/* the busy workers' disturbance in the interval (local tests) */
 	uint16_t nb_tester;
 	struct nb_iv_tester tester[NB_TESTER_MAX];
+	/* a receive-only test: every frame the receivers took in */
+	int rx_only;
+	uint64_t all_rx_pkts, all_rx_bytes;
 };
 
 struct nb_result {
@@ -101,6 +104,9 @@ struct nb_result {
 	const char *clock;	    /* what timed the latency */
 	const char *latency_method; /* one-way same host, or round trip */
 	const char *topology;	    /* "loopback", "reflector" */
+	/* a receive-only test (nb_rxonly.h): its length, start to end */
+	int rx_only;
+	double rxo_seconds;
 	char lcore_map[512];
 	struct nb_numa_layout numa; /* workers' and ports' NUMA nodes */
 	int64_t start_time; /* Unix seconds when the test began; 0 unknown */
@@ -223,6 +229,17 @@ json_t *nb_json_interval(const struct nb_result *r,
 json_t *nb_json_end(const struct nb_result *r);
 /* An iperf3-shaped document for a run that ended before any result. */
 json_t *nb_json_error_doc(const char *error);
+
+/* A receive-only test's intervals closed against its totals: what came
+ * after the last edge goes into the last interval, or into one more when
+ * the stats lcore did not reach the end (nb_result_close_intervals' rule
+ * for the streams); 1 when it added one, 0 when not, or -ENOMEM. */
+int nb_result_close_rxonly(struct nb_result *r);
+
+/* A receive-only test's row (nb_rxonly.h): "[ RX] t0-t1 sec Transfer
+ * Bitrate(L2) L1-Gbit/s Mpps N frames", every frame the ports took in. */
+void nb_report_rxonly_row(FILE *f, double t0, double t1, uint64_t pkts,
+			  uint64_t bytes, char fmt, const char *tail);
 
 /* Human units: "1.16 GBytes" (base 1024), "9.99 Gbits/sec" (base 1000). */
 void nb_fmt_bytes(char *buf, size_t len, double bytes);

@@ -43,6 +43,24 @@ print_header(struct nb_app *app)
 		snprintf(rate, sizeof(rate), "%.4f Mpps (L1 %s)",
 			 r->req_pps / 1e6, l1);
 	}
+	if (cfg->rx_only) {
+		printf("Receive-only test: port");
+		for (i = 0; i < cfg->nb_rx_ports; i++)
+			printf("%s %u", i ? "," : "", cfg->rx_ports[i]);
+		printf(" takes in what arrives (this tool's stamped frames "
+		       "also per stream, %u slot%s)",
+		       cfg->streams, cfg->streams == 1 ? "" : "s");
+		if (cfg->packets)
+			printf(", until %llu frames",
+			       (unsigned long long)cfg->packets);
+		if (cfg->duration > 0)
+			printf(", %.2f s", cfg->duration);
+		printf("\n");
+		nb_clock_text(clk, sizeof(clk), r);
+		printf("clock: %s; latency %s\n", clk, r->latency_method);
+		fflush(stdout);
+		return;
+	}
 	if (cfg->mode == NB_MODE_REFLECTOR)
 		printf("Reflector test: port %u -> peer "
 		       "%02x:%02x:%02x:%02x:%02x:%02x and back; ",
@@ -147,7 +165,9 @@ nb_loopback_main(struct nb_app *app)
 		r->ports[i].role = cfg->mode == NB_MODE_REFLECTOR ? "tx+rx"
 				   : i < cfg->nb_tx_ports	  ? "tx"
 								  : "rx";
-	r->topology = cfg->mode == NB_MODE_REFLECTOR ? "reflector" : "loopback";
+	r->topology = cfg->mode == NB_MODE_REFLECTOR ? "reflector"
+		      : cfg->rx_only		     ? "receive-only"
+						     : "loopback";
 	r->latency_method = cfg->mode == NB_MODE_REFLECTOR
 				    ? "round-trip through the reflector"
 				    : "one-way, same host";
@@ -158,7 +178,7 @@ nb_loopback_main(struct nb_app *app)
 	nb_run_local(app, 1);
 	nb_out_progress_end(&app->out);
 	nb_stats_close(app);
-	if (!r->error[0] && r->nb_streams == 0)
+	if (!r->error[0] && r->nb_streams == 0 && !cfg->rx_only)
 		snprintf(r->error, sizeof(r->error), "test failed");
 	nb_out_result(&app->out, r, NULL, r->topology);
 	app->emitted = 1;

@@ -391,11 +391,26 @@ nb_run_free(struct nb_app *app)
 	nb_jobs_free(&app->jobs);
 }
 
+/* A receive-only test (no TX job) ends at its time, or once its
+ * receivers took in --packets frames (any: it counts what arrives). */
+static int
+rx_only_done(const struct nb_app *app)
+{
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; app->cfg.packets && i < app->jobs.nb_rx; i++)
+		n += app->jobs.rx[i]->pkts;
+	if (app->cfg.packets && n >= app->cfg.packets)
+		return 1;
+	return rte_get_tsc_cycles() >= app->run.end_tsc;
+}
+
 void
 nb_run_local(struct nb_app *app, int with_stats)
 {
 	struct nb_run *run = &app->run;
-	uint64_t hz = nb_tsc_hz(), seen = 0, since = 0;
+	uint64_t hz = nb_tsc_hz(), seen = 0, since = 0, loop_end;
 	struct nb_selfnoise_sample noise1;
 	struct nb_jobs_totals t;
 	unsigned int i;
@@ -411,18 +426,26 @@ nb_run_local(struct nb_app *app, int with_stats)
 	for (i = 0; i < app->nb_ports; i++)
 		nb_port_stats_reset(app->port_ids[i]);
 	nb_clock_init(&run->clock, hz, 0);
-	nb_run_arm(app, rte_get_tsc_cycles() +
-				(uint64_t)(NB_RUN_START_DELAY_S * hz));
+	/* receive-only: another generator's frames flow already; the test
+	 * starts as the receivers do */
+	nb_run_arm(app,
+		   rte_get_tsc_cycles() +
+			   (app->cfg.rx_only
+				    ? 0
+				    : (uint64_t)(NB_RUN_START_DELAY_S * hz)));
 	if (nb_run_launch(app, with_stats) != 0)
 		return;
 	nb_selfnoise_wait_tids(&app->jobs);
 	nb_selfnoise_sample(&app->jobs, &app->noise0);
 	app->noise0_ready = 1;
-	for (nb_jobs_totals(&app->jobs, &t); !t.tx_done;
+	for (nb_jobs_totals(&app->jobs, &t);
+	     app->jobs.nb_tx ? !t.tx_done : !rx_only_done(app);
 	     nb_jobs_totals(&app->jobs, &t)) {
 		if (nb_force_quit && !run->tx_stop) {
 			run->tx_stop = 1;
 			interrupted = 1;
+			if (app->jobs.nb_tx == 0)
+				break;
 		}
 		if (!run->tx_stop &&
 		    nb_run_tx_stalled(app, rte_get_tsc_cycles(), &seen,
@@ -435,10 +458,23 @@ nb_run_local(struct nb_app *app, int with_stats)
 		}
 		nb_run_sleep_us(5000);
 	}
+	loop_end = rte_get_tsc_cycles();
 	nb_run_drain(app, 0, 1);
 	nb_selfnoise_sample(&app->jobs, &noise1);
 	app->result.interrupted = interrupted || nb_force_quit;
 	nb_run_collect(app);
+	if (app->cfg.rx_only) { /* its length: the start to the end */
+		app->result.rx_only = 1;
+		app->result.rxo_seconds =
+			loop_end > run->measure_tsc
+				? (double)(loop_end - run->measure_tsc) / hz
+				: 0;
+		/* ended by --time: that long (what the last poll turn took
+		 * on top goes into the last interval) */
+		if (!app->result.interrupted && loop_end >= run->end_tsc &&
+		    app->cfg.duration > 0)
+			app->result.rxo_seconds = app->cfg.duration;
+	}
 	app->noise0_ready = 0;
 	nb_selfnoise_diff(&app->jobs, &app->noise0, &noise1,
 			  &app->result.tester);

@@ -124,6 +124,23 @@ record(struct nb_app *app, const struct nb_counts *now,
 	if (app->cfg.mode != NB_MODE_CLIENT &&
 	    app->cfg.mode != NB_MODE_RESPONDER)
 		record_queues(&iv, now, prev);
+	if (app->cfg.rx_only) {
+		uint16_t i;
+
+		iv.rx_only = 1;
+		for (i = 0; i < now->nb_ports; i++) {
+			int same =
+				i < prev->nb_ports &&
+				prev->ports[i].port_id == now->ports[i].port_id;
+
+			iv.all_rx_pkts +=
+				delta(now->ports[i].rx_pkts,
+				      same ? prev->ports[i].rx_pkts : 0);
+			iv.all_rx_bytes +=
+				delta(now->ports[i].rx_bytes,
+				      same ? prev->ports[i].rx_bytes : 0);
+		}
+	}
 	if (omitted) {
 		iv.tx_pkts = now->tx_warm_pkts - prev->tx_warm_pkts;
 		iv.tx_bytes = now->tx_warm_bytes - prev->tx_warm_bytes;
@@ -329,13 +346,14 @@ nb_stats_close(struct nb_app *app)
 {
 	struct nb_result *r = &app->result;
 	uint32_t n0 = r->nb_intervals;
-	int appended = nb_result_close_intervals(r);
+	int appended = r->rx_only ? nb_result_close_rxonly(r)
+				  : nb_result_close_intervals(r);
 
 	/* the held one (now with the late frames), then any added after it */
 	if (app->last_interval_held)
 		nb_out_interval(&app->out, r,
 				&r->intervals[app->last_interval_held - 1]);
-	if (appended)
+	if (appended > 0)
 		nb_out_interval(&app->out, r, &r->intervals[n0]);
 	app->last_interval_held = 0;
 }

@@ -1219,7 +1219,25 @@ test_tcp_checks(void **state)
 		CHECK(err, "--tx-port", "0", "--tcp", "--dst-ip", "10.0.0.2"),
 		0);
 	assert_int_equal(CHECK(err, "--rx-port", "0", "--tcp"), 0);
-	assert_int_equal(CHECK(err, "--rx-port", "0"), -EINVAL);
+	/* --rx-port alone without --tcp: a receive-only test */
+	assert_int_equal(CHECK_CFG(&cfg, err, "--rx-port", "0"), 0);
+	assert_true(cfg.rx_only);
+	assert_int_equal(CHECK_CFG(&cfg, err, "--rx-port", "0", "--packets",
+				   "1M", "--streams", "4"),
+			 0);
+	assert_true(cfg.rx_only && cfg.packets == 1000000);
+	assert_int_equal(CHECK(err, "--rx-port", "0", "--rate", "1G"), -EINVAL);
+	assert_non_null(strstr(err, "--rate is a sender's"));
+	assert_int_equal(CHECK(err, "--rx-port", "0", "--size", "128"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "--size is a sender's"));
+	assert_int_equal(CHECK(err, "--rx-port", "0", "--bytes", "1G"),
+			 -EINVAL);
+	assert_int_equal(CHECK_CFG(&cfg, err, "--rx-port", "0", "--tcp"), 0);
+	assert_false(cfg.rx_only);
+	assert_int_equal(
+		CHECK_CFG(&cfg, err, "--tx-port", "0", "--rx-port", "1"), 0);
+	assert_false(cfg.rx_only);
 	/* the TCP-only options alone */
 	assert_int_equal(
 		CHECK(err, "--tx-port", "0", "--rx-port", "1", "-w", "1M"),
@@ -1443,11 +1461,12 @@ test_config_check(void **state)
 	assert_int_equal(CHECK(err, "-h", "--tx-port", "0", "--rx-port", "0"),
 			 0);
 
-	/* One side only. */
+	/* One side only: a sender needs a receiver (but with --tcp); a
+	 * receiver alone is a receive-only test. */
 	assert_int_equal(CHECK(err, "--tx-port", "0"), -EINVAL);
 	assert_non_null(strstr(err, "--rx-port"));
-	assert_int_equal(CHECK(err, "--rx-port", "1"), -EINVAL);
-	assert_non_null(strstr(err, "--tx-port"));
+	assert_non_null(strstr(err, "receive-only"));
+	assert_int_equal(CHECK(err, "--rx-port", "1"), 0);
 
 	/* A port on both sides. */
 	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "0"),

@@ -18,6 +18,7 @@
 
 #include "nb_options.h"
 #include "nb_output.h"
+#include "nb_rxonly.h"
 
 #define NS 3 /* streams */
 
@@ -281,6 +282,88 @@ test_close_impaired_appended(void **state)
 	assert_int_equal(fx.r.intervals[2].lost, 5);
 	assert_int_equal(fx.r.intervals[2].stream_tx_pkts[0], 2016 - 2001);
 	assert_true(fabs(fx.r.intervals[2].jitter_ns - 200.0) < 1e-9);
+	nb_result_free(&fx.r);
+}
+
+/* A receive-only test: two intervals of every frame the port took in,
+ * the end's totals a little above (what was drained after the edge). */
+static void
+setup_rxonly(struct fx *fx, double end)
+{
+	struct nb_interval iv;
+	uint32_t i;
+
+	nb_config_defaults(&fx->cfg);
+	fx->cfg.mode = NB_MODE_LOOPBACK;
+	fx->cfg.rx_only = 1;
+	assert_int_equal(nb_result_init(&fx->r, &fx->cfg, 1), 0);
+	fx->r.rx_only = 1;
+	fx->r.rxo_seconds = end;
+	fx->r.nb_ports = 1;
+	for (i = 0; i < 2; i++) {
+		memset(&iv, 0, sizeof(iv));
+		iv.start = i;
+		iv.end = i + 1;
+		iv.rx_only = 1;
+		iv.all_rx_pkts = 14000000 + i;
+		iv.all_rx_bytes = iv.all_rx_pkts * 64;
+		assert_int_equal(nb_result_add_interval(&fx->r, &iv), 0);
+	}
+	fx->r.ports[0].tool_rx_pkts = 28000001 + 3000;
+	fx->r.ports[0].tool_rx_bytes = fx->r.ports[0].tool_rx_pkts * 64;
+}
+
+static void
+test_rxonly(void **state)
+{
+	struct fx fx;
+	json_t *o;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	(void)state;
+	/* ended by --time at 2 s: the drained 3000 go into the last row */
+	setup_rxonly(&fx, 2.0);
+	assert_int_equal(nb_result_close_rxonly(&fx.r), 0);
+	assert_int_equal(fx.r.nb_intervals, 2);
+	assert_int_equal(fx.r.intervals[1].all_rx_pkts, 14000001 + 3000);
+	assert_int_equal(fx.r.intervals[0].all_rx_pkts +
+				 fx.r.intervals[1].all_rx_pkts,
+			 fx.r.ports[0].tool_rx_pkts);
+	/* rates: 64-byte frames, 14,000,001 + 3000 over 1 s; L1 + 20 B */
+	m = open_memstream(&buf, &len);
+	nb_report_rxonly_row(m, 1.0, 2.0, fx.r.intervals[1].all_rx_pkts,
+			     fx.r.intervals[1].all_rx_bytes, 0, "");
+	fclose(m);
+	assert_non_null(strstr(buf, "[ RX]   1.00-2.00"));
+	assert_non_null(strstr(buf, "14003001 frames"));
+	/* L1 Gbit/s 14003001 x 84 x 8 / 1e9 = 9.410, Mpps 14.003 */
+	assert_non_null(strstr(buf, " 9.410 "));
+	assert_non_null(strstr(buf, " 14.003 "));
+	free(buf);
+	o = nb_rxonly_json(2.0, 28003001, 28003001ull * 64);
+	assert_int_equal(json_integer_value(json_object_get(o, "packets")),
+			 28003001);
+	assert_true(
+		fabs(json_real_value(json_object_get(o, "packets_per_second")) -
+		     14001500.5) < 1e-3);
+	assert_true(
+		fabs(json_real_value(json_object_get(o, "l1_bits_per_second")) -
+		     28003001.0 * 84 * 8 / 2) < 1);
+	json_decref(o);
+	nb_result_free(&fx.r);
+	/* ended by --packets at 2.5 s: one more interval takes the rest */
+	setup_rxonly(&fx, 2.5);
+	assert_int_equal(nb_result_close_rxonly(&fx.r), 1);
+	assert_int_equal(fx.r.nb_intervals, 3);
+	assert_true(fabs(fx.r.intervals[2].start - 2.0) < 1e-9);
+	assert_true(fabs(fx.r.intervals[2].end - 2.5) < 1e-9);
+	assert_int_equal(fx.r.intervals[2].all_rx_pkts, 3000);
+	assert_true(fx.r.intervals[2].rx_only);
+	/* closing again adds nothing */
+	assert_int_equal(nb_result_close_rxonly(&fx.r), 0);
+	assert_int_equal(fx.r.nb_intervals, 3);
 	nb_result_free(&fx.r);
 }
 
@@ -585,6 +668,7 @@ main(void)
 		cmocka_unit_test(test_close_appends_when_short),
 		cmocka_unit_test(test_close_impaired_held),
 		cmocka_unit_test(test_close_impaired_appended),
+		cmocka_unit_test(test_rxonly),
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_json_stream),
 		cmocka_unit_test(test_error_doc),
