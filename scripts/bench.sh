@@ -13,6 +13,9 @@
 #      bits per second delivered (issue 11's target: TCP >= 0.90 x UDP).
 #   4. the same tool to tool: a responder and a client (--peer) in two
 #      processes over one memif socket.
+#   5. the sink: testpmd txonly feeds, over memif from another process,
+#      dpdk-nbench receive-only (--rx-port alone) or testpmd rxonly, the
+#      receiver alone on CPU 0.
 #
 # Prints the environment, every command exactly as run, and a table of Mpps
 # with dpdk-nbench/testpmd ratios. Ratios only mean something within one
@@ -418,6 +421,10 @@ run_nbench() {
 		"$NB_DROP" "$NB_OPK" "$NB_IPK" "$SHARE" "$RX_SHARE" "$STEAL"
 }
 
+# testpmd's lcores: main 0 and forwarding 1 on CPUs 0 and 1 (TP_CORES can
+# move them: the sink pair puts both on CPU 0).
+TP_CORES=(-l "0,1")
+
 # run_testpmd NAME MODE EAL/testpmd args...: waits for time_s stats
 # periods after the first, then stops testpmd with SIGINT by its PID.
 # Fails unless testpmd forwarded in MODE (it falls back to io on a bad
@@ -427,7 +434,7 @@ run_testpmd() {
 	local name=$1 mode=$2 prefix=$tag$1 log=$tmp/$1.log s0 deadline n pid=
 	shift 2
 	PREFIXES+=("$prefix")
-	local cmd=("$TESTPMD" --no-pci -l "0,1" --file-prefix "$prefix" --log-level lib.eal:error "$@")
+	local cmd=("$TESTPMD" --no-pci "${TP_CORES[@]}" --file-prefix "$prefix" --log-level lib.eal:error "$@")
 	echo "== $name: dpdk-testpmd, $time_s stats periods of 1 s after the first, load average $(cut -d' ' -f1 /proc/loadavg)"
 	show_cmd "${cmd[@]}"
 	share_reset
@@ -551,6 +558,74 @@ read -r pp_tcp pp_tcp_retr pp_tcp_bytes < <(goodput "$tmp/pp_tcp.json" tcp) ||
 printf '  TCP goodput %s Gbit/s (%s bytes, %s retransmits); CPU share client %s%%, responder %s%%\n' \
 	"$(awk -v v="$pp_tcp" 'BEGIN { printf "%.2f", v / 1e9 }')" "$pp_tcp_bytes" "$pp_tcp_retr" "${pp_tcp_load[0]}" "${pp_tcp_load[1]}"
 
+# 5. the sink: testpmd txonly (a memif server, both its lcores on CPU 1)
+# feeds a receiver on CPU 0 in another process: dpdk-nbench receive-only
+# (--rx-port alone) against testpmd rxonly, one after the other.
+# sink_feed NAME: starts the feeder; FEED_PID its timeout wrapper.
+sink_feed() {
+	local name=$1 prefix=$tag$1
+	PREFIXES+=("$prefix")
+	local cmd=("$TESTPMD" --no-pci --lcores "0@1,1@1" --file-prefix "$prefix"
+		--log-level lib.eal:error --vdev "net_memif0,role=server,socket=$tmp/$name.sock,rsize=14"
+		-- --forward-mode=txonly --txpkts=$((size - 4)) --nb-cores=1 --stats-period 1)
+	echo "== $name: the feeder, dpdk-testpmd txonly"
+	show_cmd "${cmd[@]}"
+	start_bounded $((time_s + 2 * STARTUP_BUDGET + 10)) "$tmp/$name.log" "$tmp/$name.log" "${cmd[@]}"
+	FEED_PID=$BG_PID
+	sleep 2
+}
+sink_stop() {
+	local pid
+	pid=$(child_of "$FEED_PID")
+	kill -INT "${pid:-$FEED_PID}" 2>/dev/null || true
+	reap "$FEED_PID"
+}
+sink_feed feed_nb
+PREFIXES+=("${tag}sink_nb")
+sink_cmd=("$NBENCH" --no-pci --lcores "0@0,1@0,2@0" --file-prefix "${tag}sink_nb"
+	--log-level lib.eal:error --vdev "net_memif0,role=client,socket=$tmp/feed_nb.sock,rsize=14"
+	-- --rx-port 0 --time "$time_s" --json --interval 0)
+echo "== sink_nb: dpdk-nbench receive-only, $time_s s"
+show_cmd "${sink_cmd[@]}"
+share_reset
+steal_snap
+s0=$SNAP
+start_bounded $((time_s + STARTUP_BUDGET)) "$tmp/sink_nb.json" "$tmp/sink_nb.err" "${sink_cmd[@]}"
+while alive "$BG_PID"; do
+	[ -n "${THREAD[rte-worker-2]:-}" ] || share_find "$(child_of "$BG_PID")" rte-worker-2 || true
+	share_sample
+	sleep 0.1
+done
+reap "$BG_PID"
+((RC == 0)) || fail "dpdk-nbench (sink_nb) exited with status $RC" "$tmp/sink_nb.err"
+steal_snap
+steal_pct "$s0" "$SNAP"
+share_pct rte-worker-2
+sink_nb_load=("-" "$SHARE" "$STEAL")
+sink_stop
+read -r sink_nb_pps sink_nb_n sink_nb_pmd < <("$PY" - "$tmp/sink_nb.json" <<'PY'
+import json, sys
+e = json.load(open(sys.argv[1]))["end"]
+r = e["receive_only"]
+print("%.0f %d %d" % (r["packets_per_second"], r["packets"],
+                      e["ports"][0]["pmd"]["ipackets"]))
+PY
+) || fail "dpdk-nbench (sink_nb): no receive_only result" "$tmp/sink_nb.json"
+printf '  received %s Mpps (%s frames; PMD ipackets %s); receiver CPU share %s%%, steal %s%%\n' \
+	"$(mpps "$sink_nb_pps")" "$sink_nb_n" "$sink_nb_pmd" "${sink_nb_load[1]}" "${sink_nb_load[2]}"
+sink_feed feed_tp
+TP_CORES=(--lcores "0@0,1@0")
+run_testpmd sink_testpmd rxonly \
+	--vdev "net_memif0,role=client,socket=$tmp/feed_tp.sock,rsize=14" \
+	-- --forward-mode=rxonly --nb-cores=1 --stats-period 1
+TP_CORES=(-l "0,1")
+sink_tp_load=("-" "$SHARE" "$STEAL")
+sink_stop
+read -r sink_tp_pps sink_tp_min sink_tp_max sink_tp_n < <(tp_rate "$tmp/sink_testpmd.log" Rx-pps 0 "$time_s") ||
+	fail "dpdk-testpmd (sink_testpmd): no Rx-pps lines" "$tmp/sink_testpmd.log"
+printf '  Rx-pps median %s Mpps (min %s, max %s) over %s periods; receiver CPU share %s%%, steal %s%%\n' \
+	"$(mpps "$sink_tp_pps")" "$(mpps "$sink_tp_min")" "$(mpps "$sink_tp_max")" "$sink_tp_n" "${sink_tp_load[1]}" "${sink_tp_load[2]}"
+
 # ---------------------------------------------------------------------- table
 
 echo
@@ -568,6 +643,8 @@ row "" "dpdk-nbench received (packets / seconds)" "$(mpps "$mem_nb_rpps")" "$(ra
 row "" "testpmd io Rx-pps, port 0" "$(mpps "$mem_tp0")" "" "${mem_tp_load[@]}"
 row "" "testpmd io Rx-pps, port 1" "$(mpps "$mem_tp1")" "" "" "" ""
 row "" "testpmd io Rx-pps per port, mean of 0 and 1" "$(mpps "$mem_tp_mean")" "" "" "" ""
+row sink "dpdk-nbench receive-only, from testpmd txonly" "$(mpps "$sink_nb_pps")" "$(ratio "$sink_nb_pps" "$sink_tp_pps")" "${sink_nb_load[@]}"
+row "" "testpmd rxonly Rx-pps, from testpmd txonly" "$(mpps "$sink_tp_pps")" "" "${sink_tp_load[@]}"
 echo
 echo "dpdk-nbench tx_dropped: net_null $null_nb_drop, memif $mem_nb_drop; memif sent $mem_nb_sent, received $mem_nb_rcvd"
 gbit() { awk -v v="$1" 'BEGIN { printf "%.2f", v / 1e9 }'; }
