@@ -28,8 +28,7 @@ nb_port_caps(uint16_t port_id, const struct rte_eth_dev_info *info,
 		c->caps |= NB_CAP_TX_TCP_CKSUM;
 	if (info->rx_offload_capa & RTE_ETH_RX_OFFLOAD_TIMESTAMP)
 		c->caps |= NB_CAP_RX_TIMESTAMP;
-	if (info->rx_offload_capa & RTE_ETH_RX_OFFLOAD_TCP_CKSUM)
-		c->caps |= NB_CAP_RX_TCP_CKSUM;
+
 	if (info->flow_type_rss_offloads &
 	    (RTE_ETH_RSS_IPV4 | RTE_ETH_RSS_FRAG_IPV4 |
 	     RTE_ETH_RSS_NONFRAG_IPV4_OTHER))

@@ -263,9 +263,6 @@ nb_port_setup(uint16_t port_id, const struct nb_port_req *req,
 	conf.txmode.offloads |= nb_caps_tx_offloads(&p->caps, req->tx_csum);
 	if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE)
 		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
-	/* the TCP receiver takes the NIC's verdict where it has one */
-	if (p->caps.caps & NB_CAP_RX_TCP_CKSUM)
-		conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_TCP_CKSUM;
 	if (req->max_frame > RTE_MBUF_DEFAULT_DATAROOM &&
 	    (info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_SCATTER))
 		conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_SCATTER;

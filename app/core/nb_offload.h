@@ -29,9 +29,6 @@
  * path takes no checksum offload, so asking for one moves every frame to
  * its slower full-featured path (ixgbe, i40e, bnxt in DPDK 22.11) */
 #define NB_CAP_TX_CSUM_SLOW (1u << 9)
-/* ethdev's RX TCP checksum check (the mbuf's RX_L4_CKSUM flags): enabled
- * where the device has it, used by the closed-loop TCP receiver */
-#define NB_CAP_RX_TCP_CKSUM (1u << 10)
 
 struct nb_dev_caps {
 	uint32_t caps; /* NB_CAP_* */

@@ -309,6 +309,27 @@ nb_report_rxonly_row(FILE *f, double t0, double t1, uint64_t pkts,
 		tail ? tail : "");
 }
 
+/* "sizes: 65-127 B 100.0 %, ...": the bins that got frames. */
+static void
+rxonly_sizes_text(FILE *f, const struct nb_result *r, uint64_t pkts)
+{
+	unsigned int b;
+	const char *sep = "";
+
+	if (pkts == 0)
+		return;
+	fprintf(f, "sizes (bytes with FCS):");
+	for (b = 0; b < NB_SIZE_BINS; b++) {
+		if (r->rx_sizes[b] == 0)
+			continue;
+		fprintf(f, "%s %s %llu (%.1f %%)", sep, nb_size_bin_name(b),
+			(unsigned long long)r->rx_sizes[b],
+			100.0 * (double)r->rx_sizes[b] / (double)pkts);
+		sep = ",";
+	}
+	fputc('\n', f);
+}
+
 void
 nb_report_interval_header(FILE *f)
 {
@@ -601,6 +622,7 @@ nb_report_text(FILE *f, const struct nb_result *r)
 		nb_rxonly_totals(r, &pkts, &bytes);
 		nb_report_rxonly_row(f, 0, r->rxo_seconds, pkts, bytes, fmt,
 				     " received (every frame)");
+		rxonly_sizes_text(f, r, pkts);
 		if (r->sum.rx_pkts == 0)
 			pingpong = 1; /* no stream rows, no rate line */
 	}
@@ -1235,11 +1257,13 @@ nb_json_end(const struct nb_result *r)
 	json_object_set_new(end, "rate", rate);
 	if (r->rx_only) {
 		uint64_t pkts, bytes;
+		json_t *ro;
 
 		nb_rxonly_totals(r, &pkts, &bytes);
-		json_object_set_new(
-			end, "receive_only",
-			nb_rxonly_json(r->rxo_seconds, pkts, bytes));
+		ro = nb_rxonly_json(r->rxo_seconds, pkts, bytes);
+		json_object_set_new(ro, "sizes",
+				    nb_rxonly_sizes_json(r->rx_sizes));
+		json_object_set_new(end, "receive_only", ro);
 	}
 	json_object_set_new(end, "tx_dropped", jint(r->tx_dropped));
 	json_object_set_new(end, "tx_alloc_fail", jint(r->alloc_fail));

@@ -18,6 +18,7 @@
 #include "nb_numa.h"
 #include "nb_offload.h"
 #include "nb_pmd_stats.h"
+#include "nb_rxonly.h"
 #include "nb_tester.h"
 
 /* What timed the test: the TSC, and how its frequency was found. */
@@ -104,9 +105,11 @@ struct nb_result {
 	const char *clock;	    /* what timed the latency */
 	const char *latency_method; /* one-way same host, or round trip */
 	const char *topology;	    /* "loopback", "reflector" */
-	/* a receive-only test (nb_rxonly.h): its length, start to end */
+	/* a receive-only test (nb_rxonly.h): its length, start to end; the
+	 * frames' sizes (RMON bins) */
 	int rx_only;
 	double rxo_seconds;
+	uint64_t rx_sizes[NB_SIZE_BINS];
 	char lcore_map[512];
 	struct nb_numa_layout numa; /* workers' and ports' NUMA nodes */
 	int64_t start_time; /* Unix seconds when the test began; 0 unknown */

@@ -40,3 +40,26 @@ nb_rxonly_json(double secs, uint64_t pkts, uint64_t bytes)
 			 per_s((double)bytes * 8.0, secs), "l1_bits_per_second",
 			 per_s(l1_bits(pkts, bytes), secs));
 }
+
+const char *
+nb_size_bin_name(unsigned int bin)
+{
+	static const char *const names[NB_SIZE_BINS] = {
+		"<64",	   "64",       "65-127",    "128-255",
+		"256-511", "512-1023", "1024-1518", "1519+",
+	};
+
+	return bin < NB_SIZE_BINS ? names[bin] : "?";
+}
+
+json_t *
+nb_rxonly_sizes_json(const uint64_t *sizes)
+{
+	json_t *o = json_object();
+	unsigned int b;
+
+	for (b = 0; b < NB_SIZE_BINS; b++)
+		json_object_set_new(o, nb_size_bin_name(b),
+				    json_integer((json_int_t)sizes[b]));
+	return o;
+}

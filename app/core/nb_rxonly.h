@@ -17,6 +17,27 @@
 /* {"seconds", "packets", "bytes", "packets_per_second",
  *  "bits_per_second", "l1_bits_per_second"} */
 json_t *nb_rxonly_json(double secs, uint64_t pkts, uint64_t bytes);
+/* {"<64": n, "64": n, ...}: every bin, from sizes[NB_SIZE_BINS]. */
+json_t *nb_rxonly_sizes_json(const uint64_t *sizes);
+
+/*
+ * Frame sizes as RMON counts them (RFC 2819 etherStatsPkts*Octets, FCS
+ * included): under 64, 64, 65-127, 128-255, 256-511, 512-1023,
+ * 1024-1518, 1519 and over.
+ */
+#define NB_SIZE_BINS 8
+
+/* The bin of a frame of len bytes (FCS included): branch-free, for the
+ * receive-only sink's per-frame count. */
+static inline unsigned int
+nb_size_bin(uint32_t len)
+{
+	return (unsigned int)(len >= 64) + (len > 64) + (len >= 128) +
+	       (len >= 256) + (len >= 512) + (len >= 1024) + (len >= 1519);
+}
+
+/* "<64", "64", "65-127", ..., "1519+". */
+const char *nb_size_bin_name(unsigned int bin);
 
 struct nb_result;
 /* Every frame the ports took in, as the tool counted them. */

@@ -160,6 +160,14 @@ nb_loopback_main(struct nb_app *app)
 		return ret == -EINVAL && app->jobs.nb_workers == 0 ? 2 : 1;
 	}
 	nb_replay_arm(app);
+	if (cfg->rx_only) { /* the receivers count sizes too */
+		for (i = 0; i < app->jobs.nb_rx; i++)
+			app->jobs.rx[i]->count_sizes = 1;
+		for (i = 0; i < app->jobs.nb_workers; i++)
+			if (app->jobs.workers[i]->nb_rx)
+				nb_engine_select(app->jobs.workers[i],
+						 cfg->proto);
+	}
 	nb_setup_check_numa(app);
 	for (i = 0; i < app->nb_ports; i++)
 		r->ports[i].role = cfg->mode == NB_MODE_REFLECTOR ? "tx+rx"

@@ -474,6 +474,14 @@ nb_run_local(struct nb_app *app, int with_stats)
 		if (!app->result.interrupted && loop_end >= run->end_tsc &&
 		    app->cfg.duration > 0)
 			app->result.rxo_seconds = app->cfg.duration;
+		memset(app->result.rx_sizes, 0, sizeof(app->result.rx_sizes));
+		for (i = 0; i < app->jobs.nb_rx; i++) {
+			unsigned int b;
+
+			for (b = 0; b < NB_SIZE_BINS; b++)
+				app->result.rx_sizes[b] +=
+					app->jobs.rx[i]->sizes[b];
+		}
 	}
 	app->noise0_ready = 0;
 	nb_selfnoise_diff(&app->jobs, &app->noise0, &noise1,

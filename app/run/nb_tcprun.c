@@ -133,8 +133,6 @@ job_make(struct tcprun *t, uint16_t port, int server, char *err, size_t errlen)
 		}
 	}
 	memcpy(j->mac, t->app->ports[server && t->loop ? 1 : 0].desc.mac, 6);
-	j->rx_csum_hw = (t->app->ports[server && t->loop ? 1 : 0].caps.caps &
-			 NB_CAP_RX_TCP_CKSUM) != 0;
 	j->ip = t->is_peer ? t->pp.ip : server ? cfg->dst_ip : cfg->src_ip;
 	j->listen_port = t->is_peer ? t->pp.dport : TCP_DPORT;
 	j->accept_any = server && !t->loop && !t->is_peer;
@@ -205,6 +203,12 @@ tcprun_build(struct tcprun *t, char *err, size_t errlen)
 	unsigned int i, nw = t->app->plan.nb_workers;
 	uint32_t k;
 
+	if (nw == 0) {
+		snprintf(err, errlen,
+			 "no worker lcore for the TCP connections (give the "
+			 "EAL three lcores or more: control, stats, worker)");
+		return -1;
+	}
 	if (t->has_client) {
 		t->cj = job_make(t, t->app->port_ids[0], 0, err, errlen);
 		if (t->cj == NULL)

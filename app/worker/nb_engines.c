@@ -153,7 +153,8 @@ note_gap(struct nb_worker *w, uint64_t now)
 
 static __rte_always_inline int
 nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
-	       const int tcp, const int impair, const int replay)
+	       const int tcp, const int impair, const int replay,
+	       const int sizes)
 {
 	struct nb_run *run = w->run;
 	struct nb_txjob *active[NB_MAX_WORKER_JOBS];
@@ -179,7 +180,7 @@ nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
 			keep_step(w->keep, now);
 		if (has_rx)
 			for (i = 0; i < w->nb_rx; i++)
-				nb_sink_step(w->rx[i], run, now, impair);
+				nb_sink_step(w->rx[i], run, now, impair, sizes);
 		else
 			rte_pause();
 	}
@@ -229,8 +230,8 @@ nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
 		}
 		if (has_rx)
 			for (i = 0; i < w->nb_rx; i++)
-				work += nb_sink_step(w->rx[i], run, now,
-						     impair);
+				work += nb_sink_step(w->rx[i], run, now, impair,
+						     sizes);
 		if (unlikely(w->probe != NULL))
 			probe_step(w->probe, run, now);
 		w->loops++;
@@ -250,64 +251,73 @@ nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
 static int
 engine_gen_udp(struct nb_worker *w)
 {
-	return nb_engine_loop(w, 1, 0, 0, 0, 0);
+	return nb_engine_loop(w, 1, 0, 0, 0, 0, 0);
 }
 
 static int
 engine_gen_tcp(struct nb_worker *w)
 {
-	return nb_engine_loop(w, 1, 0, 1, 0, 0);
+	return nb_engine_loop(w, 1, 0, 1, 0, 0, 0);
 }
 
 static int
 engine_sink(struct nb_worker *w)
 {
-	return nb_engine_loop(w, 0, 1, 0, 0, 0);
+	return nb_engine_loop(w, 0, 1, 0, 0, 0, 0);
 }
 
 static int
 engine_gensink_udp(struct nb_worker *w)
 {
-	return nb_engine_loop(w, 1, 1, 0, 0, 0);
+	return nb_engine_loop(w, 1, 1, 0, 0, 0, 0);
 }
 
 static int
 engine_gensink_tcp(struct nb_worker *w)
 {
-	return nb_engine_loop(w, 1, 1, 1, 0, 0);
+	return nb_engine_loop(w, 1, 1, 1, 0, 0, 0);
 }
 
 /* the responder with --impair: its receivers hold, drop, duplicate */
 static int
 engine_sink_impair(struct nb_worker *w)
 {
-	return nb_engine_loop(w, 0, 1, 0, 1, 0);
+	return nb_engine_loop(w, 0, 1, 0, 1, 0, 0);
 }
 
 static int
 engine_gensink_udp_impair(struct nb_worker *w)
 {
-	return nb_engine_loop(w, 1, 1, 0, 1, 0);
+	return nb_engine_loop(w, 1, 1, 0, 1, 0, 0);
 }
 
 static int
 engine_gensink_tcp_impair(struct nb_worker *w)
 {
-	return nb_engine_loop(w, 1, 1, 1, 1, 0);
+	return nb_engine_loop(w, 1, 1, 1, 1, 0, 0);
 }
 
 /* --replay: the file's frames, not templates (loopback: no impairment) */
 static int
 engine_replay(struct nb_worker *w)
 {
-	return nb_engine_loop(w, 1, 0, 0, 0, 1);
+	return nb_engine_loop(w, 1, 0, 0, 0, 1, 0);
 }
 
 static int
 engine_replay_sink(struct nb_worker *w)
 {
-	return nb_engine_loop(w, 1, 1, 0, 0, 1);
+	return nb_engine_loop(w, 1, 1, 0, 0, 1, 0);
 }
+
+/* a receive-only test: every frame's size counted too */
+static int
+engine_sink_sizes(struct nb_worker *w)
+{
+	return nb_engine_loop(w, 0, 1, 0, 0, 0, 1);
+}
+
+static const struct nb_engine sink_sizes = {"sink+sizes", engine_sink_sizes};
 
 static const struct nb_engine replay_engines[2] = {
 	{"replay", engine_replay},
@@ -337,6 +347,8 @@ nb_engine_select(struct nb_worker *w, uint8_t proto)
 
 	if (w->nb_tx > 0 && w->tx[0]->rp != NULL && !impair)
 		e = &replay_engines[w->nb_rx > 0];
+	if (w->nb_tx == 0 && w->nb_rx > 0 && w->rx[0]->count_sizes && !impair)
+		e = &sink_sizes;
 	w->engine = e->loop != NULL ? e : NULL;
 	return w->engine != NULL ? 0 : -1;
 }

@@ -189,12 +189,13 @@ nb_sink_impair_probe(struct nb_rxjob *j, struct rte_mbuf *m, uint64_t now_ns)
 }
 
 /*
- * One receive burst.  impair (a constant: the engine is chosen by it):
- * the responder's --impair sits between the wire and the counting.
+ * One receive burst.  impair and sizes (constants: the engine is chosen by
+ * them): the responder's --impair sits between the wire and the counting;
+ * a receive-only test counts every frame's size bin.
  */
 static __rte_always_inline uint16_t
 nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now,
-	     const int impair)
+	     const int impair, const int sizes)
 {
 	struct rte_mbuf *pkts[NB_BURST];
 	uint64_t now_ns, rx_ns, bytes = 0, data = 0, warm = 0, bad = 0;
@@ -226,6 +227,8 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now,
 			rte_prefetch0(rte_pktmbuf_mtod(
 				pkts[i + NB_PREFETCH_AHEAD], void *));
 		bytes += m->pkt_len + NB_FCS_LEN;
+		if (sizes)
+			j->sizes[nb_size_bin(m->pkt_len + NB_FCS_LEN)]++;
 		kind = nb_frame_parse(p, m->data_len, m->pkt_len, &st);
 		/* ours only from the peer: anything else is foreign (the
 		 * parser has checked the frame holds a whole header) */

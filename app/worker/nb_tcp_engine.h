@@ -40,8 +40,12 @@ struct nb_tcp_end {
 struct nb_tcpjob {
 	uint16_t port, queue;
 	uint8_t server;
-	uint8_t sends;	    /* its ends send data (all_acked_ns) */
-	uint8_t rx_csum_hw; /* the PMD flags L4 checksums it checked */
+	uint8_t sends; /* its ends send data (all_acked_ns) */
+	/* the PMD flags L4 checksums it checked.  Not set: enabling RX
+	 * checksum offload on virtio-user lets vhost hand over frames whose
+	 * sender left the checksum to it (VIRTIO_NET_F_GUEST_CSUM), so the
+	 * bytes on the wire are not what a NIC would carry */
+	uint8_t rx_csum_hw;
 	uint32_t n;	    /* connection ends */
 	uint16_t port_base; /* end i is the client port port_base + i */
 	/* servers facing other hosts (--tcp with --rx-port alone): a SYN

@@ -25,6 +25,7 @@
 #include "nb_pacer.h"
 #include "nb_plan.h"
 #include "nb_replay.h"
+#include "nb_rxonly.h"
 #include "nb_seq.h"
 #include "nb_tokens.h"
 
@@ -128,6 +129,10 @@ struct nb_rxjob {
 	uint64_t ctl;	      /* control/ARP/ICMP handed to control */
 	uint64_t ctl_dropped; /* ... that found the ring full */
 	uint64_t last_data_tsc;
+	/* a receive-only test: every frame's size bin (nb_rxonly.h), by
+	 * the sink+sizes engine only */
+	uint8_t count_sizes;
+	uint64_t sizes[NB_SIZE_BINS];
 	/* peer mode: control, ARP and ICMP frames go here (SP/SC) */
 	struct rte_ring *ctl_ring;
 	/*

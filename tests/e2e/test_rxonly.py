@@ -60,6 +60,10 @@ class ReceiveOnly(nbe2e.E2ECase):
             ro["l1_bits_per_second"],
             (ro["bytes"] + 20 * ro["packets"]) * 8 / ro["seconds"],
             delta=1)
+        # testpmd's 64-byte frames are 68 with the FCS: RMON's 65-127
+        sizes = ro["sizes"]
+        self.assertEqual(sizes["65-127"], ro["packets"])
+        self.assertEqual(sum(sizes.values()), ro["packets"])
         # none of them is this tool's: no stream counted any
         self.assertEqual(e["sum_received"]["packets"], 0)
         self.assertEqual(e["rx_foreign"], ro["packets"])
@@ -91,6 +95,8 @@ class ReceiveOnly(nbe2e.E2ECase):
         self.assertRegex(r.out, r"\[ RX\]\s+0\.00-1\.00\s+sec .* frames "
                          r"received \(every frame\)")
         self.assertIn("were not this tool's", r.out)
+        self.assertRegex(r.out, r"sizes \(bytes with FCS\): 65-127 \d+ "
+                         r"\(100\.0 %\)")
 
     def test_sender_options_refused(self):
         eal = ["--no-pci", "--file-prefix", nbe2e.unique("rxo")]

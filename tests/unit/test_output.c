@@ -353,6 +353,34 @@ test_rxonly(void **state)
 		     28003001.0 * 84 * 8 / 2) < 1);
 	json_decref(o);
 	nb_result_free(&fx.r);
+	/* RMON's size bins, at each edge */
+	{
+		static const struct {
+			uint32_t len;
+			unsigned int bin;
+		} e[] = {{0, 0},    {63, 0},   {64, 1},	  {65, 2},
+			 {127, 2},  {128, 3},  {255, 3},  {256, 4},
+			 {511, 4},  {512, 5},  {1023, 5}, {1024, 6},
+			 {1518, 6}, {1519, 7}, {9018, 7}, {65535, 7}};
+		uint64_t sz[NB_SIZE_BINS] = {1, 2, 3, 4, 5, 6, 7, 8};
+		size_t i;
+
+		for (i = 0; i < sizeof(e) / sizeof(e[0]); i++)
+			if (nb_size_bin(e[i].len) != e[i].bin)
+				fail_msg("%u B: bin %u, not %u", e[i].len,
+					 nb_size_bin(e[i].len), e[i].bin);
+		assert_string_equal(nb_size_bin_name(0), "<64");
+		assert_string_equal(nb_size_bin_name(6), "1024-1518");
+		assert_string_equal(nb_size_bin_name(7), "1519+");
+		assert_string_equal(nb_size_bin_name(8), "?");
+		o = nb_rxonly_sizes_json(sz);
+		assert_int_equal(json_object_size(o), NB_SIZE_BINS);
+		assert_int_equal(
+			json_integer_value(json_object_get(o, "65-127")), 3);
+		assert_int_equal(
+			json_integer_value(json_object_get(o, "1519+")), 8);
+		json_decref(o);
+	}
 	/* ended by --packets at 2.5 s: one more interval takes the rest */
 	setup_rxonly(&fx, 2.5);
 	assert_int_equal(nb_result_close_rxonly(&fx.r), 1);
