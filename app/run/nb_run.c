@@ -447,7 +447,8 @@ nb_run_local(struct nb_app *app, int with_stats)
 			if (app->jobs.nb_tx == 0)
 				break;
 		}
-		if (!run->tx_stop &&
+		/* (a receive-only test has no TX port to stall) */
+		if (!run->tx_stop && app->jobs.nb_tx &&
 		    nb_run_tx_stalled(app, rte_get_tsc_cycles(), &seen,
 				      &since)) {
 			snprintf(app->result.error, sizeof(app->result.error),
