@@ -207,18 +207,7 @@ steal_pct() {
 # as often as wanted; share_pct NAME sets SHARE.
 declare -A THREAD RUN0 WAIT0 RUN1 WAIT1
 share_reset() { THREAD=() RUN0=() WAIT0=() RUN1=() WAIT1=(); }
-share_find() {
-	local t comm
-	for t in /proc/"$1"/task/*; do
-		comm=
-		read -r comm 2>/dev/null <"$t/comm" || true
-		if [ "$comm" = "$2" ]; then
-			THREAD[$2]=$t
-			return 0
-		fi
-	done
-	return 1
-}
+share_find() { share_find_as "$1" "$2" "$2"; }
 # share_find_as PID NAME KEY: as share_find, the thread kept under KEY
 # (two processes' threads of one name).
 share_find_as() {

@@ -57,6 +57,11 @@ struct tcprun {
 	int interrupted, launched, header_done;
 };
 
+/* An end as the reports and the results blob see it: its figures, its
+ * times from the start (nb_tcprun_report.c). */
+void tcprun_end_snap(const struct tcprun *t, const struct nb_tcp_end *e,
+		     struct nb_tcp_endsnap *o);
+
 /* Data the far end sends (peer mode: this end's connections take it in);
  * sender and receiver figures known here. */
 int rev(const struct tcprun *t);

@@ -143,16 +143,8 @@ nb_tcprun_peer_blob(struct tcprun *t, uint8_t **blob, size_t *len)
 		h->owd = *j->owd;
 	else
 		nb_hist_init(&h->owd);
-	for (i = 0; i < t->n; i++) {
-		const struct nb_tcp_end *e = &j->ends[i];
-
-		nb_tcp_endsnap_of(&e->c, &c[i]);
-		c[i].done_ns =
-			e->done_ns > t->start_ns ? e->done_ns - t->start_ns : 0;
-		c[i].all_acked_ns = e->all_acked_ns > t->start_ns
-					    ? e->all_acked_ns - t->start_ns
-					    : 0;
-	}
+	for (i = 0; i < t->n; i++)
+		tcprun_end_snap(t, &j->ends[i], &c[i]);
 	*len = nb_ctl_tcpres_size(h, t->n);
 	*blob = malloc(*len);
 	if (*blob == NULL)

@@ -41,10 +41,9 @@ have_rcv(const struct tcprun *t)
 	return t->is_peer ? rev(t) || t->remote != NULL : t->sj != NULL;
 }
 
-/* End i of a job as the report sees it: times from the start. */
-static void
-end_snap(const struct tcprun *t, const struct nb_tcp_end *e,
-	 struct nb_tcp_endsnap *o)
+void
+tcprun_end_snap(const struct tcprun *t, const struct nb_tcp_end *e,
+		struct nb_tcp_endsnap *o)
 {
 	nb_tcp_endsnap_of(&e->c, o);
 	o->done_ns = e->done_ns > t->start_ns ? e->done_ns - t->start_ns : 0;
@@ -62,9 +61,9 @@ snap_all(struct tcprun *t, struct nb_tcp_snap *o)
 
 	for (i = 0; i < nconn(t); i++) {
 		if (t->cj)
-			end_snap(t, &t->cj->ends[i], &a);
+			tcprun_end_snap(t, &t->cj->ends[i], &a);
 		if (t->sj)
-			end_snap(t, &t->sj->ends[i], &b);
+			tcprun_end_snap(t, &t->sj->ends[i], &b);
 		if (!t->is_peer) {
 			nb_tcp_snap_pair(t->cj ? &a : NULL, t->sj ? &b : NULL,
 					 &o[i]);

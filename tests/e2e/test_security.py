@@ -843,6 +843,19 @@ class Security(nbe2e.E2ECase):
 
     # --- 5 -------------------------------------------------------------------
 
+    def inject(self, sock, frames, pps, client):
+        """Send every frame from sock at about pps while the client's test
+        runs (it must still run at the end); the count sent."""
+        snd = Sender(sock, lambda i: frames[i] if i < len(frames) else None,
+                     pps=pps)
+        snd.start()
+        snd.join(20)
+        sent = snd.finish()
+        self.assertEqual(sent, len(frames))
+        self.assertTrue(client.running(), "the test ended before the "
+                        "injection did (log %s)" % client.save())
+        return sent
+
     def test_forged_data(self):
         """During a real test (2 streams, latency probes on) the attacker
         sends data frames built like the tool's, from its own MAC with the
@@ -878,14 +891,7 @@ class Security(nbe2e.E2ECase):
                                                magic=nbctl.PROBE_MAGIC))
             else:
                 frames.append(nbctl.data_frame(*args, size=512))
-        snd = Sender(atk, lambda i: frames[i] if i < len(frames) else None,
-                     pps=1500)
-        snd.start()
-        snd.join(20)
-        sent = snd.finish()
-        self.assertEqual(sent, len(frames))
-        self.assertTrue(c.running(), "the test ended before the injection "
-                        "did (log %s)" % c.save())
+        sent = self.inject(atk, frames, 1500, c)
         end = self.check_exact(c, 2)
         rpmd = [p for p in end["ports"] if p.get("role") == "peer"]
         missed = rpmd[0]["pmd"]["imissed"] if rpmd else 0
@@ -933,14 +939,7 @@ class Security(nbe2e.E2ECase):
                 MACS["r"], MACS["a"], IPS["c"], IPS["r"], 49152, 5201,
                 rnd.getrandbits(32), rnd.getrandbits(32), flags,
                 payload=b"\xa5" * (100 if flags & nbctl.TCP_PSH else 0)))
-        snd = Sender(atk, lambda i: frames[i] if i < len(frames) else None,
-                     pps=1000)
-        snd.start()
-        snd.join(20)
-        sent = snd.finish()
-        self.assertEqual(sent, len(frames))
-        self.assertTrue(c.running(), "the test ended before the injection "
-                        "did (log %s)" % c.save())
+        sent = self.inject(atk, frames, 1000, c)
         rc = c.wait(60)
         self.assertEqual(rc, 0, "client failed (log %s):\n%s"
                          % (c.log, c.err[-3000:]))

@@ -48,11 +48,12 @@ tcp_blob(const uint8_t *buf, size_t size)
 	w = malloc(size);
 	if (w == NULL)
 		abort();
-	NB_FUZZ_CHECK(nb_ctl_tcpres_write(&th, conns, n, w, size) ==
-		      (int)size);
+	NB_FUZZ_CHECK(nb_ctl_tcpres_write(&th, conns, n, w, size) == (int)size);
 	if (memcmp(w, buf, size) != 0) {
-		fprintf(stderr, "TCP results blob of %u connections writes "
-				"back differently\n", n);
+		fprintf(stderr,
+			"TCP results blob of %u connections writes "
+			"back differently\n",
+			n);
 		abort();
 	}
 	NB_FUZZ_CHECK(nb_ctl_tcpres_write(&th, conns, n, w, size - 1) ==
@@ -108,8 +109,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	len = nb_ctl_results_write(&h, streams, n, wbuf, size);
 	NB_FUZZ_CHECK(len == (int)size);
 	if (memcmp(wbuf, buf, size) != 0) {
-		fprintf(stderr, "results blob of %u streams writes back "
-				"differently\n", n);
+		fprintf(stderr,
+			"results blob of %u streams writes back "
+			"differently\n",
+			n);
 		abort();
 	}
 	NB_FUZZ_CHECK(nb_ctl_results_write(&h, streams, n, wbuf, size - 1) ==
@@ -118,8 +121,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* Fewer slots than streams: -ENOSPC. */
 	if (n > 0) {
 		n2 = 0xdeadbeef;
-		NB_FUZZ_CHECK(nb_ctl_results_read(buf, size, &h, streams,
-						  n - 1, &n2) == -ENOSPC);
+		NB_FUZZ_CHECK(nb_ctl_results_read(buf, size, &h, streams, n - 1,
+						  &n2) == -ENOSPC);
 		NB_FUZZ_CHECK(n2 == 0xdeadbeef);
 	}
 
