@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include <rte_cycles.h>
+#include <rte_dev.h>
+#include <rte_devargs.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
@@ -359,23 +361,59 @@ nb_port_setup(uint16_t port_id, const struct nb_port_req *req,
 	return 0;
 }
 
+/* 1 when the port has to be restarted to dial its far end again
+ * (nb_driver_redials: a memif client). */
+static int
+port_redials(uint16_t port_id)
+{
+	struct rte_eth_dev_info info;
+	const struct rte_devargs *da;
+
+	if (rte_eth_dev_info_get(port_id, &info) != 0 || info.device == NULL)
+		return 0;
+	da = rte_dev_devargs(info.device);
+	return da != NULL && nb_driver_redials(info.driver_name, da->drv_str);
+}
+
 int
 nb_port_wait_link(struct nb_port *p, double timeout_s)
 {
 	uint64_t hz = rte_get_tsc_hz();
-	uint64_t end = rte_get_tsc_cycles() + (uint64_t)(timeout_s * hz);
+	uint64_t now = rte_get_tsc_cycles();
+	uint64_t end = now + (uint64_t)(timeout_s * hz);
+	uint64_t redial_at = now + hz; /* a handshake takes milliseconds */
+	uint16_t port_id = p->desc.port_id;
 	struct rte_eth_link link;
+	int redials = port_redials(port_id), said = 0;
 
 	for (;;) {
 		memset(&link, 0, sizeof(link));
-		if (rte_eth_link_get_nowait(p->desc.port_id, &link) == 0 &&
+		if (rte_eth_link_get_nowait(port_id, &link) == 0 &&
 		    link.link_status == RTE_ETH_LINK_UP)
 			break;
-		if (rte_get_tsc_cycles() >= end)
+		now = rte_get_tsc_cycles();
+		if (now >= end)
 			return -ETIMEDOUT;
+		if (redials && now >= redial_at) {
+			/* refused (or dropped) in the handshake: dial again */
+			if (!said)
+				fprintf(stderr,
+					"dpdk-nbench: port %u (%s): link down "
+					"1 s after start: restarting it to "
+					"dial its server again\n",
+					port_id, p->desc.name);
+			said = 1;
+			rte_eth_dev_stop(port_id);
+			if (port_start(port_id, (double)(end - now) / hz) !=
+			    0) {
+				p->started = 0; /* nothing to stop at exit */
+				return -ETIMEDOUT;
+			}
+			redial_at = rte_get_tsc_cycles() + hz;
+		}
 		rte_delay_us_sleep(20 * 1000);
 	}
-	nb_port_describe(p->desc.port_id, &p->desc);
+	nb_port_describe(port_id, &p->desc);
 	return 0;
 }
 

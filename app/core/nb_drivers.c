@@ -93,7 +93,8 @@ static const struct nb_driver_profile profiles[] = {
 	{"net_bnx2xvf", "Broadcom BCM57800 VF",
 	 "the PF decides the VF's queues (%u asked)", NULL, 0, CAPS(0, 0, 0),
 	 NULL},
-	{"net_memif", "memif vdev", NULL, NULL, 1, CAPS(0, 255, 255), NULL},
+	{"net_memif", "memif vdev", NULL, NULL, 1, CAPS(0, 255, 255), NULL,
+	 "role=client"},
 	{"net_tap", "tap vdev", NULL, NULL, 0,
 	 CAPS(CK_ALL | RSS | NB_CAP_FLOW_CTRL, 16, 16),
 	 "checksums done by the kernel; flow control: none only"},
@@ -137,6 +138,26 @@ nb_driver_leave_unmaps(const char *driver)
 	const struct nb_driver_profile *p = nb_driver_profile(driver);
 
 	return p != NULL && p->leave_unmaps;
+}
+
+int
+nb_driver_redials(const char *driver, const char *devargs)
+{
+	const struct nb_driver_profile *p = nb_driver_profile(driver);
+	size_t n;
+	const char *s;
+
+	if (p == NULL || p->redial_arg == NULL || devargs == NULL)
+		return 0;
+	n = strlen(p->redial_arg);
+	for (s = devargs; *s != '\0'; s++) {
+		/* a whole token: after the start or a comma, before one */
+		if ((s == devargs || s[-1] == ',') &&
+		    strncmp(s, p->redial_arg, n) == 0 &&
+		    (s[n] == '\0' || s[n] == ','))
+			return 1;
+	}
+	return 0;
 }
 
 int

@@ -30,6 +30,12 @@ struct nb_driver_profile {
 	 * run uses the port's own dev_info.  max queues 0: per device */
 	struct nb_dev_caps caps;
 	const char *caps_note; /* conditions on those, or NULL */
+	/* the devargs token of an end that dials its far end and never dials
+	 * again once refused (memif "role=client" in DPDK 22.11: a server
+	 * probed but not yet started answers "ID not found" and the client
+	 * stays down), or NULL: the port is restarted while its link is
+	 * awaited (nb_port_wait_link) */
+	const char *redial_arg;
 };
 
 /* The table, for tests and docs: *n entries. */
@@ -40,6 +46,11 @@ const struct nb_driver_profile *nb_driver_profile(const char *driver);
 
 /* 1 when a far end that leaves unmaps the rings (see leave_unmaps). */
 int nb_driver_leave_unmaps(const char *driver);
+
+/* 1 when a port of `driver` made with `devargs` (comma-separated
+ * key=value, may be NULL) has to be restarted to dial again (see
+ * redial_arg). */
+int nb_driver_redials(const char *driver, const char *devargs);
 
 /*
  * Why a port with max_rxq / max_txq queues cannot give `want` of each, and

@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Port bring-up on net_null, a memif pair and af_packet over veth."""
 import os
+import socket
+import threading
+import time
 import unittest
 
 import nbe2e
@@ -31,6 +34,47 @@ class BringUp(nbe2e.E2ECase):
         self.assertEqual({p["driver"] for p in ports}, {"net_memif"})
         self.assertTrue(all(p["link_up"] for p in ports))
         self.assertNotEqual(ports[0]["mac"], ports[1]["mac"])
+
+    def test_memif_client_dials_again(self):
+        """A memif server that drops the client's connection (DPDK 22.11's
+        answer while its port is probed but not started: "ID not found")
+        leaves DPDK's client down for good; dpdk-nbench restarts the port,
+        about once a second, until --link-timeout."""
+        path = os.path.join(self.tmpdir, "drop.sock")
+        # the abstract name memif uses (no file), as DPDK 22.11.11 binds it
+        name = b"\0" + path.encode()
+        srv = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        srv.bind(name)
+        srv.listen(4)
+        srv.settimeout(0.2)
+        self.addCleanup(srv.close)
+        seen, stop = [], threading.Event()
+
+        def serve():
+            while not stop.is_set():
+                try:
+                    c, _ = srv.accept()
+                except socket.timeout:
+                    continue
+                seen.append(time.monotonic())
+                c.close()   # hang up before the hello
+        t = threading.Thread(target=serve, daemon=True)
+        t.start()
+        eal = self.nb.eal(["--vdev", "net_memif0,role=client,socket=%s"
+                           % path], workers=1)
+        r = self.nb.run(eal, ["--peer", "02:00:00:00:00:99", "--reflector",
+                              "--time", "1", "--link-timeout", "3.5"],
+                        name="redial")
+        stop.set()
+        t.join()
+        self.assertOk(r, 1)
+        self.assertIn("link still down after 3.5 s", r.err)
+        self.assertIn("restarting it to dial its server again", r.err)
+        # the first dial and one a second after it (never faster)
+        self.assertGreaterEqual(len(seen), 2, r.err)
+        self.assertLessEqual(len(seen), 4, r.err)
+        gaps = [b - a for a, b in zip(seen, seen[1:])]
+        self.assertGreaterEqual(min(gaps), 0.9, gaps)
 
     def test_af_packet_over_veth(self):
         if os.geteuid() != 0:

@@ -86,6 +86,35 @@ test_truncation(void **state)
 	assert_true(n > 0 && (size_t)n == strlen(buf));
 }
 
+/* Which ports are restarted while their link is awaited: memif clients
+ * only, their devargs read token by token. */
+static void
+test_redials(void **state)
+{
+	(void)state;
+	assert_int_equal(nb_driver_redials("net_memif",
+					   "role=client,socket=/tmp/a.sock"),
+			 1);
+	assert_int_equal(
+		nb_driver_redials("net_memif",
+				  "socket=/tmp/a,rsize=14,role=client"),
+		1);
+	/* a server (the default role) waits for its clients */
+	assert_int_equal(nb_driver_redials("net_memif", "role=server"), 0);
+	assert_int_equal(nb_driver_redials("net_memif", "socket=/tmp/a"), 0);
+	assert_int_equal(nb_driver_redials("net_memif", ""), 0);
+	assert_int_equal(nb_driver_redials("net_memif", NULL), 0);
+	/* the token whole, not inside another key or value */
+	assert_int_equal(
+		nb_driver_redials("net_memif", "socket=/tmp/role=client"), 0);
+	assert_int_equal(nb_driver_redials("net_memif", "role=clients"), 0);
+	assert_int_equal(nb_driver_redials("net_memif", "xrole=client"), 0);
+	/* other drivers never */
+	assert_int_equal(nb_driver_redials("net_af_packet", "role=client"), 0);
+	assert_int_equal(nb_driver_redials("net_foo", "role=client"), 0);
+	assert_int_equal(nb_driver_redials(NULL, "role=client"), 0);
+}
+
 int
 main(void)
 {
@@ -93,6 +122,7 @@ main(void)
 		cmocka_unit_test(test_lookup),
 		cmocka_unit_test(test_queue_hints),
 		cmocka_unit_test(test_truncation),
+		cmocka_unit_test(test_redials),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
