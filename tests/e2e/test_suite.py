@@ -294,6 +294,10 @@ class SuiteBridge(BridgeBase):
                 held = (self.BURST + limit / 8 * self.LATENCY
                         + self.BURST) / frame
                 through = limit / 8 / frame * t["tx_seconds"] + held
+                # never more than was sent: a trial just under the rate
+                # that lost frames to a disturbed host (the kernel's
+                # softirq off its CPU) lost only those
+                through = min(through, t["tx_packets"])
                 self.assertLess(abs(t["rx_packets"] - through) / through,
                                 0.03, t)
         # back-to-back at 100 Mbit/s into a 50 Mbit/s qdisc: the burst
