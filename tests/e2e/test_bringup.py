@@ -70,11 +70,13 @@ class BringUp(nbe2e.E2ECase):
         self.assertOk(r, 1)
         self.assertIn("link still down after 3.5 s", r.err)
         self.assertIn("restarting it to dial its server again", r.err)
-        # the first dial and one a second after it (never faster)
+        # the first dial and one a second after it, never a tight loop
+        # (3.5 s holds at most 3 restarts; the gaps are seen at accept(),
+        # whose thread a loaded host may run late, hence 0.5 s, not 1)
         self.assertGreaterEqual(len(seen), 2, r.err)
         self.assertLessEqual(len(seen), 4, r.err)
         gaps = [b - a for a, b in zip(seen, seen[1:])]
-        self.assertGreaterEqual(min(gaps), 0.9, gaps)
+        self.assertGreaterEqual(min(gaps), 0.5, gaps)
 
     def test_af_packet_over_veth(self):
         if os.geteuid() != 0:
