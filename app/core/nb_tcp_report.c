@@ -113,6 +113,12 @@ nb_tcp_json_end_stream(int socket, double secs_sent, double secs_rcvd,
 			    json_integer((json_int_t)(s->min_rtt_ns / 1000)));
 	json_object_set_new(snd, "mean_rtt",
 			    json_integer((json_int_t)(s->srtt_ns / 1000)));
+	/* iperf3's are whole us: a round trip under 1 us shows as 0 there,
+	 * so the ns figures beside them */
+	json_object_set_new(snd, "min_rtt_ns",
+			    json_integer((json_int_t)s->min_rtt_ns));
+	json_object_set_new(snd, "max_rtt_ns",
+			    json_integer((json_int_t)s->max_rtt_ns));
 	json_object_set_new(snd, "sender", json_true());
 	json_object_set_new(rcv, "socket", json_integer(socket));
 	json_object_set_new(rcv, "sender", json_true());

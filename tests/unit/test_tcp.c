@@ -912,6 +912,12 @@ test_report(void **state)
 	assert_int_equal(json_integer_value(json_object_get(
 				 json_object_get(o, "sender"), "min_rtt")),
 			 20);
+	assert_int_equal(json_integer_value(json_object_get(
+				 json_object_get(o, "sender"), "min_rtt_ns")),
+			 20000);
+	assert_int_equal(json_integer_value(json_object_get(
+				 json_object_get(o, "sender"), "max_rtt_ns")),
+			 90000);
 	assert_true(json_real_value(json_object_get(
 			    json_object_get(o, "receiver"),
 			    "bits_per_second")) == 124000000 * 8 / 4.0);
