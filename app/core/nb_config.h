@@ -135,15 +135,16 @@ struct nb_config {
 				* message when --test is missing) */
 
 	/* output */
-	int json;	   /* one JSON document on stdout */
-	int json_stream;   /* JSON lines: one object per event */
-	int csv;	   /* CSV rows: one per interval per stream */
-	int quiet;	   /* no header, intervals or progress line */
-	int per_queue;	   /* text: queue rows under each interval */
-	int hw_rate;	   /* --hw-rate: the NIC's per-queue rate limiter */
-	char format;	   /* bitrate unit: 'a' adaptive, k m g t (bits), K M G
-			    * T (bytes) as iperf3 -f */
-	char logfile[256]; /* stdout appended here instead */
+	int json;	 /* one JSON document on stdout */
+	int json_stream; /* JSON lines: one object per event */
+	int csv;	 /* CSV rows: one per interval per stream */
+	int quiet;	 /* no header, intervals or progress line */
+	int per_queue;	 /* text: queue rows under each interval */
+	int hw_rate;	 /* --hw-rate: the NIC's per-queue rate limiter */
+	int gaps;	 /* --gaps: receivers time each stream's arrival gaps */
+	char format;	 /* bitrate unit: 'a' adaptive, k m g t (bits), K M G
+			  * T (bytes) as iperf3 -f */
+	char logfile[256];	   /* stdout appended here instead */
 	struct nb_capspec capture; /* --capture: receivers' frames to pcap */
 	struct nb_replayspec
 		replay;	     /* --replay: a pcap's frames as the stream */

@@ -653,6 +653,14 @@ opt_hw_rate(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 }
 
 static int
+opt_gaps(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	(void)val, (void)why, (void)whylen;
+	cfg->gaps = 1;
+	return 0;
+}
+
+static int
 opt_per_queue(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
 	(void)val, (void)why, (void)whylen;
@@ -1176,6 +1184,12 @@ const struct nb_option nb_options[] = {
 	 "(K..T) per second, or a: the unit of the requested rate (of the "
 	 "link at --rate max) for every line [a]",
 	 0, NB_IN_TEST},
+	{"gaps", 0, NULL, opt_gaps,
+	 "the receiver times the gap between each stream's frames: their "
+	 "p1/p50/p99 against the ideal gap of --rate, and the share within "
+	 "+-64 ns and +-256 ns of it (a pacer's precision), in the report "
+	 "and JSON; loopback tests",
+	 0, NB_IN_LOOP},
 	{"per-queue", 0, NULL, opt_per_queue,
 	 "text output: under each interval line, a row per queue of each "
 	 "port with more than one (sent, received, share, rate); JSON and "
@@ -1594,6 +1608,7 @@ check_tcp(struct nb_config *cfg, char *err, size_t errlen)
 		{"test", "suites send open-loop trials"},
 		{"proto", "--tcp is TCP"},
 		{"latency-rate", "the data carries its own stamps"},
+		{"gaps", "TCP's sender is clocked by ACKs, not paced"},
 	};
 	size_t i;
 
@@ -1691,6 +1706,12 @@ check_rx_only(struct nb_config *cfg, char *err, size_t errlen)
 			 "a size sweep sends: not in a receive-only test");
 		return -EINVAL;
 	}
+	if (cfg->gaps) {
+		snprintf(err, errlen,
+			 "--gaps needs this process's own sender (a loopback "
+			 "with --tx-port): not yet in a receive-only test");
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -1748,6 +1769,8 @@ check_replay(struct nb_config *cfg, char *err, size_t errlen)
 			"largest frame, not the file's mix)";
 	else if (cfg->suite || cfg->sweep.n)
 		clash = "a suite or sweep";
+	else if (cfg->gaps)
+		clash = "--gaps (not yet for a replay)";
 	else if (r->timing == NB_REPLAY_FILE && cfg->rate.kind != NB_RATE_MAX)
 		clash = "--rate (--replay-timing file paces by the file)";
 	if (clash != NULL) {
@@ -1799,6 +1822,12 @@ nb_config_check(struct nb_config *cfg, char *err, size_t errlen)
 		return -EINVAL;
 	if (nb_suite_check(cfg, err, errlen) != 0)
 		return -EINVAL;
+	if (cfg->gaps && (cfg->suite || cfg->sweep.n)) {
+		snprintf(err, errlen,
+			 "--gaps times the frames of one test: not with --test "
+			 "or a size sweep");
+		return -EINVAL;
+	}
 	if (cfg->packets && cfg->bytes) {
 		snprintf(err, errlen,
 			 "--packets and --bytes exclude each other");

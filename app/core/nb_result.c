@@ -114,8 +114,25 @@ nb_result_free(struct nb_result *r)
 		nb_interval_release(&r->intervals[i]);
 	free(r->intervals);
 	free(r->streams);
+	free(r->gaps);
 	r->intervals = NULL;
 	r->streams = NULL;
+	r->gaps = NULL;
+}
+
+int
+nb_result_gaps(struct nb_result *r, uint64_t ideal_ns)
+{
+	uint32_t i;
+
+	free(r->gaps);
+	r->gaps = calloc(r->nb_streams ? r->nb_streams : 1, sizeof(*r->gaps));
+	if (r->gaps == NULL)
+		return -ENOMEM;
+	for (i = 0; i < r->nb_streams; i++)
+		nb_gap_init(&r->gaps[i], ideal_ns);
+	nb_gap_init(&r->gap_sum, ideal_ns);
+	return 0;
 }
 
 /* Append iv as it is (its arrays become the result's), or -ENOMEM. */
@@ -197,6 +214,11 @@ nb_result_finish(struct nb_result *r)
 		sum->lost += s->lost;
 		jsum += s->jitter_ns;
 		nb_hist_merge(&sum->hist, &s->hist);
+	}
+	if (r->gaps != NULL) {
+		nb_gap_init(&r->gap_sum, 0);
+		for (i = 0; i < r->nb_streams; i++)
+			nb_gap_merge(&r->gap_sum, &r->gaps[i]);
 	}
 	/* Like iperf3's sum: the mean of the streams' jitter. */
 	sum->jitter_ns = r->nb_streams ? jsum / r->nb_streams : 0;
@@ -639,6 +661,12 @@ nb_report_text(FILE *f, const struct nb_result *r)
 			(unsigned long long)r->sum.hist.count);
 		hist_text(f, &r->sum.hist, 1);
 	}
+	for (i = 0; r->gaps != NULL && !pingpong && i < r->nb_streams; i++) {
+		snprintf(id, sizeof(id), "%u", r->streams[i].id);
+		nb_gap_text(f, id, &r->gaps[i]);
+	}
+	if (r->gaps != NULL && !pingpong && r->nb_streams > 1)
+		nb_gap_text(f, "SUM", &r->gap_sum);
 	if (r->probes_sent) {
 		fprintf(f, "RTT (%s): %llu probes sent, %llu back; ns:",
 			r->rtt_method ? r->rtt_method : "probes",
@@ -875,6 +903,11 @@ receiver_json(const struct nb_result *r, const struct nb_stream_result *s,
 	json_object_set_new(
 		o, "latency",
 		latency_json(&s->hist, r->clock, r->latency_method, buckets));
+	if (r->gaps != NULL)
+		json_object_set_new(
+			o, "gaps",
+			nb_gap_json(s == &r->sum ? &r->gap_sum
+						 : &r->gaps[s - r->streams]));
 	return o;
 }
 

@@ -14,6 +14,7 @@
 
 #include "nb_config.h"
 #include "nb_cpu.h"
+#include "nb_gap.h"
 #include "nb_hist.h"
 #include "nb_numa.h"
 #include "nb_offload.h"
@@ -134,6 +135,10 @@ struct nb_result {
 	uint32_t nb_streams;
 	struct nb_stream_result *streams;
 	struct nb_stream_result sum; /* totals, merged histogram */
+	/* --gaps: each stream's arrival gaps [nb_streams] (NULL: not timed),
+	 * and all of them merged (by nb_result_finish) */
+	struct nb_gap *gaps;
+	struct nb_gap gap_sum;
 
 	uint32_t nb_ports;
 	struct nb_port_result ports[NB_MAX_PORTS];
@@ -177,6 +182,9 @@ void nb_interval_release(struct nb_interval *iv);
 int nb_result_init(struct nb_result *r, const struct nb_config *cfg,
 		   uint32_t nb_streams);
 void nb_result_free(struct nb_result *r);
+/* --gaps: per-stream gap state against ideal_ns (0: no target), empty;
+ * 0 or -ENOMEM. */
+int nb_result_gaps(struct nb_result *r, uint64_t ideal_ns);
 
 /* Append a copy of iv (stream arrays are copied too). */
 int nb_result_add_interval(struct nb_result *r, const struct nb_interval *iv);

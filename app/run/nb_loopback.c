@@ -160,6 +160,17 @@ nb_loopback_main(struct nb_app *app)
 		return ret == -EINVAL && app->jobs.nb_workers == 0 ? 2 : 1;
 	}
 	nb_replay_arm(app);
+	if (cfg->gaps) { /* each stream paced at 1/streams of the rate */
+		uint64_t ideal = nb_gap_ideal_ns(r->req_pps, cfg->streams);
+
+		if (nb_result_gaps(r, ideal) != 0 ||
+		    nb_jobs_gaps(&app->jobs, ideal, cfg->proto, err,
+				 sizeof(err)) != 0) {
+			nb_app_error(app, "%s",
+				     r->gaps != NULL ? err : "out of memory");
+			return 1;
+		}
+	}
 	if (cfg->rx_only) { /* the receivers count sizes too */
 		for (i = 0; i < app->jobs.nb_rx; i++)
 			app->jobs.rx[i]->count_sizes = 1;

@@ -333,6 +333,8 @@ nb_run_collect(struct nb_app *app)
 		return;
 	}
 	nb_jobs_read(&app->jobs, &c);
+	if (r->gaps != NULL)
+		nb_jobs_read_gaps(&app->jobs, r->gaps, r->nb_streams);
 	if (app->jobs.cap != NULL)
 		nb_capture_sync(&app->jobs, &r->capture);
 	r->tx_dropped += c.tx_dropped;

@@ -2,9 +2,9 @@
 /*
  * The worker loops.  One loop body, specialised at compile time by constant
  * arguments (has TX jobs, has RX jobs, TCP or UDP, the responder's
- * --impair), gives one engine per combination, kept in a const table;
- * nb_engine_select() picks one per worker at setup, so nothing in the loop
- * branches on configuration.
+ * --impair, what else a sink counts), gives one engine per combination, kept in
+ * a const table; nb_engine_select() picks one per worker at setup, so nothing
+ * in the loop branches on configuration.
  */
 
 #include <rte_cycles.h>
@@ -154,7 +154,7 @@ note_gap(struct nb_worker *w, uint64_t now)
 static __rte_always_inline int
 nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
 	       const int tcp, const int impair, const int replay,
-	       const int sizes)
+	       const int extra)
 {
 	struct nb_run *run = w->run;
 	struct nb_txjob *active[NB_MAX_WORKER_JOBS];
@@ -180,7 +180,7 @@ nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
 			keep_step(w->keep, now);
 		if (has_rx)
 			for (i = 0; i < w->nb_rx; i++)
-				nb_sink_step(w->rx[i], run, now, impair, sizes);
+				nb_sink_step(w->rx[i], run, now, impair, extra);
 		else
 			rte_pause();
 	}
@@ -231,7 +231,7 @@ nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
 		if (has_rx)
 			for (i = 0; i < w->nb_rx; i++)
 				work += nb_sink_step(w->rx[i], run, now, impair,
-						     sizes);
+						     extra);
 		if (unlikely(w->probe != NULL))
 			probe_step(w->probe, run, now);
 		w->loops++;
@@ -314,8 +314,26 @@ engine_replay_sink(struct nb_worker *w)
 static int
 engine_sink_sizes(struct nb_worker *w)
 {
-	return nb_engine_loop(w, 0, 1, 0, 0, 0, 1);
+	return nb_engine_loop(w, 0, 1, 0, 0, 0, NB_SINK_SIZES);
 }
+
+/* --gaps: each stream's arrival gaps timed too (UDP loopback) */
+static int
+engine_sink_gaps(struct nb_worker *w)
+{
+	return nb_engine_loop(w, 0, 1, 0, 0, 0, NB_SINK_GAPS);
+}
+
+static int
+engine_gensink_gaps(struct nb_worker *w)
+{
+	return nb_engine_loop(w, 1, 1, 0, 0, 0, NB_SINK_GAPS);
+}
+
+static const struct nb_engine gap_engines[2] = {
+	{"sink+gaps", engine_sink_gaps},
+	{"gen+sink+gaps", engine_gensink_gaps},
+};
 
 static const struct nb_engine sink_sizes = {"sink+sizes", engine_sink_sizes};
 
@@ -349,6 +367,9 @@ nb_engine_select(struct nb_worker *w, uint8_t proto)
 		e = &replay_engines[w->nb_rx > 0];
 	if (w->nb_tx == 0 && w->nb_rx > 0 && w->rx[0]->count_sizes && !impair)
 		e = &sink_sizes;
+	if (w->nb_rx > 0 && w->rx[0]->gaps != NULL && !impair &&
+	    proto != NB_IPPROTO_TCP && (w->nb_tx == 0 || w->tx[0]->rp == NULL))
+		e = &gap_engines[w->nb_tx > 0];
 	w->engine = e->loop != NULL ? e : NULL;
 	return w->engine != NULL ? 0 : -1;
 }

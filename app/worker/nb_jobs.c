@@ -333,6 +333,7 @@ nb_jobs_free(struct nb_jobs *js)
 		free_impair(js->rx[i]);
 		rte_free(js->rx[i]->rtt);
 		rte_free(js->rx[i]->streams);
+		rte_free(js->rx[i]->gaps);
 		rte_free(js->rx[i]);
 		js->rx[i] = NULL;
 	}

@@ -70,6 +70,17 @@ struct nb_worker *nb_jobs_queue_owner(const struct nb_jobs *js, uint16_t q);
  */
 int nb_jobs_impair(struct nb_jobs *js, const struct nb_impair_cfg *cfg,
 		   uint64_t now_ns, uint8_t proto, char *err, size_t errlen);
+/*
+ * --gaps: every receive job times each stream's arrival gaps against
+ * ideal_ns (0: no target), and the engines are chosen again.  Before
+ * launch.  -ENOMEM with err set.
+ */
+int nb_jobs_gaps(struct nb_jobs *js, uint64_t ideal_ns, uint8_t proto,
+		 char *err, size_t errlen);
+/* out[s] += every receive job's gaps of stream s, for s < n (after the
+ * workers are done, or as a snapshot). */
+void nb_jobs_read_gaps(const struct nb_jobs *js, struct nb_gap *out,
+		       uint32_t n);
 /* What the impairment did, summed over the receive jobs (workers write
  * these; read when they are done, or as a snapshot). */
 void nb_jobs_impair_counts(const struct nb_jobs *js,

@@ -188,14 +188,20 @@ nb_sink_impair_probe(struct nb_rxjob *j, struct rte_mbuf *m, uint64_t now_ns)
 	return 0;
 }
 
+/* What a sink counts beyond the streams (a constant: the engine is chosen
+ * by it): every frame's size bin (a receive-only test), each stream's
+ * arrival gaps (--gaps). */
+#define NB_SINK_SIZES 1
+#define NB_SINK_GAPS  2
+
 /*
- * One receive burst.  impair and sizes (constants: the engine is chosen by
+ * One receive burst.  impair and extra (constants: the engine is chosen by
  * them): the responder's --impair sits between the wire and the counting;
- * a receive-only test counts every frame's size bin.
+ * extra is NB_SINK_SIZES, NB_SINK_GAPS or 0.
  */
 static __rte_always_inline uint16_t
 nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now,
-	     const int impair, const int sizes)
+	     const int impair, const int extra)
 {
 	struct rte_mbuf *pkts[NB_BURST];
 	uint64_t now_ns, rx_ns, bytes = 0, data = 0, warm = 0, bad = 0;
@@ -227,7 +233,7 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now,
 			rte_prefetch0(rte_pktmbuf_mtod(
 				pkts[i + NB_PREFETCH_AHEAD], void *));
 		bytes += m->pkt_len + NB_FCS_LEN;
-		if (sizes)
+		if (extra & NB_SINK_SIZES)
 			j->sizes[nb_size_bin(m->pkt_len + NB_FCS_LEN)]++;
 		kind = nb_frame_parse(p, m->data_len, m->pkt_len, &st);
 		/* ours only from the peer: anything else is foreign (the
@@ -248,6 +254,9 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now,
 				nb_sink_count(&j->streams[st.stream_id], st.seq,
 					      st.ts, m->pkt_len + NB_FCS_LEN,
 					      rx_ns);
+			if (extra & NB_SINK_GAPS)
+				nb_gap_record(&j->gaps[st.stream_id],
+					      now_ns & NB_GAP_MASK);
 			data++;
 		} else if (kind == NB_FRAME_WARMUP) {
 			warm++;

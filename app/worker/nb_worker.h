@@ -19,6 +19,7 @@
 #include "nb_cap.h"
 #include "nb_clock.h"
 #include "nb_frame.h"
+#include "nb_gap.h"
 #include "nb_hist.h"
 #include "nb_impair.h"
 #include "nb_jitter.h"
@@ -118,6 +119,7 @@ struct nb_rxjob {
 	uint16_t port, queue;
 	uint32_t nb_streams;
 	struct nb_rx_stream *streams; /* [stream id] */
+	struct nb_gap *gaps; /* --gaps: [stream id] arrival gaps; else NULL */
 	/* counters, single writer */
 	uint64_t pkts; /* every frame received, as the PMD counts */
 	uint64_t bytes;

@@ -383,6 +383,70 @@ class Loopback(nbe2e.E2ECase):
         self.check_counts(d)
         self.check_rate(d, 1e9, 512, True)
 
+    def check_gaps(self, g, frames, ideal):
+        """One stream's (or the sum's) --gaps figures: n frames give n - 1
+        gaps, ordered percentiles, windows that nest, shares that are
+        their counts over the gaps."""
+        self.assertEqual(g["count"], frames)
+        self.assertEqual(g["ideal_ns"], ideal)
+        self.assertLessEqual(g["min_ns"], g["p1_ns"])
+        self.assertLessEqual(g["p1_ns"], g["p50_ns"])
+        self.assertLessEqual(g["p50_ns"], g["p99_ns"])
+        self.assertLessEqual(g["p99_ns"], g["max_ns"])
+        self.assertLessEqual(g["within_64ns"], g["within_256ns"])
+        self.assertLessEqual(g["within_256ns"], g["count"])
+        for w in ("64", "256"):
+            self.assertAlmostEqual(g["within_%sns_percent" % w],
+                                   100.0 * g["within_%sns" % w] / g["count"],
+                                   places=6)
+        self.assertAlmostEqual(g["mean_ns"] * g["count"], g["sum_ns"],
+                               delta=g["count"])
+
+    def test_gaps(self):
+        """--gaps: each stream's arrival gaps against the ideal gap of
+        its share of --rate, computed here from the rate and size."""
+        streams, size, bps = 2, 1518, 200e6
+        d = self.loop(["--rate", "200M", "--size", str(size), "--streams",
+                       str(streams), "--time", "2", "--gaps"])
+        self.check_counts(d)
+        self.check_rate(d, bps, size, False)
+        ideal = round(1e9 * streams / req_pps(bps, size))
+        self.assertEqual(ideal, 123040)  # 1538 B x 8 / 0.1 Gbit/s
+        e = d["end"]
+        for s in e["streams"]:
+            rx = s["receiver"]
+            g = rx["gaps"]
+            self.check_gaps(g, rx["packets"] - 1, ideal)
+            # the gaps span first to last arrival, about (n - 1) ideal
+            # gaps of the sender's schedule (a unit slip, TSC for ns,
+            # would be off by the TSC's GHz)
+            self.assertAlmostEqual(g["sum_ns"] / (g["count"] * ideal), 1.0,
+                                   delta=0.05)
+        g = e["sum_received"]["gaps"]
+        self.check_gaps(g, e["sum_received"]["packets"] - streams, ideal)
+        self.assertEqual(g["within_64ns"],
+                         sum(s["receiver"]["gaps"]["within_64ns"]
+                             for s in e["streams"]))
+        # without a target (--rate max) the windows are null, the gaps
+        # are still there; the text report has a line per stream and sum
+        d = self.loop(["--rate", "max", "--size", "512", "--packets",
+                       "20000", "--streams", "2", "--time", "0", "--gaps"])
+        g = d["end"]["sum_received"]["gaps"]
+        self.assertEqual(g["ideal_ns"], 0)
+        self.assertIsNone(g["within_64ns_percent"])
+        self.assertEqual(g["count"], 20000 - 2)
+        eal = self.nb.eal(self.nb.memif_pair(), workers=2)
+        r = self.nb.run(eal, ["--tx-port", "0", "--rx-port", "1", "--rate",
+                              "100M", "--size", "1518", "--streams", "2",
+                              "--time", "1", "--gaps"], name="gapstext")
+        self.assertOk(r)
+        lines = [l for l in r.out.splitlines() if " gaps ns: " in l]
+        self.assertEqual([l.split("]")[0].strip("[ ") for l in lines],
+                         ["0", "1", "SUM"])
+        self.assertIn("ideal 246080, ", lines[0])
+        self.assertRegex(lines[2], r"within \+-64 ns [\d.]+ %, \+-256 ns "
+                         r"[\d.]+ % of \d+ gaps$")
+
     def test_net_null_max(self):
         vdevs = ["--vdev", "net_null0", "--vdev", "net_null1,no-rx=1"]
         d = self.loop(["--rate", "max", "--size", "64", "--time", "1"],

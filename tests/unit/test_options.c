@@ -321,6 +321,12 @@ chk_mtu(const struct nb_config *c)
 }
 
 static void
+chk_gaps(const struct nb_config *c)
+{
+	assert_int_equal(c->gaps, 1);
+}
+
+static void
 chk_per_queue(const struct nb_config *c)
 {
 	assert_int_equal(c->per_queue, 1);
@@ -729,6 +735,7 @@ static const struct opt_case cases[] = {
 	{"link-timeout", 0, "3", chk_link_timeout, {"601", "-", NULL}},
 	{"tx-checksum", 0, "sw", chk_tx_checksum, {"on", "HW", "", NULL}},
 	{"per-queue", 0, NULL, chk_per_queue, {NULL}},
+	{"gaps", 0, NULL, chk_gaps, {NULL}},
 	{"hw-rate", 0, NULL, chk_hw_rate, {NULL}},
 	{"flow-control",
 	 0,
@@ -1170,6 +1177,33 @@ check_cfg(struct nb_config *cfg, const char *const *toks, char *err)
 	check_cfg((cfg), (const char *const[]){__VA_ARGS__, NULL}, (err))
 
 /* --tcp: its defaults, and what it refuses with a reason. */
+/* --gaps: a loopback's receivers time what this process sends */
+static void
+test_gaps_checks(void **state)
+{
+	struct nb_config cfg;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(CHECK_CFG(&cfg, err, "--tx-port", "0", "--rx-port",
+				   "1", "--rate", "1G", "--gaps"),
+			 0);
+	assert_true(cfg.gaps);
+	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1", "--tcp",
+			       "--gaps"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "--tcp cannot be combined with --gaps"));
+	assert_int_equal(CHECK(err, "--rx-port", "0", "--gaps"), -EINVAL);
+	assert_non_null(strstr(err, "not yet in a receive-only test"));
+	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1",
+			       "--size", "64:1518:*2", "--gaps"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "not with --test or a size sweep"));
+	assert_int_equal(CHECK(err, "--peer", "02:00:00:00:00:01", "--gaps"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "--gaps"));
+}
+
 static void
 test_tcp_checks(void **state)
 {
@@ -1935,6 +1969,7 @@ main(void)
 		cmocka_unit_test(test_repeated),
 		cmocka_unit_test(test_mode_conflicts),
 		cmocka_unit_test(test_tcp_checks),
+		cmocka_unit_test(test_gaps_checks),
 		cmocka_unit_test(test_config_check),
 		cmocka_unit_test(test_suites),
 		cmocka_unit_test(test_usage),
