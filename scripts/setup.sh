@@ -24,7 +24,7 @@ PACKAGES=(
 	# scripts/nbench-plot
 	python3-matplotlib
 	# tests and interop
-	libcmocka-dev tshark python3 python3-scapy iperf3 clang-format
+	libcmocka-dev tshark python3 python3-scapy iperf3 sockperf clang-format
 	iputils-ping coreutils groff-base ethtool
 	# fuzz targets (tests/fuzz): clang and its libFuzzer runtime
 	clang libclang-rt-dev
