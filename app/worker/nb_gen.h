@@ -105,8 +105,17 @@ nb_gen_discard(struct nb_txjob *j)
 	j->pend_head = 0;
 }
 
-/* n frames due (owed ones included): at most what is left, in mbufs from
- * the job's pool; 0 when none is due or the pool is dry (then owed). */
+/*
+ * n frames due (owed ones included): at most what is left, in mbufs from
+ * the job's pool; 0 when none is due or the pool is dry (then owed).
+ *
+ * Raw mbufs, not rte_pktmbuf_alloc_bulk's: a TX pool's mbufs come back
+ * from the PMD through rte_pktmbuf_free, which leaves them with refcnt 1,
+ * next NULL and nb_segs 1, and nothing in the tool moves their data_off;
+ * what a frame needs beyond that (data_off, lengths, offload flags and
+ * lengths) the build loops store themselves, so the reset's other stores
+ * are saved.
+ */
 static __rte_always_inline uint32_t
 nb_gen_alloc(struct nb_txjob *j, struct rte_mbuf **pkts, uint32_t n)
 {
@@ -114,7 +123,7 @@ nb_gen_alloc(struct nb_txjob *j, struct rte_mbuf **pkts, uint32_t n)
 		n = (uint32_t)j->left;
 	if (n == 0)
 		return 0;
-	if (unlikely(rte_pktmbuf_alloc_bulk(j->pool, pkts, n) != 0)) {
+	if (unlikely(rte_mempool_get_bulk(j->pool, (void **)pkts, n) != 0)) {
 		j->owed = n;
 		j->alloc_fail++;
 		return 0;
@@ -167,8 +176,11 @@ nb_gen_step(struct nb_txjob *j, const struct nb_run *run, uint64_t now,
 		const struct nb_tmpl *t =
 			&j->tmpl[sp * j->nb_sizes + j->pattern[pp]];
 		struct rte_mbuf *m = pkts[i];
-		uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *);
+		uint8_t *d;
 
+		/* a PMD may have pushed a header into the headroom (virtio) */
+		m->data_off = RTE_PKTMBUF_HEADROOM;
+		d = rte_pktmbuf_mtod(m, uint8_t *);
 		rte_memcpy(d, t->hdr, NB_TMPL_MAX_HDR);
 		m->data_len = t->wire_len;
 		m->pkt_len = t->wire_len;
