@@ -26,6 +26,8 @@
 #   pacing    not a pair: dpdk-nbench paced at 1, 5 and 10 Gbit/s L1 with
 #             1518 B frames and at 1 Gbit/s with 64 B, achieved against
 #             requested, --pace-time s each.
+#   stats     not a pair: the stats lcore's CPU time per 1 s interval at 1,
+#             64 and 1024 streams (target: under 1 % of a CPU).
 #
 #   sudo scripts/bench.sh                          # everything, 5 pairs of 5 s runs
 #   sudo scripts/bench.sh --only gen,sink --pairs 7 --time 3
@@ -44,7 +46,7 @@ PY=/usr/bin/python3
 # Time a process gets for EAL init, pool creation and port start, on top of
 # the test itself, before timeout stops it and the run counts as failed.
 STARTUP_BUDGET=60
-ALL_KEYS=gen,gen1518,memif,sink,kernel,pingpong,tcp,peertcp,pacing
+ALL_KEYS=gen,gen1518,memif,sink,kernel,pingpong,tcp,peertcp,pacing,stats
 
 usage() {
 	cat <<EOF
@@ -67,7 +69,7 @@ Options:
                  left out, 0..9 (default 2)
   --only KEYS    comma-separated subset of $ALL_KEYS
                  (default all)
-  --pace-time S  seconds of each pacing run, 1..3600 (default 10)
+  --pace-time S  seconds of each pacing and stats run, 1..3600 (default 10)
   -h, --help     show this help and exit
 
 Environment:
@@ -423,6 +425,26 @@ PY
 	echo "  $rate at $sz B: requested, achieved (TX), error %, received, error %, within 0.05 %, sent, received, gap ideal/p1/p50/p99 ns, % within 64/256 ns: $row; CPU share tx $SHARE%, rx $RX_SHARE%"
 }
 
+# stats: the stats lcore's time on a CPU (its thread's schedstat, over the
+# whole process: start-up and the final report included, so an upper
+# bound) per 1 s interval, with N streams at 1 Gbit/s of 512 B frames.
+STATS_ROWS=()
+stats_cost() {
+	local n=$1 name=stats$1 t=$time_s
+	time_s=$pace_time
+	NB_INTERVAL=1 NB_STATS=1 nb_memif "$name" --rate 1G --size 512 --streams "$n"
+	time_s=$t
+	local ivs
+	ivs=$("$PY" -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["intervals"]))' \
+		"$tmp/$name.json") || fail "dpdk-nbench ($name): no JSON result" "$tmp/$name.err"
+	((ivs > 0)) || fail "dpdk-nbench ($name): no intervals" "$tmp/$name.json"
+	local per pct
+	per=$(awk -v ns="$STATS_NS" -v n="$ivs" 'BEGIN { printf "%.0f", ns / n / 1000 }')
+	pct=$(awk -v ns="$STATS_NS" -v n="$ivs" 'BEGIN { printf "%.3f", ns / n / 1e9 * 100 }')
+	STATS_ROWS+=("$n $ivs $per $pct $SHARE $RX_SHARE")
+	echo "  $n streams: stats lcore on a CPU $((STATS_NS / 1000)) us over $ivs intervals: $per us per interval, $pct % of a CPU at 1 s intervals; CPU share tx $SHARE%, rx $RX_SHARE%"
+}
+
 # ---------------------------------------------------------------- environment
 
 cpu_model=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo)
@@ -456,12 +478,21 @@ if want pacing; then
 	pace 10G 1518
 	pace 1G 64
 fi
+if want stats; then
+	echo
+	echo "## stats: the stats lcore's CPU time per 1 s interval, memif loopback, 1 Gbit/s of 512 B frames, $pace_time s each"
+	stats_cost 1
+	stats_cost 64
+	stats_cost 1024
+fi
 
 # ---------------------------------------------------------------------- table
 
-echo
-echo "results: ratio = A / B, the median over the pairs counted (range over them); $time_s s runs, $size B frames unless the row says otherwise"
-printf '%-9s %7s %-13s %-8s %-8s %s\n' test ratio range counted "left out" "target (met?)"
+((${#ROWS[@]} == 0)) || {
+	echo
+	echo "results: ratio = A / B, the median over the pairs counted (range over them); $time_s s runs, $size B frames unless the row says otherwise"
+	printf '%-9s %7s %-13s %-8s %-8s %s\n' test ratio range counted "left out" "target (met?)"
+}
 for r in "${ROWS[@]}"; do
 	IFS='|' read -r k an bn med lo hi n left target <<<"$r"
 	met=-
@@ -479,5 +510,14 @@ if ((${#PACE_ROWS[@]})); then
 	for r in "${PACE_ROWS[@]}"; do
 		read -r rate sz req got err rxl1 rxerr within _ _ ideal p1 p50 p99 w64 w256 tx rx st <<<"$r"
 		printf '%-5s %5s %9s %9s %8s %9s %8s %-6s %7s %7s %7s %7s %6s %6s %5s %5s %6s\n' "$rate" "$sz" "$req" "$got" "$err" "$rxl1" "$rxerr" "$within" "$ideal" "$p1" "$p50" "$p99" "$w64" "$w256" "$tx" "$rx" "$st"
+	done
+fi
+if ((${#STATS_ROWS[@]})); then
+	echo
+	echo "stats lcore ($pace_time s each, 1 s intervals; its on-CPU time over the whole process, an upper bound; target under 1 % of a CPU):"
+	printf '%8s %9s %14s %12s %6s %6s\n' streams intervals "us/interval" "% of a CPU" tx% rx%
+	for r in "${STATS_ROWS[@]}"; do
+		read -r n ivs per pct tx rx <<<"$r"
+		printf '%8s %9s %14s %12s %6s %6s\n' "$n" "$ivs" "$per" "$pct" "$tx" "$rx"
 	done
 fi

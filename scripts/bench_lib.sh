@@ -225,14 +225,16 @@ announce() {
 
 # nb_launch NAME VDEV0 VDEV1 ARGS...: dpdk-nbench loopback port 0 -> port 1
 # with ARGS; JSON in $tmp/NAME.json. Sets SHARE (of the sender, lcore 3),
-# RX_SHARE (of the receiver, lcore 2) and STEAL.
+# RX_SHARE (of the receiver, lcore 2) and STEAL. NB_INTERVAL (default 0)
+# is its --interval; with NB_STATS=1 the stats lcore's thread (lcore 1) is
+# sampled too: STATS_NS, its time on a CPU over the process's life.
 nb_launch() {
 	local name=$1 prefix=$tag$1 s0 pid v0=$2 v1=$3
 	shift 3
 	PREFIXES+=("$prefix")
 	local cmd=("$NBENCH" --no-pci --lcores "0@0,1@0,2@0,3@1" --file-prefix "$prefix"
 		--log-level lib.eal:error --vdev "$v0" --vdev "$v1"
-		-- --tx-port 0 --rx-port 1 --time "$time_s" --json --interval 0 "$@")
+		-- --tx-port 0 --rx-port 1 --time "$time_s" --json --interval "${NB_INTERVAL:-0}" "$@")
 	announce "$name" "dpdk-nbench, $time_s s"
 	show_cmd "${cmd[@]}"
 	share_reset
@@ -245,12 +247,17 @@ nb_launch() {
 			[ -z "$pid" ] || share_find "$pid" rte-worker-3 || true
 			[ -z "$pid" ] || share_find "$pid" rte-worker-2 || true
 		fi
+		if [ "${NB_STATS:-0}" = 1 ] && [ -z "${THREAD[rte-worker-1]:-}" ]; then
+			pid=$(child_of "$BG_PID")
+			[ -z "$pid" ] || share_find "$pid" rte-worker-1 || true
+		fi
 		share_sample
 		sleep 0.1
 	done
 	reap "$BG_PID"
 	steal_snap
 	steal_pct "$s0" "$SNAP"
+	STATS_NS=$((${RUN1[rte-worker-1]:-0} - ${RUN0[rte-worker-1]:-0}))
 	share_pct rte-worker-2
 	RX_SHARE=$SHARE
 	share_pct rte-worker-3
