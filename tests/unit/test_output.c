@@ -365,10 +365,28 @@ test_rxonly(void **state)
 		uint64_t sz[NB_SIZE_BINS] = {1, 2, 3, 4, 5, 6, 7, 8};
 		size_t i;
 
+		uint32_t len;
+
 		for (i = 0; i < sizeof(e) / sizeof(e[0]); i++)
 			if (nb_size_bin(e[i].len) != e[i].bin)
 				fail_msg("%u B: bin %u, not %u", e[i].len,
 					 nb_size_bin(e[i].len), e[i].bin);
+		/* every length against RFC 2819's ranges, written out */
+		for (len = 0; len <= 70000; len++) {
+			unsigned int want = len < 64	  ? 0
+					    : len == 64	  ? 1
+					    : len < 128	  ? 2
+					    : len < 256	  ? 3
+					    : len < 512	  ? 4
+					    : len < 1024  ? 5
+					    : len <= 1518 ? 6
+							  : 7;
+
+			if (nb_size_bin(len) != want)
+				fail_msg("%u B: bin %u, not %u", len,
+					 nb_size_bin(len), want);
+		}
+		assert_int_equal(nb_size_bin(UINT32_MAX), 7);
 		assert_string_equal(nb_size_bin_name(0), "<64");
 		assert_string_equal(nb_size_bin_name(6), "1024-1518");
 		assert_string_equal(nb_size_bin_name(7), "1519+");
