@@ -200,38 +200,75 @@ uint16_t nb_ipv4_hdr_csum(const uint8_t *ip, size_t ihl);
 uint16_t nb_l4_csum(const uint8_t *ip, uint8_t proto, const uint8_t *l4,
 		    uint32_t l4len);
 
+/*
+ * Big-endian fields at any alignment.  One load or store and a byte swap
+ * each on a little-endian host (GCC did not merge the byte-wise form: the
+ * generator's stamp spent 23 instructions a frame on it), the byte-wise
+ * form elsewhere.
+ */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define NB_BE16(x) __builtin_bswap16(x)
+#define NB_BE32(x) __builtin_bswap32(x)
+#elif defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define NB_BE16(x) (x)
+#define NB_BE32(x) (x)
+#endif
+
 static inline void
 nb_put_be16(uint8_t *p, uint16_t v)
 {
+#ifdef NB_BE16
+	v = NB_BE16(v);
+	memcpy(p, &v, sizeof(v));
+#else
 	p[0] = (uint8_t)(v >> 8);
 	p[1] = (uint8_t)v;
+#endif
 }
 
 static inline uint16_t
 nb_get_be16(const uint8_t *p)
 {
+#ifdef NB_BE16
+	uint16_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return NB_BE16(v);
+#else
 	return (uint16_t)((p[0] << 8) | p[1]);
+#endif
 }
 
 static inline void
 nb_put_be32(uint8_t *p, uint32_t v)
 {
+#ifdef NB_BE32
+	v = NB_BE32(v);
+	memcpy(p, &v, sizeof(v));
+#else
 	nb_put_be16(p, (uint16_t)(v >> 16));
 	nb_put_be16(p + 2, (uint16_t)v);
+#endif
 }
 
 static inline uint32_t
 nb_get_be32(const uint8_t *p)
 {
+#ifdef NB_BE32
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return NB_BE32(v);
+#else
 	return ((uint32_t)nb_get_be16(p) << 16) | nb_get_be16(p + 2);
+#endif
 }
 
-/* 48 bits: three 16-bit words, high first. */
+/* 48 bits: the high 32, then the low 16. */
 static inline void
 nb_put_be48(uint8_t *p, uint64_t v)
 {
-	nb_put_be16(p, (uint16_t)(v >> 32));
-	nb_put_be16(p + 2, (uint16_t)(v >> 16));
+	nb_put_be32(p, (uint32_t)(v >> 16));
 	nb_put_be16(p + 4, (uint16_t)v);
 }
 
