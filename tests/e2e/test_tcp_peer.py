@@ -159,10 +159,12 @@ class TcpPeer(test_peer.PeerBase):
         pp = d["nbench"]["pingpong"]
         self.assertEqual(pp["msg_size"], 100)
         self.assertGreater(pp["round_trips"], 100)
-        # each round trip is one request and one answer of 100 bytes
+        # each round trip is one request and one answer of 100 bytes;
+        # the end may cut one request short or find none in flight (CI
+        # saw both), as test_tcp's loopback ping-pong allows
         e = d["end"]
-        self.assertEqual(e["sum_sent"]["bytes"] // 100,
-                         pp["round_trips"] + 1)
+        self.assertIn(e["sum_sent"]["bytes"] // 100,
+                      (pp["round_trips"], pp["round_trips"] + 1))
         self.assertEqual(pp["rtt_ns"]["count"], pp["round_trips"])
 
     def test_responder_caps_its_sender(self):
