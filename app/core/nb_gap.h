@@ -22,10 +22,10 @@
 #include <jansson.h>
 
 #include "nb_hist.h"
+#include "nb_seq.h" /* NB_SEQ_MASK: the stamps' 48 bits */
 
 #define NB_GAP_NEAR_NS 64  /* the tight window, +-ns */
 #define NB_GAP_FAR_NS  256 /* the wide one */
-#define NB_GAP_MASK    ((UINT64_C(1) << 48) - 1)
 
 struct nb_gap {
 	uint64_t ideal_ns; /* the stream's ideal gap; 0: none */
@@ -58,7 +58,7 @@ nb_gap_within(uint64_t a, uint64_t b, uint64_t w)
 static inline void
 nb_gap_record(struct nb_gap *g, uint64_t rx_ns)
 {
-	uint64_t gap = (rx_ns - g->last_ns) & NB_GAP_MASK;
+	uint64_t gap = (rx_ns - g->last_ns) & NB_SEQ_MASK;
 
 	g->last_ns = rx_ns;
 	if (g->frames++ == 0)

@@ -112,9 +112,9 @@ nb_gen_discard(struct nb_txjob *j)
  * Raw mbufs, not rte_pktmbuf_alloc_bulk's: a TX pool's mbufs come back
  * from the PMD through rte_pktmbuf_free, which leaves them with refcnt 1,
  * next NULL and nb_segs 1, and nothing in the tool moves their data_off;
- * what a frame needs beyond that (data_off, lengths, offload flags and
- * lengths) the build loops store themselves, so the reset's other stores
- * are saved.
+ * what a frame needs beyond that (data_off, the lengths, the offload
+ * flags and offload lengths) the build loops store themselves, so the reset's
+ * other stores are saved.
  */
 static __rte_always_inline uint32_t
 nb_gen_alloc(struct nb_txjob *j, struct rte_mbuf **pkts, uint32_t n)

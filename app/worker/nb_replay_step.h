@@ -66,7 +66,8 @@ nb_replay_step(struct nb_txjob *j, const struct nb_run *run, uint64_t now)
 		uint16_t len = rp->len[pos], l4 = rp->l4_off[pos];
 		uint8_t *d;
 
-		m->data_off = RTE_PKTMBUF_HEADROOM; /* raw mbufs: nb_gen_alloc */
+		m->data_off =
+			RTE_PKTMBUF_HEADROOM; /* raw mbufs: nb_gen_alloc */
 		d = rte_pktmbuf_mtod(m, uint8_t *);
 
 		rte_memcpy(d, rp->data + rp->off[pos], len);

@@ -256,7 +256,7 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now,
 					      rx_ns);
 			if (extra & NB_SINK_GAPS)
 				nb_gap_record(&j->gaps[st.stream_id],
-					      now_ns & NB_GAP_MASK);
+					      now_ns & NB_SEQ_MASK);
 			data++;
 		} else if (kind == NB_FRAME_WARMUP) {
 			warm++;

@@ -27,10 +27,10 @@ feed(struct nb_gap *x, uint64_t t0, const int64_t *off, unsigned int n)
 	uint64_t t = t0;
 	unsigned int i;
 
-	nb_gap_record(x, t & NB_GAP_MASK);
+	nb_gap_record(x, t & NB_SEQ_MASK);
 	for (i = 0; i < n; i++) {
 		t += (uint64_t)((int64_t)IDEAL + off[i]);
-		nb_gap_record(x, t & NB_GAP_MASK);
+		nb_gap_record(x, t & NB_SEQ_MASK);
 	}
 	return t;
 }
@@ -107,7 +107,7 @@ static void
 test_wrap(void **state)
 {
 	static const int64_t off[] = {10, -10, 300, 0, 5};
-	const uint64_t t0 = NB_GAP_MASK - 2 * IDEAL; /* wraps at frame 3 */
+	const uint64_t t0 = NB_SEQ_MASK - 2 * IDEAL; /* wraps at frame 3 */
 
 	(void)state;
 	nb_gap_init(&g, IDEAL);
