@@ -34,11 +34,12 @@ static __rte_noinline void
 nb_gen_event(struct nb_txjob *j, const struct nb_run *run, uint64_t now)
 {
 	if (j->phase == 0 && now >= run->measure_tsc) {
-		/* Warm-up over: fresh sequence numbers, data magic. */
+		/* Warm-up over: fresh sequence numbers (the data
+		 * phase's counters start at 0), data magic. */
 		j->phase = 1;
 		j->tmpl = j->tmpl_data;
 		j->cnt = j->cnt_data;
-		memset(j->seq, 0, sizeof(*j->seq) * j->nb_streams);
+		j->rp_seq = 0;
 		j->first_tsc = now;
 		j->next_event = run->end_tsc;
 	}
@@ -151,30 +152,32 @@ nb_gen_send(struct nb_txjob *j, struct rte_mbuf **pkts, uint32_t n,
 	j->last_tsc = now;
 }
 
+/*
+ * Build n frames into pkts.  The loop keeps in locals what it reads of
+ * the job: the frame stores go through uint8_t pointers, which may alias
+ * anything, so a field read through j would be loaded again after every
+ * frame.  A stream's sequence number is its count of frames in this phase
+ * (both start at 0 when the phase does), so the counter is the stamp.
+ * one_size (a constant at each call): the pattern has one entry, so every
+ * round takes the same size.
+ */
 static __rte_always_inline void
-nb_gen_step(struct nb_txjob *j, const struct nb_run *run, uint64_t now,
-	    const int tcp)
+nb_gen_build(struct nb_txjob *j, struct rte_mbuf **pkts, uint32_t n,
+	     uint64_t ts, const int tcp, const int one_size)
 {
-	struct rte_mbuf *pkts[NB_BURST];
-	uint32_t n, i;
-	uint16_t sp, pp;
-	uint64_t ts;
+	const struct nb_tmpl *const tmpl = j->tmpl;
+	struct nb_tx_stream *const cnt = j->cnt;
+	const uint8_t *const pattern = j->pattern;
+	const uint16_t ns = j->nb_streams, nsz = j->nb_sizes;
+	const uint16_t npat = j->nb_pattern;
+	uint16_t sp = j->stream_pos, pp = one_size ? 0 : j->pat_pos;
+	/* stream sp's template of this round's size, and its counters;
+	 * both step along with sp */
+	const struct nb_tmpl *t = tmpl + (uint32_t)sp * nsz + pattern[pp];
+	struct nb_tx_stream *c = cnt + sp;
+	uint32_t i;
 
-	if (unlikely(j->nb_pend) && !nb_gen_flush(j))
-		return;
-	if (unlikely(now >= j->next_event))
-		nb_gen_event(j, run, now);
-	n = nb_gen_alloc(
-		j, pkts,
-		j->owed + nb_pacer_due(&j->pacer, now, NB_BURST - j->owed));
-	if (n == 0)
-		return;
-	ts = nb_clock_ns(&run->clock, now);
-	sp = j->stream_pos;
-	pp = j->pat_pos;
 	for (i = 0; i < n; i++) {
-		const struct nb_tmpl *t =
-			&j->tmpl[sp * j->nb_sizes + j->pattern[pp]];
 		struct rte_mbuf *m = pkts[i];
 		uint8_t *d;
 
@@ -188,22 +191,51 @@ nb_gen_step(struct nb_txjob *j, const struct nb_run *run, uint64_t now,
 		 * no branch */
 		m->ol_flags = t->mbuf_ol_flags;
 		m->tx_offload = t->mbuf_tx_offload;
-		j->cnt[sp].pkts++;
-		j->cnt[sp].bytes += t->wire_len + NB_FCS_LEN;
 		if (tcp)
-			nb_stamp_tcp(d, t, j->seq[sp]++, ts);
+			nb_stamp_tcp(d, t, c->pkts, ts);
 		else
-			nb_stamp_udp(d, t, j->seq[sp]++, ts);
+			nb_stamp_udp(d, t, c->pkts, ts);
+		c->pkts++;
+		c->bytes += t->wire_len + NB_FCS_LEN;
+		t += nsz;
+		c++;
 		/* Each round over the streams takes the next size, so every
 		 * stream sees every size of the pattern. */
-		if (++sp == j->nb_streams) {
+		if (++sp == ns) {
 			sp = 0;
-			if (++pp == j->nb_pattern)
+			c = cnt;
+			if (!one_size && ++pp == npat)
 				pp = 0;
+			t = tmpl + pattern[pp];
 		}
 	}
 	j->stream_pos = sp;
 	j->pat_pos = pp;
+}
+
+static __rte_always_inline void
+nb_gen_step(struct nb_txjob *j, const struct nb_run *run, uint64_t now,
+	    const int tcp)
+{
+	struct rte_mbuf *pkts[NB_BURST];
+	uint32_t n;
+	uint64_t ts;
+
+	if (unlikely(j->nb_pend) && !nb_gen_flush(j))
+		return;
+	if (unlikely(now >= j->next_event))
+		nb_gen_event(j, run, now);
+	n = nb_gen_alloc(
+		j, pkts,
+		j->owed + nb_pacer_due(&j->pacer, now, NB_BURST - j->owed));
+	if (n == 0)
+		return;
+	ts = nb_clock_ns(&run->clock, now);
+	/* one branch a burst, not one a frame */
+	if (j->nb_pattern == 1)
+		nb_gen_build(j, pkts, n, ts, tcp, 1);
+	else
+		nb_gen_build(j, pkts, n, ts, tcp, 0);
 	nb_gen_send(j, pkts, n, now);
 }
 

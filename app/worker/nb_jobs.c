@@ -159,9 +159,7 @@ build_txjob(struct nb_jobs *js, const struct nb_config *cfg,
 		zalloc("nb_cnt", sizeof(struct nb_tx_stream) * ns, socket);
 	j->cnt_data =
 		zalloc("nb_cnt", sizeof(struct nb_tx_stream) * ns, socket);
-	j->seq = zalloc("nb_seq", sizeof(uint64_t) * ns, socket);
-	if (!j->tmpl_warm || !j->tmpl_data || !j->cnt_warm || !j->cnt_data ||
-	    !j->seq)
+	if (!j->tmpl_warm || !j->tmpl_data || !j->cnt_warm || !j->cnt_data)
 		goto nomem;
 	txp = port_of(ports, job->port);
 	ret = build_templates(
@@ -319,7 +317,6 @@ nb_jobs_free(struct nb_jobs *js)
 		rte_free(j->tmpl_data);
 		rte_free(j->cnt_warm);
 		rte_free(j->cnt_data);
-		rte_free(j->seq);
 		if (!js->keep_pools)
 			rte_mempool_free(j->pool);
 		rte_free(j);

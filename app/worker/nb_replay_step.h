@@ -80,7 +80,7 @@ nb_replay_step(struct nb_txjob *j, const struct nb_run *run, uint64_t now)
 		/* l4 is the file's, not the configuration's: 0 without
 		 * --replay-stamp */
 		if (l4) {
-			nb_put_be48(d + l4 + NB_UDP_OFF_SEQ, j->seq[0]++);
+			nb_put_be48(d + l4 + NB_UDP_OFF_SEQ, j->rp_seq++);
 			nb_put_be48(d + l4 + NB_UDP_OFF_TS, ts);
 		}
 		if (++pos == rp->n) {

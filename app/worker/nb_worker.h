@@ -65,9 +65,9 @@ struct nb_txjob {
 	const uint8_t *pattern; /* size index per frame, repeating */
 
 	/* the worker's own loop state, written every burst */
-	struct nb_tmpl *tmpl;	  /* [stream * nb_sizes + size], this phase */
-	struct nb_tx_stream *cnt; /* [stream], this phase */
-	uint64_t *seq;		  /* [stream] */
+	struct nb_tmpl *tmpl; /* [stream * nb_sizes + size], this phase */
+	/* [stream], this phase; pkts is the next frame's seq */
+	struct nb_tx_stream *cnt;
 	uint16_t stream_pos, pat_pos;
 	uint32_t owed; /* due but not yet built (alloc failed) */
 	struct nb_pacer pacer;
@@ -100,6 +100,7 @@ struct nb_txjob {
 	/* --replay (rp NULL otherwise): the file's frames, in order */
 	const struct nb_replay *rp;
 	uint32_t rp_pos;       /* the next frame */
+	uint64_t rp_seq;       /* the next stamped frame's seq, this phase */
 	uint64_t rp_pass;      /* passes through the file begun and ended */
 	int rp_file_timing;    /* paced by the file's times, not the pacer */
 	int rp_started;	       /* rp_start_ns is set (file timing) */
