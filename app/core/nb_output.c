@@ -5,6 +5,7 @@
 #include "nb_frame.h"
 #include "nb_ivq.h"
 #include "nb_output.h"
+#include "nb_rxonly.h"
 
 const char nb_csv_header[] =
 	"kind,direction,start,end,seconds,stream,omitted,sent_packets,"
@@ -209,6 +210,14 @@ nb_out_interval_dir(const struct nb_output *o, const struct nb_result *r,
 		c.start = iv->start;
 		c.end = iv->end;
 		c.omitted = iv->omitted;
+		/* receive-only: every frame that came, ours or not, as
+		 * stream "all" (the text's [ RX] row) */
+		if (iv->rx_only) {
+			c.stream = "all";
+			c.v.pkts = iv->all_rx_pkts;
+			c.v.bytes = iv->all_rx_bytes;
+			csv_row(o->f, &c);
+		}
 		for (k = 0;
 		     !iv->omitted && iv->stream_rx_pkts && k < iv->nb_streams;
 		     k++) {
@@ -278,6 +287,17 @@ nb_out_result(const struct nb_output *o, const struct nb_result *r,
 			fprintf(o->f, "%s\n", title);
 		nb_report_text(o->f, r);
 	} else if (o->kind == NB_OUT_CSV) {
+		if (r->rx_only) {
+			struct csv_row c;
+
+			memset(&c, 0, sizeof(c));
+			c.kind = "end";
+			c.direction = direction;
+			c.end = r->rxo_seconds;
+			c.stream = "all";
+			nb_rxonly_totals(r, &c.v.pkts, &c.v.bytes);
+			csv_row(o->f, &c);
+		}
 		for (k = 0; k < r->nb_streams; k++) {
 			snprintf(id, sizeof(id), "%u", r->streams[k].id);
 			csv_end_row(o->f, r, direction, id, &r->streams[k]);

@@ -4,6 +4,9 @@ generator's frames (dpdk-testpmd --forward-mode=txonly here, over a memif
 pair) are counted as they come: every frame and byte, per interval and for
 the test, equal to the port's own PMD counters; --packets ends it after
 that many frames; what only a sender has is a usage error."""
+import csv
+import io
+import json
 import os
 import signal
 
@@ -99,6 +102,39 @@ class ReceiveOnly(nbe2e.E2ECase):
         self.assertIn("were not this tool's", r.out)
         self.assertRegex(r.out, r"sizes \(bytes with FCS\): 65-127 \d+ "
                          r"\(100\.0 %\)")
+
+    def test_csv_rows(self):
+        # the CSV carries the [ RX] rows as stream "all": every frame per
+        # interval and at the end, equal to the JSON document (and so to
+        # the PMD) of the same run
+        jf = os.path.join(self.tmpdir, "rxo.json")
+        r = self.run_rx(["--time", "3", "--csv", "--json-file", jf])
+        rows = list(csv.DictReader(io.StringIO(r.out)))
+        ivs = [x for x in rows if x["kind"] == "interval"
+               and x["stream"] == "all"]
+        ends = [x for x in rows if x["kind"] == "end"
+                and x["stream"] == "all"]
+        self.assertEqual(len(ivs), 3)
+        self.assertEqual(len(ends), 1)
+        with open(jf) as f:
+            ro = self.check_counts(json.load(f))
+        end = ends[0]
+        self.assertEqual(end["direction"], "receive-only")
+        self.assertEqual(int(end["packets"]), ro["packets"])
+        self.assertEqual(int(end["bytes"]), ro["bytes"])
+        self.assertEqual(sum(int(x["packets"]) for x in ivs), ro["packets"])
+        for x in ivs + ends:
+            pkts, nbytes = int(x["packets"]), int(x["bytes"])
+            secs = float(x["seconds"])
+            self.assertGreater(pkts, 0)
+            self.assertEqual(nbytes, pkts * (TXPKTS + 4))
+            self.assertAlmostEqual(float(x["bits_per_second"]),
+                                   nbytes * 8 / secs, delta=1)
+            self.assertAlmostEqual(float(x["l1_bits_per_second"]),
+                                   (nbytes + 20 * pkts) * 8 / secs, delta=1)
+            self.assertAlmostEqual(float(x["pps"]), pkts / secs, delta=1)
+            self.assertEqual(int(x["sent_packets"]), 0)
+        self.assertEqual(float(end["seconds"]), ro["seconds"])
 
     def test_sender_options_refused(self):
         eal = ["--no-pci", "--file-prefix", nbe2e.unique("rxo")]
