@@ -334,7 +334,7 @@ static void
 tx_step(struct nb_tcpjob *j, uint64_t now)
 {
 	struct nb_tcp_seg s;
-	struct rte_mbuf *m = NULL;
+	struct rte_mbuf *m = j->spare;
 	uint32_t k, i = j->rr, segs;
 	uint16_t sent;
 
@@ -374,8 +374,7 @@ tx_step(struct nb_tcpjob *j, uint64_t now)
 	}
 out:
 	j->rr = i;
-	if (m != NULL)
-		rte_pktmbuf_free(m);
+	j->spare = m;
 	if (j->nb_pend == 0)
 		return;
 	sent = rte_eth_tx_burst(j->port, j->queue, j->pend + j->pend_head,
@@ -465,6 +464,8 @@ nb_tcp_worker_main(void *arg)
 			rte_pktmbuf_free_bulk(j->pend + j->pend_head,
 					      j->nb_pend);
 		j->nb_pend = 0;
+		rte_pktmbuf_free(j->spare); /* NULL: nothing */
+		j->spare = NULL;
 	}
 	w->exited = 1;
 	return 0;

@@ -72,6 +72,9 @@ struct nb_tcpjob {
 	uint32_t rr; /* the end served first next turn */
 	uint16_t nb_pend, pend_head;
 	struct rte_mbuf *pend[NB_BURST];
+	/* an mbuf taken for a segment that TCP then had no reason to send:
+	 * kept for the next one, so an idle turn costs no alloc and free */
+	struct rte_mbuf *spare;
 	struct nb_hist *owd; /* servers: one-way delay of data (stamps) */
 	/* a frame in chained mbufs (a jumbo frame in 2 KiB buffers), made
 	 * contiguous to be parsed */
