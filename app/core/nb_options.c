@@ -1666,12 +1666,6 @@ check_tcp(struct nb_config *cfg, char *err, size_t errlen)
 			 "--pingpong runs for --time, not a --bytes count");
 		return -EINVAL;
 	}
-	if (cfg->mode == NB_MODE_CLIENT && cfg->tcp_msgs.n) {
-		snprintf(err, errlen,
-			 "a --msg-size range is a loopback's for now: give one "
-			 "size with --peer");
-		return -EINVAL;
-	}
 	cfg->proto = NB_IPPROTO_TCP;
 	return 0;
 }

@@ -477,6 +477,44 @@ peer_trial_done(void *ctx, struct nb_app *app)
 	nb_peertest_free(ctx);
 }
 
+/*
+ * --pingpong with a --msg-size range: a session per size, one after the
+ * other (a connection each, as the loopback sweep), a row per size; the
+ * sweep stops at the first size that fails.
+ */
+static int
+peer_sweep(struct nb_peer *pr)
+{
+	struct nb_app *app = pr->app;
+	struct nb_config *cfg = &app->cfg;
+	struct nb_ctl_params params;
+	json_t *rows = json_array();
+	char why[320] = "";
+	int interrupted = 0, code = 0;
+	uint32_t k;
+
+	for (k = 0; k < cfg->tcp_msgs.n && !interrupted && !why[0]; k++) {
+		cfg->tcp_msg = cfg->tcp_msgs.sizes[k];
+		pr->sweep_later = k > 0;
+		if (client_session(pr, &params, NULL, NULL, &code) != 0 ||
+		    pr->tcp == NULL) {
+			nb_peertest_free(pr);
+			json_decref(rows);
+			return code ? code : 1;
+		}
+		interrupted = code;
+		snprintf(why, sizeof(why), "%s", pr->tcp_why);
+		if (k == 0)
+			nb_tcprun_sweep_head(&app->out);
+		json_array_append_new(
+			rows, nb_tcprun_peer_sweep_row(pr->tcp, pr->blob,
+						       pr->blob_len, why,
+						       sizeof(why)));
+		nb_peertest_free(pr);
+	}
+	return nb_tcprun_sweep_end(app, rows, interrupted, why);
+}
+
 int
 nb_client_main(struct nb_app *app)
 {
@@ -525,6 +563,10 @@ nb_client_main(struct nb_app *app)
 				       "for a percentage"
 				     : "");
 		code = 2;
+		goto out;
+	}
+	if (cfg->tcp && cfg->tcp_msgs.n) {
+		code = peer_sweep(&pr);
 		goto out;
 	}
 	res = calloc(cfg->streams, sizeof(*res));

@@ -294,6 +294,7 @@ tcp_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 	pp.cc = p->tcp_cc;
 	pp.bytes = p->bytes;
 	pp.duration = (double)p->duration_ms / 1000.0;
+	pp.no_header = pr->sweep_later;
 	pp.nb_rxq = pr->io.nb_rxq;
 	if (!pr->client && pp.r2c &&
 	    nb_policy_tcp_cap(&app->cfg, app->ports[0].desc.link_speed,

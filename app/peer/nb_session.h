@@ -64,10 +64,12 @@ struct nb_peer {
 	enum nb_cli_event event;
 	struct nb_ctl_msg inbox;
 	int arp_done;
-	int stopping; /* client: STOP sent; Ctrl-C no longer aborts waits */
-	int in_suite; /* client: sessions are a suite's trials; failures go
-		       * to its report, not to stdout */
-	int quit;     /* responder: leave the loop */
+	int stopping;	 /* client: STOP sent; Ctrl-C no longer aborts waits */
+	int in_suite;	 /* client: sessions are a suite's trials; failures go
+			  * to its report, not to stdout */
+	int sweep_later; /* client: a --msg-size sweep past its first size
+			  * (the test header was printed) */
+	int quit;	 /* responder: leave the loop */
 	/* responder: leave the port alone until its link goes down or this
 	 * time passes (a leaving client on a memif link; 0: not held) */
 	uint64_t hold_until;

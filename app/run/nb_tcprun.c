@@ -576,9 +576,9 @@ sweep(struct nb_app *app)
 {
 	const struct nb_config *cfg = &app->cfg;
 	const struct nb_output *o = &app->out;
-	json_t *rows = json_array(), *doc;
+	json_t *rows = json_array();
 	char why[320] = "";
-	int interrupted = 0, code = 0;
+	int interrupted = 0;
 	uint32_t k;
 
 	for (k = 0; k < cfg->tcp_msgs.n && !interrupted && !why[0]; k++) {
@@ -590,14 +590,32 @@ sweep(struct nb_app *app)
 			json_decref(rows);
 			return 1;
 		}
-		if (k == 0 && nb_out_chatty(o))
-			fprintf(o->f,
-				"msg bytes  round trips   per second   "
-				"RTT min      p50      p99      max (us)\n");
+		if (k == 0)
+			nb_tcprun_sweep_head(o);
 		row = sweep_row(&t, o, why, sizeof(why));
 		json_array_append_new(rows, row);
 		tcprun_free(&t);
 	}
+	return nb_tcprun_sweep_end(app, rows, interrupted, why);
+}
+
+void
+nb_tcprun_sweep_head(const struct nb_output *o)
+{
+	if (nb_out_chatty(o))
+		fprintf(o->f, "msg bytes  round trips   per second   "
+			      "RTT min      p50      p99      max (us)\n");
+}
+
+int
+nb_tcprun_sweep_end(struct nb_app *app, json_t *rows, int interrupted,
+		    const char *why)
+{
+	const struct nb_config *cfg = &app->cfg;
+	const struct nb_output *o = &app->out;
+	json_t *doc;
+	int code = 0;
+
 	if (why[0] && nb_out_chatty(o))
 		fprintf(o->f, "WARNING: %s\n", why);
 	doc = json_pack("{s:{s:s, s:{s:s, s:i, s:f}}, s:{s:s, s:o, s:b}}",

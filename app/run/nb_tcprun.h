@@ -43,6 +43,7 @@ struct nb_tcppeer {
 	uint8_t delayed_ack, no_sack, cc;
 	uint64_t bytes;	 /* per direction; 0: by time */
 	double duration; /* s; 0: by bytes */
+	int no_header;	 /* a sweep's later test: no header, no intervals */
 	uint16_t nb_rxq; /* RX queues the worker polls */
 	/* the responder's cap on its sending: cap_rate per second of
 	 * cap_unit (NB_CTL_CAP_*; NONE: no cap) */
@@ -83,5 +84,18 @@ void nb_tcprun_peer_ctl(const struct tcprun *t, uint64_t *handed,
 int nb_tcprun_peer_report(struct tcprun *t, const uint8_t *blob, size_t len,
 			  int interrupted, const char *why);
 void nb_tcprun_peer_free(struct tcprun *t);
+
+/*
+ * A --pingpong --msg-size sweep, a test per size: the table's head (before
+ * the first row), a size's row (JSON; the text row printed) from its
+ * finished test, and the end: the document with every row; returns the
+ * exit code.  why keeps the first failure.  The peer row takes the
+ * responder's blob (NULL: this end's figures alone).
+ */
+void nb_tcprun_sweep_head(const struct nb_output *o);
+json_t *nb_tcprun_peer_sweep_row(struct tcprun *t, const uint8_t *blob,
+				 size_t len, char *why, size_t whylen);
+int nb_tcprun_sweep_end(struct nb_app *app, json_t *rows, int interrupted,
+			const char *why);
 
 #endif /* NB_TCPRUN_H */

@@ -31,7 +31,9 @@ nb_tcprun_peer_new(struct nb_app *app, const struct nb_tcppeer *pp, char *err,
 	t->is_peer = 1;
 	t->pp = *pp;
 	t->msg = pp->msg;
-	t->no_iv = pp->responder; /* the client prints the intervals */
+	/* the client prints the intervals (a sweep: only its rows) */
+	t->no_iv = pp->responder || pp->no_header;
+	t->header_done = pp->no_header;
 	/* the responder's ends listen, the client's connect */
 	t->has_client = !pp->responder;
 	t->has_server = pp->responder;
@@ -161,15 +163,15 @@ out:
 	return 0;
 }
 
-int
-nb_tcprun_peer_report(struct tcprun *t, const uint8_t *blob, size_t len,
-		      int interrupted, const char *why_in)
+/* The responder's figures from its blob (t->rhdr, t->remote; why set
+ * when it cannot be read), and the test's length if the end did not set
+ * it. */
+static void
+take_blob(struct tcprun *t, const uint8_t *blob, size_t len, char *why,
+	  size_t whylen)
 {
-	char why[320];
 	uint32_t n = 0;
-	int code = 0;
 
-	snprintf(why, sizeof(why), "%s", why_in ? why_in : "");
 	if (blob != NULL) {
 		t->rhdr = calloc(1, sizeof(*t->rhdr));
 		t->remote = calloc(t->n, sizeof(*t->remote));
@@ -182,7 +184,7 @@ nb_tcprun_peer_report(struct tcprun *t, const uint8_t *blob, size_t len,
 			t->rhdr = NULL;
 			t->remote = NULL;
 			if (!why[0])
-				snprintf(why, sizeof(why),
+				snprintf(why, whylen,
 					 "the responder's results could not "
 					 "be read");
 		}
@@ -192,6 +194,25 @@ nb_tcprun_peer_report(struct tcprun *t, const uint8_t *blob, size_t len,
 			(double)(nb_clock_ns(&t->app->run.clock, rte_rdtsc()) -
 				 t->start_ns) /
 			1e9;
+}
+
+json_t *
+nb_tcprun_peer_sweep_row(struct tcprun *t, const uint8_t *blob, size_t len,
+			 char *why, size_t whylen)
+{
+	take_blob(t, blob, len, why, whylen);
+	return sweep_row(t, &t->app->out, why, whylen);
+}
+
+int
+nb_tcprun_peer_report(struct tcprun *t, const uint8_t *blob, size_t len,
+		      int interrupted, const char *why_in)
+{
+	char why[320];
+	int code = 0;
+
+	snprintf(why, sizeof(why), "%s", why_in ? why_in : "");
+	take_blob(t, blob, len, why, sizeof(why));
 	report(t, t->secs, interrupted, why, sizeof(why));
 	if (why[0]) {
 		NB_LOG(ERR, "%s", why);

@@ -167,6 +167,37 @@ class TcpPeer(test_peer.PeerBase):
                       (pp["round_trips"], pp["round_trips"] + 1))
         self.assertEqual(pp["rtt_ns"]["count"], pp["round_trips"])
 
+    def test_pingpong_sweep(self):
+        """--msg-size 1:4096:*16 with a responder: a session per size (1,
+        16, 256, 4096 B, as the range gives), each with round trips,
+        ordered RTT figures and a clean close of both ends (the
+        responder's from its results); a text row per size; the
+        responder serves a test after the sweep."""
+        self.responder()
+        d = self.tcp(["--pingpong", "--msg-size", "1:4096:*16", "--time",
+                      "0.5"])
+        self.assertNotIn("error", d)
+        self.assertFalse(d["nbench"]["interrupted"])
+        rows = d["nbench"]["pingpong_sweep"]
+        self.assertEqual([r["msg_size"] for r in rows], [1, 16, 256, 4096])
+        for r in rows:
+            self.assertGreater(r["round_trips"], 100)
+            self.assertEqual(r["rtt_ns"]["count"], r["round_trips"])
+            self.assertEqual(r["connections_closed"], 1)
+            self.assertEqual(r["bad_bytes"], 0)
+            t = r["rtt_ns"]
+            self.assertTrue(0 < t["min"] <= t["p50"] <= t["p99"] <= t["max"])
+        self.assertGreater(rows[3]["rtt_ns"]["p50"], rows[0]["rtt_ns"]["p50"])
+        r = self.client(["--tcp", "--pingpong", "--msg-size", "1:16:*16",
+                         "--time", "0.5"])
+        self.assertRegex(r.out, r"msg bytes  round trips")
+        self.assertRegex(r.out, r"(?m)^ +1 +\d+ +\d+ ")
+        self.assertRegex(r.out, r"(?m)^ +16 +\d+ +\d+ ")
+        self.assertNotIn("WARNING", r.out)
+        # one header for the sweep, not one per size
+        self.assertEqual(r.out.count("msg bytes  round trips"), 1)
+        self.check_clean(self.tcp(["--bytes", "1M"]), 1)
+
     def test_responder_caps_its_sender(self):
         """A responder's --max-rate holds for TCP too: its sender waits
         for the byte budget instead of the test being refused."""

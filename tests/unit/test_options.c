@@ -1308,8 +1308,8 @@ test_tcp_checks(void **state)
 	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1", "--tcp",
 			       "--pingpong", "-n", "1M"),
 			 -EINVAL);
-	/* a client of a responder: the TCP options, --reverse, --bidir;
-	 * --latency-rate and a --msg-size range not (yet) */
+	/* a client of a responder: the TCP options, --reverse, --bidir, a
+	 * --msg-size range; --latency-rate not */
 	assert_int_equal(CHECK_CFG(&cfg, err, "--peer", "02:00:00:00:00:01",
 				   "--tcp", "-w", "256K", "--cc", "cubic",
 				   "--delayed-ack", "--no-sack", "--reverse"),
@@ -1330,10 +1330,14 @@ test_tcp_checks(void **state)
 			       "--latency-rate", "1000"),
 			 -EINVAL);
 	assert_non_null(strstr(err, "--latency-rate"));
-	assert_int_equal(CHECK(err, "--peer", "02:00:00:00:00:01", "--tcp",
-			       "--pingpong", "--msg-size", "1:4096:*2"),
-			 -EINVAL);
-	assert_non_null(strstr(err, "range"));
+	/* a --msg-size sweep: a session per size */
+	assert_int_equal(CHECK_CFG(&cfg, err, "--peer", "02:00:00:00:00:01",
+				   "--tcp", "--pingpong", "--msg-size",
+				   "1:4096:*2"),
+			 0);
+	assert_int_equal(cfg.tcp_msgs.n, 13);
+	assert_int_equal(cfg.tcp_msgs.sizes[0], 1);
+	assert_int_equal(cfg.tcp_msgs.sizes[12], 4096);
 	assert_int_equal(CHECK(err, "--peer", "02:00:00:00:00:01", "--tcp",
 			       "--rate", "1G"),
 			 -EINVAL);
