@@ -65,6 +65,33 @@ nb_hist_record(struct nb_hist *h, uint64_t v)
 }
 
 /* Lowest value that maps to bucket idx, and the lowest of the next bucket. */
+/* v into two histograms (a stream's and its job's), the bucket found
+ * once. */
+static inline void
+nb_hist_record2(struct nb_hist *a, struct nb_hist *b, uint64_t v)
+{
+	uint32_t i = nb_hist_index(v);
+
+	a->buckets[i]++;
+	b->buckets[i]++;
+	a->count++;
+	b->count++;
+	a->sum += v;
+	b->sum += v;
+	if (v < a->min)
+		a->min = v;
+	if (v < b->min)
+		b->min = v;
+	if (v > a->max)
+		a->max = v;
+	if (v > b->max)
+		b->max = v;
+	if (v >= NB_HIST_LIMIT) {
+		a->overflow++;
+		b->overflow++;
+	}
+}
+
 uint64_t nb_hist_bucket_low(uint32_t idx);
 uint64_t nb_hist_bucket_high(uint32_t idx);
 

@@ -232,6 +232,7 @@ build_rxjob(struct nb_jobs *js, const struct nb_config *cfg,
 		nb_jitter_init(&j->streams[s].jit);
 		nb_hist_init(&j->streams[s].hist);
 	}
+	nb_hist_init(&j->all_hist);
 	return 0;
 }
 
@@ -617,13 +618,12 @@ read_rx(const struct nb_jobs *js, struct nb_counts *c)
 				c->busiest[st] = s->seq.received;
 				c->jitter_ns[st] = nb_jitter_ns(&s->jit);
 			}
-			if (s->hist.count == 0)
-				continue;
-			if (c->hist != NULL)
-				nb_hist_merge(c->hist, &s->hist);
-			if (c->stream_hist != NULL)
+			if (s->hist.count != 0 && c->stream_hist != NULL)
 				nb_hist_merge(&c->stream_hist[st], &s->hist);
 		}
+		/* the sum's: one histogram a job, whatever the streams */
+		if (c->hist != NULL && j->all_hist.count != 0)
+			nb_hist_merge(c->hist, &j->all_hist);
 	}
 }
 

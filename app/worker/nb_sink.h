@@ -92,16 +92,16 @@ nb_reflect_ok(struct nb_rxjob *j, const struct rte_mbuf *m, uint64_t now_ns)
 	return 1;
 }
 
-/* A data frame of a stream, counted at receive time rx_ns. */
+/* A data frame of a stream of job j, counted at receive time rx_ns. */
 static __rte_always_inline void
-nb_sink_count(struct nb_rx_stream *s, uint64_t seq, uint64_t ts, uint32_t len,
-	      uint64_t rx_ns)
+nb_sink_count(struct nb_rxjob *j, struct nb_rx_stream *s, uint64_t seq,
+	      uint64_t ts, uint32_t len, uint64_t rx_ns)
 {
 	uint64_t lat = nb_latency_ns(rx_ns, ts);
 
 	nb_seq_update(&s->seq, seq);
 	s->bytes += len;
-	nb_hist_record(&s->hist, lat);
+	nb_hist_record2(&s->hist, &j->all_hist, lat);
 	/* transit = lat: already reduced mod 2^48 */
 	nb_jitter_update(&s->jit, 0, lat);
 }
@@ -124,7 +124,7 @@ nb_sink_release(struct nb_rxjob *j, const struct nb_run *run, int flush)
 	do {
 		n = nb_impair_release(j->imp, now_ns, out, NB_BURST, flush);
 		for (i = 0; i < n; i++)
-			nb_sink_count(&j->streams[out[i].stream], out[i].seq,
+			nb_sink_count(j, &j->streams[out[i].stream], out[i].seq,
 				      out[i].ts, out[i].len, rx_ns);
 		total += n;
 	} while (n == NB_BURST);
@@ -251,9 +251,9 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now,
 						    m->pkt_len + NB_FCS_LEN,
 						    now_ns);
 			else
-				nb_sink_count(&j->streams[st.stream_id], st.seq,
-					      st.ts, m->pkt_len + NB_FCS_LEN,
-					      rx_ns);
+				nb_sink_count(j, &j->streams[st.stream_id],
+					      st.seq, st.ts,
+					      m->pkt_len + NB_FCS_LEN, rx_ns);
 			if (extra & NB_SINK_GAPS)
 				nb_gap_record(&j->gaps[st.stream_id],
 					      now_ns & NB_SEQ_MASK);

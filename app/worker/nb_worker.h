@@ -167,6 +167,13 @@ struct nb_rxjob {
 	struct nb_probe_hold *hold; /* reflected probes held by delay= */
 	struct nb_capjob cap;	    /* --capture (cap.cap NULL without) */
 	const struct nb_job *job;
+	/*
+	 * Every data frame's latency once more, all streams in one: the
+	 * stats lcore's interval percentiles read this, one histogram per
+	 * job, not one per stream (30 KiB each); the streams' own are read
+	 * at the end.
+	 */
+	struct nb_hist all_hist;
 } __rte_cache_aligned;
 
 /* Probes an impairing responder holds before reflecting them (delay=):

@@ -499,6 +499,39 @@ test_merge(void **state)
 }
 
 /*
+ * nb_hist_record2 (a stream's and its job's histogram at once) leaves each
+ * as nb_hist_record would: a job's holding several streams' is the merge
+ * of theirs.
+ */
+static void
+test_record2(void **state)
+{
+	struct nb_hist s1, s2, job, r1, r2, m;
+	uint64_t *v = gen_values(13, DIST_MIXED, 40000);
+	size_t i;
+
+	(void)state;
+	nb_hist_init(&s1);
+	nb_hist_init(&s2);
+	nb_hist_init(&job);
+	nb_hist_init(&r1);
+	nb_hist_init(&r2);
+	for (i = 0; i < 40000; i++) {
+		/* two streams, alternately; the job sees both */
+		nb_hist_record2(i % 2 ? &s2 : &s1, &job, v[i]);
+		nb_hist_record(i % 2 ? &r2 : &r1, v[i]);
+	}
+	assert_true(job.overflow > 0);
+	assert_hist_equal(&s1, &r1);
+	assert_hist_equal(&s2, &r2);
+	m = r1;
+	nb_hist_merge(&m, &r2);
+	assert_hist_equal(&job, &m);
+	assert_int_equal(job.count, 40000);
+	free(v);
+}
+
+/*
  * now - before of two snapshots equals a histogram of the values recorded
  * in between, except min/max, which are bucket bounds clamped to now's.
  */
@@ -618,6 +651,7 @@ main(void)
 		cmocka_unit_test(test_bucket_bounds),
 		cmocka_unit_test(test_overflow),
 		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_record2),
 		cmocka_unit_test(test_diff),
 		cmocka_unit_test(test_diff_small_exact),
 	};
