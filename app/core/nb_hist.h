@@ -50,10 +50,11 @@ nb_hist_index(uint64_t v)
 	       (uint32_t)((v >> (e - NB_HIST_SUB_BITS)) - NB_HIST_SUB);
 }
 
+/* v, whose bucket is i, into h. */
 static inline void
-nb_hist_record(struct nb_hist *h, uint64_t v)
+nb_hist_add(struct nb_hist *h, uint32_t i, uint64_t v)
 {
-	h->buckets[nb_hist_index(v)]++;
+	h->buckets[i]++;
 	h->count++;
 	h->sum += v;
 	if (v < h->min)
@@ -64,7 +65,12 @@ nb_hist_record(struct nb_hist *h, uint64_t v)
 		h->overflow++;
 }
 
-/* Lowest value that maps to bucket idx, and the lowest of the next bucket. */
+static inline void
+nb_hist_record(struct nb_hist *h, uint64_t v)
+{
+	nb_hist_add(h, nb_hist_index(v), v);
+}
+
 /* v into two histograms (a stream's and its job's), the bucket found
  * once. */
 static inline void
@@ -72,26 +78,11 @@ nb_hist_record2(struct nb_hist *a, struct nb_hist *b, uint64_t v)
 {
 	uint32_t i = nb_hist_index(v);
 
-	a->buckets[i]++;
-	b->buckets[i]++;
-	a->count++;
-	b->count++;
-	a->sum += v;
-	b->sum += v;
-	if (v < a->min)
-		a->min = v;
-	if (v < b->min)
-		b->min = v;
-	if (v > a->max)
-		a->max = v;
-	if (v > b->max)
-		b->max = v;
-	if (v >= NB_HIST_LIMIT) {
-		a->overflow++;
-		b->overflow++;
-	}
+	nb_hist_add(a, i, v);
+	nb_hist_add(b, i, v);
 }
 
+/* Lowest value that maps to bucket idx, and the lowest of the next bucket. */
 uint64_t nb_hist_bucket_low(uint32_t idx);
 uint64_t nb_hist_bucket_high(uint32_t idx);
 
