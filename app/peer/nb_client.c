@@ -397,14 +397,30 @@ client_session(struct nb_peer *pr, struct nb_ctl_params *params,
 					  "the responder stopped answering");
 		return 1;
 	}
-	nb_peertest_stop(pr);
-	if (nb_client_flush(pr) != 0) {
-		*code = nb_client_partial(pr,
-					  "the responder stopped answering");
-		return 1;
-	}
-	app->result.interrupted = interrupted;
-	if (pr->tcp != NULL) { /* the report reads the blob */
+	if (pr->tcp == NULL) {
+		/*
+		 * The responder answers RESULTS once its senders have ended
+		 * (a worker of its kept off its CPU may send the last frames
+		 * late) and its receivers have drained: ours count until
+		 * then, so that none of its frames is cut.  Ours stop first
+		 * (they are done unless interrupted or stalled).
+		 */
+		nb_run_end_senders(app, 1);
+		if (nb_client_fetch(pr, h, res, &nres) != 0 ||
+		    nres != app->cfg.streams) {
+			*code = nb_client_partial(pr, "could not fetch the "
+						      "responder's results");
+			return 1;
+		}
+		nb_peertest_stop(pr);
+	} else {
+		nb_peertest_stop(pr);
+		if (nb_client_flush(pr) != 0) {
+			*code = nb_client_partial(
+				pr, "the responder stopped answering");
+			return 1;
+		}
+		/* the report reads the blob */
 		free(pr->blob);
 		pr->blob = NULL;
 		if (nb_client_fetch_blob(pr,
@@ -418,17 +434,8 @@ client_session(struct nb_peer *pr, struct nb_ctl_params *params,
 						      "responder's results");
 			return 1;
 		}
-		client_close(pr, NB_CTL_DONE);
-		*code = interrupted;
-		return 0;
 	}
-	if (nb_client_fetch(pr, h, res, &nres) != 0 ||
-	    nres != app->cfg.streams) {
-		nb_result_finish(&app->result);
-		*code = nb_client_partial(pr, "could not fetch the responder's "
-					      "results");
-		return 1;
-	}
+	app->result.interrupted = interrupted;
 	client_close(pr, NB_CTL_DONE);
 	*code = interrupted;
 	return 0;

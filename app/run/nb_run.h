@@ -31,6 +31,10 @@
  */
 #define NB_TX_STALL_S 5
 
+/* How long a peer's STOP lets senders that reached the end of their time
+ * finish by their own rule before they are stopped (nb_run_drain). */
+#define NB_RUN_STOP_GRACE_MS 1000
+
 /*
  * cfg->rate over the TX link speed (bits/s; 0 unknown) into app->rate;
  * app->total_packets from --packets or --bytes; a count ends the test, so
@@ -62,12 +66,16 @@ void nb_run_cpu_now(struct nb_cpu_usage *u);
 int nb_run_tx_stalled(const struct nb_app *app, uint64_t tsc, uint64_t *seen,
 		      uint64_t *since);
 
+/* Stop the senders (force: at once, or after NB_RUN_STOP_GRACE_MS when
+ * the test reached its end time; else wait for them to end). */
+void nb_run_end_senders(struct nb_app *app, int force);
+
 /*
- * Stop the senders (at once when force, else wait for them to end), let
- * the receivers count until every frame sent has arrived (local_senders:
- * the senders are in this process), none has arrived for 50 ms, or
- * --drain seconds passed; then stop every worker and the stats lcore and
- * wait for them.
+ * nb_run_end_senders, then let the
+ * receivers count until every frame sent has arrived (local_senders: the
+ * senders are in this process), none has arrived for 50 ms of their
+ * polling, or --drain seconds passed; then stop every worker and the stats
+ * lcore and wait for them.
  */
 void nb_run_drain(struct nb_app *app, int force, int local_senders);
 

@@ -444,6 +444,10 @@ nb_jobs_totals(const struct nb_jobs *js, struct nb_jobs_totals *t)
 	}
 	for (i = 0; i < js->nb_rx; i++)
 		t->rx_data += js->rx[i]->data;
+	for (i = 0; i < js->nb_workers; i++)
+		if (js->workers[i]->nb_rx > 0)
+			t->rx_turns += __atomic_load_n(&js->workers[i]->loops,
+						       __ATOMIC_RELAXED);
 }
 
 int

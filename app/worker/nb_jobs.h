@@ -91,7 +91,10 @@ struct nb_jobs_totals {
 	uint64_t tx_data; /* frames sent in the measured phase */
 	uint64_t tx_all;  /* ... and in the warm-up */
 	uint64_t rx_data; /* our data frames received */
-	int tx_done;	  /* every TX job has ended */
+	/* the turns of the loops of the workers that receive: they move
+	 * while those workers poll (not while they are off their CPUs) */
+	uint64_t rx_turns;
+	int tx_done; /* every TX job has ended */
 };
 void nb_jobs_totals(const struct nb_jobs *js, struct nb_jobs_totals *t);
 

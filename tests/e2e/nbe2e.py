@@ -28,6 +28,16 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 BIN = os.environ.get("NBENCH_BIN", "")
 LOGDIR = os.environ.get("NB_E2E_LOGS", os.path.join(os.getcwd(), "e2e-logs"))
+
+# Two processes on this host's two CPUs (a responder and its client, or a
+# generator and a sink): each keeps to a CPU of its own, its control and
+# stats lcores beside its own worker.  A thread of one process sharing a CPU
+# with another process's busy worker can be starved there for seconds: each
+# process is a scheduler group of its own (autogroups), and on this kernel
+# (Linux 6.18, EEVDF) a runnable control lcore next to another group's
+# worker was seen to get no CPU for 2.5 s while CPU 1 idled.
+RESPONDER_LCORES = "0@0,1@0,2@0"
+CLIENT_LCORES = "0@1,1@1,2@1"
 _counter = itertools.count()
 
 # Lines that fail any run, whatever its exit status: a mempool whose mbufs

@@ -370,7 +370,7 @@ class Bonding(nbe2e.E2ECase):
         # balance-xor on the 5-tuple at both ends (a bond receives on
         # every member in this mode), each bond's members with one queue
         # pair: the control lcore shares it (nb_ctltx)
-        resp_eal = ["--no-pci", "--lcores", "0@0,1@0,2@0", "--file-prefix",
+        resp_eal = ["--no-pci", "--lcores", nbe2e.RESPONDER_LCORES, "--file-prefix",
                     nbe2e.unique("resp"), "--log-level", "lib.eal:error"] \
             + self.members("b") + self.bond(1, "b", mode, ",xmit_policy=l34,"
                                             "mac=" + test_peer.RESP_MAC)
@@ -379,7 +379,7 @@ class Bonding(nbe2e.E2ECase):
                                      session=session)
         self.addCleanup(self.stop, p, log)
         self.assertIn("responder on port 2", p.stdout.readline())
-        cli_eal = ["--no-pci", "--lcores", "0@0,1@0,2@1", "--file-prefix",
+        cli_eal = ["--no-pci", "--lcores", nbe2e.CLIENT_LCORES, "--file-prefix",
                    nbe2e.unique("cli"), "--log-level", "lib.eal:error"] \
             + self.members("a") + self.bond(0, "a", mode, ",xmit_policy=l34")
         for direction in ("forward", "reverse"):
@@ -437,7 +437,7 @@ class Bonding(nbe2e.E2ECase):
                 self.peer_mode(mode, rate)
 
     def peer_mode(self, mode, rate):
-        resp_eal = ["--no-pci", "--lcores", "0@0,1@0,2@0", "--file-prefix",
+        resp_eal = ["--no-pci", "--lcores", nbe2e.RESPONDER_LCORES, "--file-prefix",
                     nbe2e.unique("resp"), "--log-level", "lib.eal:error"] \
             + self.members("b", RING) + self.bond(
                 1, "b", mode, ",mac=" + test_peer.RESP_MAC)
@@ -445,7 +445,7 @@ class Bonding(nbe2e.E2ECase):
                                      name="resp%d" % mode, wrap=self.wrap)
         try:
             self.assertIn("responder on port 2", p.stdout.readline())
-            cli_eal = ["--no-pci", "--lcores", "0@0,1@0,2@1",
+            cli_eal = ["--no-pci", "--lcores", nbe2e.CLIENT_LCORES,
                        "--file-prefix", nbe2e.unique("cli"), "--log-level",
                        "lib.eal:error"] + self.members("a", RING) + \
                 self.bond(0, "a", mode)
@@ -504,7 +504,7 @@ class VirtioVhost(nbe2e.E2ECase):
 
     def test_peer_over_virtio_user(self):
         sock = os.path.join(self.tmpdir, nbe2e.unique("vh") + ".sock")
-        resp_eal = ["--no-pci", "--lcores", "0@0,1@0,2@0", "--file-prefix",
+        resp_eal = ["--no-pci", "--lcores", nbe2e.RESPONDER_LCORES, "--file-prefix",
                     nbe2e.unique("resp"), "--log-level", "lib.eal:error",
                     "--vdev", "net_vhost0,iface=%s,queues=1" % sock]
         p, argv, log = self.nb.start(resp_eal, ["--allow-quit"],
@@ -515,7 +515,7 @@ class VirtioVhost(nbe2e.E2ECase):
                       line)
         self.assertIsNotNone(m, line)
         mac = m.group(1)
-        base = ["--no-pci", "--lcores", "0@0,1@0,2@1", "--log-level",
+        base = ["--no-pci", "--lcores", nbe2e.CLIENT_LCORES, "--log-level",
                 "lib.eal:error", "--vdev",
                 "net_virtio_user0,path=%s,queues=1" % sock]
         # vhost-user takes at most 8 memory regions: without one file of
@@ -549,7 +549,7 @@ class VirtioVhost(nbe2e.E2ECase):
         p.wait(timeout=30)
 
     def start_responder(self, sock, extra=()):
-        eal = ["--no-pci", "--lcores", "0@0,1@0,2@0", "--file-prefix",
+        eal = ["--no-pci", "--lcores", nbe2e.RESPONDER_LCORES, "--file-prefix",
                nbe2e.unique("resp"), "--log-level", "lib.eal:error",
                "--vdev", "net_vhost0,iface=%s,queues=1" % sock]
         p, argv, log = self.nb.start(eal, list(extra), name="resp")
@@ -588,7 +588,7 @@ class VirtioVhost(nbe2e.E2ECase):
         frame the receiver captured has a correct checksum (tshark); the
         JSON says which way each end's port went."""
         sock = os.path.join(self.tmpdir, nbe2e.unique("vh") + ".sock")
-        eal = ["--no-pci", "--lcores", "0@0,1@0,2@1", "--log-level",
+        eal = ["--no-pci", "--lcores", nbe2e.CLIENT_LCORES, "--log-level",
                "lib.eal:error", "--single-file-segments", "--vdev",
                "net_virtio_user0,path=%s,queues=1" % sock]
         n, proto_num = 20000, {"udp": 17, "tcp": 6}

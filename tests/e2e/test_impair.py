@@ -601,7 +601,7 @@ class Impair(nbe2e.E2ECase):
         nsR = self.far_end("r")
         plan = dict(self.plan(), both_ways=True, idle_s=4)
         p, log = self.forwarder(plan)
-        eal = ["--no-pci", "--lcores", "0@0,1@0,2@0", "--file-prefix",
+        eal = ["--no-pci", "--lcores", nbe2e.RESPONDER_LCORES, "--file-prefix",
                nbe2e.unique("resp"), "--log-level", "lib.eal:error",
                "--vdev", "net_af_packet0,iface=tB,qpairs=2"]
         resp = subprocess.Popen(
@@ -613,7 +613,7 @@ class Impair(nbe2e.E2ECase):
         self.assertIn("responder on port 0", resp.stdout.readline())
         mac = sh("ip", "netns", "exec", nsR, "cat",
                  "/sys/class/net/tB/address").stdout.strip()
-        cli = ["--no-pci", "--lcores", "0@0,1@0,2@1", "--file-prefix",
+        cli = ["--no-pci", "--lcores", nbe2e.CLIENT_LCORES, "--file-prefix",
                nbe2e.unique("cli"), "--log-level", "lib.eal:error",
                "--vdev", "net_af_packet0,iface=tA,qpairs=2"]
         argv = ["ip", "netns", "exec", self.nsT, nbe2e.BIN] + cli + [
@@ -650,7 +650,7 @@ class Impair(nbe2e.E2ECase):
         tp = nbe2e.testpmd_macswap(["ip", "netns", "exec", nsR],
                                    "net_af_packet0,iface=tB")
         self.addCleanup(self.end, tp)
-        eal = ["--no-pci", "--lcores", "0@0,1@0,2@0", "--file-prefix",
+        eal = ["--no-pci", "--lcores", nbe2e.RESPONDER_LCORES, "--file-prefix",
                nbe2e.unique("refl"), "--log-level", "lib.eal:error",
                "--vdev", "net_af_packet0,iface=tA"]
         argv = ["ip", "netns", "exec", self.nsT, nbe2e.BIN] + eal + [

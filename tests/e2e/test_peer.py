@@ -14,6 +14,7 @@ import os
 import re
 import signal
 import subprocess
+import threading
 import time
 
 import iperf3_keys
@@ -37,8 +38,9 @@ class PeerBase(nbe2e.E2ECase):
         # told so (or with --auth-key)
         if allow_quit:
             extra = list(extra) + ["--allow-quit"]
-        eal = ["--no-pci", "--lcores", "0@0,1@0,2@0", "--file-prefix",
-               nbe2e.unique("resp"), "--log-level", "lib.eal:error",
+        self.resp_prefix = nbe2e.unique("resp")
+        eal = ["--no-pci", "--lcores", nbe2e.RESPONDER_LCORES, "--file-prefix",
+               self.resp_prefix, "--log-level", "lib.eal:error",
                "--vdev", self.responder_vdev(rsize)]
         p, argv, log = self.nb.start(eal, list(extra), name="resp", env=env,
                                      wrap=self.responder_wrap)
@@ -56,8 +58,8 @@ class PeerBase(nbe2e.E2ECase):
             f.write("--- stdout\n%s\n--- stderr\n%s\n" % (out, err))
 
     def client_eal(self):
-        # the client's worker gets CPU 1 to itself
-        return ["--no-pci", "--lcores", "0@0,1@0,2@1", "--file-prefix",
+        # the client on CPU 1, the responder on CPU 0 (nbe2e.CLIENT_LCORES)
+        return ["--no-pci", "--lcores", nbe2e.CLIENT_LCORES, "--file-prefix",
                 nbe2e.unique("cli"), "--log-level", "lib.eal:error",
                 "--vdev", self.client_vdev()]
 
@@ -323,6 +325,67 @@ class Peer(PeerBase):
         self.client(["--quit"])
         resp.wait(timeout=10)
 
+    def test_responder_late_at_the_end(self):
+        """The responder's process kept off its CPUs for 0.3 s across the
+        end of a test (SIGSTOP, SIGCONT), as a busy host may do.
+        Reverse: the frames it owed at the end go out when it runs again,
+        within its catch-up limit (the freeze starts at most 30 ms before
+        the end, the limit is 50 ms); its STOP handling lets them finish,
+        and the client drains only once the responder's results say they
+        are done.  (Before, the STOP cut the responder's senders, and the
+        client stopped counting after 50 ms of silence: 19705 of 20000.)
+        Forward: the frames that queued meanwhile are counted when it
+        runs again.  Every frame is sent and counted.  A responder of its
+        own for each: on this host's scheduler (Linux 6.18, EEVDF) a busy
+        worker stopped and continued may hold its CPU for seconds after,
+        starving whatever shares it (the next client's control lcore)."""
+        for direction in ("reverse", "forward"):
+            with self.subTest(direction=direction):
+                resp = self.responder()
+                self.freeze_at_the_end(resp, direction)
+                self.client(["--quit"])
+                resp.wait(timeout=10)
+
+    def freeze_at_the_end(self, resp, direction):
+        tool = ["--peer", RESP_MAC, "--rate", "10000pps", "--time", "2",
+                "--json"]
+        if direction == "reverse":
+            tool.append("--reverse")
+        p, argv, log = self.nb.start(self.client_eal(), tool, name="cli")
+        # the client's output is read meanwhile (a full pipe would stop it)
+        res = []
+        reader = threading.Thread(
+            target=lambda: res.extend(p.communicate(timeout=60)))
+        reader.start()
+        try:
+            # the responder's own clock says when: 30 ms before the end
+            # or later (never earlier: the answer is read after it is
+            # written); a harness kept from polling past the end (a
+            # loaded host) freezes nothing, and the counts must hold all
+            # the same
+            s = nbe2e.telemetry(self.resp_prefix)
+            while reader.is_alive():
+                st = nbe2e.telemetry_ask(s, "/nbench/state")
+                if float(st.get("elapsed_s", 0)) >= 1.97:
+                    os.kill(resp.pid, signal.SIGSTOP)
+                    time.sleep(0.3)
+                    os.kill(resp.pid, signal.SIGCONT)
+                    break
+                time.sleep(0.002)
+            s.close()
+            reader.join(60)
+            out, err = res
+        finally:
+            os.kill(resp.pid, signal.SIGCONT)
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.communicate()
+        self.assertEqual(p.returncode, 0, err)
+        e = json.loads(out)["end"]
+        self.assertEqual(e["sum_sent"]["packets"], 20000)
+        self.assertEqual(e["sum_received"]["packets"], 20000)
+        self.assertEqual(e["sum_received"]["lost_packets"], 0)
+
     def test_conf_and_quit(self):
         resp = self.responder()
         d = self.client(["--conf", "--json"]).json()
@@ -373,7 +436,7 @@ class Peer(PeerBase):
         # and at warning, the responder keeps its session notices to itself
         self.client(["--quit"])
         sock2 = os.path.join(self.tmpdir, "quiet.sock")
-        eal = ["--no-pci", "--lcores", "0@0,1@0,2@0", "--file-prefix",
+        eal = ["--no-pci", "--lcores", nbe2e.RESPONDER_LCORES, "--file-prefix",
                nbe2e.unique("resp"), "--log-level", "lib.eal:error",
                "--log-level", "nbench:warning", "--vdev",
                "net_memif0,role=server,socket=%s,rsize=14,mac=%s"
@@ -381,7 +444,7 @@ class Peer(PeerBase):
         p, argv, log = self.nb.start(eal, ["--allow-quit"], name="resp")
         self.addCleanup(self.stop, p, log)
         self.assertIn("responder on port 0", p.stdout.readline())
-        cli = ["--no-pci", "--lcores", "0@0,1@0,2@1", "--file-prefix",
+        cli = ["--no-pci", "--lcores", nbe2e.CLIENT_LCORES, "--file-prefix",
                nbe2e.unique("cli"), "--log-level", "lib.eal:error",
                "--vdev", "net_memif0,role=client,socket=%s,rsize=14"
                % sock2]
@@ -410,7 +473,7 @@ class Peer(PeerBase):
         """--port picks the test port among several, --ip sets each side's
         address: the client finds the responder by ARP at its --ip."""
         sock2 = os.path.join(self.tmpdir, "ip.sock")
-        eal = ["--no-pci", "--lcores", "0@0,1@0,2@0", "--file-prefix",
+        eal = ["--no-pci", "--lcores", nbe2e.RESPONDER_LCORES, "--file-prefix",
                nbe2e.unique("resp"), "--log-level", "lib.eal:error",
                "--vdev", "net_null0",
                "--vdev", "net_memif0,role=server,socket=%s,rsize=14,mac=%s"
@@ -422,7 +485,7 @@ class Peer(PeerBase):
         line = p.stdout.readline()
         self.assertIn("responder on port 1", line)
         self.assertIn("ip 198.19.0.10", line)
-        cli = ["--no-pci", "--lcores", "0@0,1@0,2@1", "--file-prefix",
+        cli = ["--no-pci", "--lcores", nbe2e.CLIENT_LCORES, "--file-prefix",
                nbe2e.unique("cli"), "--log-level", "lib.eal:error",
                "--vdev", "net_null0", "--vdev",
                "net_memif0,role=client,socket=%s,rsize=14" % sock2]

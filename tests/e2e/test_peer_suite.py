@@ -21,7 +21,7 @@ class PeerBridge(BridgeBase):
     limits what reaches the responder with tbf."""
 
     def start_responder(self):
-        eal = ["--no-pci", "--lcores", "0@0,1@0,2@0", "--file-prefix",
+        eal = ["--no-pci", "--lcores", nbe2e.RESPONDER_LCORES, "--file-prefix",
                nbe2e.unique("bresp"), "--log-level", "lib.eal:error",
                "--vdev", "net_af_packet0,iface=tB,qpairs=2"]
         argv = ["ip", "netns", "exec", self.t, nbe2e.BIN] + eal + \
@@ -43,7 +43,7 @@ class PeerBridge(BridgeBase):
         self.assertIn("responder on port 0", line, line)
 
     def client(self, tool):
-        eal = ["--no-pci", "--lcores", "0@0,1@0,2@1", "--file-prefix",
+        eal = ["--no-pci", "--lcores", nbe2e.CLIENT_LCORES, "--file-prefix",
                nbe2e.unique("bcli"), "--log-level", "lib.eal:error",
                "--vdev", "net_af_packet0,iface=tA,qpairs=2"]
         argv = ["ip", "netns", "exec", self.t, nbe2e.BIN] + eal + \

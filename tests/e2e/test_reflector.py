@@ -127,7 +127,7 @@ class Reflector(nbe2e.E2ECase):
                                    "net_af_packet0,iface=%svb%s" % (ns, ring))
         self.addCleanup(self.stop_testpmd, tp)
         n = 100000
-        eal = ["--no-pci", "--lcores", "0@0,1@0,2@0", "--file-prefix",
+        eal = ["--no-pci", "--lcores", nbe2e.RESPONDER_LCORES, "--file-prefix",
                nbe2e.unique("refl"), "--log-level", "lib.eal:error",
                "--vdev", "net_af_packet0,iface=%sva%s" % (ns, ring)]
         # A sender turn that comes late releases the frames due meanwhile

@@ -44,7 +44,7 @@ class Robust(nbe2e.E2ECase):
     RSIZE = 10
 
     def responder(self, extra=()):
-        eal = ["--no-pci", "--lcores", "0@0,1@0,2@0", "--file-prefix",
+        eal = ["--no-pci", "--lcores", nbe2e.RESPONDER_LCORES, "--file-prefix",
                nbe2e.unique("resp"), "--log-level", "lib.eal:error"] + \
             DEBUG + ["--vdev",
                      "net_memif0,role=server,socket=%s,rsize=%d,mac=%s"
@@ -62,7 +62,7 @@ class Robust(nbe2e.E2ECase):
         p.communicate()
 
     def client_eal(self):
-        return ["--no-pci", "--lcores", "0@0,1@0,2@1", "--file-prefix",
+        return ["--no-pci", "--lcores", nbe2e.CLIENT_LCORES, "--file-prefix",
                 nbe2e.unique("cli"), "--log-level", "lib.eal:error"] + \
             DEBUG + ["--vdev", "net_memif0,role=client,socket=%s,rsize=%d"
                      % (self.sock, self.RSIZE)]
@@ -191,7 +191,7 @@ class RateLimits(nbe2e.E2ECase):
            "vk")
 
     def test_ping_flood(self):
-        eal = ["--no-pci", "--lcores", "0@0,1@0,2@0", "--file-prefix",
+        eal = ["--no-pci", "--lcores", nbe2e.RESPONDER_LCORES, "--file-prefix",
                nbe2e.unique("resp"), "--log-level", "lib.eal:error",
                "--vdev", "net_af_packet0,iface=vr,qpairs=2"]
         argv = ["ip", "netns", "exec", self.nsr, nbe2e.BIN] + eal + ["--"]

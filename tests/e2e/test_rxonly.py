@@ -37,7 +37,7 @@ class ReceiveOnly(nbe2e.E2ECase):
 
     def run_rx(self, tool, code=0):
         # the receiver alone on CPU 0; testpmd's sender on CPU 1
-        eal = ["--no-pci", "--lcores", "0@0,1@0,2@0", "--file-prefix",
+        eal = ["--no-pci", "--lcores", nbe2e.RESPONDER_LCORES, "--file-prefix",
                nbe2e.unique("rxo"), "--log-level", "lib.eal:error",
                "--vdev", "net_memif0,role=client,socket=%s,rsize=14"
                % self.sock]
