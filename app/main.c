@@ -336,6 +336,7 @@ main(int argc, char **argv)
 	nb_result_free(&app.result);
 	if (pdump)
 		rte_pdump_uninit();
+	nb_intr_quiesce();
 	rte_eal_cleanup();
 	return code;
 }

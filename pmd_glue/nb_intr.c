@@ -158,3 +158,32 @@ nb_ports_shutdown(struct nb_port *ports, uint16_t n)
 		rte_eth_dev_close(ports[i - 1].desc.port_id);
 	intr_sync_close(&is);
 }
+
+/*
+ * Just before rte_eal_cleanup(): let the interrupt thread finish the
+ * rebuilds of its list that are still pending, and leave none to come.
+ * Each (un)registration of a source writes to the thread's pipe, and the
+ * thread then rebuilds its epoll set from the list of sources, reading
+ * each source's handle.  rte_eal_cleanup() frees handles of sources still
+ * on that list (the alarms' timerfd) and unmaps hugepage memory, so a
+ * rebuild that comes after it (the thread slow to get its CPU after our
+ * last unregistration, in nb_ports_shutdown) read freed memory: a SEGV in
+ * rte_intr_fd_get on the interrupt thread at exit, about once in ten ASan
+ * runs with dpdk-dumpcap attached.  So: a source of ours, registered (the
+ * thread rebuilds before it can see it) and signalled until the thread
+ * has run its callback, then left registered, as unregistering would ask
+ * for one more rebuild.  The thread goes on serving alarms and the
+ * multi-process channel's asynchronous requests (a secondary leaving)
+ * meanwhile, which holding it would not.
+ */
+void
+nb_intr_quiesce(void)
+{
+	static struct intr_sync last = {.ih = NULL};
+
+	if (last.ih != NULL || rte_thread_is_intr() ||
+	    intr_sync_open(&last) != 0)
+		return;
+	if (intr_sync_round(&last) == 0)
+		intr_sync_round(&last);
+}

@@ -94,6 +94,11 @@ int nb_port_max_queues(uint16_t port_id, uint16_t *max_rxq, uint16_t *max_txq);
  */
 int nb_intr_thread_beside_main(void);
 
+/* Just before rte_eal_cleanup(): no rebuild of the EAL interrupt thread's
+ * list of sources left pending, which would read memory the cleanup frees
+ * (nb_intr.c). */
+void nb_intr_quiesce(void);
+
 /* 1 when the port's link is up now (no waiting), else 0. */
 int nb_port_link_up(uint16_t port_id);
 /* Read identity (driver, MAC, NUMA node, link) without configuring. */
