@@ -71,11 +71,10 @@ int nb_run_tx_stalled(const struct nb_app *app, uint64_t tsc, uint64_t *seen,
 void nb_run_end_senders(struct nb_app *app, int force);
 
 /*
- * nb_run_end_senders, then let the
- * receivers count until every frame sent has arrived (local_senders: the
- * senders are in this process), none has arrived for 50 ms of their
- * polling, or --drain seconds passed; then stop every worker and the stats
- * lcore and wait for them.
+ * nb_run_end_senders, then let the receivers count until every frame sent
+ * has arrived (local_senders: the senders are in this process), none has
+ * arrived for 50 ms of their polling, or --drain seconds passed; then stop
+ * every worker and the stats lcore and wait for them.
  */
 void nb_run_drain(struct nb_app *app, int force, int local_senders);
 
