@@ -18,6 +18,7 @@ bounds; the loss ladder must lose above the throughput and not below it;
 the back-to-back burst must match what tbf's bucket and queue hold."""
 import json
 import os
+import re
 import signal
 import subprocess
 import time
@@ -233,6 +234,14 @@ class BridgeBase(nbe2e.E2ECase):
            "sB", "root", "tbf", "rate", "%dbit" % bps, "burst",
            "%d" % self.BURST, "latency", "%dms" % (self.LATENCY * 1000))
 
+    def qdisc_counts(self):
+        """(packets sent, packets dropped) by the tbf since limit()."""
+        out = sh("ip", "netns", "exec", self.s, "tc", "-s", "qdisc", "show",
+                 "dev", "sB").stdout
+        m = re.search(r"Sent \d+ bytes (\d+) pkt \(dropped (\d+),", out)
+        self.assertIsNotNone(m, out)
+        return int(m.group(1)), int(m.group(2))
+
 
 class SuiteBridge(BridgeBase):
     """A loopback suite through the bridge: tA -> bridge (tbf) -> tB."""
@@ -274,6 +283,17 @@ class SuiteBridge(BridgeBase):
                             "--settle", "0.3", "--rate", "100M",
                             "--precision", "0.5M", "--trials", "2"])
         rows = {r["test"]: r for r in d["suite"]["results"]}
+        # every frame the tool says it lost, the qdisc dropped, over the
+        # whole run, and what the qdisc passed the tool received (and a
+        # few frames of the kernel's own): the counts agree however the
+        # host disturbed the trials (a starved softirq passes fewer
+        # frames through tbf and drops more)
+        sent, dropped = self.qdisc_counts()
+        trials = d["suite"]["trials"]
+        self.assertEqual(sum(t["lost_packets"] for t in trials), dropped)
+        rx = sum(t["rx_packets"] for t in trials)
+        self.assertGreaterEqual(sent, rx)
+        self.assertLess(sent - rx, 20)
         thr = rows["throughput"]["bounds"][0]
         loss = [t for t in d["suite"]["trials"] if t["test"] == "loss"]
         self.assertGreaterEqual(len(loss), 2)
@@ -287,19 +307,16 @@ class SuiteBridge(BridgeBase):
                 self.assertGreater(t["lost_packets"], 0, t)
             if t["req_pps"] <= thr["pps"] * 0.98:
                 self.assertEqual(t["lost_packets"], 0, t)
-            # what got through: the qdisc's rate for the trial, plus what
-            # its bucket and queue held at the start
+            # what got through: at most the qdisc's rate for the trial,
+            # plus what its bucket and queue held at the start (fewer when
+            # the kernel's softirq was kept off its CPU: the totals above
+            # check those against the qdisc)
             if t["lost_packets"]:
                 frame = 1518 - FCS
                 held = (self.BURST + limit / 8 * self.LATENCY
                         + self.BURST) / frame
                 through = limit / 8 / frame * t["tx_seconds"] + held
-                # never more than was sent: a trial just under the rate
-                # that lost frames to a disturbed host (the kernel's
-                # softirq off its CPU) lost only those
-                through = min(through, t["tx_packets"])
-                self.assertLess(abs(t["rx_packets"] - through) / through,
-                                0.03, t)
+                self.assertLess(t["rx_packets"], through * 1.03, t)
         # back-to-back at 100 Mbit/s into a 50 Mbit/s qdisc: the burst
         # fills tbf's bucket (burst) and queue (rate x latency + burst)
         # while it drains at the limit
