@@ -335,10 +335,9 @@ class Peer(PeerBase):
         are done.  (Before, the STOP cut the responder's senders, and the
         client stopped counting after 50 ms of silence: 19705 of 20000.)
         Forward: the frames that queued meanwhile are counted when it
-        runs again.  Every frame is sent and counted.  A responder of its
-        own for each: on this host's scheduler (Linux 6.18, EEVDF) a busy
-        worker stopped and continued may hold its CPU for seconds after,
-        starving whatever shares it (the next client's control lcore)."""
+        runs again.  Every frame is sent and counted.  Each direction
+        gets a responder of its own, started fresh rather than one that
+        was stopped and continued."""
         for direction in ("reverse", "forward"):
             with self.subTest(direction=direction):
                 resp = self.responder()
