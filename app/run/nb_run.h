@@ -32,7 +32,7 @@
 #define NB_TX_STALL_S 5
 
 /* How long a peer's STOP lets senders that reached the end of their time
- * finish by their own rule before they are stopped (nb_run_drain). */
+ * finish by their own rule before they are stopped (nb_run_end_senders). */
 #define NB_RUN_STOP_GRACE_MS 1000
 
 /*

@@ -119,6 +119,17 @@ def lcore_map(workers=2):
     return ",".join(parts)
 
 
+def qdisc_stats(ns, dev):
+    """(packets sent, packets dropped) by the qdiscs of dev in network
+    namespace ns, from tc's own counters (tc -s -j)."""
+    q = json.loads(subprocess.run(
+        ["ip", "netns", "exec", ns, "tc", "-s", "-j", "qdisc", "show",
+         "dev", dev], check=True, capture_output=True, text=True,
+        timeout=30).stdout)
+    return (sum(x.get("packets", 0) for x in q),
+            sum(x.get("drops", 0) for x in q))
+
+
 def unique(tag):
     return "nbe%d_%s_%d" % (os.getpid(), tag, next(_counter))
 

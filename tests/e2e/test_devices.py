@@ -370,7 +370,8 @@ class Bonding(nbe2e.E2ECase):
         # balance-xor on the 5-tuple at both ends (a bond receives on
         # every member in this mode), each bond's members with one queue
         # pair: the control lcore shares it (nb_ctltx)
-        resp_eal = ["--no-pci", "--lcores", nbe2e.RESPONDER_LCORES, "--file-prefix",
+        resp_eal = ["--no-pci", "--lcores", nbe2e.RESPONDER_LCORES,
+                    "--file-prefix",
                     nbe2e.unique("resp"), "--log-level", "lib.eal:error"] \
             + self.members("b") + self.bond(1, "b", mode, ",xmit_policy=l34,"
                                             "mac=" + test_peer.RESP_MAC)
@@ -379,7 +380,8 @@ class Bonding(nbe2e.E2ECase):
                                      session=session)
         self.addCleanup(self.stop, p, log)
         self.assertIn("responder on port 2", p.stdout.readline())
-        cli_eal = ["--no-pci", "--lcores", nbe2e.CLIENT_LCORES, "--file-prefix",
+        cli_eal = ["--no-pci", "--lcores", nbe2e.CLIENT_LCORES,
+                   "--file-prefix",
                    nbe2e.unique("cli"), "--log-level", "lib.eal:error"] \
             + self.members("a") + self.bond(0, "a", mode, ",xmit_policy=l34")
         for direction in ("forward", "reverse"):
@@ -437,7 +439,8 @@ class Bonding(nbe2e.E2ECase):
                 self.peer_mode(mode, rate)
 
     def peer_mode(self, mode, rate):
-        resp_eal = ["--no-pci", "--lcores", nbe2e.RESPONDER_LCORES, "--file-prefix",
+        resp_eal = ["--no-pci", "--lcores", nbe2e.RESPONDER_LCORES,
+                    "--file-prefix",
                     nbe2e.unique("resp"), "--log-level", "lib.eal:error"] \
             + self.members("b", RING) + self.bond(
                 1, "b", mode, ",mac=" + test_peer.RESP_MAC)
@@ -504,7 +507,8 @@ class VirtioVhost(nbe2e.E2ECase):
 
     def test_peer_over_virtio_user(self):
         sock = os.path.join(self.tmpdir, nbe2e.unique("vh") + ".sock")
-        resp_eal = ["--no-pci", "--lcores", nbe2e.RESPONDER_LCORES, "--file-prefix",
+        resp_eal = ["--no-pci", "--lcores", nbe2e.RESPONDER_LCORES,
+                    "--file-prefix",
                     nbe2e.unique("resp"), "--log-level", "lib.eal:error",
                     "--vdev", "net_vhost0,iface=%s,queues=1" % sock]
         p, argv, log = self.nb.start(resp_eal, ["--allow-quit"],

@@ -18,7 +18,6 @@ bounds; the loss ladder must lose above the throughput and not below it;
 the back-to-back burst must match what tbf's bucket and queue hold."""
 import json
 import os
-import re
 import signal
 import subprocess
 import time
@@ -234,14 +233,6 @@ class BridgeBase(nbe2e.E2ECase):
            "sB", "root", "tbf", "rate", "%dbit" % bps, "burst",
            "%d" % self.BURST, "latency", "%dms" % (self.LATENCY * 1000))
 
-    def qdisc_counts(self):
-        """(packets sent, packets dropped) by the tbf since limit()."""
-        out = sh("ip", "netns", "exec", self.s, "tc", "-s", "qdisc", "show",
-                 "dev", "sB").stdout
-        m = re.search(r"Sent \d+ bytes (\d+) pkt \(dropped (\d+),", out)
-        self.assertIsNotNone(m, out)
-        return int(m.group(1)), int(m.group(2))
-
 
 class SuiteBridge(BridgeBase):
     """A loopback suite through the bridge: tA -> bridge (tbf) -> tB."""
@@ -288,7 +279,7 @@ class SuiteBridge(BridgeBase):
         # few frames of the kernel's own): the counts agree however the
         # host disturbed the trials (a starved softirq passes fewer
         # frames through tbf and drops more)
-        sent, dropped = self.qdisc_counts()
+        sent, dropped = nbe2e.qdisc_stats(self.s, "sB")  # since limit()
         trials = d["suite"]["trials"]
         self.assertEqual(sum(t["lost_packets"] for t in trials), dropped)
         rx = sum(t["rx_packets"] for t in trials)

@@ -279,9 +279,7 @@ class Bridge(NetCase):
                          ["--tx-port", "0", "--rx-port", "1"] + tool, **kw)
 
     def tc_drops(self, dev):
-        q = json.loads(sh("ip", "netns", "exec", self.s, "tc", "-s", "-j",
-                          "qdisc", "show", "dev", dev).stdout)
-        return sum(x.get("drops", 0) for x in q)
+        return nbe2e.qdisc_stats(self.s, dev)[1]
 
     def test_loss(self):
         """1 % of data segments dropped at random by a tc BPF classifier:
