@@ -144,6 +144,49 @@ nb_port_bond(uint16_t port_id, struct nb_bond_info *b)
 	return 0;
 }
 
+/* TLB and ALB send each member's frames with that member's own MAC
+ * (bond_ethdev_tx_burst_tlb); the other modes with the bond's. */
+static int
+rewrites_source(uint16_t port_id)
+{
+	int mode = is_bond(port_id) ? rte_eth_bond_mode_get(port_id) : -1;
+
+	return mode == BONDING_MODE_TLB || mode == BONDING_MODE_ALB;
+}
+
+uint16_t
+nb_port_other_src_macs(uint16_t port_id, uint8_t (*macs)[6], uint16_t max)
+{
+	uint16_t m[NB_MAX_MEMBERS], n, i, k = 0, j;
+	struct rte_ether_addr own, a;
+
+	if (!rewrites_source(port_id) ||
+	    rte_eth_macaddr_get(port_id, &own) != 0)
+		return 0;
+	n = nb_port_members(port_id, m, NB_MAX_MEMBERS);
+	for (i = 0; i < n && k < max; i++) {
+		if (rte_eth_macaddr_get(m[i], &a) != 0 ||
+		    rte_is_same_ether_addr(&a, &own))
+			continue;
+		for (j = 0; j < k && memcmp(macs[j], a.addr_bytes, 6); j++)
+			;
+		if (j == k)
+			memcpy(macs[k++], a.addr_bytes, 6);
+	}
+	return k;
+}
+
+uint16_t
+nb_port_ctl_tx_port(uint16_t port_id)
+{
+	int primary;
+
+	if (!rewrites_source(port_id))
+		return port_id;
+	primary = rte_eth_bond_primary_get(port_id);
+	return primary >= 0 ? (uint16_t)primary : port_id;
+}
+
 int
 nb_port_bond_of(uint16_t port_id)
 {

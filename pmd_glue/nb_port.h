@@ -83,6 +83,21 @@ int nb_ports_lacp_settle(const uint16_t *ids, const uint16_t *nb_rxq,
 			 char *err, size_t errlen);
 /* The ports that are a bond's members, under it (at most max). */
 uint16_t nb_port_members(uint16_t port_id, uint16_t *ids, uint16_t max);
+/*
+ * The other source MACs a port's frames may carry: for a TLB or ALB bond
+ * its members' own MACs that differ from the bond's (each member sends
+ * with its own); none for any other port.  Up to max; how many.
+ */
+uint16_t nb_port_other_src_macs(uint16_t port_id, uint8_t (*macs)[6],
+				uint16_t max);
+/*
+ * Where the control lcore sends: a TLB or ALB bond's primary member,
+ * which sends with the bond's MAC (through the bond, another member
+ * would put its own), so that the peer hears control from one address;
+ * any other port itself.  The same queue number serves: a bond sets its
+ * members up with its own queues.
+ */
+uint16_t nb_port_ctl_tx_port(uint16_t port_id);
 /* The most RX and TX queues the device can give. */
 int nb_port_max_queues(uint16_t port_id, uint16_t *max_rxq, uint16_t *max_txq);
 /*

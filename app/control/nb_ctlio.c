@@ -181,7 +181,7 @@ offer(struct nb_ctlio *io, struct rte_mbuf **m, uint16_t n)
 		io->tx_handed += k;
 		return k;
 	}
-	k = nb_port_tx(io->port, io->txq, m, n);
+	k = nb_port_tx(nb_port_ctl_tx_port(io->port), io->txq, m, n);
 	io->tx_frames += k;
 	return k;
 }
@@ -290,7 +290,9 @@ nb_ctlio_tx_back(struct nb_ctlio *io, struct rte_mbuf **left, uint16_t n,
 		io->pend_n--;
 	}
 	io->pend_head = 0;
-	taken = k ? nb_port_tx(io->port, io->txq, all, (uint16_t)k) : 0;
+	taken = k ? nb_port_tx(nb_port_ctl_tx_port(io->port), io->txq, all,
+			       (uint16_t)k)
+		  : 0;
 	io->tx_frames += taken;
 	for (i = taken; i < k; i++) {
 		if (io->pend_n < NB_CTLIO_PEND) {

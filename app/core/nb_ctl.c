@@ -29,7 +29,8 @@ _Static_assert(NB_CTL_CONF_LEN == NB_CTL_VERSION_STR + NB_CTL_DPDK_STR +
 _Static_assert(NB_CTL_PARAMS_LEN == 1 + 1 + 2 + 4 + 2 + 2 * NB_CTL_MAX_SIZES +
 					    2 + NB_CTL_MAX_PATTERN + 6 * 8 + 4 +
 					    4 + 6 + 6 + 2 + 2 + 4 + 4 + 4 + 4 +
-					    8 + NB_CTL_PROOF_LEN,
+					    8 + NB_CTL_MACS_LEN +
+					    NB_CTL_PROOF_LEN,
 	       "nb_ctl_params wire layout");
 _Static_assert(NB_CTL_RESULTS_HDR_LEN == 4 + 4 + 6 * 8 + 8 * 8 + 8 + 7 * 8 +
 						 NB_IMPAIR_SPEC_LEN + 3 * 8,
@@ -214,6 +215,20 @@ conf_check(const struct nb_ctl_conf *c)
 	return 0;
 }
 
+static int
+macs_ok(const struct nb_ctl_macs *a)
+{
+	static const uint8_t zero[6];
+	unsigned int i;
+
+	if (a->n > NB_CTL_MACS_MAX)
+		return 0;
+	for (i = 0; i < a->n; i++)
+		if ((a->mac[i][0] & 1) != 0 || memcmp(a->mac[i], zero, 6) == 0)
+			return 0;
+	return 1;
+}
+
 /* The closed-loop TCP fields: all 0 for an open-loop test. */
 static int
 params_tcp_ok(const struct nb_ctl_params *p)
@@ -253,7 +268,8 @@ params_check(const struct nb_ctl_params *p)
 	    p->packets > NB_CTL_MAX_PACKETS ||
 	    p->duration_ms > NB_CTL_MAX_DURATION_MS ||
 	    (p->duration_ms == 0 && p->packets == 0 && p->tcp == 0) ||
-	    !params_tcp_ok(p) || p->omit_ms > NB_CTL_MAX_OMIT_MS ||
+	    !params_tcp_ok(p) || !macs_ok(&p->client_macs) ||
+	    p->omit_ms > NB_CTL_MAX_OMIT_MS ||
 	    p->latency_rate > NB_CTL_MAX_LATENCY_RATE ||
 	    (p->interval_ms != 0 && (p->interval_ms < NB_CTL_MIN_INTERVAL_MS ||
 				     p->interval_ms > NB_CTL_MAX_INTERVAL_MS)))
@@ -360,7 +376,8 @@ nb_ctl_check(const struct nb_ctl_msg *m)
 		return params_check(&m->u.params);
 	case NB_CTL_ACCEPT:
 		if (m->u.accept.rx_queues < 1 ||
-		    m->u.accept.rx_queues > NB_CTL_MAX_RX_QUEUES)
+		    m->u.accept.rx_queues > NB_CTL_MAX_RX_QUEUES ||
+		    !macs_ok(&m->u.accept.responder_macs))
 			return -EINVAL;
 		return 0;
 	case NB_CTL_REJECT:
@@ -444,6 +461,36 @@ rd_proof(const uint8_t **p, struct nb_ctl_proof *q)
 	rd_bytes(p, q->cookie, sizeof(q->cookie));
 }
 
+/* count u8, reserved u8 (0), NB_CTL_MACS_MAX MACs (unused ones 0) */
+static void
+wr_macs(uint8_t **p, const struct nb_ctl_macs *a)
+{
+	static const uint8_t zero[6];
+	unsigned int i;
+
+	wr_u8(p, a->n);
+	wr_u8(p, 0);
+	for (i = 0; i < NB_CTL_MACS_MAX; i++)
+		wr_bytes(p, i < a->n ? a->mac[i] : zero, 6);
+}
+
+static int
+rd_macs(const uint8_t **p, struct nb_ctl_macs *a)
+{
+	static const uint8_t zero[6];
+	unsigned int i;
+	int ok;
+
+	a->n = rd_u8(p);
+	ok = rd_u8(p) == 0;
+	for (i = 0; i < NB_CTL_MACS_MAX; i++) {
+		rd_bytes(p, a->mac[i], 6);
+		if (i >= a->n && memcmp(a->mac[i], zero, 6) != 0)
+			ok = 0;
+	}
+	return ok;
+}
+
 #define NB_ELEMS(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Write the uint64_t fields of obj at the offsets off[0..n-1]. */
@@ -510,6 +557,7 @@ wr_params(uint8_t **p, const struct nb_ctl_params *q)
 	wr_u32(p, q->tcp_window);
 	wr_u32(p, q->tcp_msg);
 	wr_u64(p, q->bytes);
+	wr_macs(p, &q->client_macs);
 	wr_proof(p, &q->proof);
 }
 
@@ -614,6 +662,7 @@ nb_ctl_encode(const struct nb_ctl_msg *m, uint8_t *buf, size_t buflen)
 		break;
 	case NB_CTL_ACCEPT:
 		wr_u32(&p, m->u.accept.rx_queues);
+		wr_macs(&p, &m->u.accept.responder_macs);
 		break;
 	case NB_CTL_REJECT:
 		wr_u16(&p, m->u.reject.code);
@@ -732,6 +781,8 @@ rd_params(const uint8_t **p, struct nb_ctl_params *q)
 	q->tcp_window = rd_u32(p);
 	q->tcp_msg = rd_u32(p);
 	q->bytes = rd_u64(p);
+	if (!rd_macs(p, &q->client_macs))
+		ok = 0;
 	rd_proof(p, &q->proof);
 	return ok;
 }
@@ -786,6 +837,7 @@ nb_ctl_decode(const uint8_t *buf, size_t len, struct nb_ctl_msg *m)
 		break;
 	case NB_CTL_ACCEPT:
 		m->u.accept.rx_queues = rd_u32(&p);
+		ok = rd_macs(&p, &m->u.accept.responder_macs);
 		break;
 	case NB_CTL_REJECT:
 		m->u.reject.code = rd_u16(&p);

@@ -40,7 +40,7 @@
 #include "nb_tcp.h"
 
 #define NB_CTL_MAGIC   0x4E42434Du /* "NBCM" */
-#define NB_CTL_VERSION 7
+#define NB_CTL_VERSION 8
 #define NB_CTL_HDR_LEN 16
 #define NB_CTL_F_TAG   0x80 /* in the type byte: a tag ends the message */
 #define NB_CTL_TAG_LEN 16
@@ -60,11 +60,13 @@
 /* Body lengths on the wire. */
 #define NB_CTL_BOOT_STR		 40
 #define NB_CTL_CONF_LEN		 368
-#define NB_CTL_BUSY_LEN		 (4 + NB_CTL_BUSY_STR)	  /* 68 */
-#define NB_CTL_PROOF_LEN	 (2 * NB_CTL_NONCE)	  /* 32 */
-#define NB_CTL_PARAMS_LEN	 (204 + NB_CTL_PROOF_LEN) /* 236 */
+#define NB_CTL_BUSY_LEN		 (4 + NB_CTL_BUSY_STR) /* 68 */
+#define NB_CTL_PROOF_LEN	 (2 * NB_CTL_NONCE)    /* 32 */
+#define NB_CTL_MACS_MAX		 7 /* other source MACs of a port */
+#define NB_CTL_MACS_LEN		 (2 + 6 * NB_CTL_MACS_MAX) /* 44 */
+#define NB_CTL_PARAMS_LEN	 (204 + NB_CTL_MACS_LEN + NB_CTL_PROOF_LEN)
 #define NB_CTL_QUIT_LEN		 NB_CTL_PROOF_LEN
-#define NB_CTL_ACCEPT_LEN	 4
+#define NB_CTL_ACCEPT_LEN	 (4 + NB_CTL_MACS_LEN)	 /* 48 */
 #define NB_CTL_REJECT_LEN	 (2 + NB_CTL_REASON_STR) /* 130 */
 #define NB_CTL_START_LEN	 12
 #define NB_CTL_KEEPALIVE_LEN	 24
@@ -206,6 +208,17 @@ struct nb_ctl_busy {
 };
 
 /*
+ * The other source MACs a side's data frames may carry besides its port's
+ * MAC (since version 8): the members of a TLB or ALB bond, which put
+ * their own MAC in what they send.  Checked: n <= NB_CTL_MACS_MAX, the
+ * first n unicast and not zero, the unused slots zero on the wire.
+ */
+struct nb_ctl_macs {
+	uint8_t n;
+	uint8_t mac[NB_CTL_MACS_MAX][6];
+};
+
+/*
  * PARAMS: the test.  Checked on encode and decode:
  *   direction <= 2, proto 6 or 17, vlan_id <= 4094, streams 1..1024,
  *   nb_sizes 1..16 with sizes[i] in 64..9000 (unused slots 0),
@@ -259,12 +272,14 @@ struct nb_ctl_params {
 	uint32_t tcp_msg;    /* ping-pong request and answer bytes; 0 bulk */
 	uint64_t bytes;	     /* payload per direction, all connections; 0
 			      * by time */
-	struct nb_ctl_proof proof; /* since version 3 */
+	struct nb_ctl_macs client_macs; /* since version 8 */
+	struct nb_ctl_proof proof;	/* since version 3 */
 };
 
 /* ACCEPT: rx_queues 1..NB_CTL_MAX_RX_QUEUES. */
 struct nb_ctl_accept {
 	uint32_t rx_queues;
+	struct nb_ctl_macs responder_macs; /* since version 8 */
 };
 
 /* REJECT: code is enum nb_ctl_code. */

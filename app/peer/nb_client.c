@@ -178,6 +178,8 @@ fill_params(struct nb_peer *pr, struct nb_ctl_params *p)
 	p->responder_ip = pr->peer_ip;
 	memcpy(p->client_mac, app->ports[0].desc.mac, 6);
 	memcpy(p->responder_mac, pr->peer_mac, 6);
+	p->client_macs.n = (uint8_t)nb_port_other_src_macs(
+		pr->io.port, p->client_macs.mac, NB_CTL_MACS_MAX);
 	/* nonzero asks the responder to reflect probes, at most that many
 	 * per second: ping-pong goes as fast as the round trip allows */
 	p->latency_rate =
@@ -329,6 +331,7 @@ client_params(struct nb_peer *pr, struct nb_ctl_params *params)
 			    why);
 	}
 	nb_cli_set(&pr->cli, NB_CLI_RUNNING, 0);
+	pr->peer_macs = pr->inbox.u.accept.responder_macs;
 	if (nb_peertest_setup(pr, params, why, sizeof(why)) != 0) {
 		client_close(pr, NB_CTL_DONE);
 		return fail(pr, "%s", why);

@@ -98,6 +98,34 @@ conf_json(json_t *o, const char *key, const struct nb_ctl_conf *c)
 					     : json_null());
 }
 
+/* The other source MACs of an end (a TLB or ALB bond's members). */
+static json_t *
+macs_json(const struct nb_ctl_macs *a)
+{
+	json_t *l = json_array();
+	char mac[18];
+	unsigned int i;
+
+	for (i = 0; i < a->n; i++) {
+		snprintf(mac, sizeof(mac), NB_MAC_FMT, NB_MAC_ARGS(a->mac[i]));
+		json_array_append_new(l, json_string(mac));
+	}
+	return l;
+}
+
+static void
+print_macs(const char *who, const struct nb_ctl_macs *a)
+{
+	unsigned int i;
+
+	if (a->n == 0)
+		return;
+	printf("%s data also from", who);
+	for (i = 0; i < a->n; i++)
+		printf(" " NB_MAC_FMT, NB_MAC_ARGS(a->mac[i]));
+	printf(" (its bond's members' own MACs)\n");
+}
+
 static int
 emit_json(struct nb_app *app, json_t *doc)
 {
@@ -170,6 +198,8 @@ nb_client_report_header(struct nb_peer *pr, const struct nb_ctl_params *p)
 						    : "client -> responder",
 	       cfg->streams, cfg->streams == 1 ? "" : "s",
 	       cfg->proto == NB_IPPROTO_TCP ? "TCP" : "UDP");
+	print_macs("this port sends", &p->client_macs);
+	print_macs("the responder sends", &pr->peer_macs);
 	fflush(stdout);
 }
 
@@ -221,6 +251,9 @@ nb_client_start_json(struct nb_peer *pr, const struct nb_ctl_params *p)
 			    : p->direction == NB_CTL_DIR_REVERSE ? "reverse"
 								 : "forward"));
 	conf_json(o, "remote", &pr->theirs);
+	json_object_set_new(o, "other_src_macs", macs_json(&p->client_macs));
+	json_object_set_new(json_object_get(o, "remote"), "other_src_macs",
+			    macs_json(&pr->peer_macs));
 	return o;
 }
 

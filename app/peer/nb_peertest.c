@@ -20,6 +20,10 @@
 #include "nb_tcprun.h"
 #include "nb_tsc.h"
 
+_Static_assert(NB_RX_ALT_SRC == NB_CTL_MACS_MAX &&
+		       NB_TCP_ALT_MACS == NB_CTL_MACS_MAX,
+	       "the receivers take every MAC a PARAMS or ACCEPT names");
+
 /* Turn the (already validated) parameters into this end's test config. */
 static void
 params_to_cfg(struct nb_peer *pr, const struct nb_ctl_params *p)
@@ -205,7 +209,7 @@ ctltx_setup(struct nb_peer *pr, char *err, size_t errlen)
 		return -ENOMEM;
 	}
 	c->ring = pr->io.tx_ring;
-	c->port = pr->io.port;
+	c->port = nb_port_ctl_tx_port(pr->io.port);
 	c->queue = q;
 	owner->ctltx = c;
 	pr->ctltx = c;
@@ -258,7 +262,7 @@ tcp_ctltx(struct nb_peer *pr)
 	if (c == NULL)
 		return NULL;
 	c->ring = pr->io.tx_ring;
-	c->port = pr->io.port;
+	c->port = nb_port_ctl_tx_port(pr->io.port);
 	c->queue = pr->io.txq;
 	return c;
 }
@@ -280,6 +284,8 @@ tcp_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 	pp.c2r = p->direction != NB_CTL_DIR_REVERSE;
 	pp.r2c = p->direction != NB_CTL_DIR_FORWARD;
 	memcpy(pp.peer_mac, pr->peer_mac, 6);
+	pp.nb_peer_alt = RTE_MIN(pr->peer_macs.n, NB_TCP_ALT_MACS);
+	memcpy(pp.peer_alt, pr->peer_macs.mac, sizeof(pp.peer_alt));
 	pp.ip = pr->io.ip;
 	pp.peer_ip = pr->peer_ip;
 	pp.sport_base = p->sport_base;
@@ -328,7 +334,7 @@ nb_peertest_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 {
 	struct nb_app *app = pr->app;
 	struct nb_result *r = &app->result;
-	unsigned int i;
+	unsigned int i, k;
 	int ret;
 
 	if (p->tcp)
@@ -371,6 +377,13 @@ nb_peertest_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 		memcpy(&j->src_mask, mask, 8);
 		memcpy(want, app->ports[0].desc.mac, 6);
 		memcpy(&j->own_src, want, 8);
+		/* and from its TLB/ALB bond's members */
+		j->nb_alt = RTE_MIN(pr->peer_macs.n, NB_RX_ALT_SRC);
+		for (k = 0; k < j->nb_alt; k++) {
+			memset(want, 0, sizeof(want));
+			memcpy(want, pr->peer_macs.mac[k], 6);
+			memcpy(&j->alt_src[k], want, 8);
+		}
 	}
 	hand_over(pr);
 	if (nb_run_launch(app, 0) != 0) {

@@ -47,6 +47,16 @@ check_params(struct nb_peer *pr, const struct nb_ctl_params *p, char *why,
 			 p->streams, app->cfg.max_streams);
 		return -EINVAL;
 	}
+	/* the client's other source MACs: never this port's own, whose
+	 * frames coming back would count as the client's */
+	for (i = 0; i < p->client_macs.n; i++)
+		if (memcmp(p->client_macs.mac[i], app->ports[0].desc.mac, 6) ==
+		    0) {
+			snprintf(why, len,
+				 "the client names this responder's MAC "
+				 "among its own");
+			return -EINVAL;
+		}
 	return 0;
 }
 
@@ -285,6 +295,7 @@ setup_test(struct nb_peer *pr, const struct nb_ctl_params *p)
 	int ok;
 
 	pr->params = *p;
+	pr->peer_macs = p->client_macs; /* used only once accepted */
 	ok = check_params(pr, p, why, sizeof(why)) == 0 &&
 	     nb_policy_params(&pr->app->cfg, p,
 			      pr->app->ports[0].desc.link_speed, why,
@@ -304,6 +315,8 @@ setup_test(struct nb_peer *pr, const struct nb_ctl_params *p)
 	}
 	nb_ctl_msg_init(&r, NB_CTL_ACCEPT, pr->session);
 	r.u.accept.rx_queues = pr->app->cfg.queues;
+	r.u.accept.responder_macs.n = (uint8_t)nb_port_other_src_macs(
+		pr->io.port, r.u.accept.responder_macs.mac, NB_CTL_MACS_MAX);
 	nb_peer_send(pr, &r);
 }
 

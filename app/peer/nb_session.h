@@ -40,6 +40,9 @@ struct nb_peer {
 	int client;
 	uint32_t session;
 	uint8_t peer_mac[6];
+	/* the peer's other source MACs for its data (a TLB or ALB bond's
+	 * members): PARAMS' on the responder, ACCEPT's on the client */
+	struct nb_ctl_macs peer_macs;
 	uint32_t peer_ip;
 	uint64_t timeout_ns;
 	uint64_t last_heard;

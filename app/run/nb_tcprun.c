@@ -94,6 +94,10 @@ job_make(struct tcprun *t, uint16_t port, int server, char *err, size_t errlen)
 	j->nb_rxq = t->is_peer ? t->pp.nb_rxq : 1;
 	j->ctl_rings = t->is_peer ? t->pp.ctl_rings : NULL;
 	j->mac_bind = (uint8_t)t->is_peer;
+	if (t->is_peer) {
+		j->nb_alt = t->pp.nb_peer_alt;
+		memcpy(j->alt_mac, t->pp.peer_alt, sizeof(j->alt_mac));
+	}
 	j->server = (uint8_t)server;
 	j->sends = (uint8_t)(t->is_peer ? (server ? t->pp.r2c : t->pp.c2r)
 					: !server);

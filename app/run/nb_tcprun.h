@@ -30,10 +30,14 @@ int nb_tcprun_main(struct nb_app *app);
  */
 struct nb_ctltx;
 struct rte_ring;
+#define NB_TCP_ALT_MACS 7 /* NB_CTL_MACS_MAX */
 struct nb_tcppeer {
 	int responder;
 	int c2r, r2c; /* data from the client, from the responder */
 	uint8_t peer_mac[6];
+	/* the peer's other source MACs (a TLB or ALB bond's members) */
+	uint8_t nb_peer_alt;
+	uint8_t peer_alt[NB_TCP_ALT_MACS][6];
 	uint32_t ip, peer_ip;
 	uint16_t sport_base, dport;
 	uint32_t streams;

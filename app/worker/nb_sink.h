@@ -41,6 +41,27 @@ nb_src8(const uint8_t *p)
 	return v;
 }
 
+/*
+ * A frame not from the peer's MAC: is it from one of the peer's other
+ * source MACs (a TLB/ALB bond's member)?  A probe from one gets the
+ * peer's MAC as its source, so that a reflection goes where the peer
+ * receives.  Outside the common path: the peer's own MAC matched first.
+ */
+static inline int
+nb_src_alt(const struct nb_rxjob *j, uint8_t *p, enum nb_frame_kind kind)
+{
+	uint64_t src = nb_src8(p);
+	uint32_t i;
+
+	for (i = 0; i < j->nb_alt; i++)
+		if (((src ^ j->alt_src[i]) & j->src_mask) == 0) {
+			if (kind == NB_FRAME_PROBE)
+				memcpy(p + 6, &j->src_want, 6);
+			return 1;
+		}
+	return 0;
+}
+
 /* --capture: copy every Nth frame of the burst for the writer (slow path:
  * called once per burst, only when capturing). */
 static __rte_noinline void
@@ -239,7 +260,8 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now,
 		/* ours only from the peer: anything else is foreign (the
 		 * parser has checked the frame holds a whole header) */
 		if (kind <= NB_FRAME_PROBE && kind != NB_FRAME_FOREIGN &&
-		    ((nb_src8(p) ^ j->src_want) & j->src_mask) != 0) {
+		    ((nb_src8(p) ^ j->src_want) & j->src_mask) != 0 &&
+		    !nb_src_alt(j, rte_pktmbuf_mtod(m, uint8_t *), kind)) {
 			kind = NB_FRAME_FOREIGN;
 			j->own +=
 				((nb_src8(p) ^ j->own_src) & j->src_mask) == 0;

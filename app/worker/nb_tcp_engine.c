@@ -107,8 +107,15 @@ wrong_mac(const struct nb_tcpjob *j, const struct nb_flow *f)
 	uint16_t cport = j->server ? f->src_port : f->dst_port;
 	uint32_t i = (uint16_t)(cport - j->port_base);
 
-	return j->mac_bind && i < j->n &&
-	       memcmp(f->src_mac, j->ends[i].f.dst_mac, 6) != 0;
+	uint8_t k;
+
+	if (!j->mac_bind || i >= j->n ||
+	    memcmp(f->src_mac, j->ends[i].f.dst_mac, 6) == 0)
+		return 0;
+	for (k = 0; k < j->nb_alt; k++)
+		if (memcmp(f->src_mac, j->alt_mac[k], 6) == 0)
+			return 0;
+	return 1;
 }
 
 /* Peer mode: a control session's frame goes to the control lcore (1:

@@ -61,6 +61,9 @@ struct nb_tcpjob {
 	/* peer mode: an end takes segments from its peer's MAC only (as
 	 * the UDP receivers count data), others are counted foreign */
 	uint8_t mac_bind;
+	/* ... or from one of its other source MACs (a TLB/ALB bond's) */
+	uint8_t nb_alt;
+	uint8_t alt_mac[NB_RX_ALT_SRC][6];
 	uint16_t listen_port;
 	struct nb_tcp_end *ends;
 	/* the clients' (send_bytes per end); a listener's, to start an end

@@ -31,6 +31,8 @@
 #include "nb_tokens.h"
 
 #define NB_BURST 32
+/* The peer's other source MACs a receiver takes (NB_CTL_MACS_MAX). */
+#define NB_RX_ALT_SRC 7
 /* At most this many latency probes are built per loop turn. */
 #define NB_PROBE_BURST 8
 
@@ -154,6 +156,14 @@ struct nb_rxjob {
 	uint64_t own_src; /* this port's MAC, the same way: frames of ours
 			   * that come back to us are counted in own */
 	uint64_t own;
+	/*
+	 * The peer's other source MACs (a TLB or ALB bond's members, from
+	 * PARAMS or ACCEPT), the same way: they count as the peer's too,
+	 * and a probe from one is turned back to src_want's MAC.  Tried only
+	 * when the source is not src_want's.
+	 */
+	uint32_t nb_alt;
+	uint64_t alt_src[NB_RX_ALT_SRC];
 	/* reflection: probe frames of probe_len or probe_len2 bytes (pkt_len),
 	 * at most at the rate of the refl bucket (ns clock) */
 	uint32_t probe_len, probe_len2;

@@ -22,7 +22,7 @@ import socket
 import struct
 
 MAGIC = 0x4E42434D
-VERSION = 7
+VERSION = 8
 HDR_LEN = 16
 F_TAG = 0x80
 TAG_LEN = 16
@@ -46,7 +46,8 @@ CONF_LEN = 368
 CONF_NONCE_OFF = 348
 CONF_FLAGS_OFF = 364
 CONF_F_KEY = 1
-PARAMS_LEN = 236
+MACS_MAX = 7
+PARAMS_LEN = 280
 PROOF_LEN = 32
 BUSY_LEN = 68
 REJECT_LEN = 130
@@ -109,9 +110,11 @@ def params(cn, cookie, direction=DIR_FORWARD, proto=17, vlan=0, streams=1,
            duration_ms=1000, omit_ms=0, latency_rate=0, client_ip=0,
            responder_ip=0, client_mac=b"\0" * 6, responder_mac=b"\0" * 6,
            sport_base=SPORT_BASE, dport=DPORT, interval_ms=0, tcp=0,
-           tcp_flags=0, tcp_cc=0, tcp_window=0, tcp_msg=0, nbytes=0):
-    """PARAMS body, 236 bytes, ending in the proof (cn, cookie); the
-    closed-loop TCP fields (since version 7) before it."""
+           tcp_flags=0, tcp_cc=0, tcp_window=0, tcp_msg=0, nbytes=0,
+           client_macs=()):
+    """PARAMS body, 280 bytes, ending in the proof (cn, cookie); the
+    closed-loop TCP fields (since version 7) and the client's other
+    source MACs (since version 8) before it."""
     sz = list(sizes) + [0] * (16 - len(sizes))
     pat = list(pattern) + [0] * (64 - len(pattern))
     b = (struct.pack("!BBHIH", direction, proto, vlan, streams, len(sizes)) +
@@ -124,9 +127,17 @@ def params(cn, cookie, direction=DIR_FORWARD, proto=17, vlan=0, streams=1,
                                              interval_ms) +
          struct.pack("!BBBBIIQ", tcp, tcp_flags, tcp_cc, 0, tcp_window,
                      tcp_msg, nbytes) +
-         proof(cn, cookie))
+         macs(client_macs) + proof(cn, cookie))
     assert len(b) == PARAMS_LEN, len(b)
     return b
+
+
+def macs(lst):
+    """A MAC list (since version 8): count, reserved 0, MACS_MAX slots
+    of 6 bytes, the unused ones 0."""
+    lst = [bytes(m) for m in lst]
+    return bytes([len(lst), 0]) + b"".join(lst) + \
+        b"\0" * (6 * (MACS_MAX - len(lst)))
 
 
 def proof(cn, cookie):
@@ -155,8 +166,8 @@ def start(delay_ms=200, rx_offset_ns=0):
     return struct.pack("!Iq", delay_ms, rx_offset_ns)
 
 
-def accept(rx_queues=1):
-    return struct.pack("!I", rx_queues)
+def accept(rx_queues=1, responder_macs=()):
+    return struct.pack("!I", rx_queues) + macs(responder_macs)
 
 
 DONE_LEAVING = 1

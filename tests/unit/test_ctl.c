@@ -56,7 +56,7 @@ doc_body_len(uint8_t type)
 	case NB_CTL_BUSY:
 		return 68;
 	case NB_CTL_PARAMS:
-		return 236;
+		return 280;
 	case NB_CTL_INTERVAL:
 		return 892;
 	case NB_CTL_QUIT:
@@ -64,6 +64,7 @@ doc_body_len(uint8_t type)
 	case NB_CTL_START:
 		return 12;
 	case NB_CTL_ACCEPT:
+		return 48;
 	case NB_CTL_RESULTS_REQ:
 	case NB_CTL_DONE:
 		return 4;
@@ -128,6 +129,20 @@ rand_proof(uint64_t *r, struct nb_ctl_proof *q)
 {
 	rand_bytes(r, q->client_nonce, sizeof(q->client_nonce));
 	rand_bytes(r, q->cookie, sizeof(q->cookie));
+}
+
+/* 0-7 unicast, nonzero MACs (version 8) */
+static void
+rand_macs(uint64_t *r, struct nb_ctl_macs *a)
+{
+	unsigned int i;
+
+	memset(a, 0, sizeof(*a));
+	a->n = (uint8_t)rng_below(r, NB_CTL_MACS_MAX + 1);
+	for (i = 0; i < a->n; i++) {
+		rand_bytes(r, a->mac[i], 6);
+		a->mac[i][0] = (uint8_t)((a->mac[i][0] & 0xfe) | 2);
+	}
 }
 
 static void
@@ -201,6 +216,7 @@ rand_params(uint64_t *r, struct nb_ctl_params *p)
 		if (p->bytes == 0 && p->duration_ms == 0)
 			p->duration_ms = 1;
 	}
+	rand_macs(r, &p->client_macs);
 	rand_proof(r, &p->proof);
 }
 
@@ -269,6 +285,7 @@ rand_msg(uint64_t *r, uint8_t type, struct nb_ctl_msg *m)
 		break;
 	case NB_CTL_ACCEPT:
 		m->u.accept.rx_queues = 1 + rng_below(r, NB_CTL_MAX_RX_QUEUES);
+		rand_macs(r, &m->u.accept.responder_macs);
 		break;
 	case NB_CTL_REJECT:
 		m->u.reject.code =
@@ -397,6 +414,13 @@ compare_conf(const struct nb_ctl_conf *a, const struct nb_ctl_conf *b)
 }
 
 static void
+compare_macs(const struct nb_ctl_macs *a, const struct nb_ctl_macs *b)
+{
+	assert_int_equal(a->n, b->n);
+	assert_memory_equal(a->mac, b->mac, 6u * a->n);
+}
+
+static void
 compare_proof(const struct nb_ctl_proof *a, const struct nb_ctl_proof *b)
 {
 	assert_memory_equal(a->client_nonce, b->client_nonce, 16);
@@ -437,6 +461,7 @@ compare_params(const struct nb_ctl_params *a, const struct nb_ctl_params *b)
 	assert_int_equal(a->tcp_window, b->tcp_window);
 	assert_int_equal(a->tcp_msg, b->tcp_msg);
 	assert_int_equal(a->bytes, b->bytes);
+	compare_macs(&a->client_macs, &b->client_macs);
 	compare_proof(&a->proof, &b->proof);
 }
 
@@ -464,6 +489,8 @@ compare_msg(const struct nb_ctl_msg *a, const struct nb_ctl_msg *b)
 		break;
 	case NB_CTL_ACCEPT:
 		assert_int_equal(a->u.accept.rx_queues, b->u.accept.rx_queues);
+		compare_macs(&a->u.accept.responder_macs,
+			     &b->u.accept.responder_macs);
 		break;
 	case NB_CTL_REJECT:
 		assert_int_equal(a->u.reject.code, b->u.reject.code);
@@ -585,9 +612,9 @@ test_roundtrip_fixed(void **state)
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
 	assert_int_equal(len, 384);
-	/* header: version 7, type 1, length 384 */
+	/* header: version 8, type 1, length 384 */
 	assert_memory_equal(buf,
-			    "NBCM\x07\x01\x01\x80\x01\x02\x03\x04"
+			    "NBCM\x08\x01\x01\x80\x01\x02\x03\x04"
 			    "\x00\x00\x00\x01",
 			    16);
 	assert_memory_equal(buf + H + 0, "0.1.0\0\0\0\0\0\0\0\0\0\0\0", 16);
@@ -661,10 +688,13 @@ test_roundtrip_fixed(void **state)
 		m.u.params.proof.client_nonce[i] = (uint8_t)(0x10 + i);
 		m.u.params.proof.cookie[i] = (uint8_t)(0xc0 + i);
 	}
+	m.u.params.client_macs.n = 2;
+	memcpy(m.u.params.client_macs.mac[0], "\x02\x00\x00\x00\x10\x01", 6);
+	memcpy(m.u.params.client_macs.mac[1], "\xaa\xbb\xcc\xdd\xee\xf0", 6);
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
-	assert_int_equal(len, 252);
-	assert_memory_equal(buf + 6, "\x00\xfc", 2);
+	assert_int_equal(len, 296);
+	assert_memory_equal(buf + 6, "\x01\x28", 2);
 	assert_memory_equal(buf + H,
 			    "\x02\x06\x0f\xfe\x00\x00\x04\x00"
 			    "\x00\x03\x00\x40\x02\x52\x23\x28",
@@ -681,12 +711,19 @@ test_roundtrip_fixed(void **state)
 	assert_memory_equal(buf + H + 180, "\x00\x00\x03\xe8", 4);
 	/* since version 7: the TCP fields at 184, all 0 in open loop */
 	assert_memory_equal(buf + H + 184, "\0\0\0\0\0\0\0\0\0\0\0\0", 12);
-	/* since version 3: client_nonce, cookie (at 204, 220 since 7) */
+	/* since version 8: count, reserved, 7 MACs (the unused ones 0) */
 	assert_memory_equal(buf + H + 204,
+			    "\x02\x00\x02\x00\x00\x00\x10\x01"
+			    "\xaa\xbb\xcc\xdd\xee\xf0",
+			    14);
+	for (i = 218; i < 248; i++)
+		assert_int_equal(buf[H + i], 0);
+	/* since version 3: client_nonce, cookie (at 248, 264 since 8) */
+	assert_memory_equal(buf + H + 248,
 			    "\x10\x11\x12\x13\x14\x15\x16\x17"
 			    "\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f",
 			    16);
-	assert_memory_equal(buf + H + 220,
+	assert_memory_equal(buf + H + 264,
 			    "\xc0\xc1\xc2\xc3\xc4\xc5\xc6\xc7"
 			    "\xc8\xc9\xca\xcb\xcc\xcd\xce\xcf",
 			    16);
@@ -763,7 +800,7 @@ test_roundtrip_fixed(void **state)
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
 	assert_int_equal(len, 48);
-	assert_memory_equal(buf + 4, "\x07\x0d\x00\x30", 4);
+	assert_memory_equal(buf + 4, "\x08\x0d\x00\x30", 4);
 	assert_memory_equal(buf + H,
 			    "\x20\x21\x22\x23\x24\x25\x26\x27"
 			    "\x28\x29\x2a\x2b\x2c\x2d\x2e\x2f"
@@ -798,7 +835,7 @@ test_roundtrip_fixed(void **state)
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
 	assert_int_equal(len, 20);
-	assert_memory_equal(buf + 4, "\x07\x0c\x00\x14", 4);
+	assert_memory_equal(buf + 4, "\x08\x0c\x00\x14", 4);
 	assert_memory_equal(buf + H, "\x00\x00\x00\x01", 4);
 	buf[H + 3] = 2;
 	assert_int_equal(decode_exact(buf, len, &d), -EPROTO);
@@ -950,16 +987,16 @@ test_version(void **state)
 	uint32_t t, v;
 
 	(void)state;
-	assert_int_equal(NB_CTL_VERSION, 7);
+	assert_int_equal(NB_CTL_VERSION, 8);
 	for (t = NB_CTL_HELLO; t < NB_CTL_TYPE_MAX; t++) {
 		if (t % 2)
 			rand_msg(&r, (uint8_t)t, &m);
 		else
 			rand_tagged(&r, (uint8_t)t, &m);
 		buf = encode_exact(&m, &len);
-		assert_int_equal(buf[4], 7);
+		assert_int_equal(buf[4], 8);
 		for (v = 0; v < 256; v++) {
-			if (v == 7)
+			if (v == 8)
 				continue;
 			buf[4] = (uint8_t)v;
 			memset(&d, 0, sizeof(d));
@@ -989,10 +1026,12 @@ test_version(void **state)
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
 	buf[4] = 6; /* before PARAMS' TCP fields */
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
-	buf[4] = 8;
+	buf[4] = 7; /* before PARAMS and ACCEPT carried MAC lists */
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
-	/* version 7 with that header is just malformed */
-	buf[4] = 7;
+	buf[4] = 9;
+	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
+	/* version 8 with that header is just malformed */
+	buf[4] = 8;
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTO);
 	free(buf);
 }
@@ -1402,10 +1441,10 @@ static const struct patch good_params[] = {
 	{"interval_ms 0", 180, 4, 0},
 	{"interval_ms 100", 180, 4, 100},
 	{"interval_ms 3600000", 180, 4, 3600000},
-	{"client_nonce ones", 204, 8, UINT64_MAX},
-	{"client_nonce end ones", 212, 8, UINT64_MAX},
-	{"cookie ones", 220, 8, UINT64_MAX},
-	{"cookie end ones", 228, 8, UINT64_MAX},
+	{"client_nonce ones", 248, 8, UINT64_MAX},
+	{"client_nonce end ones", 256, 8, UINT64_MAX},
+	{"cookie ones", 264, 8, UINT64_MAX},
+	{"cookie end ones", 272, 8, UINT64_MAX},
 	{"sport_base 65528 + 8 streams", 176, 2, 65528},
 	{"sport_base 0", 176, 2, 0},
 	{"dport 65535", 178, 2, 65535},
@@ -1473,7 +1512,7 @@ test_params_ranges(void **state)
 	(void)state;
 	base_params(&m);
 	orig = encode_exact(&m, &len);
-	assert_int_equal(len, H + 236);
+	assert_int_equal(len, H + 280);
 	/* base_params: packets 0, duration 10 s */
 	assert_int_equal(rd32(orig + H + 124) | rd32(orig + H + 128), 0);
 	assert_int_equal(rd32(orig + H + 136), 10000);
@@ -1515,7 +1554,7 @@ test_params_ranges(void **state)
 	do {                                                                   \
 		base_params(&m);                                               \
 		stmt;                                                          \
-		assert_int_equal(nb_ctl_encoded_len(&m), H + 236);             \
+		assert_int_equal(nb_ctl_encoded_len(&m), H + 280);             \
 		assert_int_equal(nb_ctl_encode(&m, d.u.res.chunk,              \
 					       sizeof(d.u.res.chunk)),         \
 				 -EINVAL);                                     \
@@ -1648,7 +1687,7 @@ test_params_tcp(void **state)
 	m.u.params.bytes = 100ull << 20;
 	roundtrip(&m);
 	orig = encode_exact(&m, &len);
-	assert_int_equal(len, H + 236);
+	assert_int_equal(len, H + 280);
 	/* tcp, flags, cc, reserved; window; msg; bytes */
 	assert_memory_equal(orig + H + 184,
 			    "\x01\x01\x01\x00\x00\x10\x00\x00"
@@ -1781,6 +1820,85 @@ test_other_ranges(void **state)
 			check_reencode(&d, buf, len);
 		free(buf);
 	}
+}
+
+/* The MAC lists of ACCEPT (body offset 4) and PARAMS (204), version 8:
+ * count, reserved, 7 MACs; what the decoder takes and what it drops. */
+static void
+test_macs(void **state)
+{
+	static const struct {
+		const char *what;
+		uint8_t n, reserved, slot, mac0;
+		int ok;
+	} cases[] = {
+		{"none", 0, 0, 0, 0, 1},
+		{"one unicast", 1, 0, 0, 0x02, 1},
+		{"all seven", 7, 0, 6, 0x02, 1},
+		{"one, zero MAC", 1, 0, 0, 0, 0},
+		{"one multicast", 1, 0, 0, 0x01, 0},
+		{"broadcast", 1, 0, 0, 0xff, 0},
+		{"eight", 8, 0, 6, 0x02, 0},
+		{"reserved set", 0, 1, 7, 0, 0},
+		{"count 0, slot 0 used", 0, 0, 0, 0x02, 0},
+		{"count 3, slot 6 used", 3, 0, 6, 0x02, 0},
+	};
+	struct nb_ctl_msg m, d;
+	uint8_t *buf, *macs;
+	size_t len, i, j, k, off[2] = {4, 204};
+	uint8_t type[2] = {NB_CTL_ACCEPT, NB_CTL_PARAMS};
+
+	(void)state;
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			if (type[k] == NB_CTL_PARAMS)
+				base_params(&m);
+			else {
+				nb_ctl_msg_init(&m, NB_CTL_ACCEPT, 7);
+				m.seq = 2;
+				m.u.accept.rx_queues = 1;
+			}
+			buf = encode_exact(&m, &len);
+			macs = buf + H + off[k];
+			macs[0] = cases[i].n;
+			macs[1] = cases[i].reserved;
+			/* slots 0..n-1 a unicast MAC each, then the case's
+			 * first byte in its slot (0: the slot zeroed; slot
+			 * 7: none) */
+			for (j = 0; j < cases[i].n && j < 7; j++) {
+				memcpy(macs + 2 + 6 * j, "\x02\0\0\0\x10", 5);
+				macs[2 + 6 * j + 5] = (uint8_t)j;
+			}
+			if (cases[i].slot < 7 && cases[i].mac0 == 0)
+				memset(macs + 2 + 6 * cases[i].slot, 0, 6);
+			else if (cases[i].slot < 7)
+				macs[2 + 6 * cases[i].slot] = cases[i].mac0;
+			if (decode_exact(buf, len, &d) !=
+			    (cases[i].ok ? 0 : -EPROTO))
+				fail_msg("%s: %s", nb_ctl_type_name(type[k]),
+					 cases[i].what);
+			if (cases[i].ok) {
+				const struct nb_ctl_macs *got =
+					type[k] == NB_CTL_PARAMS
+						? &d.u.params.client_macs
+						: &d.u.accept.responder_macs;
+
+				assert_int_equal(got->n, cases[i].n);
+				check_reencode(&d, buf, len);
+			}
+			free(buf);
+		}
+	/* the encoder refuses what the decoder drops */
+	base_params(&m);
+	m.u.params.client_macs.n = 1;
+	m.u.params.client_macs.mac[0][0] = 0x01;
+	assert_int_equal(
+		nb_ctl_encode(&m, d.u.res.chunk, sizeof(d.u.res.chunk)),
+		-EINVAL);
+	m.u.params.client_macs.n = 8;
+	assert_int_equal(
+		nb_ctl_encode(&m, d.u.res.chunk, sizeof(d.u.res.chunk)),
+		-EINVAL);
 }
 
 /* RESULTS: chunk_len and the chunking fields. */
@@ -2988,6 +3106,7 @@ main(void)
 		cmocka_unit_test(test_params_ranges),
 		cmocka_unit_test(test_params_tcp),
 		cmocka_unit_test(test_other_ranges),
+		cmocka_unit_test(test_macs),
 		cmocka_unit_test(test_results_msg),
 		cmocka_unit_test(test_random_buffers),
 		cmocka_unit_test(test_mutations),
