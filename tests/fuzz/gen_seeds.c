@@ -160,6 +160,11 @@ fill_params(struct nb_ctl_params *p, int variant)
 	p->sport_base = variant == 2 ? 1024 : NB_DEFAULT_SPORT_BASE;
 	p->dport = NB_DEFAULT_DPORT;
 	p->interval_ms = variant == 1 ? 0 : variant == 2 ? 100 : 1000;
+	if (variant == 2) { /* a TLB/ALB bond's second member (version 8) */
+		p->client_macs.n = 1;
+		memcpy(p->client_macs.mac[0],
+		       (uint8_t[6]){0x02, 0, 0, 0, 0x10, 1}, 6);
+	}
 	if (variant == 3) { /* closed-loop TCP, reverse, by bytes */
 		p->direction = NB_CTL_DIR_REVERSE;
 		p->proto = NB_IPPROTO_TCP;
@@ -355,6 +360,12 @@ ctl_seeds(void)
 			continue;
 		case NB_CTL_ACCEPT:
 			m.u.accept.rx_queues = 2;
+			/* a TLB/ALB bond of three (version 8) */
+			m.u.accept.responder_macs.n = 2;
+			memcpy(m.u.accept.responder_macs.mac[0],
+			       (uint8_t[6]){0x02, 0, 0, 0, 0x10, 3}, 6);
+			memcpy(m.u.accept.responder_macs.mac[1],
+			       (uint8_t[6]){0x02, 0, 0, 0, 0x10, 4}, 6);
 			break;
 		case NB_CTL_REJECT:
 			m.u.reject.code = NB_CTL_CODE_PARAMS;
