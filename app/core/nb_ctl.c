@@ -32,6 +32,11 @@ _Static_assert(NB_CTL_PARAMS_LEN == 1 + 1 + 2 + 4 + 2 + 2 * NB_CTL_MAX_SIZES +
 					    8 + NB_CTL_MACS_LEN +
 					    NB_CTL_PROOF_LEN,
 	       "nb_ctl_params wire layout");
+_Static_assert(sizeof(((struct nb_offload_plan *)0)->csum_why) ==
+			       NB_CTL_WHY_STR &&
+		       sizeof(((struct nb_offload_plan *)0)->rate_why) ==
+			       NB_CTL_WHY_STR,
+	       "ACCEPT carries the offload reasons whole");
 _Static_assert(NB_CTL_RESULTS_HDR_LEN == 4 + 4 + 6 * 8 + 8 * 8 + 8 + 7 * 8 +
 						 NB_IMPAIR_SPEC_LEN + 3 * 8,
 	       "results header wire layout");
@@ -229,6 +234,24 @@ macs_ok(const struct nb_ctl_macs *a)
 	return 1;
 }
 
+static int
+accept_check(const struct nb_ctl_accept *a)
+{
+	const struct nb_offload_plan *o = &a->offload;
+
+	if (a->rx_queues < 1 || a->rx_queues > NB_CTL_MAX_RX_QUEUES ||
+	    !macs_ok(&a->responder_macs) ||
+	    (unsigned int)o->flow_control > NB_FC_UNSUPPORTED ||
+	    (o->rss_l4 && !o->rss) || a->numa.port_node < -1 ||
+	    a->numa.cross > a->numa.workers ||
+	    !has_nul(o->csum_why, sizeof(o->csum_why)) ||
+	    !has_nul(o->rss_why, sizeof(o->rss_why)) ||
+	    !has_nul(o->ts_why, sizeof(o->ts_why)) ||
+	    !has_nul(o->rate_why, sizeof(o->rate_why)))
+		return -EINVAL;
+	return 0;
+}
+
 /* The closed-loop TCP fields: all 0 for an open-loop test. */
 static int
 params_tcp_ok(const struct nb_ctl_params *p)
@@ -375,11 +398,7 @@ nb_ctl_check(const struct nb_ctl_msg *m)
 	case NB_CTL_PARAMS:
 		return params_check(&m->u.params);
 	case NB_CTL_ACCEPT:
-		if (m->u.accept.rx_queues < 1 ||
-		    m->u.accept.rx_queues > NB_CTL_MAX_RX_QUEUES ||
-		    !macs_ok(&m->u.accept.responder_macs))
-			return -EINVAL;
-		return 0;
+		return accept_check(&m->u.accept);
 	case NB_CTL_REJECT:
 		if (!code_ok(m->u.reject.code) ||
 		    !has_nul(m->u.reject.reason, sizeof(m->u.reject.reason)))
@@ -488,6 +507,66 @@ rd_macs(const uint8_t **p, struct nb_ctl_macs *a)
 		if (i >= a->n && memcmp(a->mac[i], zero, 6) != 0)
 			ok = 0;
 	}
+	return ok;
+}
+
+/* ACCEPT: rx_queues, the MAC list, offloads (flags u32, flow control
+ * u8, 3 reserved), NUMA (nodes, port node, workers, cross: 4 x u16), the
+ * four reasons */
+static void
+wr_accept(uint8_t **p, const struct nb_ctl_accept *a)
+{
+	const struct nb_offload_plan *o = &a->offload;
+
+	wr_u32(p, a->rx_queues);
+	wr_macs(p, &a->responder_macs);
+	wr_u32(p, (o->tx_l4_csum ? NB_CTL_OFF_TX_CSUM : 0) |
+			  (o->rss ? NB_CTL_OFF_RSS : 0) |
+			  (o->rss_l4 ? NB_CTL_OFF_RSS_L4 : 0) |
+			  (o->hw_ts_avail ? NB_CTL_OFF_HW_TS : 0) |
+			  (o->hw_rate ? NB_CTL_OFF_HW_RATE : 0));
+	wr_u8(p, (uint8_t)o->flow_control);
+	wr_u8(p, 0);
+	wr_u16(p, 0);
+	wr_u16(p, a->numa.nodes);
+	wr_u16(p, (uint16_t)a->numa.port_node);
+	wr_u16(p, a->numa.workers);
+	wr_u16(p, a->numa.cross);
+	wr_str(p, o->csum_why, sizeof(o->csum_why));
+	wr_str(p, o->rss_why, sizeof(o->rss_why));
+	wr_str(p, o->ts_why, sizeof(o->ts_why));
+	wr_str(p, o->rate_why, sizeof(o->rate_why));
+}
+
+static int
+rd_accept(const uint8_t **p, struct nb_ctl_accept *a)
+{
+	struct nb_offload_plan *o = &a->offload;
+	uint32_t f;
+	int ok;
+
+	a->rx_queues = rd_u32(p);
+	ok = rd_macs(p, &a->responder_macs);
+	f = rd_u32(p);
+	if (f & ~(NB_CTL_OFF_TX_CSUM | NB_CTL_OFF_RSS | NB_CTL_OFF_RSS_L4 |
+		  NB_CTL_OFF_HW_TS | NB_CTL_OFF_HW_RATE))
+		ok = 0;
+	o->tx_l4_csum = (f & NB_CTL_OFF_TX_CSUM) != 0;
+	o->rss = (f & NB_CTL_OFF_RSS) != 0;
+	o->rss_l4 = (f & NB_CTL_OFF_RSS_L4) != 0;
+	o->hw_ts_avail = (f & NB_CTL_OFF_HW_TS) != 0;
+	o->hw_rate = (f & NB_CTL_OFF_HW_RATE) != 0;
+	o->flow_control = (enum nb_fc_mode)rd_u8(p);
+	if (rd_u8(p) != 0 || rd_u16(p) != 0) /* reserved */
+		ok = 0;
+	a->numa.nodes = rd_u16(p);
+	a->numa.port_node = (int16_t)rd_u16(p);
+	a->numa.workers = rd_u16(p);
+	a->numa.cross = rd_u16(p);
+	ok &= rd_str(p, o->csum_why, sizeof(o->csum_why));
+	ok &= rd_str(p, o->rss_why, sizeof(o->rss_why));
+	ok &= rd_str(p, o->ts_why, sizeof(o->ts_why));
+	ok &= rd_str(p, o->rate_why, sizeof(o->rate_why));
 	return ok;
 }
 
@@ -661,8 +740,7 @@ nb_ctl_encode(const struct nb_ctl_msg *m, uint8_t *buf, size_t buflen)
 		wr_params(&p, &m->u.params);
 		break;
 	case NB_CTL_ACCEPT:
-		wr_u32(&p, m->u.accept.rx_queues);
-		wr_macs(&p, &m->u.accept.responder_macs);
+		wr_accept(&p, &m->u.accept);
 		break;
 	case NB_CTL_REJECT:
 		wr_u16(&p, m->u.reject.code);
@@ -836,8 +914,7 @@ nb_ctl_decode(const uint8_t *buf, size_t len, struct nb_ctl_msg *m)
 		ok = rd_params(&p, &m->u.params);
 		break;
 	case NB_CTL_ACCEPT:
-		m->u.accept.rx_queues = rd_u32(&p);
-		ok = rd_macs(&p, &m->u.accept.responder_macs);
+		ok = rd_accept(&p, &m->u.accept);
 		break;
 	case NB_CTL_REJECT:
 		m->u.reject.code = rd_u16(&p);

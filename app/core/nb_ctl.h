@@ -36,6 +36,8 @@
 #include "nb_hist.h"
 #include "nb_cpu.h"
 #include "nb_impair.h"
+#include "nb_numa.h"
+#include "nb_offload.h"
 #include "nb_pmd_stats.h"
 #include "nb_tcp.h"
 
@@ -58,15 +60,17 @@
 #define NB_CTL_REASON_STR  128
 
 /* Body lengths on the wire. */
-#define NB_CTL_BOOT_STR		 40
-#define NB_CTL_CONF_LEN		 368
-#define NB_CTL_BUSY_LEN		 (4 + NB_CTL_BUSY_STR) /* 68 */
-#define NB_CTL_PROOF_LEN	 (2 * NB_CTL_NONCE)    /* 32 */
-#define NB_CTL_MACS_MAX		 7 /* other source MACs of a port */
-#define NB_CTL_MACS_LEN		 (2 + 6 * NB_CTL_MACS_MAX) /* 44 */
-#define NB_CTL_PARAMS_LEN	 (204 + NB_CTL_MACS_LEN + NB_CTL_PROOF_LEN)
-#define NB_CTL_QUIT_LEN		 NB_CTL_PROOF_LEN
-#define NB_CTL_ACCEPT_LEN	 (4 + NB_CTL_MACS_LEN)	 /* 48 */
+#define NB_CTL_BOOT_STR	  40
+#define NB_CTL_CONF_LEN	  368
+#define NB_CTL_BUSY_LEN	  (4 + NB_CTL_BUSY_STR) /* 68 */
+#define NB_CTL_PROOF_LEN  (2 * NB_CTL_NONCE)	/* 32 */
+#define NB_CTL_MACS_MAX	  7 /* other source MACs of a port */
+#define NB_CTL_MACS_LEN	  (2 + 6 * NB_CTL_MACS_MAX) /* 44 */
+#define NB_CTL_PARAMS_LEN (204 + NB_CTL_MACS_LEN + NB_CTL_PROOF_LEN)
+#define NB_CTL_QUIT_LEN	  NB_CTL_PROOF_LEN
+#define NB_CTL_WHY_STR	  160 /* an offload's reason */
+#define NB_CTL_ACCEPT_LEN                                                      \
+	(4 + NB_CTL_MACS_LEN + 16 + 4 * NB_CTL_WHY_STR)	 /* 704 */
 #define NB_CTL_REJECT_LEN	 (2 + NB_CTL_REASON_STR) /* 130 */
 #define NB_CTL_START_LEN	 12
 #define NB_CTL_KEEPALIVE_LEN	 24
@@ -276,10 +280,26 @@ struct nb_ctl_params {
 	struct nb_ctl_proof proof;	/* since version 3 */
 };
 
-/* ACCEPT: rx_queues 1..NB_CTL_MAX_RX_QUEUES. */
+/* ACCEPT's offload flags (since version 8) */
+#define NB_CTL_OFF_TX_CSUM 1u  /* the NIC fills the UDP/TCP checksum */
+#define NB_CTL_OFF_RSS	   2u  /* RX spread by RSS ... */
+#define NB_CTL_OFF_RSS_L4  4u  /* ... hashing the ports too (with RSS) */
+#define NB_CTL_OFF_HW_TS   8u  /* the NIC has timestamps (not used) */
+#define NB_CTL_OFF_HW_RATE 16u /* every paced TX queue limited by the NIC */
+
+/*
+ * ACCEPT: rx_queues 1..NB_CTL_MAX_RX_QUEUES.  Since version 8 also how
+ * the responder's side is set up for this test: its other source MACs,
+ * its port's offloads as it decided them (the reasons strings, checked
+ * like all strings; flow_control <= NB_FC_UNSUPPORTED, no unknown flag,
+ * RSS_L4 only with RSS) and its NUMA layout (port_node >= -1, cross <=
+ * workers).
+ */
 struct nb_ctl_accept {
 	uint32_t rx_queues;
-	struct nb_ctl_macs responder_macs; /* since version 8 */
+	struct nb_ctl_macs responder_macs;
+	struct nb_offload_plan offload;
+	struct nb_numa_brief numa;
 };
 
 /* REJECT: code is enum nb_ctl_code. */

@@ -92,6 +92,25 @@ nb_numa_text(const struct nb_numa_layout *l, char *buf, size_t len)
 	return (int)off;
 }
 
+void
+nb_numa_brief(const struct nb_numa_layout *l, struct nb_numa_brief *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->nodes = l->nb_nodes > 0 ? (uint16_t)l->nb_nodes : 0;
+	b->port_node = (int16_t)(l->nb_ports ? l->ports[0].node : -1);
+	b->workers = l->nb_workers;
+	b->cross = l->nb_mismatch;
+}
+
+json_t *
+nb_numa_brief_json(const struct nb_numa_brief *b)
+{
+	return json_pack("{s:i,s:i,s:i,s:i}", "nodes", (int)b->nodes,
+			 "port_node", (int)b->port_node, "workers",
+			 (int)b->workers, "workers_on_other_node",
+			 (int)b->cross);
+}
+
 /* Where the workers and ports sit (nb_numa.h), and the crossings. */
 json_t *
 nb_numa_json(const struct nb_numa_layout *l)

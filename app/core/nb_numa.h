@@ -59,6 +59,21 @@ int nb_numa_port_node(const struct nb_numa_layout *l, uint16_t port);
  */
 int nb_numa_text(const struct nb_numa_layout *l, char *buf, size_t len);
 
+/*
+ * What a responder tells its client of its layout (ACCEPT): its nodes (0
+ * unknown), its port's node (-1 unknown), its workers, and how many of
+ * them run on another node than the port.
+ */
+struct nb_numa_brief {
+	uint16_t nodes;
+	int16_t port_node;
+	uint16_t workers, cross;
+};
+void nb_numa_brief(const struct nb_numa_layout *l, struct nb_numa_brief *b);
+/* {nodes, port_node, workers, workers_on_other_node} */
+struct json_t;
+struct json_t *nb_numa_brief_json(const struct nb_numa_brief *b);
+
 /* As JSON: {available, nodes, workers[], ports[], cross_node[]}. */
 struct json_t;
 struct json_t *nb_numa_json(const struct nb_numa_layout *l);

@@ -7,6 +7,7 @@
 
 #include "nb_frame.h"
 #include "nb_offload.h"
+#include "nb_policy.h"
 
 static const char *const csum_names[] = {
 	[NB_CSUM_AUTO] = "auto",
@@ -183,6 +184,20 @@ nb_offload_text(const struct nb_offload_plan *p, char *buf, size_t len)
 			p->hw_ts_avail ? " (hw timestamps not used)" : "",
 			nb_fc_name(p->flow_control),
 			p->hw_rate ? ", pacing hw" : "");
+}
+
+void
+nb_offload_printable(struct nb_offload_plan *p)
+{
+	char *why[] = {p->csum_why, p->rss_why, p->ts_why, p->rate_why};
+	char e[4 * sizeof(p->csum_why)];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(why) / sizeof(why[0]); i++) {
+		nb_escape(why[i], sizeof(p->csum_why), e, sizeof(e));
+		e[sizeof(p->csum_why) - 1] = '\0'; /* cut to the field */
+		memcpy(why[i], e, sizeof(p->csum_why));
+	}
 }
 
 json_t *

@@ -90,6 +90,10 @@ int nb_offload_tx_l4(const struct nb_dev_caps *c, enum nb_csum_mode mode,
 void nb_offload_rate(struct nb_offload_plan *p, const char *driver, int asked,
 		     unsigned int tried, unsigned int limited, int first_err);
 
+/* A plan from the wire (a responder's ACCEPT): its reasons with every
+ * byte a terminal or JSON would mind escaped (\xNN), cut to the field. */
+void nb_offload_printable(struct nb_offload_plan *p);
+
 /* "tx checksum hw, rss off, latency clock tsc, flow control off" */
 int nb_offload_text(const struct nb_offload_plan *p, char *buf, size_t len);
 

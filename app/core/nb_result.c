@@ -537,6 +537,26 @@ bond_text(FILE *f, const struct nb_bond_info *b)
 	}
 }
 
+/* A responder's port as it set it up (ACCEPT): offloads, NUMA. */
+static void
+peer_setup_text(FILE *f, const struct nb_port_result *p)
+{
+	char t[200];
+
+	if (p->has_offload) {
+		nb_offload_text(&p->offload, t, sizeof(t));
+		fprintf(f, "  offloads: %s\n", t);
+		if (p->offload.rate_why[0])
+			fprintf(f, "  pacing: %s\n", p->offload.rate_why);
+	}
+	if (p->has_numa_brief && p->numa_brief.cross)
+		fprintf(f,
+			"  warning: %u of the responder's %u workers run on "
+			"another NUMA node than its port (node %d)\n",
+			p->numa_brief.cross, p->numa_brief.workers,
+			p->numa_brief.port_node);
+}
+
 /* What the tool counted next to what the PMD counted, for one direction. */
 static void
 port_count_text(FILE *f, const char *what, uint64_t tool, const char *name,
@@ -714,6 +734,7 @@ nb_report_text(FILE *f, const struct nb_result *r)
 				(unsigned long long)p->pmd.imissed,
 				(unsigned long long)p->pmd.ierrors,
 				(unsigned long long)p->pmd.rx_nombuf);
+			peer_setup_text(f, p);
 			continue;
 		}
 		fprintf(f, "port %u (%s, %s) %s:", p->desc.port_id,
@@ -1014,6 +1035,9 @@ port_json(const struct nb_port_result *p, int with_counts)
 	if (p->has_offload)
 		json_object_set_new(o, "offloads",
 				    nb_offload_json(&p->offload));
+	if (p->has_numa_brief)
+		json_object_set_new(o, "numa",
+				    nb_numa_brief_json(&p->numa_brief));
 	if (with_counts && !(p->role && strcmp(p->role, "peer") == 0)) {
 		json_object_set_new(o, "tool_tx_packets",
 				    jint(p->tool_tx_pkts));

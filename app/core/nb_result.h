@@ -56,6 +56,9 @@ struct nb_port_result {
 	struct nb_bond_info bond;	/* mode -1 unless a bond */
 	struct nb_offload_plan offload; /* what the port offloads */
 	int has_offload;		/* offload is filled */
+	/* a responder's port (role "peer"): its NUMA layout, from ACCEPT */
+	struct nb_numa_brief numa_brief;
+	int has_numa_brief;
 	/* per queue (loopback, the port's queues 0..nb_queues-1, shown
 	 * when more than one): what the tool's jobs on it counted */
 	uint16_t nb_queues;

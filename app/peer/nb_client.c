@@ -299,6 +299,16 @@ client_hello(struct nb_peer *pr, int *code)
 	return 0;
 }
 
+/* What the responder said of its side (its strings made printable). */
+static void
+accept_setup(struct nb_peer *pr, const struct nb_ctl_accept *a)
+{
+	pr->peer_macs = a->responder_macs;
+	pr->peer_offload = a->offload;
+	nb_offload_printable(&pr->peer_offload);
+	pr->peer_numa = a->numa;
+}
+
 /* PARAMS -> ACCEPT (or REJECT), then our end of the test. */
 static int
 client_params(struct nb_peer *pr, struct nb_ctl_params *params)
@@ -331,7 +341,7 @@ client_params(struct nb_peer *pr, struct nb_ctl_params *params)
 			    why);
 	}
 	nb_cli_set(&pr->cli, NB_CLI_RUNNING, 0);
-	pr->peer_macs = pr->inbox.u.accept.responder_macs;
+	accept_setup(pr, &pr->inbox.u.accept);
 	if (nb_peertest_setup(pr, params, why, sizeof(why)) != 0) {
 		client_close(pr, NB_CTL_DONE);
 		return fail(pr, "%s", why);

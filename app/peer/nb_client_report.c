@@ -257,6 +257,17 @@ nb_client_start_json(struct nb_peer *pr, const struct nb_ctl_params *p)
 	return o;
 }
 
+/* The responder's port as its ACCEPT said it set it up. */
+static void
+responder_setup(const struct nb_peer *pr, struct nb_result *out)
+{
+	out->ports[1].offload = pr->peer_offload;
+	out->ports[1].has_offload = 1;
+	out->ports[1].numa_brief = pr->peer_numa;
+	out->ports[1].has_numa_brief = 1;
+	out->ports[1].desc.numa_node = pr->peer_numa.port_node;
+}
+
 void
 nb_client_result(struct nb_peer *pr, const struct nb_ctl_params *p,
 		 const struct nb_ctl_results_hdr *h,
@@ -268,6 +279,7 @@ nb_client_result(struct nb_peer *pr, const struct nb_ctl_params *p,
 	nb_peer_result_side_init(out, &app->result, pr->method);
 	nb_peer_result_merge(out, &app->result, h, res, app->cfg.streams,
 			     we_send);
+	responder_setup(pr, out);
 	if (we_send && app->jobs.probe != NULL)
 		add_probes(app, out);
 }
@@ -316,12 +328,14 @@ nb_client_report(struct nb_peer *pr, const struct nb_ctl_params *p,
 	if (sends) {
 		nb_peer_result_side_init(&fwd, &app->result, pr->method);
 		nb_peer_result_merge(&fwd, &app->result, h, res, nres, 1);
+		responder_setup(pr, &fwd);
 		if (app->jobs.probe != NULL)
 			add_probes(app, &fwd);
 	}
 	if (receives) {
 		nb_peer_result_side_init(&rev, &app->result, pr->method);
 		nb_peer_result_merge(&rev, &app->result, h, res, nres, 0);
+		responder_setup(pr, &rev);
 	}
 	/* the interval rows first, closed against these totals */
 	nb_peerivs_finish(pr, sends ? &fwd : NULL, receives ? &rev : NULL);

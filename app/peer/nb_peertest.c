@@ -284,6 +284,9 @@ tcp_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 	pp.c2r = p->direction != NB_CTL_DIR_REVERSE;
 	pp.r2c = p->direction != NB_CTL_DIR_FORWARD;
 	memcpy(pp.peer_mac, pr->peer_mac, 6);
+	pp.peer_setup_known = pr->client;
+	pp.peer_offload = pr->peer_offload;
+	pp.peer_numa = pr->peer_numa;
 	pp.nb_peer_alt = RTE_MIN(pr->peer_macs.n, NB_TCP_ALT_MACS);
 	memcpy(pp.peer_alt, pr->peer_macs.mac, sizeof(pp.peer_alt));
 	pp.ip = pr->io.ip;

@@ -15,6 +15,7 @@
 #include "nb_peertest.h"
 #include "nb_peerivs.h"
 #include "nb_responder.h"
+#include "nb_setup.h"
 
 /* HELLOs answered: per source, and from all sources together */
 #define NB_HELLO_RATE	   10
@@ -317,6 +318,9 @@ setup_test(struct nb_peer *pr, const struct nb_ctl_params *p)
 	r.u.accept.rx_queues = pr->app->cfg.queues;
 	r.u.accept.responder_macs.n = (uint8_t)nb_port_other_src_macs(
 		pr->io.port, r.u.accept.responder_macs.mac, NB_CTL_MACS_MAX);
+	/* as set up for this test (--hw-rate: nb_run_prepare's verdict) */
+	r.u.accept.offload = pr->app->ports[0].offload;
+	nb_setup_numa_brief(pr->app, !p->tcp, &r.u.accept.numa);
 	nb_peer_send(pr, &r);
 }
 

@@ -43,6 +43,9 @@ struct nb_peer {
 	/* the peer's other source MACs for its data (a TLB or ALB bond's
 	 * members): PARAMS' on the responder, ACCEPT's on the client */
 	struct nb_ctl_macs peer_macs;
+	/* client: how the responder set its side up (ACCEPT) */
+	struct nb_offload_plan peer_offload;
+	struct nb_numa_brief peer_numa;
 	uint32_t peer_ip;
 	uint64_t timeout_ns;
 	uint64_t last_heard;

@@ -185,6 +185,20 @@ nb_setup_numa(struct nb_app *app)
 }
 
 void
+nb_setup_numa_brief(const struct nb_app *app, int planned,
+		    struct nb_numa_brief *b)
+{
+	if (planned) {
+		nb_numa_brief(&app->result.numa, b);
+		return;
+	}
+	memset(b, 0, sizeof(*b));
+	b->nodes = numa_available() >= 0 ? (uint16_t)numa_num_configured_nodes()
+					 : 0;
+	b->port_node = (int16_t)app->ports[0].desc.numa_node;
+}
+
+void
 nb_setup_check_numa(const struct nb_app *app)
 {
 	const struct nb_numa_layout *l = &app->result.numa;

@@ -31,6 +31,13 @@ void nb_setup_lcore_map(const struct nb_app *app, char *buf, size_t len);
 void nb_setup_numa(struct nb_app *app);
 /* Warn about workers whose ports sit on another NUMA node. */
 void nb_setup_check_numa(const struct nb_app *app);
+/*
+ * A responder's layout for ACCEPT: from nb_setup_numa's (planned: an
+ * open-loop test, whose workers were planned), else (closed-loop TCP) the
+ * host's nodes and the port's alone, no worker listed.
+ */
+void nb_setup_numa_brief(const struct nb_app *app, int planned,
+			 struct nb_numa_brief *b);
 void nb_setup_print_port(FILE *f, const struct nb_port_desc *d);
 /* The same for a port set up for the test, and what it offloads. */
 void nb_setup_print_test_port(FILE *f, const struct nb_port *p);

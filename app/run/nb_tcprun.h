@@ -55,6 +55,10 @@ struct nb_tcppeer {
 	uint64_t cap_rate;
 	struct rte_ring *const *ctl_rings;
 	struct nb_ctltx *ctl_tx; /* NULL: control sends on its own queue */
+	/* the client: how the responder set its side up (its ACCEPT) */
+	int peer_setup_known;
+	struct nb_offload_plan peer_offload;
+	struct nb_numa_brief peer_numa;
 };
 
 struct tcprun;

@@ -101,6 +101,6 @@ json_t *ports_json(const struct tcprun *t);
 void ports_text(const struct tcprun *t, FILE *f);
 void pingpong_text(const struct tcprun *t, double secs, FILE *f);
 json_t *pingpong_json(const struct tcprun *t, double secs);
-json_t *responder_json(const struct nb_ctl_tcp_hdr *h);
+json_t *responder_json(const struct tcprun *t);
 
 #endif /* NB_TCPRUN_INT_H */

@@ -100,6 +100,12 @@ ports_text(const struct tcprun *t, FILE *f)
 		(unsigned long long)t->rhdr->foreign,
 		(unsigned long long)t->rhdr->bad_csum,
 		(unsigned long long)t->rhdr->stray);
+	if (t->pp.peer_setup_known) {
+		char o[200];
+
+		nb_offload_text(&t->pp.peer_offload, o, sizeof(o));
+		fprintf(f, "the responder's port: offloads %s\n", o);
+	}
 	if (t->rhdr->cap_unit != NB_CTL_CAP_NONE)
 		fprintf(f,
 			"the responder sends at most %llu %s (its "
@@ -146,8 +152,9 @@ pingpong_json(const struct tcprun *t, double secs)
 
 /* The responder's TCP worker and port, from its results. */
 json_t *
-responder_json(const struct nb_ctl_tcp_hdr *h)
+responder_json(const struct tcprun *t)
 {
+	const struct nb_ctl_tcp_hdr *h = t->rhdr;
 	json_t *o = json_pack(
 		"{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:{s:I, s:I, "
 		"s:I, s:I, s:I, s:I}, s:{s:f, s:f}}",
@@ -173,6 +180,12 @@ responder_json(const struct nb_ctl_tcp_hdr *h)
 					      (json_int_t)h->cap_rate, "unit",
 					      cap_unit_name(h->cap_unit),
 					      "held", (json_int_t)h->cap_held));
+	if (t->pp.peer_setup_known) {
+		json_object_set_new(o, "offloads",
+				    nb_offload_json(&t->pp.peer_offload));
+		json_object_set_new(o, "numa",
+				    nb_numa_brief_json(&t->pp.peer_numa));
+	}
 	return o;
 }
 

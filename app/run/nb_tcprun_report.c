@@ -482,7 +482,7 @@ report(struct tcprun *t, double secs, int interrupted, char *why, size_t whylen)
 	json_object_set_new(nb, "interrupted", json_boolean(interrupted));
 	json_object_set_new(nb, "ports", ports_json(t));
 	if (t->rhdr)
-		json_object_set_new(nb, "responder", responder_json(t->rhdr));
+		json_object_set_new(nb, "responder", responder_json(t));
 	doc = json_pack("{s:o, s:O, s:o, s:o}", "start", start, "intervals",
 			t->intervals, "end", end, "nbench", nb);
 	if (why[0])

@@ -166,8 +166,18 @@ def start(delay_ms=200, rx_offset_ns=0):
     return struct.pack("!Iq", delay_ms, rx_offset_ns)
 
 
-def accept(rx_queues=1, responder_macs=()):
-    return struct.pack("!I", rx_queues) + macs(responder_macs)
+def accept(rx_queues=1, responder_macs=(), offload_flags=0, flow_control=0,
+           numa=(0, -1, 0, 0), whys=("", "", "", "")):
+    """ACCEPT body, 704 bytes: rx_queues, then (since version 8) the
+    responder's other source MACs, its offloads (flags, flow control, 3
+    reserved), its NUMA layout (nodes, port node, workers, workers on
+    another node) and the four reasons (checksum, RSS, timestamps, rate
+    limit), 160 bytes each."""
+    b = (struct.pack("!I", rx_queues) + macs(responder_macs) +
+         struct.pack("!IBBH", offload_flags, flow_control, 0, 0) +
+         struct.pack("!HhHH", *numa) + b"".join(_str(w, 160) for w in whys))
+    assert len(b) == 704, len(b)
+    return b
 
 
 DONE_LEAVING = 1

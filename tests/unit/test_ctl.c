@@ -64,7 +64,7 @@ doc_body_len(uint8_t type)
 	case NB_CTL_START:
 		return 12;
 	case NB_CTL_ACCEPT:
-		return 48;
+		return 704;
 	case NB_CTL_RESULTS_REQ:
 	case NB_CTL_DONE:
 		return 4;
@@ -129,6 +129,23 @@ rand_proof(uint64_t *r, struct nb_ctl_proof *q)
 {
 	rand_bytes(r, q->client_nonce, sizeof(q->client_nonce));
 	rand_bytes(r, q->cookie, sizeof(q->cookie));
+}
+
+/* A responder's offload plan as ACCEPT carries it (version 8). */
+static void
+rand_offload(uint64_t *r, struct nb_offload_plan *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->tx_l4_csum = (int)rng_below(r, 2);
+	o->rss = (int)rng_below(r, 2);
+	o->rss_l4 = o->rss && rng_below(r, 2);
+	o->hw_ts_avail = (int)rng_below(r, 2);
+	o->hw_rate = (int)rng_below(r, 2);
+	o->flow_control = (enum nb_fc_mode)rng_below(r, NB_FC_UNSUPPORTED + 1);
+	rand_str(r, o->csum_why, sizeof(o->csum_why));
+	rand_str(r, o->rss_why, sizeof(o->rss_why));
+	rand_str(r, o->ts_why, sizeof(o->ts_why));
+	rand_str(r, o->rate_why, sizeof(o->rate_why));
 }
 
 /* 0-7 unicast, nonzero MACs (version 8) */
@@ -286,6 +303,13 @@ rand_msg(uint64_t *r, uint8_t type, struct nb_ctl_msg *m)
 	case NB_CTL_ACCEPT:
 		m->u.accept.rx_queues = 1 + rng_below(r, NB_CTL_MAX_RX_QUEUES);
 		rand_macs(r, &m->u.accept.responder_macs);
+		rand_offload(r, &m->u.accept.offload);
+		m->u.accept.numa.nodes = (uint16_t)rng_next(r);
+		m->u.accept.numa.port_node =
+			(int16_t)((int)rng_below(r, 32768) - 1);
+		m->u.accept.numa.workers = (uint16_t)rng_next(r);
+		m->u.accept.numa.cross = (uint16_t)rng_below(
+			r, (uint32_t)m->u.accept.numa.workers + 1);
 		break;
 	case NB_CTL_REJECT:
 		m->u.reject.code =
@@ -421,6 +445,22 @@ compare_macs(const struct nb_ctl_macs *a, const struct nb_ctl_macs *b)
 }
 
 static void
+compare_offload(const struct nb_offload_plan *a,
+		const struct nb_offload_plan *b)
+{
+	assert_int_equal(a->tx_l4_csum, b->tx_l4_csum);
+	assert_int_equal(a->rss, b->rss);
+	assert_int_equal(a->rss_l4, b->rss_l4);
+	assert_int_equal(a->hw_ts_avail, b->hw_ts_avail);
+	assert_int_equal(a->hw_rate, b->hw_rate);
+	assert_int_equal(a->flow_control, b->flow_control);
+	assert_string_equal(a->csum_why, b->csum_why);
+	assert_string_equal(a->rss_why, b->rss_why);
+	assert_string_equal(a->ts_why, b->ts_why);
+	assert_string_equal(a->rate_why, b->rate_why);
+}
+
+static void
 compare_proof(const struct nb_ctl_proof *a, const struct nb_ctl_proof *b)
 {
 	assert_memory_equal(a->client_nonce, b->client_nonce, 16);
@@ -491,6 +531,9 @@ compare_msg(const struct nb_ctl_msg *a, const struct nb_ctl_msg *b)
 		assert_int_equal(a->u.accept.rx_queues, b->u.accept.rx_queues);
 		compare_macs(&a->u.accept.responder_macs,
 			     &b->u.accept.responder_macs);
+		compare_offload(&a->u.accept.offload, &b->u.accept.offload);
+		assert_memory_equal(&a->u.accept.numa, &b->u.accept.numa,
+				    sizeof(a->u.accept.numa));
 		break;
 	case NB_CTL_REJECT:
 		assert_int_equal(a->u.reject.code, b->u.reject.code);
@@ -1901,6 +1944,72 @@ test_macs(void **state)
 		-EINVAL);
 }
 
+/* ACCEPT's responder set-up (version 8): offloads and NUMA, byte by
+ * byte, and what the decoder drops. */
+static void
+test_accept_setup(void **state)
+{
+	static const struct patch bad[] = {
+		{"unknown flag 32", 48, 4, 32},
+		{"rss_l4 without rss", 48, 4, 4},
+		{"flow control 6", 52, 1, 6},
+		{"reserved 53", 53, 1, 1},
+		{"reserved 54", 54, 2, 1},
+		{"port_node -2", 58, 2, 0xfffe},
+		{"cross > workers", 62, 2, 9},
+		{"a byte after csum_why's NUL", 216, 8, 0x41},
+		{"a byte after rate_why's NUL", 700, 4, 0x41},
+	};
+	struct nb_ctl_msg m, d;
+	uint8_t *buf, *orig;
+	size_t len, i;
+
+	(void)state;
+	nb_ctl_msg_init(&m, NB_CTL_ACCEPT, 7);
+	m.seq = 2;
+	m.u.accept.rx_queues = 2;
+	m.u.accept.offload.tx_l4_csum = 1;
+	m.u.accept.offload.rss = 1;
+	m.u.accept.offload.hw_rate = 1;
+	m.u.accept.offload.flow_control = NB_FC_UNSUPPORTED;
+	snprintf(m.u.accept.offload.csum_why, NB_CTL_WHY_STR, "hw: ixgbe");
+	snprintf(m.u.accept.offload.rate_why, NB_CTL_WHY_STR, "hw: ok");
+	m.u.accept.numa.nodes = 2;
+	m.u.accept.numa.port_node = -1;
+	m.u.accept.numa.workers = 8;
+	m.u.accept.numa.cross = 3;
+	roundtrip(&m);
+	buf = encode_exact(&m, &len);
+	assert_int_equal(len, H + 704);
+	assert_memory_equal(buf + H + 48,
+			    "\x00\x00\x00\x13\x05\x00\x00\x00"
+			    "\x00\x02\xff\xff\x00\x08\x00\x03",
+			    16);
+	assert_memory_equal(buf + H + 64, "hw: ixgbe\0", 10);
+	assert_int_equal(buf[H + 224], 0); /* rss_why empty */
+	assert_memory_equal(buf + H + 544, "hw: ok\0", 7);
+	orig = malloc(len);
+	assert_non_null(orig);
+	memcpy(orig, buf, len);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		memcpy(buf, orig, len);
+		apply_patch(buf + H, &bad[i]);
+		if (decode_exact(buf, len, &d) != -EPROTO)
+			fail_msg("ACCEPT %s: decoded", bad[i].what);
+	}
+	memcpy(buf, orig, len);
+	memset(buf + H + 384, 'A', NB_CTL_WHY_STR); /* ts_why, no NUL */
+	assert_int_equal(decode_exact(buf, len, &d), -EPROTO);
+	/* the same refused by the encoder */
+	m.u.accept.offload.rss = 0;
+	m.u.accept.offload.rss_l4 = 1;
+	assert_int_equal(
+		nb_ctl_encode(&m, d.u.res.chunk, sizeof(d.u.res.chunk)),
+		-EINVAL);
+	free(orig);
+	free(buf);
+}
+
 /* RESULTS: chunk_len and the chunking fields. */
 static void
 test_results_msg(void **state)
@@ -3107,6 +3216,7 @@ main(void)
 		cmocka_unit_test(test_params_tcp),
 		cmocka_unit_test(test_other_ranges),
 		cmocka_unit_test(test_macs),
+		cmocka_unit_test(test_accept_setup),
 		cmocka_unit_test(test_results_msg),
 		cmocka_unit_test(test_random_buffers),
 		cmocka_unit_test(test_mutations),

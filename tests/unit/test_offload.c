@@ -238,6 +238,27 @@ test_rate(void **state)
 	assert_non_null(strstr(p.rate_why, "nothing to limit"));
 }
 
+/* A responder's reasons as the client shows them: escaped, cut. */
+static void
+test_printable(void **state)
+{
+	struct nb_offload_plan p;
+
+	(void)state;
+	memset(&p, 0, sizeof(p));
+	snprintf(p.csum_why, sizeof(p.csum_why), "hw: \x1b[2Jixgbe");
+	snprintf(p.rss_why, sizeof(p.rss_why), "ok \\ \xff");
+	memset(p.rate_why, 'x', sizeof(p.rate_why) - 2);
+	p.rate_why[0] = '\n';
+	nb_offload_printable(&p);
+	assert_string_equal(p.csum_why, "hw: \\x1b[2Jixgbe");
+	assert_string_equal(p.rss_why, "ok \\\\ \\xff");
+	assert_string_equal(p.ts_why, "");
+	/* 158 bytes of which one became four: cut to 159 */
+	assert_int_equal(strlen(p.rate_why), sizeof(p.rate_why) - 1);
+	assert_memory_equal(p.rate_why, "\\x0axxx", 7);
+}
+
 static void
 test_mode_parse(void **state)
 {
@@ -265,6 +286,7 @@ main(void)
 		cmocka_unit_test(test_output),
 		cmocka_unit_test(test_rate),
 		cmocka_unit_test(test_mode_parse),
+		cmocka_unit_test(test_printable),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
