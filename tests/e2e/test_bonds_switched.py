@@ -27,7 +27,11 @@ MACS = {"a0": "02:00:00:00:10:00", "a1": "02:00:00:00:10:01",
         "b0": "02:00:00:00:10:02", "b1": "02:00:00:00:10:03"}
 # two queue pairs a member: the control lcore has a TX queue of its own
 MEMBER = ",qpairs=2" + test_devices.RING
-PPS = 10000
+# 1 Gbit/s of 1518 B frames a direction (a tenth under the sanitizers,
+# which slow the receivers threefold), as test_devices' peer modes
+SIZE = 1518
+RATE = 1e8 if nbe2e.SANITIZED else 1e9
+PPS = RATE / ((SIZE + 20) * 8)  # 81274 a second at 1 Gbit/s
 
 
 def sh(*args):
@@ -107,8 +111,8 @@ class SwitchedBonds(nbe2e.E2ECase):
         for direction in ("forward", "reverse", "bidir"):
             with self.subTest(mode=mode, direction=direction):
                 tool = ["--peer", test_peer.RESP_MAC, "--rate",
-                        "%dpps" % PPS, "--time", "1", "--streams", "4",
-                        "--json"]
+                        "%dM" % (RATE / 1e6), "--size", str(SIZE), "--time",
+                        "1", "--streams", "4", "--json"]
                 if direction == "forward":
                     tool += ["--latency-rate", "1000"]
                 else:
@@ -165,7 +169,7 @@ class SwitchedBonds(nbe2e.E2ECase):
         for e in sides:
             sent = e["sum_sent"]["packets"]
             recv = e["sum_received"]
-            self.assertEqual(sent, PPS, direction)
+            self.assertLess(abs(sent - PPS), PPS * 0.005, direction)
             self.assertEqual(recv["packets"], sent, (direction, recv))
             self.assertEqual(recv["lost_packets"], 0)
             self.assertEqual(recv["duplicates"], 0)
@@ -176,14 +180,14 @@ class SwitchedBonds(nbe2e.E2ECase):
         # bond took everything on its primary, where the bridge sends
         # what is for the bond's MAC
         if direction != "reverse":
-            self.assertGreater(bridge["a0"], PPS // 10, bridge)
-            self.assertGreater(bridge["a1"], PPS // 10, bridge)
+            self.assertGreater(bridge["a0"], PPS / 10, bridge)
+            self.assertGreater(bridge["a1"], PPS / 10, bridge)
         if direction != "forward":
-            self.assertGreater(bridge["b0"], PPS // 10, bridge)
-            self.assertGreater(bridge["b1"], PPS // 10, bridge)
+            self.assertGreater(bridge["b0"], PPS / 10, bridge)
+            self.assertGreater(bridge["b1"], PPS / 10, bridge)
             # (what floods: broadcasts, e.g. an ALB bond's ARP)
             self.assertLess(per[1]["ipackets"], 5, per)
-            self.assertGreaterEqual(per[0]["ipackets"], PPS, per)
+            self.assertGreaterEqual(per[0]["ipackets"], sent, per)
         # the other way only control frames (and probes' answers)
         if direction == "forward":
             self.assertLess(bridge["b0"] + bridge["b1"], 1200, bridge)
