@@ -1227,18 +1227,19 @@ const struct nb_option nb_options[] = {
 	 "send a pcap file's frames (Ethernet, whole frames) as the test's "
 	 "one stream, in the file's order, loop=N times through it (0: "
 	 "until --time) [1]; paced by --rate (bits/s over the frames' mean "
-	 "size) unless --replay-timing file",
-	 0, NB_IN_LOOP},
+	 "size) unless --replay-timing file; to a responder (--peer) with "
+	 "--replay-stamp",
+	 0, NB_IN_LOOP | NB_IN_CLI},
 	{"replay-timing", 0, "rate|file", opt_replay_timing,
 	 "--replay's pacing: rate (--rate, max when none) or file (the gaps "
 	 "between the file's timestamps) [rate]",
-	 0, NB_IN_LOOP},
+	 0, NB_IN_LOOP | NB_IN_CLI},
 	{"replay-stamp", 0, NULL, opt_replay_stamp,
 	 "write the tool's stamp (stream 0, sequence, time) into every "
 	 "replayed frame, so the receiver gives loss, reordering and latency; "
 	 "needs IPv4 UDP frames with 14 payload bytes (they lose their UDP "
 	 "checksum) [frames sent as recorded]",
-	 0, NB_IN_LOOP},
+	 0, NB_IN_LOOP | NB_IN_CLI},
 };
 
 const size_t nb_nb_options = sizeof(nb_options) / sizeof(nb_options[0]);
@@ -1718,6 +1719,32 @@ given(const struct nb_config *cfg, const char *name)
 	return i >= 0 && (cfg->given[SEEN_WORD(i)] & SEEN_BIT(i)) != 0;
 }
 
+/*
+ * A client's replay: the file is this side's, so it goes forward; the
+ * responder counts only frames with our stamp; every replayed frame's
+ * stamp gives its latency, so no probes beside it.
+ */
+static int
+check_client_replay(const struct nb_config *cfg, char *err, size_t errlen)
+{
+	const char *clash = NULL;
+
+	if (!cfg->replay.stamp)
+		clash = "needs --replay-stamp with --peer: a responder counts "
+			"only frames that carry the tool's stamp";
+	else if (cfg->reverse || cfg->bidir)
+		clash = "goes from the client (the file is this side's): not "
+			"with --reverse or --bidir";
+	else if (cfg->latency_rate || cfg->pingpong)
+		clash = "stamps every frame, so each gives its latency: not "
+			"with "
+			"--latency-rate or --pingpong";
+	if (clash == NULL)
+		return 0;
+	snprintf(err, errlen, "--replay %s", clash);
+	return -EINVAL;
+}
+
 /* --replay: one stream of the file's frames, on one TX port and queue. */
 static int
 check_replay(struct nb_config *cfg, char *err, size_t errlen)
@@ -1738,8 +1765,14 @@ check_replay(struct nb_config *cfg, char *err, size_t errlen)
 		}
 		return 0;
 	}
+	if (cfg->mode == NB_MODE_CLIENT &&
+	    check_client_replay(cfg, err, errlen))
+		return -EINVAL;
 	for (i = 0; i < sizeof(frame_opts) / sizeof(frame_opts[0]); i++)
-		if (given(cfg, frame_opts[i])) {
+		if (given(cfg, frame_opts[i]) &&
+		    /* a client's addresses are its session's, not the file's */
+		    !(cfg->mode == NB_MODE_CLIENT &&
+		      strstr(frame_opts[i], "-ip") != NULL)) {
 			snprintf(err, errlen,
 				 "--replay cannot be combined with --%s (the "
 				 "file's frames are sent as they are)",

@@ -66,6 +66,7 @@ nb_peer_result_side_init(struct nb_result *out, const struct nb_result *own,
 	snprintf(out->cookie, sizeof(out->cookie), "%s", own->cookie);
 	out->cpu_host = own->cpu_host;
 	out->capture = own->capture; /* this end's --capture */
+	out->replay = own->replay;   /* a client's --replay */
 	return ret;
 }
 

@@ -183,3 +183,27 @@ nb_replay_text(const struct nb_replayspec *s, const struct nb_replay *rp,
 		 s->stamp ? "stamped (stream 0)" : "as recorded", loops,
 		 s->timing == NB_REPLAY_FILE ? "the file's times" : "--rate");
 }
+
+void
+nb_replay_set_macs(struct nb_replay *rp, const uint8_t dst[6],
+		   const uint8_t src[6])
+{
+	uint32_t i;
+
+	for (i = 0; i < rp->n; i++) {
+		uint8_t *f = rp->data + rp->off[i];
+
+		if (rp->len[i] < 12)
+			continue;
+		memcpy(f, dst, 6);
+		memcpy(f + 6, src, 6);
+	}
+}
+
+uint16_t
+nb_replay_mean_size(const struct nb_replay *rp)
+{
+	uint64_t mean = rp->n ? (rp->wire_bytes + rp->n - 1) / rp->n : 0;
+
+	return (uint16_t)(mean < NB_FRAME_MIN ? NB_FRAME_MIN : mean);
+}

@@ -72,6 +72,18 @@ uint64_t nb_replay_period_ns(const struct nb_replay *rp);
  * (L1 or L2) over the frames' mean size, pps and max as given, a percent
  * of link_bps at L1.  0, or -errno as nb_rate_resolve.
  */
+/*
+ * A client's replay goes to its responder (peer mode): every frame's
+ * destination MAC becomes dst and its source MAC src, in place, once per
+ * test.  The rest of each frame is the file's.
+ */
+void nb_replay_set_macs(struct nb_replay *rp, const uint8_t dst[6],
+			const uint8_t src[6]);
+
+/* The mean frame size with the FCS, rounded up: what PARAMS carries of a
+ * replay's mix for the responder's --max-rate. */
+uint16_t nb_replay_mean_size(const struct nb_replay *rp);
+
 int nb_replay_rate(const struct nb_rate_spec *spec, const struct nb_replay *rp,
 		   uint64_t link_bps, struct nb_rate *out);
 

@@ -16,6 +16,7 @@
 #include "nb_client.h"
 #include "nb_client_int.h"
 #include "nb_client_report.h"
+#include "nb_replay_load.h"
 #include "nb_peerivs.h"
 #include "nb_suite.h"
 #include "nb_log.h"
@@ -169,6 +170,16 @@ fill_params(struct nb_peer *pr, struct nb_ctl_params *p)
 		p->sizes[i] = cfg->sizes.sizes[i];
 	p->nb_pattern = cfg->sizes.nb_pattern;
 	memcpy(p->pattern, cfg->sizes.pattern, cfg->sizes.nb_pattern);
+	if (cfg->replay.active) {
+		/* the file's mix for the responder: its mean frame (the
+		 * pattern: what --max-rate weighs) and its largest (what
+		 * its port must take) */
+		p->nb_sizes = 2;
+		p->sizes[0] = nb_replay_mean_size(&app->replay);
+		p->sizes[1] = cfg->sizes.sizes[0];
+		p->nb_pattern = 1;
+		p->pattern[0] = 0;
+	}
 	p->rate_num = app->rate.unlimited ? 0 : app->rate.pps_num;
 	p->rate_den = app->rate.unlimited ? 1 : app->rate.pps_den;
 	p->packets = app->total_packets;
@@ -554,6 +565,9 @@ nb_client_main(struct nb_app *app)
 	if (cfg->pingpong)
 		app->out.intervals = 0;
 	memcpy(pr.peer_mac, cfg->peer_mac, 6);
+	/* a replay's file first: the port is set up for its largest frame */
+	if (nb_replay_setup(app) != 0)
+		return 1;
 	pr.peer_ip = cfg->peer_is_ip   ? cfg->peer_ip
 		     : cfg->dst_ip_set ? cfg->dst_ip
 				       : NB_DEFAULT_DST_IP;
@@ -575,7 +589,8 @@ nb_client_main(struct nb_app *app)
 		code = nb_suite_main(app, link_bps, "peer", &run);
 		goto out;
 	}
-	ret = nb_run_resolve(app, link_bps);
+	ret = cfg->replay.active ? nb_replay_resolve(app, link_bps)
+				 : nb_run_resolve(app, link_bps);
 	if (ret != 0) {
 		nb_app_error(app, "cannot resolve --rate%s",
 			     ret == -ENOTSUP
@@ -605,5 +620,7 @@ out:
 	free(res);
 	nb_peertest_free(&pr);
 	nb_peer_close(&pr);
+	app->result.replay = NULL;
+	nb_replay_free(&app->replay);
 	return code;
 }

@@ -198,6 +198,12 @@ nb_client_report_header(struct nb_peer *pr, const struct nb_ctl_params *p)
 						    : "client -> responder",
 	       cfg->streams, cfg->streams == 1 ? "" : "s",
 	       cfg->proto == NB_IPPROTO_TCP ? "TCP" : "UDP");
+	if (cfg->replay.active) {
+		char rp[400];
+
+		nb_replay_text(&cfg->replay, &pr->app->replay, rp, sizeof(rp));
+		printf("%s\n", rp);
+	}
 	print_macs("this port sends", &p->client_macs);
 	print_macs("the responder sends", &pr->peer_macs);
 	fflush(stdout);

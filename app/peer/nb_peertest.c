@@ -18,6 +18,7 @@
 #include "nb_run.h"
 #include "nb_setup.h"
 #include "nb_tcprun.h"
+#include "nb_replay_load.h"
 #include "nb_tsc.h"
 
 _Static_assert(NB_RX_ALT_SRC == NB_CTL_MACS_MAX &&
@@ -345,6 +346,12 @@ nb_peertest_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 	params_to_cfg(pr, p);
 	ret = nb_run_prepare(app, p->rate_num, p->rate_den, p->packets, err,
 			     errlen);
+	if (ret == 0 && app->cfg.replay.active) {
+		/* a client's replay, to the session's addresses */
+		nb_replay_set_macs(&app->replay, pr->peer_mac,
+				   app->ports[0].desc.mac);
+		nb_replay_arm(app);
+	}
 	if (ret == 0 && p->latency_rate)
 		ret = pr->client ? prober_setup(pr, err, errlen)
 				 : reflect_setup(pr, p, err, errlen);

@@ -1176,6 +1176,55 @@ check_cfg(struct nb_config *cfg, const char *const *toks, char *err)
 #define CHECK_CFG(cfg, err, ...)                                               \
 	check_cfg((cfg), (const char *const[]){__VA_ARGS__, NULL}, (err))
 
+/* --replay to a responder: stamped, forward, without probes; the
+ * client's own --dst-ip stays the session's */
+static void
+test_client_replay_checks(void **state)
+{
+	static const struct {
+		const char *extra[3];
+		const char *why; /* NULL: accepted */
+	} cases[] = {
+		{{"--replay-stamp", NULL}, NULL},
+		{{"--replay-stamp", "--dst-ip", "198.19.0.9"}, NULL},
+		{{NULL}, "--replay needs --replay-stamp with --peer"},
+		{{"--replay-stamp", "--reverse", NULL}, "not with --reverse"},
+		{{"--replay-stamp", "--bidir", NULL}, "not with --reverse or"},
+		{{"--replay-stamp", "--latency-rate", "100"},
+		 "not with --latency-rate or --pingpong"},
+		{{"--replay-stamp", "--pingpong", NULL},
+		 "not with --latency-rate or --pingpong"},
+		{{"--replay-stamp", "--size", "512"},
+		 "--size (the file's frames have their sizes)"},
+		{{"--replay-stamp", "--src-mac", "02:00:00:00:00:09"},
+		 "--src-mac"},
+	};
+	struct nb_config cfg;
+	char err[256];
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *toks[8] = {"--peer", "02:00:00:00:00:01",
+				       "--replay", "/tmp/mix.pcap"};
+		int rc;
+
+		for (k = 0; k < 3 && cases[i].extra[k] != NULL; k++)
+			toks[4 + k] = cases[i].extra[k];
+		toks[4 + k] = NULL;
+		rc = check_cfg(&cfg, toks, err);
+		if (cases[i].why == NULL) {
+			if (rc != 0)
+				fail_msg("case %zu refused: %s", i, err);
+			assert_true(cfg.replay.stamp);
+			assert_int_equal(cfg.mode, NB_MODE_CLIENT);
+		} else if (rc != -EINVAL || strstr(err, cases[i].why) == NULL) {
+			fail_msg("case %zu: %d '%s', wanted '%s'", i, rc, err,
+				 cases[i].why);
+		}
+	}
+}
+
 /* --tcp: its defaults, and what it refuses with a reason. */
 /* --gaps: a loopback's receivers time what this process sends */
 static void
@@ -1974,6 +2023,7 @@ main(void)
 		cmocka_unit_test(test_mode_conflicts),
 		cmocka_unit_test(test_tcp_checks),
 		cmocka_unit_test(test_gaps_checks),
+		cmocka_unit_test(test_client_replay_checks),
 		cmocka_unit_test(test_config_check),
 		cmocka_unit_test(test_suites),
 		cmocka_unit_test(test_usage),

@@ -192,6 +192,47 @@ test_rate(void **state)
 	assert_true(r.unlimited);
 }
 
+/* A client's replay to its responder: the session's MACs in every frame,
+ * nothing else touched; the mean frame PARAMS carries. */
+static void
+test_client_macs(void **state)
+{
+	uint8_t data[64 + 1514 + 10];
+	uint32_t off[3] = {0, 64, 64 + 1514};
+	uint16_t len[3] = {64, 1514, 10};
+	uint8_t orig[sizeof(data)];
+	struct nb_replay rp;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(data); i++)
+		data[i] = (uint8_t)(i * 7);
+	memcpy(orig, data, sizeof(data));
+	memset(&rp, 0, sizeof(rp));
+	rp.n = 3;
+	rp.data = data;
+	rp.off = off;
+	rp.len = len;
+	nb_replay_set_macs(&rp, (const uint8_t *)"\x02\0\0\0\0\x02",
+			   (const uint8_t *)"\x02\0\0\0\0\x01");
+	for (i = 0; i < 2; i++) {
+		assert_memory_equal(data + off[i], "\x02\0\0\0\0\x02", 6);
+		assert_memory_equal(data + off[i] + 6, "\x02\0\0\0\0\x01", 6);
+		assert_memory_equal(data + off[i] + 12, orig + off[i] + 12,
+				    len[i] - 12);
+	}
+	/* a runt of 10 bytes has no two MACs: left as it was */
+	assert_memory_equal(data + off[2], orig + off[2], 10);
+	/* (64 + 1518 + 14) / 3 = 532, rounded up: 532 */
+	rp.wire_bytes = 64 + 1518 + 14;
+	assert_int_equal(nb_replay_mean_size(&rp), 532);
+	rp.wire_bytes = 64 + 1518 + 15;
+	assert_int_equal(nb_replay_mean_size(&rp), 533);
+	/* never below the smallest frame */
+	rp.wire_bytes = 3 * 20;
+	assert_int_equal(nb_replay_mean_size(&rp), 64);
+}
+
 int
 main(void)
 {
@@ -201,6 +242,7 @@ main(void)
 		cmocka_unit_test(test_not_stampable),
 		cmocka_unit_test(test_period),
 		cmocka_unit_test(test_rate),
+		cmocka_unit_test(test_client_macs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
