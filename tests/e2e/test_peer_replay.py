@@ -12,21 +12,13 @@ af_packet on a veth pair across two namespaces (test_peer.VethPeerBase)."""
 import os
 import struct
 
+import nbctl
 import nbe2e
 import test_capture
 import test_peer
 
 # frame sizes with the FCS, in the file's order; one pass is len(MIX)
 MIX = [64, 512, 1518, 64, 64, 700, 128, 1518, 64, 300]
-
-
-def csum(b):
-    if len(b) % 2:
-        b += b"\0"
-    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
-    while s >> 16:
-        s = (s & 0xffff) + (s >> 16)
-    return ~s & 0xffff
 
 
 def frame(i, size):
@@ -37,7 +29,7 @@ def frame(i, size):
     udp = struct.pack("!HHHH", 1000 + i, 53, 8 + len(payload), 0) + payload
     ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), i, 0, 64,
                      17, 0, bytes([10, 1, 0, 1]), bytes([10, 2, 0, 2]))
-    ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
+    ip = ip[:10] + struct.pack("!H", nbctl.csum(ip)) + ip[12:]
     eth = bytes.fromhex("0a0000000001") + bytes.fromhex("0a0000000002") + \
         b"\x08\x00"
     return eth + ip + udp
