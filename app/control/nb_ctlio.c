@@ -109,6 +109,8 @@ nb_ctlio_init(struct nb_ctlio *io, uint16_t port, uint16_t nb_rxq, uint16_t txq,
 	memset(io, 0, sizeof(*io));
 	io->port = port;
 	io->txq = txq;
+	io->tx_port = nb_port_ctl_tx_port(port);
+	io->tx_port_tsc = rte_get_timer_cycles();
 	io->shared_txq = shared_txq;
 	io->nb_rxq = nb_rxq;
 	io->lacp = nb_port_lacp(port);
@@ -169,6 +171,19 @@ nb_ctlio_init(struct nb_ctlio *io, uint16_t port, uint16_t nb_rxq, uint16_t txq,
 	return 0;
 }
 
+/* The port control's frames leave on (a bond's primary may change). */
+static uint16_t
+tx_port(struct nb_ctlio *io)
+{
+	uint64_t now = rte_get_timer_cycles();
+
+	if (now - io->tx_port_tsc >= rte_get_timer_hz()) {
+		io->tx_port = nb_port_ctl_tx_port(io->port);
+		io->tx_port_tsc = now;
+	}
+	return io->tx_port;
+}
+
 /* Give frames to the queue, or to the worker that sends for us. */
 static uint16_t
 offer(struct nb_ctlio *io, struct rte_mbuf **m, uint16_t n)
@@ -181,7 +196,7 @@ offer(struct nb_ctlio *io, struct rte_mbuf **m, uint16_t n)
 		io->tx_handed += k;
 		return k;
 	}
-	k = nb_port_tx(nb_port_ctl_tx_port(io->port), io->txq, m, n);
+	k = nb_port_tx(tx_port(io), io->txq, m, n);
 	io->tx_frames += k;
 	return k;
 }
@@ -290,9 +305,7 @@ nb_ctlio_tx_back(struct nb_ctlio *io, struct rte_mbuf **left, uint16_t n,
 		io->pend_n--;
 	}
 	io->pend_head = 0;
-	taken = k ? nb_port_tx(nb_port_ctl_tx_port(io->port), io->txq, all,
-			       (uint16_t)k)
-		  : 0;
+	taken = k ? nb_port_tx(tx_port(io), io->txq, all, (uint16_t)k) : 0;
 	io->tx_frames += taken;
 	for (i = taken; i < k; i++) {
 		if (io->pend_n < NB_CTLIO_PEND) {

@@ -34,6 +34,10 @@ typedef void (*nb_ctlio_arp_fn)(void *ctx, const uint8_t *frame, uint32_t len);
 struct nb_ctlio {
 	uint16_t port;
 	uint16_t txq; /* the control lcore's own TX queue */
+	/* where it sends on txq: the port, or a TLB/ALB bond's primary
+	 * member (nb_port_ctl_tx_port), looked up again each second */
+	uint16_t tx_port;
+	uint64_t tx_port_tsc;
 	uint16_t nb_rxq;
 	int workers_own_rx; /* read rings, not queues */
 	/*

@@ -106,7 +106,6 @@ wrong_mac(const struct nb_tcpjob *j, const struct nb_flow *f)
 {
 	uint16_t cport = j->server ? f->src_port : f->dst_port;
 	uint32_t i = (uint16_t)(cport - j->port_base);
-
 	uint8_t k;
 
 	if (!j->mac_bind || i >= j->n ||
