@@ -263,7 +263,13 @@ nb_port_setup(uint16_t port_id, const struct nb_port_req *req,
 			(RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP | RTE_ETH_RSS_TCP);
 	}
 	conf.txmode.offloads |= nb_caps_tx_offloads(&p->caps, req->tx_csum);
-	if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE)
+	/* fast free returns mbufs to their pool unlooked-at: not for an
+	 * mbuf attached to an external buffer */
+	p->tx_chain = req->tx_chain &&
+		      (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS);
+	if (p->tx_chain)
+		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	else if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE)
 		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
 	if (req->max_frame > RTE_MBUF_DEFAULT_DATAROOM &&
 	    (info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_SCATTER))

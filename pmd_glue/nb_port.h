@@ -30,6 +30,10 @@ struct nb_port_req {
 	enum nb_csum_mode tx_csum; /* --tx-checksum */
 	uint8_t proto;		   /* the test's (the plan's checksum) */
 	struct nb_portset set;	   /* --flow-control, --link-speed, --mtu */
+	/* frames in two mbufs may be sent (closed-loop TCP's payload
+	 * attached to its pattern, not copied): multi-segment TX on where
+	 * the device has it, and no MBUF_FAST_FREE then */
+	uint8_t tx_chain;
 };
 
 struct nb_port {
@@ -40,6 +44,7 @@ struct nb_port {
 	enum nb_csum_mode tx_csum;	/* as asked (the jobs' checksums) */
 	struct nb_offload_plan offload; /* what is used of it */
 	int lacp;			/* an 802.3ad bond (nb_port_lacp) */
+	int tx_chain; /* asked, and the device sends chained mbufs */
 };
 
 /* Configure queues, RX mempool on the port's NUMA node, start. */

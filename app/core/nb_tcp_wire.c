@@ -128,20 +128,17 @@ nb_tcp_frame_csum_ok(const uint8_t *buf, const struct nb_tcp_seg *s,
 	return same ? 2 : 1;
 }
 
-int
-nb_tcp_frame_build(uint8_t *buf, size_t buflen, const struct nb_flow *f,
-		   const struct nb_tcp_seg *s, const uint8_t *payload)
+/* Headers of s from f's addressing, checksums left 0: the IPv4 and TCP
+ * header pointers out.  Returns the TCP header's length. */
+static uint32_t
+hdrs_write(uint8_t *buf, uint32_t len, const struct nb_flow *f,
+	   const struct nb_tcp_seg *s, uint8_t **ip_out, uint8_t **tcp_out)
 {
-	uint32_t hl = nb_tcp_hdr_len(s), len = nb_tcp_frame_len(f, s);
-	uint32_t l3, wire = len < NB_MIN_WIRE ? NB_MIN_WIRE : len;
-	uint8_t *ip, *tcp;
+	uint32_t hl = nb_tcp_hdr_len(s);
+	uint32_t l3 = nb_eth_hdr_write(buf, f->dst_mac, f->src_mac, f->vlan_id,
+				       NB_ETHERTYPE_IPV4);
+	uint8_t *ip = buf + l3, *tcp;
 
-	if (hl > NB_TCP_HLEN + NB_TCP_OPT_MAX || wire > buflen ||
-	    len - NB_ETH_HLEN > 65535u)
-		return -ENOSPC;
-	l3 = nb_eth_hdr_write(buf, f->dst_mac, f->src_mac, f->vlan_id,
-			      NB_ETHERTYPE_IPV4);
-	ip = buf + l3;
 	nb_ipv4_hdr_write(ip, (uint16_t)(len - l3), f->stream_id, f->ttl,
 			  NB_IPPROTO_TCP, f->src_ip, f->dst_ip);
 	tcp = ip + NB_IPV4_HLEN;
@@ -155,6 +152,30 @@ nb_tcp_frame_build(uint8_t *buf, size_t buflen, const struct nb_flow *f,
 	nb_put_be16(tcp + NB_TCP_OFF_CSUM, 0);
 	nb_put_be16(tcp + NB_TCP_OFF_URG, 0);
 	opts_write(tcp + NB_TCP_HLEN, s);
+	*ip_out = ip;
+	*tcp_out = tcp;
+	return hl;
+}
+
+/* Too long for IPv4, or options past what a header holds. */
+static int
+too_big(const struct nb_tcp_seg *s, uint32_t len)
+{
+	return nb_tcp_hdr_len(s) > NB_TCP_HLEN + NB_TCP_OPT_MAX ||
+	       len - NB_ETH_HLEN > 65535u;
+}
+
+int
+nb_tcp_frame_build(uint8_t *buf, size_t buflen, const struct nb_flow *f,
+		   const struct nb_tcp_seg *s, const uint8_t *payload)
+{
+	uint32_t len = nb_tcp_frame_len(f, s), hl;
+	uint32_t wire = len < NB_MIN_WIRE ? NB_MIN_WIRE : len;
+	uint8_t *ip, *tcp;
+
+	if (too_big(s, len) || wire > buflen)
+		return -ENOSPC;
+	hl = hdrs_write(buf, len, f, s, &ip, &tcp);
 	if (s->len) {
 		if (payload) {
 			memcpy(tcp + hl, payload, s->len);
@@ -182,6 +203,23 @@ nb_tcp_frame_build(uint8_t *buf, size_t buflen, const struct nb_flow *f,
 			    hdr_csum(ip, tcp, hl, s->len,
 				     nb_tcp_pattern_sum(s->data_off, s->len)));
 	return (int)wire;
+}
+
+int
+nb_tcp_frame_build_hdr(uint8_t *buf, size_t buflen, const struct nb_flow *f,
+		       const struct nb_tcp_seg *s)
+{
+	uint32_t len = nb_tcp_frame_len(f, s), hl;
+	uint8_t *ip, *tcp;
+
+	if (s->len == 0 || s->len > 16384u || len < NB_MIN_WIRE ||
+	    too_big(s, len) || len - s->len > buflen)
+		return -ENOSPC;
+	hl = hdrs_write(buf, len, f, s, &ip, &tcp);
+	nb_put_be16(tcp + NB_TCP_OFF_CSUM,
+		    hdr_csum(ip, tcp, hl, s->len,
+			     nb_tcp_pattern_sum(s->data_off, s->len)));
+	return (int)(len - s->len);
 }
 
 static int

@@ -58,6 +58,18 @@ int nb_tcp_frame_build(uint8_t *buf, size_t buflen, const struct nb_flow *f,
 		       const struct nb_tcp_seg *s, const uint8_t *payload);
 
 /*
+ * The headers alone of data segment s, whose payload is the stream
+ * pattern at s->data_off (nb_tcp_pattern_at(), len bytes, 1..16384) and
+ * goes out from there as a buffer of its own (a second mbuf attached to
+ * the pattern: no copy).  The checksum covers it, from the pattern's
+ * prefix sums.  The bytes are nb_tcp_frame_build()'s up to the payload;
+ * a frame that would need padding (under 60 bytes) is not built here.
+ * Returns the header bytes written or -ENOSPC.
+ */
+int nb_tcp_frame_build_hdr(uint8_t *buf, size_t buflen, const struct nb_flow *f,
+			   const struct nb_tcp_seg *s);
+
+/*
  * Parse a TCP/IPv4 frame of len bytes: Ethernet, IPv4 as
  * nb_ipv4_locate(), the data offset, every option's length, and (when
  * check_csum) the TCP checksum.  Fills f (MACs, VLAN, addresses, ports;

@@ -346,6 +346,7 @@ nb_setup_ports(struct nb_app *app, const uint16_t *ids, uint16_t n,
 			.tx_csum = cfg->tx_csum,
 			.proto = cfg->proto,
 			.set = cfg->portset,
+			.tx_chain = (uint8_t)(cfg->tcp != 0),
 		};
 
 		app->port_ids[i] = ids[i];

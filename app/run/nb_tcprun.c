@@ -13,6 +13,7 @@
 #include <rte_launch.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
+#include <rte_memzone.h>
 
 #include "nb_l2.h"
 #include "nb_log.h"
@@ -68,6 +69,29 @@ end_flow(const struct tcprun *t, int server, uint32_t i, struct nb_flow *f)
 	f->dst_ip = server ? cip : sip;
 	f->src_port = server ? dport : cport;
 	f->dst_port = server ? cport : dport;
+}
+
+/*
+ * The stream pattern where a NIC can read it (hugepage memory, contiguous
+ * in IOVA), for the senders' zero-copy payload: one copy per process,
+ * reserved once, found again by later tests.  NULL when it cannot be had
+ * (the senders copy then).
+ */
+static const struct rte_memzone *
+pattern_zone(int socket)
+{
+	const struct rte_memzone *mz = rte_memzone_lookup("nb_tcp_pattern");
+
+	if (mz != NULL)
+		return mz;
+	mz = rte_memzone_reserve_aligned("nb_tcp_pattern", NB_TCP_PATTERN_SPAN,
+					 socket, RTE_MEMZONE_IOVA_CONTIG,
+					 RTE_CACHE_LINE_SIZE);
+	if (mz == NULL || mz->iova == RTE_BAD_IOVA)
+		return NULL;
+	nb_tcp_pattern_init();
+	memcpy(mz->addr, nb_tcp_pattern, NB_TCP_PATTERN_SPAN);
+	return mz;
 }
 
 /* The ends of one side on a port: addressing, state, a pool. */
@@ -137,6 +161,14 @@ job_make(struct tcprun *t, uint16_t port, int server, char *err, size_t errlen)
 		}
 	}
 	memcpy(j->mac, t->app->ports[server && t->loop ? 1 : 0].desc.mac, 6);
+	if (j->sends && t->app->ports[server && t->loop ? 1 : 0].tx_chain) {
+		const struct rte_memzone *mz = pattern_zone(socket);
+
+		if (mz != NULL) {
+			j->zc_pat = mz->addr;
+			j->zc_iova = mz->iova;
+		}
+	}
 	j->ip = t->is_peer ? t->pp.ip : server ? cfg->dst_ip : cfg->src_ip;
 	j->listen_port = t->is_peer ? t->pp.dport : TCP_DPORT;
 	j->accept_any = server && !t->loop && !t->is_peer;

@@ -57,6 +57,10 @@ struct tcprun {
 	int interrupted, launched, header_done;
 };
 
+/* How this process's senders put the payload into frames: "zero-copy"
+ * (an mbuf attached to the pattern) or "copied"; NULL when none sends. */
+const char *tcprun_tx_payload(const struct tcprun *t);
+
 /* An end as the reports and the results blob see it: its figures, its
  * times from the start (nb_tcprun_report.c). */
 void tcprun_end_snap(const struct tcprun *t, const struct nb_tcp_end *e,

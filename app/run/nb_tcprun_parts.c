@@ -189,6 +189,28 @@ responder_json(const struct tcprun *t)
 	return o;
 }
 
+const char *
+tcprun_tx_payload(const struct tcprun *t)
+{
+	const struct nb_tcpjob *js[2] = {t->cj, t->sj};
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (js[i] != NULL && js[i]->sends)
+			return js[i]->zc_pat != NULL ? "zero-copy" : "copied";
+	return NULL;
+}
+
+/* ", TX zero-copy" in the header when this end sends so. */
+static void
+print_zero_copy(const struct tcprun *t)
+{
+	const char *how = tcprun_tx_payload(t);
+
+	if (how != NULL && strcmp(how, "zero-copy") == 0)
+		printf(", TX zero-copy");
+}
+
 void
 print_header(const struct tcprun *t)
 {
@@ -217,6 +239,7 @@ print_header(const struct tcprun *t)
 		       p->window, p->no_sack ? "off" : "on",
 		       p->delayed_ack ? "on" : "off",
 		       p->cc ? "CUBIC" : "NewReno");
+		print_zero_copy(t);
 		if (p->bytes)
 			printf(", %llu bytes", (unsigned long long)p->bytes);
 		else
@@ -247,6 +270,7 @@ print_header(const struct tcprun *t)
 	       cfg->tcp_window, cfg->tcp_no_sack ? "off" : "on",
 	       cfg->tcp_delayed_ack ? "on" : "off",
 	       cfg->tcp_cc ? "CUBIC" : "NewReno");
+	print_zero_copy(t);
 	if (cfg->bytes && t->cj)
 		printf(", %llu bytes", (unsigned long long)cfg->bytes);
 	else if (cfg->duration > 0 && (t->cj || cfg->duration_set))

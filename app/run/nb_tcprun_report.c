@@ -278,6 +278,9 @@ end_json(const struct tcprun *t, const struct dir_sums *z,
 							     : "forward"));
 	if (h && h->count)
 		json_object_set_new(nb, "latency_ns", nb_tcp_json_hist(h));
+	if (tcprun_tx_payload(t) != NULL)
+		json_object_set_new(nb, "tx_payload",
+				    json_string(tcprun_tx_payload(t)));
 	return nb;
 }
 

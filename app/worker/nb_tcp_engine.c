@@ -139,6 +139,15 @@ to_control(struct nb_tcpjob *j, uint16_t q, struct rte_mbuf *m)
 	return 1;
 }
 
+/* A frame to send after the others pending. */
+static __rte_always_inline void
+pend_push(struct nb_tcpjob *j, struct rte_mbuf *m)
+{
+	j->pend[j->pend_head + j->nb_pend] = m;
+	j->pend_len[j->pend_head + j->nb_pend] = m->pkt_len;
+	j->nb_pend++;
+}
+
 /* Not TCP for us: an ARP request for our address is answered (a kernel
  * peer must resolve us), everything else counted. */
 static void
@@ -169,7 +178,7 @@ foreign(struct nb_tcpjob *j, const uint8_t *d, uint32_t len)
 	}
 	m->data_len = (uint16_t)n;
 	m->pkt_len = (uint32_t)n;
-	j->pend[j->pend_head + j->nb_pend++] = m;
+	pend_push(j, m);
 	j->arp_answered++;
 }
 
@@ -188,9 +197,79 @@ emit(struct nb_tcpjob *j, const struct nb_flow *f, struct nb_tcp_seg *s,
 	}
 	m->data_len = (uint16_t)len;
 	m->pkt_len = (uint32_t)len;
-	j->pend[j->pend_head + j->nb_pend] = m;
-	j->nb_pend++;
+	pend_push(j, m);
 	return 0;
+}
+
+static void
+pattern_free(void *addr __rte_unused, void *opaque __rte_unused)
+{
+	/* the pattern stays: nothing to free */
+}
+
+/*
+ * Point mbuf p at len bytes of the pattern from stream offset off.  Its
+ * shared info lives in p's own buffer, unused while p is attached, and
+ * is read when p is freed, before p goes back to its pool; a count of 1
+ * is a plain store then, not an atomic.
+ */
+static __rte_always_inline void
+attach_pattern(const struct nb_tcpjob *j, struct rte_mbuf *p, uint64_t off,
+	       uint16_t len)
+{
+	struct rte_mbuf_ext_shared_info *sh =
+		rte_pktmbuf_mtod(p, struct rte_mbuf_ext_shared_info *);
+	uint32_t o = (uint32_t)(off % NB_TCP_PATTERN_PERIOD);
+
+	sh->free_cb = pattern_free;
+	sh->fcb_opaque = NULL;
+	rte_mbuf_ext_refcnt_set(sh, 1);
+	rte_pktmbuf_attach_extbuf(p, (void *)(uintptr_t)(j->zc_pat + o),
+				  j->zc_iova + o, len, sh);
+	p->data_len = len;
+	p->pkt_len = len;
+}
+
+/*
+ * A segment from the stash (which holds two mbufs or more): with zero
+ * copy a data segment's headers and its payload attached to the pattern,
+ * else the whole frame in one.  Returns the frame's bytes, 0 if none.
+ */
+static __rte_always_inline uint32_t
+emit_seg(struct nb_tcpjob *j, const struct nb_flow *f, struct nb_tcp_seg *s)
+{
+	struct rte_mbuf *m = j->stash[--j->nb_stash], *p;
+	int hl;
+
+	if (j->zc_pat == NULL || s->len < NB_TCP_ZC_MIN)
+		return emit(j, f, s, m) == 0 ? m->pkt_len : 0;
+	hl = nb_tcp_frame_build_hdr(rte_pktmbuf_mtod(m, uint8_t *),
+				    rte_pktmbuf_tailroom(m), f, s);
+	if (unlikely(hl < 0)) /* past the pattern's span: copied */
+		return emit(j, f, s, m) == 0 ? m->pkt_len : 0;
+	p = j->stash[--j->nb_stash];
+	attach_pattern(j, p, s->data_off, s->len);
+	m->data_len = (uint16_t)hl;
+	m->pkt_len = (uint32_t)hl + s->len;
+	m->next = p;
+	m->nb_segs = 2;
+	pend_push(j, m);
+	return m->pkt_len;
+}
+
+/* Mbufs for the next segments, in bulk, once the stash is half empty. */
+static __rte_always_inline void
+stash_fill(struct nb_tcpjob *j)
+{
+	uint16_t want = (uint16_t)(NB_TCP_STASH - j->nb_stash);
+
+	if (want < NB_BURST)
+		return;
+	if (likely(rte_pktmbuf_alloc_bulk(j->pool, j->stash + j->nb_stash,
+					  want) == 0))
+		j->nb_stash = NB_TCP_STASH;
+	else
+		j->alloc_fail++;
 }
 
 /* Answer a stray segment with the RST RFC 793 asks for. */
@@ -340,36 +419,30 @@ static void
 tx_step(struct nb_tcpjob *j, uint64_t now)
 {
 	struct nb_tcp_seg s;
-	struct rte_mbuf *m = j->spare;
-	uint32_t k, i = j->rr, segs;
+	uint32_t k, i = j->rr, segs, len;
+	uint64_t bytes = 0;
 	uint16_t sent;
 
 	if (j->nb_pend == 0)
 		j->pend_head = 0;
+	stash_fill(j);
 	for (k = 0; k < j->n && j->pend_head + j->nb_pend < NB_BURST; k++) {
 		struct nb_tcp_end *e = &j->ends[i];
 
 		for (segs = 0; segs < NB_TCP_SEGS_PER_TURN &&
 			       j->pend_head + j->nb_pend < NB_BURST;
 		     segs++) {
-			if (m == NULL) {
-				m = rte_pktmbuf_alloc(j->pool);
-				if (unlikely(m == NULL)) {
-					j->alloc_fail++;
-					goto out;
-				}
-			}
-			if (unlikely(!nb_budget_ok(&j->cap, now)))
+			if (unlikely(j->nb_stash < 2) ||
+			    unlikely(!nb_budget_ok(&j->cap, now)))
 				goto out;
 			if (!nb_tcp_output(&e->c, now, &s))
 				break;
 			s.stamp_ns = now;
-			if (emit(j, &e->f, &s, m) == 0)
+			len = emit_seg(j, &e->f, &s);
+			if (len)
 				nb_budget_spend(&j->cap,
 						j->cap_fixed +
-							j->cap_per_byte *
-								m->data_len);
-			m = NULL;
+							j->cap_per_byte * len);
 		}
 		if (unlikely(!e->done_ns && nb_tcp_finished(&e->c))) {
 			e->done_ns = now;
@@ -380,15 +453,15 @@ tx_step(struct nb_tcpjob *j, uint64_t now)
 	}
 out:
 	j->rr = i;
-	j->spare = m;
 	if (j->nb_pend == 0)
 		return;
 	sent = rte_eth_tx_burst(j->port, j->queue, j->pend + j->pend_head,
 				j->nb_pend);
-	for (k = 0; k < sent; k++) {
-		j->tx_pkts++;
-		j->tx_bytes += j->pend[j->pend_head + k]->pkt_len + NB_FCS_LEN;
-	}
+	/* the lengths kept: a sent mbuf is the PMD's (maybe freed) */
+	for (k = 0; k < sent; k++)
+		bytes += j->pend_len[j->pend_head + k] + NB_FCS_LEN;
+	j->tx_pkts += sent;
+	j->tx_bytes += bytes;
 	j->nb_pend = (uint16_t)(j->nb_pend - sent);
 	j->pend_head = j->nb_pend ? (uint16_t)(j->pend_head + sent) : 0;
 }
@@ -470,8 +543,9 @@ nb_tcp_worker_main(void *arg)
 			rte_pktmbuf_free_bulk(j->pend + j->pend_head,
 					      j->nb_pend);
 		j->nb_pend = 0;
-		rte_pktmbuf_free(j->spare); /* NULL: nothing */
-		j->spare = NULL;
+		if (j->nb_stash)
+			rte_pktmbuf_free_bulk(j->stash, j->nb_stash);
+		j->nb_stash = 0;
 	}
 	w->exited = 1;
 	return 0;

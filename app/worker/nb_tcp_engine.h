@@ -26,6 +26,8 @@
 #include "nb_worker.h"
 
 #define NB_TCP_SEGS_PER_TURN NB_BURST /* one connection's segments per turn */
+#define NB_TCP_STASH	     (2 * NB_BURST)
+#define NB_TCP_ZC_MIN	     256 /* payload bytes below which a copy is cheaper */
 
 struct nb_tcp_end {
 	struct nb_tcp_conn c;
@@ -75,9 +77,19 @@ struct nb_tcpjob {
 	uint32_t rr; /* the end served first next turn */
 	uint16_t nb_pend, pend_head;
 	struct rte_mbuf *pend[NB_BURST];
-	/* an mbuf taken for a segment that TCP then had no reason to send:
-	 * kept for the next one, so an idle turn costs no alloc and free */
-	struct rte_mbuf *spare;
+	uint32_t pend_len[NB_BURST]; /* their lengths, counted once sent */
+	/* mbufs taken from the pool in bulk for the next segments (two a
+	 * segment when zc_pat): a turn with nothing to send keeps them */
+	uint16_t nb_stash;
+	struct rte_mbuf *stash[NB_TCP_STASH];
+	/* zero copy: the stream pattern in IOVA-contiguous memory; a data
+	 * segment of NB_TCP_ZC_MIN bytes or more is its headers in one mbuf
+	 * and a second mbuf attached to the pattern at its offset (no copy,
+	 * nothing written: nb_tcp_frame_build_hdr).  NULL: copied into the
+	 * frame (a port without multi-segment TX, or one that frees mbufs
+	 * the fast way) */
+	const uint8_t *zc_pat;
+	uint64_t zc_iova;
 	struct nb_hist *owd; /* servers: one-way delay of data (stamps) */
 	/* a frame in chained mbufs (a jumbo frame in 2 KiB buffers), made
 	 * contiguous to be parsed */

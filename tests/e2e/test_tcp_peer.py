@@ -90,6 +90,12 @@ class TcpPeer(test_peer.PeerBase):
                 e = d["end"]
                 nb = d["nbench"]
                 self.assertEqual(nb["direction"], direction)
+                # the client's senders attach the payload to the pattern
+                # (its port was set up for --tcp); receiving only, it
+                # sends no data
+                self.assertEqual(nb.get("tx_payload"),
+                                 None if direction == "reverse"
+                                 else "zero-copy")
                 self.assertEqual(d["start"]["test_start"]["reverse"],
                                  1 if direction == "reverse" else 0)
                 self.assertEqual(d["start"]["test_start"]["bidir"],

@@ -1161,6 +1161,102 @@ test_wire(void **state)
 			 -ENOSPC);
 }
 
+/* IPv4 header and TCP checksums of frame b (len bytes, an 802.1Q tag
+ * when vlan) by the reference sum: 1 when both are right. */
+static int
+ref_l4_csum_ok(const uint8_t *b, uint32_t len, uint16_t vlan)
+{
+	const uint8_t *ip = b + 14 + (vlan ? 4 : 0);
+	uint32_t ihl = (uint32_t)(ip[0] & 0xf) * 4;
+	uint32_t tot = ((uint32_t)ip[2] << 8) | ip[3];
+	uint64_t pseudo;
+
+	if ((uint32_t)(ip - b) + tot != len)
+		return 0;
+	if (ref_sum(ip, ihl, 0) != 0xffff)
+		return 0;
+	pseudo = ref_sum(ip + 12, 8, 0) + 6u + (tot - ihl);
+	return ref_sum(ip + ihl, tot - ihl, pseudo) == 0xffff;
+}
+
+/*
+ * The zero-copy sender's headers: byte for byte the start of the frame
+ * nb_tcp_frame_build() makes of the same segment, and with the pattern
+ * after them a frame whose checksums a separate RFC 1071 sum accepts;
+ * segments it cannot make (no payload, past the pattern's span, a frame
+ * under 60 bytes, a buffer too small) refused.
+ */
+static void
+test_wire_hdr_only(void **state)
+{
+	uint8_t full[20000], hdr[128], joined[20000];
+	static const uint16_t lens[] = {1,    6,    255,  256,	1000,
+					1448, 1460, 9000, 16384};
+	struct nb_flow f = flow_c2s;
+	struct nb_tcp_seg s;
+	unsigned int i, v;
+	uint64_t off = 0;
+	int n, hl;
+
+	(void)state;
+	nb_tcp_pattern_init();
+	srand(11);
+	for (v = 0; v < 2; v++) {
+		f.vlan_id = v ? 42 : 0;
+		for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+			memset(&s, 0, sizeof(s));
+			s.wscale = NB_TCP_WSCALE_NONE;
+			s.flags = NB_TCP_ACK | (i % 2 ? NB_TCP_PSH : 0);
+			s.seq = (uint32_t)rand() * 2654435761u;
+			s.ack = (uint32_t)rand();
+			s.wnd = (uint32_t)rand() & 0xffff;
+			s.len = lens[i];
+			/* even and odd offsets, across the period */
+			off += (uint64_t)rand() * 7919u + i;
+			s.data_off = off;
+			s.has_stamp = i != 1;
+			s.stamp_ns = (uint64_t)rand() << 20;
+			n = nb_tcp_frame_build(full, sizeof(full), &f, &s,
+					       NULL);
+			hl = nb_tcp_frame_build_hdr(hdr, sizeof(hdr), &f, &s);
+			if (nb_tcp_frame_len(&f, &s) < 60) {
+				/* padded: the copy's */
+				assert_int_equal(hl, -ENOSPC);
+				continue;
+			}
+			assert_true(hl > 0);
+			assert_int_equal(hl + s.len, n);
+			assert_memory_equal(hdr, full, (size_t)hl);
+			memcpy(joined, hdr, (size_t)hl);
+			memcpy(joined + hl, nb_tcp_pattern_at(s.data_off),
+			       s.len);
+			assert_int_equal(
+				ref_l4_csum_ok(joined, (uint32_t)n, f.vlan_id),
+				1);
+		}
+	}
+	/* refused */
+	memset(&s, 0, sizeof(s));
+	s.wscale = NB_TCP_WSCALE_NONE;
+	s.flags = NB_TCP_ACK;
+	s.has_stamp = 1;
+	f.vlan_id = 0;
+	assert_int_equal(nb_tcp_frame_build_hdr(hdr, sizeof(hdr), &f, &s),
+			 -ENOSPC); /* no payload */
+	s.len = 16385;
+	assert_int_equal(nb_tcp_frame_build_hdr(hdr, sizeof(hdr), &f, &s),
+			 -ENOSPC); /* past the span */
+	s.len = 1448;
+	assert_int_equal(nb_tcp_frame_build_hdr(hdr, 65, &f, &s), -ENOSPC);
+	assert_int_equal(nb_tcp_frame_build_hdr(hdr, 66, &f, &s), 66);
+	s.has_stamp = 0;
+	s.len = 5; /* 14 + 20 + 20 + 5 = 59 bytes: padded */
+	assert_int_equal(nb_tcp_frame_build_hdr(hdr, sizeof(hdr), &f, &s),
+			 -ENOSPC);
+	s.len = 6;
+	assert_int_equal(nb_tcp_frame_build_hdr(hdr, sizeof(hdr), &f, &s), 54);
+}
+
 static void
 test_fuzz_parse(void **state)
 {
@@ -1196,6 +1292,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_wire),
+		cmocka_unit_test(test_wire_hdr_only),
 		cmocka_unit_test(test_check_auto),
 		cmocka_unit_test(test_pingpong),
 		cmocka_unit_test(test_cubic),
