@@ -5,59 +5,6 @@
 #include "nb_frame.h"
 
 uint32_t
-nb_csum_partial(const void *data, size_t len, uint32_t sum)
-{
-	/*
-	 * RFC 1071: the one's-complement sum does not depend on the byte
-	 * order, so sum 8 native bytes at a time with the end-around carry
-	 * and swap the folded 16 bits once (on a little-endian host).
-	 */
-	const uint8_t *p = data;
-	uint64_t s = 0, v;
-	uint16_t h;
-
-	while (len >= 8) {
-		memcpy(&v, p, 8);
-		s += v;
-		s += s < v; /* end-around carry */
-		p += 8;
-		len -= 8;
-	}
-	while (len >= 2) {
-		memcpy(&h, p, 2);
-		s += h;
-		s += s < h;
-		p += 2;
-		len -= 2;
-	}
-	if (len) {
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		v = p[0]; /* the high byte of a big-endian word */
-#else
-		v = (uint64_t)p[0] << 8;
-#endif
-		s += v;
-		s += s < v;
-	}
-	s = (s & 0xffffffffu) + (s >> 32);
-	s = (s & 0xffffu) + (s >> 16);
-	s = (s & 0xffffu) + (s >> 16);
-	s = (s & 0xffffu) + (s >> 16);
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	s = ((s & 0xff) << 8) | (s >> 8);
-#endif
-	return sum + (uint32_t)s;
-}
-
-uint16_t
-nb_csum_fold(uint32_t sum)
-{
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
-}
-
-uint32_t
 nb_eth_hdr_write(uint8_t *p, const uint8_t dst[6], const uint8_t src[6],
 		 uint16_t vlan_id, uint16_t ethertype)
 {
