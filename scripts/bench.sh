@@ -7,6 +7,11 @@
 # printed with their range and every run's CPU share. A pair in which a
 # busy-polling thread of either run had less than --min-share of its CPU is
 # run again (up to --retries times) and otherwise left out, and says so.
+# So is a pair under which the host itself changed: A runs again after B
+# (A B A'), and when A and A' differ by more than --max-drift the pair
+# measured two different hosts (on the reference VM the same run gives
+# 11-13 or 30-38 Mpps from one minute to the next, whichever tool runs);
+# a counted pair's A is the mean of A and A'.
 #
 # Comparisons (--only picks some, by key):
 #   gen       net_null, --size B: dpdk-nbench's generator (--rate max, every
@@ -52,7 +57,7 @@ usage() {
 	cat <<EOF
 Usage: sudo scripts/bench.sh [--time S] [--size B] [--pairs N]
                              [--min-share P] [--retries R] [--only KEYS]
-                             [--pace-time S]
+                             [--pace-time S] [--max-drift P]
 
 Runs dpdk-nbench against dpdk-testpmd (and iperf3/sockperf over the
 kernel's loopback) in alternating pairs of runs and prints, per comparison,
@@ -65,8 +70,11 @@ Options:
   --pairs N      pairs of runs per comparison, 1..99 (default 5)
   --min-share P  a pair counts only if every busy-polling thread of both
                  runs had at least P % of its CPU, 0..100 (default 95)
-  --retries R    times a pair below --min-share is run again before it is
-                 left out, 0..9 (default 2)
+  --retries R    times a pair below --min-share or past --max-drift is
+                 run again before it is left out, 0..9 (default 2)
+  --max-drift P  A runs again after B (A B A'); a pair counts only if A
+                 and A' differ by at most P % of the larger, 0..100
+                 (default 25; 0: no A' run, no check)
   --only KEYS    comma-separated subset of $ALL_KEYS
                  (default all)
   --pace-time S  seconds of each pacing and stats run, 1..3600 (default 10)
@@ -88,9 +96,11 @@ die_usage() {
 }
 
 time_s=5 size=64 pairs=5 min_share=95 retries=2 only=$ALL_KEYS pace_time=10
+max_drift=25
 while (($#)); do
 	case "$1" in
-	--time | --size | --pairs | --min-share | --retries | --only | --pace-time)
+	--time | --size | --pairs | --min-share | --retries | --only | --pace-time | \
+		--max-drift)
 		(($# >= 2)) || die_usage "$1 needs a value"
 		opt=${1#--} val=$2
 		shift
@@ -107,6 +117,7 @@ while (($#)); do
 	retries) retries=$val ;;
 	only) only=$val ;;
 	pace-time) pace_time=$val ;;
+	max-drift) max_drift=$val ;;
 	*) die_usage "unknown option: --$opt" ;;
 	esac
 	shift
@@ -118,8 +129,10 @@ whole "$pairs" 1 99 || die_usage "--pairs must be 1..99, not '$pairs'"
 whole "$min_share" 0 100 || die_usage "--min-share must be a whole percentage 0..100, not '$min_share'"
 whole "$retries" 0 9 || die_usage "--retries must be 0..9, not '$retries'"
 whole "$pace_time" 1 3600 || die_usage "--pace-time must be a whole number of seconds 1..3600, not '$pace_time'"
+whole "$max_drift" 0 100 || die_usage "--max-drift must be a whole percentage 0..100, not '$max_drift'"
 time_s=$((10#$time_s)) size=$((10#$size)) pairs=$((10#$pairs))
 min_share=$((10#$min_share)) retries=$((10#$retries)) pace_time=$((10#$pace_time))
+max_drift=$((10#$max_drift))
 declare -A WANT
 IFS=, read -r -a keys <<<"$only"
 ((${#keys[@]})) || die_usage "--only needs at least one of $ALL_KEYS"
@@ -349,6 +362,7 @@ ROWS=() # "key|A|B|unit|median|min|max|counted|left out|target"
 # UNIT mpps, gbit or ns; TARGET ">=X", "<=X" or "-".
 compare() {
 	local key=$1 an=$2 bn=$3 unit=$4 target=$5 i try va vb la lb sa sb da db low r
+	local vc lc sc drift why
 	local ratios=() left=0
 	echo
 	echo "## $key: A = $an, B = $bn; $pairs pairs, $time_s s per run"
@@ -359,20 +373,37 @@ compare() {
 			va=$VAL la=$LOAD sa=$STEAL da=$DETAIL
 			"fig_${key}_b" "${key}${i}t${try}b"
 			vb=$VAL lb=$LOAD sb=$STEAL db=$DETAIL
+			drift=0 vc= lc= sc=
+			if ((max_drift > 0)); then
+				"fig_${key}_a" "${key}${i}t${try}c"
+				vc=$VAL lc=$LOAD sc=$STEAL
+				read -r drift va < <(awk -v a="$va" -v c="$vc" 'BEGIN {
+					m = (a > c) ? a : c
+					d = (m > 0) ? 100 * ((a > c) ? a - c : c - a) / m : 0
+					printf "%.1f %.0f\n", d, (a + c) / 2 }')
+			fi
 			r=$(awk -v a="$va" -v b="$vb" 'BEGIN { if (b > 0) printf "%.4f", a / b; else printf "n/a" }')
-			low=$(low_shares "$(echo "$la" | sed 's/\([a-z]*\)=/A.\1=/g') $(echo "$lb" | sed 's/\([a-z]*\)=/B.\1=/g')")
+			low=$(low_shares "$(echo "$la" | sed 's/\([a-z]*\)=/A.\1=/g') $(echo "$lc" | sed 's/\([a-z]*\)=/A2.\1=/g') $(echo "$lb" | sed 's/\([a-z]*\)=/B.\1=/g')")
 			printf '  pair %d%s: A %s, B %s %s, ratio %s; CPU share A %s, B %s; steal A %s%%, B %s%%\n' \
 				"$i" "$( ((try == 0)) || echo " (try $((try + 1)))")" "$(fmt "$unit" "$va")" "$(fmt "$unit" "$vb")" \
 				"$unit" "$r" "${la:-(kernel tool)}" "${lb:-(kernel tool)}" "$sa" "$sb"
+			((max_drift == 0)) ||
+				printf "    A is the mean of A and A' (%s, run after B): they differ by %s %%; CPU share A' %s, steal %s%%\n" \
+					"$(fmt "$unit" "$vc")" "$drift" "${lc:-(kernel tool)}" "$sc"
 			printf '    A: %s\n    B: %s\n' "$da" "$db"
-			if [ -z "$low" ] && [ "$r" != n/a ]; then
+			why=
+			[ -z "$low" ] || why="$low below $min_share %"
+			[ "$r" != n/a ] || why="${why:+$why, }no ratio"
+			awk -v d="$drift" -v m="$max_drift" 'BEGIN { exit !(m > 0 && d > m) }' &&
+				why="${why:+$why, }A and A' $drift % apart (the host changed; --max-drift $max_drift)"
+			if [ -z "$why" ]; then
 				ratios+=("$r")
 				break
 			fi
 			if ((try < retries)); then
-				echo "    not counted: ${low:-no ratio} below $min_share %; running the pair again"
+				echo "    not counted: $why; running the pair again"
 			else
-				echo "    left out: ${low:-no ratio} below $min_share % after $((retries + 1)) tries"
+				echo "    left out: $why after $((retries + 1)) tries"
 				left=$((left + 1))
 				break
 			fi
@@ -455,7 +486,7 @@ echo "environment: cpu '$cpu_model', nproc $(nproc), dpdk $dpdk_ver (pkg-config 
 nb_ver=$("$NBENCH" --version 2>/dev/null || echo "dpdk-nbench ?")
 git_rev=$(git describe --always --dirty 2>/dev/null || echo "no git")
 echo "built: $nb_ver from git $git_rev"
-echo "settings: $pairs pairs per comparison of $time_s s runs (A B A B ...), a pair counted when every busy thread had >= $min_share % of its CPU (else run again up to $retries times), frames $size B incl. FCS (testpmd --txpkts=$((size - 4)))"
+echo "settings: $pairs pairs per comparison of $time_s s runs (A B A' ...), a pair counted when every busy thread had >= $min_share % of its CPU and A and A' are within $max_drift % (0: no A'; else run again up to $retries times), frames $size B incl. FCS (testpmd --txpkts=$((size - 4)))"
 busy=$(ps -eo pid=,pcpu=,comm= | awk '$2 >= 50 { printf "%s%s (pid %s, %s%% CPU)", sep, $3, $1, $2; sep = ", " }')
 echo "busy processes at start (50 % CPU or more over their life): ${busy:-none}"
 [ "$(nproc)" -eq 2 ] || echo "note: the lcore maps assume 2 CPUs; this host has $(nproc)"
