@@ -42,6 +42,10 @@ nb_tcp_frame_len(const struct nb_flow *f, const struct nb_tcp_seg *s)
 	       nb_tcp_hdr_len(s) + s->len;
 }
 
+/* The stamp's bytes within its option (after NOP, NOP, kind, length and
+ * the two ExID bytes) */
+#define STAMP_IN_OPT 6
+
 static uint8_t *
 opts_write(uint8_t *o, const struct nb_tcp_seg *s)
 {
@@ -76,7 +80,7 @@ opts_write(uint8_t *o, const struct nb_tcp_seg *s)
 		o[2] = NB_TCP_OPT_EXP;
 		o[3] = 10;
 		nb_put_be16(o + 4, NB_TCP_STAMP_EXID);
-		nb_put_be48(o + 6, s->stamp_ns);
+		nb_put_be48(o + STAMP_IN_OPT, s->stamp_ns);
 		o += NB_TCP_STAMP_LEN;
 	}
 	if (s->nb_sack) {
@@ -220,6 +224,58 @@ nb_tcp_frame_build_hdr(uint8_t *buf, size_t buflen, const struct nb_flow *f,
 		    hdr_csum(ip, tcp, hl, s->len,
 			     nb_tcp_pattern_sum(s->data_off, s->len)));
 	return (int)(len - s->len);
+}
+
+void
+nb_tcp_tmpl_init(struct nb_tcp_tmpl *t, const struct nb_flow *f)
+{
+	struct nb_tcp_seg s;
+	uint8_t *ip, *tcp;
+	uint32_t hl;
+
+	memset(t, 0, sizeof(*t));
+	memset(&s, 0, sizeof(s));
+	s.wscale = NB_TCP_WSCALE_NONE;
+	s.has_stamp = 1; /* flags, seq, ack, window and stamp 0 */
+	hl = hdrs_write(t->b, nb_tcp_frame_len(f, &s), f, &s, &ip, &tcp);
+	nb_put_be16(ip + NB_IPV4_OFF_LEN, 0);
+	nb_put_be16(ip + NB_IPV4_OFF_CSUM, 0);
+	t->l3 = (uint8_t)(ip - t->b);
+	t->l4 = (uint8_t)(tcp - t->b);
+	t->hlen = (uint8_t)(t->l4 + hl);
+	t->ip_sum = nb_csum_partial(ip, NB_IPV4_HLEN, 0);
+	t->tcp_sum = nb_csum_partial(ip + NB_IPV4_OFF_SRC, 8, 0) +
+		     NB_IPPROTO_TCP + nb_csum_partial(tcp, hl, 0);
+}
+
+int
+nb_tcp_tmpl_build(const struct nb_tcp_tmpl *t, uint8_t *buf,
+		  const struct nb_tcp_seg *s)
+{
+	uint8_t *ip = buf + t->l3, *tcp = buf + t->l4;
+	uint32_t tlen = (uint32_t)(t->hlen - t->l4) + s->len;
+	uint64_t st = s->stamp_ns & ((UINT64_C(1) << 48) - 1);
+	uint32_t sum;
+
+	if ((s->flags & (NB_TCP_SYN | NB_TCP_RST)) || !s->has_stamp ||
+	    s->nb_sack || s->len == 0 || s->len > 16384u ||
+	    t->hlen + s->len < NB_MIN_WIRE)
+		return -EINVAL;
+	memcpy(buf, t->b, NB_TCP_TMPL_MAX);
+	nb_put_be16(ip + NB_IPV4_OFF_LEN, (uint16_t)(t->hlen - t->l3 + s->len));
+	nb_put_be16(ip + NB_IPV4_OFF_CSUM,
+		    nb_csum_fold(t->ip_sum + t->hlen - t->l3 + s->len));
+	nb_put_be32(tcp + NB_TCP_OFF_SEQ, s->seq);
+	nb_put_be32(tcp + NB_TCP_OFF_ACK, s->ack);
+	tcp[NB_TCP_OFF_FLAGS] = s->flags;
+	nb_put_be16(tcp + NB_TCP_OFF_WIN, (uint16_t)s->wnd);
+	nb_put_be48(tcp + NB_TCP_HLEN + STAMP_IN_OPT, st);
+	sum = t->tcp_sum + tlen + (s->seq >> 16) + (s->seq & 0xffff) +
+	      (s->ack >> 16) + (s->ack & 0xffff) + s->flags + (uint16_t)s->wnd +
+	      (uint32_t)(st >> 32) + (uint32_t)((st >> 16) & 0xffff) +
+	      (uint32_t)(st & 0xffff) + nb_tcp_pattern_sum(s->data_off, s->len);
+	nb_put_be16(tcp + NB_TCP_OFF_CSUM, nb_csum_fold(sum));
+	return t->hlen;
 }
 
 static int

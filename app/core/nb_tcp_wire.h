@@ -70,6 +70,39 @@ int nb_tcp_frame_build_hdr(uint8_t *buf, size_t buflen, const struct nb_flow *f,
 			   const struct nb_tcp_seg *s);
 
 /*
+ * A connection's data-segment headers, prepared once from its flow (the
+ * bytes hdrs of nb_tcp_frame_build_hdr() write, with the fields a segment
+ * changes left 0) with their constant one's-complement sums, so that a
+ * segment's headers are a copy, seven fields and two sums of a few adds.
+ */
+#define NB_TCP_TMPL_MAX                                                        \
+	(NB_ETH_HLEN + NB_VLAN_HLEN + NB_IPV4_HLEN + NB_TCP_HLEN +             \
+	 NB_TCP_STAMP_LEN)
+struct nb_tcp_tmpl {
+	uint8_t b[NB_TCP_TMPL_MAX];
+	uint8_t hlen;	 /* header bytes: Ethernet to the payload */
+	uint8_t l3, l4;	 /* where the IPv4 and TCP headers start */
+	uint32_t ip_sum; /* the IPv4 header's, total length 0 */
+	/* the pseudo-header's addresses and protocol and the TCP header's
+	 * constant bytes (ports, data offset, option kinds) */
+	uint32_t tcp_sum;
+};
+
+/* Prepare t for flow f's data segments. */
+void nb_tcp_tmpl_init(struct nb_tcp_tmpl *t, const struct nb_flow *f);
+
+/*
+ * The headers of data segment s from t into buf (NB_TCP_TMPL_MAX bytes of
+ * room; bytes past t->hlen are scratch): byte for byte what
+ * nb_tcp_frame_build_hdr() writes for the same flow and segment.  Only a
+ * plain data segment (no SYN or RST, the stamp, no SACK blocks, 1..16384
+ * payload bytes of the pattern, no padding): else -EINVAL and the caller
+ * builds it the general way.  Returns t->hlen.
+ */
+int nb_tcp_tmpl_build(const struct nb_tcp_tmpl *t, uint8_t *buf,
+		      const struct nb_tcp_seg *s);
+
+/*
  * Parse a TCP/IPv4 frame of len bytes: Ethernet, IPv4 as
  * nb_ipv4_locate(), the data offset, every option's length, and (when
  * check_csum) the TCP checksum.  Fills f (MACs, VLAN, addresses, ports;

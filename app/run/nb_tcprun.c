@@ -174,8 +174,10 @@ job_make(struct tcprun *t, uint16_t port, int server, char *err, size_t errlen)
 	j->accept_any = server && !t->loop && !t->is_peer;
 	if (j->accept_any)
 		return j; /* the ends are bound by the SYNs that come */
-	for (i = 0; i < t->n; i++)
+	for (i = 0; i < t->n; i++) {
 		end_flow(t, server, i, &j->ends[i].f);
+		nb_tcp_tmpl_init(&j->ends[i].tmpl, &j->ends[i].f);
+	}
 	return j;
 nomem:
 	snprintf(err, errlen, "out of memory for the TCP connections");

@@ -81,6 +81,7 @@ demux_any(struct nb_tcpjob *j, const struct nb_flow *f,
 	e->f.dst_ip = f->src_ip;
 	e->f.src_port = j->listen_port;
 	e->f.dst_port = f->src_port;
+	nb_tcp_tmpl_init(&e->tmpl, &e->f);
 	return e;
 }
 
@@ -231,22 +232,26 @@ attach_pattern(const struct nb_tcpjob *j, struct rte_mbuf *p, uint64_t off,
 }
 
 /*
- * A segment from the stash (which holds two mbufs or more): with zero
- * copy a data segment's headers and its payload attached to the pattern,
- * else the whole frame in one.  Returns the frame's bytes, 0 if none.
+ * A segment of end e from the stash (which holds two mbufs or more): with
+ * zero copy a data segment's headers (from e's template, or built the
+ * general way for another shape) and its payload attached to the
+ * pattern, else the whole frame in one.  Returns the frame's bytes, 0 if
+ * none.
  */
 static __rte_always_inline uint32_t
-emit_seg(struct nb_tcpjob *j, const struct nb_flow *f, struct nb_tcp_seg *s)
+emit_seg(struct nb_tcpjob *j, const struct nb_tcp_end *e, struct nb_tcp_seg *s)
 {
 	struct rte_mbuf *m = j->stash[--j->nb_stash], *p;
 	int hl;
 
 	if (j->zc_pat == NULL || s->len < NB_TCP_ZC_MIN)
-		return emit(j, f, s, m) == 0 ? m->pkt_len : 0;
-	hl = nb_tcp_frame_build_hdr(rte_pktmbuf_mtod(m, uint8_t *),
-				    rte_pktmbuf_tailroom(m), f, s);
+		return emit(j, &e->f, s, m) == 0 ? m->pkt_len : 0;
+	hl = nb_tcp_tmpl_build(&e->tmpl, rte_pktmbuf_mtod(m, uint8_t *), s);
+	if (unlikely(hl < 0))
+		hl = nb_tcp_frame_build_hdr(rte_pktmbuf_mtod(m, uint8_t *),
+					    rte_pktmbuf_tailroom(m), &e->f, s);
 	if (unlikely(hl < 0)) /* past the pattern's span: copied */
-		return emit(j, f, s, m) == 0 ? m->pkt_len : 0;
+		return emit(j, &e->f, s, m) == 0 ? m->pkt_len : 0;
 	p = j->stash[--j->nb_stash];
 	attach_pattern(j, p, s->data_off, s->len);
 	m->data_len = (uint16_t)hl;
@@ -438,7 +443,7 @@ tx_step(struct nb_tcpjob *j, uint64_t now)
 			if (!nb_tcp_output(&e->c, now, &s))
 				break;
 			s.stamp_ns = now;
-			len = emit_seg(j, &e->f, &s);
+			len = emit_seg(j, e, &s);
 			if (len)
 				nb_budget_spend(&j->cap,
 						j->cap_fixed +

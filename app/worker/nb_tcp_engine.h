@@ -22,6 +22,7 @@
 #include "nb_frame.h"
 #include "nb_hist.h"
 #include "nb_tcp.h"
+#include "nb_tcp_wire.h"
 #include "nb_tokens.h"
 #include "nb_worker.h"
 
@@ -31,10 +32,11 @@
 
 struct nb_tcp_end {
 	struct nb_tcp_conn c;
-	struct nb_flow f;      /* our frames: we are the source */
-	uint64_t open_ns;      /* the SYN (sent, or taken by a listener) */
-	uint64_t done_ns;      /* nb_tcp_finished() first seen; 0 not yet */
-	uint64_t all_acked_ns; /* a sender: every byte acknowledged */
+	struct nb_flow f;	 /* our frames: we are the source */
+	struct nb_tcp_tmpl tmpl; /* f's data-segment headers, zero copy */
+	uint64_t open_ns;	 /* the SYN (sent, or taken by a listener) */
+	uint64_t done_ns;	 /* nb_tcp_finished() first seen; 0 not yet */
+	uint64_t all_acked_ns;	 /* a sender: every byte acknowledged */
 	/* --pingpong: messages given to TCP, and when the last one was */
 	uint64_t pp_count, pp_sent_ns;
 } __rte_cache_aligned;

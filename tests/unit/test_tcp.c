@@ -1161,6 +1161,84 @@ test_wire(void **state)
 			 -ENOSPC);
 }
 
+/*
+ * A connection's template: for flows with and without a tag, other TTLs
+ * and IDs, and segments of every flag, window, stamp, sequence and
+ * payload offset, its headers are nb_tcp_frame_build_hdr()'s bytes; the
+ * segments it is not for (SYN, RST, no stamp, SACK blocks, no payload,
+ * past the span, padded) refused.
+ */
+static void
+test_wire_template(void **state)
+{
+	uint8_t want[128], got[NB_TCP_TMPL_MAX + 8];
+	static const uint8_t flags[] = {NB_TCP_ACK, NB_TCP_ACK | NB_TCP_PSH,
+					NB_TCP_ACK | NB_TCP_FIN,
+					NB_TCP_ACK | NB_TCP_PSH | NB_TCP_FIN};
+	struct nb_tcp_tmpl t;
+	struct nb_tcp_seg s;
+	struct nb_flow f;
+	unsigned int k, i;
+	int n;
+
+	(void)state;
+	nb_tcp_pattern_init();
+	srand(12);
+	for (k = 0; k < 8; k++) {
+		f = k % 2 ? flow_s2c : flow_c2s;
+		f.vlan_id = (uint16_t)(k / 2 % 2 ? 1 + rand() % 4094 : 0);
+		f.ttl = (uint8_t)(k / 4 ? rand() % 256 : 0);
+		f.stream_id = (uint16_t)rand();
+		f.src_ip = (uint32_t)rand() * 2654435761u;
+		f.dst_port = (uint16_t)rand();
+		nb_tcp_tmpl_init(&t, &f);
+		for (i = 0; i < 2000; i++) {
+			memset(&s, 0, sizeof(s));
+			s.wscale = NB_TCP_WSCALE_NONE;
+			s.flags = flags[i % 4];
+			s.seq = (uint32_t)rand() * 2654435761u + i;
+			s.ack = i % 7 ? (uint32_t)rand() * 40503u : 0xffffffffu;
+			s.wnd = i % 5 ? (uint32_t)rand() & 0xffff : 0xffff;
+			s.has_stamp = 1;
+			s.stamp_ns = ((uint64_t)rand() << 31) ^
+				     (uint64_t)rand() ^
+				     (i % 3 ? 0 : UINT64_C(0xffff) << 48);
+			s.len = (uint16_t)(i % 11 ? 1 + rand() % 16384 : 1448);
+			s.data_off =
+				((uint64_t)rand() << 20) + (uint64_t)rand();
+			n = nb_tcp_frame_build_hdr(want, sizeof(want), &f, &s);
+			assert_true(n > 0);
+			memset(got, 0xa5, sizeof(got));
+			assert_int_equal(nb_tcp_tmpl_build(&t, got, &s), n);
+			assert_memory_equal(got, want, (size_t)n);
+		}
+	}
+	/* refused */
+	f = flow_c2s;
+	nb_tcp_tmpl_init(&t, &f);
+	memset(&s, 0, sizeof(s));
+	s.wscale = NB_TCP_WSCALE_NONE;
+	s.flags = NB_TCP_ACK;
+	s.has_stamp = 1;
+	s.len = 100;
+	assert_int_equal(nb_tcp_tmpl_build(&t, got, &s), t.hlen);
+	s.flags = NB_TCP_SYN | NB_TCP_ACK;
+	assert_int_equal(nb_tcp_tmpl_build(&t, got, &s), -EINVAL);
+	s.flags = NB_TCP_RST | NB_TCP_ACK;
+	assert_int_equal(nb_tcp_tmpl_build(&t, got, &s), -EINVAL);
+	s.flags = NB_TCP_ACK;
+	s.has_stamp = 0;
+	assert_int_equal(nb_tcp_tmpl_build(&t, got, &s), -EINVAL);
+	s.has_stamp = 1;
+	s.nb_sack = 1;
+	assert_int_equal(nb_tcp_tmpl_build(&t, got, &s), -EINVAL);
+	s.nb_sack = 0;
+	s.len = 0;
+	assert_int_equal(nb_tcp_tmpl_build(&t, got, &s), -EINVAL);
+	s.len = 16385;
+	assert_int_equal(nb_tcp_tmpl_build(&t, got, &s), -EINVAL);
+}
+
 /* IPv4 header and TCP checksums of frame b (len bytes, an 802.1Q tag
  * when vlan) by the reference sum: 1 when both are right. */
 static int
@@ -1293,6 +1371,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_wire),
 		cmocka_unit_test(test_wire_hdr_only),
+		cmocka_unit_test(test_wire_template),
 		cmocka_unit_test(test_check_auto),
 		cmocka_unit_test(test_pingpong),
 		cmocka_unit_test(test_cubic),
