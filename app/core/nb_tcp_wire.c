@@ -132,8 +132,9 @@ nb_tcp_frame_csum_ok(const uint8_t *buf, const struct nb_tcp_seg *s,
 	return same ? 2 : 1;
 }
 
-/* Headers of s from f's addressing, checksums left 0: the IPv4 and TCP
- * header pointers out.  Returns the TCP header's length. */
+/* Headers of s from f's addressing for a frame of len bytes (the IPv4
+ * checksum written, the TCP checksum left 0), the IPv4 and TCP header
+ * pointers out.  Returns the TCP header's length. */
 static uint32_t
 hdrs_write(uint8_t *buf, uint32_t len, const struct nb_flow *f,
 	   const struct nb_tcp_seg *s, uint8_t **ip_out, uint8_t **tcp_out)
