@@ -232,20 +232,49 @@ attach_pattern(const struct nb_tcpjob *j, struct rte_mbuf *p, uint64_t off,
 }
 
 /*
+ * A data segment in one mbuf: the headers from e's template, then the
+ * pattern copied after them.  0 for a shape the template is not for (or
+ * one that does not fit): the caller builds it the general way.
+ */
+static __rte_always_inline uint32_t
+emit_copied(struct nb_tcpjob *j, const struct nb_tcp_end *e,
+	    const struct nb_tcp_seg *s, struct rte_mbuf *m)
+{
+	uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *);
+	int hl;
+
+	if (rte_pktmbuf_tailroom(m) < NB_TCP_TMPL_MAX + s->len)
+		return 0;
+	hl = nb_tcp_tmpl_build(&e->tmpl, d, s);
+	if (hl < 0)
+		return 0;
+	memcpy(d + hl, nb_tcp_pattern_at(s->data_off), s->len);
+	m->data_len = (uint16_t)(hl + s->len);
+	m->pkt_len = m->data_len;
+	pend_push(j, m);
+	return m->pkt_len;
+}
+
+/*
  * A segment of end e from the stash (which holds two mbufs or more): with
  * zero copy a data segment's headers (from e's template, or built the
  * general way for another shape) and its payload attached to the
- * pattern, else the whole frame in one.  Returns the frame's bytes, 0 if
- * none.
+ * pattern, else the whole frame in one (a plain data segment from the
+ * template and the pattern).  Returns the frame's bytes, 0 if none.
  */
 static __rte_always_inline uint32_t
 emit_seg(struct nb_tcpjob *j, const struct nb_tcp_end *e, struct nb_tcp_seg *s)
 {
 	struct rte_mbuf *m = j->stash[--j->nb_stash], *p;
+	uint32_t n;
 	int hl;
 
-	if (j->zc_pat == NULL || s->len < NB_TCP_ZC_MIN)
+	if (j->zc_pat == NULL || s->len < NB_TCP_ZC_MIN) {
+		n = emit_copied(j, e, s, m);
+		if (n)
+			return n;
 		return emit(j, &e->f, s, m) == 0 ? m->pkt_len : 0;
+	}
 	hl = nb_tcp_tmpl_build(&e->tmpl, rte_pktmbuf_mtod(m, uint8_t *), s);
 	if (unlikely(hl < 0))
 		hl = nb_tcp_frame_build_hdr(rte_pktmbuf_mtod(m, uint8_t *),
