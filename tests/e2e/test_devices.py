@@ -497,45 +497,6 @@ class Bonding(nbe2e.E2ECase):
                 self.assertTrue(all(n > tool // 2 - 64 for n in mine),
                                 mine)
 
-    def test_tcp_zero_copy_over_virtio_user(self):
-        """--tcp over virtio-user to a vhost-user responder: the client's
-        data segments leave as two mbufs, the second attached to the
-        pattern's memzone, which the vhost side reads through the memory
-        the client shares with it (virtio-user hands it virtual
-        addresses, not the IOVA a NIC would DMA from); the responder
-        counts and checks every byte of --bytes 20M."""
-        sock = os.path.join(self.tmpdir, nbe2e.unique("vh") + ".sock")
-        resp, mac = self.start_responder(sock, ["--one-off"])
-        eal = ["--no-pci", "--lcores", nbe2e.CLIENT_LCORES, "--log-level",
-               "lib.eal:error", "--single-file-segments", "--file-prefix",
-               nbe2e.unique("cli"), "--vdev",
-               "net_virtio_user0,path=%s,queues=1" % sock]
-        total = 20 * 1024 * 1024
-        r = self.nb.run(eal, ["--peer", mac, "--tcp", "--bytes",
-                              str(total), "--json"], timeout=90, name="cli")
-        self.assertOk(r)
-        resp.wait(timeout=30)
-        d = r.json()
-        nb, e = d["nbench"], d["end"]
-        self.assertNotIn("error", d)
-        self.assertEqual(nb["tx_payload"], "zero-copy")
-        self.assertEqual(nb["connections_closed"], 1)
-        self.assertEqual(nb["bad_bytes"], 0)
-        self.assertEqual(nb["payload"], "checked")
-        # what the responder took in, in order and checked
-        self.assertEqual(e["sum_received"]["bytes"], total)
-        self.assertEqual(e["sum_sent"]["bytes"], total)
-        # every frame the client's tool sent went through virtio-user's
-        # PMD (control frames beside them), and the responder counted no
-        # frame it could not take
-        me = nb["ports"][0]
-        self.assertGreaterEqual(me["pmd"]["opackets"], me["tool_tx_packets"])
-        self.assertGreater(me["tool_tx_packets"], total // 1460)
-        rsp = nb["responder"]
-        self.assertEqual(rsp["bad_checksum"], 0)
-        self.assertEqual(rsp["foreign"], 0)
-        self.assertEqual(rsp["stray"], 0)
-
     def stop(self, p, log):
         test_peer.PeerBase.stop(self, p, log)
 
