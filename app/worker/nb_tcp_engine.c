@@ -300,10 +300,16 @@ stash_fill(struct nb_tcpjob *j)
 	if (want < NB_BURST)
 		return;
 	if (likely(rte_pktmbuf_alloc_bulk(j->pool, j->stash + j->nb_stash,
-					  want) == 0))
+					  want) == 0)) {
 		j->nb_stash = NB_TCP_STASH;
-	else
-		j->alloc_fail++;
+		return;
+	}
+	j->alloc_fail++;
+	/* a pool nearly drained (a bulk is all or nothing): the two mbufs
+	 * one segment needs, if it has them, so the sender still moves */
+	if (j->nb_stash < 2 &&
+	    rte_pktmbuf_alloc_bulk(j->pool, j->stash + j->nb_stash, 2) == 0)
+		j->nb_stash = (uint16_t)(j->nb_stash + 2);
 }
 
 /* Answer a stray segment with the RST RFC 793 asks for. */
