@@ -40,19 +40,30 @@ nb_tcp_pattern_init(void)
 	pattern_ready = 1;
 }
 
+/* x - y mod 65535, both below 65535: no division on the hot path */
+static inline uint32_t
+sub65535(uint32_t x, uint32_t y)
+{
+	return x >= y ? x - y : x + 65535u - y;
+}
+
 uint32_t
 nb_tcp_pattern_sum(uint64_t k, uint32_t len)
 {
 	uint32_t a = (uint32_t)(k % NB_TCP_PATTERN_PERIOD), b = a + len;
-	uint32_t e = (sum_even[b] + 65535u - sum_even[a]) % 65535u;
+	uint32_t e = sub65535(sum_even[b], sum_even[a]);
 	uint32_t t;
 
 	if (a % 2 == 0)
 		return e;
 	/* from an odd start the roles swap: odd-placed bytes are high,
-	 * i.e. 257 x (every byte) - (the even-start sum) */
-	t = (sum_all[b] + 65535u - sum_all[a]) % 65535u;
-	return (257u * t + 65535u - e) % 65535u;
+	 * i.e. 257 x (every byte) - (the even-start sum); 65536 is 1 mod
+	 * 65535, so one fold and one subtraction reduce 257 x t */
+	t = 257u * sub65535(sum_all[b], sum_all[a]);
+	t = (t & 0xffffu) + (t >> 16);
+	if (t >= 65535u)
+		t -= 65535u;
+	return sub65535(t, e);
 }
 
 uint8_t
