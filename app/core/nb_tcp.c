@@ -1357,6 +1357,46 @@ nb_tcp_output(struct nb_tcp_conn *c, uint64_t now, struct nb_tcp_seg *s)
 	return 0;
 }
 
+unsigned int
+nb_tcp_output_run(struct nb_tcp_conn *c, uint64_t now, unsigned int max,
+		  struct nb_tcp_seg *s)
+{
+	uint64_t m = seg_payload(c), dend, lim, fl, k;
+
+	if (c->rst_pending || c->syn_pending || c->rexmit_pending ||
+	    c->probe_pending || !can_send(c->state) || sack_recovery(c) ||
+	    (c->rto_due && now >= c->rto_due) ||
+	    (c->delack_due && now >= c->delack_due) ||
+	    c->snd_nxt < c->snd_max || m == 0)
+		return 0;
+	dend = min64(c->snd_end, c->snd_app);
+	/* full segments that end before dend: none of them gets PSH */
+	if (dend <= c->snd_nxt + m)
+		return 0;
+	k = (dend - 1 - c->snd_nxt) / m;
+	/* nb_tcp_output's window: cwnd (plus limited transmit), the peer's */
+	lim = min64(c->cwnd + ((!c->in_recovery && c->dupacks <= 2)
+				       ? c->dupacks * m
+				       : 0),
+		    c->snd_wnd);
+	fl = c->snd_nxt - c->snd_una;
+	if (lim < fl + m)
+		return 0;
+	k = min64(k, (lim - fl) / m);
+	k = min64(k, max);
+	if (k == 0)
+		return 0;
+	memset(s, 0, sizeof(*s));
+	s->wscale = NB_TCP_WSCALE_NONE;
+	out_data(c, now, s, c->snd_nxt, (uint32_t)m);
+	/* the other k - 1: out_data's effects that differ, once */
+	c->st.data_segs_out += k - 1;
+	c->snd_nxt += k * m;
+	c->snd_max = c->snd_nxt;
+	c->st.segs_out += k;
+	return (unsigned int)k;
+}
+
 int
 nb_tcp_rst_for(const struct nb_tcp_seg *s, struct nb_tcp_seg *out)
 {

@@ -275,6 +275,19 @@ void nb_tcp_input(struct nb_tcp_conn *c, const struct nb_tcp_seg *s,
  */
 int nb_tcp_output(struct nb_tcp_conn *c, uint64_t now, struct nb_tcp_seg *s);
 
+/*
+ * The common case of a bulk sender in one call: up to max segments of new
+ * data, each a full segment and none the last before the data stops (so
+ * no PSH), when nothing else is due (no RST, SYN, retransmission, probe or
+ * timer; not in recovery with SACK).  Returns how many, k, with s the
+ * first: segment i is s with seq and data_off i x s->len further on.  The
+ * connection is left exactly as k calls of nb_tcp_output() would leave it,
+ * and those calls would have given those segments.  0: nothing of that
+ * kind now; ask nb_tcp_output().
+ */
+unsigned int nb_tcp_output_run(struct nb_tcp_conn *c, uint64_t now,
+			       unsigned int max, struct nb_tcp_seg *s);
+
 /* When the next timer is due (0: none armed).  nb_tcp_output() acts on
  * timers that are due; call it at or after this time. */
 uint64_t nb_tcp_next_event(const struct nb_tcp_conn *c);

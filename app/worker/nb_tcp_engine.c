@@ -467,11 +467,34 @@ rx_step(struct nb_tcpjob *j, uint16_t q, const struct nb_run *run)
 	rte_pktmbuf_free_bulk(pkts, n);
 }
 
+/*
+ * Up to max full segments of new data of end e in one nb_tcp_output_run()
+ * (none: 0), each built as emit_seg builds one.  Only without a --max-rate
+ * cap: a run is not metered segment by segment.
+ */
+static __rte_always_inline unsigned int
+emit_run(struct nb_tcpjob *j, struct nb_tcp_end *e, uint64_t now,
+	 unsigned int max)
+{
+	struct nb_tcp_seg s;
+	unsigned int r, x;
+
+	r = nb_tcp_output_run(&e->c, now, max, &s);
+	s.stamp_ns = now;
+	for (x = 0; x < r; x++) {
+		emit_seg(j, e, &s);
+		s.seq += s.len;
+		s.data_off += s.len;
+	}
+	return r;
+}
+
 static void
 tx_step(struct nb_tcpjob *j, uint64_t now)
 {
 	struct nb_tcp_seg s;
-	uint32_t k, i = j->rr, segs, len;
+	uint32_t k, i = j->rr, segs, len, room;
+	const int capped = j->cap.rate != 0;
 	uint64_t bytes = 0;
 	uint16_t sent;
 
@@ -485,13 +508,25 @@ tx_step(struct nb_tcpjob *j, uint64_t now)
 			       j->pend_head + j->nb_pend < NB_BURST;
 		     segs++) {
 			if (unlikely(j->nb_stash < 2) ||
-			    unlikely(!nb_budget_ok(&j->cap, now)))
+			    unlikely(capped && !nb_budget_ok(&j->cap, now)))
 				goto out;
+			if (!capped) {
+				room = RTE_MIN(
+					(uint32_t)(NB_BURST - j->pend_head -
+						   j->nb_pend),
+					RTE_MIN((uint32_t)j->nb_stash / 2,
+						NB_TCP_SEGS_PER_TURN - segs));
+				len = emit_run(j, e, now, room);
+				if (len) {
+					segs += len - 1;
+					continue;
+				}
+			}
 			if (!nb_tcp_output(&e->c, now, &s))
 				break;
 			s.stamp_ns = now;
 			len = emit_seg(j, e, &s);
-			if (len)
+			if (len && capped)
 				nb_budget_spend(&j->cap,
 						j->cap_fixed +
 							j->cap_per_byte * len);

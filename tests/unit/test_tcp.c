@@ -353,12 +353,59 @@ deliver(struct sim *s, const struct pkt *p)
 	}
 }
 
+/*
+ * When sim_run_max is set, the client sends through nb_tcp_output_run()
+ * (at most 1 to sim_run_max segments a call, drawn from run_seed): each
+ * run is checked against a copy of the connection asked k times through
+ * nb_tcp_output(): the same segments, then the same state, byte for byte.
+ */
+static unsigned int sim_run_max;
+static uint64_t run_seed = 7, runs_seen, run_segs, run_max_k;
+
+static unsigned int
+client_run(struct sim *s, struct nb_tcp_conn *c, struct nb_tcp_seg *seg)
+{
+	struct nb_tcp_conn ref = *c;
+	unsigned int max = 1 + (unsigned int)rng_below(&run_seed, sim_run_max);
+	unsigned int k = nb_tcp_output_run(c, s->now, max, seg), i;
+
+	if (k == 0) {
+		assert_memory_equal(&ref, c, sizeof(ref));
+		return 0;
+	}
+	assert_true(k <= max);
+	assert_int_equal(seg->len, PAY);
+	assert_int_equal(seg->flags, NB_TCP_ACK);
+	assert_false(seg->rexmit);
+	for (i = 0; i < k; i++) {
+		struct nb_tcp_seg r, x = *seg;
+
+		x.seq += i * seg->len;
+		x.data_off += i * seg->len;
+		assert_int_equal(nb_tcp_output(&ref, s->now, &r), 1);
+		assert_memory_equal(&x, &r, sizeof(r));
+		transmit(s, 1, &x);
+	}
+	assert_memory_equal(&ref, c, sizeof(ref));
+	runs_seen++;
+	run_segs += k;
+	if (k > run_max_k)
+		run_max_k = k;
+	return k;
+}
+
 static void
 pump(struct sim *s, struct nb_tcp_conn *c, int client)
 {
 	struct nb_tcp_seg seg;
 	uint64_t una = c->snd_una;
 
+	while (client && sim_run_max && client_run(s, c, &seg)) {
+		uint64_t fl = nb_tcp_flight(c);
+
+		if (fl > s->max_flight)
+			s->max_flight = fl;
+	}
 	while (nb_tcp_output(c, s->now, &seg)) {
 		if (client && seg.rexmit && seg.len &&
 		    seg.seq == c->iss + (uint32_t)una && !c->in_recovery &&
@@ -1363,6 +1410,54 @@ test_fuzz_parse(void **state)
 	}
 }
 
+/*
+ * nb_tcp_output_run() in the scenarios above (client_run checks every run
+ * against nb_tcp_output): their own assertions hold too, every byte
+ * delivered once and NewReno's rules, with runs of many segments seen.
+ */
+static void
+test_output_run(void **state)
+{
+	sim_run_max = 32;
+	runs_seen = run_segs = run_max_k = 0;
+	test_clean_transfer(state);
+	assert_true(runs_seen > 100);
+	assert_true(run_max_k >= 2);
+	test_single_loss_fast_retransmit(state);
+	test_burst_loss_partial_acks(state);
+	test_random_loss(state);
+	test_ack_loss_reorder_dup(state);
+	test_window_limit(state);
+	test_bottleneck_queue(state);
+	test_rto_backoff(state);
+	test_wraparound(state);
+	test_delayed_ack(state);
+	test_close_on_time(state);
+	test_pingpong(state);
+	/* data that ends where a segment ends, the stream's and each
+	 * message's: that last segment (PSH) is nb_tcp_output's, not a
+	 * run's (client_run compares the flags) */
+	sim_sack = 1;
+	sim_init(&S, 2000ull * PAY, 1 << 20, 11, 12);
+	sim_run(&S, 60ull * 1000000000);
+	assert_delivered(&S, 2000ull * PAY);
+	sim_init(&S, UINT64_MAX, 1 << 20, 13, 14);
+	S.srv.snd_end = UINT64_MAX;
+	S.srv.close_after_send = 0;
+	nb_tcp_send_limit(&S.srv, 0);
+	nb_tcp_send_limit(&S.cli, 0);
+	S.pp_msg = 8 * PAY;
+	S.pp_n = 50;
+	sim_run(&S, 60ull * 1000000000);
+	assert_int_equal(S.srv.st.bytes_rcvd, 50ull * 8 * PAY);
+	assert_int_equal(S.cli.state, NB_TCP_TIME_WAIT);
+	sim_run_max = 0;
+	/* delayed ACKs open the window two segments at a time, and a
+	 * recovery's end more: runs longer than one */
+	assert_true(run_max_k >= 4);
+	assert_true(run_segs > runs_seen); /* more than one a run, mean */
+}
+
 static int newreno = 0, sack = 1;
 
 int
@@ -1419,6 +1514,10 @@ main(void)
 		cmocka_unit_test_prestate_setup_teardown(test_close_on_time,
 							 NULL, NULL, &sack),
 		cmocka_unit_test(test_reset_and_unacceptable),
+		cmocka_unit_test_prestate_setup_teardown(test_output_run, NULL,
+							 NULL, &newreno),
+		cmocka_unit_test_prestate_setup_teardown(test_output_run, NULL,
+							 NULL, &sack),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
