@@ -213,6 +213,33 @@ nb_csum_partial(const void *data, size_t len, uint32_t sum)
 	return sum + (uint32_t)s;
 }
 
+/*
+ * nb_csum_partial(data, 4 x n, 0) for a few words (a header: n of 16 or
+ * fewer), by plain adds of 32-bit words, which cannot carry out of 64
+ * bits, and one fold: no carry to test after each add.
+ */
+static inline uint32_t
+nb_csum_words(const void *data, unsigned int n)
+{
+	const uint8_t *p = data;
+	uint64_t s = 0;
+	uint32_t w;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		memcpy(&w, p + 4 * i, 4);
+		s += w;
+	}
+	s = (s & 0xffffffffu) + (s >> 32);
+	s = (s & 0xffffu) + (s >> 16);
+	s = (s & 0xffffu) + (s >> 16);
+	s = (s & 0xffffu) + (s >> 16);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	s = ((s & 0xff) << 8) | (s >> 8);
+#endif
+	return (uint32_t)s;
+}
+
 static inline uint16_t
 nb_csum_fold(uint32_t sum)
 {

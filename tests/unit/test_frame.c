@@ -1005,11 +1005,36 @@ test_random_frames(void **state)
 	assert_true(counts[NB_FRAME_FOREIGN] > 10000);
 }
 
+/* nb_csum_words is nb_csum_partial for whole words: the same 16-bit
+ * value for 0 to 16 words of random, all-zero and all-one bytes, at odd
+ * addresses too. */
+static void
+test_csum_words(void **state)
+{
+	uint8_t buf[72];
+	uint64_t seed = 5;
+	unsigned int i, n, k;
+
+	(void)state;
+	for (i = 0; i < 30000; i++) {
+		unsigned int off = i % 5;
+
+		for (k = 0; k < sizeof(buf); k++)
+			buf[k] = i % 97 == 1   ? 0
+				 : i % 97 == 2 ? 0xff
+					       : (uint8_t)rng_next(&seed);
+		n = i % 17;
+		assert_int_equal(nb_csum_words(buf + off, n),
+				 nb_csum_partial(buf + off, 4 * n, 0));
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_csum_words),
 		cmocka_unit_test(test_warmup),
 		cmocka_unit_test(test_all_sizes_checksums),
 		cmocka_unit_test(test_udp_zero_checksum),

@@ -1411,6 +1411,77 @@ test_fuzz_parse(void **state)
 }
 
 /*
+ * The parser's shortcut for the common shape (untagged IPv4, the stamp
+ * option alone) against the general way: the same verdict and the same
+ * fields for frames of every shape, whole, cut short, and with bytes of
+ * their headers changed at random.
+ */
+static void
+test_parse_fast(void **state)
+{
+	static const uint16_t lens[] = {0, 1, 2, 100, 1400, 1448};
+	uint8_t buf[1600], mut[1600];
+	uint64_t seed = 11, fastshape = 0, agreed = 0;
+	unsigned int i, j;
+
+	(void)state;
+	for (i = 0; i < 40000; i++) {
+		struct nb_tcp_seg s = {0}, a, b;
+		struct nb_flow fl = flow_c2s, fa, fb;
+		uint32_t len;
+		int ra, rb, n;
+
+		s.wscale = NB_TCP_WSCALE_NONE;
+		s.seq = (uint32_t)rng_next(&seed);
+		s.ack = (uint32_t)rng_next(&seed);
+		s.flags = (uint8_t)(rng_next(&seed) & 0x3f);
+		s.wnd = (uint32_t)rng_below(&seed, 65536);
+		s.len = lens[rng_below(&seed, 6)];
+		s.data_off = rng_below(&seed, 1ull << 40);
+		s.has_stamp = rng_below(&seed, 8) != 0;
+		s.stamp_ns = rng_next(&seed);
+		if (rng_below(&seed, 8) == 0)
+			s.nb_sack = (uint8_t)(1 + rng_below(&seed, 3));
+		fl.vlan_id = rng_below(&seed, 8) == 0 ? 7 : 0;
+		fl.stream_id = (uint16_t)rng_next(&seed);
+		fl.ttl = (uint8_t)rng_next(&seed);
+		n = nb_tcp_frame_build(buf, sizeof(buf), &fl, &s, NULL);
+		assert_true(n > 0);
+		len = (uint32_t)n;
+		memcpy(mut, buf, len);
+		/* a quarter whole, the rest with header bytes changed, some
+		 * of them cut short too */
+		for (j = 0; i % 4 && j < 1 + rng_below(&seed, 3); j++)
+			mut[rng_below(&seed, 70)] ^=
+				(uint8_t)(1u << rng_below(&seed, 8));
+		/* a third with the IPv4 header's sum made right again, so a
+		 * changed field of it reaches the checks after the sum */
+		if (i % 3 == 0 && !fl.vlan_id) {
+			nb_put_be16(mut + 24, 0);
+			nb_put_be16(mut + 24, nb_ipv4_hdr_csum(mut + 14, 20));
+		}
+		if (i % 8 == 7)
+			len = (uint32_t)rng_below(&seed, len + 1);
+		memset(&fa, 0, sizeof(fa));
+		memset(&fb, 0, sizeof(fb));
+		ra = nb_tcp_frame_parse(mut, len, (int)(i % 2), &fa, &a);
+		rb = nb_tcp_frame_parse_general(mut, len, (int)(i % 2), &fb,
+						&b);
+		assert_int_equal(ra, rb);
+		if (ra == 0) {
+			assert_memory_equal(&a, &b, sizeof(a));
+			assert_memory_equal(&fa, &fb, sizeof(fa));
+			agreed++;
+			fastshape += !fl.vlan_id && s.has_stamp && !s.nb_sack &&
+				     !(s.flags & NB_TCP_SYN) && i % 4 == 0;
+		}
+	}
+	/* both kinds seen, the shortcut's shape in thousands */
+	assert_true(agreed > 10000);
+	assert_true(fastshape > 2000);
+}
+
+/*
  * nb_tcp_output_run() in the scenarios above (client_run checks every run
  * against nb_tcp_output): their own assertions hold too, every byte
  * delivered once and NewReno's rules, with runs of many segments seen.
@@ -1472,6 +1543,7 @@ main(void)
 		cmocka_unit_test(test_cubic),
 		cmocka_unit_test(test_report),
 		cmocka_unit_test(test_fuzz_parse),
+		cmocka_unit_test(test_parse_fast),
 		cmocka_unit_test(test_clean_transfer),
 		cmocka_unit_test(test_initial_window),
 		cmocka_unit_test_prestate_setup_teardown(
