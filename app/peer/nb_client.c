@@ -127,8 +127,9 @@ client_close(struct nb_peer *pr, uint8_t type)
 	int ret;
 
 	nb_ctl_msg_init(&m, type, pr->session);
-	/* a suite's next trial is another session on the same port */
-	if (type == NB_CTL_DONE && !pr->in_suite)
+	/* a suite's next trial, a sweep's next size: another session on
+	 * the same port, which the responder must keep polling */
+	if (type == NB_CTL_DONE && !pr->in_suite && !pr->more_sessions)
 		m.u.done.flags = NB_CTL_DONE_F_LEAVING;
 	ret = nb_peer_send(pr, &m);
 	if (ret == 0)
@@ -527,6 +528,7 @@ peer_sweep(struct nb_peer *pr)
 	for (k = 0; k < cfg->tcp_msgs.n && !interrupted && !why[0]; k++) {
 		cfg->tcp_msg = cfg->tcp_msgs.sizes[k];
 		pr->sweep_later = k > 0;
+		pr->more_sessions = k + 1 < cfg->tcp_msgs.n;
 		if (client_session(pr, &params, NULL, NULL, &code) != 0 ||
 		    pr->tcp == NULL) {
 			nb_peertest_free(pr);

@@ -75,6 +75,8 @@ struct nb_peer {
 			  * to its report, not to stdout */
 	int sweep_later; /* client: a --msg-size sweep past its first size
 			  * (the test header was printed) */
+	int more_sessions; /* client: another session follows on this port
+			    * (a sweep's next size): DONE says not LEAVING */
 	int quit;	 /* responder: leave the loop */
 	/* responder: leave the port alone until its link goes down or this
 	 * time passes (a leaving client on a memif link; 0: not held) */
