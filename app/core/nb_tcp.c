@@ -964,8 +964,48 @@ input_syn_sent(struct nb_tcp_conn *c, const struct nb_tcp_seg *s, uint64_t now)
 	c->ack_pending = 1;
 }
 
-void
-nb_tcp_input(struct nb_tcp_conn *c, const struct nb_tcp_seg *s, uint64_t now)
+/*
+ * Header prediction (as BSD's and Linux's fast path): the next in-order
+ * data segment of an established connection, acking nothing new, with no
+ * flag but PSH, no SACK blocks, nothing held out of order, no FIN seen,
+ * inside the window and with nothing to check byte by byte.  Does what the
+ * long way does with such a segment (1), or nothing (0).
+ */
+static int
+input_predicted(struct nb_tcp_conn *c, const struct nb_tcp_seg *s,
+		uint64_t now)
+{
+	uint64_t off = c->rcv_nxt;
+
+	if (c->state != NB_TCP_ESTABLISHED ||
+	    (s->flags & ~NB_TCP_PSH) != NB_TCP_ACK || s->len == 0 ||
+	    s->nb_sack || c->nb_ooo || c->fin_off ||
+	    s->seq != rcv_seq(c, off) || s->ack != snd_seq(c, c->snd_una) ||
+	    s->len > c->rcv_wnd ||
+	    (c->check == NB_TCP_CHECK_ON && !s->pattern_ok) ||
+	    (check_auto(c) && off == 1))
+		return 0;
+	c->st.segs_in++;
+	/* ack_in's window update (RFC 793 3.9) */
+	if (off > c->snd_wl_seq ||
+	    (off == c->snd_wl_seq && c->snd_una >= c->snd_wl_ack)) {
+		c->snd_wnd = (uint64_t)s->wnd << c->snd_wscale;
+		c->snd_wl_seq = off;
+		c->snd_wl_ack = c->snd_una;
+	}
+	/* data_in's in-order delivery and ACK policy */
+	c->rcv_nxt = off + s->len;
+	c->st.bytes_rcvd += s->len;
+	c->segs_unacked++;
+	if (!c->delayed_ack || c->segs_unacked >= 2)
+		c->ack_pending = 1;
+	else if (!c->delack_due)
+		c->delack_due = now + NB_TCP_DELACK_NS;
+	return 1;
+}
+
+static void
+input_general(struct nb_tcp_conn *c, const struct nb_tcp_seg *s, uint64_t now)
 {
 	uint64_t seglen =
 		s->len + !!(s->flags & NB_TCP_SYN) + !!(s->flags & NB_TCP_FIN);
@@ -1043,6 +1083,20 @@ nb_tcp_input(struct nb_tcp_conn *c, const struct nb_tcp_seg *s, uint64_t now)
 		return;
 	if ((s->len || (s->flags & NB_TCP_FIN)) && can_receive(c->state))
 		data_in(c, s, off, now);
+}
+
+void
+nb_tcp_input(struct nb_tcp_conn *c, const struct nb_tcp_seg *s, uint64_t now)
+{
+	if (!input_predicted(c, s, now))
+		input_general(c, s, now);
+}
+
+void
+nb_tcp_input_general(struct nb_tcp_conn *c, const struct nb_tcp_seg *s,
+		     uint64_t now)
+{
+	input_general(c, s, now);
 }
 
 static void

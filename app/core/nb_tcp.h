@@ -267,6 +267,10 @@ void nb_tcp_listen(struct nb_tcp_conn *c, const struct nb_tcp_params *p);
  */
 void nb_tcp_input(struct nb_tcp_conn *c, const struct nb_tcp_seg *s,
 		  uint64_t now);
+/* nb_tcp_input() without its fast path for the next in-order data
+ * segment (the tests compare the two). */
+void nb_tcp_input_general(struct nb_tcp_conn *c, const struct nb_tcp_seg *s,
+			  uint64_t now);
 
 /*
  * The next segment to send now, filled into *s (payload: stream offset
