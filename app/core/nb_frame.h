@@ -168,6 +168,22 @@ int nb_frame_build(uint8_t *buf, size_t buflen, const struct nb_flow *f,
 
 /* One's-complement sum helpers (RFC 1071), inline: the headers' sums are
  * of a few fixed lengths, which the compiler then unrolls. */
+
+/* A 64-bit sum of native-order words folded to 16 bits, in the numeric
+ * order of big-endian words (swapped once on a little-endian host). */
+static inline uint32_t
+nb_csum_fold64(uint64_t s)
+{
+	s = (s & 0xffffffffu) + (s >> 32);
+	s = (s & 0xffffu) + (s >> 16);
+	s = (s & 0xffffu) + (s >> 16);
+	s = (s & 0xffffu) + (s >> 16);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	s = ((s & 0xff) << 8) | (s >> 8);
+#endif
+	return (uint32_t)s;
+}
+
 static inline uint32_t
 nb_csum_partial(const void *data, size_t len, uint32_t sum)
 {
@@ -203,14 +219,7 @@ nb_csum_partial(const void *data, size_t len, uint32_t sum)
 		s += v;
 		s += s < v;
 	}
-	s = (s & 0xffffffffu) + (s >> 32);
-	s = (s & 0xffffu) + (s >> 16);
-	s = (s & 0xffffu) + (s >> 16);
-	s = (s & 0xffffu) + (s >> 16);
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	s = ((s & 0xff) << 8) | (s >> 8);
-#endif
-	return sum + (uint32_t)s;
+	return sum + nb_csum_fold64(s);
 }
 
 /*
@@ -230,14 +239,7 @@ nb_csum_words(const void *data, unsigned int n)
 		memcpy(&w, p + 4 * i, 4);
 		s += w;
 	}
-	s = (s & 0xffffffffu) + (s >> 32);
-	s = (s & 0xffffu) + (s >> 16);
-	s = (s & 0xffffu) + (s >> 16);
-	s = (s & 0xffffu) + (s >> 16);
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	s = ((s & 0xff) << 8) | (s >> 8);
-#endif
-	return (uint32_t)s;
+	return nb_csum_fold64(s);
 }
 
 static inline uint16_t
