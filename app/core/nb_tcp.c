@@ -972,8 +972,7 @@ input_syn_sent(struct nb_tcp_conn *c, const struct nb_tcp_seg *s, uint64_t now)
  * long way does with such a segment (1), or nothing (0).
  */
 static int
-input_predicted(struct nb_tcp_conn *c, const struct nb_tcp_seg *s,
-		uint64_t now)
+input_predicted(struct nb_tcp_conn *c, const struct nb_tcp_seg *s, uint64_t now)
 {
 	uint64_t off = c->rcv_nxt;
 

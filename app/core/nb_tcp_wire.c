@@ -350,8 +350,8 @@ opts_parse(const uint8_t *o, uint32_t n, int syn, struct nb_tcp_seg *s)
 
 /* The stamp option's first bytes as opts_write() lays them out. */
 static const uint8_t stamp_head[STAMP_IN_OPT] = {
-	NB_TCP_OPT_NOP, NB_TCP_OPT_NOP, NB_TCP_OPT_EXP, NB_TCP_STAMP_LEN - 2,
-	NB_TCP_STAMP_EXID >> 8, NB_TCP_STAMP_EXID & 0xff};
+	NB_TCP_OPT_NOP,	      NB_TCP_OPT_NOP,	      NB_TCP_OPT_EXP,
+	NB_TCP_STAMP_LEN - 2, NB_TCP_STAMP_EXID >> 8, NB_TCP_STAMP_EXID & 0xff};
 
 /*
  * The frame a peer of this tool sends most, found from fixed offsets:
@@ -386,8 +386,8 @@ fast_shape(const uint8_t *buf, uint32_t len, struct nb_ipv4_loc *loc)
 }
 
 static int
-frame_parse(const uint8_t *buf, uint32_t len, int check_csum,
-	    struct nb_flow *f, struct nb_tcp_seg *s, int fast)
+frame_parse(const uint8_t *buf, uint32_t len, int check_csum, struct nb_flow *f,
+	    struct nb_tcp_seg *s, int fast)
 {
 	struct nb_ipv4_loc loc;
 	const uint8_t *ip, *tcp;

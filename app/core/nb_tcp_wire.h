@@ -112,9 +112,8 @@ int nb_tcp_frame_parse(const uint8_t *buf, uint32_t len, int check_csum,
 		       struct nb_flow *f, struct nb_tcp_seg *s);
 /* The same without the shortcut for the common shape (the tests compare
  * the two). */
-int nb_tcp_frame_parse_general(const uint8_t *buf, uint32_t len,
-			       int check_csum, struct nb_flow *f,
-			       struct nb_tcp_seg *s);
+int nb_tcp_frame_parse_general(const uint8_t *buf, uint32_t len, int check_csum,
+			       struct nb_flow *f, struct nb_tcp_seg *s);
 
 /*
  * The TCP checksum of a frame nb_tcp_frame_parse() took without checking

@@ -77,7 +77,7 @@ struct nb_peer {
 			  * (the test header was printed) */
 	int more_sessions; /* client: another session follows on this port
 			    * (a sweep's next size): DONE says not LEAVING */
-	int quit;	 /* responder: leave the loop */
+	int quit;	   /* responder: leave the loop */
 	/* responder: leave the port alone until its link goes down or this
 	 * time passes (a leaving client on a memif link; 0: not held) */
 	uint64_t hold_until;

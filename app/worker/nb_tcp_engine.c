@@ -397,8 +397,8 @@ rx_step(struct nb_tcpjob *j, uint16_t q, const struct nb_run *run)
 		uint32_t dlen = m->data_len;
 
 		if (i + RX_PREFETCH < n)
-			rte_prefetch0(
-				rte_pktmbuf_mtod(pkts[i + RX_PREFETCH], void *));
+			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + RX_PREFETCH],
+						       void *));
 
 		if (unlikely(m->nb_segs != 1)) { /* one piece, to parse it */
 			dlen = m->pkt_len <= sizeof(j->scratch) ? m->pkt_len

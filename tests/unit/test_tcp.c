@@ -222,8 +222,7 @@ transmit(struct sim *s, int from_client, const struct nb_tcp_seg *seg)
  * must leave the connection the same, byte for byte, in every scenario.
  */
 static void
-input_checked(struct nb_tcp_conn *c, const struct nb_tcp_seg *seg,
-	      uint64_t now)
+input_checked(struct nb_tcp_conn *c, const struct nb_tcp_seg *seg, uint64_t now)
 {
 	struct nb_tcp_conn ref = *c;
 
