@@ -46,6 +46,12 @@ nb_tcp_frame_len(const struct nb_flow *f, const struct nb_tcp_seg *s)
  * the two ExID bytes) */
 #define STAMP_IN_OPT 6
 
+/* The stamp option's bytes before the stamp: written by opts_write(),
+ * matched by the parser's shortcut (fast_shape()). */
+static const uint8_t stamp_head[STAMP_IN_OPT] = {
+	NB_TCP_OPT_NOP,	      NB_TCP_OPT_NOP,	      NB_TCP_OPT_EXP,
+	NB_TCP_STAMP_LEN - 2, NB_TCP_STAMP_EXID >> 8, NB_TCP_STAMP_EXID & 0xff};
+
 static uint8_t *
 opts_write(uint8_t *o, const struct nb_tcp_seg *s)
 {
@@ -75,11 +81,7 @@ opts_write(uint8_t *o, const struct nb_tcp_seg *s)
 		return o;
 	}
 	if (s->has_stamp) {
-		o[0] = NB_TCP_OPT_NOP;
-		o[1] = NB_TCP_OPT_NOP;
-		o[2] = NB_TCP_OPT_EXP;
-		o[3] = 10;
-		nb_put_be16(o + 4, NB_TCP_STAMP_EXID);
+		memcpy(o, stamp_head, sizeof(stamp_head));
 		nb_put_be48(o + STAMP_IN_OPT, s->stamp_ns);
 		o += NB_TCP_STAMP_LEN;
 	}
@@ -347,11 +349,6 @@ opts_parse(const uint8_t *o, uint32_t n, int syn, struct nb_tcp_seg *s)
 	}
 	return 0;
 }
-
-/* The stamp option's first bytes as opts_write() lays them out. */
-static const uint8_t stamp_head[STAMP_IN_OPT] = {
-	NB_TCP_OPT_NOP,	      NB_TCP_OPT_NOP,	      NB_TCP_OPT_EXP,
-	NB_TCP_STAMP_LEN - 2, NB_TCP_STAMP_EXID >> 8, NB_TCP_STAMP_EXID & 0xff};
 
 /*
  * The frame a peer of this tool sends most, found from fixed offsets:
