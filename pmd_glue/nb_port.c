@@ -10,6 +10,7 @@
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
+#include <rte_memzone.h>
 
 #include "nb_caps.h"
 #include "nb_drivers.h"
@@ -546,6 +547,50 @@ nb_copy_pool_create(const char *name, unsigned int n, uint16_t priv,
 	return rte_pktmbuf_pool_create(
 		name, n, 128, RTE_ALIGN(priv, RTE_MBUF_PRIV_ALIGN),
 		(uint16_t)(RTE_PKTMBUF_HEADROOM + room), socket);
+}
+
+struct rte_mempool *
+nb_pinned_pool_get(const char *pname, unsigned int n, const char *zname,
+		   const void *bytes, size_t len, uint16_t room, int socket,
+		   const struct rte_memzone **mz)
+{
+	struct rte_pktmbuf_extmem *em;
+	struct rte_mempool *mp;
+	unsigned int i;
+
+	*mz = rte_memzone_lookup(zname);
+	if (*mz == NULL) {
+		*mz = rte_memzone_reserve_aligned(zname, len, socket,
+						  RTE_MEMZONE_IOVA_CONTIG,
+						  RTE_CACHE_LINE_SIZE);
+		if (*mz == NULL)
+			return NULL;
+		memcpy((*mz)->addr, bytes, len);
+	}
+	if ((*mz)->iova == RTE_BAD_IOVA || (*mz)->len < len || room > len) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	mp = rte_mempool_lookup(pname);
+	if (mp != NULL)
+		return mp;
+	em = calloc(n, sizeof(*em));
+	if (em == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	/* an entry an mbuf, each over the first room bytes (where it
+	 * points at first) */
+	for (i = 0; i < n; i++) {
+		em[i].buf_ptr = (*mz)->addr;
+		em[i].buf_iova = (*mz)->iova;
+		em[i].buf_len = room;
+		em[i].elt_size = room;
+	}
+	mp = rte_pktmbuf_pool_create_extbuf(pname, n, 128, 0, room, socket, em,
+					    n);
+	free(em);
+	return mp;
 }
 
 int

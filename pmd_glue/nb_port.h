@@ -161,6 +161,18 @@ struct rte_mempool *nb_pool_get(const char *name, unsigned int n, int socket);
 struct rte_mempool *nb_copy_pool_create(const char *name, unsigned int n,
 					uint16_t priv, uint16_t room,
 					int socket);
+/*
+ * Zero-copy TX from fixed bytes: the len bytes at bytes copied once into
+ * hugepage memory contiguous in IOVA (memzone zname, found again by later
+ * calls), and a pool of n mbufs pinned to it (pname; reused too), room
+ * bytes each, which a sender points anywhere in there (buf_addr and
+ * buf_iova: a pinned buffer's free leaves them alone).  NULL (rte_errno
+ * set) when either cannot be had; *mz the memory.
+ */
+struct rte_mempool *nb_pinned_pool_get(const char *pname, unsigned int n,
+				       const char *zname, const void *bytes,
+				       size_t len, uint16_t room, int socket,
+				       const struct rte_memzone **mz);
 
 /*
  * What the port's RX pool must keep for the data path (nb_plan.h): its

@@ -71,29 +71,6 @@ end_flow(const struct tcprun *t, int server, uint32_t i, struct nb_flow *f)
 	f->dst_port = server ? cport : dport;
 }
 
-/*
- * The stream pattern where a NIC can read it (hugepage memory, contiguous
- * in IOVA), for the senders' zero-copy payload: one copy per process,
- * reserved once, found again by later tests.  NULL when it cannot be had
- * (the senders copy then).
- */
-static const struct rte_memzone *
-pattern_zone(int socket)
-{
-	const struct rte_memzone *mz = rte_memzone_lookup("nb_tcp_pattern");
-
-	if (mz != NULL)
-		return mz;
-	mz = rte_memzone_reserve_aligned("nb_tcp_pattern", NB_TCP_PATTERN_SPAN,
-					 socket, RTE_MEMZONE_IOVA_CONTIG,
-					 RTE_CACHE_LINE_SIZE);
-	if (mz == NULL || mz->iova == RTE_BAD_IOVA)
-		return NULL;
-	nb_tcp_pattern_init();
-	memcpy(mz->addr, nb_tcp_pattern, NB_TCP_PATTERN_SPAN);
-	return mz;
-}
-
 /* The ends of one side on a port: addressing, state, a pool. */
 static struct nb_tcpjob *
 job_make(struct tcprun *t, uint16_t port, int server, char *err, size_t errlen)
@@ -162,9 +139,18 @@ job_make(struct tcprun *t, uint16_t port, int server, char *err, size_t errlen)
 	}
 	memcpy(j->mac, t->app->ports[server && t->loop ? 1 : 0].desc.mac, 6);
 	if (j->sends && t->app->ports[server && t->loop ? 1 : 0].tx_chain) {
-		const struct rte_memzone *mz = pattern_zone(socket);
+		const struct rte_memzone *mz;
 
-		if (mz != NULL) {
+		/* the pattern where a NIC reads it, payload mbufs pinned
+		 * there; none to be had: the payload is copied */
+		nb_tcp_pattern_init();
+		snprintf(name, sizeof(name), "nb_tcpz%c%u", server ? 's' : 'c',
+			 port);
+		j->zc_pool = nb_pinned_pool_get(
+			name, 2 * cfg->txd + 4096, "nb_tcp_pattern",
+			nb_tcp_pattern, NB_TCP_PATTERN_SPAN, NB_TCP_ZC_MAX,
+			socket, &mz);
+		if (j->zc_pool != NULL) {
 			j->zc_pat = mz->addr;
 			j->zc_iova = mz->iova;
 		}

@@ -197,7 +197,7 @@ tcprun_tx_payload(const struct tcprun *t)
 
 	for (i = 0; i < 2; i++)
 		if (js[i] != NULL && js[i]->sends)
-			return js[i]->zc_pat != NULL ? "zero-copy" : "copied";
+			return js[i]->zc_pool != NULL ? "zero-copy" : "copied";
 	return NULL;
 }
 

@@ -203,31 +203,21 @@ emit(struct nb_tcpjob *j, const struct nb_flow *f, struct nb_tcp_seg *s,
 	return 0;
 }
 
-static void
-pattern_free(void *addr __rte_unused, void *opaque __rte_unused)
-{
-	/* the pattern stays: nothing to free */
-}
-
 /*
- * Point mbuf p at len bytes of the pattern from stream offset off.  Its
- * shared info lives in p's own buffer, unused while p is attached, and
- * is read when p is freed, before p goes back to its pool; a count of 1
- * is a plain store then, not an atomic.
+ * Point p, an mbuf of the pool pinned to the pattern, at len bytes of it
+ * from stream offset off.  Nothing to attach or detach: the pool's mbufs
+ * are external buffers for good (their free leaves buf_addr alone), so a
+ * segment's payload is three addresses and two lengths.
  */
 static __rte_always_inline void
-attach_pattern(const struct nb_tcpjob *j, struct rte_mbuf *p, uint64_t off,
-	       uint16_t len)
+point_pattern(const struct nb_tcpjob *j, struct rte_mbuf *p, uint64_t off,
+	      uint16_t len)
 {
-	struct rte_mbuf_ext_shared_info *sh =
-		rte_pktmbuf_mtod(p, struct rte_mbuf_ext_shared_info *);
 	uint32_t o = (uint32_t)(off % NB_TCP_PATTERN_PERIOD);
 
-	sh->free_cb = pattern_free;
-	sh->fcb_opaque = NULL;
-	rte_mbuf_ext_refcnt_set(sh, 1);
-	rte_pktmbuf_attach_extbuf(p, (void *)(uintptr_t)(j->zc_pat + o),
-				  j->zc_iova + o, len, sh);
+	p->buf_addr = (void *)(uintptr_t)(j->zc_pat + o);
+	rte_mbuf_iova_set(p, j->zc_iova + o);
+	p->data_off = 0;
 	p->data_len = len;
 	p->pkt_len = len;
 }
@@ -257,20 +247,72 @@ emit_copied(struct nb_tcpjob *j, const struct nb_tcp_end *e,
 }
 
 /*
- * A segment of end e from the stash (which holds two mbufs or more): with
+ * Mbufs for the next segments, in bulk, once a stash is half empty.
+ *
+ * Raw mbufs, not rte_pktmbuf_alloc_bulk's (whose reset of every field
+ * cost more than building the segment): the job's pools are its own, for
+ * what it sends, and their mbufs come back through rte_pktmbuf_free (or a
+ * fast free, only where nothing is chained), which leaves them with
+ * refcnt 1, next NULL and nb_segs 1 (and a pinned one's buffer where it
+ * was).  What a frame needs beyond that, stash_take and point_pattern
+ * set.
+ */
+static __rte_always_inline void
+stash_fill(struct nb_tcpjob *j, struct nb_tcp_stash *st, struct rte_mempool *mp)
+{
+	uint16_t want = (uint16_t)(NB_TCP_STASH - st->n);
+
+	if (want < NB_BURST)
+		return;
+	if (likely(rte_mempool_get_bulk(mp, (void **)(st->m + st->n), want) ==
+		   0)) {
+		st->n = NB_TCP_STASH;
+		return;
+	}
+	j->alloc_fail++;
+	/* a pool nearly drained (a bulk is all or nothing): one, if it has
+	 * it, so the sender still moves */
+	if (st->n == 0 && rte_mempool_get_bulk(mp, (void **)st->m, 1) == 0)
+		st->n = 1;
+}
+
+/* The segments the stashes hold mbufs for (a payload mbuf each, with
+ * zero copy: an upper bound, a small segment takes none). */
+static __rte_always_inline uint32_t
+stash_segs(const struct nb_tcpjob *j)
+{
+	return j->zc_pool != NULL ? RTE_MIN(j->hdr.n, j->pat.n) : j->hdr.n;
+}
+
+/* A header stash mbuf as rte_pktmbuf_reset leaves the fields a frame
+ * reads. */
+static __rte_always_inline struct rte_mbuf *
+stash_take(struct nb_tcpjob *j)
+{
+	struct rte_mbuf *m = j->hdr.m[--j->hdr.n];
+
+	m->data_off = RTE_PKTMBUF_HEADROOM;
+	m->data_len = 0;
+	m->pkt_len = 0;
+	m->ol_flags = 0;
+	return m;
+}
+
+/*
+ * A segment of end e from the stashes (stash_segs() of 1 or more): with
  * zero copy a data segment's headers (from e's template, or built the
- * general way for another shape) and its payload attached to the
+ * general way for another shape) and its payload pointed at in the
  * pattern, else the whole frame in one (a plain data segment from the
  * template and the pattern).  Returns the frame's bytes, 0 if none.
  */
 static __rte_always_inline uint32_t
 emit_seg(struct nb_tcpjob *j, const struct nb_tcp_end *e, struct nb_tcp_seg *s)
 {
-	struct rte_mbuf *m = j->stash[--j->nb_stash], *p;
+	struct rte_mbuf *m = stash_take(j), *p;
 	uint32_t n;
 	int hl;
 
-	if (j->zc_pat == NULL || s->len < NB_TCP_ZC_MIN) {
+	if (j->zc_pool == NULL || s->len < NB_TCP_ZC_MIN) {
 		n = emit_copied(j, e, s, m);
 		if (n)
 			return n;
@@ -282,35 +324,14 @@ emit_seg(struct nb_tcpjob *j, const struct nb_tcp_end *e, struct nb_tcp_seg *s)
 					    rte_pktmbuf_tailroom(m), &e->f, s);
 	if (unlikely(hl < 0)) /* past the pattern's span: copied */
 		return emit(j, &e->f, s, m) == 0 ? m->pkt_len : 0;
-	p = j->stash[--j->nb_stash];
-	attach_pattern(j, p, s->data_off, s->len);
+	p = j->pat.m[--j->pat.n];
+	point_pattern(j, p, s->data_off, s->len);
 	m->data_len = (uint16_t)hl;
 	m->pkt_len = (uint32_t)hl + s->len;
 	m->next = p;
 	m->nb_segs = 2;
 	pend_push(j, m);
 	return m->pkt_len;
-}
-
-/* Mbufs for the next segments, in bulk, once the stash is half empty. */
-static __rte_always_inline void
-stash_fill(struct nb_tcpjob *j)
-{
-	uint16_t want = (uint16_t)(NB_TCP_STASH - j->nb_stash);
-
-	if (want < NB_BURST)
-		return;
-	if (likely(rte_pktmbuf_alloc_bulk(j->pool, j->stash + j->nb_stash,
-					  want) == 0)) {
-		j->nb_stash = NB_TCP_STASH;
-		return;
-	}
-	j->alloc_fail++;
-	/* a pool nearly drained (a bulk is all or nothing): the two mbufs
-	 * one segment needs, if it has them, so the sender still moves */
-	if (j->nb_stash < 2 &&
-	    rte_pktmbuf_alloc_bulk(j->pool, j->stash + j->nb_stash, 2) == 0)
-		j->nb_stash = (uint16_t)(j->nb_stash + 2);
 }
 
 /* Answer a stray segment with the RST RFC 793 asks for. */
@@ -500,21 +521,23 @@ tx_step(struct nb_tcpjob *j, uint64_t now)
 
 	if (j->nb_pend == 0)
 		j->pend_head = 0;
-	stash_fill(j);
+	stash_fill(j, &j->hdr, j->pool);
+	if (j->zc_pool != NULL)
+		stash_fill(j, &j->pat, j->zc_pool);
 	for (k = 0; k < j->n && j->pend_head + j->nb_pend < NB_BURST; k++) {
 		struct nb_tcp_end *e = &j->ends[i];
 
 		for (segs = 0; segs < NB_TCP_SEGS_PER_TURN &&
 			       j->pend_head + j->nb_pend < NB_BURST;
 		     segs++) {
-			if (unlikely(j->nb_stash < 2) ||
+			if (unlikely(stash_segs(j) == 0) ||
 			    unlikely(capped && !nb_budget_ok(&j->cap, now)))
 				goto out;
 			if (!capped) {
 				room = RTE_MIN(
 					(uint32_t)(NB_BURST - j->pend_head -
 						   j->nb_pend),
-					RTE_MIN((uint32_t)j->nb_stash / 2,
+					RTE_MIN(stash_segs(j),
 						NB_TCP_SEGS_PER_TURN - segs));
 				len = emit_run(j, e, now, room);
 				if (len) {
@@ -629,9 +652,12 @@ nb_tcp_worker_main(void *arg)
 			rte_pktmbuf_free_bulk(j->pend + j->pend_head,
 					      j->nb_pend);
 		j->nb_pend = 0;
-		if (j->nb_stash)
-			rte_pktmbuf_free_bulk(j->stash, j->nb_stash);
-		j->nb_stash = 0;
+		if (j->hdr.n)
+			rte_pktmbuf_free_bulk(j->hdr.m, j->hdr.n);
+		if (j->pat.n)
+			rte_pktmbuf_free_bulk(j->pat.m, j->pat.n);
+		j->hdr.n = 0;
+		j->pat.n = 0;
 	}
 	w->exited = 1;
 	return 0;

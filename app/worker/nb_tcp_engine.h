@@ -29,6 +29,15 @@
 #define NB_TCP_SEGS_PER_TURN NB_BURST /* one connection's segments per turn */
 #define NB_TCP_STASH	     (2 * NB_BURST)
 #define NB_TCP_ZC_MIN	     256 /* payload bytes below which a copy is cheaper */
+/* the longest payload read at one place of the pattern: its slack past a
+ * period, the buffer of a pinned payload mbuf */
+#define NB_TCP_ZC_MAX (NB_TCP_PATTERN_SPAN - NB_TCP_PATTERN_PERIOD)
+
+/* mbufs in hand for the next segments (refilled once half empty) */
+struct nb_tcp_stash {
+	uint16_t n;
+	struct rte_mbuf *m[NB_TCP_STASH];
+};
 
 struct nb_tcp_end {
 	struct nb_tcp_conn c;
@@ -80,16 +89,18 @@ struct nb_tcpjob {
 	uint16_t nb_pend, pend_head;
 	struct rte_mbuf *pend[NB_BURST];
 	uint32_t pend_len[NB_BURST]; /* their lengths, counted once sent */
-	/* mbufs taken from the pool in bulk for the next segments (two a
-	 * segment when zc_pat): a turn with nothing to send keeps them */
-	uint16_t nb_stash;
-	struct rte_mbuf *stash[NB_TCP_STASH];
-	/* zero copy: the stream pattern in IOVA-contiguous memory; a data
-	 * segment of NB_TCP_ZC_MIN bytes or more is its headers in one mbuf
-	 * and a second mbuf attached to the pattern at its offset (no copy,
-	 * nothing written: nb_tcp_frame_build_hdr).  NULL: copied into the
-	 * frame (a port without multi-segment TX, or one that frees mbufs
-	 * the fast way) */
+	/* mbufs taken from pool (headers, whole frames) and zc_pool
+	 * (payloads) in bulk for the next segments: a turn with nothing to
+	 * send keeps them */
+	struct nb_tcp_stash hdr, pat;
+	/* zero copy: the stream pattern in IOVA-contiguous memory, and a
+	 * pool of mbufs pinned to it; a data segment of NB_TCP_ZC_MIN bytes
+	 * or more is its headers in one mbuf and one of zc_pool's pointed at
+	 * the pattern at its offset (no copy, nothing written:
+	 * nb_tcp_frame_build_hdr).  zc_pool NULL: copied into the frame (a
+	 * port without multi-segment TX, or one that frees mbufs the fast
+	 * way) */
+	struct rte_mempool *zc_pool;
 	const uint8_t *zc_pat;
 	uint64_t zc_iova;
 	struct nb_hist *owd; /* servers: one-way delay of data (stamps) */
