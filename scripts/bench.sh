@@ -7,11 +7,12 @@
 # printed with their range and every run's CPU share. A pair in which a
 # busy-polling thread of either run had less than --min-share of its CPU is
 # run again (up to --retries times) and otherwise left out, and says so.
-# So is a pair under which the host itself changed: A runs again after B
-# (A B A'), and when A and A' differ by more than --max-drift the pair
-# measured two different hosts (on the reference VM the same run gives
-# 11-13 or 30-38 Mpps from one minute to the next, whichever tool runs);
-# a counted pair's A is the mean of A and A'.
+# So is a pair under which the host itself changed: each side runs twice,
+# A B A' B', and when A and A' (or B and B') differ by more than
+# --max-drift the pair measured two different hosts (on the reference VM
+# the same run gives 11-13 or 30-38 Mpps from one minute to the next,
+# whichever tool runs); a counted pair's A is the mean of A and A', its B
+# the mean of B and B'.
 #
 # Comparisons (--only picks some, by key):
 #   gen       net_null, --size B: dpdk-nbench's generator (--rate max, every
@@ -72,9 +73,9 @@ Options:
                  runs had at least P % of its CPU, 0..100 (default 95)
   --retries R    times a pair below --min-share or past --max-drift is
                  run again before it is left out, 0..9 (default 2)
-  --max-drift P  A runs again after B (A B A'); a pair counts only if A
-                 and A' differ by at most P % of the larger, 0..100
-                 (default 25; 0: no A' run, no check)
+  --max-drift P  each side runs twice (A B A' B'); a pair counts only if
+                 A and A', and B and B', differ by at most P % of the
+                 larger, 0..100 (default 25; 0: A B, no check)
   --only KEYS    comma-separated subset of $ALL_KEYS
                  (default all)
   --pace-time S  seconds of each pacing and stats run, 1..3600 (default 10)
@@ -357,12 +358,20 @@ low_shares() {
 	echo "$out"
 }
 
+# drift_mean X Y: "D M", D how far apart in % of the larger, M the mean.
+drift_mean() {
+	awk -v a="$1" -v c="$2" 'BEGIN {
+		m = (a > c) ? a : c
+		d = (m > 0) ? 100 * ((a > c) ? a - c : c - a) / m : 0
+		printf "%.1f %.0f\n", d, (a + c) / 2 }'
+}
+
 ROWS=() # "key|A|B|unit|median|min|max|counted|left out|target"
 # compare KEY A B UNIT TARGET: --pairs pairs of fig_KEY_a, fig_KEY_b.
 # UNIT mpps, gbit or ns; TARGET ">=X", "<=X" or "-".
 compare() {
 	local key=$1 an=$2 bn=$3 unit=$4 target=$5 i try va vb la lb sa sb da db low r
-	local vc lc sc drift why
+	local vc lc sc vd ld sd drift driftb why
 	local ratios=() left=0
 	echo
 	echo "## $key: A = $an, B = $bn; $pairs pairs, $time_s s per run"
@@ -373,29 +382,32 @@ compare() {
 			va=$VAL la=$LOAD sa=$STEAL da=$DETAIL
 			"fig_${key}_b" "${key}${i}t${try}b"
 			vb=$VAL lb=$LOAD sb=$STEAL db=$DETAIL
-			drift=0 vc= lc= sc=
+			drift=0 driftb=0 vc= lc= sc= vd= ld= sd=
 			if ((max_drift > 0)); then
 				"fig_${key}_a" "${key}${i}t${try}c"
 				vc=$VAL lc=$LOAD sc=$STEAL
-				read -r drift va < <(awk -v a="$va" -v c="$vc" 'BEGIN {
-					m = (a > c) ? a : c
-					d = (m > 0) ? 100 * ((a > c) ? a - c : c - a) / m : 0
-					printf "%.1f %.0f\n", d, (a + c) / 2 }')
+				"fig_${key}_b" "${key}${i}t${try}d"
+				vd=$VAL ld=$LOAD sd=$STEAL
+				read -r drift va < <(drift_mean "$va" "$vc")
+				read -r driftb vb < <(drift_mean "$vb" "$vd")
 			fi
 			r=$(awk -v a="$va" -v b="$vb" 'BEGIN { if (b > 0) printf "%.4f", a / b; else printf "n/a" }')
-			low=$(low_shares "$(echo "$la" | sed 's/\([a-z]*\)=/A.\1=/g') $(echo "$lc" | sed 's/\([a-z]*\)=/A2.\1=/g') $(echo "$lb" | sed 's/\([a-z]*\)=/B.\1=/g')")
+			low=$(low_shares "$(echo "$la" | sed 's/\([a-z]*\)=/A.\1=/g') $(echo "$lc" | sed 's/\([a-z]*\)=/A2.\1=/g') $(echo "$lb" | sed 's/\([a-z]*\)=/B.\1=/g') $(echo "$ld" | sed 's/\([a-z]*\)=/B2.\1=/g')")
 			printf '  pair %d%s: A %s, B %s %s, ratio %s; CPU share A %s, B %s; steal A %s%%, B %s%%\n' \
 				"$i" "$( ((try == 0)) || echo " (try $((try + 1)))")" "$(fmt "$unit" "$va")" "$(fmt "$unit" "$vb")" \
 				"$unit" "$r" "${la:-(kernel tool)}" "${lb:-(kernel tool)}" "$sa" "$sb"
 			((max_drift == 0)) ||
-				printf "    A is the mean of A and A' (%s, run after B): they differ by %s %%; CPU share A' %s, steal %s%%\n" \
-					"$(fmt "$unit" "$vc")" "$drift" "${lc:-(kernel tool)}" "$sc"
+				printf "    A is the mean of A and A' (%s, run after B): they differ by %s %%; CPU share A' %s, steal %s%%\n    B is the mean of B and B' (%s, run after A'): they differ by %s %%; CPU share B' %s, steal %s%%\n" \
+					"$(fmt "$unit" "$vc")" "$drift" "${lc:-(kernel tool)}" "$sc" \
+					"$(fmt "$unit" "$vd")" "$driftb" "${ld:-(kernel tool)}" "$sd"
 			printf '    A: %s\n    B: %s\n' "$da" "$db"
 			why=
 			[ -z "$low" ] || why="$low below $min_share %"
 			[ "$r" != n/a ] || why="${why:+$why, }no ratio"
 			awk -v d="$drift" -v m="$max_drift" 'BEGIN { exit !(m > 0 && d > m) }' &&
 				why="${why:+$why, }A and A' $drift % apart (the host changed; --max-drift $max_drift)"
+			awk -v d="$driftb" -v m="$max_drift" 'BEGIN { exit !(m > 0 && d > m) }' &&
+				why="${why:+$why, }B and B' $driftb % apart (the host changed; --max-drift $max_drift)"
 			if [ -z "$why" ]; then
 				ratios+=("$r")
 				break
@@ -486,7 +498,7 @@ echo "environment: cpu '$cpu_model', nproc $(nproc), dpdk $dpdk_ver (pkg-config 
 nb_ver=$("$NBENCH" --version 2>/dev/null || echo "dpdk-nbench ?")
 git_rev=$(git describe --always --dirty 2>/dev/null || echo "no git")
 echo "built: $nb_ver from git $git_rev"
-echo "settings: $pairs pairs per comparison of $time_s s runs (A B A' ...), a pair counted when every busy thread had >= $min_share % of its CPU and A and A' are within $max_drift % (0: no A'; else run again up to $retries times), frames $size B incl. FCS (testpmd --txpkts=$((size - 4)))"
+echo "settings: $pairs pairs per comparison of $time_s s runs (A B A' B' ...), a pair counted when every busy thread had >= $min_share % of its CPU and A and A', B and B' are within $max_drift % (0: A B alone; else run again up to $retries times), frames $size B incl. FCS (testpmd --txpkts=$((size - 4)))"
 busy=$(ps -eo pid=,pcpu=,comm= | awk '$2 >= 50 { printf "%s%s (pid %s, %s%% CPU)", sep, $3, $1, $2; sep = ", " }')
 echo "busy processes at start (50 % CPU or more over their life): ${busy:-none}"
 [ "$(nproc)" -eq 2 ] || echo "note: the lcore maps assume 2 CPUs; this host has $(nproc)"
