@@ -257,33 +257,78 @@ nb_tcp_tmpl_init(struct nb_tcp_tmpl *t, const struct nb_flow *f)
 		     NB_IPPROTO_TCP + nb_csum_partial(tcp, hl, 0);
 }
 
-int
-nb_tcp_tmpl_build(const struct nb_tcp_tmpl *t, uint8_t *buf,
-		  const struct nb_tcp_seg *s)
+/* A segment the template is for (nb_tcp_tmpl_build's list). */
+static int
+tmpl_fits(const struct nb_tcp_tmpl *t, const struct nb_tcp_seg *s)
+{
+	return !(s->flags & (NB_TCP_SYN | NB_TCP_RST)) && s->has_stamp &&
+	       !s->nb_sack && s->len != 0 && s->len <= 16384u &&
+	       t->hlen + s->len >= NB_MIN_WIRE;
+}
+
+/* s's headers from t into buf, but for the sequence number and the TCP
+ * checksum; returns the sum of the TCP checksum's other terms. */
+static uint32_t
+tmpl_write(const struct nb_tcp_tmpl *t, uint8_t *buf,
+	   const struct nb_tcp_seg *s)
 {
 	uint8_t *ip = buf + t->l3, *tcp = buf + t->l4;
 	uint32_t tlen = (uint32_t)(t->hlen - t->l4) + s->len;
 	uint64_t st = s->stamp_ns & ((UINT64_C(1) << 48) - 1);
-	uint32_t sum;
 
-	if ((s->flags & (NB_TCP_SYN | NB_TCP_RST)) || !s->has_stamp ||
-	    s->nb_sack || s->len == 0 || s->len > 16384u ||
-	    t->hlen + s->len < NB_MIN_WIRE)
-		return -EINVAL;
 	memcpy(buf, t->b, NB_TCP_TMPL_MAX);
 	nb_put_be16(ip + NB_IPV4_OFF_LEN, (uint16_t)(t->hlen - t->l3 + s->len));
 	nb_put_be16(ip + NB_IPV4_OFF_CSUM,
 		    nb_csum_fold(t->ip_sum + t->hlen - t->l3 + s->len));
-	nb_put_be32(tcp + NB_TCP_OFF_SEQ, s->seq);
 	nb_put_be32(tcp + NB_TCP_OFF_ACK, s->ack);
 	tcp[NB_TCP_OFF_FLAGS] = s->flags;
 	nb_put_be16(tcp + NB_TCP_OFF_WIN, (uint16_t)s->wnd);
 	nb_put_be48(tcp + NB_TCP_HLEN + STAMP_IN_OPT, st);
-	sum = t->tcp_sum + tlen + (s->seq >> 16) + (s->seq & 0xffff) +
-	      (s->ack >> 16) + (s->ack & 0xffff) + s->flags + (uint16_t)s->wnd +
-	      (uint32_t)(st >> 32) + (uint32_t)((st >> 16) & 0xffff) +
-	      (uint32_t)(st & 0xffff) + nb_tcp_pattern_sum(s->data_off, s->len);
-	nb_put_be16(tcp + NB_TCP_OFF_CSUM, nb_csum_fold(sum));
+	return t->tcp_sum + tlen + (s->ack >> 16) + (s->ack & 0xffff) +
+	       s->flags + (uint16_t)s->wnd + (uint32_t)(st >> 32) +
+	       (uint32_t)((st >> 16) & 0xffff) + (uint32_t)(st & 0xffff);
+}
+
+/* The sequence number and the TCP checksum of a segment of seq, payload
+ * from stream offset off, the other terms' sum rest. */
+static inline void
+tmpl_seq(uint8_t *tcp, uint32_t seq, uint64_t off, uint32_t len, uint32_t rest)
+{
+	nb_put_be32(tcp + NB_TCP_OFF_SEQ, seq);
+	nb_put_be16(tcp + NB_TCP_OFF_CSUM,
+		    nb_csum_fold(rest + (seq >> 16) + (seq & 0xffff) +
+				 nb_tcp_pattern_sum(off, len)));
+}
+
+int
+nb_tcp_tmpl_build(const struct nb_tcp_tmpl *t, uint8_t *buf,
+		  const struct nb_tcp_seg *s)
+{
+	if (!tmpl_fits(t, s))
+		return -EINVAL;
+	tmpl_seq(buf + t->l4, s->seq, s->data_off, s->len,
+		 tmpl_write(t, buf, s));
+	return t->hlen;
+}
+
+int
+nb_tcp_tmpl_build_run(const struct nb_tcp_tmpl *t, uint8_t *const *bufs,
+		      const struct nb_tcp_seg *s, unsigned int r)
+{
+	uint32_t rest, seq = s->seq;
+	uint64_t off = s->data_off;
+	unsigned int i;
+
+	if (r == 0 || !tmpl_fits(t, s))
+		return -EINVAL;
+	rest = tmpl_write(t, bufs[0], s);
+	tmpl_seq(bufs[0] + t->l4, seq, off, s->len, rest);
+	for (i = 1; i < r; i++) {
+		seq += s->len;
+		off += s->len;
+		memcpy(bufs[i], bufs[0], NB_TCP_TMPL_MAX);
+		tmpl_seq(bufs[i] + t->l4, seq, off, s->len, rest);
+	}
 	return t->hlen;
 }
 

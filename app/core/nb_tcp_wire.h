@@ -103,6 +103,18 @@ int nb_tcp_tmpl_build(const struct nb_tcp_tmpl *t, uint8_t *buf,
 		      const struct nb_tcp_seg *s);
 
 /*
+ * The headers of a run of r data segments (nb_tcp_output_run(): s the
+ * first, segment i the one i * s->len bytes on in seq and data_off, all
+ * else the same) into bufs[0..r-1]: the first as nb_tcp_tmpl_build()
+ * writes it, each next one a copy of it with its own sequence number and
+ * TCP checksum (the sum of the rest kept), byte for byte what
+ * nb_tcp_tmpl_build() would write for it.  -EINVAL (nothing written) for
+ * a segment the template is not for.  Returns t->hlen.
+ */
+int nb_tcp_tmpl_build_run(const struct nb_tcp_tmpl *t, uint8_t *const *bufs,
+			  const struct nb_tcp_seg *s, unsigned int r);
+
+/*
  * Parse a TCP/IPv4 frame of len bytes: Ethernet, IPv4 as
  * nb_ipv4_locate(), the data offset, every option's length, and (when
  * check_csum) the TCP checksum.  Fills f (MACs, VLAN, addresses, ports;

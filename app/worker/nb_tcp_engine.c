@@ -489,9 +489,47 @@ rx_step(struct nb_tcpjob *j, uint16_t q, const struct nb_run *run)
 }
 
 /*
+ * A run of r zero-copy segments, s the first: the headers in one
+ * nb_tcp_tmpl_build_run() (the first from the template, the others
+ * copies of it with their seq and checksum), each chained to its payload
+ * in the pattern.  0 (nothing taken) for a shape the template is not for.
+ */
+static __rte_always_inline unsigned int
+emit_run_zc(struct nb_tcpjob *j, const struct nb_tcp_end *e,
+	    const struct nb_tcp_seg *s, unsigned int r)
+{
+	struct rte_mbuf *hm[NB_BURST], *p;
+	uint8_t *hb[NB_BURST];
+	uint64_t off = s->data_off;
+	unsigned int x;
+	int hl;
+
+	for (x = 0; x < r; x++) {
+		hm[x] = stash_take(j);
+		hb[x] = rte_pktmbuf_mtod(hm[x], uint8_t *);
+	}
+	hl = nb_tcp_tmpl_build_run(&e->tmpl, hb, s, r);
+	if (unlikely(hl < 0)) {
+		j->hdr.n = (uint16_t)(j->hdr.n + r); /* back where they were */
+		return 0;
+	}
+	for (x = 0; x < r; x++, off += s->len) {
+		p = j->pat.m[--j->pat.n];
+		point_pattern(j, p, off, s->len);
+		hm[x]->data_len = (uint16_t)hl;
+		hm[x]->pkt_len = (uint32_t)hl + s->len;
+		hm[x]->next = p;
+		hm[x]->nb_segs = 2;
+		pend_push(j, hm[x]);
+	}
+	return r;
+}
+
+/*
  * Up to max full segments of new data of end e in one nb_tcp_output_run()
- * (none: 0), each built as emit_seg builds one.  Only without a --max-rate
- * cap: a run is not metered segment by segment.
+ * (none: 0), built in one emit_run_zc() where zero copy takes them, else
+ * each as emit_seg builds one.  Only without a --max-rate cap: a run is
+ * not metered segment by segment.
  */
 static __rte_always_inline unsigned int
 emit_run(struct nb_tcpjob *j, struct nb_tcp_end *e, uint64_t now,
@@ -501,7 +539,12 @@ emit_run(struct nb_tcpjob *j, struct nb_tcp_end *e, uint64_t now,
 	unsigned int r, x;
 
 	r = nb_tcp_output_run(&e->c, now, max, &s);
+	if (r == 0)
+		return 0;
 	s.stamp_ns = now;
+	if (j->zc_pool != NULL && s.len >= NB_TCP_ZC_MIN &&
+	    emit_run_zc(j, e, &s, r) == r)
+		return r;
 	for (x = 0; x < r; x++) {
 		emit_seg(j, e, &s);
 		s.seq += s.len;

@@ -1241,7 +1241,8 @@ test_wire(void **state)
  * and IDs, and segments of every flag, window, stamp, sequence and
  * payload offset, its headers are nb_tcp_frame_build_hdr()'s bytes; the
  * segments it is not for (SYN, RST, no stamp, SACK blocks, no payload,
- * past the span, padded) refused.
+ * past the span, padded) refused.  A run of segments
+ * (nb_tcp_tmpl_build_run) is each segment's nb_tcp_tmpl_build() bytes.
  */
 static void
 test_wire_template(void **state)
@@ -1288,6 +1289,46 @@ test_wire_template(void **state)
 			assert_memory_equal(got, want, (size_t)n);
 		}
 	}
+	/* a run: each segment's headers are what nb_tcp_tmpl_build()
+	 * writes for it alone (sequence numbers wrapping, offsets past the
+	 * pattern's period) */
+	for (k = 0; k < 300; k++) {
+		static uint8_t runb[32][NB_TCP_TMPL_MAX + 8];
+		uint8_t *bufs[32];
+		unsigned int r = 1 + (unsigned int)rand() % 32;
+		struct nb_tcp_seg x;
+
+		f = k % 2 ? flow_s2c : flow_c2s;
+		f.vlan_id = (uint16_t)(k % 3 ? 0 : 1 + rand() % 4094);
+		nb_tcp_tmpl_init(&t, &f);
+		memset(&s, 0, sizeof(s));
+		s.wscale = NB_TCP_WSCALE_NONE;
+		s.flags = NB_TCP_ACK;
+		s.seq = k % 4 ? (uint32_t)rand() * 2654435761u
+			      : 0u - (uint32_t)(rand() % 40000);
+		s.ack = (uint32_t)rand() * 40503u;
+		s.wnd = (uint32_t)rand() & 0xffff;
+		s.has_stamp = 1;
+		s.stamp_ns = ((uint64_t)rand() << 31) ^ (uint64_t)rand();
+		s.len = (uint16_t)(k % 5 ? 1448 : 1 + rand() % 16384);
+		s.data_off = k % 3 ? ((uint64_t)rand() << 20) + (uint64_t)rand()
+				   : NB_TCP_PATTERN_PERIOD - 3000u;
+		for (i = 0; i < r; i++) {
+			bufs[i] = runb[i];
+			memset(runb[i], 0x5a, sizeof(runb[i]));
+		}
+		assert_int_equal(nb_tcp_tmpl_build_run(&t, bufs, &s, r),
+				 t.hlen);
+		x = s;
+		for (i = 0; i < r; i++) {
+			memset(got, 0xa5, sizeof(got));
+			assert_int_equal(nb_tcp_tmpl_build(&t, got, &x),
+					 t.hlen);
+			assert_memory_equal(runb[i], got, t.hlen);
+			x.seq += x.len;
+			x.data_off += x.len;
+		}
+	}
 	/* refused */
 	f = flow_c2s;
 	nb_tcp_tmpl_init(&t, &f);
@@ -1312,6 +1353,17 @@ test_wire_template(void **state)
 	assert_int_equal(nb_tcp_tmpl_build(&t, got, &s), -EINVAL);
 	s.len = 16385;
 	assert_int_equal(nb_tcp_tmpl_build(&t, got, &s), -EINVAL);
+	{
+		uint8_t *one[1] = {got};
+
+		memset(got, 0xa5, sizeof(got));
+		assert_int_equal(nb_tcp_tmpl_build_run(&t, one, &s, 1),
+				 -EINVAL);
+		assert_int_equal(got[0], 0xa5); /* nothing written */
+		s.len = 100;
+		assert_int_equal(nb_tcp_tmpl_build_run(&t, one, &s, 0),
+				 -EINVAL);
+	}
 }
 
 /* IPv4 header and TCP checksums of frame b (len bytes, an 802.1Q tag
