@@ -105,7 +105,8 @@ int nb_tcp_tmpl_build(const struct nb_tcp_tmpl *t, uint8_t *buf,
 /*
  * The headers of a run of r data segments (nb_tcp_output_run(): s the
  * first, segment i the one i * s->len bytes on in seq and data_off, all
- * else the same) into bufs[0..r-1]: the first as nb_tcp_tmpl_build()
+ * else the same) into bufs[0..r-1] (NB_TCP_TMPL_MAX bytes of room each;
+ * bytes past t->hlen are scratch): the first as nb_tcp_tmpl_build()
  * writes it, each next one a copy of it with its own sequence number and
  * TCP checksum (the sum of the rest kept), byte for byte what
  * nb_tcp_tmpl_build() would write for it.  -EINVAL (nothing written) for

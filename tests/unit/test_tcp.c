@@ -1325,6 +1325,10 @@ test_wire_template(void **state)
 			assert_int_equal(nb_tcp_tmpl_build(&t, got, &x),
 					 t.hlen);
 			assert_memory_equal(runb[i], got, t.hlen);
+			/* and the general writer's, which shares no code */
+			n = nb_tcp_frame_build_hdr(want, sizeof(want), &f, &x);
+			assert_int_equal(n, t.hlen);
+			assert_memory_equal(runb[i], want, (size_t)n);
 			x.seq += x.len;
 			x.data_off += x.len;
 		}
