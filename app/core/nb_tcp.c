@@ -47,6 +47,17 @@ sub65535(uint32_t x, uint32_t y)
 	return x >= y ? x - y : x + 65535u - y;
 }
 
+/* An ACK owed at once: for anything but new in-order data (a hole, a
+ * duplicate, a FIN, a window to reopen, a challenge, a timer).  In-order
+ * data sets ack_pending alone: that ACK may wait while the worker has
+ * more data at hand (nb_tcp_ack_can_wait). */
+static inline void
+ack_now(struct nb_tcp_conn *c)
+{
+	c->ack_pending = 1;
+	c->ack_urgent = 1;
+}
+
 uint32_t
 nb_tcp_pattern_sum(uint64_t k, uint32_t len)
 {
@@ -445,7 +456,7 @@ fin_take(struct nb_tcp_conn *c)
 	if (!c->active && c->snd_end == UINT64_MAX) /* it was endless */
 		c->snd_end = max64(c->snd_max, 1);
 	c->nb_ooo = 0; /* what a peer sent past its FIN is nothing */
-	c->ack_pending = 1;
+	ack_now(c);
 	c->delack_due = 0;
 	switch (c->state) {
 	case NB_TCP_ESTABLISHED:
@@ -480,7 +491,7 @@ data_in(struct nb_tcp_conn *c, const struct nb_tcp_seg *s, int64_t off,
 	if (s->len == 0) {
 		fin_take(c);
 		if (!c->fin_rcvd)
-			c->ack_pending = 1; /* a FIN above a hole: dup ACK */
+			ack_now(c); /* a FIN above a hole: dup ACK */
 		return;
 	}
 	if (lo < c->rcv_nxt) { /* the part already delivered */
@@ -495,7 +506,7 @@ data_in(struct nb_tcp_conn *c, const struct nb_tcp_seg *s, int64_t off,
 	if (c->fin_off && hi > c->fin_off)
 		hi = c->fin_off; /* nothing after a FIN counts */
 	if (lo >= hi) {
-		c->ack_pending = 1;
+		ack_now(c);
 		fin_take(c);
 		return;
 	}
@@ -511,7 +522,7 @@ data_in(struct nb_tcp_conn *c, const struct nb_tcp_seg *s, int64_t off,
 		ooo_advance(c);
 		c->st.bytes_rcvd += c->rcv_nxt - before;
 		if (had_ooo) {
-			c->ack_pending = 1; /* a hole filled: at once */
+			ack_now(c); /* a hole filled: at once */
 		} else {
 			c->segs_unacked++;
 			if (!c->delayed_ack || c->segs_unacked >= 2) {
@@ -528,7 +539,7 @@ data_in(struct nb_tcp_conn *c, const struct nb_tcp_seg *s, int64_t off,
 			c->st.ooo_dropped++;
 		if (r != 0)
 			c->st.dup_bytes_in += dup;
-		c->ack_pending = 1; /* a duplicate ACK, at once (RFC 5681) */
+		ack_now(c); /* a duplicate ACK, at once (RFC 5681) */
 	}
 	fin_take(c);
 }
@@ -888,7 +899,7 @@ ack_in(struct nb_tcp_conn *c, const struct nb_tcp_seg *s, int64_t seqoff,
 	int wnd_changed = 0;
 
 	if (a > (int64_t)c->snd_max) { /* acks what we never sent */
-		c->ack_pending = 1;
+		ack_now(c);
 		return;
 	}
 	if (a < (int64_t)c->snd_una)
@@ -961,7 +972,7 @@ input_syn_sent(struct nb_tcp_conn *c, const struct nb_tcp_seg *s, uint64_t now)
 	c->snd_wl_seq = 0;
 	c->snd_wl_ack = 1;
 	established(c, now);
-	c->ack_pending = 1;
+	ack_now(c);
 }
 
 /*
@@ -1049,7 +1060,7 @@ input_general(struct nb_tcp_conn *c, const struct nb_tcp_seg *s, uint64_t now)
 			c->st.dup_bytes_in += s->len;
 		else
 			c->st.out_of_window++;
-		c->ack_pending = 1;
+		ack_now(c);
 		return;
 	}
 	if (s->flags & NB_TCP_RST) {
@@ -1057,12 +1068,12 @@ input_general(struct nb_tcp_conn *c, const struct nb_tcp_seg *s, uint64_t now)
 			c->st.rst_in++;
 			fail(c, NB_TCP_ERR_RESET);
 		} else {
-			c->ack_pending = 1; /* RFC 5961 challenge ACK */
+			ack_now(c); /* RFC 5961 challenge ACK */
 		}
 		return;
 	}
 	if (s->flags & NB_TCP_SYN) {
-		c->ack_pending = 1; /* RFC 5961 challenge ACK */
+		ack_now(c); /* RFC 5961 challenge ACK */
 		return;
 	}
 	if (!(s->flags & NB_TCP_ACK))
@@ -1156,8 +1167,10 @@ static void
 sent_ack(struct nb_tcp_conn *c)
 {
 	c->ack_pending = 0;
+	c->ack_urgent = 0;
 	c->segs_unacked = 0;
 	c->delack_due = 0;
+	c->rcv_acked = c->rcv_nxt;
 }
 
 /* The SACK blocks of an ACK: the newest interval first (RFC 2018 4). */
@@ -1334,7 +1347,7 @@ nb_tcp_output(struct nb_tcp_conn *c, uint64_t now, struct nb_tcp_seg *s)
 	}
 	if (c->delack_due && now >= c->delack_due) {
 		c->delack_due = 0;
-		c->ack_pending = 1;
+		ack_now(c);
 	}
 	if (c->syn_pending) {
 		c->st.segs_out++;
@@ -1408,6 +1421,17 @@ nb_tcp_output(struct nb_tcp_conn *c, uint64_t now, struct nb_tcp_seg *s)
 		return 1;
 	}
 	return 0;
+}
+
+int
+nb_tcp_ack_can_wait(const struct nb_tcp_conn *c)
+{
+	return c->ack_pending && !c->ack_urgent &&
+	       c->state == NB_TCP_ESTABLISHED && !c->rst_pending &&
+	       !c->syn_pending && !c->rexmit_pending && !c->probe_pending &&
+	       !c->close_after_send && c->snd_nxt == c->snd_max &&
+	       c->snd_nxt >= min64(c->snd_end, c->snd_app) &&
+	       c->rcv_nxt - c->rcv_acked < c->rcv_wnd / NB_TCP_ACK_STRETCH_DIV;
 }
 
 unsigned int

@@ -178,6 +178,7 @@ struct nb_tcp_conn {
 	uint8_t dupacks;
 	uint8_t in_recovery;
 	uint8_t ack_pending;  /* an ACK is owed now */
+	uint8_t ack_urgent;   /* ... and may not wait (see ack_now) */
 	uint8_t segs_unacked; /* full segments since our last ACK */
 	uint8_t retries;      /* RTOs in a row */
 	uint8_t syn_pending;  /* our SYN (or SYN-ACK) is to be (re)sent */
@@ -223,6 +224,7 @@ struct nb_tcp_conn {
 	/* receiver (offsets from irs: 0 their SYN, 1 their first byte) */
 	uint32_t irs;
 	uint64_t rcv_nxt;
+	uint64_t rcv_acked; /* rcv_nxt as our last ACK gave it */
 	uint32_t rcv_wnd;
 	uint8_t nb_ooo;
 	uint8_t last_ooo; /* interval the last OOO segment went into */
@@ -315,6 +317,18 @@ void nb_tcp_abort(struct nb_tcp_conn *c);
 /* Both halves closed (or failed): nothing more will be sent, bar the
  * re-ACK of a retransmitted FIN. */
 int nb_tcp_finished(const struct nb_tcp_conn *c);
+
+/*
+ * A busy receiver's stretch ACK (what Linux's GRO does on a full queue):
+ * 1 when all c owes is a pure ACK for new in-order data, nothing else is
+ * to be sent, and less than NB_TCP_ACK_STRETCH_DIV-th of the receive
+ * window is unacknowledged.  The worker asks only while its last RX
+ * burst came full (more frames at hand); the ACK leaves with the next
+ * burst that does not, or once that much is owed.  Anything else (a
+ * hole, a duplicate, a FIN, a timer) is never kept back.
+ */
+#define NB_TCP_ACK_STRETCH_DIV 8
+int nb_tcp_ack_can_wait(const struct nb_tcp_conn *c);
 
 /* Bytes in flight (sent, not acknowledged). */
 static inline uint64_t

@@ -402,6 +402,8 @@ rx_step(struct nb_tcpjob *j, uint16_t q, const struct nb_run *run)
 	n = rte_eth_rx_burst(j->port, q, pkts, NB_BURST);
 	if (n == 0)
 		return;
+	if (n == NB_BURST)
+		j->rx_full = 1;
 	/* the time of this burst: a frame may be younger than the turn */
 	now = nb_clock_ns(&run->clock, rte_rdtsc());
 	/* the first frames' headers on their way to the cache, then each
@@ -559,6 +561,8 @@ tx_step(struct nb_tcpjob *j, uint64_t now)
 	struct nb_tcp_seg s;
 	uint32_t k, i = j->rr, segs, len, room;
 	const int capped = j->cap.rate != 0;
+	/* a receiver with frames waiting sends no ACK it may keep back */
+	const int lazy = j->rx_full && !j->sends;
 	uint64_t bytes = 0;
 	uint16_t sent;
 
@@ -571,6 +575,7 @@ tx_step(struct nb_tcpjob *j, uint64_t now)
 		struct nb_tcp_end *e = &j->ends[i];
 
 		for (segs = 0; segs < NB_TCP_SEGS_PER_TURN &&
+			       !(lazy && nb_tcp_ack_can_wait(&e->c)) &&
 			       j->pend_head + j->nb_pend < NB_BURST;
 		     segs++) {
 			if (unlikely(stash_segs(j) == 0) ||
@@ -681,6 +686,7 @@ nb_tcp_worker_main(void *arg)
 		for (k = 0; k < w->nb_jobs; k++) {
 			uint16_t q;
 
+			w->jobs[k]->rx_full = 0;
 			for (q = 0; q < w->jobs[k]->nb_rxq; q++)
 				rx_step(w->jobs[k], q, run);
 			now = nb_clock_ns(&run->clock, rte_rdtsc());

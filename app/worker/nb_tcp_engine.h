@@ -54,6 +54,9 @@ struct nb_tcpjob {
 	uint16_t port, queue;
 	uint8_t server;
 	uint8_t sends; /* its ends send data (all_acked_ns) */
+	/* this turn's RX brought a full burst (more frames at hand): a
+	 * receiver's ACKs may wait (nb_tcp_ack_can_wait) */
+	uint8_t rx_full;
 	/* the PMD flags L4 checksums it checked.  Not set: enabling RX
 	 * checksum offload on virtio-user lets vhost hand over frames whose
 	 * sender left the checksum to it (VIRTIO_NET_F_GUEST_CSUM), so the
