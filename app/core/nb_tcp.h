@@ -319,17 +319,15 @@ void nb_tcp_abort(struct nb_tcp_conn *c);
 int nb_tcp_finished(const struct nb_tcp_conn *c);
 
 /*
- * A receiver's stretch ACK (what Linux's GRO does on a busy queue): 1
- * when all c owes is a pure ACK for new in-order data, nothing else is
+ * A busy receiver's stretch ACK (what Linux's GRO does on a full queue):
+ * 1 when all c owes is a pure ACK for new in-order data, nothing else is
  * to be sent, and less than NB_TCP_ACK_STRETCH_DIV-th of the receive
- * window is unacknowledged.  The worker asks while its last RX burst
- * came full (more frames at hand) or its last ACK left less than
- * NB_TCP_ACK_HOLD_NS ago: one ACK covers that much, or an eighth of the
- * window, whichever comes first.  Anything else (a hole, a duplicate, a
- * FIN, a timer) is never kept back.
+ * window is unacknowledged.  The worker asks only while its last RX
+ * burst came full (more frames at hand); the ACK leaves with the next
+ * burst that does not, or once that much is owed.  Anything else (a
+ * hole, a duplicate, a FIN, a timer) is never kept back.
  */
 #define NB_TCP_ACK_STRETCH_DIV 8
-#define NB_TCP_ACK_HOLD_NS     50000ull
 int nb_tcp_ack_can_wait(const struct nb_tcp_conn *c);
 
 /* Bytes in flight (sent, not acknowledged). */

@@ -561,9 +561,8 @@ tx_step(struct nb_tcpjob *j, uint64_t now)
 	struct nb_tcp_seg s;
 	uint32_t k, i = j->rr, segs, len, room;
 	const int capped = j->cap.rate != 0;
-	/* a receiver keeps back an ACK it may (nb_tcp_ack_can_wait) while
-	 * it has frames waiting or acked less than NB_TCP_ACK_HOLD_NS ago */
-	const int lazy = !j->sends;
+	/* a receiver with frames waiting sends no ACK it may keep back */
+	const int lazy = j->rx_full && !j->sends;
 	uint64_t bytes = 0;
 	uint16_t sent;
 
@@ -575,12 +574,9 @@ tx_step(struct nb_tcpjob *j, uint64_t now)
 	for (k = 0; k < j->n && j->pend_head + j->nb_pend < NB_BURST; k++) {
 		struct nb_tcp_end *e = &j->ends[i];
 
-		for (segs = 0;
-		     segs < NB_TCP_SEGS_PER_TURN &&
-		     !(lazy &&
-		       (j->rx_full || now - e->ack_ns < NB_TCP_ACK_HOLD_NS) &&
-		       nb_tcp_ack_can_wait(&e->c)) &&
-		     j->pend_head + j->nb_pend < NB_BURST;
+		for (segs = 0; segs < NB_TCP_SEGS_PER_TURN &&
+			       !(lazy && nb_tcp_ack_can_wait(&e->c)) &&
+			       j->pend_head + j->nb_pend < NB_BURST;
 		     segs++) {
 			if (unlikely(stash_segs(j) == 0) ||
 			    unlikely(capped && !nb_budget_ok(&j->cap, now)))
@@ -606,8 +602,6 @@ tx_step(struct nb_tcpjob *j, uint64_t now)
 						j->cap_fixed +
 							j->cap_per_byte * len);
 		}
-		if (lazy && segs)
-			e->ack_ns = now;
 		if (unlikely(!e->done_ns && nb_tcp_finished(&e->c))) {
 			e->done_ns = now;
 			j->finished++;

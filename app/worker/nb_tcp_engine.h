@@ -46,7 +46,6 @@ struct nb_tcp_end {
 	uint64_t open_ns;	 /* the SYN (sent, or taken by a listener) */
 	uint64_t done_ns;	 /* nb_tcp_finished() first seen; 0 not yet */
 	uint64_t all_acked_ns;	 /* a sender: every byte acknowledged */
-	uint64_t ack_ns;	 /* a receiver: its last ACK left then */
 	/* --pingpong: messages given to TCP, and when the last one was */
 	uint64_t pp_count, pp_sent_ns;
 } __rte_cache_aligned;

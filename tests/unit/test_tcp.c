@@ -82,7 +82,6 @@ struct sim {
 	 * while another frame to it is due within lazy_ns; the largest
 	 * advance of its ACKs, and the turns it kept one back */
 	uint64_t lazy_ns, lazy_waits;
-	uint64_t hold_ns, srv_ack_ns; /* nor within hold_ns of its last ACK */
 	uint32_t ack_last, ack_adv_max;
 	int ack_seen;
 	/* CUBIC: (t in the epoch, cwnd, W_cubic(t)) samples, segments */
@@ -521,17 +520,10 @@ sim_run(struct sim *s, uint64_t limit_ns)
 		/* whatever is held out of order, the ACK goes at once */
 		if (s->srv.nb_ooo)
 			assert_false(nb_tcp_ack_can_wait(&s->srv));
-		if (s->lazy_ns &&
-		    (srv_busy(s) || s->now - s->srv_ack_ns < s->hold_ns) &&
-		    nb_tcp_ack_can_wait(&s->srv)) {
+		if (s->lazy_ns && srv_busy(s) && nb_tcp_ack_can_wait(&s->srv))
 			s->lazy_waits++;
-		} else {
-			uint64_t sent = s->d[1].sent;
-
+		else
 			pump(s, &s->srv, 0);
-			if (s->d[1].sent != sent)
-				s->srv_ack_ns = s->now;
-		}
 		if ((nb_tcp_finished(&s->cli) &&
 		     (s->server_closed || nb_tcp_finished(&s->srv)) &&
 		     s->nq == 0) ||
@@ -545,11 +537,6 @@ sim_run(struct sim *s, uint64_t limit_ns)
 			next = t;
 		t = nb_tcp_next_event(&s->srv);
 		if (t && t < next)
-			next = t;
-		/* an ACK kept back for the hold: it leaves when that ends */
-		t = s->srv_ack_ns + s->hold_ns;
-		if (s->lazy_ns && nb_tcp_ack_can_wait(&s->srv) && t > s->now &&
-		    t < next)
 			next = t;
 		if (s->close_at && s->close_at < next)
 			next = s->close_at;
@@ -848,7 +835,7 @@ test_delayed_ack(void **state)
 static void
 test_stretch_ack(void **state)
 {
-	uint64_t n = 20 * 1000 * 1000, t_plain;
+	uint64_t n = 20 * 1000 * 1000;
 	const uint32_t wnd = 1 << 20;
 
 	sim_sack = 1;
@@ -857,7 +844,6 @@ test_stretch_ack(void **state)
 	S.d[0].rate_bps = S.d[1].rate_bps = 10000000000ull;
 	S.d[0].delay_ns = S.d[1].delay_ns = 5000;
 	S.lazy_ns = 20000;
-	S.hold_ns = NB_TCP_ACK_HOLD_NS;
 	sim_run(&S, 60ull * 1000000000);
 	assert_delivered(&S, n);
 	if (getenv("TCP_DEBUG"))
@@ -885,7 +871,6 @@ test_stretch_ack(void **state)
 	S.d[0].delay_ns = S.d[1].delay_ns = 5000;
 	S.d[0].loss_ppm = 10000;
 	S.lazy_ns = 20000;
-	S.hold_ns = NB_TCP_ACK_HOLD_NS;
 	sim_run(&S, 600ull * 1000000000);
 	assert_delivered(&S, n);
 	assert_true(S.d[0].data_dropped > 50);
@@ -893,27 +878,6 @@ test_stretch_ack(void **state)
 	assert_true(S.cli.st.retrans >= S.d[0].data_dropped);
 	assert_true(S.cli.st.retrans <= S.d[0].data_dropped + 10);
 	assert_true(S.cli.st.recoveries > 10);
-
-	/* frames 12 us apart at 1 Gbit/s, never "at hand" within 1 us: the
-	 * hold alone stretches, to about one ACK per 50 us (4 segments),
-	 * and the transfer takes hardly longer than with an ACK a segment */
-	sim_init(&S, n, wnd, 15, 16);
-	sim_run(&S, 60ull * 1000000000);
-	assert_delivered(&S, n);
-	t_plain = S.now;
-	sim_init(&S, n, wnd, 15, 16);
-	S.lazy_ns = 1000;
-	S.hold_ns = NB_TCP_ACK_HOLD_NS;
-	sim_run(&S, 60ull * 1000000000);
-	assert_delivered(&S, n);
-	if (getenv("TCP_DEBUG"))
-		print_message("hold: acks %lu data %lu adv_max %u t %lu/%lu\n",
-			      S.acks_from_srv, S.data_from_cli, S.ack_adv_max,
-			      S.now, t_plain);
-	assert_true(S.acks_from_srv * 3 < S.data_from_cli);
-	assert_true(S.acks_from_srv * 6 > S.data_from_cli);
-	assert_true(S.ack_adv_max <= 5 * PAY);
-	assert_true(S.now < t_plain + t_plain / 50);
 }
 
 static void
