@@ -3,10 +3,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <rte_cycles.h>
 #include <rte_mbuf.h>
 
+#include "nb_ctl.h"
 #include "nb_ctlio.h"
 #include "nb_frame.h"
 #include "nb_log.h"
@@ -31,8 +33,22 @@ faults_init(struct nb_ctlio *io)
 
 		if (eq == NULL)
 			continue;
-		v = strtoul(eq + 1, NULL, 10);
 		*eq = '\0';
+		if (strcmp(tok, "drop") == 0) {
+			uint8_t t;
+
+			for (t = 1; t < NB_CTL_TYPE_MAX; t++)
+				if (strcasecmp(eq + 1, nb_ctl_type_name(t)) ==
+				    0)
+					io->f_drop_type = t;
+			if (io->f_drop_type == 0)
+				NB_LOG(WARNING,
+				       "NB_CTL_FAULTS: drop=%s is no message "
+				       "type (docs/protocol.md); ignored",
+				       eq + 1);
+			continue;
+		}
+		v = strtoul(eq + 1, NULL, 10);
 		if (strcmp(tok, "loss") == 0)
 			io->f_loss = (unsigned int)(v > 100 ? 100 : v);
 		else if (strcmp(tok, "dup") == 0)
@@ -47,6 +63,11 @@ faults_init(struct nb_ctlio *io)
 		       "NB_CTL_FAULTS: dropping %u%%, duplicating %u%%, "
 		       "reordering %u%% of received control datagrams",
 		       io->f_loss, io->f_dup, io->f_reorder);
+	if (io->f_drop_type)
+		NB_LOG(NOTICE,
+		       "NB_CTL_FAULTS: dropping the first %s datagram "
+		       "received",
+		       nb_ctl_type_name(io->f_drop_type));
 }
 
 static unsigned int
@@ -67,6 +88,12 @@ deliver(struct nb_ctlio *io, const struct nb_udp_info *u)
 
 	if (io->on_msg == NULL)
 		return;
+	if (io->f_drop_type && u->payload_len > 5 &&
+	    (u->payload[5] & ~NB_CTL_F_TAG) == io->f_drop_type) {
+		io->f_drop_type = 0; /* once */
+		io->f_dropped++;
+		return;
+	}
 	if (io->f_loss && faults_roll(io) < io->f_loss) {
 		io->f_dropped++;
 		return;

@@ -78,6 +78,7 @@ struct nb_ctlio {
 	 * and handed over after the next one.  Off unless set.
 	 */
 	unsigned int f_loss, f_dup, f_reorder;
+	uint8_t f_drop_type; /* drop=TYPE: the first datagram of this type */
 	uint64_t f_rng;
 	int f_held;
 	struct nb_udp_info f_held_u;

@@ -491,6 +491,27 @@ impair_result(struct nb_app *app)
 }
 
 /*
+ * A responder's start is the client's plus START's trip to it (plus a
+ * retransmission timeout or more when a START was lost), so the client's
+ * STOP at the end of its time can come before ours.  Cutting our senders
+ * there would leave a reverse test short of what its rate and time owe
+ * (CI saw 19990 of 20000 frames; a START lost once, ~400).  A STOP within
+ * NB_PEER_END_SKEW_MS of our end waits for it; the senders then stop by
+ * their own rule.  Earlier, it is an interruption: at once.
+ */
+static void
+wait_near_end(const struct nb_peer *pr)
+{
+	uint64_t end = pr->app->run.end_tsc, now = rte_get_tsc_cycles();
+
+	if (pr->client || end == UINT64_MAX || now >= end ||
+	    end - now > nb_tsc_hz() / 1000 * NB_PEER_END_SKEW_MS)
+		return;
+	while (rte_get_tsc_cycles() < end)
+		nb_run_sleep_us(500);
+}
+
+/*
  * Control frames wait in the hand-off rings meanwhile: this runs inside
  * message handling and must not re-enter it.
  */
@@ -518,6 +539,7 @@ nb_peertest_stop(struct nb_peer *pr)
 		pr->test_ready = 0;
 		return;
 	}
+	wait_near_end(pr);
 	nb_peerivs_sample(pr);
 	nb_run_drain(app, 1, 0);
 	pr->io.workers_own_rx = 0;

@@ -70,8 +70,11 @@ class PeerBase(nbe2e.E2ECase):
         return "net_memif0,role=server,socket=%s,rsize=%d,mac=%s" % (
             self.sock, rsize, RESP_MAC)
 
+    client_rsize = 14  # log2 of the client's memif ring size
+
     def client_vdev(self):
-        return "net_memif0,role=client,socket=%s,rsize=14" % self.sock
+        return "net_memif0,role=client,socket=%s,rsize=%d" % (
+            self.sock, self.client_rsize)
 
     def client(self, tool, timeout=60, code=0, env=None):
         r = self.nb.run(self.client_eal(), ["--peer", RESP_MAC] + tool,
@@ -280,6 +283,27 @@ class Peer(PeerBase):
                 self.assertEqual(s["receiver"]["packets"],
                                  s["sender"]["packets"])
             self.assertEqual(e["sum_received"]["lost_packets"], 0)
+
+    def test_lost_start_counts_exact(self):
+        """The responder loses the first START (NB_CTL_FAULTS=drop=start),
+        so it starts one retransmission (20 ms or more) after the client,
+        and the client's STOP at the end of its second comes before the
+        responder's end.  That STOP is the test's end, not an interruption:
+        in --bidir each side sends all that 20000 pps for 1 s owe, exactly
+        20000 frames, and receives them all (the responder cut its senders
+        at the STOP before: ~19600)."""
+        resp = self.responder(env={"NB_CTL_FAULTS": "drop=start"})
+        d = self.client(["--rate", "20000pps", "--size", "512", "--time",
+                         "1", "--bidir", "--json"]).json()
+        for side in (d, d["reverse"]):
+            e = side["end"]
+            self.assertEqual(e["sum_sent"]["packets"], 20000)
+            self.assertEqual(e["sum_received"]["packets"], 20000)
+            self.assertEqual(e["sum_received"]["lost_packets"], 0)
+        self.client(["--quit"])
+        out, err = resp.communicate(timeout=10)
+        self.assertIn("NB_CTL_FAULTS: dropping the first START datagram",
+                      err)
 
     def test_client_ctrl_c_stops_both(self):
         resp = self.responder()
