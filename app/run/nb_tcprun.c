@@ -335,8 +335,8 @@ tcprun_free(struct tcprun *t)
 }
 
 /* Every connection closed: all of them, or those a listener took. */
-static int
-all_finished(const struct tcprun *t)
+int
+tcprun_all_finished(const struct tcprun *t)
 {
 	if (t->cj && t->cj->finished < t->n)
 		return 0;
@@ -402,11 +402,12 @@ tcprun_step(struct tcprun *t, char *why, size_t whylen)
 	}
 	if (t->close_at < 0 &&
 	    ((limit > 0 && now >= limit) || nb_force_quit ||
-	     (t->cj ? t->cj->finished == t->n : all_finished(t)) ||
+	     (t->cj ? t->cj->finished == t->n : tcprun_all_finished(t)) ||
 	     now - t->last_progress > STALL_S)) {
 		if (nb_force_quit)
 			t->interrupted = 1;
-		else if (now - t->last_progress > STALL_S && !all_finished(t))
+		else if (now - t->last_progress > STALL_S &&
+			 !tcprun_all_finished(t))
 			snprintf(why, whylen,
 				 "no byte acknowledged for %.0f s: test "
 				 "stopped",
@@ -420,7 +421,7 @@ tcprun_step(struct tcprun *t, char *why, size_t whylen)
 		t->close_at = now;
 	}
 	return t->close_at >= 0 &&
-	       (all_finished(t) || now - t->close_at > CLOSE_WAIT_S ||
+	       (tcprun_all_finished(t) || now - t->close_at > CLOSE_WAIT_S ||
 		(nb_force_quit && now - t->close_at > 1.0));
 }
 

@@ -77,6 +77,8 @@ int have_rcv(const struct tcprun *t);
 int tcprun_build(struct tcprun *t, char *err, size_t errlen);
 int tcprun_launch(struct tcprun *t);
 void tcprun_join(struct tcprun *t);
+/* Every connection closed: all of them, or those a listener took. */
+int tcprun_all_finished(const struct tcprun *t);
 void tcprun_free(struct tcprun *t);
 /* One look at the running test: intervals, and its end by its rules; 1
  * once it is over (t->interrupted after Ctrl-C; why set on a failure). */

@@ -93,9 +93,24 @@ nb_tcprun_peer_step(struct tcprun *t, char *why, size_t whylen)
 	return 1;
 }
 
+/*
+ * A client sends STOP once all its ends are closed (TIME_WAIT): the ACK of
+ * a responder's FIN is then on its way and may arrive after the STOP (the
+ * client's worker sends queued control frames before a frame its TX queue
+ * refused a turn earlier).  The ends get NB_TCPRUN_STOP_WAIT_MS to take
+ * it before the workers stop; one still in LAST_ACK then is reported so.
+ */
+#define NB_TCPRUN_STOP_WAIT_MS 100
+
 void
 nb_tcprun_peer_stop(struct tcprun *t)
 {
+	uint64_t give_up = rte_get_tsc_cycles() +
+			   nb_tsc_hz() / 1000 * NB_TCPRUN_STOP_WAIT_MS;
+
+	while (t->launched && !tcprun_all_finished(t) &&
+	       rte_get_tsc_cycles() < give_up)
+		nb_run_sleep_us(200);
 	tcprun_join(t);
 }
 

@@ -555,6 +555,24 @@ emit_run(struct nb_tcpjob *j, struct nb_tcp_end *e, uint64_t now,
 	return r;
 }
 
+/* Offer the built frames to the PMD; what it refuses waits in pend[]. */
+static void
+pend_send(struct nb_tcpjob *j)
+{
+	uint64_t bytes = 0;
+	uint16_t sent, k;
+
+	sent = rte_eth_tx_burst(j->port, j->queue, j->pend + j->pend_head,
+				j->nb_pend);
+	/* the lengths kept: a sent mbuf is the PMD's (maybe freed) */
+	for (k = 0; k < sent; k++)
+		bytes += j->pend_len[j->pend_head + k] + NB_FCS_LEN;
+	j->tx_pkts += sent;
+	j->tx_bytes += bytes;
+	j->nb_pend = (uint16_t)(j->nb_pend - sent);
+	j->pend_head = j->nb_pend ? (uint16_t)(j->pend_head + sent) : 0;
+}
+
 static void
 tx_step(struct nb_tcpjob *j, uint64_t now)
 {
@@ -563,8 +581,6 @@ tx_step(struct nb_tcpjob *j, uint64_t now)
 	const int capped = j->cap.rate != 0;
 	/* a receiver with frames waiting sends no ACK it may keep back */
 	const int lazy = j->rx_full && !j->sends;
-	uint64_t bytes = 0;
-	uint16_t sent;
 
 	if (j->nb_pend == 0)
 		j->pend_head = 0;
@@ -611,17 +627,8 @@ tx_step(struct nb_tcpjob *j, uint64_t now)
 	}
 out:
 	j->rr = i;
-	if (j->nb_pend == 0)
-		return;
-	sent = rte_eth_tx_burst(j->port, j->queue, j->pend + j->pend_head,
-				j->nb_pend);
-	/* the lengths kept: a sent mbuf is the PMD's (maybe freed) */
-	for (k = 0; k < sent; k++)
-		bytes += j->pend_len[j->pend_head + k] + NB_FCS_LEN;
-	j->tx_pkts += sent;
-	j->tx_bytes += bytes;
-	j->nb_pend = (uint16_t)(j->nb_pend - sent);
-	j->pend_head = j->nb_pend ? (uint16_t)(j->pend_head + sent) : 0;
+	if (j->nb_pend)
+		pend_send(j);
 }
 
 /* Clients: connect every end (a random ISS each, RFC 6528's spirit). */
@@ -697,6 +704,11 @@ nb_tcp_worker_main(void *arg)
 	for (k = 0; k < w->nb_jobs; k++) {
 		struct nb_tcpjob *j = w->jobs[k];
 
+		uint64_t until = rte_get_tsc_cycles() + rte_get_tsc_hz() / 100;
+
+		/* the last ACK of a close may wait here: 10 ms to leave */
+		while (j->nb_pend && rte_get_tsc_cycles() < until)
+			pend_send(j);
 		if (j->nb_pend)
 			rte_pktmbuf_free_bulk(j->pend + j->pend_head,
 					      j->nb_pend);
