@@ -335,6 +335,19 @@ nb_stats_main(void *arg)
 				break;
 			nb_sampler_step(&s, app, 1);
 		}
+		/*
+		 * Stopped while asleep: control drains and stops as soon as
+		 * every frame is in, which can be before this lcore woke
+		 * for the end's tick.  A tick that is due is still taken
+		 * here (control waits for this lcore before it closes the
+		 * intervals), so the last interval has this lcore's
+		 * figures, the tester's included, instead of one control
+		 * appends without them.  Before the end (Ctrl-C), control
+		 * appends the rest.
+		 */
+		if (app->stats_stop && !s.done &&
+		    rte_get_tsc_cycles() >= s.tick)
+			nb_sampler_step(&s, app, 1);
 		nb_sampler_free(&s);
 	}
 	app->stats_exited = 1;
