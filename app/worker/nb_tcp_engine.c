@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The closed-loop TCP worker loop (see nb_tcp_engine.h). */
-#include "nb_tcp_engine.h"
+#include "nb_tcp_engine_int.h"
 
 #include <rte_branch_prediction.h>
 #include <rte_cycles.h>
@@ -8,83 +8,8 @@
 #include <rte_mbuf.h>
 #include <rte_pause.h>
 #include <rte_prefetch.h>
-#include <rte_random.h>
 
-#include "nb_l2.h"
 #include "nb_tcp_wire.h"
-
-static int
-same_tuple(const struct nb_tcp_end *e, const struct nb_flow *f)
-{
-	return f->src_port == e->f.dst_port && f->dst_port == e->f.src_port &&
-	       f->src_ip == e->f.dst_ip && f->dst_ip == e->f.src_ip;
-}
-
-/*
- * All ends taken: one whose handshake never completed may go to a new
- * SYN, so SYNs from addresses that never answer (spoofed, or a client
- * gone) cannot hold a listener: first one that failed (timed out or
- * reset before the ACK of our SYN-ACK), else the oldest still waiting.
- */
-static struct nb_tcp_end *
-reclaim(struct nb_tcpjob *j)
-{
-	struct nb_tcp_end *old = NULL;
-	uint32_t i;
-
-	for (i = 0; i < j->accepted; i++) {
-		struct nb_tcp_end *e = &j->ends[i];
-
-		if (e->c.state == NB_TCP_CLOSED && e->c.snd_una == 0)
-			return e;
-		if (e->c.state == NB_TCP_SYN_RCVD &&
-		    (old == NULL || e->open_ns < old->open_ns))
-			old = e;
-	}
-	return old;
-}
-
-/* accept_any: the end of this 4-tuple, or for a SYN to our port a free
- * one bound to it (its addressing from the SYN). */
-static struct nb_tcp_end *
-demux_any(struct nb_tcpjob *j, const struct nb_flow *f,
-	  const struct nb_tcp_seg *s, uint64_t now)
-{
-	struct nb_tcp_end *e;
-	uint32_t i;
-
-	for (i = 0; i < j->accepted; i++)
-		if (same_tuple(&j->ends[i], f))
-			return &j->ends[i];
-	if (!(s->flags & NB_TCP_SYN) || (s->flags & NB_TCP_ACK) ||
-	    f->dst_port != j->listen_port || f->dst_ip != j->ip)
-		return NULL;
-	if (j->accepted < j->n) {
-		e = &j->ends[j->accepted++];
-	} else {
-		e = reclaim(j);
-		if (e == NULL)
-			return NULL;
-		if (e->done_ns)
-			j->finished--;
-		e->done_ns = 0;
-		e->pp_count = 0;
-		j->reclaimed++;
-		nb_tcp_listen(&e->c, &j->params);
-		if (j->pp_msg)
-			nb_tcp_send_limit(&e->c, 0);
-	}
-	e->open_ns = now;
-	memcpy(e->f.dst_mac, f->src_mac, 6);
-	memcpy(e->f.src_mac, j->mac, 6);
-	e->f.vlan_id = f->vlan_id;
-	e->f.src_ip = j->ip;
-	e->f.dst_ip = f->src_ip;
-	e->f.src_port = j->listen_port;
-	e->f.dst_port = f->src_port;
-	nb_tcp_tmpl_init(&e->tmpl, &e->f);
-	return e;
-}
 
 /* The end a parsed frame belongs to, or NULL (the 4-tuple must match). */
 static struct nb_tcp_end *
@@ -95,8 +20,8 @@ demux(struct nb_tcpjob *j, const struct nb_flow *f, const struct nb_tcp_seg *s,
 	uint32_t i = (uint16_t)(cport - j->port_base);
 
 	if (j->accept_any)
-		return demux_any(j, f, s, now);
-	if (i >= j->n || !same_tuple(&j->ends[i], f))
+		return nb_tcpw_demux_any(j, f, s, now);
+	if (i >= j->n || !nb_tcpw_same_tuple(&j->ends[i], f))
 		return NULL;
 	return &j->ends[i];
 }
@@ -117,90 +42,6 @@ wrong_mac(const struct nb_tcpjob *j, const struct nb_flow *f)
 		if (memcmp(f->src_mac, j->alt_mac[k], 6) == 0)
 			return 0;
 	return 1;
-}
-
-/* Peer mode: a control session's frame goes to the control lcore (1:
- * the mbuf is the ring's now, or freed when the ring is full). */
-static int
-to_control(struct nb_tcpjob *j, uint16_t q, struct rte_mbuf *m)
-{
-	struct nb_stamp st;
-	enum nb_frame_kind kind =
-		nb_frame_parse(rte_pktmbuf_mtod(m, const uint8_t *),
-			       m->data_len, m->pkt_len, &st);
-
-	if (kind < NB_FRAME_CONTROL)
-		return 0;
-	m->hash.usr = kind;
-	if (rte_ring_sp_enqueue(j->ctl_rings[q], m) == 0) {
-		j->ctl_handed++;
-	} else {
-		j->ctl_dropped++;
-		rte_pktmbuf_free(m);
-	}
-	return 1;
-}
-
-/* A frame to send after the others pending. */
-static __rte_always_inline void
-pend_push(struct nb_tcpjob *j, struct rte_mbuf *m)
-{
-	j->pend[j->pend_head + j->nb_pend] = m;
-	j->pend_len[j->pend_head + j->nb_pend] = m->pkt_len;
-	j->nb_pend++;
-}
-
-/* Not TCP for us: an ARP request for our address is answered (a kernel
- * peer must resolve us), everything else counted. */
-static void
-foreign(struct nb_tcpjob *j, const uint8_t *d, uint32_t len)
-{
-	struct rte_mbuf *m;
-	int n;
-
-	j->foreign++;
-	if (j->ip == 0 || j->ctl_rings != NULL || len < 42 ||
-	    j->pend_head + j->nb_pend >= NB_BURST)
-		return;
-	/* ARP, tagged or not */
-	if (nb_get_be16(d + NB_ETH_OFF_TYPE) != NB_ETHERTYPE_ARP &&
-	    (nb_get_be16(d + NB_ETH_OFF_TYPE) != NB_ETHERTYPE_VLAN ||
-	     nb_get_be16(d + NB_VLAN_OFF_TYPE) != NB_ETHERTYPE_ARP))
-		return;
-	m = rte_pktmbuf_alloc(j->pool);
-	if (m == NULL) {
-		j->alloc_fail++;
-		return;
-	}
-	n = nb_arp_answer(d, len, j->mac, j->ip, rte_pktmbuf_mtod(m, uint8_t *),
-			  rte_pktmbuf_tailroom(m));
-	if (n <= 0) {
-		rte_pktmbuf_free(m);
-		return;
-	}
-	m->data_len = (uint16_t)n;
-	m->pkt_len = (uint32_t)n;
-	pend_push(j, m);
-	j->arp_answered++;
-}
-
-/* A frame to send: built into a fresh mbuf and queued after pend[]. */
-static int
-emit(struct nb_tcpjob *j, const struct nb_flow *f, struct nb_tcp_seg *s,
-     struct rte_mbuf *m)
-{
-	uint16_t room = rte_pktmbuf_tailroom(m);
-	int len = nb_tcp_frame_build(rte_pktmbuf_mtod(m, uint8_t *), room, f, s,
-				     NULL);
-
-	if (unlikely(len < 0)) {
-		rte_pktmbuf_free(m);
-		return -1;
-	}
-	m->data_len = (uint16_t)len;
-	m->pkt_len = (uint32_t)len;
-	pend_push(j, m);
-	return 0;
 }
 
 /*
@@ -242,7 +83,7 @@ emit_copied(struct nb_tcpjob *j, const struct nb_tcp_end *e,
 	memcpy(d + hl, nb_tcp_pattern_at(s->data_off), s->len);
 	m->data_len = (uint16_t)(hl + s->len);
 	m->pkt_len = m->data_len;
-	pend_push(j, m);
+	nb_tcpw_pend_push(j, m);
 	return m->pkt_len;
 }
 
@@ -316,50 +157,22 @@ emit_seg(struct nb_tcpjob *j, const struct nb_tcp_end *e, struct nb_tcp_seg *s)
 		n = emit_copied(j, e, s, m);
 		if (n)
 			return n;
-		return emit(j, &e->f, s, m) == 0 ? m->pkt_len : 0;
+		return nb_tcpw_emit(j, &e->f, s, m) == 0 ? m->pkt_len : 0;
 	}
 	hl = nb_tcp_tmpl_build(&e->tmpl, rte_pktmbuf_mtod(m, uint8_t *), s);
 	if (unlikely(hl < 0))
 		hl = nb_tcp_frame_build_hdr(rte_pktmbuf_mtod(m, uint8_t *),
 					    rte_pktmbuf_tailroom(m), &e->f, s);
 	if (unlikely(hl < 0)) /* past the pattern's span: copied */
-		return emit(j, &e->f, s, m) == 0 ? m->pkt_len : 0;
+		return nb_tcpw_emit(j, &e->f, s, m) == 0 ? m->pkt_len : 0;
 	p = j->pat.m[--j->pat.n];
 	point_pattern(j, p, s->data_off, s->len);
 	m->data_len = (uint16_t)hl;
 	m->pkt_len = (uint32_t)hl + s->len;
 	m->next = p;
 	m->nb_segs = 2;
-	pend_push(j, m);
+	nb_tcpw_pend_push(j, m);
 	return m->pkt_len;
-}
-
-/* Answer a stray segment with the RST RFC 793 asks for. */
-static void
-send_rst(struct nb_tcpjob *j, const struct nb_flow *in,
-	 const struct nb_tcp_seg *s)
-{
-	struct nb_tcp_seg r;
-	struct nb_flow f;
-	struct rte_mbuf *m;
-
-	if (!nb_tcp_rst_for(s, &r) || j->pend_head + j->nb_pend >= NB_BURST)
-		return;
-	m = rte_pktmbuf_alloc(j->pool);
-	if (m == NULL) {
-		j->alloc_fail++;
-		return;
-	}
-	f = *in;
-	memcpy(f.dst_mac, in->src_mac, 6);
-	memcpy(f.src_mac, in->dst_mac, 6);
-	f.src_ip = in->dst_ip;
-	f.dst_ip = in->src_ip;
-	f.src_port = in->dst_port;
-	f.dst_port = in->src_port;
-	f.stream_id = 0;
-	f.ttl = 64;
-	emit(j, &f, &r, m);
 }
 
 /*
@@ -432,13 +245,13 @@ rx_step(struct nb_tcpjob *j, uint16_t q, const struct nb_run *run)
 		}
 		if (nb_tcp_frame_parse(d, dlen, 0, &f, &s) != 0) {
 			if (j->ctl_rings != NULL && m->nb_segs == 1 &&
-			    to_control(j, q, m)) {
+			    nb_tcpw_to_control(j, q, m)) {
 				pkts[i] = NULL; /* not freed below */
 				continue;
 			}
 			j->rx_pkts++;
 			j->rx_bytes += m->pkt_len + NB_FCS_LEN;
-			foreign(j, d, dlen);
+			nb_tcpw_foreign(j, d, dlen);
 			continue;
 		}
 		j->rx_pkts++;
@@ -464,7 +277,7 @@ rx_step(struct nb_tcpjob *j, uint16_t q, const struct nb_run *run)
 		}
 		if (unlikely(e == NULL)) {
 			j->stray++;
-			send_rst(j, &f, &s);
+			nb_tcpw_send_rst(j, &f, &s);
 			continue;
 		}
 		if (s.has_stamp && s.len && j->owd != NULL) {
@@ -522,7 +335,7 @@ emit_run_zc(struct nb_tcpjob *j, const struct nb_tcp_end *e,
 		hm[x]->pkt_len = (uint32_t)hl + s->len;
 		hm[x]->next = p;
 		hm[x]->nb_segs = 2;
-		pend_push(j, hm[x]);
+		nb_tcpw_pend_push(j, hm[x]);
 	}
 	return r;
 }
@@ -631,25 +444,6 @@ out:
 		pend_send(j);
 }
 
-/* Clients: connect every end (a random ISS each, RFC 6528's spirit). */
-static void
-open_all(struct nb_tcpjob *j, uint64_t now)
-{
-	struct nb_tcp_params p = j->params;
-	uint32_t i;
-
-	for (i = 0; i < j->n; i++) {
-		p.iss = (uint32_t)rte_rand();
-		if (p.send_bytes != UINT64_MAX)
-			p.send_bytes = j->bytes_each + (i < j->bytes_rest);
-		j->ends[i].open_ns = now;
-		nb_tcp_connect(&j->ends[i].c, &p, now);
-		if (j->pp_msg) /* the first request once connected */
-			nb_tcp_send_limit(&j->ends[i].c, 0);
-	}
-	j->opened = 1;
-}
-
 int
 nb_tcp_worker_main(void *arg)
 {
@@ -676,7 +470,7 @@ nb_tcp_worker_main(void *arg)
 	now = nb_clock_ns(&run->clock, rte_rdtsc());
 	for (k = 0; k < w->nb_jobs; k++)
 		if (!w->jobs[k]->server)
-			open_all(w->jobs[k], now);
+			nb_tcpw_open_all(w->jobs[k], now);
 	while (!w->exit_req) {
 		if (unlikely(w->close_req && !closed)) {
 			uint32_t i;

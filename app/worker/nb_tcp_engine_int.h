@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The TCP worker's parts shared by its two files: nb_tcp_engine.c (the
+ * loop, the RX and TX steps, the segments' mbufs) and nb_tcp_edges.c
+ * (what a turn meets now and then: a SYN that binds an end, a control
+ * frame, ARP, a stray segment's RST, a frame of another shape, the
+ * clients' connect).
+ */
+#ifndef NB_TCP_ENGINE_INT_H
+#define NB_TCP_ENGINE_INT_H
+
+#include <rte_mbuf.h>
+
+#include "nb_tcp_engine.h"
+
+static inline int
+nb_tcpw_same_tuple(const struct nb_tcp_end *e, const struct nb_flow *f)
+{
+	return f->src_port == e->f.dst_port && f->dst_port == e->f.src_port &&
+	       f->src_ip == e->f.dst_ip && f->dst_ip == e->f.src_ip;
+}
+
+/* A frame to send after the others pending. */
+static __rte_always_inline void
+nb_tcpw_pend_push(struct nb_tcpjob *j, struct rte_mbuf *m)
+{
+	j->pend[j->pend_head + j->nb_pend] = m;
+	j->pend_len[j->pend_head + j->nb_pend] = m->pkt_len;
+	j->nb_pend++;
+}
+
+/* accept_any: the end of this 4-tuple, or for a SYN to our port a free
+ * one bound to it (its addressing from the SYN); NULL: none. */
+struct nb_tcp_end *nb_tcpw_demux_any(struct nb_tcpjob *j,
+				     const struct nb_flow *f,
+				     const struct nb_tcp_seg *s, uint64_t now);
+/* Peer mode: a control session's frame to the control lcore (1: the
+ * mbuf is the ring's now, or freed when the ring is full). */
+int nb_tcpw_to_control(struct nb_tcpjob *j, uint16_t q, struct rte_mbuf *m);
+/* Not TCP for us: counted; an ARP request for our address answered. */
+void nb_tcpw_foreign(struct nb_tcpjob *j, const uint8_t *d, uint32_t len);
+/* s of flow f built into m (of the job's pool) and queued after pend[];
+ * -1: it did not fit (m freed). */
+int nb_tcpw_emit(struct nb_tcpjob *j, const struct nb_flow *f,
+		 struct nb_tcp_seg *s, struct rte_mbuf *m);
+/* The RST RFC 793 asks for in answer to stray segment s of flow in. */
+void nb_tcpw_send_rst(struct nb_tcpjob *j, const struct nb_flow *in,
+		      const struct nb_tcp_seg *s);
+/* Clients: connect every end (a random ISS each). */
+void nb_tcpw_open_all(struct nb_tcpjob *j, uint64_t now);
+
+#endif /* NB_TCP_ENGINE_INT_H */
