@@ -88,8 +88,10 @@ deliver(struct nb_ctlio *io, const struct nb_udp_info *u)
 
 	if (io->on_msg == NULL)
 		return;
-	if (io->f_drop_type && u->payload_len > 5 &&
-	    (u->payload[5] & ~NB_CTL_F_TAG) == io->f_drop_type) {
+	if (io->f_drop_type &&
+	    nb_ctl_peek_type(u->payload, u->payload_len) == io->f_drop_type) {
+		NB_LOG(NOTICE, "NB_CTL_FAULTS: dropped a %s datagram",
+		       nb_ctl_type_name(io->f_drop_type));
 		io->f_drop_type = 0; /* once */
 		io->f_dropped++;
 		return;

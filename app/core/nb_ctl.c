@@ -865,6 +865,17 @@ rd_params(const uint8_t **p, struct nb_ctl_params *q)
 	return ok;
 }
 
+/* the type byte's place in the header (see nb_ctl.h) */
+#define TYPE_AT 5
+
+int
+nb_ctl_peek_type(const uint8_t *buf, size_t len)
+{
+	if (buf == NULL || len <= TYPE_AT)
+		return -1;
+	return buf[TYPE_AT] & (uint8_t)~NB_CTL_F_TAG;
+}
+
 int
 nb_ctl_decode(const uint8_t *buf, size_t len, struct nb_ctl_msg *m)
 {

@@ -452,6 +452,13 @@ int nb_ctl_encode(const struct nb_ctl_msg *m, uint8_t *buf, size_t buflen);
  */
 int nb_ctl_decode(const uint8_t *buf, size_t len, struct nb_ctl_msg *m);
 
+/*
+ * The type byte of a datagram's header without NB_CTL_F_TAG, nothing
+ * else checked (a fault injector's look, before decoding); -1 for a
+ * datagram too short to have one.
+ */
+int nb_ctl_peek_type(const uint8_t *buf, size_t len);
+
 /* "HELLO", ..., "ERROR"; "UNKNOWN" for anything else. */
 const char *nb_ctl_type_name(uint8_t type);
 

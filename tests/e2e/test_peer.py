@@ -304,6 +304,7 @@ class Peer(PeerBase):
         out, err = resp.communicate(timeout=10)
         self.assertIn("NB_CTL_FAULTS: dropping the first START datagram",
                       err)
+        self.assertIn("NB_CTL_FAULTS: dropped a START datagram", err)
 
     def test_client_ctrl_c_stops_both(self):
         resp = self.responder()

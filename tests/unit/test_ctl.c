@@ -607,6 +607,8 @@ roundtrip(const struct nb_ctl_msg *m)
 	/* the length field counts the tag; the type byte flags it */
 	assert_int_equal(rd16(buf + 6), len);
 	assert_int_equal(buf[5], m->type | (m->tagged ? 0x80 : 0));
+	assert_int_equal(nb_ctl_peek_type(buf, len), m->type);
+	assert_int_equal(nb_ctl_peek_type(buf, 5), -1);
 	if (m->tagged)
 		assert_memory_equal(buf + len - 16, m->tag, 16);
 	memset(d, 0xa5, sizeof(*d));
