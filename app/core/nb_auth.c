@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
+#include <pthread.h>
 #include <string.h>
 #include <sys/random.h>
 
@@ -30,24 +31,36 @@ nb_auth_random(void *buf, size_t n)
 }
 
 /*
- * HMAC-SHA256 of the concatenated parts (OpenSSL 3 EVP_MAC).  A failure
- * (no memory) gives all-zero output: a tag nobody can match.
+ * HMAC-SHA256 is fetched from OpenSSL's provider once per process (a
+ * fetch walks the provider tables and takes locks: doing it per call let
+ * a flood of bogus PARAMS cost far more than the MAC itself).  Each call
+ * makes its own context, so lcores may call it at once.
  */
+static EVP_MAC *hmac_alg;
+static pthread_once_t hmac_once = PTHREAD_ONCE_INIT;
+
 static void
-hmac(const uint8_t *key, size_t key_len, const void *const *parts,
-     const size_t *lens, unsigned int nb, uint8_t out[32])
+hmac_fetch(void)
+{
+	hmac_alg = EVP_MAC_fetch(NULL, "HMAC", NULL);
+}
+
+void
+nb_auth_hmac(const uint8_t *key, size_t key_len, const void *const *parts,
+	     const size_t *lens, unsigned int nb, uint8_t out[32])
 {
 	static char digest[] = "SHA256";
 	OSSL_PARAM params[] = {
 		OSSL_PARAM_construct_utf8_string("digest", digest, 0),
 		OSSL_PARAM_construct_end(),
 	};
-	EVP_MAC *mac = EVP_MAC_fetch(NULL, "HMAC", NULL);
-	EVP_MAC_CTX *c = mac != NULL ? EVP_MAC_CTX_new(mac) : NULL;
+	EVP_MAC_CTX *c;
 	size_t olen = 0;
 	unsigned int i;
 	int ok;
 
+	pthread_once(&hmac_once, hmac_fetch);
+	c = hmac_alg != NULL ? EVP_MAC_CTX_new(hmac_alg) : NULL;
 	ok = c != NULL && EVP_MAC_init(c, key, key_len, params);
 	for (i = 0; ok && i < nb; i++)
 		ok = EVP_MAC_update(c, parts[i], lens[i]);
@@ -55,7 +68,6 @@ hmac(const uint8_t *key, size_t key_len, const void *const *parts,
 	if (!ok)
 		memset(out, 0, 32);
 	EVP_MAC_CTX_free(c);
-	EVP_MAC_free(mac);
 }
 
 static void
@@ -71,7 +83,7 @@ cookie_raw(const uint8_t secret[NB_AUTH_SECRET], uint32_t epoch,
 	nb_put_be32(e, epoch);
 	nb_put_be32(i4, ip);
 	nb_put_be32(s, session);
-	hmac(secret, NB_AUTH_SECRET, parts, lens, 6, out);
+	nb_auth_hmac(secret, NB_AUTH_SECRET, parts, lens, 6, out);
 }
 
 static uint32_t
@@ -132,7 +144,7 @@ nb_auth_derive(struct nb_auth *a, const uint8_t *psk, size_t psk_len,
 		psk = (const uint8_t *)NB_AUTH_NO_KEY;
 		psk_len = sizeof(NB_AUTH_NO_KEY) - 1;
 	}
-	hmac(psk, psk_len, parts, lens, 4, a->key);
+	nb_auth_hmac(psk, psk_len, parts, lens, 4, a->key);
 	a->on = 1;
 }
 
@@ -144,7 +156,7 @@ tag_of(const struct nb_auth *a, const uint8_t *msg, size_t len,
 	const size_t lens[] = {NB_AUTH_NONCE, NB_AUTH_NONCE,
 			       len - NB_AUTH_TAG};
 
-	hmac(a->key, sizeof(a->key), parts, lens, 3, out);
+	nb_auth_hmac(a->key, sizeof(a->key), parts, lens, 3, out);
 }
 
 void

@@ -39,6 +39,13 @@ struct nb_auth {
 /* n bytes from the kernel's CSPRNG (getrandom); 0 or -errno. */
 int nb_auth_random(void *buf, size_t n);
 
+/*
+ * HMAC-SHA256(key, parts[0] | ... | parts[nb-1]) into out; all-zero out
+ * when OpenSSL fails (no memory): a value nobody can match.  Thread-safe.
+ */
+void nb_auth_hmac(const uint8_t *key, size_t key_len, const void *const *parts,
+		  const size_t *lens, unsigned int nb, uint8_t out[32]);
+
 /* The cookie for a HELLO and the responder's first seq (nonzero). */
 void nb_auth_cookie(const uint8_t secret[NB_AUTH_SECRET], uint32_t epoch,
 		    const uint8_t mac[6], uint32_t ip, uint32_t session,
