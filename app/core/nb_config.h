@@ -20,7 +20,12 @@
 #define NB_MAX_QUEUES  16
 #define NB_MAX_ALLOW   32   /* --allow entries */
 #define NB_MAX_PSK     1024 /* --auth-key file bytes */
-#define NB_MIN_PSK     16
+#define NB_MIN_PSK     32
+/* a --no-auth responder's caps unless --max-rate/--max-time are given */
+#define NB_NO_AUTH_MAX_RATE 1e9
+#define NB_NO_AUTH_MAX_TIME 60
+/* where a root responder makes its own key (else $XDG_RUNTIME_DIR/...) */
+#define NB_KEY_DIR "/run/dpdk-nbench"
 
 /* One --allow entry: a MAC address, or an IPv4 prefix. */
 struct nb_allow {
@@ -114,6 +119,10 @@ struct nb_config {
 	double max_time;	      /* responder: --max-time, longest test it
 				       * runs, omit included [3600] */
 	int allow_quit;		      /* responder: --allow-quit */
+	int no_auth; /* responder: --no-auth: serve keyless clients (else a
+		      * key is made at start when --auth-key is not given) */
+	char key_made[256]; /* responder: the key file it made at start
+			     * ("" when none), removed at exit */
 	struct nb_impair_cfg impair;  /* responder: --impair */
 
 	/* suites (RFC 2544, nb_suite_opts.c); loopback and reflector */

@@ -771,6 +771,8 @@ nb_ctl_encode(const struct nb_ctl_msg *m, uint8_t *buf, size_t buflen)
 		break;
 	case NB_CTL_QUIT:
 		wr_proof(&p, &m->u.quit);
+		memset(p, 0, NB_CTL_QUIT_PAD);
+		p += NB_CTL_QUIT_PAD;
 		break;
 	case NB_CTL_INTERVAL:
 		wr_interval(&p, &m->u.iv);
@@ -956,6 +958,9 @@ nb_ctl_decode(const uint8_t *buf, size_t len, struct nb_ctl_msg *m)
 		break;
 	case NB_CTL_QUIT:
 		rd_proof(&p, &m->u.quit);
+		/* the padding is zeros: one canonical form */
+		for (expect = 0; expect < NB_CTL_QUIT_PAD; expect++)
+			ok &= rd_u8(&p) == 0;
 		break;
 	case NB_CTL_INTERVAL:
 		ok = rd_interval(&p, &m->u.iv);

@@ -42,7 +42,7 @@
 #include "nb_tcp.h"
 
 #define NB_CTL_MAGIC   0x4E42434Du /* "NBCM" */
-#define NB_CTL_VERSION 8
+#define NB_CTL_VERSION 9
 #define NB_CTL_HDR_LEN 16
 #define NB_CTL_F_TAG   0x80 /* in the type byte: a tag ends the message */
 #define NB_CTL_TAG_LEN 16
@@ -67,7 +67,11 @@
 #define NB_CTL_MACS_MAX	  7 /* other source MACs of a port */
 #define NB_CTL_MACS_LEN	  (2 + 6 * NB_CTL_MACS_MAX) /* 44 */
 #define NB_CTL_PARAMS_LEN (204 + NB_CTL_MACS_LEN + NB_CTL_PROOF_LEN)
-#define NB_CTL_QUIT_LEN	  NB_CTL_PROOF_LEN
+/* QUIT is padded with zeros to the size of the largest answer it can
+ * earn (a tagged REJECT), so it can never be answered with more bytes
+ * than it carried */
+#define NB_CTL_QUIT_PAD	  (2 + NB_CTL_REASON_STR) /* 130 */
+#define NB_CTL_QUIT_LEN	  (NB_CTL_PROOF_LEN + NB_CTL_QUIT_PAD)
 #define NB_CTL_WHY_STR	  160 /* an offload's reason */
 #define NB_CTL_ACCEPT_LEN                                                      \
 	(4 + NB_CTL_MACS_LEN + 16 + 4 * NB_CTL_WHY_STR)	 /* 704 */

@@ -755,7 +755,10 @@ opt_config(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 /*
  * --auth-key FILE: read now, before EAL starts.  A regular file of
  * NB_MIN_PSK..NB_MAX_PSK bytes once one trailing newline (LF or CRLF) is
- * dropped; a file others may read is only warned about.
+ * dropped, that neither group nor others may read or write (as ssh
+ * wants of a private key).  The key is used as it is, with no KDF: it
+ * must be random (what a responder makes, or 32 bytes of /dev/urandom in
+ * base64), not a passphrase (docs/security.md says why).
  */
 static int
 read_key(struct nb_config *cfg, const char *path, char *why, size_t whylen)
@@ -797,9 +800,16 @@ read_key(struct nb_config *cfg, const char *path, char *why, size_t whylen)
 		if (len > 0 && buf[len - 1] == '\r')
 			len--;
 	}
+	if (st.st_mode & (S_IRWXG | S_IRWXO)) {
+		WHY("key file %s is open to group or others (mode %03o): "
+		    "chmod 600 %s",
+		    path, (unsigned int)(st.st_mode & 0777), path);
+		return -EINVAL;
+	}
 	if (len < NB_MIN_PSK) {
-		WHY("key file %s holds %zu bytes; at least %d are needed (e.g. "
-		    "`head -c 32 /dev/urandom | base64 > %s`)",
+		WHY("key file %s holds %zu bytes; a key is at least %d random "
+		    "bytes (e.g. `(umask 077; head -c 32 /dev/urandom | "
+		    "base64 > %s)`)",
 		    path, len, NB_MIN_PSK, path);
 		return -EINVAL;
 	}
@@ -809,11 +819,6 @@ read_key(struct nb_config *cfg, const char *path, char *why, size_t whylen)
 		    path, NB_MAX_PSK, NB_MIN_PSK, NB_MAX_PSK);
 		return -EINVAL;
 	}
-	if (st.st_mode & (S_IRWXG | S_IRWXO))
-		fprintf(stderr,
-			"dpdk-nbench: warning: key file %s is open to group "
-			"or others (mode %03o); chmod 600 %s\n",
-			path, (unsigned int)(st.st_mode & 0777), path);
 	memcpy(cfg->psk, buf, len);
 	cfg->psk_len = (uint32_t)len;
 	return 0;
@@ -957,6 +962,13 @@ opt_allow_quit(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 	return opt_flag(&cfg->allow_quit);
 }
 
+static int
+opt_no_auth(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	(void)val, (void)why, (void)whylen;
+	return opt_flag(&cfg->no_auth);
+}
+
 #define HEADING(title)                                                         \
 	{                                                                      \
 		NULL, 0, NULL, NULL, title, 0, 0                               \
@@ -1022,9 +1034,10 @@ const struct nb_option nb_options[] = {
 	 "peer mode: how long without an answer means the peer is gone [2]", 0,
 	 NB_IN_CLI | NB_IN_RSP},
 	{"auth-key", 0, "FILE", opt_auth_key,
-	 "client and responder: a shared key (16..1024 bytes, one trailing "
-	 "newline dropped) that both ends prove they hold; keep FILE "
-	 "readable by its owner only [no key]",
+	 "client and responder: a shared key (32..1024 random bytes, one "
+	 "trailing newline dropped) that both ends prove they hold; FILE "
+	 "must be readable by its owner only [client: no key; responder: "
+	 "a fresh key in /run/dpdk-nbench/PREFIX.key]",
 	 0, NB_IN_CLI | NB_IN_RSP},
 	HEADING("Responder policy"),
 	{"allow", 0, "MAC|IP[/LEN]", opt_allow,
@@ -1047,8 +1060,13 @@ const struct nb_option nb_options[] = {
 	 "each counted and reported to the client [none]",
 	 0, NB_IN_RSP},
 	{"allow-quit", 0, NULL, opt_allow_quit,
-	 "obey a client's --quit (by default only a responder with "
-	 "--auth-key obeys, and only key holders)",
+	 "obey a client's --quit (from a key holder; with --no-auth, from "
+	 "anyone) [refused]",
+	 0, NB_IN_RSP},
+	{"no-auth", 0, NULL, opt_no_auth,
+	 "serve clients without a key: any host on the segment may start "
+	 "tests towards any address, up to the caps (then 1G and 60 s "
+	 "unless given) [a key is needed]",
 	 0, NB_IN_RSP},
 	HEADING("Traffic"),
 	{"rate", 'b', "RATE", opt_rate,
@@ -1831,6 +1849,17 @@ nb_config_check(struct nb_config *cfg, char *err, size_t errlen)
 	if (derive_mode(cfg, err, errlen) != 0 ||
 	    check_modes(cfg, err, errlen) != 0)
 		return -EINVAL;
+	if (cfg->no_auth && cfg->psk_len) {
+		snprintf(err, errlen,
+			 "--no-auth and --auth-key exclude each other");
+		return -EINVAL;
+	}
+	if (cfg->no_auth && !given(cfg, "max-rate")) {
+		cfg->max_rate.kind = NB_RATE_BPS_L1;
+		cfg->max_rate.value = NB_NO_AUTH_MAX_RATE;
+	}
+	if (cfg->no_auth && !given(cfg, "max-time"))
+		cfg->max_time = NB_NO_AUTH_MAX_TIME;
 	if (cfg->mode == NB_MODE_CLIENT && check_client(cfg, err, errlen) != 0)
 		return -EINVAL;
 	for (i = 0; cfg->portset.mtu && i < cfg->sizes.nb_sizes; i++) {

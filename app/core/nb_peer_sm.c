@@ -11,6 +11,54 @@ nb_rsp_init(struct nb_rsp *r)
 {
 	r->state = NB_RSP_IDLE;
 	r->session = 0;
+	r->posture = 0;
+}
+
+void
+nb_rsp_set_posture(struct nb_rsp *r, unsigned int posture)
+{
+	r->posture = posture;
+}
+
+enum nb_rsp_who
+nb_rsp_who(uint8_t type, unsigned int posture)
+{
+	enum nb_rsp_who opener = posture & NB_POSTURE_KEY ? NB_WHO_KEY_HOLDER
+							   : NB_WHO_ANYONE;
+
+	switch (type) {
+	case NB_CTL_HELLO:
+	case NB_CTL_PARAMS:
+		return opener;
+	case NB_CTL_QUIT:
+		return posture & NB_POSTURE_ALLOW_QUIT ? opener : NB_WHO_NOBODY;
+	case NB_CTL_START:
+	case NB_CTL_KEEPALIVE:
+	case NB_CTL_STOP:
+	case NB_CTL_RESULTS_REQ:
+	case NB_CTL_DONE:
+	case NB_CTL_ACK:
+		return NB_WHO_CLIENT;
+	default:
+		/* the responder's own messages, and unknown types */
+		return NB_WHO_NOBODY;
+	}
+}
+
+const char *
+nb_rsp_who_name(enum nb_rsp_who w)
+{
+	switch (w) {
+	case NB_WHO_NOBODY:
+		return "nobody";
+	case NB_WHO_ANYONE:
+		return "any host";
+	case NB_WHO_KEY_HOLDER:
+		return "a key holder";
+	case NB_WHO_CLIENT:
+		return "the session's client";
+	}
+	return "unknown";
 }
 
 enum nb_rsp_gate
@@ -19,7 +67,8 @@ nb_rsp_gate(const struct nb_rsp *r, const struct nb_ctl_msg *m, int from_peer)
 	int ours = r->state != NB_RSP_IDLE && m->session == r->session;
 
 	if (m->type == NB_CTL_HELLO) {
-		if (m->tagged)
+		/* since version 9 a HELLO is tagged (nb_auth_hello_key) */
+		if (!m->tagged)
 			return NB_RSP_DROP;
 		if (r->state == NB_RSP_IDLE)
 			return NB_RSP_HELLO;
@@ -73,6 +122,8 @@ nb_rsp_on_msg(struct nb_rsp *r, uint8_t type)
 		nb_rsp_end(r);
 		return NB_RSP_A_END;
 	case NB_CTL_QUIT:
+		if (nb_rsp_who(NB_CTL_QUIT, r->posture) == NB_WHO_NOBODY)
+			return NB_RSP_A_REFUSE;
 		nb_rsp_end(r);
 		return NB_RSP_A_QUIT;
 	default:
@@ -90,7 +141,8 @@ nb_rsp_setup_done(struct nb_rsp *r, int ok)
 void
 nb_rsp_end(struct nb_rsp *r)
 {
-	nb_rsp_init(r);
+	r->state = NB_RSP_IDLE;
+	r->session = 0;
 }
 
 const char *

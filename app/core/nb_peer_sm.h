@@ -48,8 +48,42 @@ enum nb_rsp_state {
 
 struct nb_rsp {
 	enum nb_rsp_state state;
-	uint32_t session; /* 0 when idle */
+	uint32_t session;     /* 0 when idle */
+	unsigned int posture; /* NB_POSTURE_* bits, kept across sessions */
 };
+
+/*
+ * The responder's posture: what it was started with.  NB_POSTURE_KEY: a
+ * key (its own, made at start, or --auth-key); without it --no-auth.
+ * NB_POSTURE_ALLOW_QUIT: --allow-quit.
+ */
+#define NB_POSTURE_KEY	      1u
+#define NB_POSTURE_ALLOW_QUIT 2u
+#define NB_POSTURE_ALL	      3u /* every combination is 0..3 */
+
+/* Who may have a message of each type acted on (docs/protocol.md, "What
+ * the responder accepts from whom", gives the same table). */
+enum nb_rsp_who {
+	NB_WHO_NOBODY = 0, /* never acted on */
+	NB_WHO_ANYONE,	   /* any host on the segment (--no-auth): HELLO
+			    * gets a WELCOME; PARAMS/QUIT must bring its
+			    * cookie back from the HELLO's address */
+	NB_WHO_KEY_HOLDER, /* only a sender that holds the key (its tag) */
+	NB_WHO_CLIENT,	   /* only the open session's client: its MAC and
+			    * IPv4, tagged with the session key */
+};
+
+/*
+ *   HELLO, PARAMS  key holder (KEY) or any host
+ *   QUIT           as PARAMS with ALLOW_QUIT; else nobody
+ *   START, KEEPALIVE, STOP, RESULTS_REQ, DONE, ACK   the session's client
+ *   everything else (the responder's own types, unknown): nobody
+ * A PARAMS or QUIT inside a session is the session client's (it must be
+ * that too); QUIT's rule holds wherever it arrives.
+ */
+enum nb_rsp_who nb_rsp_who(uint8_t type, unsigned int posture);
+/* "nobody", "any host", "a key holder", "the session's client". */
+const char *nb_rsp_who_name(enum nb_rsp_who w);
 
 /* What to do with a decoded message before the reliable link sees it. */
 enum nb_rsp_gate {
@@ -79,13 +113,17 @@ enum nb_rsp_action {
 	NB_RSP_A_RESULTS,  /* RESULTS_REQ: send the asked part */
 	NB_RSP_A_END,	   /* DONE: end the session (-> IDLE) */
 	NB_RSP_A_QUIT,	   /* QUIT: end the session (-> IDLE) and exit */
+	NB_RSP_A_REFUSE,   /* QUIT the posture forbids: refuse it, the
+			    * session goes on unchanged */
 };
 
-/* IDLE, session 0. */
+/* IDLE, session 0, posture 0 (no key, QUIT refused). */
 void nb_rsp_init(struct nb_rsp *r);
+/* The posture the responder was started with (NB_POSTURE_* bits). */
+void nb_rsp_set_posture(struct nb_rsp *r, unsigned int posture);
 
 /*
- * HELLO: tagged -> DROP; idle -> HELLO; a session open -> BUSY, except the
+ * HELLO: untagged -> DROP; idle -> HELLO; a session open -> BUSY, except the
  * open session's own HELLO from its client (a late retransmission) -> DROP.
  * A tagged PARAMS or QUIT of a session that is not the open one -> OPEN.
  * Otherwise, idle -> DROP; another session -> DROP; the open session ->
@@ -106,7 +144,9 @@ int nb_rsp_open(struct nb_rsp *r, uint32_t session);
  *   STOP         STOP     ARMED only, -> STOPPED
  *   RESULTS_REQ  RESULTS  STOPPED only
  *   DONE         END      any state, -> IDLE (session 0)
- *   QUIT         QUIT     any state, -> IDLE (session 0)
+ *   QUIT         QUIT     any state, -> IDLE (session 0), when the
+ *                         posture lets anyone quit (nb_rsp_who); else
+ *                REFUSE   nothing changes
  *   others       NONE
  */
 enum nb_rsp_action nb_rsp_on_msg(struct nb_rsp *r, uint8_t type);
@@ -115,7 +155,7 @@ enum nb_rsp_action nb_rsp_on_msg(struct nb_rsp *r, uint8_t type);
  * is tried again).  No effect in any other state. */
 void nb_rsp_setup_done(struct nb_rsp *r, int ok);
 
-/* Any state -> IDLE, session 0 (timeout, interrupt). */
+/* Any state -> IDLE, session 0 (timeout, interrupt); the posture stays. */
 void nb_rsp_end(struct nb_rsp *r);
 
 /* "idle", "session", "ready", "armed", "stopped"; "unknown" otherwise. */

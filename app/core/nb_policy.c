@@ -274,3 +274,44 @@ nb_policy_tcp_cap(const struct nb_config *cfg, uint32_t link_mbps,
 		*rate = 1;
 	return 0;
 }
+
+int
+nb_refusal_note(struct nb_refusals *r, enum nb_refusal c, uint64_t now_ns,
+		uint64_t *more)
+{
+	if ((unsigned int)c >= NB_REF_MAX)
+		return 0;
+	r->count[c]++;
+	if (r->logged_ns[c] != 0 && now_ns - r->logged_ns[c] < 1000000000ull) {
+		r->unlogged[c]++;
+		return 0;
+	}
+	*more = r->unlogged[c];
+	r->unlogged[c] = 0;
+	r->logged_ns[c] = now_ns ? now_ns : 1;
+	return 1;
+}
+
+const char *
+nb_refusal_name(enum nb_refusal c)
+{
+	static const char *const names[NB_REF_MAX] = {
+		[NB_REF_RATE] = "rate-limited",
+		[NB_REF_UNTAGGED] = "untagged HELLO",
+		[NB_REF_POLICY] = "refused address",
+		[NB_REF_NO_KEY] = "client without the key",
+		[NB_REF_BAD_KEY] = "wrong key",
+		[NB_REF_KEYED] = "key holder at --no-auth",
+		[NB_REF_BUSY] = "busy",
+		[NB_REF_COOKIE] = "bad or stale cookie",
+		[NB_REF_TAG] = "bad tag",
+		[NB_REF_REPLAY] = "replayed session",
+		[NB_REF_FULL] = "too many sessions",
+		[NB_REF_QUIT] = "QUIT refused",
+		[NB_REF_FOREIGN] = "not the session's client",
+		[NB_REF_VERSION] = "other protocol version",
+		[NB_REF_AMPLIFY] = "answer longer than the datagram",
+	};
+
+	return (unsigned int)c < NB_REF_MAX ? names[c] : "unknown";
+}

@@ -88,4 +88,46 @@ void nb_escape(const char *in, size_t inlen, char *out, size_t outlen);
 int nb_policy_tcp_cap(const struct nb_config *cfg, uint32_t link_mbps,
 		      uint64_t *rate, uint8_t *unit, char *why, size_t whylen);
 
+/*
+ * What a responder refused, by cause: counted, and logged at most once
+ * per cause per second (a flood must not become a flood of log lines).
+ */
+enum nb_refusal {
+	NB_REF_RATE = 0,  /* over the per-source or global rate: dropped */
+	NB_REF_UNTAGGED,  /* an untagged HELLO (not version 9): dropped */
+	NB_REF_POLICY,	  /* the address, or --allow: REJECT */
+	NB_REF_NO_KEY,	  /* a keyless client at a keyed responder: REJECT */
+	NB_REF_BAD_KEY,	  /* a HELLO whose tag fails: REJECT */
+	NB_REF_KEYED,	  /* a key holder at a --no-auth responder: REJECT */
+	NB_REF_BUSY,	  /* another session holds us: BUSY */
+	NB_REF_COOKIE,	  /* PARAMS/QUIT with a bad or stale cookie */
+	NB_REF_TAG,	  /* PARAMS/QUIT whose tag fails */
+	NB_REF_REPLAY,	  /* PARAMS/QUIT of a session already opened */
+	NB_REF_FULL,	  /* too many sessions in a cookie's life */
+	NB_REF_QUIT,	  /* QUIT the posture forbids: REJECT */
+	NB_REF_FOREIGN,	  /* the open session's messages from another
+			   * address, or with a bad tag */
+	NB_REF_VERSION,	  /* another protocol version */
+	NB_REF_AMPLIFY,	  /* its answer would be longer than it: dropped */
+	NB_REF_MAX,
+};
+
+struct nb_refusals {
+	uint64_t count[NB_REF_MAX];
+	uint64_t logged_ns[NB_REF_MAX]; /* the last line's time; 0 never */
+	uint64_t unlogged[NB_REF_MAX];	/* counted since that line */
+};
+
+/*
+ * Count one refusal of cause c at now_ns (> 0).  1 when a log line is
+ * due (none for this cause within the last second), with *more the
+ * refusals of this cause counted since the last line and not logged;
+ * 0 otherwise.
+ */
+int nb_refusal_note(struct nb_refusals *r, enum nb_refusal c, uint64_t now_ns,
+		    uint64_t *more);
+
+/* "rate-limited", "untagged HELLO", ...; "unknown" otherwise. */
+const char *nb_refusal_name(enum nb_refusal c);
+
 #endif /* NB_POLICY_H */

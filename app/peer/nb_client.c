@@ -233,11 +233,20 @@ client_hello(struct nb_peer *pr, int *code)
 	enum nb_cli_event ev = NB_CLI_E_NONE;
 	struct nb_ctl_msg m;
 	char t[200];
+	int ret;
 
 	nb_ctl_msg_init(&m, NB_CTL_HELLO, pr->session);
 	m.u.conf = pr->mine;
 	memcpy(m.u.conf.nonce, pr->cn, sizeof(pr->cn));
-	if (nb_peer_send(pr, &m) != 0 || nb_client_wait(pr, &ev) != 0) {
+	/* the HELLO is tagged with a key of our nonce alone: a keyed
+	 * responder answers only a key holder; the link keeps the signed
+	 * bytes for its retransmissions, and the session key comes with
+	 * the WELCOME */
+	nb_auth_hello_key(&pr->auth, cfg->psk, cfg->psk_len, pr->cn,
+			  pr->session);
+	ret = nb_peer_send(pr, &m);
+	memset(&pr->auth, 0, sizeof(pr->auth));
+	if (ret != 0 || nb_client_wait(pr, &ev) != 0) {
 		/* a WELCOME came but did not check: say why (a forged one
 		 * cannot end the wait early, only the timeout does) */
 		if (pr->auth_error[0] != '\0')
@@ -270,8 +279,6 @@ client_hello(struct nb_peer *pr, int *code)
 	nb_cli_set(&pr->cli, NB_CLI_RUNNING, 0);
 	*code = 0;
 	if (cfg->quit) {
-		int ret;
-
 		/* QUIT opens a session of its own, like PARAMS: it carries
 		 * our nonce and the responder's cookie */
 		nb_cli_set(&pr->cli, NB_CLI_PARAMS, 0);

@@ -8,6 +8,9 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <rte_eal.h>
 
 #include "nb_drivers.h"
 #include "nb_log.h"
@@ -17,11 +20,19 @@
 #include "nb_responder.h"
 #include "nb_setup.h"
 
-/* HELLOs answered: per source, and from all sources together */
+#define NB_QUIT_REFUSED                                                        \
+	"QUIT refused: this responder honours QUIT only with --allow-quit"
+
+/* HELLOs answered, and PARAMS/QUITs that may open a session (each costs
+ * a few HMACs): per source, and from all sources together */
 #define NB_HELLO_RATE	   10
 #define NB_HELLO_BURST	   10
 #define NB_HELLO_RATE_ALL  10000
 #define NB_HELLO_BURST_ALL 1000
+#define NB_OPEN_RATE	   20
+#define NB_OPEN_BURST	   20
+#define NB_OPEN_RATE_ALL   2000
+#define NB_OPEN_BURST_ALL  200
 
 static int
 check_params(struct nb_peer *pr, const struct nb_ctl_params *p, char *why,
@@ -83,7 +94,6 @@ end_session(struct nb_peer *pr, const char *why)
 	if (pr->app->cfg.one_off)
 		pr->quit = 1;
 	nb_rsp_end(&pr->rsp);
-	pr->last_session = pr->session;
 	pr->session = 0;
 	pr->nap_short = 0;
 	memset(&pr->auth, 0, sizeof(pr->auth));
@@ -136,23 +146,63 @@ epoch_now(const struct nb_peer *pr)
 			  (NB_AUTH_EPOCH_SEC * 1000000000ull));
 }
 
-/* An answer outside any session: REJECT (untagged unless a is given). */
+/*
+ * Count a refusal of cause c; log it only if this cause has not been
+ * logged within the last second (then with the count it held back).
+ */
+static void
+note(struct nb_peer *pr, enum nb_refusal c, const struct nb_udp_info *u,
+     const char *why)
+{
+	uint64_t more = 0;
+
+	if (!nb_refusal_note(&pr->refusals, c, nb_peer_now(pr), &more))
+		return;
+	NB_LOG(NOTICE,
+	       "refused " NB_MAC_FMT " (" NB_IP4_FMT "): %s%s%.0" PRIu64
+	       "%s",
+	       NB_MAC_ARGS(u->src_mac), NB_IP4_ARGS(u->src_ip),
+	       why != NULL ? why : nb_refusal_name(c), more ? " [and " : "",
+	       more, more ? " more of this cause in the last second]" : "");
+	if (more)
+		NB_LOG(DEBUG, "(%" PRIu64 " held back)", more);
+}
+
+/*
+ * An answer to a datagram of no open session: never longer than that
+ * datagram (an attacker on the segment must not be able to make us
+ * amplify what it sends to a forged address).  0 sent, -1 dropped.
+ */
+static int
+answer(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *r,
+       const struct nb_auth *a)
+{
+	int len;
+
+	r->tagged = a != NULL;
+	len = nb_ctl_encoded_len(r);
+	if (len < 0 || (size_t)len > u->payload_len) {
+		note(pr, NB_REF_AMPLIFY, u, NULL);
+		return -1;
+	}
+	nb_peer_send_raw(pr, r, u->src_mac, u->src_ip, a);
+	return 0;
+}
+
+/* A refusal outside any session: REJECT (untagged unless a is given). */
 static void
 refuse(struct nb_peer *pr, const struct nb_udp_info *u, uint32_t session,
-       uint32_t seq, uint16_t code, const char *why, const struct nb_auth *a)
+       uint32_t seq, uint16_t code, enum nb_refusal cause, const char *why,
+       const struct nb_auth *a)
 {
 	struct nb_ctl_msg r;
-	char mac[NB_CTL_REASON_STR];
 
 	nb_ctl_msg_init(&r, NB_CTL_REJECT, session);
 	r.seq = seq;
 	r.u.reject.code = code;
 	snprintf(r.u.reject.reason, sizeof(r.u.reject.reason), "%s", why);
-	nb_peer_send_raw(pr, &r, u->src_mac, u->src_ip, a);
-	pr->refused++;
-	snprintf(mac, sizeof(mac), NB_MAC_FMT, NB_MAC_ARGS(u->src_mac));
-	NB_LOG(NOTICE, "refused %s (" NB_IP4_FMT "): %s", mac,
-	       NB_IP4_ARGS(u->src_ip), why);
+	note(pr, cause, u, why);
+	answer(pr, u, &r, a);
 }
 
 static void
@@ -167,22 +217,65 @@ answer_busy(struct nb_peer *pr, const struct nb_udp_info *u,
 	r.u.busy.asked_session = m->session;
 	snprintf(r.u.busy.reason, sizeof(r.u.busy.reason),
 		 "busy with a test for another client");
-	nb_peer_send_raw(pr, &r, u->src_mac, u->src_ip, a);
-	pr->refused++;
-	NB_LOG(INFO, "busy: refused another client (" NB_IP4_FMT ")",
-	       NB_IP4_ARGS(u->src_ip));
+	note(pr, NB_REF_BUSY, u, "busy with another client");
+	answer(pr, u, &r, a);
+}
+
+/*
+ * Does the HELLO carry its sender's proof of our key (a keyed responder)
+ * or the keyless tag (--no-auth)?  0 yes; else refused here, -1.
+ */
+static int
+hello_key_ok(struct nb_peer *pr, const struct nb_udp_info *u,
+	     const struct nb_ctl_msg *m)
+{
+	const struct nb_config *cfg = &pr->app->cfg;
+	int has_key = (m->u.conf.flags & NB_CTL_CONF_F_KEY) != 0;
+	struct nb_auth a;
+
+	if (cfg->psk_len && !has_key) {
+		refuse(pr, u, m->session, 1, NB_CTL_CODE_AUTH, NB_REF_NO_KEY,
+		       "this responder serves key holders only: give the "
+		       "client --auth-key FILE, a copy of the key its start-up "
+		       "line names",
+		       NULL);
+		return -1;
+	}
+	if (!cfg->psk_len && has_key) {
+		refuse(pr, u, m->session, 1, NB_CTL_CODE_AUTH, NB_REF_KEYED,
+		       "this responder has no key (--no-auth): run the client "
+		       "without --auth-key",
+		       NULL);
+		return -1;
+	}
+	nb_auth_hello_key(&a, cfg->psk, cfg->psk_len, m->u.conf.nonce,
+			  m->session);
+	if (nb_auth_verify(&a, u->payload, u->payload_len))
+		return 0;
+	if (cfg->psk_len)
+		refuse(pr, u, m->session, 1, NB_CTL_CODE_AUTH, NB_REF_BAD_KEY,
+		       "wrong key: the client's --auth-key is not this "
+		       "responder's",
+		       NULL);
+	else
+		note(pr, NB_REF_BAD_KEY, u, "a keyless HELLO with a bad tag");
+	return -1;
 }
 
 /*
  * A HELLO: WELCOME with a cookie, keeping no state, so that forged HELLOs
- * cost one frame each and hold nothing.  The session opens on a PARAMS (or
- * QUIT) that brings the cookie back from the HELLO's own address.
+ * cost one frame each and hold nothing.  Its tag comes first: a keyed
+ * responder tells nothing about itself to a sender without the key.  The
+ * cookie carries fresh random bytes, so no two WELCOMEs (and no two
+ * sessions' keys) are alike.  The session opens on a PARAMS (or QUIT)
+ * that brings the cookie back from the HELLO's own address.
  */
 static void
 answer_hello(struct nb_peer *pr, const struct nb_udp_info *u,
 	     const struct nb_ctl_msg *m)
 {
 	const struct nb_config *cfg = &pr->app->cfg;
+	uint8_t rn[NB_AUTH_RN];
 	struct nb_ctl_msg r;
 	struct nb_auth a;
 	char why[NB_CTL_REASON_STR];
@@ -190,36 +283,35 @@ answer_hello(struct nb_peer *pr, const struct nb_udp_info *u,
 
 	if (!nb_srclimit_take(&pr->hello_lim, u->src_mac, u->src_ip,
 			      nb_peer_now(pr))) {
-		pr->refused++;
+		note(pr, NB_REF_RATE, u, NULL);
 		return;
 	}
 	if (nb_policy_peer(cfg, u->src_mac, u->src_ip, why, sizeof(why)) != 0) {
-		refuse(pr, u, m->session, 1, NB_CTL_CODE_POLICY, why, NULL);
+		refuse(pr, u, m->session, 1, NB_CTL_CODE_POLICY, NB_REF_POLICY,
+		       why, NULL);
 		return;
 	}
-	if (cfg->psk_len && !(m->u.conf.flags & NB_CTL_CONF_F_KEY)) {
-		refuse(pr, u, m->session, 1, NB_CTL_CODE_AUTH,
-		       "this responder takes authenticated clients only "
-		       "(--auth-key)",
-		       NULL);
+	if (hello_key_ok(pr, u, m) != 0 || nb_auth_random(rn, sizeof(rn)) != 0)
 		return;
-	}
 	nb_ctl_msg_init(&r, NB_CTL_WELCOME, m->session);
 	r.u.conf = pr->mine;
 	nb_auth_cookie(pr->secret, epoch_now(pr), u->src_mac, u->src_ip,
-		       m->session, m->u.conf.nonce, r.u.conf.nonce, &seq0);
+		       m->session, m->u.conf.nonce, rn, r.u.conf.nonce, &seq0);
 	r.seq = seq0;
 	nb_auth_derive(&a, cfg->psk, cfg->psk_len, m->u.conf.nonce,
 		       r.u.conf.nonce, m->session);
-	nb_peer_send_raw(pr, &r, u->src_mac, u->src_ip, &a);
+	answer(pr, u, &r, &a);
 	NB_LOG(DEBUG, "WELCOME to " NB_IP4_FMT " session %08x",
 	       NB_IP4_ARGS(u->src_ip), m->session);
 }
 
 /*
- * A PARAMS or QUIT of a new session: its cookie must be the one we gave
- * this address, its tag must check under the session key; then the
- * session opens, bound to that MAC and IPv4.  0 when open.
+ * A PARAMS or QUIT of a new session.  Cheap checks first (its source's
+ * rate, the address, the sessions already opened), then its cookie must
+ * be the one we gave this address, then its tag must check under the
+ * session key; only then the session opens, bound to that MAC and IPv4,
+ * and is remembered so that the same flight sent again cannot open it a
+ * second time.  0 when open.
  */
 static int
 open_session(struct nb_peer *pr, const struct nb_udp_info *u,
@@ -228,44 +320,56 @@ open_session(struct nb_peer *pr, const struct nb_udp_info *u,
 	const struct nb_config *cfg = &pr->app->cfg;
 	const struct nb_ctl_proof *pf =
 		m->type == NB_CTL_PARAMS ? &m->u.params.proof : &m->u.quit;
+	uint64_t now = nb_peer_now(pr);
 	char why[NB_CTL_REASON_STR];
 	struct nb_auth a;
 	uint32_t seq0;
 
-	if (nb_policy_peer(cfg, u->src_mac, u->src_ip, why, sizeof(why)) != 0)
+	if (!nb_srclimit_take(&pr->open_lim, u->src_mac, u->src_ip, now)) {
+		note(pr, NB_REF_RATE, u, NULL);
 		return -1;
-	/* a late retransmission of the PARAMS of a session that has ended
-	 * must not open it again */
-	if (m->session == pr->last_session)
+	}
+	if (nb_policy_peer(cfg, u->src_mac, u->src_ip, why, sizeof(why)) != 0) {
+		note(pr, NB_REF_POLICY, u, why);
 		return -1;
+	}
+	/* a replayed flight, or a late retransmission of the PARAMS of a
+	 * session that has ended: never opened twice */
+	if (nb_auth_seen_has(&pr->seen, m->session, pf->client_nonce, now)) {
+		pr->seen.replays++;
+		note(pr, NB_REF_REPLAY, u,
+		     "a session that was opened already (replayed?)");
+		return -1;
+	}
 	if (!nb_auth_cookie_ok(pr->secret, epoch_now(pr), u->src_mac, u->src_ip,
 			       m->session, pf->client_nonce, pf->cookie,
 			       &seq0)) {
-		pr->auth_fail++;
-		NB_LOG(DEBUG, "%s with a bad or stale cookie from " NB_IP4_FMT,
-		       nb_ctl_type_name(m->type), NB_IP4_ARGS(u->src_ip));
+		note(pr, NB_REF_COOKIE, u, NULL);
 		return -1;
 	}
 	nb_auth_derive(&a, cfg->psk, cfg->psk_len, pf->client_nonce, pf->cookie,
 		       m->session);
 	if (!nb_auth_verify(&a, u->payload, u->payload_len)) {
-		pr->auth_fail++;
-		NB_LOG(NOTICE,
-		       "%s from " NB_IP4_FMT " failed authentication (%s)",
-		       nb_ctl_type_name(m->type), NB_IP4_ARGS(u->src_ip),
-		       cfg->psk_len ? "wrong --auth-key?" : "forged?");
+		note(pr, NB_REF_TAG, u,
+		     cfg->psk_len ? "a tag that fails (wrong --auth-key?)"
+				  : "a tag that fails (forged?)");
 		return -1;
 	}
-	if (m->type == NB_CTL_QUIT && !cfg->allow_quit && !cfg->psk_len) {
+	if (m->type == NB_CTL_QUIT &&
+	    nb_rsp_who(NB_CTL_QUIT, pr->rsp.posture) == NB_WHO_NOBODY) {
 		refuse(pr, u, m->session, seq0 + 1 ? seq0 + 1 : 1,
-		       NB_CTL_CODE_POLICY,
-		       "QUIT refused: this responder honours QUIT only with "
-		       "--allow-quit or --auth-key",
-		       &a);
+		       NB_CTL_CODE_POLICY, NB_REF_QUIT, NB_QUIT_REFUSED, &a);
 		return -1;
 	}
 	if (nb_rsp_open(&pr->rsp, m->session) != 0) {
 		answer_busy(pr, u, m, &a);
+		return -1;
+	}
+	if (nb_auth_seen_add(&pr->seen, m->session, pf->client_nonce, now) !=
+	    0) {
+		nb_rsp_end(&pr->rsp);
+		note(pr, NB_REF_FULL, u,
+		     "too many sessions within a cookie's life");
 		return -1;
 	}
 	nb_link_reset(&pr->link);
@@ -275,7 +379,7 @@ open_session(struct nb_peer *pr, const struct nb_udp_info *u,
 	pr->session = m->session;
 	memcpy(pr->peer_mac, u->src_mac, 6);
 	pr->peer_ip = u->src_ip;
-	pr->opened_ns = nb_peer_now(pr);
+	pr->opened_ns = now;
 	pr->last_heard = pr->opened_ns;
 	pr->nap_short = 1;
 	/* the session's test has the client's id on both ends */
@@ -352,7 +456,7 @@ on_msg(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
 	case NB_RSP_DROP:
 		return;
 	case NB_RSP_FOREIGN:
-		pr->foreign++;
+		note(pr, NB_REF_FOREIGN, u, NULL);
 		NB_LOG(DEBUG,
 		       "%s of session %08x from " NB_IP4_FMT
 		       ": not the session's client, ignored",
@@ -366,6 +470,8 @@ on_msg(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
 		if (nb_srclimit_take(&pr->hello_lim, u->src_mac, u->src_ip,
 				     nb_peer_now(pr)))
 			answer_busy(pr, u, m, NULL);
+		else
+			note(pr, NB_REF_RATE, u, NULL);
 		return;
 	case NB_RSP_OPEN:
 		if (open_session(pr, u, m) != 0)
@@ -373,8 +479,7 @@ on_msg(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
 		break;
 	case NB_RSP_PASS:
 		if (!nb_auth_verify(&pr->auth, u->payload, u->payload_len)) {
-			pr->foreign++;
-			pr->auth_fail++;
+			note(pr, NB_REF_FOREIGN, u, NULL);
 			return;
 		}
 		break;
@@ -416,6 +521,16 @@ on_msg(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
 		if (m->u.done.flags & NB_CTL_DONE_F_LEAVING)
 			hold_port(pr);
 		break;
+	case NB_RSP_A_REFUSE:
+		/* a QUIT inside a session obeys the same rule as one that
+		 * opens a session: the session goes on */
+		note(pr, NB_REF_QUIT, u, NB_QUIT_REFUSED);
+		nb_ctl_msg_init(&r, NB_CTL_REJECT, pr->session);
+		r.u.reject.code = NB_CTL_CODE_POLICY;
+		snprintf(r.u.reject.reason, sizeof(r.u.reject.reason), "%s",
+			 NB_QUIT_REFUSED);
+		nb_peer_send(pr, &r);
+		break;
 	case NB_RSP_A_QUIT:
 		end_session(pr, "the client asked us to quit");
 		pr->quit = 1;
@@ -424,6 +539,89 @@ on_msg(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
 	case NB_RSP_A_NONE:
 		break;
 	}
+}
+
+/*
+ * Secure by default: without --auth-key or --no-auth the responder makes
+ * a key of its own, in a file only its owner can read, named after the
+ * EAL file prefix (so two responders on a host have two keys).
+ */
+static int
+make_own_key(struct nb_config *cfg)
+{
+	const char *rt = rte_eal_get_runtime_dir();
+	const char *prefix = strrchr(rt, '/') != NULL ? strrchr(rt, '/') + 1
+						      : rt;
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	char dir[192], why[384];
+	int ret;
+
+	if (geteuid() == 0 || xdg == NULL || xdg[0] != '/')
+		snprintf(dir, sizeof(dir), "%s", NB_KEY_DIR);
+	else
+		snprintf(dir, sizeof(dir), "%s/dpdk-nbench", xdg);
+	ret = nb_auth_make_key(dir, prefix[0] ? prefix : "rte", cfg->psk,
+			       &cfg->psk_len, cfg->key_made,
+			       sizeof(cfg->key_made), why, sizeof(why));
+	if (ret != 0) {
+		fprintf(stderr,
+			"dpdk-nbench: cannot make the responder's key: %s; "
+			"give --auth-key FILE, or --no-auth to serve clients "
+			"without a key\n",
+			why);
+		cfg->key_made[0] = '\0';
+		return ret;
+	}
+	return 0;
+}
+
+static void
+say_posture(const struct nb_config *cfg)
+{
+	char fp[NB_AUTH_FP_STR + 1];
+
+	if (cfg->no_auth) {
+		printf("--no-auth: any host on this segment can start tests "
+		       "towards any address, up to %g %s for %g s "
+		       "(--max-rate, --max-time)%s\n",
+		       cfg->max_rate.kind == NB_RATE_PPS
+			       ? cfg->max_rate.value
+			       : cfg->max_rate.value / 1e6,
+		       cfg->max_rate.kind == NB_RATE_PPS ? "frames/s"
+							 : "Mbit/s",
+		       cfg->max_time,
+		       cfg->allow_quit ? "; anyone may stop it (--allow-quit)"
+				       : "");
+		return;
+	}
+	nb_auth_fingerprint(cfg->psk, cfg->psk_len, fp, sizeof(fp));
+	if (cfg->key_made[0] != '\0')
+		printf("key %s (fingerprint %s), made for this run: clients "
+		       "need a copy, --auth-key FILE\n",
+		       cfg->key_made, fp);
+	else
+		printf("key %s (fingerprint %s): key holders only\n",
+		       cfg->auth_key, fp);
+}
+
+/* At exit: what was refused, by cause (each was logged at most once a
+ * second while it ran). */
+static void
+report_refusals(const struct nb_peer *pr)
+{
+	char line[1024];
+	size_t at = 0;
+	int c;
+
+	for (c = 0; c < NB_REF_MAX && at < sizeof(line); c++)
+		if (pr->refusals.count[c])
+			at += (size_t)snprintf(
+				line + at, sizeof(line) - at, "%s%s %" PRIu64,
+				at ? ", " : "",
+				nb_refusal_name((enum nb_refusal)c),
+				pr->refusals.count[c]);
+	if (at)
+		NB_LOG(NOTICE, "refused or ignored: %s", line);
 }
 
 /* The oldest a session may get: the longest test, plus a minute for the
@@ -443,17 +641,28 @@ nb_responder_main(struct nb_app *app)
 	int ret;
 
 	memset(&pr, 0, sizeof(pr));
-	pr.on_msg = on_msg;
 	nb_rsp_init(&pr.rsp);
+	if (!app->cfg.no_auth && app->cfg.psk_len == 0 &&
+	    make_own_key(&app->cfg) != 0)
+		return -EPERM;
+	pr.on_msg = on_msg;
+	nb_rsp_set_posture(&pr.rsp,
+			   (cfg->psk_len ? NB_POSTURE_KEY : 0) |
+				   (cfg->allow_quit ? NB_POSTURE_ALLOW_QUIT
+						    : 0));
 	ret = nb_peer_open(&pr, app, 0,
 			   cfg->have_ip ? cfg->ip : NB_DEFAULT_DST_IP);
-	if (ret != 0)
+	if (ret != 0) {
+		if (cfg->key_made[0] != '\0')
+			unlink(cfg->key_made);
 		return ret;
+	}
 	mac = app->ports[0].desc.mac;
 	printf("dpdk-nbench responder on port %u (%s) mac " NB_MAC_FMT
 	       " ip " NB_IP4_FMT ", control UDP port %d\n",
 	       cfg->port, app->ports[0].desc.name, NB_MAC_ARGS(mac),
 	       NB_IP4_ARGS(pr.io.ip), NB_CONTROL_UDP_PORT);
+	say_posture(cfg);
 	if (cfg->impair.active) {
 		char spec[NB_IMPAIR_SPEC_LEN];
 
@@ -467,6 +676,8 @@ nb_responder_main(struct nb_app *app)
 	nb_srclimit_init(&pr.hello_lim, NB_HELLO_RATE, NB_HELLO_BURST,
 			 NB_HELLO_RATE_ALL, NB_HELLO_BURST_ALL,
 			 nb_peer_now(&pr));
+	nb_srclimit_init(&pr.open_lim, NB_OPEN_RATE, NB_OPEN_BURST,
+			 NB_OPEN_RATE_ALL, NB_OPEN_BURST_ALL, nb_peer_now(&pr));
 	while (!pr.quit && !nb_force_quit) {
 		if (port_held(&pr)) {
 			nb_peer_nap(&pr);
@@ -497,13 +708,9 @@ nb_responder_main(struct nb_app *app)
 	while (!nb_force_quit && port_held(&pr))
 		nb_peer_nap(&pr);
 	nb_peer_close(&pr);
-	if (pr.foreign || pr.auth_fail || pr.refused)
-		NB_LOG(NOTICE,
-		       "refused or ignored: %" PRIu64 " answered with REJECT/"
-		       "BUSY or rate-limited, %" PRIu64
-		       " with a bad cookie or tag, %" PRIu64
-		       " claiming a session from another address",
-		       pr.refused, pr.auth_fail, pr.foreign);
+	report_refusals(&pr);
+	if (cfg->key_made[0] != '\0')
+		unlink(cfg->key_made);
 	printf("dpdk-nbench responder: exiting\n");
 	return 0;
 }

@@ -203,10 +203,9 @@ version_mismatch(struct nb_peer *pr, const struct nb_udp_info *u,
 {
 	struct nb_ctl_msg e;
 
-	NB_LOG(WARNING,
-	       "control message of another protocol version from " NB_IP4_FMT
-	       ": version mismatch",
-	       NB_IP4_ARGS(u->src_ip));
+	uint64_t more = 0;
+	int len;
+
 	nb_ctl_msg_init(&e, NB_CTL_ERROR, m->session ? m->session : 1);
 	e.seq = m->seq ? m->seq : 1;
 	e.u.error.code = NB_CTL_CODE_VERSION;
@@ -214,6 +213,21 @@ version_mismatch(struct nb_peer *pr, const struct nb_udp_info *u,
 		 "version mismatch: this side speaks control protocol %d "
 		 "(dpdk-nbench %s)",
 		 NB_CTL_VERSION, NB_VERSION);
+	len = nb_ctl_encoded_len(&e);
+	/* never more bytes back than came in (every version's HELLO is
+	 * longer than this answer) */
+	if (len < 0 || (size_t)len > u->payload_len) {
+		nb_refusal_note(&pr->refusals, NB_REF_AMPLIFY, nb_peer_now(pr),
+				&more);
+		return;
+	}
+	if (nb_refusal_note(&pr->refusals, NB_REF_VERSION, nb_peer_now(pr),
+			    &more))
+		NB_LOG(WARNING,
+		       "control message of another protocol version from "
+		       NB_IP4_FMT ": version mismatch%s",
+		       NB_IP4_ARGS(u->src_ip),
+		       more ? " (and more in the last second)" : "");
 	nb_peer_send_raw(pr, &e, u->src_mac, u->src_ip, NULL);
 }
 
@@ -231,10 +245,17 @@ on_datagram(void *ctx, const struct nb_udp_info *u)
 	       ret);
 	/* a responder answers (rate-limited) a HELLO it cannot read; a
 	 * client has nothing to say to a responder of another version */
-	if (ret == -EPROTONOSUPPORT && !pr->client && m.type == NB_CTL_HELLO &&
-	    nb_srclimit_take(&pr->hello_lim, u->src_mac, u->src_ip,
-			     nb_peer_now(pr)))
-		version_mismatch(pr, u, &m);
+	if (ret == -EPROTONOSUPPORT && !pr->client &&
+	    (m.type & (uint8_t)~NB_CTL_F_TAG) == NB_CTL_HELLO) {
+		uint64_t more;
+
+		if (nb_srclimit_take(&pr->hello_lim, u->src_mac, u->src_ip,
+				     nb_peer_now(pr)))
+			version_mismatch(pr, u, &m);
+		else
+			nb_refusal_note(&pr->refusals, NB_REF_RATE,
+					nb_peer_now(pr), &more);
+	}
 	if (ret == 0)
 		pr->on_msg(pr, u, &m);
 }

@@ -58,14 +58,16 @@ struct nb_peer {
 	struct nb_auth auth;
 	uint8_t cn[NB_AUTH_NONCE];
 	uint8_t secret[NB_AUTH_SECRET];
-	/* responder: per-source HELLO limit, and when the session opened */
-	struct nb_srclimit hello_lim;
+	/* responder: per-source limits on HELLOs and on would-be session
+	 * openers, when the session opened, the sessions opened within a
+	 * cookie's life (replays), what it refused by cause */
+	struct nb_srclimit hello_lim, open_lim;
 	uint64_t opened_ns;
-	uint32_t last_session; /* the session that ended last */
-	/* what was refused, for the log and the exit summary */
-	uint64_t foreign;   /* claimed our session from another address */
-	uint64_t auth_fail; /* bad cookie or tag */
-	uint64_t refused;   /* answered REJECT/BUSY, or limited */
+	struct nb_auth_seen seen;
+	struct nb_refusals refusals;
+	/* client: what it ignored, for the log */
+	uint64_t foreign;   /* tagged wrongly, or from another address */
+	uint64_t auth_fail; /* a WELCOME that failed its tag */
 	char auth_error[NB_CTL_REASON_STR]; /* client: why WELCOME failed */
 	struct nb_rsp rsp;		    /* responder */
 	struct nb_cli cli;		    /* client */
