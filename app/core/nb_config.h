@@ -19,6 +19,7 @@
 #define NB_MAX_STREAMS 1024
 #define NB_MAX_QUEUES  16
 #define NB_MAX_ALLOW   32   /* --allow entries */
+#define NB_MAX_ALLOW_VLAN 16 /* --allow-vlan ids */
 #define NB_MAX_PSK     1024 /* --auth-key file bytes */
 #define NB_MIN_PSK     32
 /* a --no-auth responder's caps unless --max-rate/--max-time are given */
@@ -113,6 +114,8 @@ struct nb_config {
 	uint32_t psk_len;	 /* 0: no key */
 	uint32_t nb_allow;	 /* responder: --allow entries; 0 = anyone */
 	struct nb_allow allow[NB_MAX_ALLOW];
+	uint32_t nb_allow_vlan; /* responder: --allow-vlan ids */
+	uint16_t allow_vlan[NB_MAX_ALLOW_VLAN];
 	struct nb_rate_spec max_rate; /* responder: --max-rate, the most it
 				       * sends or accepts [10G]; kind is
 				       * NB_RATE_BPS_L1/L2 or NB_RATE_PPS */

@@ -926,6 +926,40 @@ opt_allow(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 	return 0;
 }
 
+/* --allow-vlan: repeatable; each value a VLAN id or a comma-separated
+ * list of them. */
+static int
+opt_allow_vlan(struct nb_config *cfg, const char *val, char *why,
+	       size_t whylen)
+{
+	char buf[256], *tok, *save = NULL;
+	size_t n = strlen(val);
+	uint32_t v;
+
+	if (n == 0 || n >= sizeof(buf) || val[0] == ',' || val[n - 1] == ',' ||
+	    strstr(val, ",,") != NULL) {
+		WHY("expected a VLAN id 1..4094, or a comma-separated list "
+		    "of them");
+		return -EINVAL;
+	}
+	strcpy(buf, val);
+	for (tok = strtok_r(buf, ",", &save); tok != NULL;
+	     tok = strtok_r(NULL, ",", &save)) {
+		tok += strspn(tok, " \t");
+		if (nb_parse_u32(tok, 1, 4094, &v) != 0) {
+			WHY("'%s' is not a VLAN id 1..4094", tok);
+			return -EINVAL;
+		}
+		if (cfg->nb_allow_vlan >= NB_MAX_ALLOW_VLAN) {
+			WHY("more than %d --allow-vlan ids",
+			    NB_MAX_ALLOW_VLAN);
+			return -EINVAL;
+		}
+		cfg->allow_vlan[cfg->nb_allow_vlan++] = (uint16_t)v;
+	}
+	return 0;
+}
+
 static int
 opt_max_rate(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
@@ -1043,6 +1077,10 @@ const struct nb_option nb_options[] = {
 	{"allow", 0, "MAC|IP[/LEN]", opt_allow,
 	 "serve only clients with this MAC or in this IPv4 prefix; repeat "
 	 "for more (at most 32) [anyone]",
+	 NB_OPT_REPEAT, NB_IN_RSP},
+	{"allow-vlan", 0, "ID[,ID...]", opt_allow_vlan,
+	 "data VLANs a client may ask for besides the responder's own "
+	 "(--vlan, or untagged); repeat for more (at most 16) [none]",
 	 NB_OPT_REPEAT, NB_IN_RSP},
 	{"max-rate", 0, "RATE", opt_max_rate,
 	 "reject tests asking it to send or receive faster than RATE: bits/s "

@@ -81,6 +81,32 @@ cap_unit(const struct nb_rate_spec *cap)
 }
 
 int
+nb_policy_vlan(const struct nb_config *cfg, uint16_t own_vlan, uint16_t asked,
+	       char *why, size_t whylen)
+{
+	uint32_t i;
+
+	if (asked == own_vlan)
+		return 0;
+	for (i = 0; i < cfg->nb_allow_vlan; i++)
+		if (cfg->allow_vlan[i] == asked)
+			return 0;
+	if (asked == 0)
+		WHY("untagged data asked; this responder's data VLAN is %u "
+		    "(--vlan)",
+		    own_vlan);
+	else if (own_vlan == 0)
+		WHY("data in VLAN %u asked; this responder's data is untagged "
+		    "(--vlan, --allow-vlan)",
+		    asked);
+	else
+		WHY("data in VLAN %u asked; this responder's data VLAN is %u "
+		    "(--vlan, --allow-vlan)",
+		    asked, own_vlan);
+	return -EPERM;
+}
+
+int
 nb_policy_params(const struct nb_config *cfg, const struct nb_ctl_params *p,
 		 uint32_t link_mbps, char *why, size_t whylen)
 {

@@ -42,6 +42,15 @@ int nb_policy_params(const struct nb_config *cfg, const struct nb_ctl_params *p,
 		     uint32_t link_mbps, char *why, size_t whylen);
 
 /*
+ * May a client have the responder's data frames in VLAN `asked` (0:
+ * untagged)?  Only the responder's own (own_vlan: its --vlan, 0 without)
+ * or one of --allow-vlan: a client must not inject traffic into a VLAN
+ * it is not on.  0, or -EPERM with the reason in why.
+ */
+int nb_policy_vlan(const struct nb_config *cfg, uint16_t own_vlan,
+		   uint16_t asked, char *why, size_t whylen);
+
+/*
  * Per-source limit: a bucket for each of NB_SRCLIMIT_SLOTS sources, keyed
  * by MAC and IPv4; a new source takes the slot of the one heard from
  * least recently (so a flood from many forged sources cannot starve one

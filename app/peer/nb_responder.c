@@ -402,6 +402,8 @@ setup_test(struct nb_peer *pr, const struct nb_ctl_params *p)
 	pr->params = *p;
 	pr->peer_macs = p->client_macs; /* used only once accepted */
 	ok = check_params(pr, p, why, sizeof(why)) == 0 &&
+	     nb_policy_vlan(&pr->app->cfg, pr->own_vlan, p->vlan_id, why,
+			    sizeof(why)) == 0 &&
 	     nb_policy_params(&pr->app->cfg, p,
 			      pr->app->ports[0].desc.link_speed, why,
 			      sizeof(why)) == 0 &&
@@ -642,6 +644,8 @@ nb_responder_main(struct nb_app *app)
 
 	memset(&pr, 0, sizeof(pr));
 	nb_rsp_init(&pr.rsp);
+	/* the test's PARAMS set cfg->vlan_id; our own is kept here */
+	pr.own_vlan = app->cfg.vlan_id;
 	if (!app->cfg.no_auth && app->cfg.psk_len == 0 &&
 	    make_own_key(&app->cfg) != 0)
 		return -EPERM;

@@ -65,6 +65,7 @@ struct nb_peer {
 	uint64_t opened_ns;
 	struct nb_auth_seen seen;
 	struct nb_refusals refusals;
+	uint16_t own_vlan; /* responder: its --vlan (0 untagged) */
 	/* client: what it ignored, for the log */
 	uint64_t foreign;   /* tagged wrongly, or from another address */
 	uint64_t auth_fail; /* a WELCOME that failed its tag */

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""dpdk-nbench control protocol version 7 on the wire, written from the
+"""dpdk-nbench control protocol version 9 on the wire, written from the
 specification (docs/protocol.md, nb_ctl.h, nb_auth.h) rather than from the
 C code: the e2e tests talk to a real responder with it, so it must stay an
 independent implementation.
@@ -11,6 +11,11 @@ independent implementation.
     K   = HMAC-SHA256(PSK or b"dpdk-nbench no key",
                       b"nbench session" | cn | cookie | session_be32)
     tag = HMAC-SHA256(K, cn | cookie | message without its tag)[:16]
+    K_hello = HMAC-SHA256(PSK or b"dpdk-nbench no key",
+                      b"nbench hello" | cn | 16 zeros | session_be32),
+          the HELLO's tag key (with 16 zeros in the cookie's place)
+    The cookie is opaque to a client (8 fresh bytes of the responder's and
+    8 of its MAC); QUIT's body ends with 130 zero bytes of padding.
 
 Also: Ethernet/IPv4/UDP frames for raw AF_PACKET sockets, and data frames
 built like the tool's (the stamp: magic, 48-bit seq, 48-bit timestamp; the
@@ -22,7 +27,7 @@ import socket
 import struct
 
 MAGIC = 0x4E42434D
-VERSION = 8
+VERSION = 9
 HDR_LEN = 16
 F_TAG = 0x80
 TAG_LEN = 16
@@ -49,6 +54,8 @@ CONF_F_KEY = 1
 MACS_MAX = 7
 PARAMS_LEN = 280
 PROOF_LEN = 32
+QUIT_PAD = 130
+ZERO_SN = b"\0" * 16
 BUSY_LEN = 68
 REJECT_LEN = 130
 KEEPALIVE_LEN = 24
@@ -141,10 +148,15 @@ def macs(lst):
 
 
 def proof(cn, cookie):
-    """QUIT body (and the end of PARAMS): client nonce | cookie."""
+    """The end of PARAMS: client nonce | cookie."""
     b = bytes(cn) + bytes(cookie)
     assert len(b) == PROOF_LEN
     return b
+
+
+def quit_body(cn, cookie):
+    """QUIT body (version 9): the proof, then 130 zero bytes."""
+    return proof(cn, cookie) + b"\0" * QUIT_PAD
 
 
 def reject(code, reason):
@@ -207,6 +219,17 @@ def session_key(psk, cn, cookie, session):
     return hmac.new(psk or NO_KEY, b"nbench session" + bytes(cn) +
                     bytes(cookie) + struct.pack("!I", session),
                     hashlib.sha256).digest()
+
+
+def hello_key(psk, cn, session):
+    """K_hello = HMAC(PSK, "nbench hello" | cn | 16 zeros | session)."""
+    return hmac.new(psk or NO_KEY, b"nbench hello" + bytes(cn) + ZERO_SN +
+                    struct.pack("!I", session), hashlib.sha256).digest()
+
+
+def hello_auth(psk, cn, session):
+    """The auth triple that signs a HELLO (for encode)."""
+    return (hello_key(psk, cn, session), cn, ZERO_SN)
 
 
 def tag(key, cn, cookie, msg_without_tag):

@@ -9,8 +9,13 @@
   ended, by PID;
 - logs kept under $NB_E2E_LOGS (default build/e2e-logs) and printed when a
   test fails;
-- veth pairs across two network namespaces for af_packet tests.
+- veth pairs across two network namespaces for af_packet tests;
+- the suite's key (with_suite_key): a responder is keyed by default and
+  serves key holders only, so every responder and client this suite starts
+  gets --auth-key SUITE_KEY unless it names --auth-key or --no-auth itself
+  (test_security.py, which tests the defaults, turns this off).
 """
+import base64
 import itertools
 import json
 import os
@@ -78,6 +83,50 @@ def group_kw(session):
     tests end whole groups with killpg): in a session of its own, or only
     a group of its own in ours."""
     return {"start_new_session": True} if session else {"process_group": 0}
+
+
+# The suite's key: one file per test program, readable by its owner only.
+AUTO_KEY = True
+_suite_key = None
+# with these a process runs no peer test, or takes no key: left alone
+_NOT_PEER = {"--tx-port", "--rx-port", "--list-ports", "--help", "-h",
+             "--version", "-V", "--reflector", "--config", "--auth-key",
+             "--no-auth"}
+
+
+def suite_key():
+    global _suite_key
+    if _suite_key is None:
+        d = tempfile.mkdtemp(prefix="nbkey")
+        _suite_key = os.path.join(d, "suite.key")
+        fd = os.open(_suite_key, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        os.write(fd, base64.b64encode(os.urandom(32)) + b"\n")
+        os.close(fd)
+    return _suite_key
+
+
+def with_suite_key(argv):
+    """argv with --auth-key SUITE_KEY after the tool's "--" when it is a
+    dpdk-nbench responder or client that names no key of its own."""
+    if not AUTO_KEY or not BIN or not isinstance(argv, (list, tuple)):
+        return argv
+    argv = list(argv)
+    if BIN not in argv or "--" not in argv[argv.index(BIN):]:
+        return argv
+    at = argv.index("--", argv.index(BIN)) + 1
+    if _NOT_PEER.intersection(argv[at:]):
+        return argv
+    return argv[:at] + ["--auth-key", suite_key()] + argv[at:]
+
+
+_Popen_init = subprocess.Popen.__init__
+
+
+def _popen_init(self, args, *a, **kw):
+    _Popen_init(self, with_suite_key(args), *a, **kw)
+
+
+subprocess.Popen.__init__ = _popen_init
 
 
 def child_env(env=None):
