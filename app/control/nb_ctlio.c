@@ -474,12 +474,14 @@ handle(struct nb_ctlio *io, struct rte_mbuf *m, enum nb_frame_kind kind)
 	}
 }
 
+#define NB_CTLIO_DRAIN 64 /* bursts of 32 taken from a ring per poll */
+
 unsigned int
 nb_ctlio_poll(struct nb_ctlio *io)
 {
 	struct rte_mbuf *pkts[32];
 	struct nb_stamp st;
-	unsigned int n, i, total = 0;
+	unsigned int n, i, k, got, total = 0;
 	uint16_t q;
 
 	pend_flush(io);
@@ -487,13 +489,26 @@ nb_ctlio_poll(struct nb_ctlio *io)
 		nb_port_tx(io->port, io->txq, NULL, 0);
 	for (q = 0; q < io->nb_rxq; q++) {
 		/* what the workers handed over (also after they stopped),
-		 * each with the kind the worker found */
-		n = rte_ring_sc_dequeue_burst(io->rings[q], (void **)pkts, 32,
-					      NULL);
-		for (i = 0; i < n; i++)
-			handle(io, pkts[i],
-			       (enum nb_frame_kind)pkts[i]->hash.usr);
-		if (n == 0 && !io->workers_own_rx) {
+		 * each with the kind the worker found; up to NB_CTLIO_DRAIN
+		 * bursts a poll: a flood of control frames (each cheap to
+		 * refuse) must not fill the ring and crowd out the session's
+		 * own between two naps */
+		got = 0;
+		for (k = 0; k < NB_CTLIO_DRAIN; k++) {
+			n = rte_ring_sc_dequeue_burst(io->rings[q],
+						      (void **)pkts, 32, NULL);
+			for (i = 0; i < n; i++) {
+				handle(io, pkts[i],
+				       (enum nb_frame_kind)pkts[i]->hash.usr);
+				rte_pktmbuf_free(pkts[i]);
+			}
+			got += n;
+			if (n < 32)
+				break;
+		}
+		total += got;
+		n = 0;
+		if (got == 0 && !io->workers_own_rx) {
 			n = nb_port_rx(io->port, q, pkts, 32);
 			io->rx_polled += n;
 			for (i = 0; i < n; i++)

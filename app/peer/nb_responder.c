@@ -456,6 +456,10 @@ on_msg(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
 
 	switch (nb_rsp_gate(&pr->rsp, m, from_peer)) {
 	case NB_RSP_DROP:
+		if (m->type == NB_CTL_HELLO && !m->tagged)
+			note(pr, NB_REF_UNTAGGED, u,
+			     "an untagged HELLO (a client older than "
+			     "protocol 9?)");
 		return;
 	case NB_RSP_FOREIGN:
 		note(pr, NB_REF_FOREIGN, u, NULL);
@@ -481,7 +485,8 @@ on_msg(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
 		break;
 	case NB_RSP_PASS:
 		if (!nb_auth_verify(&pr->auth, u->payload, u->payload_len)) {
-			note(pr, NB_REF_FOREIGN, u, NULL);
+			note(pr, NB_REF_TAG, u,
+			     "a message of the session with a bad tag");
 			return;
 		}
 		break;
