@@ -10,7 +10,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <rte_eal.h>
 
 #include "nb_drivers.h"
 #include "nb_log.h"
@@ -18,6 +17,7 @@
 #include "nb_peertest.h"
 #include "nb_peerivs.h"
 #include "nb_responder.h"
+#include "nb_rsp_posture.h"
 #include "nb_setup.h"
 
 #define NB_QUIT_REFUSED                                                        \
@@ -548,89 +548,6 @@ on_msg(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
 	}
 }
 
-/*
- * Secure by default: without --auth-key or --no-auth the responder makes
- * a key of its own, in a file only its owner can read, named after the
- * EAL file prefix (so two responders on a host have two keys).
- */
-static int
-make_own_key(struct nb_config *cfg)
-{
-	const char *rt = rte_eal_get_runtime_dir();
-	const char *prefix = strrchr(rt, '/') != NULL ? strrchr(rt, '/') + 1
-						      : rt;
-	const char *xdg = getenv("XDG_RUNTIME_DIR");
-	char dir[192], why[384];
-	int ret;
-
-	if (geteuid() == 0 || xdg == NULL || xdg[0] != '/')
-		snprintf(dir, sizeof(dir), "%s", NB_KEY_DIR);
-	else
-		snprintf(dir, sizeof(dir), "%s/dpdk-nbench", xdg);
-	ret = nb_auth_make_key(dir, prefix[0] ? prefix : "rte", cfg->psk,
-			       &cfg->psk_len, cfg->key_made,
-			       sizeof(cfg->key_made), why, sizeof(why));
-	if (ret != 0) {
-		fprintf(stderr,
-			"dpdk-nbench: cannot make the responder's key: %s; "
-			"give --auth-key FILE, or --no-auth to serve clients "
-			"without a key\n",
-			why);
-		cfg->key_made[0] = '\0';
-		return ret;
-	}
-	return 0;
-}
-
-static void
-say_posture(const struct nb_config *cfg)
-{
-	char fp[NB_AUTH_FP_STR + 1];
-
-	if (cfg->no_auth) {
-		printf("--no-auth: any host on this segment can start tests "
-		       "towards any address, up to %g %s for %g s "
-		       "(--max-rate, --max-time)%s\n",
-		       cfg->max_rate.kind == NB_RATE_PPS
-			       ? cfg->max_rate.value
-			       : cfg->max_rate.value / 1e6,
-		       cfg->max_rate.kind == NB_RATE_PPS ? "frames/s"
-							 : "Mbit/s",
-		       cfg->max_time,
-		       cfg->allow_quit ? "; anyone may stop it (--allow-quit)"
-				       : "");
-		return;
-	}
-	nb_auth_fingerprint(cfg->psk, cfg->psk_len, fp, sizeof(fp));
-	if (cfg->key_made[0] != '\0')
-		printf("key %s (fingerprint %s), made for this run: clients "
-		       "need a copy, --auth-key FILE\n",
-		       cfg->key_made, fp);
-	else
-		printf("key %s (fingerprint %s): key holders only\n",
-		       cfg->auth_key, fp);
-}
-
-/* At exit: what was refused, by cause (each was logged at most once a
- * second while it ran). */
-static void
-report_refusals(const struct nb_peer *pr)
-{
-	char line[1024];
-	size_t at = 0;
-	int c;
-
-	for (c = 0; c < NB_REF_MAX && at < sizeof(line); c++)
-		if (pr->refusals.count[c])
-			at += (size_t)snprintf(
-				line + at, sizeof(line) - at, "%s%s %" PRIu64,
-				at ? ", " : "",
-				nb_refusal_name((enum nb_refusal)c),
-				pr->refusals.count[c]);
-	if (at)
-		NB_LOG(NOTICE, "refused or ignored: %s", line);
-}
-
 /* The oldest a session may get: the longest test, plus a minute for the
  * set-up, the clock rounds and the results. */
 static uint64_t
@@ -652,7 +569,7 @@ nb_responder_main(struct nb_app *app)
 	/* the test's PARAMS set cfg->vlan_id; our own is kept here */
 	pr.own_vlan = app->cfg.vlan_id;
 	if (!app->cfg.no_auth && app->cfg.psk_len == 0 &&
-	    make_own_key(&app->cfg) != 0)
+	    nb_rsp_make_key(&app->cfg) != 0)
 		return -EPERM;
 	pr.on_msg = on_msg;
 	nb_rsp_set_posture(&pr.rsp,
@@ -671,7 +588,7 @@ nb_responder_main(struct nb_app *app)
 	       " ip " NB_IP4_FMT ", control UDP port %d\n",
 	       cfg->port, app->ports[0].desc.name, NB_MAC_ARGS(mac),
 	       NB_IP4_ARGS(pr.io.ip), NB_CONTROL_UDP_PORT);
-	say_posture(cfg);
+	nb_rsp_say_posture(cfg);
 	if (cfg->impair.active) {
 		char spec[NB_IMPAIR_SPEC_LEN];
 
@@ -717,7 +634,7 @@ nb_responder_main(struct nb_app *app)
 	while (!nb_force_quit && port_held(&pr))
 		nb_peer_nap(&pr);
 	nb_peer_close(&pr);
-	report_refusals(&pr);
+	nb_rsp_report_refusals(&pr.refusals);
 	if (cfg->key_made[0] != '\0')
 		unlink(cfg->key_made);
 	printf("dpdk-nbench responder: exiting\n");

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The responder's posture: the key it makes when none is given (secure by
+ * default), the start-up line that says what it allows, and the exit
+ * summary of what it refused.  Admission itself is nb_responder.c's.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_eal.h>
+
+#include "nb_auth.h"
+#include "nb_log.h"
+#include "nb_rsp_posture.h"
+
+/*
+ * Secure by default: without --auth-key or --no-auth the responder makes
+ * a key of its own, in a file only its owner can read, named after the
+ * EAL file prefix (so two responders on a host have two keys).
+ */
+int
+nb_rsp_make_key(struct nb_config *cfg)
+{
+	const char *rt = rte_eal_get_runtime_dir();
+	const char *prefix = strrchr(rt, '/') != NULL ? strrchr(rt, '/') + 1
+						      : rt;
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	char dir[192], why[384];
+	int ret;
+
+	if (geteuid() == 0 || xdg == NULL || xdg[0] != '/')
+		snprintf(dir, sizeof(dir), "%s", NB_KEY_DIR);
+	else
+		snprintf(dir, sizeof(dir), "%s/dpdk-nbench", xdg);
+	ret = nb_auth_make_key(dir, prefix[0] ? prefix : "rte", cfg->psk,
+			       &cfg->psk_len, cfg->key_made,
+			       sizeof(cfg->key_made), why, sizeof(why));
+	if (ret != 0) {
+		fprintf(stderr,
+			"dpdk-nbench: cannot make the responder's key: %s; "
+			"give --auth-key FILE, or --no-auth to serve clients "
+			"without a key\n",
+			why);
+		cfg->key_made[0] = '\0';
+		return ret;
+	}
+	return 0;
+}
+
+void
+nb_rsp_say_posture(const struct nb_config *cfg)
+{
+	char fp[NB_AUTH_FP_STR + 1];
+
+	if (cfg->no_auth) {
+		printf("--no-auth: any host on this segment can start tests "
+		       "towards any address, up to %g %s for %g s "
+		       "(--max-rate, --max-time)%s\n",
+		       cfg->max_rate.kind == NB_RATE_PPS
+			       ? cfg->max_rate.value
+			       : cfg->max_rate.value / 1e6,
+		       cfg->max_rate.kind == NB_RATE_PPS ? "frames/s"
+							 : "Mbit/s",
+		       cfg->max_time,
+		       cfg->allow_quit ? "; anyone may stop it (--allow-quit)"
+				       : "");
+		return;
+	}
+	nb_auth_fingerprint(cfg->psk, cfg->psk_len, fp, sizeof(fp));
+	if (cfg->key_made[0] != '\0')
+		printf("key %s (fingerprint %s), made for this run: clients "
+		       "need a copy, --auth-key FILE\n",
+		       cfg->key_made, fp);
+	else
+		printf("key %s (fingerprint %s): key holders only\n",
+		       cfg->auth_key, fp);
+}
+
+/* At exit: what was refused, by cause (each was logged at most once a
+ * second while it ran). */
+void
+nb_rsp_report_refusals(const struct nb_refusals *r)
+{
+	char line[1024];
+	size_t at = 0;
+	int c;
+
+	for (c = 0; c < NB_REF_MAX && at < sizeof(line); c++)
+		if (r->count[c])
+			at += (size_t)snprintf(
+				line + at, sizeof(line) - at, "%s%s %" PRIu64,
+				at ? ", " : "",
+				nb_refusal_name((enum nb_refusal)c),
+				r->count[c]);
+	if (at)
+		NB_LOG(NOTICE, "refused or ignored: %s", line);
+}
+

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The responder's posture (nb_rsp_posture.c). */
+#ifndef NB_RSP_POSTURE_H
+#define NB_RSP_POSTURE_H
+
+#include "nb_config.h"
+#include "nb_policy.h"
+
+/*
+ * Without --auth-key or --no-auth: a key of the responder's own in
+ * NB_KEY_DIR/PREFIX.key (or $XDG_RUNTIME_DIR/dpdk-nbench for a user), into
+ * cfg->psk, its path in cfg->key_made.  0, or -errno with the reason on
+ * stderr.
+ */
+int nb_rsp_make_key(struct nb_config *cfg);
+
+/* The start-up line: --no-auth's reach and caps, or the key's file and
+ * fingerprint. */
+void nb_rsp_say_posture(const struct nb_config *cfg);
+
+/* At exit: every cause that refused something, with its count. */
+void nb_rsp_report_refusals(const struct nb_refusals *r);
+
+#endif /* NB_RSP_POSTURE_H */
