@@ -124,7 +124,7 @@ class KernelPath(nbe2e.E2ECase):
         # fuzzed from it crash nothing; the responder still serves
         inj = sh("ip", "netns", "exec", self.ns["k"], sys.executable,
                  os.path.join(nbe2e.HERE, "wire_inject.py"), "vk", rmac,
-                 "198.19.0.1", "198.19.0.100", "3000")
+                 "198.19.0.1", "198.19.0.100", "3000", nbe2e.suite_key())
         res = json.loads(inj.stdout)
         self.assertIsNotNone(res["version_error"], inj.stderr)
         self.assertIn("version mismatch", res["version_error"])

@@ -2,7 +2,7 @@
 """Run inside a network namespace: hostile and foreign frames at a
 responder through a raw AF_PACKET socket.
 
-    wire_inject.py IFACE DST_MAC DST_IP SRC_IP COUNT
+    wire_inject.py IFACE DST_MAC DST_IP SRC_IP COUNT [KEY_FILE]
 
 1. A HELLO of the control protocol version after ours: the
    responder must answer with an ERROR that says "version mismatch"
@@ -30,16 +30,25 @@ def udp_frame(dst_mac, src_mac, src_ip, dst_ip, payload, sport=7201,
                            sport=sport, dport=dport)
 
 
-def hello(version, src_mac, src_ip, session=0x1234567, seq=1, nonce=None):
-    """A HELLO as a client sends it (a version 3 and 4 body: 368 bytes with the
-    client nonce and flags); `version` in the header only."""
-    body = nbctl.conf(nonce or bytes(range(16)), mac=src_mac,
-                      ipv4=nbctl.ip_int(src_ip), host="wire_inject")
-    return nbctl.encode(nbctl.HELLO, session, seq, body, version=version)
+def hello(version, src_mac, src_ip, session=0x1234567, seq=1, nonce=None,
+          psk=None):
+    """A HELLO as a client sends it (368 bytes of body with the client
+    nonce and flags, tagged with the HELLO key of psk, or of no key);
+    `version` in the header only."""
+    cn = nonce or bytes(range(16))
+    body = nbctl.conf(cn, mac=src_mac, ipv4=nbctl.ip_int(src_ip),
+                      host="wire_inject",
+                      flags=nbctl.CONF_F_KEY if psk else 0)
+    return nbctl.encode(nbctl.HELLO, session, seq, body, version=version,
+                        auth=nbctl.hello_auth(psk, cn, session))
 
 
 def main():
     iface, dmac, dip, sip, count = sys.argv[1:6]
+    psk = None
+    if len(sys.argv) > 6:   # the responder's key file
+        with open(sys.argv[6], "rb") as f:
+            psk = f.read().rstrip(b"\r\n")
     dst_mac = bytes.fromhex(dmac.replace(":", ""))
     dst_ip = socket.inet_aton(dip)
     src_ip = socket.inet_aton(sip)
@@ -73,7 +82,7 @@ def main():
                 break
 
     # 2. fuzz, from a HELLO the responder takes: it answers WELCOME
-    good = hello(nbctl.VERSION, src_mac, src_ip)
+    good = hello(nbctl.VERSION, src_mac, src_ip, psk=psk)
     out["welcome"] = False
     frame = udp_frame(dst_mac, src_mac, src_ip, dst_ip, good)
     deadline = time.monotonic() + 5
