@@ -45,6 +45,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	NB_FUZZ_CHECK(m.type >= NB_CTL_HELLO && m.type < NB_CTL_TYPE_MAX);
 	NB_FUZZ_CHECK(strcmp(nb_ctl_type_name(m.type), "UNKNOWN") != 0);
 	NB_FUZZ_CHECK(nb_ctl_encoded_len(&m) == (int)size);
+	NB_FUZZ_CHECK(buf[4] == NB_CTL_VERSION);
+	NB_FUZZ_CHECK(m.tagged == ((buf[5] & NB_CTL_F_TAG) != 0));
+	if (m.type == NB_CTL_QUIT) {
+		/* version 9: the proof, then zeros only */
+		size_t i;
+
+		for (i = NB_CTL_HDR_LEN + NB_CTL_PROOF_LEN;
+		     i < NB_CTL_HDR_LEN + NB_CTL_QUIT_LEN; i++)
+			NB_FUZZ_CHECK(buf[i] == 0);
+	}
 
 	memset(out, 0x5a, sizeof(out));
 	n = nb_ctl_encode(&m, out, sizeof(out));

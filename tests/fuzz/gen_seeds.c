@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "nb_auth.h"
 #include "nb_ctl.h"
 #include "nb_frame.h"
 #include "nb_hist.h"
@@ -216,7 +217,8 @@ put_raw(const char *name, const struct nb_ctl_msg *m)
 {
 	uint8_t raw[1 + 8 + sizeof(m->u)];
 
-	raw[0] = m->type;
+	/* the tag bit as on the wire: fuzz_ctl_encode encodes it tagged */
+	raw[0] = (uint8_t)(m->type | (m->tagged ? NB_CTL_F_TAG : 0));
 	nb_put_be32(raw + 1, m->session);
 	nb_put_be32(raw + 5, m->seq);
 	memcpy(raw + 9, &m->u, sizeof(m->u));
@@ -231,6 +233,38 @@ encode_msg(const struct nb_ctl_msg *m, uint8_t *buf)
 	if (n < 0) {
 		fprintf(stderr, "nb_ctl_encode(%s): %s\n",
 			nb_ctl_type_name(m->type), nb_ctl_strerror(n));
+		exit(1);
+	}
+	return n;
+}
+
+/*
+ * m (tagged) encoded and signed as a keyless peer of protocol 9 signs it
+ * (NB_AUTH_NO_KEY): a HELLO under K_hello (its own nonce), a PARAMS or
+ * QUIT under the session key of its proof; m->tag gets the tag, so that
+ * the ctl_encode seed encodes to the same bytes.
+ */
+static int
+encode_signed(struct nb_ctl_msg *m, uint8_t *buf)
+{
+	struct nb_auth a;
+	int n;
+
+	memset(&a, 0, sizeof(a));
+	if (m->type == NB_CTL_HELLO)
+		nb_auth_hello_key(&a, NULL, 0, m->u.conf.nonce, m->session);
+	else if (m->type == NB_CTL_PARAMS)
+		nb_auth_derive(&a, NULL, 0, m->u.params.proof.client_nonce,
+			       m->u.params.proof.cookie, m->session);
+	else
+		nb_auth_derive(&a, NULL, 0, m->u.quit.client_nonce,
+			       m->u.quit.cookie, m->session);
+	n = encode_msg(m, buf);
+	nb_auth_sign(&a, buf, (size_t)n);
+	memcpy(m->tag, buf + n - NB_CTL_TAG_LEN, NB_CTL_TAG_LEN);
+	if (!nb_auth_verify(&a, buf, (size_t)n)) {
+		fprintf(stderr, "%s: signed, not verified\n",
+			nb_ctl_type_name(m->type));
 		exit(1);
 	}
 	return n;
@@ -356,6 +390,14 @@ ctl_seeds(void)
 				snprintf(name, sizeof(name), "params-%d", v);
 				put("ctl", name, buf, (size_t)n);
 				put_raw(name, &m);
+				/* as a client sends it: tagged */
+				m.tagged = 1;
+				n = encode_signed(&m, buf);
+				snprintf(name, sizeof(name), "params-%d-tagged",
+					 v);
+				put("ctl", name, buf, (size_t)n);
+				put_raw(name, &m);
+				m.tagged = 0;
 			}
 			continue;
 		case NB_CTL_ACCEPT:
@@ -420,23 +462,45 @@ ctl_seeds(void)
 			 nb_ctl_type_name((uint8_t)t));
 		put("ctl", name, buf, (size_t)n);
 		put_raw(name, &m);
-		if (t != NB_CTL_HELLO) {
-			/* and as it travels in a session: with a tag */
+		{
+			/* and with a tag: every message in a session, and
+			 * (since version 9) the HELLO and QUIT that open one,
+			 * these two with a real tag */
 			struct nb_ctl_msg tm = m;
 
 			tm.tagged = 1;
 			memset(tm.tag, 0xa5, sizeof(tm.tag));
-			n = encode_msg(&tm, buf);
+			if (t == NB_CTL_HELLO || t == NB_CTL_QUIT)
+				n = encode_signed(&tm, buf);
+			else
+				n = encode_msg(&tm, buf);
 			snprintf(name, sizeof(name), "%s-tagged",
 				 nb_ctl_type_name((uint8_t)t));
 			put("ctl", name, buf, (size_t)n);
 			put_raw(name, &tm);
+			if (t == NB_CTL_QUIT) {
+				/* a padding byte not zero: refused */
+				buf[NB_CTL_HDR_LEN + NB_CTL_PROOF_LEN + 64] = 1;
+				put("ctl", "QUIT-tagged-bad-padding", buf,
+				    (size_t)n);
+			}
 			n = encode_msg(&m, buf);
 		}
 		if (t == NB_CTL_HELLO) {
-			/* the same HELLO from a peer of another version */
+			/* the same HELLO from a peer of another version: the
+			 * next one, and version 8 (untagged), whose HELLO is
+			 * the longest datagram an ERROR may answer */
 			buf[4] = NB_CTL_VERSION + 1;
 			put("ctl", "HELLO-other-version", buf, (size_t)n);
+			buf[4] = NB_CTL_VERSION - 1;
+			put("ctl", "HELLO-version-8", buf, (size_t)n);
+		}
+		if (t == NB_CTL_QUIT) {
+			/* version 8's QUIT (the proof, no padding) under a
+			 * version 9 header: too short */
+			nb_put_be16(buf + 6, NB_CTL_HDR_LEN + NB_CTL_PROOF_LEN);
+			put("ctl", "QUIT-unpadded", buf,
+			    NB_CTL_HDR_LEN + NB_CTL_PROOF_LEN);
 		}
 	}
 }

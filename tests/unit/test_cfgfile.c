@@ -250,6 +250,80 @@ test_security_keys(void **state)
 	assert_non_null(strstr(err, "directory"));
 }
 
+/*
+ * --no-auth from a file: the same caps (1G L1, 60 s) unless max-rate or
+ * max-time is given, in the file or on the command line; with an
+ * auth-key, refused naming both; "no-auth = false" is no --no-auth.
+ */
+static void
+test_no_auth_file(void **state)
+{
+	const char *const cli_rate[] = {"--max-rate", "2G", NULL};
+	const char *const cli_no_auth[] = {"--no-auth", NULL};
+	struct nb_config cfg;
+	char err[ERRLEN], key[64], text[160];
+	int fd;
+
+	(void)state;
+	assert_int_equal(load(&cfg, "no-auth = true\n", err, NULL), 0);
+	assert_int_equal(nb_config_check(&cfg, err, ERRLEN), 0);
+	assert_int_equal(cfg.mode, NB_MODE_RESPONDER);
+	assert_int_equal(cfg.no_auth, 1);
+	assert_int_equal(cfg.max_rate.kind, NB_RATE_BPS_L1);
+	assert_true(cfg.max_rate.value == 1e9);
+	assert_true(cfg.max_time == 60);
+
+	/* a cap in the file is kept, the other defaults */
+	assert_int_equal(load(&cfg, "[policy]\nno-auth = yes\nmax-rate = 5G\n",
+			      err, NULL),
+			 0);
+	assert_int_equal(nb_config_check(&cfg, err, ERRLEN), 0);
+	assert_true(cfg.max_rate.value == 5e9);
+	assert_true(cfg.max_time == 60);
+	assert_int_equal(
+		load(&cfg, "max-time = 600\nno-auth = true\n", err, NULL), 0);
+	assert_int_equal(nb_config_check(&cfg, err, ERRLEN), 0);
+	assert_true(cfg.max_rate.value == 1e9);
+	assert_true(cfg.max_time == 600);
+	/* a cap on the command line, --no-auth in the file; and the other
+	 * way round */
+	assert_int_equal(load(&cfg, "no-auth = true\n", err, cli_rate), 0);
+	assert_int_equal(nb_config_check(&cfg, err, ERRLEN), 0);
+	assert_true(cfg.max_rate.value == 2e9);
+	assert_true(cfg.max_time == 60);
+	assert_int_equal(load(&cfg, "max-time = 120\n", err, cli_no_auth), 0);
+	assert_int_equal(nb_config_check(&cfg, err, ERRLEN), 0);
+	assert_true(cfg.max_rate.value == 1e9);
+	assert_true(cfg.max_time == 120);
+
+	/* no-auth = false: a keyed responder's defaults */
+	assert_int_equal(
+		load(&cfg, "no-auth = false\nallow-quit = true\n", err, NULL),
+		0);
+	assert_int_equal(nb_config_check(&cfg, err, ERRLEN), 0);
+	assert_int_equal(cfg.no_auth, 0);
+	assert_true(cfg.max_rate.value == 10e9);
+	assert_true(cfg.max_time == 3600);
+
+	/* with a (good) key file: refused, naming both */
+	snprintf(key, sizeof(key), "/tmp/nb_cfgkey_XXXXXX");
+	fd = mkstemp(key); /* mode 0600 */
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "0123456789abcdef0123456789abcdef\n", 33),
+			 33);
+	assert_int_equal(close(fd), 0);
+	snprintf(text, sizeof(text), "auth-key = %s\n", key);
+	assert_int_equal(load(&cfg, text, err, NULL), 0);
+	assert_int_equal(nb_config_check(&cfg, err, ERRLEN), 0);
+	assert_int_equal(cfg.psk_len, 32);
+	snprintf(text, sizeof(text), "auth-key = %s\nno-auth = true\n", key);
+	assert_int_equal(load(&cfg, text, err, NULL), 0);
+	assert_int_equal(nb_config_check(&cfg, err, ERRLEN), -EINVAL);
+	assert_non_null(strstr(err, "--no-auth"));
+	assert_non_null(strstr(err, "--auth-key"));
+	assert_int_equal(unlink(key), 0);
+}
+
 /* Every key of the table is accepted in a file, except CLI-only ones. */
 static void
 test_every_key(void **state)
@@ -326,6 +400,7 @@ main(void)
 		cmocka_unit_test(test_command_line_wins),
 		cmocka_unit_test(test_errors_name_file_line_key),
 		cmocka_unit_test(test_security_keys),
+		cmocka_unit_test(test_no_auth_file),
 		cmocka_unit_test(test_every_key),
 		cmocka_unit_test(test_examples),
 	};

@@ -60,7 +60,8 @@ doc_body_len(uint8_t type)
 	case NB_CTL_INTERVAL:
 		return 892;
 	case NB_CTL_QUIT:
-		return 32;
+		return 32 +
+		       130; /* the proof, zeros to a tagged REJECT's size */
 	case NB_CTL_START:
 		return 12;
 	case NB_CTL_ACCEPT:
@@ -657,9 +658,9 @@ test_roundtrip_fixed(void **state)
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
 	assert_int_equal(len, 384);
-	/* header: version 8, type 1, length 384 */
+	/* header: version 9, type 1, length 384 */
 	assert_memory_equal(buf,
-			    "NBCM\x08\x01\x01\x80\x01\x02\x03\x04"
+			    "NBCM\x09\x01\x01\x80\x01\x02\x03\x04"
 			    "\x00\x00\x00\x01",
 			    16);
 	assert_memory_equal(buf + H + 0, "0.1.0\0\0\0\0\0\0\0\0\0\0\0", 16);
@@ -835,7 +836,8 @@ test_roundtrip_fixed(void **state)
 		 "version mismatch: mine 1, yours 2");
 	roundtrip(&m);
 
-	/* QUIT: the proof, as in PARAMS */
+	/* QUIT: the proof, as in PARAMS, then 130 zero bytes (since
+	 * version 9) */
 	nb_ctl_msg_init(&m, NB_CTL_QUIT, 7);
 	m.seq = 11;
 	for (i = 0; i < 16; i++) {
@@ -844,14 +846,16 @@ test_roundtrip_fixed(void **state)
 	}
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
-	assert_int_equal(len, 48);
-	assert_memory_equal(buf + 4, "\x08\x0d\x00\x30", 4);
+	assert_int_equal(len, 16 + 32 + 130);
+	assert_memory_equal(buf + 4, "\x09\x0d\x00\xb2", 4);
 	assert_memory_equal(buf + H,
 			    "\x20\x21\x22\x23\x24\x25\x26\x27"
 			    "\x28\x29\x2a\x2b\x2c\x2d\x2e\x2f"
 			    "\xd0\xd1\xd2\xd3\xd4\xd5\xd6\xd7"
 			    "\xd8\xd9\xda\xdb\xdc\xdd\xde\xdf",
 			    32);
+	for (i = H + 32; i < len; i++)
+		assert_int_equal(buf[i], 0);
 	free(buf);
 
 	for (i = 0; i < 2; i++) {
@@ -880,7 +884,7 @@ test_roundtrip_fixed(void **state)
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
 	assert_int_equal(len, 20);
-	assert_memory_equal(buf + 4, "\x08\x0c\x00\x14", 4);
+	assert_memory_equal(buf + 4, "\x09\x0c\x00\x14", 4);
 	assert_memory_equal(buf + H, "\x00\x00\x00\x01", 4);
 	buf[H + 3] = 2;
 	assert_int_equal(decode_exact(buf, len, &d), -EPROTO);
@@ -1032,16 +1036,16 @@ test_version(void **state)
 	uint32_t t, v;
 
 	(void)state;
-	assert_int_equal(NB_CTL_VERSION, 8);
+	assert_int_equal(NB_CTL_VERSION, 9);
 	for (t = NB_CTL_HELLO; t < NB_CTL_TYPE_MAX; t++) {
 		if (t % 2)
 			rand_msg(&r, (uint8_t)t, &m);
 		else
 			rand_tagged(&r, (uint8_t)t, &m);
 		buf = encode_exact(&m, &len);
-		assert_int_equal(buf[4], 8);
+		assert_int_equal(buf[4], 9);
 		for (v = 0; v < 256; v++) {
-			if (v == 8)
+			if (v == 9)
 				continue;
 			buf[4] = (uint8_t)v;
 			memset(&d, 0, sizeof(d));
@@ -1073,10 +1077,12 @@ test_version(void **state)
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
 	buf[4] = 7; /* before PARAMS and ACCEPT carried MAC lists */
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
-	buf[4] = 9;
+	buf[4] = 8; /* before HELLO was tagged and QUIT padded */
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
-	/* version 8 with that header is just malformed */
-	buf[4] = 8;
+	buf[4] = 10;
+	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
+	/* version 9 with that header is just malformed */
+	buf[4] = 9;
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTO);
 	free(buf);
 }
@@ -2369,17 +2375,23 @@ test_conf_flags(void **state)
 	}
 }
 
-/* QUIT carries the proof; without it, it is malformed. */
+/* QUIT carries the proof and, since version 9, 130 zero bytes (a tagged
+ * REJECT's body): 16 + 32 + 130 bytes, 16 more tagged.  Without the proof,
+ * without the padding or with any padding byte not zero, it is
+ * malformed. */
 static void
 test_quit(void **state)
 {
+	static const uint8_t junk[] = {0x01, 0x80, 0xff};
 	uint64_t r = 19;
 	struct nb_ctl_msg m, d;
 	uint8_t *buf, *cut;
-	size_t len, n;
+	size_t len, n, k;
 	uint32_t i;
 
 	(void)state;
+	assert_int_equal(NB_CTL_QUIT_PAD, 130);
+	assert_int_equal(NB_CTL_QUIT_LEN, 32 + 130);
 	for (i = 0; i < 100; i++) {
 		if (i % 2)
 			rand_tagged(&r, NB_CTL_QUIT, &m);
@@ -2387,35 +2399,112 @@ test_quit(void **state)
 			rand_msg(&r, NB_CTL_QUIT, &m);
 		roundtrip(&m);
 		buf = encode_exact(&m, &len);
-		assert_int_equal(len, 48 + 16 * (i % 2));
+		assert_int_equal(len, 16 + 32 + 130 + 16 * (i % 2));
+		assert_int_equal(nb_ctl_encoded_len(&m), (int)len);
+		assert_int_equal(rd16(buf + 6), len);
 		assert_memory_equal(buf + H, m.u.quit.client_nonce, 16);
 		assert_memory_equal(buf + H + 16, m.u.quit.cookie, 16);
+		for (n = H + 32; n < H + 32 + 130; n++)
+			assert_int_equal(buf[n], 0);
+		if (i % 2)
+			assert_memory_equal(buf + H + 162, m.tag, 16);
 		assert_int_equal(decode_exact(buf, len, &d), 0);
 		compare_proof(&m.u.quit, &d.u.quit);
+		/* any padding byte not zero: refused (one canonical form) */
+		if (i < 4)
+			for (n = H + 32; n < H + 32 + 130; n++)
+				for (k = 0; k < sizeof(junk); k++) {
+					buf[n] = junk[k];
+					if (decode_exact(buf, len, &d) !=
+					    -EPROTO)
+						fail_msg(
+							"QUIT padding byte %zu "
+							"= 0x%02x accepted",
+							n - H - 32, junk[k]);
+					buf[n] = 0;
+				}
+		assert_int_equal(decode_exact(buf, len, &d), 0);
 		free(buf);
 	}
 
 	/* the version 2 QUIT: a bare header */
-	cut = calloc(1, H + 16);
+	cut = calloc(1, H + 32 + 16);
 	assert_non_null(cut);
 	put_hdr(cut, NB_CTL_QUIT, H, 5, 6);
 	assert_int_equal(decode_exact(cut, H, &d), -EPROTO);
 	/* a bare header and a tag */
 	put_hdr(cut, NB_CTL_QUIT | 0x80, H + 16, 5, 6);
 	assert_int_equal(decode_exact(cut, H + 16, &d), -EPROTO);
+	/* version 8's QUIT (the proof, no padding) under a version 9
+	 * header, untagged and tagged */
+	put_hdr(cut, NB_CTL_QUIT, H + 32, 5, 6);
+	assert_int_equal(decode_exact(cut, H + 32, &d), -EPROTO);
+	put_hdr(cut, NB_CTL_QUIT | 0x80, H + 32 + 16, 5, 6);
+	assert_int_equal(decode_exact(cut, H + 32 + 16, &d), -EPROTO);
 	free(cut);
 
 	/* any shorter body */
 	nb_ctl_msg_init(&m, NB_CTL_QUIT, 5);
 	m.seq = 6;
 	buf = encode_exact(&m, &len);
-	assert_int_equal(len, 48);
+	assert_int_equal(len, 178);
 	assert_int_equal(decode_exact(buf, len, &d), 0);
 	for (n = H; n < len; n++) {
 		nb_put_be16(buf + 6, (uint16_t)n);
 		assert_int_equal(decode_exact(buf, n, &d), -EPROTO);
 	}
 	free(buf);
+}
+
+/*
+ * No answer a responder sends to a datagram it has not authenticated
+ * (nor yet tied to a session) is longer than the datagram that provokes
+ * it, so that nobody can use it to amplify traffic towards a forged
+ * source: a tagged HELLO earns a tagged WELCOME, or an untagged REJECT
+ * or BUSY; a tagged PARAMS or QUIT (before its tag is checked) a tagged
+ * REJECT or BUSY; a datagram of another version (the largest the last
+ * version had, a HELLO of 16 + 368 bytes) an untagged ERROR.  The
+ * lengths are the encoder's (nb_ctl_encoded_len) for valid messages;
+ * every body but RESULTS' has a fixed length.
+ */
+static int
+enc_len(uint8_t type, int tagged)
+{
+	uint64_t r = 0x5eed + type;
+	struct nb_ctl_msg m;
+
+	if (tagged)
+		rand_tagged(&r, type, &m);
+	else
+		rand_msg(&r, type, &m);
+	return nb_ctl_encoded_len(&m);
+}
+
+static void
+test_answer_not_longer(void **state)
+{
+	const int hello = enc_len(NB_CTL_HELLO, 1);
+	const int quit = enc_len(NB_CTL_QUIT, 1);
+	const int params = enc_len(NB_CTL_PARAMS, 1);
+	const int v8_hello = 16 + 368;
+
+	(void)state;
+	/* the provokers' lengths, as documented */
+	assert_int_equal(hello, 16 + 368 + 16);
+	assert_int_equal(quit, 16 + 32 + 130 + 16);
+	assert_int_equal(params, 16 + 280 + 16);
+
+	assert_true(enc_len(NB_CTL_WELCOME, 1) <= hello);
+	assert_true(enc_len(NB_CTL_REJECT, 0) <= hello);
+	assert_true(enc_len(NB_CTL_BUSY, 0) <= hello);
+	assert_true(enc_len(NB_CTL_REJECT, 1) <= quit);
+	assert_true(enc_len(NB_CTL_BUSY, 1) <= quit);
+	assert_true(enc_len(NB_CTL_BUSY, 1) <= params);
+	assert_true(enc_len(NB_CTL_REJECT, 1) <= params);
+	assert_true(enc_len(NB_CTL_ERROR, 0) <= v8_hello);
+	/* QUIT's padding makes it exactly as long as a tagged REJECT's
+	 * body plus the proof: no byte more than needed */
+	assert_int_equal(quit, enc_len(NB_CTL_REJECT, 1) + 32);
 }
 
 static void
@@ -3226,6 +3315,7 @@ main(void)
 		cmocka_unit_test(test_tag_length),
 		cmocka_unit_test(test_conf_flags),
 		cmocka_unit_test(test_quit),
+		cmocka_unit_test(test_answer_not_longer),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_results_roundtrip),
 		cmocka_unit_test(test_results_impair),

@@ -117,6 +117,7 @@ test_defaults(void **state)
 	assert_int_equal(cfg.nb_allow, 0);
 	assert_int_equal(cfg.psk_len, 0);
 	assert_int_equal(cfg.allow_quit, 0);
+	assert_int_equal(cfg.no_auth, 0);
 	/* The table fits the "seen" and "given" bitmaps. */
 	assert_true(nb_nb_options <=
 		    64 * sizeof(cfg.seen) / sizeof(cfg.seen[0]));
@@ -542,6 +543,8 @@ chk_peer_timeout(const struct nb_config *c)
 }
 
 /* Key files made by setup_keys() (the cases point at these names). */
+#define KEY32	     "0123456789abcdef0123456789ABCDEF"
+#define KEY32_HEAD31 "0123456789abcdef0123456789ABCDE"
 static char dir_path[64], key_path[80], short_path[80], crlf_path[80];
 
 static void
@@ -565,9 +568,10 @@ setup_keys(void **state)
 	snprintf(key_path, sizeof(key_path), "%s/key", dir_path);
 	snprintf(short_path, sizeof(short_path), "%s/short", dir_path);
 	snprintf(crlf_path, sizeof(crlf_path), "%s/crlf", dir_path);
-	write_file(key_path, "0123456789abcdef\n", 17, 0600);
-	write_file(short_path, "0123456789abcde\n", 16, 0600);
-	write_file(crlf_path, "0123456789abcdefXY\r\n", 20, 0600);
+	/* NB_MIN_PSK (32) bytes; 31; 34 and a CRLF */
+	write_file(key_path, KEY32 "\n", 33, 0600);
+	write_file(short_path, KEY32_HEAD31 "\n", 32, 0600);
+	write_file(crlf_path, KEY32 "XY\r\n", 36, 0600);
 	return 0;
 }
 
@@ -585,8 +589,8 @@ static void
 chk_auth_key(const struct nb_config *c)
 {
 	assert_string_equal(c->auth_key, key_path);
-	assert_int_equal(c->psk_len, 16);
-	assert_memory_equal(c->psk, "0123456789abcdef", 16);
+	assert_int_equal(c->psk_len, 32);
+	assert_memory_equal(c->psk, KEY32, 32);
 }
 
 static void
@@ -600,6 +604,15 @@ chk_allow(const struct nb_config *c)
 	assert_int_equal(c->allow[1].is_ip, 1);
 	assert_int_equal(c->allow[1].ip, ip4(10, 1, 0, 0));
 	assert_int_equal(c->allow[1].mask, ip4(255, 255, 0, 0));
+}
+
+static void
+chk_allow_vlan(const struct nb_config *c)
+{
+	assert_int_equal(c->nb_allow_vlan, 3);
+	assert_int_equal(c->allow_vlan[0], 1);
+	assert_int_equal(c->allow_vlan[1], 100);
+	assert_int_equal(c->allow_vlan[2], 4094);
 }
 
 static void
@@ -619,6 +632,15 @@ static void
 chk_allow_quit(const struct nb_config *c)
 {
 	assert_int_equal(c->allow_quit, 1);
+}
+
+static void
+chk_no_auth(const struct nb_config *c)
+{
+	assert_int_equal(c->no_auth, 1);
+	/* the caps are set by nb_config_check, not by the parser */
+	assert_true(c->max_rate.value == 10e9);
+	assert_true(c->max_time == 3600);
 }
 
 static void
@@ -803,6 +825,11 @@ static const struct opt_case cases[] = {
 	 chk_allow,
 	 {"ff:ff:ff:ff:ff:ff", "01:00:5e:00:00:01", "00:00:00:00:00:00",
 	  "10.0.0.1/8", "10.0.0.0/33", NULL}},
+	{"allow-vlan",
+	 0,
+	 "1,100, 4094",
+	 chk_allow_vlan,
+	 {"0", "4095", "x", "", "1,,2", NULL}},
 	{"max-rate",
 	 0,
 	 "14.88Mpps",
@@ -810,6 +837,7 @@ static const struct opt_case cases[] = {
 	 {"max", "50%", "0", "1e99", "fast", NULL}},
 	{"max-time", 0, "60", chk_max_time, {"0", "0.5", "2592001", "x", NULL}},
 	{"allow-quit", 0, NULL, chk_allow_quit, {NULL}},
+	{"no-auth", 0, NULL, chk_no_auth, {NULL}},
 	{"impair",
 	 0,
 	 "every=100,delay=200",
@@ -1751,29 +1779,40 @@ test_count_and_time_bounds(void **state)
 static void
 test_auth_key(void **state)
 {
+	static const mode_t open_modes[] = {0640, 0604, 0644, 0660, 0606, 0610,
+					    0601, 0620, 0602, 0670, 0607, 0777};
 	struct nb_config cfg;
-	char err[ERRLEN], path[128];
+	char err[ERRLEN], path[128], want[256];
 	char big[NB_MAX_PSK + 2];
+	size_t i;
 
 	(void)state;
+	assert_int_equal(NB_MIN_PSK, 32);
 	/* one CRLF dropped; the bytes before it are the key */
 	assert_int_equal(PARSE(&cfg, err, "--auth-key", crlf_path), 0);
-	assert_int_equal(cfg.psk_len, 18);
-	assert_memory_equal(cfg.psk, "0123456789abcdefXY", 18);
+	assert_int_equal(cfg.psk_len, 34);
+	assert_memory_equal(cfg.psk, KEY32 "XY", 34);
 	/* only one newline: a second is part of the key */
 	snprintf(path, sizeof(path), "%s/two", dir_path);
-	write_file(path, "0123456789abcdef\n\n", 18, 0600);
+	write_file(path, KEY32 "\n\n", 34, 0600);
 	assert_int_equal(PARSE(&cfg, err, "--auth-key", path), 0);
-	assert_int_equal(cfg.psk_len, 17);
-	assert_int_equal(cfg.psk[16], '\n');
-	/* no newline at all */
-	write_file(path, "0123456789abcdef", 16, 0600);
+	assert_int_equal(cfg.psk_len, 33);
+	assert_int_equal(cfg.psk[32], '\n');
+	/* no newline at all: 32 bytes, the least accepted */
+	write_file(path, KEY32, 32, 0600);
 	assert_int_equal(PARSE(&cfg, err, "--auth-key", path), 0);
-	assert_int_equal(cfg.psk_len, 16);
-	/* too short: says how many bytes and how to make one */
-	EXPECT_ERROR("holds 15 bytes; at least 16", "head -c 32 /dev/urandom",
-		     "--auth-key", short_path);
+	assert_int_equal(cfg.psk_len, 32);
+	assert_memory_equal(cfg.psk, KEY32, 32);
+	/* 31 bytes, with or without a newline: too short; says how many
+	 * bytes and how to make a key */
+	EXPECT_ERROR("holds 31 bytes; a key is at least 32 random bytes",
+		     "head -c 32 /dev/urandom", "--auth-key", short_path);
 	EXPECT_ERROR(short_path, "--auth-key", "--auth-key", short_path);
+	write_file(path, KEY32_HEAD31, 31, 0600);
+	EXPECT_ERROR("holds 31 bytes", path, "--auth-key", path);
+	/* 31 bytes and a CRLF: the CRLF is not the key */
+	write_file(path, KEY32_HEAD31 "\r\n", 33, 0600);
+	EXPECT_ERROR("holds 31 bytes", path, "--auth-key", path);
 	/* the largest, and one more */
 	memset(big, 'k', sizeof(big));
 	write_file(path, big, NB_MAX_PSK, 0600);
@@ -1792,14 +1831,113 @@ test_auth_key(void **state)
 	EXPECT_ERROR("not a regular file", dir_path, "--auth-key", dir_path);
 	EXPECT_ERROR("/nonexistent/k", "No such file", "--auth-key",
 		     "/nonexistent/k");
-	/* a file others may read: a warning, not an error */
-	write_file(path, "0123456789abcdef", 16, 0644);
+	/* a file the group or others may read, write or run: refused (it
+	 * was only warned about before), naming the mode and the fix */
+	for (i = 0; i < sizeof(open_modes) / sizeof(open_modes[0]); i++) {
+		write_file(path, KEY32, 32, open_modes[i]);
+		snprintf(want, sizeof(want), "(mode %03o): chmod 600 %s",
+			 (unsigned int)open_modes[i], path);
+		EXPECT_ERROR("open to group or others", want, "--auth-key",
+			     path);
+	}
+	/* the owner's own bits do not matter (0700, 0400) */
+	write_file(path, KEY32, 32, 0700);
 	assert_int_equal(PARSE(&cfg, err, "--auth-key", path), 0);
-	assert_int_equal(cfg.psk_len, 16);
+	write_file(path, KEY32, 32, 0400);
+	assert_int_equal(PARSE(&cfg, err, "--auth-key", path), 0);
+	assert_int_equal(cfg.psk_len, 32);
+	assert_int_equal(chmod(path, 0600), 0);
 	/* a FIFO is refused without blocking */
 	snprintf(path, sizeof(path), "%s/fifo", dir_path);
 	assert_int_equal(mkfifo(path, 0600), 0);
 	EXPECT_ERROR("not a regular file", path, "--auth-key", path);
+}
+
+/*
+ * --no-auth: a responder that serves keyless clients gets caps of 1G (L1)
+ * and 60 s unless --max-rate/--max-time are given (even at their default
+ * values); without --no-auth the defaults stay 10G and 3600 s.  With
+ * --auth-key it is a usage error naming both; it is the responder's.
+ */
+static void
+test_no_auth(void **state)
+{
+	struct nb_config cfg;
+	char err[ERRLEN];
+
+	(void)state;
+	/* the defaults a keyed responder keeps */
+	assert_int_equal(CHECK_CFG(&cfg, err, "--allow", "10.0.0.0/8"), 0);
+	assert_int_equal(cfg.mode, NB_MODE_RESPONDER);
+	assert_int_equal(cfg.no_auth, 0);
+	assert_int_equal(cfg.max_rate.kind, NB_RATE_BPS_L1);
+	assert_true(cfg.max_rate.value == 10e9);
+	assert_true(cfg.max_time == 3600);
+
+	/* --no-auth alone: 1e9 bit/s at L1, 60 s */
+	assert_int_equal(CHECK_CFG(&cfg, err, "--no-auth"), 0);
+	assert_int_equal(cfg.mode, NB_MODE_RESPONDER);
+	assert_int_equal(cfg.no_auth, 1);
+	assert_int_equal(cfg.max_rate.kind, NB_RATE_BPS_L1);
+	assert_true(cfg.max_rate.value == 1e9);
+	assert_true(cfg.max_time == 60);
+	/* with other responder options too */
+	assert_int_equal(CHECK_CFG(&cfg, err, "--allow", "10.0.0.0/8",
+				   "--no-auth", "--allow-quit"),
+			 0);
+	assert_true(cfg.max_rate.value == 1e9);
+	assert_int_equal(cfg.max_rate.kind, NB_RATE_BPS_L1);
+	assert_true(cfg.max_time == 60);
+
+	/* explicit caps are kept, each on its own */
+	assert_int_equal(
+		CHECK_CFG(&cfg, err, "--no-auth", "--max-rate", "5Mpps"), 0);
+	assert_int_equal(cfg.max_rate.kind, NB_RATE_PPS);
+	assert_true(cfg.max_rate.value == 5e6);
+	assert_true(cfg.max_time == 60);
+	assert_int_equal(CHECK_CFG(&cfg, err, "--max-time", "600", "--no-auth"),
+			 0);
+	assert_int_equal(cfg.max_rate.kind, NB_RATE_BPS_L1);
+	assert_true(cfg.max_rate.value == 1e9);
+	assert_true(cfg.max_time == 600);
+	/* given at the keyed defaults' values: still kept */
+	assert_int_equal(CHECK_CFG(&cfg, err, "--no-auth", "--max-rate", "10G",
+				   "--max-time", "3600"),
+			 0);
+	assert_int_equal(cfg.max_rate.kind, NB_RATE_BPS_L1);
+	assert_true(cfg.max_rate.value == 10e9);
+	assert_true(cfg.max_time == 3600);
+	/* an L2 cap stays L2 */
+	assert_int_equal(CHECK_CFG(&cfg, err, "--no-auth", "--max-rate", "2Gl2",
+				   "--max-time", "30"),
+			 0);
+	assert_int_equal(cfg.max_rate.kind, NB_RATE_BPS_L2);
+	assert_true(cfg.max_rate.value == 2e9);
+	assert_true(cfg.max_time == 30);
+
+	/* --no-auth with --auth-key: refused, naming both, in any order */
+	assert_int_equal(
+		CHECK_CFG(&cfg, err, "--no-auth", "--auth-key", key_path),
+		-EINVAL);
+	assert_non_null(strstr(err, "--no-auth"));
+	assert_non_null(strstr(err, "--auth-key"));
+	assert_int_equal(CHECK_CFG(&cfg, err, "--auth-key", key_path,
+				   "--no-auth", "--max-time", "10"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "--no-auth"));
+	assert_non_null(strstr(err, "--auth-key"));
+
+	/* a client or a loopback test has no --no-auth */
+	assert_int_equal(
+		CHECK_CFG(&cfg, err, "--peer", "10.0.0.1", "--no-auth"),
+		-EINVAL);
+	assert_non_null(strstr(err, "--no-auth"));
+	assert_int_equal(CHECK_CFG(&cfg, err, "--tx-port", "0", "--rx-port",
+				   "1", "--no-auth"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "--no-auth"));
+	/* a flag: given twice is an error */
+	EXPECT_ERROR("--no-auth", "twice", "--no-auth", "--no-auth");
 }
 
 static void
@@ -1901,6 +2039,9 @@ test_option_modes(void **state)
 		 "not a client"},
 		{{"--peer", "02:00:00:00:00:02", "--allow-quit"},
 		 "--allow-quit",
+		 "not a client"},
+		{{"--peer", "02:00:00:00:00:02", "--no-auth"},
+		 "--no-auth",
 		 "not a client"},
 		{{"--peer", "02:00:00:00:00:02", "--one-off"},
 		 "--one-off",
@@ -2031,6 +2172,7 @@ main(void)
 		cmocka_unit_test(test_rate_reasons),
 		cmocka_unit_test(test_count_and_time_bounds),
 		cmocka_unit_test(test_auth_key),
+		cmocka_unit_test(test_no_auth),
 		cmocka_unit_test(test_allow),
 		cmocka_unit_test(test_max_rate_and_time),
 		cmocka_unit_test(test_option_modes),

@@ -206,44 +206,76 @@ static const struct rsp_row rsp_table[] = {
 	 }},
 };
 
-/* A responder in state s (session OURS unless idle). */
+/* Every posture a responder may be started with. */
+#define P_KEY  NB_POSTURE_KEY
+#define P_QUIT NB_POSTURE_ALLOW_QUIT
+#define P_OBEY (NB_POSTURE_KEY | NB_POSTURE_ALLOW_QUIT)
+
+/* A responder in state s (session OURS unless idle) with posture p. */
 static struct nb_rsp
-rsp_in(enum nb_rsp_state s)
+rsp_in_p(enum nb_rsp_state s, unsigned int p)
 {
 	struct nb_rsp r;
 
+	memset(&r, 0, sizeof(r));
 	r.state = s;
 	r.session = s == NB_RSP_IDLE ? 0 : OURS;
+	r.posture = p;
 	return r;
 }
 
+/* ... with a key and --allow-quit: the posture where a QUIT acts. */
+static struct nb_rsp
+rsp_in(enum nb_rsp_state s)
+{
+	return rsp_in_p(s, P_OBEY);
+}
+
+/*
+ * The table above is the posture with --allow-quit.  Without it, a QUIT
+ * in a session is refused (REFUSE) and nothing changes; every other cell
+ * is the same in every posture, and the posture itself never changes.
+ */
 static void
 test_rsp_table(void **state)
 {
 	size_t i, j;
+	unsigned int p;
 
 	(void)state;
 	assert_int_equal(NB_CTL_TYPE_MAX, 17); /* types[] lists them all */
 	assert_int_equal(sizeof(rsp_table) / sizeof(rsp_table[0]), 5);
-	for (i = 0; i < sizeof(rsp_table) / sizeof(rsp_table[0]); i++) {
-		const struct rsp_row *row = &rsp_table[i];
+	for (p = 0; p <= NB_POSTURE_ALL; p++)
+		for (i = 0; i < sizeof(rsp_table) / sizeof(rsp_table[0]); i++) {
+			const struct rsp_row *row = &rsp_table[i];
 
-		for (j = 0; j < NB_TYPES; j++) {
-			struct nb_rsp r = rsp_in(row->from);
-			enum nb_rsp_action a = nb_rsp_on_msg(&r, types[j]);
+			for (j = 0; j < NB_TYPES; j++) {
+				struct nb_rsp r = rsp_in_p(row->from, p);
+				struct rsp_expect e = row->e[j];
+				enum nb_rsp_action a;
 
-			if (a != row->e[j].action || r.state != row->e[j].next)
-				fail_msg("state %s type %u: action %d state "
-					 "%s, want %d %s",
-					 nb_rsp_state_name(row->from), types[j],
-					 a, nb_rsp_state_name(r.state),
-					 row->e[j].action,
-					 nb_rsp_state_name(row->e[j].next));
-			assert_int_equal(r.session,
-					 row->e[j].next == NB_RSP_IDLE ? 0
+				if (types[j] == NB_CTL_QUIT &&
+				    row->from != R_IDLE && !(p & P_QUIT)) {
+					e.action = NB_RSP_A_REFUSE;
+					e.next = row->from;
+				}
+				a = nb_rsp_on_msg(&r, types[j]);
+				if (a != e.action || r.state != e.next)
+					fail_msg("posture %u state %s type %u: "
+						 "action %d state %s, want %d "
+						 "%s",
+						 p,
+						 nb_rsp_state_name(row->from),
+						 types[j], a,
+						 nb_rsp_state_name(r.state),
+						 e.action,
+						 nb_rsp_state_name(e.next));
+				assert_int_equal(r.session,
+						 e.next == NB_RSP_IDLE ? 0
 								       : OURS);
+				assert_int_equal(r.posture, p);
+			}
 		}
-	}
 }
 
 /* The open states, where a session exists. */
@@ -254,8 +286,9 @@ static const enum nb_rsp_state open_states[] = {R_SESSION, R_READY, R_ARMED,
 /*
  * The gate's rule, written from the words of nb_peer_sm.h (above
  * nb_rsp_gate and enum nb_rsp_gate), not from the code:
- *   HELLO: tagged -> DROP; idle -> HELLO; a session open -> BUSY, except
- *          the open session's own HELLO from its client -> DROP.
+ *   HELLO: untagged -> DROP (since version 9 a HELLO carries a tag under
+ *          K_hello); idle -> HELLO; a session open -> BUSY, except the
+ *          open session's own HELLO from its client -> DROP.
  *   A tagged PARAMS or QUIT of a session that is not the open one -> OPEN.
  *   Otherwise: idle -> DROP; another session -> DROP; the open session ->
  *   PASS if tagged and from_peer, else FOREIGN.
@@ -265,7 +298,7 @@ static enum nb_rsp_gate
 gate_rule(int idle, uint8_t type, int open_one, int from_peer, int tagged)
 {
 	if (type == NB_CTL_HELLO) {
-		if (tagged)
+		if (!tagged)
 			return NB_RSP_DROP;
 		if (idle)
 			return NB_RSP_HELLO;
@@ -354,10 +387,15 @@ struct gate_case {
 };
 
 static const struct gate_case gate_cases[] = {
-	/* idle: a HELLO is answered statelessly, from anyone */
-	{R_IDLE, NB_CTL_HELLO, OURS, 0, 0, NB_RSP_HELLO},
-	{R_IDLE, NB_CTL_HELLO, OTHER, 1, 0, NB_RSP_HELLO},
-	{R_IDLE, NB_CTL_HELLO, OURS, 0, 1, NB_RSP_DROP}, /* tagged HELLO */
+	/* idle: a tagged HELLO is answered statelessly, from anyone (its
+	 * tag is checked by the caller) */
+	{R_IDLE, NB_CTL_HELLO, OURS, 0, 1, NB_RSP_HELLO},
+	{R_IDLE, NB_CTL_HELLO, OTHER, 1, 1, NB_RSP_HELLO},
+	/* an untagged HELLO (version 8's) is dropped, in any state */
+	{R_IDLE, NB_CTL_HELLO, OURS, 0, 0, NB_RSP_DROP},
+	{R_IDLE, NB_CTL_HELLO, OTHER, 1, 0, NB_RSP_DROP},
+	{R_SESSION, NB_CTL_HELLO, OTHER, 0, 0, NB_RSP_DROP},
+	{R_ARMED, NB_CTL_HELLO, OURS, 1, 0, NB_RSP_DROP},
 	/* idle: a tagged PARAMS or QUIT opens; untagged, they are dropped */
 	{R_IDLE, NB_CTL_PARAMS, OURS, 0, 1, NB_RSP_OPEN},
 	{R_IDLE, NB_CTL_QUIT, OTHER, 1, 1, NB_RSP_OPEN},
@@ -380,12 +418,12 @@ static const struct gate_case gate_cases[] = {
 	{R_READY, NB_CTL_DONE, OURS, 0, 0, NB_RSP_FOREIGN},
 	{R_SESSION, NB_CTL_PARAMS, OURS, 0, 1, NB_RSP_FOREIGN},
 	{R_SESSION, NB_CTL_QUIT, OURS, 1, 0, NB_RSP_FOREIGN},
-	/* open: HELLOs */
-	{R_ARMED, NB_CTL_HELLO, OTHER, 0, 0, NB_RSP_BUSY},
-	{R_ARMED, NB_CTL_HELLO, OTHER, 1, 0, NB_RSP_BUSY},
-	{R_ARMED, NB_CTL_HELLO, OURS, 0, 0, NB_RSP_BUSY},
-	{R_ARMED, NB_CTL_HELLO, OURS, 1, 0, NB_RSP_DROP},
-	{R_ARMED, NB_CTL_HELLO, OTHER, 0, 1, NB_RSP_DROP},
+	/* open: tagged HELLOs */
+	{R_ARMED, NB_CTL_HELLO, OTHER, 0, 1, NB_RSP_BUSY},
+	{R_ARMED, NB_CTL_HELLO, OTHER, 1, 1, NB_RSP_BUSY},
+	{R_ARMED, NB_CTL_HELLO, OURS, 0, 1, NB_RSP_BUSY},
+	{R_ARMED, NB_CTL_HELLO, OURS, 1, 1, NB_RSP_DROP},
+	{R_ARMED, NB_CTL_HELLO, OTHER, 0, 0, NB_RSP_DROP}, /* untagged */
 	/* open: another session's PARAMS/QUIT try to open (and get BUSY) */
 	{R_READY, NB_CTL_PARAMS, OTHER, 0, 1, NB_RSP_OPEN},
 	{R_READY, NB_CTL_QUIT, OTHER, 1, 1, NB_RSP_OPEN},
@@ -484,17 +522,22 @@ test_rsp_happy_path(void **state)
 
 	(void)state;
 	nb_rsp_init(&r);
-	/* HELLO: answered (WELCOME with a cookie), no state kept */
-	m = msg(NB_CTL_HELLO, OURS);
+	nb_rsp_set_posture(&r, P_KEY);
+	/* a tagged HELLO: answered (WELCOME with a cookie), no state kept */
+	m = msgt(NB_CTL_HELLO, OURS, 1);
 	assert_int_equal(nb_rsp_gate(&r, &m, 0), NB_RSP_HELLO);
 	assert_int_equal(nb_rsp_gate(&r, &m, 1), NB_RSP_HELLO);
-	assert_int_equal(rsp_feed_ex(&r, NB_CTL_HELLO, OURS, 0, 0, &g),
+	assert_int_equal(rsp_feed_ex(&r, NB_CTL_HELLO, OURS, 0, 1, &g),
 			 NB_RSP_A_NONE);
 	assert_int_equal(g, NB_RSP_HELLO);
 	assert_int_equal(r.state, NB_RSP_IDLE);
 	assert_int_equal(r.session, 0);
+	/* the same HELLO untagged (version 8's): dropped */
+	m = msgt(NB_CTL_HELLO, OURS, 0);
+	assert_int_equal(nb_rsp_gate(&r, &m, 0), NB_RSP_DROP);
+	assert_int_equal(nb_rsp_gate(&r, &m, 1), NB_RSP_DROP);
 	/* a retransmitted HELLO: answered again, still no state */
-	assert_int_equal(rsp_feed_ex(&r, NB_CTL_HELLO, OURS, 0, 0, &g),
+	assert_int_equal(rsp_feed_ex(&r, NB_CTL_HELLO, OURS, 0, 1, &g),
 			 NB_RSP_A_NONE);
 	assert_int_equal(g, NB_RSP_HELLO);
 	assert_int_equal(r.state, NB_RSP_IDLE);
@@ -514,7 +557,7 @@ test_rsp_happy_path(void **state)
 	/* the same PARAMS retransmitted: now PASS (the link dedupes it) */
 	assert_int_equal(nb_rsp_gate(&r, &m, 1), NB_RSP_PASS);
 	/* our client's HELLO, late: dropped */
-	assert_int_equal(rsp_feed_ex(&r, NB_CTL_HELLO, OURS, 1, 0, &g),
+	assert_int_equal(rsp_feed_ex(&r, NB_CTL_HELLO, OURS, 1, 1, &g),
 			 NB_RSP_A_NONE);
 	assert_int_equal(g, NB_RSP_DROP);
 	assert_int_equal(r.state, NB_RSP_READY);
@@ -523,7 +566,7 @@ test_rsp_happy_path(void **state)
 	assert_int_equal(rsp_feed(&r, NB_CTL_START, OURS), NB_RSP_A_ARM);
 	assert_int_equal(r.state, NB_RSP_ARMED);
 	/* another client meanwhile: BUSY, nothing changes */
-	assert_int_equal(rsp_feed_ex(&r, NB_CTL_HELLO, OTHER, 0, 0, &g),
+	assert_int_equal(rsp_feed_ex(&r, NB_CTL_HELLO, OTHER, 0, 1, &g),
 			 NB_RSP_A_NONE);
 	assert_int_equal(g, NB_RSP_BUSY);
 	assert_int_equal(r.state, NB_RSP_ARMED);
@@ -544,7 +587,7 @@ test_rsp_happy_path(void **state)
 	assert_int_equal(g, NB_RSP_DROP);
 	assert_int_equal(r.state, NB_RSP_IDLE);
 	/* ... and the other client may now open one */
-	assert_int_equal(rsp_feed_ex(&r, NB_CTL_HELLO, OTHER, 0, 0, &g),
+	assert_int_equal(rsp_feed_ex(&r, NB_CTL_HELLO, OTHER, 0, 1, &g),
 			 NB_RSP_A_NONE);
 	assert_int_equal(g, NB_RSP_HELLO);
 	assert_int_equal(r.state, NB_RSP_IDLE);
@@ -553,6 +596,8 @@ test_rsp_happy_path(void **state)
 	assert_int_equal(g, NB_RSP_OPEN);
 	assert_int_equal(r.state, NB_RSP_SESSION);
 	assert_int_equal(r.session, OTHER);
+	/* the posture stayed through the sessions */
+	assert_int_equal(r.posture, P_KEY);
 }
 
 static void
@@ -568,14 +613,17 @@ test_rsp_busy(void **state)
 	(void)state;
 	for (i = 0; i < NB_OPEN_STATES; i++) {
 		r = rsp_in(open_states[i]);
-		/* another client's HELLO, from anywhere: BUSY */
+		/* another client's tagged HELLO, from anywhere: BUSY;
+		 * untagged: dropped */
 		for (fp = 0; fp < 2; fp++) {
-			m = msg(NB_CTL_HELLO, OTHER);
+			m = msgt(NB_CTL_HELLO, OTHER, 1);
 			assert_int_equal(nb_rsp_gate(&r, &m, fp), NB_RSP_BUSY);
+			m = msgt(NB_CTL_HELLO, OTHER, 0);
+			assert_int_equal(nb_rsp_gate(&r, &m, fp), NB_RSP_DROP);
 		}
 		/* our session's id from another address: BUSY too (whoever
 		 * it is, it is not our client) */
-		m = msg(NB_CTL_HELLO, OURS);
+		m = msgt(NB_CTL_HELLO, OURS, 1);
 		assert_int_equal(nb_rsp_gate(&r, &m, 0), NB_RSP_BUSY);
 
 		/* another session's tagged PARAMS/QUIT: OPEN, which fails:
@@ -721,6 +769,7 @@ test_rsp_quit_and_end(void **state)
 	}
 	/* QUIT while idle: untagged, dropped ... */
 	nb_rsp_init(&r);
+	nb_rsp_set_posture(&r, P_OBEY);
 	assert_int_equal(rsp_feed_ex(&r, NB_CTL_QUIT, OURS, 1, 0, &g),
 			 NB_RSP_A_NONE);
 	assert_int_equal(g, NB_RSP_DROP);
@@ -734,6 +783,174 @@ test_rsp_quit_and_end(void **state)
 	assert_int_equal(r.session, 0);
 	nb_rsp_end(&r);
 	assert_int_equal(r.state, NB_RSP_IDLE);
+	assert_int_equal(r.posture, P_OBEY);
+}
+
+/*
+ * Who may have each message type acted on, for each posture (bits: 1 a
+ * key, 2 --allow-quit), written out from docs/protocol.md ("What the
+ * responder accepts from whom"):
+ *   HELLO, PARAMS  a key holder with a key, else any host
+ *   QUIT           as PARAMS with --allow-quit, else nobody
+ *   START, KEEPALIVE, STOP, RESULTS_REQ, DONE, ACK   the session's client
+ *   every other type (the responder's own, unknown ones): nobody
+ */
+#define W_NO  NB_WHO_NOBODY
+#define W_ANY NB_WHO_ANYONE
+#define W_KEY NB_WHO_KEY_HOLDER
+#define W_CLI NB_WHO_CLIENT
+
+static const struct {
+	uint8_t type;
+	enum nb_rsp_who who[4]; /* posture 0, KEY, ALLOW_QUIT, both */
+} who_table[] = {
+	{0, {W_NO, W_NO, W_NO, W_NO}},
+	{NB_CTL_HELLO, {W_ANY, W_KEY, W_ANY, W_KEY}},
+	{NB_CTL_WELCOME, {W_NO, W_NO, W_NO, W_NO}},
+	{NB_CTL_BUSY, {W_NO, W_NO, W_NO, W_NO}},
+	{NB_CTL_PARAMS, {W_ANY, W_KEY, W_ANY, W_KEY}},
+	{NB_CTL_ACCEPT, {W_NO, W_NO, W_NO, W_NO}},
+	{NB_CTL_REJECT, {W_NO, W_NO, W_NO, W_NO}},
+	{NB_CTL_START, {W_CLI, W_CLI, W_CLI, W_CLI}},
+	{NB_CTL_KEEPALIVE, {W_CLI, W_CLI, W_CLI, W_CLI}},
+	{NB_CTL_STOP, {W_CLI, W_CLI, W_CLI, W_CLI}},
+	{NB_CTL_RESULTS_REQ, {W_CLI, W_CLI, W_CLI, W_CLI}},
+	{NB_CTL_RESULTS, {W_NO, W_NO, W_NO, W_NO}},
+	{NB_CTL_DONE, {W_CLI, W_CLI, W_CLI, W_CLI}},
+	{NB_CTL_QUIT, {W_NO, W_NO, W_ANY, W_KEY}},
+	{NB_CTL_ACK, {W_CLI, W_CLI, W_CLI, W_CLI}},
+	{NB_CTL_ERROR, {W_NO, W_NO, W_NO, W_NO}},
+	{NB_CTL_INTERVAL, {W_NO, W_NO, W_NO, W_NO}},
+};
+
+/* Every type 0..255 (the rows above; nobody for the rest, the tag bit
+ * included) in every posture. */
+static void
+test_rsp_who(void **state)
+{
+	unsigned int t, p, k, listed = 0;
+
+	(void)state;
+	assert_int_equal(NB_POSTURE_KEY, 1);
+	assert_int_equal(NB_POSTURE_ALLOW_QUIT, 2);
+	assert_int_equal(NB_POSTURE_ALL, 3);
+	/* the rows are the protocol's types 0..16, in order */
+	assert_int_equal(sizeof(who_table) / sizeof(who_table[0]),
+			 NB_CTL_TYPE_MAX);
+	for (t = 0; t < 256; t++) {
+		const enum nb_rsp_who *want = NULL;
+
+		for (k = 0; k < sizeof(who_table) / sizeof(who_table[0]); k++)
+			if (who_table[k].type == t) {
+				want = who_table[k].who;
+				listed++;
+			}
+		for (p = 0; p <= NB_POSTURE_ALL; p++) {
+			enum nb_rsp_who w = want != NULL ? want[p] : W_NO;
+			enum nb_rsp_who got = nb_rsp_who((uint8_t)t, p);
+
+			if (got != w)
+				fail_msg("type %u posture %u: %s, want %s", t,
+					 p, nb_rsp_who_name(got),
+					 nb_rsp_who_name(w));
+		}
+	}
+	assert_int_equal(listed, NB_CTL_TYPE_MAX);
+
+	assert_string_equal(nb_rsp_who_name(NB_WHO_NOBODY), "nobody");
+	assert_string_equal(nb_rsp_who_name(NB_WHO_ANYONE), "any host");
+	assert_string_equal(nb_rsp_who_name(NB_WHO_KEY_HOLDER), "a key holder");
+	assert_string_equal(nb_rsp_who_name(NB_WHO_CLIENT),
+			    "the session's client");
+	assert_string_equal(nb_rsp_who_name((enum nb_rsp_who)9), "unknown");
+}
+
+/*
+ * A QUIT of the open session, from its client and tagged (the gate
+ * passes it), in every state x posture: it ends the session and asks us
+ * to exit only with --allow-quit; otherwise it is refused and the state,
+ * the session and the posture stay as they were.
+ */
+static void
+test_rsp_quit_posture(void **state)
+{
+	unsigned int p, quits = 0, refusals = 0;
+	enum nb_rsp_action a;
+	enum nb_rsp_gate g;
+	struct nb_rsp r;
+	size_t i;
+
+	(void)state;
+	for (p = 0; p <= NB_POSTURE_ALL; p++)
+		for (i = 0; i < NB_OPEN_STATES; i++) {
+			r = rsp_in_p(open_states[i], p);
+			a = rsp_feed_ex(&r, NB_CTL_QUIT, OURS, 1, 1, &g);
+			assert_int_equal(g, NB_RSP_PASS);
+			assert_int_equal(r.posture, p);
+			if (p & NB_POSTURE_ALLOW_QUIT) {
+				assert_int_equal(a, NB_RSP_A_QUIT);
+				assert_int_equal(r.state, NB_RSP_IDLE);
+				assert_int_equal(r.session, 0);
+				quits++;
+			} else {
+				assert_int_equal(a, NB_RSP_A_REFUSE);
+				assert_int_equal(r.state, open_states[i]);
+				assert_int_equal(r.session, OURS);
+				refusals++;
+				/* and the session goes on: its DONE ends it */
+				assert_int_equal(
+					rsp_feed(&r, NB_CTL_DONE, OURS),
+					NB_RSP_A_END);
+				assert_int_equal(r.state, NB_RSP_IDLE);
+				assert_int_equal(r.posture, p);
+			}
+		}
+	assert_int_equal(quits, 2 * NB_OPEN_STATES);
+	assert_int_equal(refusals, 2 * NB_OPEN_STATES);
+}
+
+/* The posture: 0 after init, as set, and kept by everything that ends a
+ * session (end, DONE, QUIT) or opens one. */
+static void
+test_rsp_posture_kept(void **state)
+{
+	struct nb_rsp r;
+	unsigned int p;
+
+	(void)state;
+	for (p = 0; p <= NB_POSTURE_ALL; p++) {
+		memset(&r, 0xff, sizeof(r));
+		nb_rsp_init(&r);
+		assert_int_equal(r.posture, 0);
+		assert_int_equal(r.state, NB_RSP_IDLE);
+		assert_int_equal(r.session, 0);
+		nb_rsp_set_posture(&r, p);
+		assert_int_equal(r.posture, p);
+		assert_int_equal(r.state, NB_RSP_IDLE);
+
+		assert_int_equal(nb_rsp_open(&r, OURS), 0);
+		assert_int_equal(r.posture, p);
+		nb_rsp_end(&r);
+		assert_int_equal(r.state, NB_RSP_IDLE);
+		assert_int_equal(r.session, 0);
+		assert_int_equal(r.posture, p);
+
+		assert_int_equal(nb_rsp_open(&r, OTHER), 0);
+		assert_int_equal(nb_rsp_on_msg(&r, NB_CTL_DONE), NB_RSP_A_END);
+		assert_int_equal(r.posture, p);
+
+		assert_int_equal(nb_rsp_open(&r, OURS), 0);
+		assert_int_equal(nb_rsp_on_msg(&r, NB_CTL_QUIT),
+				 (p & P_QUIT) ? NB_RSP_A_QUIT
+					      : NB_RSP_A_REFUSE);
+		assert_int_equal(r.posture, p);
+		nb_rsp_end(&r);
+		assert_int_equal(r.posture, p);
+
+		/* init forgets it */
+		nb_rsp_init(&r);
+		assert_int_equal(r.posture, 0);
+	}
 }
 
 static void
@@ -1240,6 +1457,9 @@ main(void)
 		cmocka_unit_test(test_rsp_foreign),
 		cmocka_unit_test(test_rsp_out_of_order),
 		cmocka_unit_test(test_rsp_quit_and_end),
+		cmocka_unit_test(test_rsp_who),
+		cmocka_unit_test(test_rsp_quit_posture),
+		cmocka_unit_test(test_rsp_posture_kept),
 		cmocka_unit_test(test_rsp_names),
 		cmocka_unit_test(test_cli_table),
 		cmocka_unit_test(test_cli_results_part),

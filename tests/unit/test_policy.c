@@ -2,7 +2,8 @@
 /*
  * Unit tests for the responder's policy (app/core/nb_policy.c): who may be
  * a peer, the --max-time/--max-rate caps on a test, token buckets, the
- * per-source limit, and the escaping of peer strings.
+ * per-source limit, the escaping of peer strings, and the refusal counts
+ * and their once-a-second log lines.
  *
  * Expected values are worked out by hand (bit rates: pps * mean over the
  * pattern of (size [+ 20 for L1]) * 8), not with the code under test.
@@ -905,6 +906,180 @@ test_escape_random(void **state)
 	}
 }
 
+/* --- refusals counted and logged once a second per cause ---------------- */
+
+/* One note: the return and, when a line is due, the count it reports. */
+static void
+note_expect(struct nb_refusals *r, enum nb_refusal c, uint64_t now, int want,
+	    uint64_t want_more)
+{
+	uint64_t more = 0xdeadbeef;
+	int got = nb_refusal_note(r, c, now, &more);
+
+	if (got != want)
+		fail_msg("%s at %llu ns: %d, want %d", nb_refusal_name(c),
+			 (unsigned long long)now, got, want);
+	if (want && more != want_more)
+		fail_msg("%s at %llu ns: more %llu, want %llu",
+			 nb_refusal_name(c), (unsigned long long)now,
+			 (unsigned long long)more,
+			 (unsigned long long)want_more);
+}
+
+static void
+test_refusal_note(void **state)
+{
+	const uint64_t t0 = 5 * NS_PER_S;
+	struct nb_refusals r;
+	unsigned int c;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	/* the first refusal of a cause is logged, nothing held back */
+	note_expect(&r, NB_REF_RATE, t0, 1, 0);
+	/* within the second: counted, not logged */
+	note_expect(&r, NB_REF_RATE, t0 + 1, 0, 0);
+	note_expect(&r, NB_REF_RATE, t0 + NS_PER_S / 2, 0, 0);
+	note_expect(&r, NB_REF_RATE, t0 + NS_PER_S - 1, 0, 0);
+	/* a second after the last line: logged, with the 3 held back */
+	note_expect(&r, NB_REF_RATE, t0 + NS_PER_S, 1, 3);
+	/* the next second counts from that line, not from t0 */
+	note_expect(&r, NB_REF_RATE, t0 + NS_PER_S + NS_PER_S / 5, 0, 0);
+	note_expect(&r, NB_REF_RATE, t0 + 2 * NS_PER_S - 1, 0, 0);
+	/* long quiet: the next one is logged with the 2 held back */
+	note_expect(&r, NB_REF_RATE, t0 + 60 * NS_PER_S, 1, 2);
+	/* and right after it, nothing held back any more */
+	note_expect(&r, NB_REF_RATE, t0 + 61 * NS_PER_S, 1, 0);
+	assert_int_equal(r.count[NB_REF_RATE], 9);
+
+	/* causes are independent: BUSY's first line comes while RATE is
+	 * holding back, and RATE's hold does not move BUSY's */
+	note_expect(&r, NB_REF_BUSY, t0 + 61 * NS_PER_S + 1, 1, 0);
+	note_expect(&r, NB_REF_RATE, t0 + 61 * NS_PER_S + 2, 0, 0);
+	note_expect(&r, NB_REF_BUSY, t0 + 61 * NS_PER_S + 3, 0, 0);
+	note_expect(&r, NB_REF_TAG, t0 + 61 * NS_PER_S + 4, 1, 0);
+	note_expect(&r, NB_REF_RATE, t0 + 62 * NS_PER_S, 1, 1);
+	note_expect(&r, NB_REF_BUSY, t0 + 62 * NS_PER_S, 0, 0);
+	note_expect(&r, NB_REF_BUSY, t0 + 62 * NS_PER_S + 1, 1, 2);
+	assert_int_equal(r.count[NB_REF_RATE], 11);
+	assert_int_equal(r.count[NB_REF_BUSY], 4);
+	assert_int_equal(r.count[NB_REF_TAG], 1);
+	for (c = 0; c < NB_REF_MAX; c++)
+		if (c != NB_REF_RATE && c != NB_REF_BUSY && c != NB_REF_TAG)
+			assert_int_equal(r.count[c], 0);
+}
+
+/* A flood: 1000 refusals a second for 100 s, one cause: one line a
+ * second, each with the 999 held back; counts exact. */
+static void
+test_refusal_flood(void **state)
+{
+	const uint64_t t0 = 7 * NS_PER_S;
+	struct nb_refusals r;
+	uint64_t i, more, lines = 0, held = 0;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	for (i = 0; i < 100000; i++) {
+		more = 0xdeadbeef;
+		if (nb_refusal_note(&r, NB_REF_COOKIE, t0 + i * 1000000ull,
+				    &more)) {
+			assert_int_equal(i % 1000, 0);
+			assert_int_equal(more, i == 0 ? 0 : 999);
+			held += more;
+			lines++;
+		}
+	}
+	assert_int_equal(lines, 100);
+	assert_int_equal(r.count[NB_REF_COOKIE], 100000);
+	/* every refusal was either a line or in one, but for the last 999 */
+	assert_int_equal(lines + held + 999, 100000);
+}
+
+/* Random times and causes against a model of the rule written here: a
+ * line when this cause has had none yet or its last one is >= 1 s old,
+ * reporting how many of this cause came since and were not logged. */
+static void
+test_refusal_model(void **state)
+{
+	uint64_t seed = 42, now = NS_PER_S, more;
+	uint64_t last[NB_REF_MAX] = {0}, since[NB_REF_MAX] = {0};
+	uint64_t count[NB_REF_MAX] = {0};
+	int logged[NB_REF_MAX] = {0};
+	struct nb_refusals r;
+	unsigned int i, c;
+	int want, got;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	for (i = 0; i < 200000; i++) {
+		/* steps of 0..20 ms, sometimes several seconds */
+		now += rng_below(&seed, 50) == 0
+			       ? rng_below(&seed, 5 * NS_PER_S)
+			       : rng_below(&seed, 20000001);
+		c = (unsigned int)rng_below(&seed, NB_REF_MAX);
+		count[c]++;
+		want = !logged[c] || now - last[c] >= NS_PER_S;
+		more = 0xdeadbeef;
+		got = nb_refusal_note(&r, (enum nb_refusal)c, now, &more);
+		if (got != want)
+			fail_msg("note %u (%s): %d, want %d", i,
+				 nb_refusal_name((enum nb_refusal)c), got,
+				 want);
+		if (want) {
+			assert_int_equal(more, since[c]);
+			since[c] = 0;
+			last[c] = now;
+			logged[c] = 1;
+		} else {
+			since[c]++;
+		}
+	}
+	for (c = 0; c < NB_REF_MAX; c++)
+		assert_int_equal(r.count[c], count[c]);
+}
+
+static void
+test_refusal_names(void **state)
+{
+	static const char *const want[] = {
+		"rate-limited",
+		"untagged HELLO",
+		"refused address",
+		"client without the key",
+		"wrong key",
+		"key holder at --no-auth",
+		"busy",
+		"bad or stale cookie",
+		"bad tag",
+		"replayed session",
+		"too many sessions",
+		"QUIT refused",
+		"not the session's client",
+		"other protocol version",
+		"answer longer than the datagram",
+	};
+	struct nb_refusals r, zero;
+	uint64_t more = 77;
+	unsigned int c;
+
+	(void)state;
+	assert_int_equal(sizeof(want) / sizeof(want[0]), NB_REF_MAX);
+	for (c = 0; c < NB_REF_MAX; c++)
+		assert_string_equal(nb_refusal_name((enum nb_refusal)c),
+				    want[c]);
+	assert_string_equal(nb_refusal_name(NB_REF_MAX), "unknown");
+	assert_string_equal(nb_refusal_name((enum nb_refusal)1000), "unknown");
+	/* a cause out of range: not counted, nothing logged or written */
+	memset(&r, 0, sizeof(r));
+	memset(&zero, 0, sizeof(zero));
+	assert_int_equal(nb_refusal_note(&r, NB_REF_MAX, NS_PER_S, &more), 0);
+	assert_int_equal(
+		nb_refusal_note(&r, (enum nb_refusal) - 1, NS_PER_S, &more), 0);
+	assert_memory_equal(&r, &zero, sizeof(r));
+	assert_int_equal(more, 77);
+}
+
 int
 main(void)
 {
@@ -923,6 +1098,10 @@ main(void)
 		cmocka_unit_test(test_escape_basic),
 		cmocka_unit_test(test_escape_bounds),
 		cmocka_unit_test(test_escape_random),
+		cmocka_unit_test(test_refusal_note),
+		cmocka_unit_test(test_refusal_flood),
+		cmocka_unit_test(test_refusal_model),
+		cmocka_unit_test(test_refusal_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
