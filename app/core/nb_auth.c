@@ -253,10 +253,11 @@ nb_auth_make_key(const char *dir, const char *name, uint8_t *psk,
 			 strerror(errno));
 		return -errno;
 	}
+	errno = 0;
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
 		  0600);
 	if (fd < 0 || write(fd, text, (size_t)n + 1) != n + 1) {
-		ret = -errno;
+		ret = errno ? -errno : -EIO; /* a short write sets none */
 		snprintf(why, whylen, "cannot write %s: %s", path,
 			 strerror(errno));
 		if (fd >= 0) {

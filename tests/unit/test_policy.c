@@ -1080,6 +1080,49 @@ test_refusal_names(void **state)
 	assert_int_equal(more, 77);
 }
 
+/*
+ * The data VLAN: the responder's own (0 untagged, or its --vlan) or one
+ * of --allow-vlan; every other id of 0..4094 is refused, with the asked
+ * id in the reason.  Expected: a set built here from the same rule.
+ */
+static void
+test_vlan_policy(void **state)
+{
+	static const uint16_t owns[] = {0, 20, 4094};
+	struct nb_config cfg;
+	char why[160];
+	unsigned int o, v, i;
+
+	(void)state;
+	for (o = 0; o < 3; o++) {
+		memset(&cfg, 0, sizeof(cfg));
+		if (o == 1) {
+			cfg.nb_allow_vlan = 2;
+			cfg.allow_vlan[0] = 7;
+			cfg.allow_vlan[1] = 4094;
+		}
+		for (v = 0; v <= 4094; v++) {
+			int want = v == owns[o];
+
+			for (i = 0; i < cfg.nb_allow_vlan; i++)
+				want |= cfg.allow_vlan[i] == v;
+			why[0] = '\0';
+			assert_int_equal(nb_policy_vlan(&cfg, owns[o],
+							(uint16_t)v, why,
+							sizeof(why)),
+					 want ? 0 : -EPERM);
+			if (!want && v != 0) {
+				char id[24];
+
+				snprintf(id, sizeof(id), "VLAN %u asked", v);
+				assert_non_null(strstr(why, id));
+			}
+			if (!want && v == 0)
+				assert_non_null(strstr(why, "untagged"));
+		}
+	}
+}
+
 int
 main(void)
 {
@@ -1102,6 +1145,7 @@ main(void)
 		cmocka_unit_test(test_refusal_flood),
 		cmocka_unit_test(test_refusal_model),
 		cmocka_unit_test(test_refusal_names),
+		cmocka_unit_test(test_vlan_policy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
