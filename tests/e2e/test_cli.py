@@ -50,7 +50,7 @@ class Cli(unittest.TestCase):
             return path
 
         put("key", b"0123456789abcdef0123456789abcdef\n")
-        put("short.key", b"0123456789abcde\n")
+        put("short.key", b"0123456789abcdef0123456789abcde\n")
         put("empty.key", b"")
         put("big.key", b"k" * 1025)
         put("bogus.ini", b"[x]\nbogus = 1\n")
@@ -148,7 +148,10 @@ class Cli(unittest.TestCase):
             # --auth-key
             (["--auth-key", "/nonexistent/nb.key"], "/nonexistent/nb.key"),
             (["--auth-key", d], "not a regular file"),
-            (["--auth-key", f["short.key"]], "holds 15 bytes; at least 16"),
+            (["--auth-key", f["key"], "--no-auth"],
+             "--no-auth and --auth-key exclude each other"),
+            (["--auth-key", f["short.key"]],
+             "holds 31 bytes; a key is at least 32 random bytes"),
             (["--auth-key", f["empty.key"]], "holds 0 bytes"),
             (["--auth-key", f["big.key"]], "more than 1024 bytes"),
             (["--auth-key", ""], "--auth-key"),
@@ -226,16 +229,22 @@ class Cli(unittest.TestCase):
         doc = json.loads(p.stdout)
         self.assertIn("--rate is a test option", doc["error"])
 
-    def test_auth_key_open_to_others_is_a_warning(self):
-        path = os.path.join(self.tmp, "loose.key")
-        with open(path, "w") as f:
-            f.write("0123456789abcdef\n")
-        os.chmod(path, 0o644)
-        # --help ends the run after the options parsed (no EAL)
-        p = run(["--", "--auth-key", path, "--help"])
-        self.assertEqual(p.returncode, 0, p.stderr)
-        self.assertIn("warning: key file %s is open to group or others"
-                      % path, p.stderr)
+    def test_auth_key_open_to_others_is_refused(self):
+        """A key file any group or other bit is set on: a usage error that
+        says how to fix it (as ssh refuses such a private key); the same
+        key at mode 0600 parses."""
+        for mode in (0o644, 0o640, 0o604, 0o620, 0o602, 0o610):
+            with self.subTest(mode=oct(mode)):
+                path = os.path.join(self.tmp, "loose%o.key" % mode)
+                with open(path, "w") as f:
+                    f.write("0123456789abcdef0123456789abcdef\n")
+                os.chmod(path, mode)
+                # --help ends the run after the options parsed (no EAL)
+                p = run(["--", "--auth-key", path, "--help"])
+                self.assertEqual(p.returncode, 2, p.stderr)
+                self.assertIn("key file %s is open to group or others "
+                              "(mode %03o): chmod 600 %s"
+                              % (path, mode, path), p.stderr)
         p = run(["--", "--auth-key", self.files["key"], "--help"])
         self.assertEqual(p.returncode, 0, p.stderr)
         self.assertNotIn("warning", p.stderr)
