@@ -1118,7 +1118,9 @@ on_rto(struct nb_tcp_conn *c, uint64_t now)
 	c->rtt_timing = 0;
 	c->rto_ns = min64(c->rto_ns * 2, NB_TCP_RTO_MAX_NS);
 	if (c->state == NB_TCP_SYN_SENT || c->state == NB_TCP_SYN_RCVD) {
-		if (++c->retries > NB_TCP_SYN_RETRIES) {
+		if (++c->retries > (c->state == NB_TCP_SYN_SENT
+					    ? NB_TCP_SYN_RETRIES
+					    : NB_TCP_SYNACK_RETRIES)) {
 			fail(c, NB_TCP_ERR_TIMEOUT);
 			return;
 		}

@@ -155,6 +155,12 @@ job_make(struct tcprun *t, uint16_t port, int server, char *err, size_t errlen)
 			j->zc_iova = mz->iova;
 		}
 	}
+	j->isn = nb_tcp_isn_process();
+	if (j->isn == NULL) {
+		snprintf(err, errlen,
+			 "cannot read random bytes for the TCP ISN secret");
+		return NULL;
+	}
 	j->ip = t->is_peer ? t->pp.ip : server ? cfg->dst_ip : cfg->src_ip;
 	j->listen_port = t->is_peer ? t->pp.dport : TCP_DPORT;
 	j->accept_any = server && !t->loop && !t->is_peer;
@@ -249,9 +255,16 @@ tcprun_build(struct tcprun *t, char *err, size_t errlen)
 		t->sj->params = sp;
 	for (k = 0; t->sj && k < t->n; k++) {
 		struct nb_tcp_params p = sp;
+		const struct nb_flow *f = &t->sj->ends[k].f;
 
 		if (p.send_bytes == 0 && t->sj->sends) /* its --bytes share */
 			p.send_bytes = bytes / t->n + (k < bytes % t->n);
+		/* RFC 6528's ISS for the end's 4-tuple (a listener facing
+		 * other hosts takes its ends' from the SYNs that come) */
+		if (!t->sj->accept_any)
+			p.iss = nb_tcp_isn_now(t->sj->isn, f->src_ip,
+					       f->src_port, f->dst_ip,
+					       f->dst_port);
 		nb_tcp_listen(&t->sj->ends[k].c, &p);
 		if (t->msg)
 			nb_tcp_send_limit(&t->sj->ends[k].c, 0);

@@ -37,7 +37,8 @@ ports_json(const struct tcprun *t)
 		json_array_append_new(
 			a,
 			json_pack("{s:i, s:s, s:I, s:I, s:I, s:I, s:I, s:I, "
-				  "s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I, s:I, "
+				  "s:I, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I, "
+				  "s:I, "
 				  "s:I, s:I}}",
 				  "port", js[i]->port, "role",
 				  js[i]->server ? "server" : "client",
@@ -49,10 +50,12 @@ ports_json(const struct tcprun *t)
 				  "arp_answered",
 				  (json_int_t)js[i]->arp_answered, "alloc_fail",
 				  (json_int_t)js[i]->alloc_fail, "reclaimed",
-				  (json_int_t)js[i]->reclaimed, "rx_bytes",
-				  (json_int_t)js[i]->rx_bytes, "tx_bytes",
-				  (json_int_t)js[i]->tx_bytes, "pmd",
-				  "opackets", (json_int_t)ps.opackets,
+				  (json_int_t)js[i]->reclaimed,
+				  "half_open_dropped",
+				  (json_int_t)js[i]->half_open_dropped,
+				  "rx_bytes", (json_int_t)js[i]->rx_bytes,
+				  "tx_bytes", (json_int_t)js[i]->tx_bytes,
+				  "pmd", "opackets", (json_int_t)ps.opackets,
 				  "ipackets", (json_int_t)ps.ipackets,
 				  "imissed", (json_int_t)ps.imissed, "ierrors",
 				  (json_int_t)ps.ierrors, "oerrors",

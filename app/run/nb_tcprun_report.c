@@ -20,7 +20,11 @@
 uint32_t
 nconn(const struct tcprun *t)
 {
-	return t->sj && t->sj->accept_any ? (uint32_t)t->sj->accepted : t->n;
+	/* the worker moves an end into place, then counts it */
+	return t->sj && t->sj->accept_any
+		       ? (uint32_t)__atomic_load_n(&t->sj->accepted,
+						   __ATOMIC_ACQUIRE)
+		       : t->n;
 }
 
 int

@@ -5,38 +5,102 @@
 
 #include <string.h>
 
-#include <rte_random.h>
 #include <rte_ring.h>
 
 #include "nb_l2.h"
 #include "nb_tcp_wire.h"
 
+/* Listen again on end e with its ISS for the SYN of flow f (ours the
+ * destination). */
+static void
+listen_for(struct nb_tcpjob *j, struct nb_tcp_end *e, const struct nb_flow *f)
+{
+	struct nb_tcp_params p = j->params;
+
+	p.iss = nb_tcp_isn_now(j->isn, f->dst_ip, f->dst_port, f->src_ip,
+			       f->src_port);
+	nb_tcp_listen(&e->c, &p);
+	if (j->pp_msg)
+		nb_tcp_send_limit(&e->c, 0);
+	e->done_ns = 0;
+	e->all_acked_ns = 0;
+	e->pp_count = 0;
+	e->pp_sent_ns = 0;
+}
+
 /*
- * All ends taken: one whose handshake never completed may go to a new
- * SYN, so SYNs from addresses that never answer (spoofed, or a client
- * gone) cannot hold a listener: first one that failed (timed out or
- * reset before the ACK of our SYN-ACK), else the oldest still waiting.
+ * A SYN to our port from a new 4-tuple: a free end past the connections,
+ * else (all taken) the half-open one that has waited longest, so SYNs
+ * from addresses that never answer (spoofed, or a client gone) cannot
+ * hold a listener.  NULL: every end is a connection.
  */
 static struct nb_tcp_end *
-reclaim(struct nb_tcpjob *j)
+take_end(struct nb_tcpjob *j)
 {
 	struct nb_tcp_end *old = NULL;
 	uint32_t i;
 
-	for (i = 0; i < j->accepted; i++) {
+	for (i = (uint32_t)j->accepted; i < j->n; i++) {
 		struct nb_tcp_end *e = &j->ends[i];
 
-		if (e->c.state == NB_TCP_CLOSED && e->c.snd_una == 0)
+		if (e->c.state == NB_TCP_LISTEN)
 			return e;
-		if (e->c.state == NB_TCP_SYN_RCVD &&
+		if (e->c.snd_una == 0 &&
 		    (old == NULL || e->open_ns < old->open_ns))
 			old = e;
 	}
+	if (old != NULL)
+		j->reclaimed++;
 	return old;
 }
 
-/* accept_any: the end of this 4-tuple, or for a SYN to our port a free
- * one bound to it (its addressing from the SYN). */
+/*
+ * Half-open end e (at accepted or past it) has completed its handshake:
+ * it becomes connection number `accepted`, moved there first (the end
+ * there goes to e's place); the reports read ends[0, accepted), so the
+ * count goes up only once that end is in place.  Returns its new place.
+ */
+static struct nb_tcp_end *
+promote(struct nb_tcpjob *j, struct nb_tcp_end *e)
+{
+	struct nb_tcp_end *to = &j->ends[j->accepted];
+
+	if (e != to) {
+		struct nb_tcp_end tmp = *to;
+
+		*to = *e;
+		*e = tmp;
+	}
+	__atomic_store_n(&j->accepted, j->accepted + 1, __ATOMIC_RELEASE);
+	return to;
+}
+
+static int
+half_open(const struct nb_tcpjob *j, const struct nb_tcp_end *e)
+{
+	return e >= j->ends + j->accepted;
+}
+
+void
+nb_tcpw_end_done(struct nb_tcpjob *j, struct nb_tcp_end *e, uint64_t now)
+{
+	if (j->accept_any && half_open(j, e)) {
+		if (e->c.snd_una == 0) {
+			/* its SYN-ACKs unanswered (or reset): forgotten,
+			 * the end free for the next SYN */
+			nb_tcp_listen(&e->c, &j->params);
+			j->half_open_dropped++;
+			return;
+		}
+		e = promote(j, e); /* established, then closed at once */
+	}
+	e->done_ns = now;
+	j->finished++;
+}
+
+/* accept_any: the end of this 4-tuple (a half-open one moved to the
+ * connections once its handshake is done), or for a SYN to our port a
+ * free one bound to it (its addressing from the SYN). */
 struct nb_tcp_end *
 nb_tcpw_demux_any(struct nb_tcpjob *j, const struct nb_flow *f,
 		  const struct nb_tcp_seg *s, uint64_t now)
@@ -44,27 +108,22 @@ nb_tcpw_demux_any(struct nb_tcpjob *j, const struct nb_flow *f,
 	struct nb_tcp_end *e;
 	uint32_t i;
 
-	for (i = 0; i < j->accepted; i++)
-		if (nb_tcpw_same_tuple(&j->ends[i], f))
-			return &j->ends[i];
+	for (i = 0; i < j->n; i++) {
+		e = &j->ends[i];
+		if ((i < j->accepted || e->c.state != NB_TCP_LISTEN) &&
+		    nb_tcpw_same_tuple(e, f)) {
+			if (i >= j->accepted && e->c.snd_una != 0)
+				e = promote(j, e);
+			return e;
+		}
+	}
 	if (!(s->flags & NB_TCP_SYN) || (s->flags & NB_TCP_ACK) ||
 	    f->dst_port != j->listen_port || f->dst_ip != j->ip)
 		return NULL;
-	if (j->accepted < j->n) {
-		e = &j->ends[j->accepted++];
-	} else {
-		e = reclaim(j);
-		if (e == NULL)
-			return NULL;
-		if (e->done_ns)
-			j->finished--;
-		e->done_ns = 0;
-		e->pp_count = 0;
-		j->reclaimed++;
-		nb_tcp_listen(&e->c, &j->params);
-		if (j->pp_msg)
-			nb_tcp_send_limit(&e->c, 0);
-	}
+	e = take_end(j);
+	if (e == NULL)
+		return NULL;
+	listen_for(j, e, f);
 	e->open_ns = now;
 	memcpy(e->f.dst_mac, f->src_mac, 6);
 	memcpy(e->f.src_mac, j->mac, 6);
@@ -180,7 +239,7 @@ nb_tcpw_send_rst(struct nb_tcpjob *j, const struct nb_flow *in,
 	nb_tcpw_emit(j, &f, &r, m);
 }
 
-/* Clients: connect every end (a random ISS each, RFC 6528's spirit). */
+/* Clients: connect every end, its ISS RFC 6528's. */
 void
 nb_tcpw_open_all(struct nb_tcpjob *j, uint64_t now)
 {
@@ -188,7 +247,10 @@ nb_tcpw_open_all(struct nb_tcpjob *j, uint64_t now)
 	uint32_t i;
 
 	for (i = 0; i < j->n; i++) {
-		p.iss = (uint32_t)rte_rand();
+		const struct nb_flow *f = &j->ends[i].f;
+
+		p.iss = nb_tcp_isn_now(j->isn, f->src_ip, f->src_port,
+				       f->dst_ip, f->dst_port);
 		if (p.send_bytes != UINT64_MAX)
 			p.send_bytes = j->bytes_each + (i < j->bytes_rest);
 		j->ends[i].open_ns = now;

@@ -295,10 +295,8 @@ rx_step(struct nb_tcpjob *j, uint16_t q, const struct nb_run *run)
 		if (!e->all_acked_ns && j->sends &&
 		    e->c.snd_end != UINT64_MAX && e->c.snd_una >= e->c.snd_end)
 			e->all_acked_ns = now;
-		if (unlikely(!e->done_ns && nb_tcp_finished(&e->c))) {
-			e->done_ns = now;
-			j->finished++;
-		}
+		if (unlikely(!e->done_ns && nb_tcp_finished(&e->c)))
+			nb_tcpw_end_done(j, e, now);
 	}
 	rte_pktmbuf_free_bulk(pkts, n);
 }
@@ -431,10 +429,8 @@ tx_step(struct nb_tcpjob *j, uint64_t now)
 						j->cap_fixed +
 							j->cap_per_byte * len);
 		}
-		if (unlikely(!e->done_ns && nb_tcp_finished(&e->c))) {
-			e->done_ns = now;
-			j->finished++;
-		}
+		if (unlikely(!e->done_ns && nb_tcp_finished(&e->c)))
+			nb_tcpw_end_done(j, e, now);
 		if (++i == j->n)
 			i = 0;
 	}

@@ -22,6 +22,7 @@
 #include "nb_frame.h"
 #include "nb_hist.h"
 #include "nb_tcp.h"
+#include "nb_tcp_isn.h"
 #include "nb_tcp_wire.h"
 #include "nb_tokens.h"
 #include "nb_worker.h"
@@ -81,6 +82,11 @@ struct nb_tcpjob {
 	uint8_t nb_alt;
 	uint8_t alt_mac[NB_RX_ALT_SRC][6];
 	uint16_t listen_port;
+	/* the process's RFC 6528 secret: each end's ISS (nb_tcp_isn.h) */
+	const struct nb_tcp_isn *isn;
+	/* accept_any: ends[0, accepted) are the connections (established
+	 * once, reported); ends[accepted, n) are free (LISTEN) or half open
+	 * (a SYN taken, our SYN-ACK not acknowledged yet) */
 	struct nb_tcp_end *ends;
 	/* the clients' (send_bytes per end); a listener's, to start an end
 	 * again */
@@ -120,9 +126,11 @@ struct nb_tcpjob {
 	uint64_t bad_csum; /* TCP with a wrong checksum */
 	uint64_t stray;	   /* TCP for no connection of ours: RST sent */
 	uint64_t arp_answered;
-	uint64_t accepted;  /* accept_any: ends bound by a SYN */
-	uint64_t reclaimed; /* ... given to a new SYN: the handshake of
-			     * the one before never completed */
+	uint64_t accepted;  /* accept_any: ends whose handshake completed */
+	uint64_t reclaimed; /* ... a half-open end given to a new SYN (none
+			     * free) */
+	uint64_t half_open_dropped; /* ... one whose SYN-ACKs went
+				     * unanswered, freed */
 	uint64_t alloc_fail;
 	uint64_t finished;		  /* ends nb_tcp_finished() */
 	uint64_t ctl_handed, ctl_dropped; /* to control; a full ring's */

@@ -46,7 +46,11 @@ int nb_tcpw_emit(struct nb_tcpjob *j, const struct nb_flow *f,
 /* The RST RFC 793 asks for in answer to stray segment s of flow in. */
 void nb_tcpw_send_rst(struct nb_tcpjob *j, const struct nb_flow *in,
 		      const struct nb_tcp_seg *s);
-/* Clients: connect every end (a random ISS each). */
+/* Clients: connect every end (its ISS RFC 6528's). */
 void nb_tcpw_open_all(struct nb_tcpjob *j, uint64_t now);
+/* End e has finished (nb_tcp_finished): counted, or for a listener's
+ * half-open end freed (accept_any).  Once per end: done_ns set. */
+void nb_tcpw_end_done(struct nb_tcpjob *j, struct nb_tcp_end *e,
+		      uint64_t now);
 
 #endif /* NB_TCP_ENGINE_INT_H */

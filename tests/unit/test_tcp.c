@@ -907,6 +907,129 @@ test_syn_loss_and_refused(void **state)
 	assert_true(nb_tcp_finished(&S.cli));
 }
 
+/*
+ * A SYN that never completes (a spoofed source): its SYN-ACKs at 0, 1, 3
+ * and 7 s (RTO from 1 s, doubling; NB_TCP_SYNACK_RETRIES resends), then
+ * the end fails as timed out at 15 s, with no RST and no timer left.  The
+ * blind attacker's ACK and data, acknowledging ISN 0 + 1 as if it had
+ * guessed, are refused with a RST (RFC 793: seq = their ACK) and take no
+ * byte; a repeated SYN is answered but does not lengthen the schedule.
+ */
+static void
+test_half_open_bounded(void **state)
+{
+	const uint32_t iss = 0x9e3779b9u, irs = 1000;
+	const uint64_t sec = 1000000000ull;
+	uint64_t synack_at[8], now = 0, next;
+	unsigned int nb_synack = 0, nb_rst = 0;
+	struct nb_tcp_params p = {
+		.iss = iss,
+		.mss = MSS,
+		.rcv_wnd = 65535,
+		.sack = 1,
+	};
+	struct nb_tcp_conn c;
+	struct nb_tcp_seg in, out;
+	uint8_t junk[1000];
+
+	(void)state;
+	memset(junk, 'x', sizeof(junk));
+	nb_tcp_listen(&c, &p);
+	memset(&in, 0, sizeof(in));
+	in.flags = NB_TCP_SYN;
+	in.seq = irs;
+	in.wnd = 65535;
+	in.has_mss = 1;
+	in.mss = MSS;
+	in.wscale = NB_TCP_WSCALE_NONE;
+	nb_tcp_input(&c, &in, 0);
+	assert_int_equal(c.state, NB_TCP_SYN_RCVD);
+	while (now <= 30 * sec) {
+		if (now == sec / 2) {
+			/* the blind ACK and a data segment, ack = 0 + 1 */
+			memset(&in, 0, sizeof(in));
+			in.flags = NB_TCP_ACK;
+			in.seq = irs + 1;
+			in.ack = 1;
+			in.wnd = 65535;
+			nb_tcp_input(&c, &in, now);
+			in.flags = NB_TCP_ACK | NB_TCP_PSH;
+			in.len = sizeof(junk);
+			in.payload = junk;
+			nb_tcp_input(&c, &in, now);
+			assert_int_equal(c.state, NB_TCP_SYN_RCVD);
+			assert_int_equal(c.st.bytes_rcvd, 0);
+		}
+		if (now == 2 * sec) { /* the same SYN again */
+			memset(&in, 0, sizeof(in));
+			in.flags = NB_TCP_SYN;
+			in.seq = irs;
+			in.wnd = 65535;
+			in.wscale = NB_TCP_WSCALE_NONE;
+			nb_tcp_input(&c, &in, now);
+		}
+		while (nb_tcp_output(&c, now, &out)) {
+			if (out.flags & NB_TCP_RST) {
+				nb_rst++;
+				/* the answer to the guessed ACK of 1 */
+				assert_int_equal(out.seq, 1);
+				continue;
+			}
+			assert_int_equal(out.flags, NB_TCP_SYN | NB_TCP_ACK);
+			assert_int_equal(out.seq, iss);
+			assert_int_equal(out.ack, irs + 1);
+			assert_true(nb_synack < 8);
+			synack_at[nb_synack++] = now;
+		}
+		next = nb_tcp_next_event(&c);
+		/* the next timer, or the next scripted input */
+		if (now < sec / 2 && (next == 0 || next > sec / 2))
+			next = sec / 2;
+		else if (now < 2 * sec && (next == 0 || next > 2 * sec))
+			next = 2 * sec;
+		if (next == 0)
+			break;
+		assert_true(next > now);
+		now = next;
+	}
+	assert_true(nb_rst >= 1);
+	/* 0, 1, the SYN's answer at 2, 3, 7 s */
+	assert_int_equal(nb_synack, 5);
+	assert_int_equal(synack_at[0], 0);
+	assert_int_equal(synack_at[1], 1 * sec);
+	assert_int_equal(synack_at[2], 2 * sec);
+	assert_int_equal(synack_at[3], 3 * sec);
+	assert_int_equal(synack_at[4], 7 * sec);
+	assert_int_equal(now, 15 * sec);
+	assert_int_equal(c.state, NB_TCP_CLOSED);
+	assert_int_equal(c.error, NB_TCP_ERR_TIMEOUT);
+	assert_true(nb_tcp_finished(&c));
+	assert_int_equal(c.snd_una, 0); /* never established */
+	assert_int_equal(c.st.bytes_rcvd, 0);
+	assert_int_equal(nb_tcp_next_event(&c), 0);
+	assert_false(nb_tcp_output(&c, now, &out));
+	/* a client's SYN keeps its longer schedule: 7 SYNs (the last at
+	 * 63 s), failing 60 s later (the RTO's maximum) */
+	{
+		struct nb_tcp_conn k;
+		unsigned int syns = 0;
+
+		nb_tcp_connect(&k, &p, 0);
+		now = 0;
+		for (;;) {
+			while (nb_tcp_output(&k, now, &out))
+				syns++;
+			next = nb_tcp_next_event(&k);
+			if (next == 0)
+				break;
+			now = next;
+		}
+		assert_int_equal(syns, NB_TCP_SYN_RETRIES + 1);
+		assert_int_equal(now, 123 * sec);
+		assert_int_equal(k.error, NB_TCP_ERR_TIMEOUT);
+	}
+}
+
 static void
 test_close_on_time(void **state)
 {
@@ -1759,6 +1882,7 @@ main(void)
 		cmocka_unit_test(test_delayed_ack),
 		cmocka_unit_test(test_stretch_ack),
 		cmocka_unit_test(test_syn_loss_and_refused),
+		cmocka_unit_test(test_half_open_bounded),
 		cmocka_unit_test_prestate_setup_teardown(test_close_on_time,
 							 NULL, NULL, &newreno),
 		cmocka_unit_test_prestate_setup_teardown(test_close_on_time,
