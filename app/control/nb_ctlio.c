@@ -186,6 +186,14 @@ nb_ctlio_init(struct nb_ctlio *io, uint16_t port, uint16_t nb_rxq, uint16_t txq,
 			nb_ctlio_free(io);
 			return -ENOMEM;
 		}
+		snprintf(name, sizeof(name), "nb_ctlpeer_p%u_q%u", port, q);
+		io->peer_rings[q] = rte_ring_create(
+			name, RTE_MIN(io->ring_cap, NB_CTLIO_PEER_RING), socket,
+			RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
+		if (io->peer_rings[q] == NULL) {
+			nb_ctlio_free(io);
+			return -ENOMEM;
+		}
 	}
 	if (shared_txq) {
 		snprintf(name, sizeof(name), "nb_ctltx_p%u", port);
@@ -249,6 +257,20 @@ pend_flush(struct nb_ctlio *io)
 	}
 }
 
+/* Free a hand-off ring and the frames still in it. */
+static void
+ring_drop(struct rte_ring **r)
+{
+	struct rte_mbuf *m;
+
+	if (*r == NULL)
+		return;
+	while (rte_ring_sc_dequeue(*r, (void **)&m) == 0)
+		rte_pktmbuf_free(m);
+	rte_ring_free(*r);
+	*r = NULL;
+}
+
 void
 nb_ctlio_free(struct nb_ctlio *io)
 {
@@ -266,12 +288,8 @@ nb_ctlio_free(struct nb_ctlio *io)
 		io->tx_fail++;
 	}
 	for (q = 0; q < RTE_DIM(io->rings); q++) {
-		if (io->rings[q] == NULL)
-			continue;
-		while (rte_ring_sc_dequeue(io->rings[q], (void **)&m) == 0)
-			rte_pktmbuf_free(m);
-		rte_ring_free(io->rings[q]);
-		io->rings[q] = NULL;
+		ring_drop(&io->rings[q]);
+		ring_drop(&io->peer_rings[q]);
 	}
 	if (io->tx_ring != NULL) {
 		while (rte_ring_sc_dequeue(io->tx_ring, (void **)&m) == 0) {
@@ -474,14 +492,41 @@ handle(struct nb_ctlio *io, struct rte_mbuf *m, enum nb_frame_kind kind)
 	}
 }
 
-#define NB_CTLIO_DRAIN 64 /* bursts of 32 taken from a ring per poll */
+/* bursts of 32 taken from a queue's ring per poll: bounded, so that a
+ * flood costs the control lcore (which shares a CPU with a worker on a
+ * small host) a bounded share; the rest waits or is dropped by the
+ * workers when the ring is full, while the session's own frames come
+ * through peer_rings */
+#define NB_CTLIO_DRAIN 8
+
+/* Handle up to `bursts` bursts of what the workers handed over through
+ * ring r; the count taken. */
+static unsigned int
+drain(struct nb_ctlio *io, struct rte_ring *r, unsigned int bursts)
+{
+	struct rte_mbuf *pkts[32];
+	unsigned int n, i, k, got = 0;
+
+	for (k = 0; k < bursts; k++) {
+		n = rte_ring_sc_dequeue_burst(r, (void **)pkts, 32, NULL);
+		for (i = 0; i < n; i++) {
+			handle(io, pkts[i],
+			       (enum nb_frame_kind)pkts[i]->hash.usr);
+			rte_pktmbuf_free(pkts[i]);
+		}
+		got += n;
+		if (n < 32)
+			break;
+	}
+	return got;
+}
 
 unsigned int
 nb_ctlio_poll(struct nb_ctlio *io)
 {
 	struct rte_mbuf *pkts[32];
 	struct nb_stamp st;
-	unsigned int n, i, k, got, total = 0;
+	unsigned int n, i, got, total = 0;
 	uint16_t q;
 
 	pend_flush(io);
@@ -493,19 +538,8 @@ nb_ctlio_poll(struct nb_ctlio *io)
 		 * bursts a poll: a flood of control frames (each cheap to
 		 * refuse) must not fill the ring and crowd out the session's
 		 * own between two naps */
-		got = 0;
-		for (k = 0; k < NB_CTLIO_DRAIN; k++) {
-			n = rte_ring_sc_dequeue_burst(io->rings[q],
-						      (void **)pkts, 32, NULL);
-			for (i = 0; i < n; i++) {
-				handle(io, pkts[i],
-				       (enum nb_frame_kind)pkts[i]->hash.usr);
-				rte_pktmbuf_free(pkts[i]);
-			}
-			got += n;
-			if (n < 32)
-				break;
-		}
+		got = drain(io, io->peer_rings[q], NB_CTLIO_PEER_RING / 32);
+		got += drain(io, io->rings[q], NB_CTLIO_DRAIN);
 		total += got;
 		n = 0;
 		if (got == 0 && !io->workers_own_rx) {

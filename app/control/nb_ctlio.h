@@ -59,6 +59,12 @@ struct nb_ctlio {
 	 * what finds its ring full (nb_rxjob.ctl_dropped).
 	 */
 	struct rte_ring *rings[NB_MAX_QUEUES + 1];
+	/*
+	 * And one small ring per RX queue for the control frames of the
+	 * session's peer (its source MAC, as the workers' data filter knows
+	 * it): drained first, and never crowded out by a flood in rings[].
+	 */
+	struct rte_ring *peer_rings[NB_MAX_QUEUES + 1];
 	unsigned int ring_cap, rx_spare;
 	/* frames the TX queue refused, oldest first (never waited for) */
 	struct rte_mbuf *pend[NB_CTLIO_PEND];
@@ -95,6 +101,8 @@ struct nb_ctlio {
 };
 
 /* Frames the control lcore may have on its way to the worker (tx_ring). */
+/* the session peer's hand-off ring, per RX queue (a multiple of 32) */
+#define NB_CTLIO_PEER_RING 128u
 #define NB_CTLIO_TX_RING 64
 
 /*

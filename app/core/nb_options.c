@@ -1076,7 +1076,7 @@ const struct nb_option nb_options[] = {
 	HEADING("Responder policy"),
 	{"allow", 0, "MAC|IP[/LEN]", opt_allow,
 	 "serve only clients with this MAC or in this IPv4 prefix; repeat "
-	 "for more (at most 32) [anyone]",
+	 "for more (at most 32) [any key holder; with --no-auth, anyone]",
 	 NB_OPT_REPEAT, NB_IN_RSP},
 	{"allow-vlan", 0, "ID[,ID...]", opt_allow_vlan,
 	 "data VLANs a client may ask for besides the responder's own "

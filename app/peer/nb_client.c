@@ -51,14 +51,12 @@ authentic(struct nb_peer *pr, const struct nb_udp_info *u,
 		return 1;
 	}
 	pr->auth_fail++;
+	/* a responder answers WELCOME only to a HELLO whose tag it could
+	 * check with its key (or, --no-auth, with none): a WELCOME that
+	 * fails is not that responder's */
 	snprintf(pr->auth_error, sizeof(pr->auth_error), "%s",
-		 cfg->psk_len && !(m->u.conf.flags & NB_CTL_CONF_F_KEY)
-			 ? "the responder has no key (start it with "
-			   "--auth-key too)"
-		 : cfg->psk_len ? "its WELCOME failed authentication: the two "
-				  "ends hold different --auth-key files"
-				: "its WELCOME failed authentication (it "
-				  "holds a key: use --auth-key)");
+		 "its WELCOME failed authentication: forged, or not from the "
+		 "responder our HELLO reached");
 	return 0;
 }
 

@@ -380,6 +380,7 @@ nb_peertest_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 		uint8_t want[8] = {0}, mask[8] = {0};
 
 		j->ctl_ring = pr->io.rings[j->queue];
+		j->ctl_ring_peer = pr->io.peer_rings[j->queue];
 		/* data, warm-up and probes count only from the peer's MAC */
 		memcpy(want, pr->peer_mac, 6);
 		memset(mask, 0xff, 6);

@@ -473,11 +473,13 @@ on_msg(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
 		answer_hello(pr, u, m);
 		return;
 	case NB_RSP_BUSY:
-		if (nb_srclimit_take(&pr->hello_lim, u->src_mac, u->src_ip,
-				     nb_peer_now(pr)))
-			answer_busy(pr, u, m, NULL);
-		else
+		/* a keyed responder tells a stranger no more than that it
+		 * wants the key, not that it is busy */
+		if (!nb_srclimit_take(&pr->hello_lim, u->src_mac, u->src_ip,
+				      nb_peer_now(pr)))
 			note(pr, NB_REF_RATE, u, NULL);
+		else if (hello_key_ok(pr, u, m) == 0)
+			answer_busy(pr, u, m, NULL);
 		return;
 	case NB_RSP_OPEN:
 		if (open_session(pr, u, m) != 0)

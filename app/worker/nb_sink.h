@@ -308,8 +308,15 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now,
 		} else if (kind >= NB_FRAME_CONTROL && j->ctl_ring != NULL) {
 			/* Control, ARP, ICMP: the control lcore's business;
 			 * it gets the kind found here with the frame. */
+			struct rte_ring *r =
+				j->src_mask != 0 &&
+						((nb_src8(p) ^ j->src_want) &
+						 j->src_mask) == 0
+					? j->ctl_ring_peer
+					: j->ctl_ring;
+
 			m->hash.usr = kind;
-			if (rte_ring_sp_enqueue(j->ctl_ring, m) == 0) {
+			if (rte_ring_sp_enqueue(r, m) == 0) {
 				ctl++;
 				continue;
 			}

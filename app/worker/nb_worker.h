@@ -138,8 +138,10 @@ struct nb_rxjob {
 	 * the sink+sizes engine only */
 	uint8_t count_sizes;
 	uint64_t sizes[NB_SIZE_BINS];
-	/* peer mode: control, ARP and ICMP frames go here (SP/SC) */
-	struct rte_ring *ctl_ring;
+	/* peer mode: control, ARP and ICMP frames go here (SP/SC), those
+	 * from the peer's MAC (src_want, when src_mask is set) to
+	 * ctl_ring_peer, which a flood from elsewhere cannot fill */
+	struct rte_ring *ctl_ring, *ctl_ring_peer;
 	/*
 	 * Latency probes (chosen at setup): the responder reflects them on
 	 * reflect_txq, a TX queue no other lcore uses; the client records

@@ -656,25 +656,33 @@ class Security(nbe2e.E2ECase):
         m = c.wait_for(r"ctl client rx \w+ session %08x seq (\d+)"
                        % session)
         rseq = int(m.group(1))
-        # a HELLO meanwhile gets BUSY, which names the asker's session,
-        # not the one that holds the responder
+        # a stranger's HELLO meanwhile gets REJECT code 11 (it is not told
+        # the responder is busy); a key holder's gets BUSY, which names
+        # the asker's session, not the one that holds the responder
         cap = Capture(atk)
         cap.start()
         self.addCleanup(cap.finish)
-        mine = session ^ 0x5a5a0000
-        cn = nbctl.nonce()
-        atk.send(nbctl.ctl_frame(MACS["r"], MACS["a"], IPS["a"], IPS["r"],
-                                 nbctl.encode(nbctl.HELLO, mine, 1,
-                                              nbctl.conf(cn),
-                                              auth=nbctl.hello_auth(
-                                                  None, cn, mine))))
-        b = self.wait_reply(cap, mine, (nbctl.BUSY, nbctl.WELCOME))
-        self.assertIsNotNone(b, "no BUSY")
-        self.assertEqual(b.type, nbctl.BUSY, b)
-        asked, = struct.unpack_from("!I", b.body)
-        self.assertEqual(asked, mine)
-        self.assertNotIn(b"%08x" % session, b.raw.lower())
-        self.assertNotIn(struct.pack("!I", session), b.raw)
+        for psk in (None, self.psk()):
+            mine = session ^ (0x5a5a0000 if psk is None else 0x3c3c0000)
+            cn = nbctl.nonce()
+            hello = nbctl.encode(nbctl.HELLO, mine, 1, nbctl.conf(
+                cn, flags=nbctl.CONF_F_KEY if psk else 0),
+                auth=nbctl.hello_auth(psk, cn, mine))
+            atk.send(nbctl.ctl_frame(MACS["r"], MACS["a"], IPS["a"],
+                                     IPS["r"], hello))
+            b = self.wait_reply(cap, mine, (nbctl.BUSY, nbctl.WELCOME,
+                                            nbctl.REJECT))
+            self.assertIsNotNone(b, "no answer to a HELLO")
+            self.assertNotIn(b"%08x" % session, b.raw.lower())
+            self.assertNotIn(struct.pack("!I", session), b.raw)
+            self.assertLessEqual(len(b.raw), len(hello))
+            if psk is None:
+                self.assertEqual(b.type, nbctl.REJECT, b)
+                self.assertEqual(b.code_reason()[0], nbctl.CODE_AUTH)
+                continue
+            self.assertEqual(b.type, nbctl.BUSY, b)
+            asked, = struct.unpack_from("!I", b.body)
+            self.assertEqual(asked, mine)
         rnd = random.Random(session)
         nseq = 2000
         lo_c, lo_r = max(1, cseq - 100), max(1, rseq - 100)
