@@ -889,24 +889,30 @@ allow_one(struct nb_allow *a, const char *tok, char *why, size_t whylen)
 	return 0;
 }
 
-/* --allow: repeatable; each value may also be a comma-separated list (the
- * form a config file uses). */
+/*
+ * A repeatable option whose value may also be a comma-separated list (the
+ * form a config file uses; "a, b" is naturally written there): each
+ * element, trimmed, to one(cfg, element).  what names the elements in
+ * the message for a malformed list.
+ */
 static int
-opt_allow(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+each_in_list(struct nb_config *cfg, const char *val, const char *what,
+	     int (*one)(struct nb_config *, const char *, char *, size_t),
+	     char *why, size_t whylen)
 {
 	char buf[1024], *tok, *save = NULL;
 	size_t n = strlen(val);
 
 	if (n == 0 || n >= sizeof(buf) || val[0] == ',' || val[n - 1] == ',' ||
 	    strstr(val, ",,") != NULL) {
-		WHY("expected a MAC address or IPv4[/LEN], or a "
-		    "comma-separated list of them, without empty elements");
+		WHY("expected %s, or a comma-separated list of them, without "
+		    "empty elements",
+		    what);
 		return -EINVAL;
 	}
 	strcpy(buf, val);
 	for (tok = strtok_r(buf, ",", &save); tok != NULL;
 	     tok = strtok_r(NULL, ",", &save)) {
-		/* "a, b" as a config file's list is naturally written */
 		tok += strspn(tok, " \t");
 		n = strlen(tok);
 		while (n > 0 && (tok[n - 1] == ' ' || tok[n - 1] == '\t'))
@@ -915,49 +921,58 @@ opt_allow(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 			WHY("empty element in the list");
 			return -EINVAL;
 		}
-		if (cfg->nb_allow >= NB_MAX_ALLOW) {
-			WHY("more than %d --allow entries", NB_MAX_ALLOW);
+		if (one(cfg, tok, why, whylen) != 0)
 			return -EINVAL;
-		}
-		if (allow_one(&cfg->allow[cfg->nb_allow], tok, why, whylen))
-			return -EINVAL;
-		cfg->nb_allow++;
 	}
 	return 0;
 }
 
-/* --allow-vlan: repeatable; each value a VLAN id or a comma-separated
- * list of them. */
+static int
+allow_entry(struct nb_config *cfg, const char *tok, char *why, size_t whylen)
+{
+	if (cfg->nb_allow >= NB_MAX_ALLOW) {
+		WHY("more than %d --allow entries", NB_MAX_ALLOW);
+		return -EINVAL;
+	}
+	if (allow_one(&cfg->allow[cfg->nb_allow], tok, why, whylen))
+		return -EINVAL;
+	cfg->nb_allow++;
+	return 0;
+}
+
+/* --allow MAC|IP[/LEN], repeatable, or a list */
+static int
+opt_allow(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	return each_in_list(cfg, val, "a MAC address or IPv4[/LEN]",
+			    allow_entry, why, whylen);
+}
+
+static int
+allow_vlan_entry(struct nb_config *cfg, const char *tok, char *why,
+		 size_t whylen)
+{
+	uint32_t v;
+
+	if (nb_parse_u32(tok, 1, 4094, &v) != 0) {
+		WHY("'%s' is not a VLAN id 1..4094", tok);
+		return -EINVAL;
+	}
+	if (cfg->nb_allow_vlan >= NB_MAX_ALLOW_VLAN) {
+		WHY("more than %d --allow-vlan ids", NB_MAX_ALLOW_VLAN);
+		return -EINVAL;
+	}
+	cfg->allow_vlan[cfg->nb_allow_vlan++] = (uint16_t)v;
+	return 0;
+}
+
+/* --allow-vlan ID, repeatable, or a list */
 static int
 opt_allow_vlan(struct nb_config *cfg, const char *val, char *why,
 	       size_t whylen)
 {
-	char buf[256], *tok, *save = NULL;
-	size_t n = strlen(val);
-	uint32_t v;
-
-	if (n == 0 || n >= sizeof(buf) || val[0] == ',' || val[n - 1] == ',' ||
-	    strstr(val, ",,") != NULL) {
-		WHY("expected a VLAN id 1..4094, or a comma-separated list "
-		    "of them");
-		return -EINVAL;
-	}
-	strcpy(buf, val);
-	for (tok = strtok_r(buf, ",", &save); tok != NULL;
-	     tok = strtok_r(NULL, ",", &save)) {
-		tok += strspn(tok, " \t");
-		if (nb_parse_u32(tok, 1, 4094, &v) != 0) {
-			WHY("'%s' is not a VLAN id 1..4094", tok);
-			return -EINVAL;
-		}
-		if (cfg->nb_allow_vlan >= NB_MAX_ALLOW_VLAN) {
-			WHY("more than %d --allow-vlan ids",
-			    NB_MAX_ALLOW_VLAN);
-			return -EINVAL;
-		}
-		cfg->allow_vlan[cfg->nb_allow_vlan++] = (uint16_t)v;
-	}
-	return 0;
+	return each_in_list(cfg, val, "a VLAN id 1..4094", allow_vlan_entry,
+			    why, whylen);
 }
 
 static int
