@@ -300,7 +300,8 @@ nb_ctlio_free(struct nb_ctlio *io)
 		io->tx_ring = NULL;
 	}
 	if (io->pool != NULL)
-		rte_log(io->arp_limited || io->icmp_limited || io->tx_fail
+		rte_log(io->arp_limited || io->icmp_limited || io->tx_fail ||
+					io->rx_shed
 				? RTE_LOG_NOTICE
 				: RTE_LOG_DEBUG,
 			nb_logtype,
@@ -308,7 +309,8 @@ nb_ctlio_free(struct nb_ctlio *io)
 			"(%llu after a refusal, %llu through a worker, %llu "
 			"dropped), ARP answered "
 			"%llu (rate-limited %llu), ICMP answered %llu "
-			"(rate-limited %llu), bad %llu, stray %llu\n",
+			"(rate-limited %llu), bad %llu, stray %llu, shed "
+			"%llu\n",
 			io->port, (unsigned long long)io->tx_frames,
 			(unsigned long long)io->tx_deferred,
 			(unsigned long long)io->tx_handed,
@@ -318,7 +320,8 @@ nb_ctlio_free(struct nb_ctlio *io)
 			(unsigned long long)io->icmp_answered,
 			(unsigned long long)io->icmp_limited,
 			(unsigned long long)io->rx_bad,
-			(unsigned long long)io->stray);
+			(unsigned long long)io->stray,
+			(unsigned long long)io->rx_shed);
 	/* the pool stays until exit: the TX ring may still hold its mbufs */
 	io->pool = NULL;
 }
@@ -498,6 +501,9 @@ handle(struct nb_ctlio *io, struct rte_mbuf *m, enum nb_frame_kind kind)
  * workers when the ring is full, while the session's own frames come
  * through peer_rings */
 #define NB_CTLIO_DRAIN 8
+/* bursts read from an RX queue a poll between tests with a session open:
+ * enough to empty a 1024-descriptor queue */
+#define NB_CTLIO_RX_BURSTS 32
 
 /* Handle up to `bursts` bursts of what the workers handed over through
  * ring r; the count taken. */
@@ -521,12 +527,64 @@ drain(struct nb_ctlio *io, struct rte_ring *r, unsigned int bursts)
 	return got;
 }
 
-unsigned int
-nb_ctlio_poll(struct nb_ctlio *io)
+/* One RX queue read by the control lcore; the count taken. */
+static unsigned int
+poll_queue(struct nb_ctlio *io, uint16_t q)
 {
 	struct rte_mbuf *pkts[32];
 	struct nb_stamp st;
-	unsigned int n, i, got, total = 0;
+	unsigned int n, i, k, taken = 0;
+	unsigned int bursts = io->peer_mask ? NB_CTLIO_RX_BURSTS : 1;
+	unsigned int budget = io->peer_mask ? NB_CTLIO_SHED_BUDGET : 32;
+
+	for (k = 0; k < bursts; k++) {
+		n = nb_port_rx(io->port, q, pkts, 32);
+		io->rx_polled += n;
+		for (i = 0; i < n; i++) {
+			const uint8_t *p =
+				rte_pktmbuf_mtod(pkts[i], const uint8_t *);
+			uint64_t src = 0;
+			int peer;
+
+			if (pkts[i]->data_len >= 14)
+				memcpy(&src, p + 6, 8);
+			peer = io->peer_mask != 0 &&
+			       ((src ^ io->peer_want) & io->peer_mask) == 0;
+			if (!peer && budget == 0) {
+				io->rx_shed++;
+				rte_pktmbuf_free(pkts[i]);
+				continue;
+			}
+			budget -= !peer;
+			handle(io, pkts[i],
+			       nb_frame_parse(p, pkts[i]->data_len,
+					      pkts[i]->data_len, &st));
+			rte_pktmbuf_free(pkts[i]);
+		}
+		taken += n;
+		if (n < 32)
+			break;
+	}
+	return taken;
+}
+
+void
+nb_ctlio_set_peer(struct nb_ctlio *io, const uint8_t mac[6])
+{
+	uint8_t want[8] = {0}, mask[8] = {0};
+
+	if (mac != NULL) {
+		memcpy(want, mac, 6);
+		memset(mask, 0xff, 6);
+	}
+	memcpy(&io->peer_want, want, 8);
+	memcpy(&io->peer_mask, mask, 8);
+}
+
+unsigned int
+nb_ctlio_poll(struct nb_ctlio *io)
+{
+	unsigned int got, total = 0;
 	uint16_t q;
 
 	pend_flush(io);
@@ -541,21 +599,12 @@ nb_ctlio_poll(struct nb_ctlio *io)
 		got = drain(io, io->peer_rings[q], NB_CTLIO_PEER_RING / 32);
 		got += drain(io, io->rings[q], NB_CTLIO_DRAIN);
 		total += got;
-		n = 0;
-		if (got == 0 && !io->workers_own_rx) {
-			n = nb_port_rx(io->port, q, pkts, 32);
-			io->rx_polled += n;
-			for (i = 0; i < n; i++)
-				handle(io, pkts[i],
-				       nb_frame_parse(rte_pktmbuf_mtod(
-							      pkts[i],
-							      const uint8_t *),
-						      pkts[i]->data_len,
-						      pkts[i]->data_len, &st));
-		}
-		for (i = 0; i < n; i++)
-			rte_pktmbuf_free(pkts[i]);
-		total += n;
+		/* between tests (no worker polls): the queue itself.  With
+		 * a session open, the queue is emptied (so that a flood does
+		 * not bury the peer's frames in a full queue) and the peer's
+		 * frames are all handled, the others' up to a budget */
+		if (got == 0 && !io->workers_own_rx)
+			total += poll_queue(io, q);
 	}
 	return total;
 }

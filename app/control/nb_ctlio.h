@@ -65,6 +65,14 @@ struct nb_ctlio {
 	 * it): drained first, and never crowded out by a flood in rings[].
 	 */
 	struct rte_ring *peer_rings[NB_MAX_QUEUES + 1];
+	/*
+	 * The session's peer, as the workers' filter knows it (source MAC
+	 * and the two bytes after it read as 8 bytes; mask 0: no session).
+	 * Between tests the control lcore reads the queues itself: every
+	 * frame of the peer's is handled, of the others at most
+	 * NB_CTLIO_SHED_BUDGET a queue a poll (nb_ctlio_set_peer).
+	 */
+	uint64_t peer_want, peer_mask;
 	unsigned int ring_cap, rx_spare;
 	/* frames the TX queue refused, oldest first (never waited for) */
 	struct rte_mbuf *pend[NB_CTLIO_PEND];
@@ -96,11 +104,16 @@ struct nb_ctlio {
 	uint64_t tx_fail;     /* frames given up: no mbuf, or pend[] full */
 	uint64_t tx_handed;   /* frames put on tx_ring for the worker */
 	uint64_t rx_polled;   /* frames read from queues directly */
+	uint64_t rx_shed;     /* of those, from others than the session's
+			       * peer, over a poll's budget: dropped unread */
 	uint64_t rx_ctl, rx_bad, arp_answered, icmp_answered, stray;
 	uint64_t arp_limited, icmp_limited; /* replies the buckets refused */
 };
 
 /* Frames the control lcore may have on its way to the worker (tx_ring). */
+/* frames of others than the session's peer handled a queue a poll
+ * while the control lcore reads the queues itself (a session open) */
+#define NB_CTLIO_SHED_BUDGET 64u
 /* the session peer's hand-off ring, per RX queue (a multiple of 32) */
 #define NB_CTLIO_PEER_RING 128u
 #define NB_CTLIO_TX_RING 64
@@ -147,5 +160,8 @@ int nb_ctlio_send_msg(struct nb_ctlio *io, const uint8_t dst_mac[6],
  * number of frames looked at.
  */
 unsigned int nb_ctlio_poll(struct nb_ctlio *io);
+
+/* The session's peer (its MAC), or none (NULL): see peer_want. */
+void nb_ctlio_set_peer(struct nb_ctlio *io, const uint8_t mac[6]);
 
 #endif /* NB_CTLIO_H */

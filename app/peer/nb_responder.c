@@ -94,6 +94,7 @@ end_session(struct nb_peer *pr, const char *why)
 	if (pr->app->cfg.one_off)
 		pr->quit = 1;
 	nb_rsp_end(&pr->rsp);
+	nb_ctlio_set_peer(&pr->io, NULL);
 	pr->session = 0;
 	pr->nap_short = 0;
 	memset(&pr->auth, 0, sizeof(pr->auth));
@@ -379,6 +380,7 @@ open_session(struct nb_peer *pr, const struct nb_udp_info *u,
 	pr->session = m->session;
 	memcpy(pr->peer_mac, u->src_mac, 6);
 	pr->peer_ip = u->src_ip;
+	nb_ctlio_set_peer(&pr->io, pr->peer_mac);
 	pr->opened_ns = now;
 	pr->last_heard = pr->opened_ns;
 	pr->nap_short = 1;
@@ -514,6 +516,9 @@ on_msg(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
 		nb_peertest_stop(pr);
 		if (nb_peertest_blob(pr) != 0)
 			NB_LOG(ERR, "cannot build results");
+		/* the workers have stopped: poll often for the results'
+		 * exchange, which now reads the RX queues itself */
+		pr->nap_short = 1;
 		break;
 	case NB_RSP_A_RESULTS:
 		if (pr->blob == NULL)
@@ -590,7 +595,6 @@ nb_responder_main(struct nb_app *app)
 	       " ip " NB_IP4_FMT ", control UDP port %d\n",
 	       cfg->port, app->ports[0].desc.name, NB_MAC_ARGS(mac),
 	       NB_IP4_ARGS(pr.io.ip), NB_CONTROL_UDP_PORT);
-	nb_rsp_say_posture(cfg);
 	if (cfg->impair.active) {
 		char spec[NB_IMPAIR_SPEC_LEN];
 
@@ -599,6 +603,7 @@ nb_responder_main(struct nb_app *app)
 		       "probes it reflects; each client gets the counts\n",
 		       spec);
 	}
+	nb_rsp_say_posture(cfg);
 	fflush(stdout);
 	app->state = "listening";
 	nb_srclimit_init(&pr.hello_lim, NB_HELLO_RATE, NB_HELLO_BURST,

@@ -7,6 +7,7 @@
  * acknowledges ours (the peer only sends it after reading our last one).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -189,8 +190,13 @@ nb_peer_accept(struct nb_peer *pr, const struct nb_udp_info *u,
 			 pr->auth.on ? &pr->auth : NULL);
 	if (fresh == 0)
 		return 0;
-	/* The peer answered, so it read our last message. */
-	if (pr->link.pending)
+	/* The peer answered, so it read our last message; not so a
+	 * message it sends unasked (INTERVAL, KEEPALIVE), which may have
+	 * crossed ours on the wire: taking that for an ACK lost a STOP under
+	 * a flood (the client went on to RESULTS_REQ, which an ARMED
+	 * responder ignores) */
+	if (pr->link.pending && m->type != NB_CTL_INTERVAL &&
+	    m->type != NB_CTL_KEEPALIVE)
 		nb_link_on_ack(&pr->link, pr->link.out_seq, nb_peer_now(pr));
 	pr->last_heard = nb_peer_now(pr);
 	return 1;
@@ -202,7 +208,6 @@ version_mismatch(struct nb_peer *pr, const struct nb_udp_info *u,
 		 const struct nb_ctl_msg *m)
 {
 	struct nb_ctl_msg e;
-
 	uint64_t more = 0;
 	int len;
 
@@ -225,9 +230,9 @@ version_mismatch(struct nb_peer *pr, const struct nb_udp_info *u,
 			    &more))
 		NB_LOG(WARNING,
 		       "control message of another protocol version from "
-		       NB_IP4_FMT ": version mismatch%s",
-		       NB_IP4_ARGS(u->src_ip),
-		       more ? " (and more in the last second)" : "");
+		       NB_IP4_FMT ": version mismatch%s%.0" PRIu64 "%s",
+		       NB_IP4_ARGS(u->src_ip), more ? " [and " : "", more,
+		       more ? " more in the last second]" : "");
 	nb_peer_send_raw(pr, &e, u->src_mac, u->src_ip, NULL);
 }
 

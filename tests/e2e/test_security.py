@@ -74,6 +74,14 @@ def socket_in(ns, iface):
     return res["s"]
 
 
+def arp_frame(src_mac, src_ip, dst_ip):
+    """An ARP reply from src (a host re-announcing itself), broadcast."""
+    return (b"\xff" * 6 + nbctl.mac_bytes(src_mac) + b"\x08\x06" +
+            struct.pack("!HHBBH", 1, 0x0800, 6, 4, 2) +
+            nbctl.mac_bytes(src_mac) + socket.inet_aton(src_ip) +
+            b"\0" * 6 + socket.inet_aton(dst_ip) + b"\0" * 18)
+
+
 def softnet_dropped():
     """Frames the kernel's per-CPU backlogs dropped so far (all CPUs)."""
     with open("/proc/net/softnet_stat") as f:
@@ -1012,6 +1020,12 @@ class Security(nbe2e.E2ECase):
         cap = Capture(atk)
         cap.start()
         self.addCleanup(cap.finish)
+        # the responder's switch port: its SYN-ACKs to the client
+        rport = socket_in(self.ns["s"], "sr")
+        self.addCleanup(rport.close)
+        rcap = Capture(rport)
+        rcap.start()
+        self.addCleanup(rcap.finish)
         c = self.nbench("c", 1, ["--peer", MACS["r"], "--tcp", "--time", "4",
                                  "--json"], "client")
         session, _, _ = self.opened(resp)
@@ -1063,6 +1077,17 @@ class Security(nbe2e.E2ECase):
         # no segment of the client's connection went to the attacker
         self.assertEqual([t for t in seen if t and t[1] == IPS["c"]], [])
         self.assertAlive(resp)
+        # the responder's end took an RFC 6528 ISN, not 0 (a blind
+        # spoofer's guess): its SYN-ACK's sequence number
+        rcap.finish()
+        isns = {struct.unpack_from("!I", f, 14 + (f[14] & 15) * 4 + 4)[0]
+                for f in rcap.frames
+                if nbctl.parse_tcp(f) and f[6:12] == nbctl.mac_bytes(MACS["r"])
+                and nbctl.parse_tcp(f)[4] & 0x12 == 0x12}
+        print("  the responder's SYN-ACK ISNs: %s"
+              % ", ".join("%08x" % i for i in sorted(isns)))
+        self.assertGreater(len(isns), 0, "no SYN-ACK of the responder's")
+        self.assertNotIn(0, isns)
 
     # --- 6 -------------------------------------------------------------------
 
@@ -1278,11 +1303,14 @@ class Security(nbe2e.E2ECase):
         """The review's attack 3 against a default responder on a learning
         bridge: the attacker sends HELLO, PARAMS (a reverse test at 1
         Gbit/s) and START with the victim's MAC and IPv4 (the bridge then
-        delivers the victim's frames to the attacker), and makes the
-        victim re-announce its MAC with ARP requests: the HELLO is refused
-        (no key), no session opens, 0 data frames reach the victim."""
+        delivers the victim's frames to the attacker), and the victim
+        speaks in between (as an ARP request of the attacker's makes it),
+        so the bridge moves its MAC back and forth: the HELLO is refused
+        (no key), no session opens, 0 data frames reach the victim or the
+        attacker."""
         self.learning_bridge()
         resp = self.responder()
+        vsock = self.sock("v")
         victim = Capture(self.sock("v"))
         victim.start()
         self.addCleanup(victim.finish)
@@ -1313,7 +1341,11 @@ class Security(nbe2e.E2ECase):
             atk.send(nbctl.ctl_frame(MACS["r"], vmac, vip, IPS["r"],
                      nbctl.encode(nbctl.START, session, 3, nbctl.start(),
                                   auth=(key, cn, b"\0" * 16))))
-            time.sleep(0.1)
+            time.sleep(0.05)
+            # the victim speaks (the attacker's ARP request made it
+            # answer): the bridge learns its MAC back on its own port
+            vsock.send(arp_frame(vmac, vip, IPS["r"]))
+            time.sleep(0.05)
         time.sleep(2)
         victim.finish()
         acap.finish()
@@ -1426,13 +1458,19 @@ class Security(nbe2e.E2ECase):
             self.stop_responder(resp)
 
     def test_flood_with_client(self):
-        """A flood of unauthenticated control frames (tagged HELLOs from
-        ever new sources, PARAMS with made-up cookies, messages of made-up
-        sessions) at the highest rate this test's sender reaches, while a
-        key holder runs a --bidir test: the test completes with exact
-        counts both ways, and the responder's stderr stays under one line
-        per cause per second."""
-        resp = self.responder()
+        """A flood of unauthenticated control frames (HELLOs claiming the
+        key from ever new sources, PARAMS with made-up cookies, messages of
+        made-up sessions) at the highest rate this test's sender reaches,
+        while a key holder runs a test (--peer-timeout 10: its HELLO
+        competes with the flood's for the global HELLO budget): the test
+        completes, its counts add up, and the responder's stderr stays
+        under one line per cause per second."""
+        # both ends are given 10 s without a word from the other before
+        # they give up (--peer-timeout), as a lab under a flood would: on
+        # this 2-CPU host the flood's sender, the bridge and the two
+        # workers share the CPUs, and the default 2 s was seen to pass
+        resp = self.responder(["--peer-timeout", "10"],
+                              debug=bool(os.environ.get("NB_FLOOD_DEBUG")))
         atk = self.sock("a")
         rnd = random.Random(9)
         frames = []
@@ -1442,8 +1480,10 @@ class Security(nbe2e.E2ECase):
             cn, sess = rnd.randbytes(16), rnd.getrandbits(32) | 1
             kind = i % 3
             if kind == 0:
-                msg = nbctl.encode(nbctl.HELLO, sess, 1, nbctl.conf(cn),
-                                   auth=nbctl.hello_auth(None, cn, sess))
+                # claiming the key: nothing cheap tells these apart
+                msg = nbctl.encode(nbctl.HELLO, sess, 1, nbctl.conf(
+                    cn, flags=nbctl.CONF_F_KEY),
+                    auth=nbctl.hello_auth(None, cn, sess))
             elif kind == 1:
                 msg = nbctl.encode(nbctl.PARAMS, sess, 2, nbctl.params(
                     cn, rnd.randbytes(16)), tag_bytes=rnd.randbytes(16))
@@ -1462,7 +1502,12 @@ class Security(nbe2e.E2ECase):
             self.assertLess(time.monotonic() - t0, 20)
             time.sleep(0.05)
         drops0 = softnet_dropped()
-        c = self.client([], 3, rate="20M", streams=2)
+        # the HELLOs answered from all sources together are capped
+        # (10,000 a second, before any HMAC); a key holder's HELLO gets
+        # through that cap with the flood's odds, and retries
+        c = self.client(["--peer-timeout", "10"], 3, rate="20M",
+                        streams=2,
+                        debug=bool(os.environ.get("NB_FLOOD_DEBUG")))
         rc = c.wait(60)
         drops = softnet_dropped() - drops0
         self.assertEqual(rc, 0, "client failed (log %s):\n%s"
@@ -1495,8 +1540,9 @@ class Security(nbe2e.E2ECase):
               % (flood, took, flood / took, lost, sent,
                  drops, lines, causes))
         # session open/end lines, plus at most one line per cause a second
-        self.assertLessEqual(lines, 6 + len(causes) * (took + 1),
-                             resp.save())
+        if not os.environ.get("NB_FLOOD_DEBUG"):
+            self.assertLessEqual(lines, 6 + len(causes) * (took + 1),
+                                 resp.save())
 
 if __name__ == "__main__":
     nbe2e.main()
