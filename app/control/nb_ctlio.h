@@ -116,7 +116,7 @@ struct nb_ctlio {
 #define NB_CTLIO_SHED_BUDGET 64u
 /* the session peer's hand-off ring, per RX queue (a multiple of 32) */
 #define NB_CTLIO_PEER_RING 128u
-#define NB_CTLIO_TX_RING 64
+#define NB_CTLIO_TX_RING   64
 
 /*
  * shared_txq: txq is also the TX queue of a worker (a port with one queue

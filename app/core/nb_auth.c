@@ -83,8 +83,8 @@ cookie_raw(const uint8_t secret[NB_AUTH_SECRET], uint32_t epoch,
 	static const char label[] = "nbench cookie";
 	uint8_t e[4], i4[4], s[4];
 	const void *parts[] = {label, e, mac, i4, s, cn, rn};
-	const size_t lens[] = {sizeof(label) - 1, 4, 6, 4, 4, NB_AUTH_NONCE,
-			       NB_AUTH_RN};
+	const size_t lens[] = {sizeof(label) - 1, 4,	     6, 4, 4,
+			       NB_AUTH_NONCE,	  NB_AUTH_RN};
 
 	nb_put_be32(e, epoch);
 	nb_put_be32(i4, ip);
@@ -174,13 +174,12 @@ nb_auth_hello_key(struct nb_auth *a, const uint8_t *psk, size_t psk_len,
 
 	derive(a, label, sizeof(label) - 1, psk, psk_len, cn, zero, session);
 }
+
 static void
-tag_of(const struct nb_auth *a, const uint8_t *msg, size_t len,
-       uint8_t out[32])
+tag_of(const struct nb_auth *a, const uint8_t *msg, size_t len, uint8_t out[32])
 {
 	const void *parts[] = {a->cn, a->sn, msg};
-	const size_t lens[] = {NB_AUTH_NONCE, NB_AUTH_NONCE,
-			       len - NB_AUTH_TAG};
+	const size_t lens[] = {NB_AUTH_NONCE, NB_AUTH_NONCE, len - NB_AUTH_TAG};
 
 	nb_auth_hmac(a->key, sizeof(a->key), parts, lens, 3, out);
 }

@@ -55,8 +55,9 @@ void nb_auth_hmac(const uint8_t *key, size_t key_len, const void *const *parts,
  * responder's first seq (nonzero). */
 void nb_auth_cookie(const uint8_t secret[NB_AUTH_SECRET], uint32_t epoch,
 		    const uint8_t mac[6], uint32_t ip, uint32_t session,
-		    const uint8_t cn[NB_AUTH_NONCE], const uint8_t rn[NB_AUTH_RN],
-		    uint8_t cookie[NB_AUTH_NONCE], uint32_t *seq0);
+		    const uint8_t cn[NB_AUTH_NONCE],
+		    const uint8_t rn[NB_AUTH_RN], uint8_t cookie[NB_AUTH_NONCE],
+		    uint32_t *seq0);
 
 /*
  * Does cookie belong to this client in epoch `epoch` or the one before?

@@ -15,13 +15,13 @@
 #include "nb_search.h"
 #include "nb_units.h"
 
-#define NB_MAX_PORTS   32
-#define NB_MAX_STREAMS 1024
-#define NB_MAX_QUEUES  16
-#define NB_MAX_ALLOW   32   /* --allow entries */
-#define NB_MAX_ALLOW_VLAN 16 /* --allow-vlan ids */
-#define NB_MAX_PSK     1024 /* --auth-key file bytes */
-#define NB_MIN_PSK     32
+#define NB_MAX_PORTS	  32
+#define NB_MAX_STREAMS	  1024
+#define NB_MAX_QUEUES	  16
+#define NB_MAX_ALLOW	  32   /* --allow entries */
+#define NB_MAX_ALLOW_VLAN 16   /* --allow-vlan ids */
+#define NB_MAX_PSK	  1024 /* --auth-key file bytes */
+#define NB_MIN_PSK	  32
 /* a --no-auth responder's caps unless --max-rate/--max-time are given */
 #define NB_NO_AUTH_MAX_RATE 1e9
 #define NB_NO_AUTH_MAX_TIME 60
@@ -124,9 +124,9 @@ struct nb_config {
 	int allow_quit;		      /* responder: --allow-quit */
 	int no_auth; /* responder: --no-auth: serve keyless clients (else a
 		      * key is made at start when --auth-key is not given) */
-	char key_made[256]; /* responder: the key file it made at start
-			     * ("" when none), removed at exit */
-	struct nb_impair_cfg impair;  /* responder: --impair */
+	char key_made[256];	     /* responder: the key file it made at start
+				      * ("" when none), removed at exit */
+	struct nb_impair_cfg impair; /* responder: --impair */
 
 	/* suites (RFC 2544, nb_suite_opts.c); loopback and reflector */
 	unsigned int suite;    /* NB_SUITE_* bits; 0: one test */

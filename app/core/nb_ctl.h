@@ -70,9 +70,9 @@
 /* QUIT is padded with zeros to the size of the largest answer it can
  * earn (a tagged REJECT), so it can never be answered with more bytes
  * than it carried */
-#define NB_CTL_QUIT_PAD	  (2 + NB_CTL_REASON_STR) /* 130 */
-#define NB_CTL_QUIT_LEN	  (NB_CTL_PROOF_LEN + NB_CTL_QUIT_PAD)
-#define NB_CTL_WHY_STR	  160 /* an offload's reason */
+#define NB_CTL_QUIT_PAD (2 + NB_CTL_REASON_STR) /* 130 */
+#define NB_CTL_QUIT_LEN (NB_CTL_PROOF_LEN + NB_CTL_QUIT_PAD)
+#define NB_CTL_WHY_STR	160 /* an offload's reason */
 #define NB_CTL_ACCEPT_LEN                                                      \
 	(4 + NB_CTL_MACS_LEN + 16 + 4 * NB_CTL_WHY_STR)	 /* 704 */
 #define NB_CTL_REJECT_LEN	 (2 + NB_CTL_REASON_STR) /* 130 */

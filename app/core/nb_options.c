@@ -968,8 +968,7 @@ allow_vlan_entry(struct nb_config *cfg, const char *tok, char *why,
 
 /* --allow-vlan ID, repeatable, or a list */
 static int
-opt_allow_vlan(struct nb_config *cfg, const char *val, char *why,
-	       size_t whylen)
+opt_allow_vlan(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
 	return each_in_list(cfg, val, "a VLAN id 1..4094", allow_vlan_entry,
 			    why, whylen);

@@ -23,8 +23,8 @@ nb_rsp_set_posture(struct nb_rsp *r, unsigned int posture)
 enum nb_rsp_who
 nb_rsp_who(uint8_t type, unsigned int posture)
 {
-	enum nb_rsp_who opener = posture & NB_POSTURE_KEY ? NB_WHO_KEY_HOLDER
-							   : NB_WHO_ANYONE;
+	enum nb_rsp_who opener =
+		posture & NB_POSTURE_KEY ? NB_WHO_KEY_HOLDER : NB_WHO_ANYONE;
 
 	switch (type) {
 	case NB_CTL_HELLO:

@@ -102,22 +102,22 @@ int nb_policy_tcp_cap(const struct nb_config *cfg, uint32_t link_mbps,
  * per cause per second (a flood must not become a flood of log lines).
  */
 enum nb_refusal {
-	NB_REF_RATE = 0,  /* over the per-source or global rate: dropped */
-	NB_REF_UNTAGGED,  /* an untagged HELLO (not version 9): dropped */
-	NB_REF_POLICY,	  /* the address, or --allow: REJECT */
-	NB_REF_NO_KEY,	  /* a keyless client at a keyed responder: REJECT */
-	NB_REF_BAD_KEY,	  /* a HELLO whose tag fails: REJECT */
-	NB_REF_KEYED,	  /* a key holder at a --no-auth responder: REJECT */
-	NB_REF_BUSY,	  /* another session holds us: BUSY */
-	NB_REF_COOKIE,	  /* PARAMS/QUIT with a bad or stale cookie */
-	NB_REF_TAG,	  /* PARAMS/QUIT whose tag fails */
-	NB_REF_REPLAY,	  /* PARAMS/QUIT of a session already opened */
-	NB_REF_FULL,	  /* too many sessions in a cookie's life */
-	NB_REF_QUIT,	  /* QUIT the posture forbids: REJECT */
-	NB_REF_FOREIGN,	  /* the open session's messages from another
-			   * address, or with a bad tag */
-	NB_REF_VERSION,	  /* another protocol version */
-	NB_REF_AMPLIFY,	  /* its answer would be longer than it: dropped */
+	NB_REF_RATE = 0, /* over the per-source or global rate: dropped */
+	NB_REF_UNTAGGED, /* an untagged HELLO (not version 9): dropped */
+	NB_REF_POLICY,	 /* the address, or --allow: REJECT */
+	NB_REF_NO_KEY,	 /* a keyless client at a keyed responder: REJECT */
+	NB_REF_BAD_KEY,	 /* a HELLO whose tag fails: REJECT */
+	NB_REF_KEYED,	 /* a key holder at a --no-auth responder: REJECT */
+	NB_REF_BUSY,	 /* another session holds us: BUSY */
+	NB_REF_COOKIE,	 /* PARAMS/QUIT with a bad or stale cookie */
+	NB_REF_TAG,	 /* PARAMS/QUIT whose tag fails */
+	NB_REF_REPLAY,	 /* PARAMS/QUIT of a session already opened */
+	NB_REF_FULL,	 /* too many sessions in a cookie's life */
+	NB_REF_QUIT,	 /* QUIT the posture forbids: REJECT */
+	NB_REF_FOREIGN,	 /* the open session's messages from another
+			  * address, or with a bad tag */
+	NB_REF_VERSION,	 /* another protocol version */
+	NB_REF_AMPLIFY,	 /* its answer would be longer than it: dropped */
 	NB_REF_MAX,
 };
 

@@ -43,17 +43,17 @@
 #define NB_TCP_WSCALE_NONE 0xff
 
 /* Timers (ns) */
-#define NB_TCP_RTO_INIT_NS  1000000000ull /* RFC 6298 2.1 */
-#define NB_TCP_RTO_MIN_NS   200000000ull  /* Linux's floor, not 1 s */
-#define NB_TCP_RTO_MAX_NS   60000000000ull
-#define NB_TCP_DELACK_NS    40000000ull /* Linux's delayed-ACK minimum */
-#define NB_TCP_SYN_RETRIES  6 /* a client's SYN: 7 in 63 s, as Linux's */
+#define NB_TCP_RTO_INIT_NS 1000000000ull /* RFC 6298 2.1 */
+#define NB_TCP_RTO_MIN_NS  200000000ull	 /* Linux's floor, not 1 s */
+#define NB_TCP_RTO_MAX_NS  60000000000ull
+#define NB_TCP_DELACK_NS   40000000ull /* Linux's delayed-ACK minimum */
+#define NB_TCP_SYN_RETRIES 6 /* a client's SYN: 7 in 63 s, as Linux's */
 /* a listener's SYN-ACK, unanswered: resent 3 times (FreeBSD's syncache
  * limit), at 1, 3 and 7 s; the end fails (timed out, no RST) at 15 s:
  * a SYN from an address that never answers costs that much and no
  * more */
 #define NB_TCP_SYNACK_RETRIES 3
-#define NB_TCP_DATA_RETRIES 15 /* RTOs in a row before the connection dies */
+#define NB_TCP_DATA_RETRIES   15 /* RTOs in a row before the connection dies */
 
 /* The pattern's period: a prime, so no power-of-two misplacement of data
  * (a wrong 32-bit wrap, a 64 KiB slip) goes unseen. */

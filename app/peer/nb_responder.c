@@ -10,7 +10,6 @@
 #include <string.h>
 #include <unistd.h>
 
-
 #include "nb_drivers.h"
 #include "nb_log.h"
 #include "nb_port.h"
@@ -160,8 +159,7 @@ note(struct nb_peer *pr, enum nb_refusal c, const struct nb_udp_info *u,
 	if (!nb_refusal_note(&pr->refusals, c, nb_peer_now(pr), &more))
 		return;
 	NB_LOG(NOTICE,
-	       "refused " NB_MAC_FMT " (" NB_IP4_FMT "): %s%s%.0" PRIu64
-	       "%s",
+	       "refused " NB_MAC_FMT " (" NB_IP4_FMT "): %s%s%.0" PRIu64 "%s",
 	       NB_MAC_ARGS(u->src_mac), NB_IP4_ARGS(u->src_ip),
 	       why != NULL ? why : nb_refusal_name(c), more ? " [and " : "",
 	       more, more ? " more of this cause in the last second]" : "");
@@ -579,10 +577,9 @@ nb_responder_main(struct nb_app *app)
 	    nb_rsp_make_key(&app->cfg) != 0)
 		return -EPERM;
 	pr.on_msg = on_msg;
-	nb_rsp_set_posture(&pr.rsp,
-			   (cfg->psk_len ? NB_POSTURE_KEY : 0) |
-				   (cfg->allow_quit ? NB_POSTURE_ALLOW_QUIT
-						    : 0));
+	nb_rsp_set_posture(
+		&pr.rsp, (cfg->psk_len ? NB_POSTURE_KEY : 0) |
+				 (cfg->allow_quit ? NB_POSTURE_ALLOW_QUIT : 0));
 	ret = nb_peer_open(&pr, app, 0,
 			   cfg->have_ip ? cfg->ip : NB_DEFAULT_DST_IP);
 	if (ret != 0) {

@@ -25,8 +25,8 @@ int
 nb_rsp_make_key(struct nb_config *cfg)
 {
 	const char *rt = rte_eal_get_runtime_dir();
-	const char *prefix = strrchr(rt, '/') != NULL ? strrchr(rt, '/') + 1
-						      : rt;
+	const char *prefix =
+		strrchr(rt, '/') != NULL ? strrchr(rt, '/') + 1 : rt;
 	const char *xdg = getenv("XDG_RUNTIME_DIR");
 	char dir[192], why[384];
 	int ret;
@@ -98,4 +98,3 @@ nb_rsp_report_refusals(const struct nb_refusals *r)
 	if (at)
 		NB_LOG(NOTICE, "refused or ignored: %s", line);
 }
-

@@ -229,8 +229,8 @@ version_mismatch(struct nb_peer *pr, const struct nb_udp_info *u,
 	if (nb_refusal_note(&pr->refusals, NB_REF_VERSION, nb_peer_now(pr),
 			    &more))
 		NB_LOG(WARNING,
-		       "control message of another protocol version from "
-		       NB_IP4_FMT ": version mismatch%s%.0" PRIu64 "%s",
+		       "control message of another protocol version "
+		       "from " NB_IP4_FMT ": version mismatch%s%.0" PRIu64 "%s",
 		       NB_IP4_ARGS(u->src_ip), more ? " [and " : "", more,
 		       more ? " more in the last second]" : "");
 	nb_peer_send_raw(pr, &e, u->src_mac, u->src_ip, NULL);

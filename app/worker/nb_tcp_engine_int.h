@@ -50,7 +50,6 @@ void nb_tcpw_send_rst(struct nb_tcpjob *j, const struct nb_flow *in,
 void nb_tcpw_open_all(struct nb_tcpjob *j, uint64_t now);
 /* End e has finished (nb_tcp_finished): counted, or for a listener's
  * half-open end freed (accept_any).  Once per end: done_ns set. */
-void nb_tcpw_end_done(struct nb_tcpjob *j, struct nb_tcp_end *e,
-		      uint64_t now);
+void nb_tcpw_end_done(struct nb_tcpjob *j, struct nb_tcp_end *e, uint64_t now);
 
 #endif /* NB_TCP_ENGINE_INT_H */

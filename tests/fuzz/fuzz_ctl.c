@@ -74,11 +74,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (m.type == NB_CTL_RESULTS) {
 		r = nb_ctl_results_put(blob, sizeof(blob), &m.u.res);
 		NB_FUZZ_CHECK(r == 0 || r == -ENOSPC);
-		NB_FUZZ_CHECK((r == -ENOSPC) == (m.u.res.total_len >
-						 sizeof(blob)));
+		NB_FUZZ_CHECK((r == -ENOSPC) ==
+			      (m.u.res.total_len > sizeof(blob)));
 		if (r == 0)
 			NB_FUZZ_CHECK(memcmp(blob + (size_t)m.u.res.part *
-							    NB_CTL_CHUNK,
+							     NB_CTL_CHUNK,
 					     m.u.res.chunk,
 					     m.u.res.chunk_len) == 0);
 	}
