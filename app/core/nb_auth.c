@@ -258,7 +258,7 @@ nb_auth_make_key(const char *dir, const char *name, uint8_t *psk,
 	if (fd < 0 || write(fd, text, (size_t)n + 1) != n + 1) {
 		ret = errno ? -errno : -EIO; /* a short write sets none */
 		snprintf(why, whylen, "cannot write %s: %s", path,
-			 strerror(errno));
+			 strerror(-ret));
 		if (fd >= 0) {
 			close(fd);
 			unlink(path);

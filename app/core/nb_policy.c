@@ -26,6 +26,15 @@ allowed(const struct nb_config *cfg, const uint8_t mac[6], uint32_t ip)
 }
 
 int
+nb_policy_answerable(const uint8_t mac[6], uint32_t ip)
+{
+	static const uint8_t zero[6];
+
+	return !(mac[0] & 1) && memcmp(mac, zero, 6) != 0 && ip != 0 &&
+	       ip != 0xffffffffu && (ip >> 24) != 127 && (ip >> 28) != 0xe;
+}
+
+int
 nb_policy_peer(const struct nb_config *cfg, const uint8_t mac[6], uint32_t ip,
 	       char *why, size_t whylen)
 {

@@ -26,6 +26,14 @@ int nb_policy_peer(const struct nb_config *cfg, const uint8_t mac[6],
 		   uint32_t ip, char *why, size_t whylen);
 
 /*
+ * May anything at all be sent back to this source?  Not to a broadcast,
+ * multicast or zero MAC, nor to IPv4 0.0.0.0, 255.255.255.255, 127/8 or
+ * 224/4 (an answer there would reach every host, or none): 1 yes, 0 no.
+ * The address rules of nb_policy_peer without --allow.
+ */
+int nb_policy_answerable(const uint8_t mac[6], uint32_t ip);
+
+/*
  * Does the test fit the responder's caps?  Duration plus warm-up at most
  * --max-time; with --packets and no --time, packets at the asked rate (or
  * at the link's rate for "max") at most --max-time; the rate in the cap's

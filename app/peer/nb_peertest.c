@@ -311,6 +311,7 @@ tcp_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 			      &pp.cap_rate, &pp.cap_unit, err, errlen) != 0)
 		return -EPERM;
 	pp.ctl_rings = pr->io.rings;
+	pp.ctl_rings_peer = pr->io.peer_rings;
 	pr->ctltx = pp.ctl_tx = tcp_ctltx(pr);
 	if (pr->io.shared_txq && pr->ctltx == NULL) {
 		snprintf(err, errlen, "out of hugepage memory");

@@ -170,7 +170,8 @@ note(struct nb_peer *pr, enum nb_refusal c, const struct nb_udp_info *u,
 /*
  * An answer to a datagram of no open session: never longer than that
  * datagram (an attacker on the segment must not be able to make us
- * amplify what it sends to a forged address).  0 sent, -1 dropped.
+ * amplify what it sends to a forged address), and never to a group
+ * address (it would reach every host).  0 sent, -1 dropped.
  */
 static int
 answer(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *r,
@@ -179,6 +180,10 @@ answer(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *r,
 	int len;
 
 	r->tagged = a != NULL;
+	if (!nb_policy_answerable(u->src_mac, u->src_ip)) {
+		note(pr, NB_REF_POLICY, u, "no answer to a group address");
+		return -1;
+	}
 	len = nb_ctl_encoded_len(r);
 	if (len < 0 || (size_t)len > u->payload_len) {
 		note(pr, NB_REF_AMPLIFY, u, NULL);
@@ -230,9 +235,11 @@ hello_key_ok(struct nb_peer *pr, const struct nb_udp_info *u,
 {
 	const struct nb_config *cfg = &pr->app->cfg;
 	int has_key = (m->u.conf.flags & NB_CTL_CONF_F_KEY) != 0;
+	int keyed =
+		nb_rsp_who(NB_CTL_HELLO, pr->rsp.posture) == NB_WHO_KEY_HOLDER;
 	struct nb_auth a;
 
-	if (cfg->psk_len && !has_key) {
+	if (keyed && !has_key) {
 		refuse(pr, u, m->session, 1, NB_CTL_CODE_AUTH, NB_REF_NO_KEY,
 		       "this responder serves key holders only: give the "
 		       "client --auth-key FILE, a copy of the key its start-up "
@@ -240,7 +247,7 @@ hello_key_ok(struct nb_peer *pr, const struct nb_udp_info *u,
 		       NULL);
 		return -1;
 	}
-	if (!cfg->psk_len && has_key) {
+	if (!keyed && has_key) {
 		refuse(pr, u, m->session, 1, NB_CTL_CODE_AUTH, NB_REF_KEYED,
 		       "this responder has no key (--no-auth): run the client "
 		       "without --auth-key",
@@ -251,7 +258,7 @@ hello_key_ok(struct nb_peer *pr, const struct nb_udp_info *u,
 			  m->session);
 	if (nb_auth_verify(&a, u->payload, u->payload_len))
 		return 0;
-	if (cfg->psk_len)
+	if (keyed)
 		refuse(pr, u, m->session, 1, NB_CTL_CODE_AUTH, NB_REF_BAD_KEY,
 		       "wrong key: the client's --auth-key is not this "
 		       "responder's",
@@ -583,8 +590,7 @@ nb_responder_main(struct nb_app *app)
 	ret = nb_peer_open(&pr, app, 0,
 			   cfg->have_ip ? cfg->ip : NB_DEFAULT_DST_IP);
 	if (ret != 0) {
-		if (cfg->key_made[0] != '\0')
-			unlink(cfg->key_made);
+		nb_rsp_drop_key(&app->cfg);
 		return ret;
 	}
 	mac = app->ports[0].desc.mac;
@@ -639,8 +645,7 @@ nb_responder_main(struct nb_app *app)
 		nb_peer_nap(&pr);
 	nb_peer_close(&pr);
 	nb_rsp_report_refusals(&pr.refusals);
-	if (cfg->key_made[0] != '\0')
-		unlink(cfg->key_made);
+	nb_rsp_drop_key(&app->cfg);
 	printf("dpdk-nbench responder: exiting\n");
 	return 0;
 }

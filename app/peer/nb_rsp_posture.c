@@ -4,10 +4,14 @@
  * default), the start-up line that says what it allows, and the exit
  * summary of what it refused.  Admission itself is nb_responder.c's.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <rte_eal.h>
@@ -15,6 +19,28 @@
 #include "nb_auth.h"
 #include "nb_log.h"
 #include "nb_rsp_posture.h"
+
+/*
+ * The key file this process made, held open under an exclusive flock for
+ * its life: another responder with the same file prefix (possible with
+ * --in-memory or --no-shconf, which drop EAL's own lock) must neither
+ * replace it nor remove it.
+ */
+static int key_fd = -1;
+
+/* 1 if another live process holds the key file at path. */
+static int
+key_held_elsewhere(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int held;
+
+	if (fd < 0)
+		return 0;
+	held = flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+	close(fd);
+	return held;
+}
 
 /*
  * Secure by default: without --auth-key or --no-auth the responder makes
@@ -28,26 +54,66 @@ nb_rsp_make_key(struct nb_config *cfg)
 	const char *prefix =
 		strrchr(rt, '/') != NULL ? strrchr(rt, '/') + 1 : rt;
 	const char *xdg = getenv("XDG_RUNTIME_DIR");
-	char dir[192], why[384];
+	char dir[192], why[384], path[sizeof(cfg->key_made)];
 	int ret;
 
+	if (prefix[0] == '\0')
+		prefix = "rte";
 	if (geteuid() == 0 || xdg == NULL || xdg[0] != '/')
 		snprintf(dir, sizeof(dir), "%s", NB_KEY_DIR);
 	else
 		snprintf(dir, sizeof(dir), "%s/dpdk-nbench", xdg);
-	ret = nb_auth_make_key(dir, prefix[0] ? prefix : "rte", cfg->psk,
-			       &cfg->psk_len, cfg->key_made,
-			       sizeof(cfg->key_made), why, sizeof(why));
+	snprintf(path, sizeof(path), "%s/%s.key", dir, prefix);
+	if (key_held_elsewhere(path)) {
+		fprintf(stderr,
+			"dpdk-nbench: another responder with file prefix %s "
+			"holds its key %s: give this one another --file-prefix "
+			"(or --auth-key FILE)\n",
+			prefix, path);
+		return -EBUSY;
+	}
+	ret = nb_auth_make_key(dir, prefix, cfg->psk, &cfg->psk_len,
+			       cfg->key_made, sizeof(cfg->key_made), why,
+			       sizeof(why));
+	if (ret == 0) {
+		key_fd = open(cfg->key_made, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (key_fd < 0 || flock(key_fd, LOCK_EX | LOCK_NB) != 0) {
+			snprintf(why, sizeof(why),
+				 "%s was taken by another process as it was "
+				 "made",
+				 cfg->key_made);
+			ret = -EBUSY;
+		}
+	}
 	if (ret != 0) {
 		fprintf(stderr,
 			"dpdk-nbench: cannot make the responder's key: %s; "
 			"give --auth-key FILE, or --no-auth to serve clients "
 			"without a key\n",
 			why);
+		if (key_fd >= 0)
+			close(key_fd);
+		key_fd = -1;
 		cfg->key_made[0] = '\0';
 		return ret;
 	}
 	return 0;
+}
+
+void
+nb_rsp_drop_key(struct nb_config *cfg)
+{
+	struct stat mine, there;
+
+	if (cfg->key_made[0] == '\0' || key_fd < 0)
+		return;
+	/* only the file we made: never one put in its place since */
+	if (fstat(key_fd, &mine) == 0 && lstat(cfg->key_made, &there) == 0 &&
+	    mine.st_dev == there.st_dev && mine.st_ino == there.st_ino)
+		unlink(cfg->key_made);
+	close(key_fd);
+	key_fd = -1;
+	cfg->key_made[0] = '\0';
 }
 
 void
@@ -62,8 +128,9 @@ nb_rsp_say_posture(const struct nb_config *cfg)
 		       cfg->max_rate.kind == NB_RATE_PPS
 			       ? cfg->max_rate.value
 			       : cfg->max_rate.value / 1e6,
-		       cfg->max_rate.kind == NB_RATE_PPS ? "frames/s"
-							 : "Mbit/s",
+		       cfg->max_rate.kind == NB_RATE_PPS      ? "frames/s"
+		       : cfg->max_rate.kind == NB_RATE_BPS_L2 ? "Mbit/s (L2)"
+							      : "Mbit/s",
 		       cfg->max_time,
 		       cfg->allow_quit ? "; anyone may stop it (--allow-quit)"
 				       : "");

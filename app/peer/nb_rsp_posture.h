@@ -9,10 +9,15 @@
 /*
  * Without --auth-key or --no-auth: a key of the responder's own in
  * NB_KEY_DIR/PREFIX.key (or $XDG_RUNTIME_DIR/dpdk-nbench for a user), into
- * cfg->psk, its path in cfg->key_made.  0, or -errno with the reason on
- * stderr.
+ * cfg->psk, its path in cfg->key_made, held under a flock until
+ * nb_rsp_drop_key (a live responder's key is never replaced: -EBUSY).
+ * 0, or -errno with the reason on stderr.
  */
 int nb_rsp_make_key(struct nb_config *cfg);
+
+/* At exit: remove that key file if it is still the one made, and let it
+ * go. */
+void nb_rsp_drop_key(struct nb_config *cfg);
 
 /* The start-up line: --no-auth's reach and caps, or the key's file and
  * fingerprint. */

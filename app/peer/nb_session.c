@@ -220,8 +220,9 @@ version_mismatch(struct nb_peer *pr, const struct nb_udp_info *u,
 		 NB_CTL_VERSION, NB_VERSION);
 	len = nb_ctl_encoded_len(&e);
 	/* never more bytes back than came in (every version's HELLO is
-	 * longer than this answer) */
-	if (len < 0 || (size_t)len > u->payload_len) {
+	 * longer than this answer), never to a group address */
+	if (len < 0 || (size_t)len > u->payload_len ||
+	    !nb_policy_answerable(u->src_mac, u->src_ip)) {
 		nb_refusal_note(&pr->refusals, NB_REF_AMPLIFY, nb_peer_now(pr),
 				&more);
 		return;
@@ -242,7 +243,14 @@ on_datagram(void *ctx, const struct nb_udp_info *u)
 {
 	struct nb_peer *pr = ctx;
 	struct nb_ctl_msg m;
-	int ret = nb_ctl_decode(u->payload, u->payload_len, &m);
+	int ret;
+
+	/* what the debug line shows when the magic is wrong (the decoder
+	 * then fills nothing; the whole struct is too big to clear per
+	 * datagram under a flood) */
+	m.type = 0;
+	m.session = m.seq = 0;
+	ret = nb_ctl_decode(u->payload, u->payload_len, &m);
 
 	NB_LOG(DEBUG, "ctl %s rx %s session %08x seq %u ret %d",
 	       pr->client ? "client" : "responder",

@@ -94,6 +94,9 @@ job_make(struct tcprun *t, uint16_t port, int server, char *err, size_t errlen)
 	j->queue = 0;
 	j->nb_rxq = t->is_peer ? t->pp.nb_rxq : 1;
 	j->ctl_rings = t->is_peer ? t->pp.ctl_rings : NULL;
+	j->ctl_rings_peer = t->is_peer ? t->pp.ctl_rings_peer : NULL;
+	if (t->is_peer)
+		memcpy(j->ctl_peer_mac, t->pp.peer_mac, 6);
 	j->mac_bind = (uint8_t)t->is_peer;
 	if (t->is_peer) {
 		j->nb_alt = t->pp.nb_peer_alt;
@@ -347,6 +350,25 @@ tcprun_free(struct tcprun *t)
 	json_decref(t->intervals);
 }
 
+/*
+ * accept_any: an end past the connections that is neither free nor closed
+ * is a handshake under way (a SYN-ACK or its ACK lost and retried, or an
+ * end whose handshake is done and that joins the connections with its
+ * next segment): the listener is not finished while one is (a stranger's
+ * SYN keeps it at most its SYN-ACK schedule, NB_TCP_SYNACK_RETRIES).
+ */
+static int
+half_open(const struct nb_tcpjob *j)
+{
+	uint64_t i = __atomic_load_n(&j->accepted, __ATOMIC_ACQUIRE);
+
+	for (; i < j->n; i++)
+		if (j->ends[i].c.state != NB_TCP_LISTEN &&
+		    j->ends[i].c.state != NB_TCP_CLOSED)
+			return 1;
+	return 0;
+}
+
 /* Every connection closed: all of them, or those a listener took. */
 int
 tcprun_all_finished(const struct tcprun *t)
@@ -355,7 +377,7 @@ tcprun_all_finished(const struct tcprun *t)
 		return 0;
 	if (t->sj && t->sj->accept_any)
 		return t->sj->accepted > 0 &&
-		       t->sj->finished == t->sj->accepted;
+		       t->sj->finished == t->sj->accepted && !half_open(t->sj);
 	return t->sj == NULL || t->sj->finished == t->n;
 }
 

@@ -54,6 +54,7 @@ struct nb_tcppeer {
 	uint8_t cap_unit;
 	uint64_t cap_rate;
 	struct rte_ring *const *ctl_rings;
+	struct rte_ring *const *ctl_rings_peer; /* the peer's frames */
 	struct nb_ctltx *ctl_tx; /* NULL: control sends on its own queue */
 	/* the client: how the responder set its side up (its ACCEPT) */
 	int peer_setup_known;

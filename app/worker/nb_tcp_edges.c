@@ -146,10 +146,17 @@ nb_tcpw_to_control(struct nb_tcpjob *j, uint16_t q, struct rte_mbuf *m)
 		nb_frame_parse(rte_pktmbuf_mtod(m, const uint8_t *),
 			       m->data_len, m->pkt_len, &st);
 
+	struct rte_ring *r;
+
 	if (kind < NB_FRAME_CONTROL)
 		return 0;
+	r = j->ctl_rings_peer != NULL &&
+			    memcmp(rte_pktmbuf_mtod(m, const uint8_t *) + 6,
+				   j->ctl_peer_mac, 6) == 0
+		    ? j->ctl_rings_peer[q]
+		    : j->ctl_rings[q];
 	m->hash.usr = kind;
-	if (rte_ring_sp_enqueue(j->ctl_rings[q], m) == 0) {
+	if (rte_ring_sp_enqueue(r, m) == 0) {
 		j->ctl_handed++;
 	} else {
 		j->ctl_dropped++;

@@ -75,6 +75,10 @@ struct nb_tcpjob {
 	 * the control lcore, which answers ARP then */
 	uint16_t nb_rxq;
 	struct rte_ring *const *ctl_rings;
+	/* and those from the peer's MAC (ctl_peer_mac) into ctl_rings_peer,
+	 * which a flood from other MACs cannot fill */
+	struct rte_ring *const *ctl_rings_peer;
+	uint8_t ctl_peer_mac[6];
 	/* peer mode: an end takes segments from its peer's MAC only (as
 	 * the UDP receivers count data), others are counted foreign */
 	uint8_t mac_bind;

@@ -1123,6 +1123,41 @@ test_vlan_policy(void **state)
 	}
 }
 
+/*
+ * Nothing is ever sent back to a group or null address: every MAC with
+ * the group bit (each first byte with bit 0 set), the zero MAC, and the
+ * IPv4 sources 0, 255.255.255.255, 127/8 and 224/4 (their edges), while
+ * unicast neighbours of each are answerable.
+ */
+static void
+test_answerable(void **state)
+{
+	static const uint32_t bad_ip[] = {
+		0,	     0xffffffffu, 0x7f000000u,	   0x7fffffffu,
+		0xe0000000u, 0xefffffffu, 0xf0000000u - 1,
+	};
+	static const uint32_t good_ip[] = {
+		0x00000001u, 0x7effffffu, 0x80000000u, 0xdfffffffu,
+		0xf0000000u, 0xfffffffeu, 0xc6120001u,
+	};
+	uint8_t mac[6] = {2, 0, 0, 0, 0, 1};
+	static const uint8_t zero[6];
+	unsigned int b, i;
+
+	(void)state;
+	for (b = 0; b < 256; b++) {
+		mac[0] = (uint8_t)b;
+		assert_int_equal(nb_policy_answerable(mac, 0xc6120001u),
+				 !(b & 1));
+	}
+	assert_int_equal(nb_policy_answerable(zero, 0xc6120001u), 0);
+	mac[0] = 2;
+	for (i = 0; i < sizeof(bad_ip) / sizeof(bad_ip[0]); i++)
+		assert_int_equal(nb_policy_answerable(mac, bad_ip[i]), 0);
+	for (i = 0; i < sizeof(good_ip) / sizeof(good_ip[0]); i++)
+		assert_int_equal(nb_policy_answerable(mac, good_ip[i]), 1);
+}
+
 int
 main(void)
 {
@@ -1146,6 +1181,7 @@ main(void)
 		cmocka_unit_test(test_refusal_model),
 		cmocka_unit_test(test_refusal_names),
 		cmocka_unit_test(test_vlan_policy),
+		cmocka_unit_test(test_answerable),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
