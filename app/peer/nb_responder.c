@@ -582,7 +582,7 @@ nb_responder_main(struct nb_app *app)
 	pr.own_vlan = app->cfg.vlan_id;
 	if (!app->cfg.no_auth && app->cfg.psk_len == 0 &&
 	    nb_rsp_make_key(&app->cfg) != 0)
-		return -EPERM;
+		return 1; /* the exit code of a runtime failure */
 	pr.on_msg = on_msg;
 	nb_rsp_set_posture(
 		&pr.rsp, (cfg->psk_len ? NB_POSTURE_KEY : 0) |
@@ -591,7 +591,7 @@ nb_responder_main(struct nb_app *app)
 			   cfg->have_ip ? cfg->ip : NB_DEFAULT_DST_IP);
 	if (ret != 0) {
 		nb_rsp_drop_key(&app->cfg);
-		return ret;
+		return 1;
 	}
 	mac = app->ports[0].desc.mac;
 	printf("dpdk-nbench responder on port %u (%s) mac " NB_MAC_FMT

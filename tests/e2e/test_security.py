@@ -324,6 +324,7 @@ class Security(nbe2e.E2ECase):
         self.addCleanup(self.teardown_net)
         self.setup_net()
         self.procs = []
+        self.own_keys = []
         self.resp_key = None
         self.addCleanup(self.kill_all)
 
@@ -383,6 +384,9 @@ class Security(nbe2e.E2ECase):
     def kill_all(self):
         for p in self.procs:
             p.kill()
+        for path in self.own_keys:
+            if os.path.exists(path):
+                os.unlink(path)
 
     def nbench(self, end, cpu, tool, name=None, debug=False, key=True):
         eal = ["--no-pci", "--lcores", "0@%d,1@%d,2@%d" % (cpu, cpu, cpu),
@@ -414,6 +418,9 @@ class Security(nbe2e.E2ECase):
             m = r.wait_for(r"key (\S+) \(fingerprint ([0-9a-f:]{23})\)",
                            key="out")
             self.resp_key = m.group(1)
+            if "--auth-key" not in extra:
+                # the responder removes it at exit; not when killed
+                self.own_keys.append(self.resp_key)
             if "--auth-key" in extra:
                 self.assertEqual(self.resp_key,
                                  extra[list(extra).index("--auth-key") + 1])
