@@ -270,16 +270,19 @@ nb_launch() {
 # JSON in $tmp/NAME.json. Sets SHARE (the client's worker), RX_SHARE (the
 # responder's) and STEAL.
 peer_launch() {
-	local name=$1 sock=$tmp/$1.sock s0 rwrap cwrap i
+	local name=$1 sock=$tmp/$1.sock key=$tmp/$1.key s0 rwrap cwrap i
 	shift
 	PREFIXES+=("${tag}${name}r" "${tag}${name}c")
+	# both ends hold one key (a responder serves key holders only)
+	(umask 077 && head -c 32 /dev/urandom | base64 >"$key")
 	local rsp=("$NBENCH" --no-pci --lcores "0@0,1@0,2@0" --file-prefix "${tag}${name}r"
 		--log-level lib.eal:error
 		--vdev "net_memif0,role=server,socket=$sock,rsize=14,mac=02:00:00:00:00:02"
-		-- --one-off --max-rate 100G)
+		-- --one-off --max-rate 100G --auth-key "$key")
 	local cli=("$NBENCH" --no-pci --lcores "0@0,1@0,2@1" --file-prefix "${tag}${name}c"
 		--log-level lib.eal:error --vdev "net_memif0,role=client,socket=$sock,rsize=14"
-		-- --peer 02:00:00:00:00:02 --time "$time_s" --json --interval 0 "$@")
+		-- --peer 02:00:00:00:00:02 --auth-key "$key" --time "$time_s" --json
+		--interval 0 "$@")
 	announce "$name" "responder and client, $time_s s"
 	show_cmd "${rsp[@]}"
 	show_cmd "${cli[@]}"
