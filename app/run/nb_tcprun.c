@@ -350,25 +350,6 @@ tcprun_free(struct tcprun *t)
 	json_decref(t->intervals);
 }
 
-/*
- * accept_any: an end past the connections that is neither free nor closed
- * is a handshake under way (a SYN-ACK or its ACK lost and retried, or an
- * end whose handshake is done and that joins the connections with its
- * next segment): the listener is not finished while one is (a stranger's
- * SYN keeps it at most its SYN-ACK schedule, NB_TCP_SYNACK_RETRIES).
- */
-static int
-half_open(const struct nb_tcpjob *j)
-{
-	uint64_t i = __atomic_load_n(&j->accepted, __ATOMIC_ACQUIRE);
-
-	for (; i < j->n; i++)
-		if (j->ends[i].c.state != NB_TCP_LISTEN &&
-		    j->ends[i].c.state != NB_TCP_CLOSED)
-			return 1;
-	return 0;
-}
-
 /* Every connection closed: all of them, or those a listener took. */
 int
 tcprun_all_finished(const struct tcprun *t)
@@ -377,7 +358,8 @@ tcprun_all_finished(const struct tcprun *t)
 		return 0;
 	if (t->sj && t->sj->accept_any)
 		return t->sj->accepted > 0 &&
-		       t->sj->finished == t->sj->accepted && !half_open(t->sj);
+		       t->sj->finished == t->sj->accepted &&
+		       !nb_tcpw_handshakes_pending(t->sj);
 	return t->sj == NULL || t->sj->finished == t->n;
 }
 

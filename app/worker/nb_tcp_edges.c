@@ -81,6 +81,18 @@ half_open(const struct nb_tcpjob *j, const struct nb_tcp_end *e)
 	return e >= j->ends + j->accepted;
 }
 
+int
+nb_tcpw_handshakes_pending(const struct nb_tcpjob *j)
+{
+	uint64_t i = __atomic_load_n(&j->accepted, __ATOMIC_ACQUIRE);
+
+	for (; i < j->n; i++)
+		if (j->ends[i].c.state != NB_TCP_LISTEN &&
+		    j->ends[i].c.state != NB_TCP_CLOSED)
+			return 1;
+	return 0;
+}
+
 void
 nb_tcpw_end_done(struct nb_tcpjob *j, struct nb_tcp_end *e, uint64_t now)
 {

@@ -162,4 +162,13 @@ struct nb_tcpwork {
 /* rte_eal_remote_launch entry point: arg is a struct nb_tcpwork. */
 int nb_tcp_worker_main(void *arg);
 
+/*
+ * accept_any, read from another lcore: 1 while an end past the
+ * connections is neither free nor closed, a handshake under way (a
+ * SYN-ACK or its ACK lost and retried, or one done whose end joins the
+ * connections with its next segment).  A listener is not finished while
+ * one is; a stranger's SYN holds it at most its SYN-ACK schedule.
+ */
+int nb_tcpw_handshakes_pending(const struct nb_tcpjob *j);
+
 #endif /* NB_TCP_ENGINE_H */
