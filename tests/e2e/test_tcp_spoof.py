@@ -24,6 +24,7 @@ import time
 import unittest
 
 import nbe2e
+import test_tcp_kernel
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PEER = os.path.join(HERE, "tcp_peer.py")
@@ -111,17 +112,14 @@ def sh(*args, check=True, timeout=30):
                           text=True, timeout=timeout)
 
 
-class Spoof(nbe2e.E2ECase):
+class Spoof(test_tcp_kernel.NetCase):
+    """Namespaces, background processes and their stop: NetCase's."""
     runs = 0
 
     def setUp(self):
         super().setUp()
-        if os.geteuid() != 0:
-            self.skipTest("needs root for network namespaces")
         Spoof.runs += 1
         self.p = "nbs%d_%d" % (os.getpid() % 100000, Spoof.runs)
-        self.spaces = []
-        self.addCleanup(self.teardown_net)
         self.a, self.k = self.netns("a"), self.netns("k")
         sh("ip", "-n", self.a, "link", "add", "vt0", "type", "veth", "peer",
            "name", "vk", "netns", self.k)
@@ -135,30 +133,6 @@ class Spoof(nbe2e.E2ECase):
         sh("ip", "-n", self.k, "addr", "add", "198.19.0.100/15", "dev", "vk")
         self.mac = sh("ip", "netns", "exec", self.a, "cat",
                       "/sys/class/net/vt0/address").stdout.strip()
-
-    def netns(self, tag):
-        ns = self.p + tag
-        sh("ip", "netns", "add", ns)
-        self.spaces.append(ns)
-        sh("ip", "-n", ns, "link", "set", "lo", "up")
-        return ns
-
-    def teardown_net(self):
-        for ns in self.spaces:
-            sh("ip", "netns", "del", ns, check=False)
-
-    def bg(self, ns, argv):
-        p = subprocess.Popen(["ip", "netns", "exec", ns] + argv,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True, start_new_session=True)
-        self.addCleanup(self.stop, p)
-        return p
-
-    @staticmethod
-    def stop(p, sig=signal.SIGKILL):
-        if p.poll() is None:
-            os.killpg(p.pid, sig)   # our own process group only
-        return p.communicate(timeout=30)
 
     def listener(self):
         """The tool listening on 198.19.0.1:5201 for one connection."""
