@@ -183,41 +183,39 @@ close_capture(struct nb_app *app)
 	       (unsigned long long)c.written, (unsigned long long)c.dropped);
 }
 
-int
-main(int argc, char **argv)
+/*
+ * The tool's options (before EAL: a usage error needs no hugepages), the
+ * --config file, --help and --version (these exit here); *dd becomes -2
+ * for --help/--version given alone.
+ */
+static void
+parse_args(struct nb_app *app, int argc, char **argv, int *dd)
 {
-	static struct nb_app app;
-	struct nb_config *cfg = &app.cfg;
-	int dd = find_dashdash(argc, argv), eal_argc, ret, code, pdump;
+	struct nb_config *cfg = &app->cfg;
 	char err[320];
+	int ret;
 
-	/* A far end that leaves closes the sockets some drivers write to
-	 * (vhost-user: virtio-user's stop messages; memif): a write then
-	 * fails with EPIPE, which the driver reports, instead of the signal
-	 * ending the tool before its report. */
-	signal(SIGPIPE, SIG_IGN);
 	nb_config_defaults(cfg);
-	/* The tool's options first: a usage error needs no hugepages. */
-	if (dd < 0 && argc > 1 &&
+	if (*dd < 0 && argc > 1 &&
 	    (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	     strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0)) {
 		ret = nb_options_parse(cfg, 2, argv, err, sizeof(err));
-		dd = -2;
+		*dd = -2;
 	} else {
-		check_eal_side(argc, argv, dd);
-		ret = dd >= 0 ? nb_options_parse(cfg, argc - dd, argv + dd, err,
-						 sizeof(err))
-			      : 0;
+		check_eal_side(argc, argv, *dd);
+		ret = *dd >= 0 ? nb_options_parse(cfg, argc - *dd, argv + *dd,
+						  err, sizeof(err))
+			       : 0;
 	}
 	if (ret != 0) {
 		/* --json (or --json-stream) is owed a document even now */
-		if (dd >= 0)
-			json_hint(&app, argc - dd, argv + dd);
+		if (*dd >= 0)
+			json_hint(app, argc - *dd, argv + *dd);
 		die(EXIT_USAGE, "%s", err);
 	}
 	if (cfg->config[0] &&
 	    nb_config_load(cfg, cfg->config, err, sizeof(err)) != 0) {
-		json_hint(&app, 0, NULL);
+		json_hint(app, 0, NULL);
 		die(EXIT_USAGE, "%s", err);
 	}
 	if (cfg->help) {
@@ -226,16 +224,25 @@ main(int argc, char **argv)
 		       "--file-prefix, ...): see the DPDK EAL\n"
 		       "documentation; docs/usage.md lists the ones this "
 		       "tool's tests use.\n");
-		return 0;
+		exit(0);
 	}
 	if (cfg->version) {
 		printf(PROG " %s (%s)\n", NB_VERSION, rte_version());
-		return 0;
+		exit(0);
 	}
-	/* Every check before anything is created (--logfile) or started. */
-	nb_output_init(&app.out, cfg, stdout, 0);
-	fatal_out = &app.out;
-	fatal_emitted = &app.emitted;
+}
+
+/* Every check before anything is created (--logfile) or started; the
+ * output, and the --capture file opened. */
+static void
+prepare_output(struct nb_app *app)
+{
+	struct nb_config *cfg = &app->cfg;
+	char err[320];
+
+	nb_output_init(&app->out, cfg, stdout, 0);
+	fatal_out = &app->out;
+	fatal_emitted = &app->emitted;
 	if (nb_config_check(cfg, err, sizeof(err)) != 0)
 		die(EXIT_USAGE, "%s", err);
 	if (cfg->logfile[0]) {
@@ -250,14 +257,21 @@ main(int argc, char **argv)
 			die(1, "cannot redirect stdout to %s: %s", cfg->logfile,
 			    strerror(errno));
 	}
-	nb_output_init(&app.out, cfg, stdout, isatty(STDOUT_FILENO));
+	nb_output_init(&app->out, cfg, stdout, isatty(STDOUT_FILENO));
 	if (cfg->capture.active &&
 	    nb_capture_open(&cfg->capture, err, sizeof(err)) != 0)
 		die(EXIT_USAGE, "%s", err);
+}
+
+/* EAL up (the arguments before '--'), the clock's first reading, the
+ * signals, telemetry; returns whether dpdk-dumpcap can attach. */
+static int
+start_eal(struct nb_app *app, int argc, char **argv, int dd)
+{
+	int eal_argc = dd >= 0 ? dd : argc, ret, pdump;
 
 	/* Keep stdout for results: EAL and PMD logs go to stderr. */
 	rte_openlog_stream(stderr);
-	eal_argc = dd >= 0 ? dd : argc;
 	nb_setup_note_eal(eal_argc, argv);
 	ret = rte_eal_init(eal_argc, argv);
 	if (ret < 0) {
@@ -279,8 +293,8 @@ main(int argc, char **argv)
 	nb_tsc_begin();
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	app.state = "starting";
-	nb_telemetry_register(&app);
+	app->state = "starting";
+	nb_telemetry_register(app);
 	/* dpdk-dumpcap and dpdk-pdump attach through EAL's multi-process
 	 * channel, which --in-memory and --no-shconf leave out */
 	ret = nb_intr_thread_beside_main();
@@ -294,6 +308,16 @@ main(int argc, char **argv)
 		       "dpdk-dumpcap cannot attach: %s (EAL's multi-process "
 		       "channel is off with --in-memory or --no-shconf)",
 		       rte_strerror(rte_errno));
+	return pdump;
+}
+
+/* The ports checked and given their roles, the capture writer started,
+ * then the mode's runner; its exit code. */
+static int
+run_mode(struct nb_app *app)
+{
+	struct nb_config *cfg = &app->cfg;
+	char err[320];
 
 	if (nb_port_count() == 0) {
 		rte_eal_cleanup();
@@ -302,25 +326,41 @@ main(int argc, char **argv)
 		    "-a 0000:01:00.0 (a NIC bound to vfio-pci), before '--'");
 	}
 	if (nb_setup_check_ports(cfg, err, sizeof(err)) != 0 ||
-	    nb_setup_roles(&app, err, sizeof(err)) != 0) {
+	    nb_setup_roles(app, err, sizeof(err)) != 0) {
 		rte_eal_cleanup();
 		die(EXIT_USAGE, "%s", err);
 	}
 	if (cfg->capture.active) {
-		app.jobs.cap = nb_capture_start(err, sizeof(err));
-		if (app.jobs.cap == NULL) {
+		app->jobs.cap = nb_capture_start(err, sizeof(err));
+		if (app->jobs.cap == NULL) {
 			rte_eal_cleanup();
 			die(1, "%s", err);
 		}
 	}
 	if (cfg->mode == NB_MODE_PORTS)
-		code = nb_setup_list_ports(&app);
-	else if (cfg->mode == NB_MODE_RESPONDER)
-		code = nb_responder_main(&app);
-	else if (cfg->mode == NB_MODE_CLIENT)
-		code = nb_client_main(&app);
-	else
-		code = nb_loopback_main(&app);
+		return nb_setup_list_ports(app);
+	if (cfg->mode == NB_MODE_RESPONDER)
+		return nb_responder_main(app);
+	if (cfg->mode == NB_MODE_CLIENT)
+		return nb_client_main(app);
+	return nb_loopback_main(app);
+}
+
+int
+main(int argc, char **argv)
+{
+	static struct nb_app app;
+	int dd = find_dashdash(argc, argv), code, pdump;
+
+	/* A far end that leaves closes the sockets some drivers write to
+	 * (vhost-user: virtio-user's stop messages; memif): a write then
+	 * fails with EPIPE, which the driver reports, instead of the signal
+	 * ending the tool before its report. */
+	signal(SIGPIPE, SIG_IGN);
+	parse_args(&app, argc, argv, &dd);
+	prepare_output(&app);
+	pdump = start_eal(&app, argc, argv, dd);
+	code = run_mode(&app);
 	app.state = "done";
 	if (code != 0 && !app.emitted)
 		nb_out_fatal(&app.out,
@@ -331,7 +371,7 @@ main(int argc, char **argv)
 	nb_setup_shutdown(&app);
 	check_pools();
 	nb_run_free(&app);
-	if (cfg->capture.active)
+	if (app.cfg.capture.active)
 		close_capture(&app);
 	nb_result_free(&app.result);
 	if (pdump)

@@ -81,48 +81,16 @@ add_job(struct nb_plan *plan, int is_tx, uint16_t port, uint16_t peer,
 	return 0;
 }
 
-int
-nb_plan_jobs(struct nb_plan *plan, const struct nb_config *cfg,
-	     uint64_t rate_num, uint64_t rate_den, uint64_t total_packets,
-	     char *err, size_t errlen)
+/* Streams round-robin over the first ntx (TX) jobs; rate and count by
+ * share. */
+static int
+split_streams(struct nb_plan *plan, const struct nb_config *cfg,
+	      unsigned int ntx, uint64_t rate_num, uint64_t rate_den,
+	      uint64_t total_packets, char *err, size_t errlen)
 {
-	unsigned int i, q, s, ntx, w;
+	unsigned int i, s;
 	uint64_t g;
 
-	plan->nb_jobs = 0;
-	for (i = 0; i < plan->nb_workers; i++) {
-		plan->workers[i].nb_jobs = 0;
-		plan->workers[i].nb_tx = 0;
-		plan->workers[i].nb_rx = 0;
-	}
-	for (i = 0; i < cfg->nb_tx_ports; i++)
-		for (q = 0; q < cfg->queues; q++)
-			if (add_job(plan, 1, cfg->tx_ports[i], cfg->rx_ports[i],
-				    (uint16_t)q, err, errlen))
-				return -EINVAL;
-	ntx = plan->nb_jobs;
-	plan->nb_tx_jobs = ntx;
-	for (i = 0; i < cfg->nb_rx_ports; i++)
-		for (q = 0; q < cfg->queues + cfg->extra_rxq; q++)
-			if (add_job(plan, 0, cfg->rx_ports[i],
-				    i < cfg->nb_tx_ports ? cfg->tx_ports[i]
-							 : cfg->rx_ports[i],
-				    (uint16_t)q, err, errlen))
-				return -EINVAL;
-	if (plan->nb_workers == 0) {
-		snprintf(err, errlen, "no worker lcores");
-		return -EINVAL;
-	}
-	if (plan->nb_jobs >
-	    (unsigned int)plan->nb_workers * NB_MAX_WORKER_JOBS) {
-		snprintf(err, errlen,
-			 "%u port queues are too many for %u "
-			 "workers",
-			 plan->nb_jobs, plan->nb_workers);
-		return -EINVAL;
-	}
-
-	/* Streams round-robin over TX jobs; rate and count by share. */
 	for (i = 0; i < ntx; i++) {
 		struct nb_job *j = &plan->jobs[i];
 
@@ -150,17 +118,23 @@ nb_plan_jobs(struct nb_plan *plan, const struct nb_config *cfg,
 			return -ERANGE;
 		}
 	}
+	return 0;
+}
+
+/*
+ * Jobs to workers from the last worker backwards: the first worker lcore
+ * usually shares its CPU with the sleeping control and stats lcores, so it
+ * gets the receivers, whose rings absorb a stall, and a CPU of its own goes
+ * to the senders, whose timing is what the test measures.
+ */
+static void
+place_jobs(struct nb_plan *plan)
+{
+	unsigned int i, w;
 
 	for (i = 0; i < plan->nb_jobs; i++) {
 		struct nb_worker_plan *wp;
 
-		/*
-		 * From the last worker backwards: the first worker lcore
-		 * usually shares its CPU with the sleeping control and stats
-		 * lcores, so it gets the receivers, whose rings absorb a
-		 * stall, and a CPU of its own goes to the senders, whose
-		 * timing is what the test measures.
-		 */
 		w = plan->nb_workers - 1 - i % plan->nb_workers;
 		wp = &plan->workers[w];
 		plan->jobs[i].worker = (uint16_t)w;
@@ -170,6 +144,52 @@ nb_plan_jobs(struct nb_plan *plan, const struct nb_config *cfg,
 		else
 			wp->nb_rx++;
 	}
+}
+
+int
+nb_plan_jobs(struct nb_plan *plan, const struct nb_config *cfg,
+	     uint64_t rate_num, uint64_t rate_den, uint64_t total_packets,
+	     char *err, size_t errlen)
+{
+	unsigned int i, q;
+	int rc;
+
+	plan->nb_jobs = 0;
+	for (i = 0; i < plan->nb_workers; i++) {
+		plan->workers[i].nb_jobs = 0;
+		plan->workers[i].nb_tx = 0;
+		plan->workers[i].nb_rx = 0;
+	}
+	for (i = 0; i < cfg->nb_tx_ports; i++)
+		for (q = 0; q < cfg->queues; q++)
+			if (add_job(plan, 1, cfg->tx_ports[i], cfg->rx_ports[i],
+				    (uint16_t)q, err, errlen))
+				return -EINVAL;
+	plan->nb_tx_jobs = plan->nb_jobs;
+	for (i = 0; i < cfg->nb_rx_ports; i++)
+		for (q = 0; q < cfg->queues + cfg->extra_rxq; q++)
+			if (add_job(plan, 0, cfg->rx_ports[i],
+				    i < cfg->nb_tx_ports ? cfg->tx_ports[i]
+							 : cfg->rx_ports[i],
+				    (uint16_t)q, err, errlen))
+				return -EINVAL;
+	if (plan->nb_workers == 0) {
+		snprintf(err, errlen, "no worker lcores");
+		return -EINVAL;
+	}
+	if (plan->nb_jobs >
+	    (unsigned int)plan->nb_workers * NB_MAX_WORKER_JOBS) {
+		snprintf(err, errlen,
+			 "%u port queues are too many for %u "
+			 "workers",
+			 plan->nb_jobs, plan->nb_workers);
+		return -EINVAL;
+	}
+	rc = split_streams(plan, cfg, plan->nb_tx_jobs, rate_num, rate_den,
+			   total_packets, err, errlen);
+	if (rc != 0)
+		return rc;
+	place_jobs(plan);
 	return 0;
 }
 
@@ -210,7 +230,8 @@ nb_plan_ctl_ring(const struct nb_pool_budget *b, unsigned int *spare_out)
 	       (uint64_t)b->lcores * (b->cache + b->cache / 2 + b->burst);
 	spare = b->pool > held ? b->pool - held : 0;
 	if (spare_out != NULL)
-		*spare_out = spare > UINT32_MAX ? UINT32_MAX : (unsigned int)spare;
+		*spare_out =
+			spare > UINT32_MAX ? UINT32_MAX : (unsigned int)spare;
 	if (b->nb_rxq == 0)
 		return 0;
 	share = spare / NB_CTL_RING_SHARE / b->nb_rxq;

@@ -53,24 +53,92 @@ grow(struct nb_replay *rp, uint32_t *cap, uint64_t *dcap, uint64_t need)
 	return 0;
 }
 
-int
-nb_replay_load(const struct nb_replayspec *spec, uint32_t max_frame,
-	       struct nb_replay *rp, char *err, size_t errlen)
+/* Whether frame i (its pcap header h) can be sent, with `used` bytes
+ * already loaded: 0, or -errno with err set. */
+static int
+frame_check(const struct nb_replayspec *spec, const struct pcap_pkthdr *h,
+	    uint32_t i, uint64_t used, uint32_t max_frame, char *err,
+	    size_t errlen)
+{
+	if (h->caplen != h->len) {
+		snprintf(err, errlen,
+			 "--replay %s: frame %u holds %u of its %u "
+			 "bytes (captured with a snap length): only "
+			 "whole frames can be sent",
+			 spec->path, i + 1, h->caplen, h->len);
+		return -EINVAL;
+	}
+	if (h->len < 14 || h->len + 4 > max_frame) {
+		snprintf(err, errlen,
+			 "--replay %s: frame %u is %u bytes (%u with "
+			 "FCS); frames of 14 to %u bytes are sent",
+			 spec->path, i + 1, h->len, h->len + 4, max_frame - 4);
+		return -EINVAL;
+	}
+	if (i == NB_REPLAY_MAX_FRAMES || used + h->len > NB_REPLAY_MAX_BYTES) {
+		snprintf(err, errlen,
+			 "--replay %s: more than %u frames or %llu "
+			 "MiB; split the file (editcap -c)",
+			 spec->path, NB_REPLAY_MAX_FRAMES,
+			 (unsigned long long)(NB_REPLAY_MAX_BYTES >> 20));
+		return -E2BIG;
+	}
+	return 0;
+}
+
+/* Frame i (h, bytes; time t ns, the first's first) into rp at `used`:
+ * its offsets, gap and lengths.  0, or -EINVAL with err set when
+ * --replay-stamp cannot stamp it. */
+static int
+frame_add(const struct nb_replayspec *spec, struct nb_replay *rp,
+	  const struct pcap_pkthdr *h, const u_char *bytes, uint64_t t,
+	  uint64_t first, uint64_t used, char *err, size_t errlen)
+{
+	uint32_t i = rp->n;
+	char why[160];
+
+	/* a file whose times go back: the gap is 0 there */
+	rp->ts_ns[i] = t > first ? t - first : 0;
+	if (i > 0 && rp->ts_ns[i] < rp->ts_ns[i - 1])
+		rp->ts_ns[i] = rp->ts_ns[i - 1];
+	rp->off[i] = (uint32_t)used;
+	rp->len[i] = (uint16_t)h->len;
+	rp->l4_off[i] = 0;
+	memcpy(rp->data + used, bytes, h->len);
+	if (spec->stamp &&
+	    nb_replay_stampable(rp->data + used, h->len, &rp->l4_off[i], why,
+				sizeof(why)) != 0) {
+		snprintf(err, errlen,
+			 "--replay-stamp: frame %u of %s cannot carry "
+			 "the stamp: %s (replay it without "
+			 "--replay-stamp)",
+			 i + 1, spec->path, why);
+		return -EINVAL;
+	}
+	rp->wire_bytes += h->len + 4u;
+	if (i == 0 || h->len < rp->min_len)
+		rp->min_len = h->len;
+	if (h->len > rp->max_len)
+		rp->max_len = h->len;
+	rp->n++;
+	return 0;
+}
+
+/* Open spec->path as an Ethernet pcap file: the handle, or NULL with err
+ * set (*ret the -errno). */
+static pcap_t *
+replay_open(const struct nb_replayspec *spec, int *ret, char *err,
+	    size_t errlen)
 {
 	char perr[PCAP_ERRBUF_SIZE] = "";
-	struct pcap_pkthdr *h;
-	const u_char *bytes;
-	uint64_t used = 0, dcap = 0, first = 0, t;
-	uint32_t cap = 0;
 	pcap_t *p;
-	int ret, nano;
 
-	memset(rp, 0, sizeof(*rp));
 	p = pcap_open_offline_with_tstamp_precision(
 		spec->path, PCAP_TSTAMP_PRECISION_NANO, perr);
 	if (p == NULL) {
 		snprintf(err, errlen, "--replay %s: %s", spec->path, perr);
-		return -ENOENT;
+		*ret = -ENOENT;
+		return NULL;
 	}
 	if (pcap_datalink(p) != DLT_EN10MB) {
 		snprintf(err, errlen,
@@ -79,43 +147,32 @@ nb_replay_load(const struct nb_replayspec *spec, uint32_t max_frame,
 			 pcap_datalink_val_to_name(pcap_datalink(p))
 				 ?: "unknown");
 		pcap_close(p);
-		return -EINVAL;
+		*ret = -EINVAL;
+		return NULL;
 	}
-	nano = pcap_get_tstamp_precision(p) == PCAP_TSTAMP_PRECISION_NANO;
-	ret = 0;
-	while (ret == 0 && pcap_next_ex(p, &h, &bytes) == 1) {
-		uint32_t i = rp->n;
-		char why[160];
+	return p;
+}
 
-		if (h->caplen != h->len) {
-			snprintf(err, errlen,
-				 "--replay %s: frame %u holds %u of its %u "
-				 "bytes (captured with a snap length): only "
-				 "whole frames can be sent",
-				 spec->path, i + 1, h->caplen, h->len);
-			ret = -EINVAL;
+int
+nb_replay_load(const struct nb_replayspec *spec, uint32_t max_frame,
+	       struct nb_replay *rp, char *err, size_t errlen)
+{
+	struct pcap_pkthdr *h;
+	const u_char *bytes;
+	uint64_t used = 0, dcap = 0, first = 0, t;
+	uint32_t cap = 0;
+	pcap_t *p;
+	int ret = 0, nano;
+
+	memset(rp, 0, sizeof(*rp));
+	p = replay_open(spec, &ret, err, errlen);
+	if (p == NULL)
+		return ret;
+	nano = pcap_get_tstamp_precision(p) == PCAP_TSTAMP_PRECISION_NANO;
+	while (ret == 0 && pcap_next_ex(p, &h, &bytes) == 1) {
+		ret = frame_check(spec, h, rp->n, used, max_frame, err, errlen);
+		if (ret != 0)
 			break;
-		}
-		if (h->len < 14 || h->len + 4 > max_frame) {
-			snprintf(err, errlen,
-				 "--replay %s: frame %u is %u bytes (%u with "
-				 "FCS); frames of 14 to %u bytes are sent",
-				 spec->path, i + 1, h->len, h->len + 4,
-				 max_frame - 4);
-			ret = -EINVAL;
-			break;
-		}
-		if (i == NB_REPLAY_MAX_FRAMES ||
-		    used + h->len > NB_REPLAY_MAX_BYTES) {
-			snprintf(err, errlen,
-				 "--replay %s: more than %u frames or %llu "
-				 "MiB; split the file (editcap -c)",
-				 spec->path, NB_REPLAY_MAX_FRAMES,
-				 (unsigned long long)(NB_REPLAY_MAX_BYTES >>
-						      20));
-			ret = -E2BIG;
-			break;
-		}
 		if (grow(rp, &cap, &dcap, used + h->len) != 0) {
 			snprintf(err, errlen, "--replay %s: out of memory",
 				 spec->path);
@@ -124,34 +181,11 @@ nb_replay_load(const struct nb_replayspec *spec, uint32_t max_frame,
 		}
 		t = (uint64_t)h->ts.tv_sec * 1000000000u +
 		    (uint64_t)h->ts.tv_usec * (nano ? 1u : 1000u);
-		if (i == 0)
+		if (rp->n == 0)
 			first = t;
-		/* a file whose times go back: the gap is 0 there */
-		rp->ts_ns[i] = t > first ? t - first : 0;
-		if (i > 0 && rp->ts_ns[i] < rp->ts_ns[i - 1])
-			rp->ts_ns[i] = rp->ts_ns[i - 1];
-		rp->off[i] = (uint32_t)used;
-		rp->len[i] = (uint16_t)h->len;
-		rp->l4_off[i] = 0;
-		memcpy(rp->data + used, bytes, h->len);
-		if (spec->stamp &&
-		    nb_replay_stampable(rp->data + used, h->len, &rp->l4_off[i],
-					why, sizeof(why)) != 0) {
-			snprintf(err, errlen,
-				 "--replay-stamp: frame %u of %s cannot carry "
-				 "the stamp: %s (replay it without "
-				 "--replay-stamp)",
-				 i + 1, spec->path, why);
-			ret = -EINVAL;
-			break;
-		}
+		ret = frame_add(spec, rp, h, bytes, t, first, used, err,
+				errlen);
 		used += h->len;
-		rp->wire_bytes += h->len + 4u;
-		if (i == 0 || h->len < rp->min_len)
-			rp->min_len = h->len;
-		if (h->len > rp->max_len)
-			rp->max_len = h->len;
-		rp->n++;
 	}
 	pcap_close(p);
 	if (ret == 0 && rp->n == 0) {
