@@ -23,6 +23,8 @@ PACKAGES=(
 	dpdk iproute2
 	# scripts/nbench-plot
 	python3-matplotlib
+	# tests: the JSON Schema of the results (tests/e2e/json_schema_check.py)
+	python3-jsonschema
 	# tests and interop
 	libcmocka-dev tshark python3 python3-scapy iperf3 sockperf clang-format
 	iputils-ping coreutils groff-base ethtool

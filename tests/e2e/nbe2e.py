@@ -13,7 +13,10 @@
 - the suite's key (with_suite_key): a responder is keyed by default and
   serves key holders only, so every responder and client this suite starts
   gets --auth-key SUITE_KEY unless it names --auth-key or --no-auth itself
-  (test_security.py, which tests the defaults, turns this off).
+  (test_security.py, which tests the defaults, turns this off);
+- every JSON document a test reads from dpdk-nbench (Run.json(), loads(),
+  load()) checked against docs/nbench-result.schema.json: a document that
+  does not match fails the test with the path of the offending key.
 """
 import base64
 import itertools
@@ -29,6 +32,8 @@ import sys
 import tempfile
 import time
 import unittest
+
+import json_schema_check
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BIN = os.environ.get("NBENCH_BIN", "")
@@ -183,6 +188,17 @@ def unique(tag):
     return "nbe%d_%s_%d" % (os.getpid(), tag, next(_counter))
 
 
+def loads(text, what="output"):
+    """A JSON document (or one --json-stream line) dpdk-nbench wrote,
+    checked against the schema."""
+    return json_schema_check.check(json.loads(text), what)
+
+
+def load(f, what=None):
+    """The same from a file (--json-file)."""
+    return loads(f.read(), what or getattr(f, "name", "file"))
+
+
 class Run:
     """One finished dpdk-nbench process."""
 
@@ -192,10 +208,11 @@ class Run:
 
     def json(self):
         try:
-            return json.loads(self.out)
+            doc = json.loads(self.out)
         except ValueError as e:
             raise AssertionError("stdout is not JSON (%s); log: %s\n%s"
                                  % (e, self.log, self.out[:2000]))
+        return json_schema_check.check(doc, "stdout (log: %s)" % self.log)
 
 
 class Nbench:

@@ -92,7 +92,7 @@ class BringUp(nbe2e.E2ECase):
         p = subprocess.run(argv, capture_output=True, text=True, timeout=60)
         self.assertEqual(p.returncode, 0, p.stderr[-2000:])
         import json
-        d = json.loads(p.stdout)
+        d = nbe2e.loads(p.stdout)
         self.assertEqual(len(d["ports"]), 1)
         self.assertEqual(d["ports"][0]["driver"], "net_af_packet")
         self.assertTrue(d["ports"][0]["link_up"])

@@ -343,7 +343,7 @@ class Capture(nbe2e.E2ECase):
         # consecutive frames of the one stream (dumpcap joined mid-test)
         first = seqs[0][1]
         self.assertEqual(seqs, [(0, first + k) for k in range(len(recs))])
-        e = json.loads(out)["end"]
+        e = nbe2e.loads(out)["end"]
         self.assertEqual(e["sum_received"]["packets"], 8000)
         self.assertEqual(e["sum_received"]["lost_packets"], 0)
 

@@ -226,7 +226,7 @@ class Cli(unittest.TestCase):
     def test_json_error_document(self):
         p = run(eal() + ["--", "--json", "--rate", "10G"])
         self.assertEqual(p.returncode, 2, p.stderr)
-        doc = json.loads(p.stdout)
+        doc = nbe2e.loads(p.stdout)
         self.assertIn("--rate is a test option", doc["error"])
 
     def test_auth_key_open_to_others_is_refused(self):

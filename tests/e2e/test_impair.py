@@ -276,7 +276,7 @@ class Impair(nbe2e.E2ECase):
             outs[fmt] = (run.out, exp, recs)
         out, exp, _ = outs["jsonl"]
         with open(os.path.join(self.tmpdir, "doc.json")) as f:
-            doc = json.load(f)
+            doc = nbe2e.load(f)
         e = doc["end"]
         self.check_sent(outs["jsonl"][2], exp,
                         [st["sender"]["packets"] for st in e["streams"]])
@@ -314,7 +314,7 @@ class Impair(nbe2e.E2ECase):
                     (want["lost"], want["dup"], want["ooo"]),
                     "interval %d stream %d" % (i, s))
         # JSON lines: the same per interval and at the end
-        events = [json.loads(l) for l in out.splitlines() if l.strip()]
+        events = [nbe2e.loads(l) for l in out.splitlines() if l.strip()]
         ivl = [ev["data"] for ev in events if ev["event"] == "interval"]
         end = [ev["data"] for ev in events if ev["event"] == "end"][0]
         for s in range(STREAMS):
@@ -418,7 +418,7 @@ class Impair(nbe2e.E2ECase):
                   + list(extra))
         recs, _ = self.wait_log(p, log)
         with open(doc) as f:
-            return json.load(f)["end"], recs
+            return nbe2e.load(f)["end"], recs
 
     @staticmethod
     def rfc3550(pairs):
@@ -543,7 +543,7 @@ class Impair(nbe2e.E2ECase):
                    "data.data[0:2] == 4e:42", timeout=120).stdout.split()
         t = [float(x) for x in times]
         with open(doc) as f:
-            e = json.load(f)["end"]
+            e = nbe2e.load(f)["end"]
         sent = e["sum_sent"]["packets"]
         # every frame the tool counted went by on the wire
         self.assertEqual(len(t), sent)
@@ -579,7 +579,7 @@ class Impair(nbe2e.E2ECase):
                                        "--json-file", doc])
             recs, _ = self.wait_log(p, log)
             with open(doc) as f:
-                e = json.load(f)["end"]
+                e = nbe2e.load(f)["end"]
             sent = e["sum_sent"]["packets"]
             lost = e["sum_received"]["lost_packets"]
             self.assertEqual(len(recs), sent)
@@ -627,7 +627,7 @@ class Impair(nbe2e.E2ECase):
         self.assertEqual(resp.returncode, 0, rerr[-2000:])
         recs, summary = self.wait_log(p, log)
         exp = self.expected(recs)
-        e = json.loads(r.stdout)["end"]
+        e = nbe2e.loads(r.stdout)["end"]
         self.check_sent(recs, exp,
                         [st["sender"]["packets"] for st in e["streams"]])
         for st in range(STREAMS):
@@ -661,7 +661,7 @@ class Impair(nbe2e.E2ECase):
         self.assertEqual(r.returncode, 0, r.stderr[-2000:])
         recs, summary = self.wait_log(p, log)
         exp = self.expected(recs)
-        e = json.loads(r.stdout)["end"]
+        e = nbe2e.loads(r.stdout)["end"]
         self.check_sent(recs, exp,
                         [st["sender"]["packets"] for st in e["streams"]])
         for st in range(STREAMS):

@@ -153,7 +153,7 @@ class KernelPath(nbe2e.E2ECase):
         self.addCleanup(self.kill, c3)
         out3, err3 = c3.communicate(timeout=60)
         self.assertEqual(c3.returncode, 0, err3)
-        e = json.loads(out3)["end"]
+        e = nbe2e.loads(out3)["end"]
         self.assertEqual(e["sum_received"]["packets"],
                          e["sum_sent"]["packets"])
 
@@ -206,7 +206,7 @@ class KernelPath(nbe2e.E2ECase):
         self.addCleanup(self.kill, c2)
         out, err = c2.communicate(timeout=60)
         self.assertEqual(c2.returncode, 0, err)
-        e = json.loads(out)["end"]
+        e = nbe2e.loads(out)["end"]
         self.assertGreater(e["sum_sent"]["packets"], 0)
         self.assertEqual(e["sum_received"]["packets"],
                          e["sum_sent"]["packets"])
@@ -236,7 +236,7 @@ class KernelPath(nbe2e.E2ECase):
 
     def check_client(self, out1, err1, c1):
         self.assertEqual(c1.returncode, 0, err1)
-        d = json.loads(out1)
+        d = nbe2e.loads(out1)
         e = d["end"]
         n = e["sum_sent"]["packets"]
         want = 20e6 / ((512 + 20) * 8) * 4

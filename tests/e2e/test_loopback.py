@@ -172,7 +172,7 @@ class Loopback(nbe2e.E2ECase):
         self.assertEqual(p.returncode, 0, err[-2000:])
         self.assertGreater(xs["rx_q0_packets"], 1000)
         self.assertGreater(xs["rx_q1_packets"], 1000)
-        d = json.loads(out)
+        d = nbe2e.loads(out)
         self.assertIn("rx p1/q1", d["start"]["lcore_map"])
         e = d["end"]
         for st in e["streams"]:
@@ -492,7 +492,7 @@ class SelfNoise(nbe2e.E2ECase):
         self.addCleanup(lambda: p.poll() is None and p.kill())
         events, h, rx_cpu, live = [], None, None, None
         for line in p.stdout:
-            ev = json.loads(line)
+            ev = nbe2e.loads(line)
             events.append(ev)
             if ev["event"] == "start":
                 m = re.search(r"worker\d+=\d+\(cpu(\d+):rx",

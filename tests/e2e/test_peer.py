@@ -405,7 +405,7 @@ class Peer(PeerBase):
                 os.killpg(p.pid, signal.SIGKILL)
                 p.communicate()
         self.assertEqual(p.returncode, 0, err)
-        e = json.loads(out)["end"]
+        e = nbe2e.loads(out)["end"]
         self.assertEqual(e["sum_sent"]["packets"], 20000)
         self.assertEqual(e["sum_received"]["packets"], 20000)
         self.assertEqual(e["sum_received"]["lost_packets"], 0)
@@ -534,7 +534,7 @@ class Peer(PeerBase):
         r = self.client(["--bidir", "--rate", "1G", "--size", "512",
                          "--streams", "2", "--packets", "20000",
                          "--json-stream", "--json-file", jf])
-        events = [json.loads(l) for l in r.out.splitlines()]
+        events = [nbe2e.loads(l) for l in r.out.splitlines()]
         # a count this short ends before the first tick: one interval
         # each way, closed at the end
         self.assertEqual([(e["event"], e["data"].get("direction"))
@@ -542,7 +542,7 @@ class Peer(PeerBase):
                          [("start", "bidir"), ("interval", "forward"),
                           ("interval", "reverse"), ("end", None)])
         with open(jf) as f:
-            doc = json.load(f)
+            doc = nbe2e.load(f)
         end = events[-1]["data"]
         self.assertEqual(events[1]["data"]["sum"]["sent_packets"], 20000)
         self.assertEqual(end["sum_sent"]["packets"], 20000)
@@ -622,7 +622,7 @@ class Peer(PeerBase):
 
         # JSON lines: the same rows as events, with their direction
         r = self.client(base + ["--bidir", "--json-stream"])
-        ev = [json.loads(l) for l in r.out.splitlines()]
+        ev = [nbe2e.loads(l) for l in r.out.splitlines()]
         end = ev[-1]["data"]
         for direction, e in (("forward", end), ("reverse", end["reverse"])):
             ivs = [x["data"] for x in ev if x["event"] == "interval"

@@ -51,7 +51,7 @@ class PeerBridge(BridgeBase):
         r = subprocess.run(argv, capture_output=True, text=True,
                            timeout=600)
         self.assertEqual(r.returncode, 0, r.stderr[-3000:])
-        return json.loads(r.stdout)
+        return nbe2e.loads(r.stdout)
 
     def test_throughput_finds_the_qdisc_rate(self):
         """--test throughput --size 1518 over sessions, through a bridge

@@ -146,7 +146,7 @@ class Reflector(nbe2e.E2ECase):
         nbe2e.Nbench._log(log, argv, r.returncode, r.stdout, r.stderr)
         self.assertEqual(nbe2e.exit_problems(r.stderr), [], log)
         self.assertEqual(r.returncode, 0, r.stderr[-2000:])
-        e = json.loads(r.stdout)["end"]
+        e = nbe2e.loads(r.stdout)["end"]
         out = self.stop_testpmd(tp)
         m = re.search(r"RX-packets:\s+(\d+)\s+RX-missed:\s+(\d+).*?"
                       r"TX-packets:\s+(\d+)\s+TX-errors:\s+(\d+)", out,

@@ -117,7 +117,7 @@ class ReceiveOnly(nbe2e.E2ECase):
         self.assertEqual(len(ivs), 3)
         self.assertEqual(len(ends), 1)
         with open(jf) as f:
-            ro = self.check_counts(json.load(f))
+            ro = self.check_counts(nbe2e.load(f))
         end = ends[0]
         self.assertEqual(end["direction"], "receive-only")
         self.assertEqual(int(end["packets"]), ro["packets"])

@@ -207,7 +207,7 @@ class Proc:
 
     def json(self):
         try:
-            return json.loads(self.out)
+            return nbe2e.loads(self.out)
         except ValueError as e:
             raise AssertionError("stdout is not JSON (%s); log %s"
                                  % (e, self.save()))

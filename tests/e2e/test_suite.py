@@ -84,7 +84,7 @@ class SuiteMemif(nbe2e.E2ECase):
             self.assertEqual(r["tx_packets"], "3000")
             self.assertEqual(r["rx_packets"], "3000")
             self.assertEqual(r["burst"], "3000")
-        ev = [json.loads(x) for x in self.loop(tool, fmt="--json-stream")
+        ev = [nbe2e.loads(x) for x in self.loop(tool, fmt="--json-stream")
               .out.splitlines()]
         self.assertEqual(ev[0]["event"], "start")
         trials = [e["data"] for e in ev if e["event"] == "trial"]
@@ -147,7 +147,7 @@ class SuiteMemif(nbe2e.E2ECase):
             while not any(e["event"] == "trial" for e in seen):
                 line = rd.readline(30)
                 self.assertTrue(line, "no trial event")
-                seen.append(json.loads(line))
+                seen.append(nbe2e.loads(line))
             p.send_signal(signal.SIGINT)   # during the 3 s settle
             out, err = p.communicate(timeout=15)
         finally:
@@ -155,7 +155,7 @@ class SuiteMemif(nbe2e.E2ECase):
                 os.killpg(p.pid, signal.SIGKILL)
                 p.communicate()
         self.assertEqual(p.returncode, 1, err[-2000:])
-        ev = seen + [json.loads(x) for x in out.splitlines() if x.strip()]
+        ev = seen + [nbe2e.loads(x) for x in out.splitlines() if x.strip()]
         end = [e for e in ev if e["event"] == "end"]
         self.assertEqual(len(end), 1)
         self.assertTrue(end[0]["data"]["interrupted"])
@@ -247,7 +247,7 @@ class SuiteBridge(BridgeBase):
         r = subprocess.run(argv, capture_output=True, text=True,
                            timeout=600)
         self.assertEqual(r.returncode, 0, r.stderr[-3000:])
-        return json.loads(r.stdout)
+        return nbe2e.loads(r.stdout)
 
     def test_throughput_finds_the_qdisc_rate(self):
         for limit, prec in ((50e6, "0.5M"), (200e6, "1M")):

@@ -222,7 +222,7 @@ class KernelPeer(NetCase):
         self.assertEqual(out.split(), ["sent", str(total)], err)
         sout, serr = srv.communicate(timeout=30)
         self.assertEqual(srv.returncode, 0, serr[-3000:])
-        d = json.loads(sout)
+        d = nbe2e.loads(sout)
         nb = d["nbench"]
         self.assertEqual(nb["ports"][0]["reclaimed"], 1)
         self.assertEqual(d["end"]["sum_received"]["bytes"], total)
@@ -244,7 +244,7 @@ class KernelPeer(NetCase):
         self.assertEqual(out.split(), ["sent", str(total)], err)
         sout, serr = srv.communicate(timeout=30)
         self.assertEqual(srv.returncode, 0, serr[-3000:])
-        d = json.loads(sout)
+        d = nbe2e.loads(sout)
         nb = d["nbench"]
         self.assertNotIn("error", d)
         self.assertEqual(nb["topology"], "server")

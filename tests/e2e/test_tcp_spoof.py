@@ -174,7 +174,7 @@ class Spoof(test_tcp_kernel.NetCase):
     def listener_json(self, srv):
         sout, serr = srv.communicate(timeout=30)
         self.assertEqual(srv.returncode, 0, serr[-3000:])
-        return json.loads(sout)
+        return nbe2e.loads(sout)
 
     def assert_only_real(self, d, total):
         nb = d["nbench"]
