@@ -128,6 +128,19 @@ nb_pinned_pool_get(const char *pname, unsigned int n, const char *zname,
 	return mp;
 }
 
+struct rte_ring *
+nb_ring_create(const char *name, unsigned int cap, int socket)
+{
+	return rte_ring_create(name, cap, socket,
+			       RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
+}
+
+void
+nb_ring_free(struct rte_ring *r)
+{
+	rte_ring_free(r);
+}
+
 struct pools_walk {
 	struct nb_pool_use *u;
 	unsigned int max, n;

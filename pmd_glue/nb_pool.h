@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Mempools: every pool the tool creates (RX, TX templates, control frames,
- * capture copies, pinned zero-copy buffers) and the leak check at exit.
- * Pools of ours are named "nb_..." (nb_pools_usage finds them by that).
- * NULL returns leave rte_errno set.
+ * Mempools and the rings that hand their mbufs over: every pool the tool
+ * creates (RX, TX templates, control frames, capture copies, pinned zero-copy
+ * buffers) and the leak check at exit. Pools of ours are named "nb_..."
+ * (nb_pools_usage finds them by that). NULL returns leave rte_errno set.
  */
 #ifndef NB_POOL_H
 #define NB_POOL_H
@@ -13,6 +13,7 @@
 
 #include <rte_memzone.h>
 #include <rte_mempool.h>
+#include <rte_ring.h>
 
 /* Per-lcore cache of the data-path pools (RX and TX). */
 #define NB_POOL_CACHE 256
@@ -55,6 +56,15 @@ struct rte_mempool *nb_pinned_pool_get(const char *pname, unsigned int n,
 				       const char *zname, const void *bytes,
 				       size_t len, uint16_t room, int socket,
 				       const struct rte_memzone **mz);
+
+/*
+ * A ring of cap mbufs exactly (RING_F_EXACT_SZ), single producer and
+ * single consumer: the hand-offs between a worker and the control lcore.
+ * NULL, rte_errno set.
+ */
+struct rte_ring *nb_ring_create(const char *name, unsigned int cap, int socket);
+/* Free a ring of nb_ring_create (its mbufs are the caller's). */
+void nb_ring_free(struct rte_ring *r);
 
 /* A mempool of ours ("nb_" names) and how many of its mbufs are out. */
 struct nb_pool_use {
