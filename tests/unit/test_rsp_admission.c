@@ -80,10 +80,11 @@ cli_hello(struct cli *c, const uint8_t *k, uint32_t klen, int flag_key)
 	fake_rx_msg(c->mac, c->ip, fake_mac, RSP_IP, &m, &h);
 }
 
-/* A PARAMS bringing back cookie (tagged under the key it implies). */
+/* A PARAMS bringing back cookie, tagged under the session key that
+ * cookie and key k imply. */
 static void
-cli_params(struct cli *c, const uint8_t cookie[NB_AUTH_NONCE], uint32_t dur_ms,
-	   uint64_t pps)
+cli_params_k(struct cli *c, const uint8_t cookie[NB_AUTH_NONCE],
+	     uint32_t dur_ms, uint64_t pps, const uint8_t *k, uint32_t klen)
 {
 	struct nb_ctl_msg m;
 	struct nb_auth a;
@@ -108,8 +109,16 @@ cli_params(struct cli *c, const uint8_t cookie[NB_AUTH_NONCE], uint32_t dur_ms,
 	p->dport = NB_DEFAULT_DPORT;
 	memcpy(p->proof.client_nonce, c->cn, sizeof(c->cn));
 	memcpy(p->proof.cookie, cookie, NB_AUTH_NONCE);
-	nb_auth_derive(&a, psk, psk_len, c->cn, cookie, c->session);
+	nb_auth_derive(&a, k, klen, c->cn, cookie, c->session);
 	fake_rx_msg(c->mac, c->ip, fake_mac, RSP_IP, &m, &a);
+}
+
+/* The same, under the responder's key. */
+static void
+cli_params(struct cli *c, const uint8_t cookie[NB_AUTH_NONCE], uint32_t dur_ms,
+	   uint64_t pps)
+{
+	cli_params_k(c, cookie, dur_ms, pps, psk, psk_len);
 }
 
 /* Frames the responder sent to c since frame `from`, decoded. */
@@ -279,12 +288,22 @@ ck_wrong_cookie(void)
 	cli_params(&A, bad_cookie, 1000, 1000);
 }
 
+/* The right cookie, but a tag under another key: refused silently. */
+static void
+ck_wrong_tag(void)
+{
+	struct nb_ctl_msg m[4];
+
+	/* nothing at all for a wrong cookie */
+	assert_int_equal(answers(&A, mark, m, NULL, 4), 0);
+	cli_params_k(&A, A.cookie, 1000, 1000, wrong_psk, wrong_len);
+}
+
 static void
 ck_right_cookie(void)
 {
 	struct nb_ctl_msg m[4];
 
-	/* nothing at all for a wrong cookie */
 	assert_int_equal(answers(&A, mark, m, NULL, 4), 0);
 	cli_params(&A, A.cookie, 1000, 1000);
 }
@@ -307,13 +326,13 @@ ck_accepted(void)
 static void
 test_cookie(void **state)
 {
-	static const step_fn s[] = {ck_hello, ck_wrong_cookie, ck_right_cookie,
-				    ck_accepted};
-	static const int want[] = {NB_REF_COOKIE, 1, -1};
+	static const step_fn s[] = {ck_hello, ck_wrong_cookie, ck_wrong_tag,
+				    ck_right_cookie, ck_accepted};
+	static const int want[] = {NB_REF_COOKIE, 1, NB_REF_TAG, 1, -1};
 
 	(void)state;
-	assert_int_equal(run_responder(s, 4, 0), 0);
-	assert_int_equal(step, 4);
+	assert_int_equal(run_responder(s, 5, 0), 0);
+	assert_int_equal(step, 5);
 	assert_refused(want);
 	assert_int_equal(fake_mbufs_out(), 0);
 }
