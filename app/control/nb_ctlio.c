@@ -11,6 +11,7 @@
 #include "nb_ctlio.h"
 #include "nb_frame.h"
 #include "nb_log.h"
+#include "nb_pool.h"
 #include "nb_port.h"
 #include "nb_seam.h"
 

@@ -36,7 +36,7 @@ extern unsigned int fake_nsent;
 extern void (*fake_on_tx)(const struct fake_frame *f);
 /* The far end's timers: at every nap of the code under test. */
 extern void (*fake_on_nap)(void);
-/* The test port's MAC and its description's link speed (Mbit/s). */
+/* The test port's MAC (nb_setup_ports puts it in the description). */
 extern uint8_t fake_mac[6];
 
 /* Before each test: no frames, the clock at 1 s, every mbuf home. */
