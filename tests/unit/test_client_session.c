@@ -34,6 +34,7 @@ static struct {
 	uint32_t psk_len;
 	int dead;	  /* answers nothing */
 	int drop_welcome; /* WELCOMEs to lose before one goes out */
+	int drop_results; /* RESULTS to lose before one goes out */
 	int mute_after;	  /* answers nothing after its WELCOME */
 	int wrong_key;	  /* holds another key than the client's */
 	uint8_t cookie[NB_AUTH_NONCE];
@@ -139,6 +140,11 @@ rsp_on_tx(const struct fake_frame *f)
 		rsp_ack(m.seq);
 		break;
 	case NB_CTL_RESULTS_REQ:
+		if (R.drop_results > 0) {
+			/* lost on the way: its seq is the next answer's */
+			R.drop_results--;
+			break;
+		}
 		nb_ctl_msg_init(&r, NB_CTL_RESULTS, R.session);
 		r.seq = R.next_seq++;
 		assert_int_equal(nb_ctl_results_chunk(&r, R.blob,
@@ -372,6 +378,42 @@ test_lost_welcome(void **state)
 	assert_int_equal(fake_mbufs_out(), 0);
 }
 
+/* The RESULTS is lost: the client asks again with the same RESULTS_REQ
+ * after the minimum RTO (its RTT samples on this link are 0) and gets
+ * the results. */
+static void
+test_lost_results(void **state)
+{
+	struct nb_udp_info u0, u1;
+	unsigned int i, first = FAKE_FRAMES, second = FAKE_FRAMES;
+	struct nb_ctl_msg m;
+
+	(void)state;
+	make_key();
+	R.drop_results = 1;
+	assert_int_equal(run_client("1", 0), 0);
+	assert_int_equal(fake_count_sent(NB_CTL_RESULTS_REQ), 2);
+	for (i = 0; i < fake_nsent; i++) {
+		m = sent_msg(i, &u1);
+		if (m.type != NB_CTL_RESULTS_REQ)
+			continue;
+		if (first == FAKE_FRAMES)
+			first = i;
+		else
+			second = i;
+	}
+	sent_msg(first, &u0);
+	sent_msg(second, &u1);
+	assert_int_equal(second, first + 1);
+	assert_int_equal(u0.payload_len, u1.payload_len);
+	assert_memory_equal(u0.payload, u1.payload, u0.payload_len);
+	assert_int_equal(fake_sent[second].at_ns - fake_sent[first].at_ns,
+			 20000000);
+	assert_true(reported);
+	assert_int_equal(got_s.rx_unique, 987650);
+	assert_int_equal(fake_mbufs_out(), 0);
+}
+
 /*
  * No responder: HELLO at 0, then after RTOs of 20, 40, 80, 160, 320 ms
  * (doubling, at most 400): at 20, 60, 140, 300, 620 ms; the link gives up
@@ -467,6 +509,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_session_to_results, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_lost_welcome, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_lost_results, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_dead_peer, setup,
 						teardown),
