@@ -37,6 +37,7 @@ static struct {
 	int drop_results; /* RESULTS to lose before one goes out */
 	int mute_after;	  /* answers nothing after its WELCOME */
 	int wrong_key;	  /* holds another key than the client's */
+	int ack_only;	  /* ACKs PARAMS, but sends no ACCEPT */
 	uint8_t cookie[NB_AUTH_NONCE];
 	uint8_t cn[NB_AUTH_NONCE];
 	uint32_t session, next_seq;
@@ -130,6 +131,10 @@ rsp_on_tx(const struct fake_frame *f)
 	switch (m.type) {
 	case NB_CTL_PARAMS:
 		R.params = m.u.params;
+		if (R.ack_only) {
+			rsp_ack(m.seq);
+			break;
+		}
 		nb_ctl_msg_init(&r, NB_CTL_ACCEPT, R.session);
 		r.seq = R.next_seq++;
 		r.u.accept.rx_queues = 1;
@@ -466,6 +471,27 @@ test_timeout_after_welcome(void **state)
 	assert_int_equal(fake_mbufs_out(), 0);
 }
 
+/*
+ * The responder ACKs the PARAMS and says nothing more: the client's link
+ * has nothing to resend, and its wait for ACCEPT ends once --peer-timeout
+ * has passed, at the first nap past it (naps of 50 us while a session is
+ * set up): 0.5 s + 50 us after the PARAMS.
+ */
+static void
+test_silence_after_ack(void **state)
+{
+	(void)state;
+	make_key();
+	R.ack_only = 1;
+	assert_int_equal(run_client("0.5", 1), 1);
+	assert_int_equal(fake_count_sent(NB_CTL_PARAMS), 1);
+	assert_int_equal(fake_now_ns - fake_sent[2].at_ns, 500050000ull);
+	assert_non_null(strstr(json_buf, "\"error\": \"the responder stopped "
+					 "answering\""));
+	assert_false(reported);
+	assert_int_equal(fake_mbufs_out(), 0);
+}
+
 /* A responder with another key: REJECT code 11 (NB_CTL_CODE_AUTH), which
  * the client says in clear at once, exit 1, without waiting out the
  * timeout. */
@@ -516,6 +542,8 @@ main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_timeout_after_welcome,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_silence_after_ack, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_wrong_key, setup,
 						teardown),
 	};
