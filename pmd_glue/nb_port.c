@@ -14,25 +14,14 @@
 
 #include "nb_caps.h"
 #include "nb_drivers.h"
+#include "nb_pool.h"
 #include "nb_port.h"
-
-#define NB_MBUF_CACHE 256
 
 /* What nb_port_setup gave each port's RX side (for nb_port_rx_budget). */
 static struct {
 	struct rte_mempool *pool;
 	uint16_t rxd, nb_rxq;
 } rx_setup[RTE_MAX_ETHPORTS];
-
-static uint16_t
-mbuf_room(uint32_t max_frame)
-{
-	uint32_t data = max_frame < RTE_MBUF_DEFAULT_DATAROOM
-				? RTE_MBUF_DEFAULT_DATAROOM
-				: max_frame;
-
-	return (uint16_t)(data + RTE_PKTMBUF_HEADROOM);
-}
 
 int
 nb_port_max_queues(uint16_t port_id, uint16_t *max_rxq, uint16_t *max_txq)
@@ -95,42 +84,6 @@ nb_port_link_up(uint16_t port_id)
 	       link.link_status == RTE_ETH_LINK_UP;
 }
 
-struct rte_mempool *
-nb_tx_pool_create(const char *name, unsigned int n, uint32_t max_frame,
-		  int socket)
-{
-	struct rte_mempool *mp;
-	struct rte_mbuf *m;
-	struct rte_mbuf **all;
-	unsigned int i;
-
-	mp = rte_pktmbuf_pool_create(name, n, NB_MBUF_CACHE, 0,
-				     mbuf_room(max_frame), socket);
-	if (mp == NULL)
-		return NULL;
-	/*
-	 * Zero every data area once: generators then copy only headers and
-	 * stamp, and the padding after them stays zero for the pool's life
-	 * (nothing else writes into TX mbufs).
-	 */
-	all = calloc(n, sizeof(*all));
-	if (all == NULL) {
-		rte_mempool_free(mp);
-		return NULL;
-	}
-	for (i = 0; i < n; i++) {
-		m = rte_pktmbuf_alloc(mp);
-		if (m == NULL)
-			break;
-		memset(rte_pktmbuf_mtod(m, void *), 0, rte_pktmbuf_tailroom(m));
-		all[i] = m;
-	}
-	while (i > 0)
-		rte_pktmbuf_free(all[--i]);
-	free(all);
-	return mp;
-}
-
 /* What the driver needs from EAL, for a failure's message ("" if none). */
 static const char *
 eal_hint(const char *driver)
@@ -175,20 +128,222 @@ port_start(uint16_t port_id, double timeout_s)
 	}
 }
 
+/* What the device cannot do of req: queues, frame size. */
+static int
+setup_check(uint16_t port_id, const struct nb_port_req *req,
+	    const struct rte_eth_dev_info *info, char *err, size_t errlen)
+{
+	uint16_t max_rxq, max_txq;
+
+	nb_port_max_queues(port_id, &max_rxq, &max_txq);
+	if (req->nb_rxq > max_rxq || req->nb_txq > max_txq) {
+		char hint[320];
+
+		nb_driver_queue_hint(info->driver_name,
+				     RTE_MAX(req->nb_rxq, req->nb_txq), max_rxq,
+				     max_txq, hint, sizeof(hint));
+		snprintf(err, errlen, "port %u: %s", port_id, hint);
+		return -EINVAL;
+	}
+	if (info->max_rx_pktlen != 0 && req->max_frame > info->max_rx_pktlen) {
+		snprintf(err, errlen,
+			 "port %u (%s) takes frames up to %u B (incl. FCS); "
+			 "%u B frames are too large for it",
+			 port_id, info->driver_name, info->max_rx_pktlen,
+			 req->max_frame);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The MTU for req (*mtu) and the link speeds asked for, checked against
+ * the device. */
+static int
+setup_mtu(uint16_t port_id, const struct nb_port_req *req,
+	  const struct rte_eth_dev_info *info, struct rte_eth_conf *conf,
+	  uint32_t *mtu, char *err, size_t errlen)
+{
+	char why[256];
+
+	if (nb_mtu_for(req->set.mtu, req->max_frame, mtu, why, sizeof(why)) !=
+		    0 ||
+	    nb_portset_speed(info, req->set.speed_mbps, &conf->link_speeds, why,
+			     sizeof(why)) != 0) {
+		snprintf(err, errlen, "port %u: %s", port_id, why);
+		return -EINVAL;
+	}
+	if (req->set.mtu != 0 && info->max_rx_pktlen != 0 &&
+	    *mtu + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN >
+		    info->max_rx_pktlen) {
+		snprintf(err, errlen,
+			 "port %u (%s): --mtu %u needs frames of %u B, the "
+			 "device takes %u B at most",
+			 port_id, info->driver_name, *mtu,
+			 *mtu + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN,
+			 info->max_rx_pktlen);
+		return -EINVAL;
+	}
+	if (info->max_mtu != 0 && *mtu > info->max_mtu) {
+		snprintf(err, errlen,
+			 "port %u (%s): %u B frames need MTU %u, the device "
+			 "allows %u",
+			 port_id, info->driver_name, req->max_frame, *mtu,
+			 info->max_mtu);
+		return -EINVAL;
+	}
+	conf->rxmode.mtu = *mtu;
+	return 0;
+}
+
+/* The device's configuration: offloads decided (p->offload), MTU, RSS. */
+static int
+setup_conf(uint16_t port_id, const struct nb_port_req *req,
+	   const struct rte_eth_dev_info *info, struct nb_port *p,
+	   struct rte_eth_conf *conf, uint32_t *mtu, char *err, size_t errlen)
+{
+	struct nb_offload_req oreq;
+	char why[256];
+	int ret;
+
+	nb_port_caps(port_id, info, &p->caps);
+	p->tx_csum = req->tx_csum;
+	oreq.tx_csum = req->tx_csum;
+	oreq.proto = req->proto;
+	oreq.nb_rxq = req->nb_rxq;
+	if (nb_offload_decide(info->driver_name, &p->caps, &oreq, &p->offload,
+			      why, sizeof(why)) != 0) {
+		snprintf(err, errlen, "port %u: %s", port_id, why);
+		return -EINVAL;
+	}
+	memset(conf, 0, sizeof(*conf));
+	ret = setup_mtu(port_id, req, info, conf, mtu, err, errlen);
+	if (ret != 0)
+		return ret;
+	if (p->offload.rss) {
+		conf->rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
+		conf->rx_adv_conf.rss_conf.rss_hf =
+			info->flow_type_rss_offloads &
+			(RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP | RTE_ETH_RSS_TCP);
+	}
+	conf->txmode.offloads |= nb_caps_tx_offloads(&p->caps, req->tx_csum);
+	/* fast free returns mbufs to their pool unlooked-at: not for an
+	 * mbuf attached to an external buffer */
+	p->tx_chain = req->tx_chain &&
+		      (info->tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS);
+	if (p->tx_chain)
+		conf->txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	else if (info->tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE)
+		conf->txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
+	if (req->max_frame > RTE_MBUF_DEFAULT_DATAROOM &&
+	    (info->rx_offload_capa & RTE_ETH_RX_OFFLOAD_SCATTER))
+		conf->rxmode.offloads |= RTE_ETH_RX_OFFLOAD_SCATTER;
+	return 0;
+}
+
+/* The RX pool (on the port's socket) and the RX and TX queues. */
+static int
+setup_queues(uint16_t port_id, const struct nb_port_req *req,
+	     const struct rte_eth_dev_info *info,
+	     const struct rte_eth_conf *conf, uint16_t rxd, uint16_t txd,
+	     struct nb_port *p, char *err, size_t errlen)
+{
+	char name[RTE_MEMPOOL_NAMESIZE];
+	struct rte_eth_rxconf rxc;
+	struct rte_eth_txconf txc;
+	int socket = nb_port_socket(port_id), ret;
+	uint16_t q;
+
+	if (req->nb_rxq > 0) {
+		snprintf(name, sizeof(name), "nb_rx_p%u", port_id);
+		p->rx_pool = nb_rx_pool_create(name, req->nb_rx_mbufs,
+					       req->max_frame, socket);
+		if (p->rx_pool == NULL) {
+			snprintf(err, errlen,
+				 "port %u: cannot create RX mbuf pool of %u "
+				 "mbufs on NUMA node %d: %s (too few "
+				 "hugepages? see hugepages.md)",
+				 port_id, req->nb_rx_mbufs, socket,
+				 rte_strerror(rte_errno));
+			return -ENOMEM;
+		}
+	}
+	rx_setup[port_id].pool = p->rx_pool;
+	rx_setup[port_id].rxd = rxd;
+	rx_setup[port_id].nb_rxq = req->nb_rxq;
+	rxc = info->default_rxconf;
+	rxc.offloads = conf->rxmode.offloads;
+	for (q = 0; q < req->nb_rxq; q++) {
+		ret = rte_eth_rx_queue_setup(port_id, q, rxd, (unsigned)socket,
+					     &rxc, p->rx_pool);
+		if (ret != 0) {
+			snprintf(err, errlen, "port %u: RX queue %u: %s",
+				 port_id, q, rte_strerror(-ret));
+			return ret;
+		}
+	}
+	txc = info->default_txconf;
+	txc.offloads = conf->txmode.offloads;
+	for (q = 0; q < req->nb_txq; q++) {
+		ret = rte_eth_tx_queue_setup(port_id, q, txd, (unsigned)socket,
+					     &txc);
+		if (ret != 0) {
+			snprintf(err, errlen, "port %u: TX queue %u: %s",
+				 port_id, q, rte_strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* Start, flow control, promiscuous mode, the description. */
+static int
+setup_start(uint16_t port_id, const struct nb_port_req *req, const char *driver,
+	    struct nb_port *p, char *err, size_t errlen)
+{
+	char why[256];
+	int ret = port_start(port_id, req->start_timeout);
+
+	if (ret != 0) {
+		snprintf(err, errlen, "port %u (%s): start failed: %s%s%s",
+			 port_id, driver, rte_strerror(-ret),
+			 start_retryable(ret)
+				 ? " (still, at --link-timeout: is the far end "
+				   "there, e.g. the memif server?)"
+				 : "",
+			 eal_hint(driver));
+		return ret;
+	}
+	p->started = 1;
+	ret = nb_portset_fc(port_id, driver, req->set.fc,
+			    &p->offload.flow_control, why, sizeof(why));
+	if (ret != 0) {
+		snprintf(err, errlen, "port %u: %s", port_id, why);
+		/* not in the caller's list yet: close it here (its RX ring
+		 * holds the pool's mbufs) */
+		rte_eth_dev_stop(port_id);
+		rte_eth_dev_close(port_id);
+		p->started = 0;
+		return ret;
+	}
+	/* Loopback tests address the facing port's MAC; accept all anyway. */
+	rte_eth_promiscuous_enable(port_id);
+	nb_port_describe(port_id, &p->desc);
+	p->desc.nb_rxq = req->nb_rxq;
+	p->desc.nb_txq = req->nb_txq;
+	p->lacp = nb_port_lacp(port_id);
+	return 0;
+}
+
 int
 nb_port_setup(uint16_t port_id, const struct nb_port_req *req,
 	      struct nb_port *p, char *err, size_t errlen)
 {
 	struct rte_eth_conf conf;
 	struct rte_eth_dev_info info;
-	struct rte_eth_rxconf rxc;
-	struct rte_eth_txconf txc;
-	struct nb_offload_req oreq;
 	char why[256];
-	uint16_t rxd = req->rxd, txd = req->txd, q, max_rxq, max_txq;
+	uint16_t rxd = req->rxd, txd = req->txd;
 	uint32_t mtu;
-	char name[RTE_MEMPOOL_NAMESIZE];
-	int socket, ret;
+	int ret;
 
 	memset(p, 0, sizeof(*p));
 	p->desc.port_id = port_id;
@@ -198,84 +353,12 @@ nb_port_setup(uint16_t port_id, const struct nb_port_req *req,
 			 port_id, rte_strerror(-ret));
 		return ret;
 	}
-	nb_port_max_queues(port_id, &max_rxq, &max_txq);
-	if (req->nb_rxq > max_rxq || req->nb_txq > max_txq) {
-		char hint[320];
-
-		nb_driver_queue_hint(info.driver_name,
-				     RTE_MAX(req->nb_rxq, req->nb_txq), max_rxq,
-				     max_txq, hint, sizeof(hint));
-		snprintf(err, errlen, "port %u: %s", port_id, hint);
-		return -EINVAL;
-	}
-	if (info.max_rx_pktlen != 0 && req->max_frame > info.max_rx_pktlen) {
-		snprintf(err, errlen,
-			 "port %u (%s) takes frames up to %u B (incl. FCS); "
-			 "%u B frames are too large for it",
-			 port_id, info.driver_name, info.max_rx_pktlen,
-			 req->max_frame);
-		return -EINVAL;
-	}
-	nb_port_caps(port_id, &info, &p->caps);
-	p->tx_csum = req->tx_csum;
-	oreq.tx_csum = req->tx_csum;
-	oreq.proto = req->proto;
-	oreq.nb_rxq = req->nb_rxq;
-	if (nb_offload_decide(info.driver_name, &p->caps, &oreq, &p->offload,
-			      why, sizeof(why)) != 0) {
-		snprintf(err, errlen, "port %u: %s", port_id, why);
-		return -EINVAL;
-	}
-	socket = rte_eth_dev_socket_id(port_id);
-	if (socket < 0)
-		socket = (int)rte_socket_id();
-
-	memset(&conf, 0, sizeof(conf));
-	if (nb_mtu_for(req->set.mtu, req->max_frame, &mtu, why, sizeof(why)) !=
-		    0 ||
-	    nb_portset_speed(&info, req->set.speed_mbps, &conf.link_speeds, why,
-			     sizeof(why)) != 0) {
-		snprintf(err, errlen, "port %u: %s", port_id, why);
-		return -EINVAL;
-	}
-	if (req->set.mtu != 0 && info.max_rx_pktlen != 0 &&
-	    mtu + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN > info.max_rx_pktlen) {
-		snprintf(err, errlen,
-			 "port %u (%s): --mtu %u needs frames of %u B, the "
-			 "device takes %u B at most",
-			 port_id, info.driver_name, mtu,
-			 mtu + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN,
-			 info.max_rx_pktlen);
-		return -EINVAL;
-	}
-	if (info.max_mtu != 0 && mtu > info.max_mtu) {
-		snprintf(err, errlen,
-			 "port %u (%s): %u B frames need MTU %u, the device "
-			 "allows %u",
-			 port_id, info.driver_name, req->max_frame, mtu,
-			 info.max_mtu);
-		return -EINVAL;
-	}
-	conf.rxmode.mtu = mtu;
-	if (p->offload.rss) {
-		conf.rxmode.mq_mode = RTE_ETH_MQ_RX_RSS;
-		conf.rx_adv_conf.rss_conf.rss_hf =
-			info.flow_type_rss_offloads &
-			(RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP | RTE_ETH_RSS_TCP);
-	}
-	conf.txmode.offloads |= nb_caps_tx_offloads(&p->caps, req->tx_csum);
-	/* fast free returns mbufs to their pool unlooked-at: not for an
-	 * mbuf attached to an external buffer */
-	p->tx_chain = req->tx_chain &&
-		      (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS);
-	if (p->tx_chain)
-		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
-	else if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE)
-		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
-	if (req->max_frame > RTE_MBUF_DEFAULT_DATAROOM &&
-	    (info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_SCATTER))
-		conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_SCATTER;
-
+	ret = setup_check(port_id, req, &info, err, errlen);
+	if (ret == 0)
+		ret = setup_conf(port_id, req, &info, p, &conf, &mtu, err,
+				 errlen);
+	if (ret != 0)
+		return ret;
 	ret = rte_eth_dev_configure(port_id, req->nb_rxq, req->nb_txq, &conf);
 	if (ret != 0) {
 		snprintf(err, errlen, "port %u (%s): configure failed: %s%s",
@@ -295,77 +378,11 @@ nb_port_setup(uint16_t port_id, const struct nb_port_req *req,
 			 rte_strerror(-ret));
 		return ret;
 	}
-
-	if (req->nb_rxq > 0) {
-		snprintf(name, sizeof(name), "nb_rx_p%u", port_id);
-		p->rx_pool = rte_pktmbuf_pool_create(
-			name, req->nb_rx_mbufs, NB_MBUF_CACHE, 0,
-			mbuf_room(req->max_frame), socket);
-		if (p->rx_pool == NULL) {
-			snprintf(err, errlen,
-				 "port %u: cannot create RX mbuf pool of %u "
-				 "mbufs on NUMA node %d: %s (too few "
-				 "hugepages? see hugepages.md)",
-				 port_id, req->nb_rx_mbufs, socket,
-				 rte_strerror(rte_errno));
-			return -ENOMEM;
-		}
-	}
-	rx_setup[port_id].pool = p->rx_pool;
-	rx_setup[port_id].rxd = rxd;
-	rx_setup[port_id].nb_rxq = req->nb_rxq;
-	rxc = info.default_rxconf;
-	rxc.offloads = conf.rxmode.offloads;
-	for (q = 0; q < req->nb_rxq; q++) {
-		ret = rte_eth_rx_queue_setup(port_id, q, rxd, (unsigned)socket,
-					     &rxc, p->rx_pool);
-		if (ret != 0) {
-			snprintf(err, errlen, "port %u: RX queue %u: %s",
-				 port_id, q, rte_strerror(-ret));
-			return ret;
-		}
-	}
-	txc = info.default_txconf;
-	txc.offloads = conf.txmode.offloads;
-	for (q = 0; q < req->nb_txq; q++) {
-		ret = rte_eth_tx_queue_setup(port_id, q, txd, (unsigned)socket,
-					     &txc);
-		if (ret != 0) {
-			snprintf(err, errlen, "port %u: TX queue %u: %s",
-				 port_id, q, rte_strerror(-ret));
-			return ret;
-		}
-	}
-	ret = port_start(port_id, req->start_timeout);
-	if (ret != 0) {
-		snprintf(err, errlen, "port %u (%s): start failed: %s%s%s",
-			 port_id, info.driver_name, rte_strerror(-ret),
-			 start_retryable(ret)
-				 ? " (still, at --link-timeout: is the far end "
-				   "there, e.g. the memif server?)"
-				 : "",
-			 eal_hint(info.driver_name));
+	ret = setup_queues(port_id, req, &info, &conf, rxd, txd, p, err,
+			   errlen);
+	if (ret != 0)
 		return ret;
-	}
-	p->started = 1;
-	ret = nb_portset_fc(port_id, info.driver_name, req->set.fc,
-			    &p->offload.flow_control, why, sizeof(why));
-	if (ret != 0) {
-		snprintf(err, errlen, "port %u: %s", port_id, why);
-		/* not in the caller's list yet: close it here (its RX ring
-		 * holds the pool's mbufs) */
-		rte_eth_dev_stop(port_id);
-		rte_eth_dev_close(port_id);
-		p->started = 0;
-		return ret;
-	}
-	/* Loopback tests address the facing port's MAC; accept all anyway. */
-	rte_eth_promiscuous_enable(port_id);
-	nb_port_describe(port_id, &p->desc);
-	p->desc.nb_rxq = req->nb_rxq;
-	p->desc.nb_txq = req->nb_txq;
-	p->lacp = nb_port_lacp(port_id);
-	return 0;
+	return setup_start(port_id, req, info.driver_name, p, err, errlen);
 }
 
 /* 1 when the port has to be restarted to dial its far end again
@@ -529,70 +546,6 @@ nb_port_socket(uint16_t port_id)
 	return socket < 0 ? (int)rte_socket_id() : socket;
 }
 
-struct rte_mempool *
-nb_pool_get(const char *name, unsigned int n, int socket)
-{
-	struct rte_mempool *mp = rte_mempool_lookup(name);
-
-	if (mp != NULL)
-		return mp;
-	return rte_pktmbuf_pool_create(name, n, 32, 0,
-				       RTE_MBUF_DEFAULT_BUF_SIZE, socket);
-}
-
-struct rte_mempool *
-nb_copy_pool_create(const char *name, unsigned int n, uint16_t priv,
-		    uint16_t room, int socket)
-{
-	return rte_pktmbuf_pool_create(
-		name, n, 128, RTE_ALIGN(priv, RTE_MBUF_PRIV_ALIGN),
-		(uint16_t)(RTE_PKTMBUF_HEADROOM + room), socket);
-}
-
-struct rte_mempool *
-nb_pinned_pool_get(const char *pname, unsigned int n, const char *zname,
-		   const void *bytes, size_t len, uint16_t room, int socket,
-		   const struct rte_memzone **mz)
-{
-	struct rte_pktmbuf_extmem *em;
-	struct rte_mempool *mp;
-	unsigned int i;
-
-	*mz = rte_memzone_lookup(zname);
-	if (*mz == NULL) {
-		*mz = rte_memzone_reserve_aligned(zname, len, socket,
-						  RTE_MEMZONE_IOVA_CONTIG,
-						  RTE_CACHE_LINE_SIZE);
-		if (*mz == NULL)
-			return NULL;
-		memcpy((*mz)->addr, bytes, len);
-	}
-	if ((*mz)->iova == RTE_BAD_IOVA || (*mz)->len < len || room > len) {
-		rte_errno = EINVAL;
-		return NULL;
-	}
-	mp = rte_mempool_lookup(pname);
-	if (mp != NULL)
-		return mp;
-	em = calloc(n, sizeof(*em));
-	if (em == NULL) {
-		rte_errno = ENOMEM;
-		return NULL;
-	}
-	/* an entry an mbuf, each over the first room bytes (where it
-	 * points at first) */
-	for (i = 0; i < n; i++) {
-		em[i].buf_ptr = (*mz)->addr;
-		em[i].buf_iova = (*mz)->iova;
-		em[i].buf_len = room;
-		em[i].elt_size = room;
-	}
-	mp = rte_pktmbuf_pool_create_extbuf(pname, n, 128, 0, room, socket, em,
-					    n);
-	free(em);
-	return mp;
-}
-
 int
 nb_port_rx_budget(uint16_t port_id, struct nb_pool_budget *b)
 {
@@ -606,38 +559,6 @@ nb_port_rx_budget(uint16_t port_id, struct nb_pool_budget *b)
 	b->cache = rx_setup[port_id].pool->cache_size;
 	b->burst = NB_PORT_BURST;
 	return 0;
-}
-
-struct pools_walk {
-	struct nb_pool_use *u;
-	unsigned int max, n;
-};
-
-static void
-pools_walk_cb(struct rte_mempool *mp, void *arg)
-{
-	struct pools_walk *w = arg;
-	struct nb_pool_use *u;
-
-	if (strncmp(mp->name, "nb_", 3) != 0)
-		return;
-	if (w->n < w->max) {
-		u = &w->u[w->n];
-		snprintf(u->name, sizeof(u->name), "%s", mp->name);
-		u->size = mp->size;
-		/* size - (common pool + every lcore's cache) */
-		u->in_use = rte_mempool_in_use_count(mp);
-	}
-	w->n++;
-}
-
-unsigned int
-nb_pools_usage(struct nb_pool_use *u, unsigned int max)
-{
-	struct pools_walk w = {.u = u, .max = max, .n = 0};
-
-	rte_mempool_walk(pools_walk_cb, &w);
-	return w.n;
 }
 
 uint16_t

@@ -16,6 +16,7 @@
 #include "nb_offload.h"
 #include "nb_plan.h"
 #include "nb_pmd_stats.h"
+#include "nb_pool.h" /* the pools, which most users of ports need */
 
 /* The most mbufs one lcore holds at once in a burst (workers' NB_BURST). */
 #define NB_PORT_BURST 32
@@ -128,13 +129,6 @@ int nb_port_stats(uint16_t port_id, struct nb_pmd_stats *s);
 void nb_port_stats_reset(uint16_t port_id);
 
 /*
- * A TX mempool whose mbufs' data areas are zeroed once at creation, so a
- * generator needs to copy only the headers of its template per frame.
- */
-struct rte_mempool *nb_tx_pool_create(const char *name, unsigned int n,
-				      uint32_t max_frame, int socket);
-
-/*
  * At exit: stop every port, then close them in the reverse order of their
  * set-up, while no driver callback runs on the EAL interrupt thread (a
  * memif peer's disconnect would race the stop).
@@ -151,48 +145,11 @@ uint16_t nb_port_ids(uint16_t *ids, uint16_t max);
 int nb_port_socket(uint16_t port_id);
 
 /*
- * A plain mbuf pool for control frames and probes (default data room);
- * an existing pool of that name is reused (a responder runs test after
- * test, and a TX ring may still hold the last test's mbufs).
- */
-struct rte_mempool *nb_pool_get(const char *name, unsigned int n, int socket);
-/* A pool for copies of frames (--capture): priv bytes of private area per
- * mbuf and room bytes of data after the headroom; NULL, rte_errno set. */
-struct rte_mempool *nb_copy_pool_create(const char *name, unsigned int n,
-					uint16_t priv, uint16_t room,
-					int socket);
-/*
- * Zero-copy TX from fixed bytes: the len bytes at bytes copied once into
- * hugepage memory contiguous in IOVA (memzone zname, found again by later
- * calls), and a pool of n mbufs pinned to it (pname; reused too), room
- * bytes each, which a sender points anywhere in there (buf_addr and
- * buf_iova: a pinned buffer's free leaves them alone).  NULL (rte_errno
- * set) when either cannot be had; *mz the memory.
- */
-struct rte_mempool *nb_pinned_pool_get(const char *pname, unsigned int n,
-				       const char *zname, const void *bytes,
-				       size_t len, uint16_t room, int socket,
-				       const struct rte_memzone **mz);
-
-/*
  * What the port's RX pool must keep for the data path (nb_plan.h): its
  * size, the descriptors and queues set up, the lcores and their cache.
  * -ENOENT when the port has no RX pool of ours.
  */
 int nb_port_rx_budget(uint16_t port_id, struct nb_pool_budget *b);
-
-/* A mempool of ours ("nb_" names) and how many of its mbufs are out. */
-struct nb_pool_use {
-	char name[RTE_MEMPOOL_NAMESIZE];
-	unsigned int size, in_use;
-};
-
-/*
- * At exit, after the ports are closed: every mempool of ours that still
- * exists, with its mbufs in use (0 each when nothing leaked).  Fills up to
- * max entries, returns how many pools there are.
- */
-unsigned int nb_pools_usage(struct nb_pool_use *u, unsigned int max);
 
 /* One burst on the control path (not the workers' inline burst calls). */
 uint16_t nb_port_tx(uint16_t port_id, uint16_t queue, struct rte_mbuf **m,

@@ -5,14 +5,15 @@
 #include <string.h>
 #include <strings.h>
 
-#include <rte_cycles.h>
 #include <rte_mbuf.h>
 
 #include "nb_ctl.h"
 #include "nb_ctlio.h"
 #include "nb_frame.h"
 #include "nb_log.h"
+#include "nb_pool.h"
 #include "nb_port.h"
+#include "nb_seam.h"
 
 #define CTL_POOL_SIZE 1023
 
@@ -139,7 +140,7 @@ nb_ctlio_init(struct nb_ctlio *io, uint16_t port, uint16_t nb_rxq, uint16_t txq,
 	io->port = port;
 	io->txq = txq;
 	io->tx_port = nb_port_ctl_tx_port(port);
-	io->tx_port_tsc = rte_get_timer_cycles();
+	io->tx_port_tsc = nb_glue_tsc();
 	io->shared_txq = shared_txq;
 	io->nb_rxq = nb_rxq;
 	io->lacp = nb_port_lacp(port);
@@ -147,8 +148,8 @@ nb_ctlio_init(struct nb_ctlio *io, uint16_t port, uint16_t nb_rxq, uint16_t txq,
 	io->ip = ip;
 	faults_init(io);
 	io->vlan_id = vlan_id;
-	now = rte_get_timer_cycles();
-	nb_clock_init(&io->clk, rte_get_timer_hz(), now);
+	now = nb_glue_tsc();
+	nb_clock_init(&io->clk, nb_glue_tsc_hz(), now);
 	nb_tokens_init(&io->arp_tokens, NB_CTLIO_REPLY_RATE,
 		       NB_CTLIO_REPLY_BURST, 0);
 	nb_tokens_init(&io->icmp_tokens, NB_CTLIO_REPLY_RATE,
@@ -179,17 +180,15 @@ nb_ctlio_init(struct nb_ctlio *io, uint16_t port, uint16_t nb_rxq, uint16_t txq,
 	for (q = 0; q < nb_rxq; q++) {
 		snprintf(name, sizeof(name), "nb_ctl_p%u_q%u", port, q);
 		/* exact size: capacity ring_cap, not a power of 2 minus 1 */
-		io->rings[q] = rte_ring_create(name, io->ring_cap, socket,
-					       RING_F_SP_ENQ | RING_F_SC_DEQ |
-						       RING_F_EXACT_SZ);
+		io->rings[q] = nb_ring_create(name, io->ring_cap, socket);
 		if (io->rings[q] == NULL) {
 			nb_ctlio_free(io);
 			return -ENOMEM;
 		}
 		snprintf(name, sizeof(name), "nb_ctlpeer_p%u_q%u", port, q);
-		io->peer_rings[q] = rte_ring_create(
-			name, RTE_MIN(io->ring_cap, NB_CTLIO_PEER_RING), socket,
-			RING_F_SP_ENQ | RING_F_SC_DEQ | RING_F_EXACT_SZ);
+		io->peer_rings[q] = nb_ring_create(
+			name, RTE_MIN(io->ring_cap, NB_CTLIO_PEER_RING),
+			socket);
 		if (io->peer_rings[q] == NULL) {
 			nb_ctlio_free(io);
 			return -ENOMEM;
@@ -197,9 +196,7 @@ nb_ctlio_init(struct nb_ctlio *io, uint16_t port, uint16_t nb_rxq, uint16_t txq,
 	}
 	if (shared_txq) {
 		snprintf(name, sizeof(name), "nb_ctltx_p%u", port);
-		io->tx_ring = rte_ring_create(name, NB_CTLIO_TX_RING, socket,
-					      RING_F_SP_ENQ | RING_F_SC_DEQ |
-						      RING_F_EXACT_SZ);
+		io->tx_ring = nb_ring_create(name, NB_CTLIO_TX_RING, socket);
 		if (io->tx_ring == NULL) {
 			nb_ctlio_free(io);
 			return -ENOMEM;
@@ -212,9 +209,9 @@ nb_ctlio_init(struct nb_ctlio *io, uint16_t port, uint16_t nb_rxq, uint16_t txq,
 static uint16_t
 tx_port(struct nb_ctlio *io)
 {
-	uint64_t now = rte_get_timer_cycles();
+	uint64_t now = nb_glue_tsc();
 
-	if (now - io->tx_port_tsc >= rte_get_timer_hz()) {
+	if (now - io->tx_port_tsc >= nb_glue_tsc_hz()) {
 		io->tx_port = nb_port_ctl_tx_port(io->port);
 		io->tx_port_tsc = now;
 	}
@@ -267,7 +264,7 @@ ring_drop(struct rte_ring **r)
 		return;
 	while (rte_ring_sc_dequeue(*r, (void **)&m) == 0)
 		rte_pktmbuf_free(m);
-	rte_ring_free(*r);
+	nb_ring_free(*r);
 	*r = NULL;
 }
 
@@ -296,7 +293,7 @@ nb_ctlio_free(struct nb_ctlio *io)
 			rte_pktmbuf_free(m);
 			io->tx_fail++;
 		}
-		rte_ring_free(io->tx_ring);
+		nb_ring_free(io->tx_ring);
 		io->tx_ring = NULL;
 	}
 	if (io->pool != NULL)
@@ -426,7 +423,7 @@ nb_ctlio_send_msg(struct nb_ctlio *io, const uint8_t dst_mac[6],
 static uint64_t
 now_ns(const struct nb_ctlio *io)
 {
-	return nb_clock_ns(&io->clk, rte_get_timer_cycles());
+	return nb_clock_ns(&io->clk, nb_glue_tsc());
 }
 
 /* One frame, of the kind the worker (or our own poll) found it to be. */

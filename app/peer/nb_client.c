@@ -223,6 +223,43 @@ fill_params(struct nb_peer *pr, struct nb_ctl_params *p)
 	memcpy(p->proof.cookie, pr->theirs.nonce, sizeof(pr->theirs.nonce));
 }
 
+/* --quit, after WELCOME: QUIT and its ACK (1, with *code set). */
+static int
+client_quit(struct nb_peer *pr, int *code)
+{
+	struct nb_ctl_msg m;
+	char t[200];
+	int ret;
+
+	/* QUIT opens a session of its own, like PARAMS: it carries our
+	 * nonce and the responder's cookie */
+	nb_cli_set(&pr->cli, NB_CLI_PARAMS, 0);
+	nb_ctl_msg_init(&m, NB_CTL_QUIT, pr->session);
+	memcpy(m.u.quit.client_nonce, pr->cn, sizeof(pr->cn));
+	memcpy(m.u.quit.cookie, pr->theirs.nonce, sizeof(pr->theirs.nonce));
+	ret = nb_peer_send(pr, &m);
+	if (ret == 0)
+		ret = nb_client_flush(pr);
+	nb_cli_set(&pr->cli, NB_CLI_CLOSED, 0);
+	if (ret == -EPERM) {
+		nb_escape(pr->inbox.u.reject.reason, NB_CTL_REASON_STR, t,
+			  sizeof(t));
+		*code = fail(pr, "the responder refused: %s", t);
+		return 1;
+	}
+	if (ret != 0) {
+		*code = fail(pr, "%s",
+			     "the responder did not acknowledge QUIT");
+		return 1;
+	}
+	if (nb_out_chatty(&pr->app->out)) {
+		nb_escape(pr->theirs.host, sizeof(pr->theirs.host), t,
+			  sizeof(t));
+		printf("responder %s told to quit\n", t);
+	}
+	return 1;
+}
+
 /* HELLO -> WELCOME; then --quit or --conf end here (1: done, code set). */
 static int
 client_hello(struct nb_peer *pr, int *code)
@@ -276,36 +313,8 @@ client_hello(struct nb_peer *pr, int *code)
 	nb_app_set_cookie(pr->app, pr->cn, sizeof(pr->cn));
 	nb_cli_set(&pr->cli, NB_CLI_RUNNING, 0);
 	*code = 0;
-	if (cfg->quit) {
-		/* QUIT opens a session of its own, like PARAMS: it carries
-		 * our nonce and the responder's cookie */
-		nb_cli_set(&pr->cli, NB_CLI_PARAMS, 0);
-		nb_ctl_msg_init(&m, NB_CTL_QUIT, pr->session);
-		memcpy(m.u.quit.client_nonce, pr->cn, sizeof(pr->cn));
-		memcpy(m.u.quit.cookie, pr->theirs.nonce,
-		       sizeof(pr->theirs.nonce));
-		ret = nb_peer_send(pr, &m);
-		if (ret == 0)
-			ret = nb_client_flush(pr);
-		nb_cli_set(&pr->cli, NB_CLI_CLOSED, 0);
-		if (ret == -EPERM) {
-			nb_escape(pr->inbox.u.reject.reason, NB_CTL_REASON_STR,
-				  t, sizeof(t));
-			*code = fail(pr, "the responder refused: %s", t);
-			return 1;
-		}
-		if (ret != 0) {
-			*code = fail(pr, "%s",
-				     "the responder did not acknowledge QUIT");
-			return 1;
-		}
-		if (nb_out_chatty(&pr->app->out)) {
-			nb_escape(pr->theirs.host, sizeof(pr->theirs.host), t,
-				  sizeof(t));
-			printf("responder %s told to quit\n", t);
-		}
-		return 1;
-	}
+	if (cfg->quit)
+		return client_quit(pr, code);
 	if (cfg->conf) {
 		/* the responder opened no session for a HELLO: nothing to
 		 * close */

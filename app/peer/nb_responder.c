@@ -454,10 +454,15 @@ echo_clock(struct nb_peer *pr, const struct nb_ctl_msg *m)
 	nb_peer_send_raw(pr, &r, pr->peer_mac, pr->peer_ip, &pr->auth);
 }
 
-static void
-on_msg(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
+/*
+ * Admission: what nb_rsp_gate decides for a message, carried out.  0 when
+ * the message goes on to the session (its tag checked, a new session
+ * opened for it); -1 when it was answered, refused or dropped here.
+ */
+static int
+admit(struct nb_peer *pr, const struct nb_udp_info *u,
+      const struct nb_ctl_msg *m)
 {
-	struct nb_ctl_msg r;
 	int from_peer = memcmp(u->src_mac, pr->peer_mac, 6) == 0 &&
 			u->src_ip == pr->peer_ip;
 
@@ -467,7 +472,7 @@ on_msg(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
 			note(pr, NB_REF_UNTAGGED, u,
 			     "an untagged HELLO (a client older than "
 			     "protocol 9?)");
-		return;
+		return -1;
 	case NB_RSP_FOREIGN:
 		note(pr, NB_REF_FOREIGN, u, NULL);
 		NB_LOG(DEBUG,
@@ -475,10 +480,10 @@ on_msg(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
 		       ": not the session's client, ignored",
 		       nb_ctl_type_name(m->type), m->session,
 		       NB_IP4_ARGS(u->src_ip));
-		return;
+		return -1;
 	case NB_RSP_HELLO:
 		answer_hello(pr, u, m);
-		return;
+		return -1;
 	case NB_RSP_BUSY:
 		/* a keyed responder tells a stranger no more than that it
 		 * wants the key, not that it is busy */
@@ -487,21 +492,26 @@ on_msg(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
 			note(pr, NB_REF_RATE, u, NULL);
 		else if (hello_key_ok(pr, u, m) == 0)
 			answer_busy(pr, u, m, NULL);
-		return;
+		return -1;
 	case NB_RSP_OPEN:
-		if (open_session(pr, u, m) != 0)
-			return;
-		break;
+		return open_session(pr, u, m) != 0 ? -1 : 0;
 	case NB_RSP_PASS:
 		if (!nb_auth_verify(&pr->auth, u->payload, u->payload_len)) {
 			note(pr, NB_REF_TAG, u,
 			     "a message of the session with a bad tag");
-			return;
+			return -1;
 		}
-		break;
+		return 0;
 	}
-	if (!nb_peer_accept(pr, u, m))
-		return;
+	return -1;
+}
+
+/* A new message of the open session: the step nb_rsp says it calls for. */
+static void
+act(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
+{
+	struct nb_ctl_msg r;
+
 	switch (nb_rsp_on_msg(&pr->rsp, m->type)) {
 	case NB_RSP_A_SETUP:
 		setup_test(pr, &m->u.params);
@@ -558,6 +568,14 @@ on_msg(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
 	case NB_RSP_A_NONE:
 		break;
 	}
+}
+
+static void
+on_msg(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
+{
+	if (admit(pr, u, m) != 0 || !nb_peer_accept(pr, u, m))
+		return;
+	act(pr, u, m);
 }
 
 /* The oldest a session may get: the longest test, plus a minute for the

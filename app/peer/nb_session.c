@@ -14,12 +14,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <rte_cycles.h>
 #include <rte_version.h>
 
 #include "nb_frame.h"
 #include "nb_log.h"
 #include "nb_run.h"
+#include "nb_seam.h"
 #include "nb_session.h"
 #include "nb_setup.h"
 #include "nb_tsc.h"
@@ -31,7 +31,7 @@
 uint64_t
 nb_peer_now(const struct nb_peer *pr)
 {
-	return nb_clock_ns(&pr->app->run.clock, rte_get_tsc_cycles());
+	return nb_clock_ns(&pr->app->run.clock, nb_glue_tsc());
 }
 
 void
@@ -39,7 +39,7 @@ nb_peer_nap(const struct nb_peer *pr)
 {
 	/* the clock-offset samples are only this late while a test is set
 	 * up; during the test the CPU is left to the workers */
-	nb_run_sleep_us(pr->nap_short ? 50 : 500);
+	nb_glue_nap_us(pr->nap_short ? 50 : 500);
 }
 
 static void

@@ -7,11 +7,10 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include <rte_ethdev.h>
-#include <rte_lcore.h>
 #include <rte_malloc.h>
 
 #include "nb_jobs.h"
+#include "nb_port.h"
 
 int
 nb_jobs_gaps(struct nb_jobs *js, uint64_t ideal_ns, uint8_t proto, char *err,
@@ -22,10 +21,8 @@ nb_jobs_gaps(struct nb_jobs *js, uint64_t ideal_ns, uint8_t proto, char *err,
 
 	for (i = 0; i < js->nb_rx; i++) {
 		struct nb_rxjob *j = js->rx[i];
-		int socket = rte_eth_dev_socket_id(j->port);
+		int socket = nb_port_socket(j->port);
 
-		if (socket < 0)
-			socket = (int)rte_socket_id();
 		j->gaps = rte_zmalloc_socket(
 			"nb_gaps", sizeof(struct nb_gap) * j->nb_streams,
 			RTE_CACHE_LINE_SIZE, socket);
