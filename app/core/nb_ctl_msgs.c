@@ -44,50 +44,60 @@ busy_read(const uint8_t **p, struct nb_ctl_msg *m)
 
 /* REJECT and ERROR: a code and a reason, the same layout. */
 static int
+code_reason_check(uint16_t code, const char *reason)
+{
+	return has_code(code) && has_nul(reason, NB_CTL_REASON_STR) ? 0
+								    : -EINVAL;
+}
+
+static void
+code_reason_write(uint8_t **p, uint16_t code, const char *reason)
+{
+	wr_u16(p, code);
+	wr_str(p, reason, NB_CTL_REASON_STR);
+}
+
+static int
+code_reason_read(const uint8_t **p, uint16_t *code, char *reason)
+{
+	*code = rd_u16(p);
+	return rd_str(p, reason, NB_CTL_REASON_STR);
+}
+
+static int
 reject_check(const struct nb_ctl_msg *m)
 {
-	return !has_code(m->u.reject.code) ||
-			       !has_nul(m->u.reject.reason,
-					sizeof(m->u.reject.reason))
-		       ? -EINVAL
-		       : 0;
+	return code_reason_check(m->u.reject.code, m->u.reject.reason);
 }
 
 static void
 reject_write(uint8_t **p, const struct nb_ctl_msg *m)
 {
-	wr_u16(p, m->u.reject.code);
-	wr_str(p, m->u.reject.reason, sizeof(m->u.reject.reason));
+	code_reason_write(p, m->u.reject.code, m->u.reject.reason);
 }
 
 static int
 reject_read(const uint8_t **p, struct nb_ctl_msg *m)
 {
-	m->u.reject.code = rd_u16(p);
-	return rd_str(p, m->u.reject.reason, sizeof(m->u.reject.reason));
+	return code_reason_read(p, &m->u.reject.code, m->u.reject.reason);
 }
 
 static int
 error_check(const struct nb_ctl_msg *m)
 {
-	return !has_code(m->u.error.code) || !has_nul(m->u.error.reason,
-						      sizeof(m->u.error.reason))
-		       ? -EINVAL
-		       : 0;
+	return code_reason_check(m->u.error.code, m->u.error.reason);
 }
 
 static void
 error_write(uint8_t **p, const struct nb_ctl_msg *m)
 {
-	wr_u16(p, m->u.error.code);
-	wr_str(p, m->u.error.reason, sizeof(m->u.error.reason));
+	code_reason_write(p, m->u.error.code, m->u.error.reason);
 }
 
 static int
 error_read(const uint8_t **p, struct nb_ctl_msg *m)
 {
-	m->u.error.code = rd_u16(p);
-	return rd_str(p, m->u.error.reason, sizeof(m->u.error.reason));
+	return code_reason_read(p, &m->u.error.code, m->u.error.reason);
 }
 
 /* START: the delay before sending, and the receiver's clock offset. */

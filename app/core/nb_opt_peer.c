@@ -26,11 +26,8 @@ int
 nb_opt_max_streams(struct nb_config *cfg, const char *val, char *why,
 		   size_t whylen)
 {
-	if (nb_parse_u32(val, 1, NB_MAX_STREAMS, &cfg->max_streams) != 0) {
-		WHY("expected 1..%d", NB_MAX_STREAMS);
-		return -EINVAL;
-	}
-	return 0;
+	return nb_opt_count(&cfg->max_streams, NB_MAX_STREAMS, val, why,
+			    whylen);
 }
 
 int

@@ -159,14 +159,22 @@ nb_opt_proto(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 	return 0;
 }
 
+/* A count 1..max, for --streams, --max-streams and --queues. */
 int
-nb_opt_streams(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+nb_opt_count(uint32_t *dst, uint32_t max, const char *val, char *why,
+	     size_t whylen)
 {
-	if (nb_parse_u32(val, 1, NB_MAX_STREAMS, &cfg->streams) != 0) {
-		WHY("expected 1..%d", NB_MAX_STREAMS);
+	if (nb_parse_u32(val, 1, max, dst) != 0) {
+		WHY("expected 1..%u", max);
 		return -EINVAL;
 	}
 	return 0;
+}
+
+int
+nb_opt_streams(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	return nb_opt_count(&cfg->streams, NB_MAX_STREAMS, val, why, whylen);
 }
 
 int
@@ -399,11 +407,7 @@ nb_opt_bytes(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 int
 nb_opt_queues(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
-	if (nb_parse_u32(val, 1, NB_MAX_QUEUES, &cfg->queues) != 0) {
-		WHY("expected 1..%d", NB_MAX_QUEUES);
-		return -EINVAL;
-	}
-	return 0;
+	return nb_opt_count(&cfg->queues, NB_MAX_QUEUES, val, why, whylen);
 }
 
 static int

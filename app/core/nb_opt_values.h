@@ -20,6 +20,10 @@
 int nb_opt_seconds(double *dst, double max, const char *val, char *why,
 		   size_t whylen);
 
+/* A count 1..max into *dst, else a reason. */
+int nb_opt_count(uint32_t *dst, uint32_t max, const char *val, char *why,
+		 size_t whylen);
+
 /* A rate (--rate's syntax), else why it is refused. */
 int nb_opt_rate_value(const char *val, struct nb_rate_spec *r, char *why,
 		      size_t whylen);
