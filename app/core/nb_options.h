@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The option table: one entry per option drives parsing, --help and the man
- * page text.  Pure.
+ * page text.  Pure.  The table is nb_opt_table.c, its value parsers
+ * nb_opt_values.c and nb_opt_peer.c, the parser and --help nb_options.c,
+ * the cross-checks nb_opt_check.c, the defaults nb_opt_defaults.c, the
+ * config file nb_cfgfile.c and the man page nb_manpage.c.
  */
 #ifndef NB_OPTIONS_H
 #define NB_OPTIONS_H

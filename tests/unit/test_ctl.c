@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Unit tests for the control-protocol codec and the results blob
- * (app/core/nb_ctl.c).
+ * Unit tests for the control-protocol codec, its message table and the
+ * results blobs (app/core/nb_ctl.c, nb_ctl_msgs.c, nb_ctl_setup.c,
+ * nb_ctl_results.c).
  *
  * Every decode reads from a malloc'd buffer of exactly the datagram's
  * length, so under AddressSanitizer any read past the end is caught.

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Unit tests for the option table and parser (app/core/nb_options.c).
+ * Unit tests for the option table, its parsers and checks
+ * (app/core/nb_options.c, nb_opt_*.c).
  *
  * Every entry of nb_options[] must have a case below (a new option without
  * one fails test_every_option_has_a_case), and each case is parsed in every

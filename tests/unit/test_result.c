@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Unit tests for the result model and its writers (app/core/nb_result.c).
+ * Unit tests for the result model and its writers (app/core/nb_result.c,
+ * nb_report_text.c, nb_report_json.c).
  *
  * A two-stream result with known counts and latencies is finished and
  * written; every derived number is recomputed here from the inputs.
