@@ -43,6 +43,12 @@ busy_read(const uint8_t **p, struct nb_ctl_msg *m)
 }
 
 /* REJECT and ERROR: a code and a reason, the same layout. */
+_Static_assert(sizeof(((struct nb_ctl_reject *)0)->reason) ==
+			       NB_CTL_REASON_STR &&
+		       sizeof(((struct nb_ctl_error *)0)->reason) ==
+			       NB_CTL_REASON_STR,
+	       "REJECT and ERROR carry one reason field");
+
 static int
 code_reason_check(uint16_t code, const char *reason)
 {
@@ -384,7 +390,8 @@ interval_read(const uint8_t **p, struct nb_ctl_msg *m)
 
 #define KIND(t, len, chk, wr, rd) [NB_CTL_##t] = {#t, len, chk, wr, rd}
 
-/* STOP and ACK have no body; RESULTS_REQ and STOP nothing to check. */
+/* STOP and ACK have no body; RESULTS_REQ, STOP, QUIT and ACK nothing to
+ * check (a QUIT's proof is nb_auth's to judge). */
 const struct nb_ctl_kind nb_ctl_kinds[NB_CTL_TYPE_MAX] = {
 	KIND(HELLO, NB_CTL_CONF_LEN, nb_ctl_conf_check, nb_ctl_conf_write,
 	     nb_ctl_conf_read),
