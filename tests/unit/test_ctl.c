@@ -25,6 +25,7 @@
 #include "nb_test_util.h"
 
 #include "nb_ctl.h"
+#include "nb_ctl_msgs.h"
 #include "nb_frame.h"
 #include "nb_hist.h"
 
@@ -2529,6 +2530,52 @@ test_names(void **state)
 	assert_string_equal(nb_ctl_strerror(-12345), "unknown control error");
 }
 
+/*
+ * The message table against the documented layout: each known type's body
+ * length is docs/protocol.md's (doc_body_len), a body has a writer and a
+ * reader and an empty one neither (STOP, ACK), and the name is the type's.
+ */
+static void
+test_message_table(void **state)
+{
+	static const char *const names[NB_CTL_TYPE_MAX] = {
+		[NB_CTL_HELLO] = "HELLO",
+		[NB_CTL_WELCOME] = "WELCOME",
+		[NB_CTL_BUSY] = "BUSY",
+		[NB_CTL_PARAMS] = "PARAMS",
+		[NB_CTL_ACCEPT] = "ACCEPT",
+		[NB_CTL_REJECT] = "REJECT",
+		[NB_CTL_START] = "START",
+		[NB_CTL_KEEPALIVE] = "KEEPALIVE",
+		[NB_CTL_STOP] = "STOP",
+		[NB_CTL_RESULTS_REQ] = "RESULTS_REQ",
+		[NB_CTL_RESULTS] = "RESULTS",
+		[NB_CTL_DONE] = "DONE",
+		[NB_CTL_QUIT] = "QUIT",
+		[NB_CTL_ACK] = "ACK",
+		[NB_CTL_ERROR] = "ERROR",
+		[NB_CTL_INTERVAL] = "INTERVAL",
+	};
+	unsigned int t;
+
+	(void)state;
+	for (t = 0; t < NB_CTL_TYPE_MAX; t++) {
+		const struct nb_ctl_kind *k = &nb_ctl_kinds[t];
+
+		if (names[t] == NULL) {
+			assert_null(k->name);
+			continue;
+		}
+		assert_string_equal(k->name, names[t]);
+		assert_int_equal(k->body_len, doc_body_len((uint8_t)t));
+		assert_int_equal(k->write == NULL, k->body_len == 0);
+		assert_int_equal(k->read == NULL, k->body_len == 0);
+	}
+	/* the two without a body */
+	assert_int_equal(nb_ctl_kinds[NB_CTL_STOP].body_len, 0);
+	assert_int_equal(nb_ctl_kinds[NB_CTL_ACK].body_len, 0);
+}
+
 /* Results blob. */
 
 #define N_STREAMS 3
@@ -3318,6 +3365,7 @@ main(void)
 		cmocka_unit_test(test_quit),
 		cmocka_unit_test(test_answer_not_longer),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_message_table),
 		cmocka_unit_test(test_results_roundtrip),
 		cmocka_unit_test(test_results_impair),
 		cmocka_unit_test(test_interval_msg),
