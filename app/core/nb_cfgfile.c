@@ -80,7 +80,7 @@ on_key(void *user, const char *section, const char *name, const char *value)
 			 "key '%s' is for the command line only", name);
 		goto fail;
 	}
-	if (l->cli_seen[idx / 64] & (UINT64_C(1) << (idx % 64)))
+	if (l->cli_seen[NB_OPT_WORD(idx)] & NB_OPT_BIT(idx))
 		return 1; /* the command line gave it: it wins */
 	if (o->arg == NULL) {
 		if (parse_bool(value, &on) != 0) {
@@ -92,13 +92,12 @@ on_key(void *user, const char *section, const char *name, const char *value)
 		}
 		if (!on) {
 			/* still a repeat if given again */
-			if (l->cfg->seen[idx / 64] &
-			    (UINT64_C(1) << (idx % 64))) {
+			if (l->cfg->seen[NB_OPT_WORD(idx)] & NB_OPT_BIT(idx)) {
 				snprintf(l->msg, sizeof(l->msg),
 					 "key '%s' given twice", name);
 				goto fail;
 			}
-			l->cfg->seen[idx / 64] |= UINT64_C(1) << (idx % 64);
+			l->cfg->seen[NB_OPT_WORD(idx)] |= NB_OPT_BIT(idx);
 			return 1;
 		}
 		value = NULL;

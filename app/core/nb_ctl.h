@@ -2,7 +2,8 @@
 /*
  * Peer-mode control protocol: message codec and results blob.  Pure: no
  * DPDK calls, no globals.  docs/protocol.md describes the same bytes; keep
- * the two in step.
+ * the two in step.  The codec is nb_ctl.c, the message table and bodies
+ * nb_ctl_msgs.c and nb_ctl_setup.c, the results blobs nb_ctl_results.c.
  *
  * A control message is the whole payload of one UDP datagram to or from
  * NB_CONTROL_UDP_PORT.  All integers are big endian.  Every message starts

@@ -71,11 +71,10 @@ modes(FILE *f, unsigned int m)
 	fputc(')', f);
 }
 
-void
-nb_options_man(FILE *f)
+/* NAME, SYNOPSIS and DESCRIPTION. */
+static void
+man_head(FILE *f)
 {
-	size_t i;
-
 	fputs(".\\\" SPDX-License-Identifier: BSD-3-Clause\n"
 	      ".\\\" Generated from the option table by nb-mangen; do not "
 	      "edit.\n",
@@ -111,6 +110,42 @@ nb_options_man(FILE *f)
 		"needs no hugepages. An option given in a mode it does not "
 		"apply to (each says which, below) is a usage error, as is one "
 		"of the tool's options before '--'.");
+}
+
+/* One option: its names, placeholder, help, and where it applies. */
+static void
+option_entry(FILE *f, const struct nb_option *o)
+{
+	fputs(".TP\n", f);
+	if (o->short_name)
+		fprintf(f, "\\fB\\-%c\\fR, ", o->short_name);
+	fputs("\\fB\\-\\-", f);
+	roff(f, o->name);
+	fputs("\\fR", f);
+	if (o->arg) {
+		fputs(" \\fI", f);
+		roff(f, o->arg);
+		fputs("\\fR", f);
+	}
+	fputc('\n', f);
+	roff(f, o->help);
+	if (o->flags & NB_OPT_CLI_ONLY)
+		fputs(" (command line only)", f);
+	if (o->flags & NB_OPT_REPEAT)
+		fputs(" (may be repeated; in a file, a comma-separated "
+		      "list)",
+		      f);
+	if (o->modes != NB_IN_ALL)
+		modes(f, o->modes);
+	fputc('\n', f);
+}
+
+/* OPTIONS: the table, a subsection per heading. */
+static void
+man_options(FILE *f)
+{
+	size_t i;
+
 	fputs(".SH OPTIONS\n", f);
 	for (i = 0; i < nb_nb_options; i++) {
 		const struct nb_option *o = &nb_options[i];
@@ -121,29 +156,14 @@ nb_options_man(FILE *f)
 			fputc('\n', f);
 			continue;
 		}
-		fputs(".TP\n", f);
-		if (o->short_name)
-			fprintf(f, "\\fB\\-%c\\fR, ", o->short_name);
-		fputs("\\fB\\-\\-", f);
-		roff(f, o->name);
-		fputs("\\fR", f);
-		if (o->arg) {
-			fputs(" \\fI", f);
-			roff(f, o->arg);
-			fputs("\\fR", f);
-		}
-		fputc('\n', f);
-		roff(f, o->help);
-		if (o->flags & NB_OPT_CLI_ONLY)
-			fputs(" (command line only)", f);
-		if (o->flags & NB_OPT_REPEAT)
-			fputs(" (may be repeated; in a file, a comma-separated "
-			      "list)",
-			      f);
-		if (o->modes != NB_IN_ALL)
-			modes(f, o->modes);
-		fputc('\n', f);
+		option_entry(f, o);
 	}
+}
+
+/* CONFIGURATION FILE, OUTPUT and TELEMETRY. */
+static void
+man_files_and_output(FILE *f)
+{
 	fputs(".SH CONFIGURATION FILE\n", f);
 	para(f, "--config FILE reads an INI file. Its keys are the long option "
 		"names without the dashes; [sections] only group them for the "
@@ -180,6 +200,12 @@ nb_options_man(FILE *f)
 	para(f, "A running tester or responder answers DPDK telemetry "
 		"(dpdk-telemetry.py -f PREFIX): /nbench/state, /nbench/ports, "
 		"/nbench/streams[,ID] and /nbench/latency.");
+}
+
+/* EXIT STATUS, EXAMPLES and SEE ALSO. */
+static void
+man_tail(FILE *f)
+{
 	fputs(".SH EXIT STATUS\n", f);
 	para(f, "0 success; 1 runtime failure, or interrupted (the report "
 		"covers what ran); 2 usage error (options, config file, "
@@ -204,4 +230,13 @@ nb_options_man(FILE *f)
 	      "The docs/ directory of the sources: usage.md, protocol.md, "
 	      "architecture.md, performance.md; and hugepages.md.\n",
 	      f);
+}
+
+void
+nb_options_man(FILE *f)
+{
+	man_head(f);
+	man_options(f);
+	man_files_and_output(f);
+	man_tail(f);
 }

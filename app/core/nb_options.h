@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The option table: one entry per option drives parsing, --help and the man
- * page text.  Pure.
+ * page text.  Pure.  The table is nb_opt_table.c, its value parsers
+ * nb_opt_values.c and nb_opt_peer.c, the parser and --help nb_options.c,
+ * the cross-checks nb_opt_check.c, the defaults nb_opt_defaults.c, the
+ * config file nb_cfgfile.c and the man page nb_manpage.c.
  */
 #ifndef NB_OPTIONS_H
 #define NB_OPTIONS_H
@@ -14,6 +17,11 @@
 /* flags of an option */
 #define NB_OPT_CLI_ONLY 1 /* not a config-file key (help, version, config) */
 #define NB_OPT_REPEAT	2 /* may be given again: each adds (--allow) */
+#define NB_OPT_FLAG	4 /* takes no value: sets the int at flag_at to 1 */
+
+/* Option i's bit in a set of them (cfg->seen, cfg->given). */
+#define NB_OPT_WORD(i) ((i) / 64)
+#define NB_OPT_BIT(i)  (UINT64_C(1) << ((i) % 64))
 
 /*
  * The modes an option applies to (a bit per enum nb_mode).  An option given
@@ -43,12 +51,14 @@ struct nb_option {
 	const char *name; /* long name without "--" */
 	char short_name;  /* 0 if none */
 	const char *arg;  /* argument placeholder, NULL for a flag */
-	/* Applies a value; returns 0 or -errno and may write a reason. */
+	/* Applies a value; returns 0 or -errno and may write a reason.
+	 * NULL for a flag (NB_OPT_FLAG) and a heading. */
 	int (*apply)(struct nb_config *cfg, const char *val, char *why,
 		     size_t whylen);
 	const char *help;
 	unsigned int flags; /* NB_OPT_* */
 	unsigned int modes; /* NB_IN_* */
+	size_t flag_at;	    /* NB_OPT_FLAG: offsetof the int in nb_config */
 };
 
 extern const struct nb_option nb_options[];

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The results of a test as pure data, and the writers that turn them into
- * text and JSON.  Filled by the control and stats lcores from worker
- * counters and PMD counters; nothing here calls DPDK.
+ * The results of a test as pure data (nb_result.c), and the writers that
+ * turn them into text (nb_report_text.c) and JSON (nb_report_json.c).  Filled
+ * by the control and stats lcores from worker counters and PMD counters;
+ * nothing here calls DPDK.
  */
 #ifndef NB_RESULT_H
 #define NB_RESULT_H
@@ -194,6 +195,24 @@ int nb_result_add_interval(struct nb_result *r, const struct nb_interval *iv);
 
 /* Per-stream loss, sums, rates, shortfall. */
 void nb_result_finish(struct nb_result *r);
+
+/* a / b, or 0 when b is not positive (a test that did not run). */
+static inline double
+nb_div0(double a, double b)
+{
+	return b > 0 ? a / b : 0;
+}
+
+/* A queue's share of its port's frames, in percent (RSS balance). */
+static inline double
+nb_share_pct(uint64_t q, uint64_t port)
+{
+	return port ? 100.0 * (double)q / (double)port : 0.0;
+}
+
+/* The tester's disturbance against the test's latency (p99, max): what
+ * the text and JSON reports say of it. */
+void nb_result_verdict(const struct nb_result *r, struct nb_tester_verdict *v);
 
 /*
  * Fold what the receivers counted after the last interval (frames in flight
