@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The tool's configuration, filled from the option table (nb_options.c).
+ * The tool's configuration, filled from the option table (nb_opt_table.c).
  * Pure data: no DPDK types.
  */
 #ifndef NB_CONFIG_H
@@ -107,7 +107,7 @@ struct nb_config {
 	uint32_t ip; /* this side's IPv4 in peer mode */
 	int dst_ip_set;
 
-	/* security (issue 10); parsed by nb_options.c, used by app/peer */
+	/* security: parsed by nb_opt_peer.c, used by app/peer */
 	char auth_key[256];	 /* --auth-key FILE (client and responder) */
 	uint8_t psk[NB_MAX_PSK]; /* the key: FILE's bytes, one trailing
 				  * newline (LF or CRLF) stripped */
