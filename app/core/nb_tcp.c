@@ -364,6 +364,7 @@ nb_tcp_endsnap_of(const struct nb_tcp_conn *c, struct nb_tcp_endsnap *o)
 	o->min_rtt_ns = a->min_rtt_ns;
 	o->max_rtt_ns = a->max_rtt_ns;
 	o->rtt_samples = a->rtt_samples;
+	o->rtt_sum_ns = a->rtt_sum_ns;
 	o->bad_bytes = a->bad_bytes;
 	o->dup_bytes = a->dup_bytes_in;
 	o->ooo_segs = a->ooo_segs_in;

@@ -175,6 +175,7 @@ struct nb_tcp_stats {
 	uint64_t rst_in, rst_out;
 	uint64_t max_cwnd;
 	uint64_t rtt_samples;
+	uint64_t rtt_sum_ns; /* of the samples: mean_rtt, as iperf3's */
 	uint64_t min_rtt_ns, max_rtt_ns;
 };
 
@@ -371,6 +372,9 @@ struct nb_tcp_endsnap {
 	uint64_t segs_out, segs_in;
 	uint64_t done_ns;      /* both halves closed */
 	uint64_t all_acked_ns; /* a sender with a byte count: all acked */
+	/* the RTT samples' sum; not in the peer protocol's blob (0 when the
+	 * end is a peer's) */
+	uint64_t rtt_sum_ns;
 };
 #define NB_TCP_ENDSNAP_U64 20 /* the u64 fields, acked to all_acked_ns */
 

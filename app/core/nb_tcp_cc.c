@@ -34,6 +34,7 @@ nb_tcp_rtt_sample(struct nb_tcp_conn *c, uint64_t r)
 		c->st.max_rtt_ns = max64(c->st.max_rtt_ns, r);
 	}
 	c->st.rtt_samples++;
+	c->st.rtt_sum_ns += r;
 	rto_from_rtt(c);
 }
 
