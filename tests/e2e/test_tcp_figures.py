@@ -44,6 +44,14 @@ class Figures:
                 self.assertEqual(
                     iv["sum"]["retransmits"],
                     sum(s["retransmits"] for s in iv["streams"]))
+                for k, s in enumerate(iv["streams"]):
+                    # Cwnd and RTT at the interval's end: within what
+                    # the end says the connection ever had
+                    snd = end["streams"][k]["sender"]
+                    self.assertGreater(s["snd_cwnd"], 0)
+                    self.assertLessEqual(s["snd_cwnd"], snd["max_snd_cwnd"])
+                    self.assertLessEqual(snd["min_rtt_ns"] // 1000, s["rtt"])
+                    self.assertLessEqual(s["rtt"], snd["max_rtt_ns"] // 1000)
             self.assertEqual(iv["sum"]["bytes"],
                              sum(s["bytes"] for s in iv["streams"]))
         for k, s in enumerate(end["streams"]):
