@@ -239,27 +239,10 @@ nb_suite_defaults(struct nb_config *cfg)
 	cfg->trials = 50;
 }
 
-int
-nb_suite_check(struct nb_config *cfg, char *err, size_t errlen)
+/* Where a suite or a sweep runs, and with what it cannot. */
+static int
+check_test(const struct nb_config *cfg, char *err, size_t errlen)
 {
-	int sweep = cfg->sweep.n > 0;
-	uint16_t i;
-
-	if (cfg->suite_opt != NULL && cfg->suite == 0) {
-		snprintf(err, errlen,
-			 "%s is for a test suite: add --test "
-			 "throughput|latency|loss|back-to-back",
-			 cfg->suite_opt);
-		return -EINVAL;
-	}
-	if (cfg->settle_set && !cfg->suite && !sweep) {
-		snprintf(err, errlen,
-			 "--settle is for a test suite (--test) or "
-			 "a size sweep (--size MIN:MAX:*F)");
-		return -EINVAL;
-	}
-	if (!cfg->suite && !sweep)
-		return 0;
 	if (cfg->mode != NB_MODE_LOOPBACK && cfg->mode != NB_MODE_REFLECTOR &&
 	    cfg->mode != NB_MODE_CLIENT) {
 		snprintf(err, errlen,
@@ -282,29 +265,33 @@ nb_suite_check(struct nb_config *cfg, char *err, size_t errlen)
 			 "load");
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/* Every size of the sweep fits a frame of the protocol. */
+static int
+check_sweep_sizes(const struct nb_config *cfg, const char *hint, char *err,
+		  size_t errlen)
+{
+	uint16_t i;
+
 	for (i = 0; i < cfg->sweep.n; i++)
 		if (!nb_frame_size_ok(cfg->proto, cfg->vlan_id != 0,
 				      cfg->sweep.sizes[i])) {
-			snprintf(err, errlen, "frame size %u is too small",
-				 cfg->sweep.sizes[i]);
+			snprintf(err, errlen, "frame size %u is too small%s",
+				 cfg->sweep.sizes[i], hint);
 			return -EINVAL;
 		}
-	if (!cfg->suite && cfg->omit > 0) {
-		snprintf(err, errlen,
-			 "--omit does not apply to a size sweep: each size's "
-			 "test is counted whole");
-		return -EINVAL;
-	}
-	if (cfg->interval_set) {
-		snprintf(
-			err, errlen,
-			"--interval does not apply to %s: each trial is "
-			"reported as a whole (a line, a JSON trial, a CSV row)",
-			cfg->suite ? "a suite" : "a size sweep");
-		return -EINVAL;
-	}
-	if (!cfg->suite)
-		return 0;
+	return 0;
+}
+
+/* A suite's own checks; with no --size range, its sizes: --size's, or
+ * RFC 2544's seven. */
+static int
+check_suite(struct nb_config *cfg, char *err, size_t errlen)
+{
+	uint16_t i;
+
 	if (cfg->duration_set || cfg->packets || cfg->bytes || cfg->omit > 0) {
 		snprintf(err, errlen,
 			 "a suite sets each trial's length itself: give "
@@ -319,23 +306,54 @@ nb_suite_check(struct nb_config *cfg, char *err, size_t errlen)
 			 "seven), not imix or a list with repeats");
 		return -EINVAL;
 	}
-	if (!sweep) {
-		if (cfg->size_given) {
-			cfg->sweep.n = cfg->sizes.nb_sizes;
-			for (i = 0; i < cfg->sizes.nb_sizes; i++)
-				cfg->sweep.sizes[i] = cfg->sizes.sizes[i];
-		} else {
-			nb_sweep_rfc2544(&cfg->sweep);
-		}
-		for (i = 0; i < cfg->sweep.n; i++)
-			if (!nb_frame_size_ok(cfg->proto, cfg->vlan_id != 0,
-					      cfg->sweep.sizes[i])) {
-				snprintf(err, errlen,
-					 "frame size %u is too small (give "
-					 "--size)",
-					 cfg->sweep.sizes[i]);
-				return -EINVAL;
-			}
+	if (cfg->sweep.n > 0)
+		return 0;
+	if (cfg->size_given) {
+		cfg->sweep.n = cfg->sizes.nb_sizes;
+		for (i = 0; i < cfg->sizes.nb_sizes; i++)
+			cfg->sweep.sizes[i] = cfg->sizes.sizes[i];
+	} else {
+		nb_sweep_rfc2544(&cfg->sweep);
 	}
-	return 0;
+	return check_sweep_sizes(cfg, " (give --size)", err, errlen);
+}
+
+int
+nb_suite_check(struct nb_config *cfg, char *err, size_t errlen)
+{
+	int sweep = cfg->sweep.n > 0;
+
+	if (cfg->suite_opt != NULL && cfg->suite == 0) {
+		snprintf(err, errlen,
+			 "%s is for a test suite: add --test "
+			 "throughput|latency|loss|back-to-back",
+			 cfg->suite_opt);
+		return -EINVAL;
+	}
+	if (cfg->settle_set && !cfg->suite && !sweep) {
+		snprintf(err, errlen,
+			 "--settle is for a test suite (--test) or "
+			 "a size sweep (--size MIN:MAX:*F)");
+		return -EINVAL;
+	}
+	if (!cfg->suite && !sweep)
+		return 0;
+	if (check_test(cfg, err, errlen) != 0 ||
+	    check_sweep_sizes(cfg, "", err, errlen) != 0)
+		return -EINVAL;
+	if (!cfg->suite && cfg->omit > 0) {
+		snprintf(err, errlen,
+			 "--omit does not apply to a size sweep: each size's "
+			 "test is counted whole");
+		return -EINVAL;
+	}
+	if (cfg->interval_set) {
+		snprintf(
+			err, errlen,
+			"--interval does not apply to %s: each trial is "
+			"reported as a whole (a line, a JSON trial, a CSV row)",
+			cfg->suite ? "a suite" : "a size sweep");
+		return -EINVAL;
+	}
+	return cfg->suite ? check_suite(cfg, err, errlen) : 0;
 }

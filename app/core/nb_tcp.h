@@ -14,10 +14,15 @@
  * backoff (minimum 200 ms, as Linux, not RFC 6298's 1 s); a receiver with
  * rcv_nxt, NB_TCP_OOO out-of-order intervals (the farthest dropped
  * for a nearer one when full), SACK blocks (RFC 2018) built
- * from them, and an ACK per segment or per second full one.  Not
- * implemented: timestamps (RFC 7323), SACK-based recovery on the sender
- * (RFC 6675: SACK blocks received are ignored), urgent data, simultaneous
- * open, keep-alive, path MTU discovery.
+ * from them, and an ACK per segment or per second full one; on the
+ * sender, SACK-based loss recovery (RFC 6675's scoreboard and pipe).  Not
+ * implemented: timestamps (RFC 7323), urgent data, simultaneous open,
+ * keep-alive, path MTU discovery.
+ *
+ * The files: nb_tcp.c opening, closing and input by state; nb_tcp_out.c
+ * output; nb_tcp_cc.c RTT, RTO and congestion control; nb_tcp_sack.c the
+ * sender's SACK scoreboard; nb_tcp_rcv.c the receiver; nb_tcp_pattern.c
+ * the stream's bytes; nb_tcp_int.h what they share.
  *
  * No send buffer: byte k of a connection's stream (k from 0) is
  * nb_tcp_pattern_at(k), so a retransmission is rebuilt from its offset and
@@ -170,6 +175,7 @@ struct nb_tcp_stats {
 	uint64_t rst_in, rst_out;
 	uint64_t max_cwnd;
 	uint64_t rtt_samples;
+	uint64_t rtt_sum_ns; /* of the samples: mean_rtt, as iperf3's */
 	uint64_t min_rtt_ns, max_rtt_ns;
 };
 
@@ -366,6 +372,9 @@ struct nb_tcp_endsnap {
 	uint64_t segs_out, segs_in;
 	uint64_t done_ns;      /* both halves closed */
 	uint64_t all_acked_ns; /* a sender with a byte count: all acked */
+	/* the RTT samples' sum; not in the peer protocol's blob (0 when the
+	 * end is a peer's) */
+	uint64_t rtt_sum_ns;
 };
 #define NB_TCP_ENDSNAP_U64 20 /* the u64 fields, acked to all_acked_ns */
 

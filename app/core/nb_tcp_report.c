@@ -95,6 +95,16 @@ nb_tcp_json_sum(double t0, double t1, uint64_t bytes, int with_retr,
 	return o;
 }
 
+/* iperf3's mean_rtt: the mean of the samples.  A peer's end does not send
+ * their sum (its blob has the smoothed RTT only): that stands in. */
+static uint64_t
+mean_rtt_ns(const struct nb_tcp_snap *s)
+{
+	if (s->rtt_samples == 0 || s->rtt_sum_ns == 0)
+		return s->srtt_ns;
+	return s->rtt_sum_ns / s->rtt_samples;
+}
+
 json_t *
 nb_tcp_json_end_stream(int socket, double secs_sent, double secs_rcvd,
 		       const struct nb_tcp_snap *s)
@@ -112,7 +122,7 @@ nb_tcp_json_end_stream(int socket, double secs_sent, double secs_rcvd,
 	json_object_set_new(snd, "min_rtt",
 			    json_integer((json_int_t)(s->min_rtt_ns / 1000)));
 	json_object_set_new(snd, "mean_rtt",
-			    json_integer((json_int_t)(s->srtt_ns / 1000)));
+			    json_integer((json_int_t)(mean_rtt_ns(s) / 1000)));
 	/* iperf3's are whole us: a round trip under 1 us shows as 0 there,
 	 * so the ns figures beside them */
 	json_object_set_new(snd, "min_rtt_ns",
@@ -144,6 +154,7 @@ nb_tcp_snap_pair(const struct nb_tcp_endsnap *snd,
 		o->min_rtt_ns = snd->min_rtt_ns;
 		o->max_rtt_ns = snd->max_rtt_ns;
 		o->rtt_samples = snd->rtt_samples;
+		o->rtt_sum_ns = snd->rtt_sum_ns;
 		o->cstate = snd->state;
 		o->cerr = snd->error;
 		/* a sender's receiver takes the answers of --pingpong */

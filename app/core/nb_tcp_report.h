@@ -3,7 +3,9 @@
  * What a closed-loop TCP test reports, as iperf3 does for TCP: interval
  * rows with Retr and Cwnd (and the smoothed RTT), sender and receiver rows
  * at the end, and the JSON document's TCP fields (retransmits, snd_cwnd,
- * rtt, rttvar in us, max_snd_cwnd, max_rtt, min_rtt, mean_rtt).  Pure:
+ * rtt, rttvar in us, max_snd_cwnd, max_rtt, min_rtt, mean_rtt: the mean
+ * of the RTT samples, or the smoothed RTT when only a peer's end knows
+ * their sum).  Pure:
  * from snapshots of the connections' counters.
  */
 #ifndef NB_TCP_REPORT_H
@@ -24,7 +26,8 @@ struct nb_tcp_snap {
 	uint64_t fast_retrans, rto, recoveries;
 	uint64_t cwnd, max_cwnd;
 	uint64_t srtt_ns, rttvar_ns, min_rtt_ns, max_rtt_ns, rtt_samples;
-	uint64_t bad_bytes; /* payload bytes not the pattern */
+	uint64_t rtt_sum_ns; /* the samples' sum (0: not known) */
+	uint64_t bad_bytes;  /* payload bytes not the pattern */
 	uint64_t dup_bytes, ooo_segs;
 	/* the sender's (c) and receiver's (s) end: state and error */
 	uint8_t cstate, sstate, cerr, serr;

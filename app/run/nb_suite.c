@@ -18,6 +18,7 @@
 #include "nb_setup.h"
 #include "nb_suite.h"
 #include "nb_suite_opts.h"
+#include "nb_suite_plan.h"
 #include "nb_suite_report.h"
 
 struct suite {
@@ -121,36 +122,8 @@ trial(struct suite *x, struct nb_trial_rec *t)
 		x->failed = 1;
 		return -1;
 	}
-	t->tx = r->sum.tx_pkts;
-	t->rx = r->sum.rx_unique;
-	t->lost = r->sum.lost;
-	t->loss = t->tx ? (double)t->lost / (double)t->tx : 1;
-	t->tx_pps = r->tx_pps;
-	t->rx_pps = r->rx_pps;
-	t->tx_seconds = r->tx_seconds;
-	/* a burst of a few ms is timed to a few us: 5 % there */
-	t->short_rate = t->req_pps > 0 &&
-			t->tx_pps < (t->burst ? 0.95 : 0.995) * t->req_pps;
-	if (r->probes_sent) {
-		/* ping-pong: probes out and back, one at a time */
-		double secs = t->seconds > 0 ? t->seconds : r->tx_seconds;
-
-		t->tx = r->probes_sent;
-		t->rx = r->probes_returned;
-		t->lost = t->tx > t->rx ? t->tx - t->rx : 0;
-		t->loss = t->tx ? (double)t->lost / (double)t->tx : 1;
-		t->tx_pps = secs > 0 ? (double)t->tx / secs : 0;
-		t->rx_pps = secs > 0 ? (double)t->rx / secs : 0;
-		t->tx_seconds = secs;
-		t->short_rate = 0;
-	}
-	t->interrupted = r->interrupted || nb_force_quit;
-	/* ping-pong: the round trips of the probes */
-	nb_lat_stats_of(&t->lat, r->probes_sent ? &r->rtt : &r->sum.hist,
-			r->sum.jitter_ns);
-	/* a rate the sender did not reach proves nothing about the DUT */
-	t->pass = t->tx > 0 && t->loss <= cfg->loss_tol[0] &&
-		  (!t->short_rate || t->burst);
+	nb_suite_trial_measured(t, r, cfg->loss_tol[0]);
+	t->interrupted = t->interrupted || nb_force_quit;
 	t->index = x->rep.nb_trials + 1;
 	if (r->error[0]) {
 		snprintf(x->rep.error, sizeof(x->rep.error), "%s", r->error);
@@ -200,37 +173,6 @@ ceiling(struct suite *x, uint16_t size, unsigned int kind, double *pps)
 	return *pps > 0 ? 0 : -1;
 }
 
-static double
-line_pps(const struct suite *x, uint16_t size, double max_pps)
-{
-	return x->link_bps > 0 ? (double)x->link_bps / ((size + 20) * 8.0)
-			       : max_pps;
-}
-
-/* --precision in frames/s at one size. */
-static double
-precision_pps(const struct suite *x, uint16_t size, double max_pps)
-{
-	const struct nb_rate_spec *p = &x->app->cfg.precision;
-	double w;
-
-	switch (p->kind) {
-	case NB_RATE_PPS:
-		return p->value;
-	case NB_RATE_BPS_L1:
-		return p->value / ((size + 20) * 8.0);
-	case NB_RATE_BPS_L2:
-		return p->value / (size * 8.0);
-	case NB_RATE_PERCENT:
-		return p->value / 100 * line_pps(x, size, max_pps);
-	default:
-		/* 0.1 % of the maximum or 10 kpps, the larger, but at most
-		 * 1 % of the maximum (a slow --rate) */
-		w = fmin(10000, 0.01 * max_pps);
-		return fmax(0.001 * max_pps, w);
-	}
-}
-
 static void
 throughput(struct suite *x, uint16_t size, struct nb_suite_row *row)
 {
@@ -246,14 +188,7 @@ throughput(struct suite *x, uint16_t size, struct nb_suite_row *row)
 	row->size = size;
 	if (ceiling(x, size, NB_SUITE_THROUGHPUT, &row->max_pps) != 0)
 		return;
-	memset(&sc, 0, sizeof(sc));
-	sc.max = row->max_pps;
-	sc.min = fmax(1, row->max_pps * 1e-4);
-	sc.width = precision_pps(x, size, row->max_pps);
-	sc.nb_goals = cfg->nb_tol;
-	memcpy(sc.tolerance, cfg->loss_tol, sizeof(sc.tolerance));
-	sc.trial_s = cfg->trial_time;
-	sc.first_s = fmin(cfg->first_trial, cfg->trial_time);
+	nb_suite_throughput_search(cfg, x->link_bps, size, row->max_pps, &sc);
 	if (nb_search_init(&s, &sc) != 0) {
 		snprintf(x->rep.error, sizeof(x->rep.error),
 			 "the throughput search cannot start (maximum %.3f "
@@ -275,10 +210,7 @@ throughput(struct suite *x, uint16_t size, struct nb_suite_row *row)
 		if (trial(x, &t) != 0)
 			break;
 		/* a rate not reached counts as a failure at that rate */
-		nb_search_report(
-			&s, t.short_rate
-				    ? fmax(t.loss, 1.0 - t.tx_pps / t.req_pps)
-				    : t.loss);
+		nb_search_report(&s, nb_suite_search_loss(&t));
 	}
 	row->nb_goals = sc.nb_goals;
 	for (g = 0; g < sc.nb_goals; g++) {
@@ -302,9 +234,9 @@ latency(struct suite *x, uint16_t size, const struct nb_suite_row *thr,
 	row->kind = NB_SUITE_LATENCY;
 	row->size = size;
 	row->max_pps = thr->max_pps;
-	if (!thr->valid || thr->lower[0] <= 0)
+	row->load_pps = nb_suite_latency_pps(cfg, thr);
+	if (row->load_pps <= 0)
 		return; /* no throughput to take a share of */
-	row->load_pps = cfg->latency_load * thr->lower[0];
 	memset(&row->t, 0, sizeof(row->t));
 	row->t.kind = NB_SUITE_LATENCY;
 	row->t.size = size;
@@ -362,20 +294,12 @@ back_to_back(struct suite *x, uint16_t size, struct nb_suite_row *row)
 	if (ceiling(x, size, NB_SUITE_B2B, &row->max_pps) != 0)
 		return;
 	for (k = 1; k <= cfg->trials && !stopped(x); k++) {
-		/* RFC 2544 26.4: bursts of at most 2 s at the maximum */
-		struct nb_search_cfg sc = {
-			.min = 1,
-			.max = ceil(row->max_pps * fmin(2, cfg->trial_time)),
-			.width_rel = 0.001,
-			.integer = 1,
-			.nb_goals = 1,
-			.trial_s = 1,
-			.first_s = 1,
-		};
+		struct nb_search_cfg sc;
 		struct nb_search s;
 		struct nb_trial_req q;
 		double lo, up;
 
+		nb_suite_b2b_search(row->max_pps, cfg->trial_time, &sc);
 		if (nb_search_init(&s, &sc) != 0)
 			break;
 		while (!stopped(x) && nb_search_next(&s, &q)) {

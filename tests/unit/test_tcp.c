@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Unit tests for closed-loop TCP (app/core/nb_tcp.c, nb_tcp_wire.c): a
+ * Unit tests for closed-loop TCP (app/core/nb_tcp*.c, nb_tcp_wire.c): a
  * client and a server connection over a simulated link (rate, delay, a
  * tail-drop queue, and chosen loss, reordering, duplication and ACK
  * loss), every segment going through nb_tcp_frame_build() and
