@@ -3,7 +3,7 @@
  * The options of the RFC 2544 suites and size sweeps (--test, --trial-time,
  * --settle, --loss-tolerance, --precision, --latency-load, --loss-step,
  * --trials) and the checks that need them all.  Pure; the option table in
- * nb_options.c points here.
+ * nb_opt_table.c points here.
  */
 #ifndef NB_SUITE_OPTS_H
 #define NB_SUITE_OPTS_H
