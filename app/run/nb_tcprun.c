@@ -313,12 +313,17 @@ tcprun_build(struct tcprun *t, char *err, size_t errlen)
 		t->w[0]->jobs[t->w[0]->nb_jobs++] = t->sj;
 	if (t->cj)
 		t->w[t->nb_w - 1]->jobs[t->w[t->nb_w - 1]->nb_jobs++] = t->cj;
-	if (t->cj == NULL)
-		return 0;
-	t->cj->params = cp;
-	if (t->cj->sends) {
-		t->cj->bytes_each = bytes / t->n;
-		t->cj->bytes_rest = bytes % t->n;
+	if (t->cj != NULL) {
+		t->cj->params = cp;
+		if (t->cj->sends) {
+			t->cj->bytes_each = bytes / t->n;
+			t->cj->bytes_rest = bytes % t->n;
+		}
+	}
+	if ((t->cj && nb_tcp_job_select(t->cj) != 0) ||
+	    (t->sj && nb_tcp_job_select(t->sj) != 0)) {
+		snprintf(err, errlen, "no TCP worker step for this test");
+		return -1;
 	}
 	return 0;
 }

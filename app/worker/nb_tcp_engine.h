@@ -51,7 +51,17 @@ struct nb_tcp_end {
 	uint64_t pp_count, pp_sent_ns;
 } __rte_cache_aligned;
 
+struct nb_tcpjob;
+struct nb_run;
+/* A job's RX burst on queue q, and its TX turn: one specialisation each,
+ * chosen by nb_tcp_job_select() for what the job is. */
+typedef void (*nb_tcp_rx_fn)(struct nb_tcpjob *j, uint16_t q,
+			     const struct nb_run *run);
+typedef void (*nb_tcp_tx_fn)(struct nb_tcpjob *j, uint64_t now);
+
 struct nb_tcpjob {
+	nb_tcp_rx_fn rx_step;
+	nb_tcp_tx_fn tx_step;
 	uint16_t port, queue;
 	uint8_t server;
 	uint8_t sends; /* its ends send data (all_acked_ns) */
@@ -158,6 +168,11 @@ struct nb_tcpwork {
 	volatile int exited;
 	uint64_t loops __rte_cache_aligned;
 } __rte_cache_aligned;
+
+/* The job's steps, for its kind (server, peer, pingpong, what it sends
+ * and takes, a cap, zero copy), once it is set up; -1: a kind no
+ * specialisation is for. */
+int nb_tcp_job_select(struct nb_tcpjob *j);
 
 /* rte_eal_remote_launch entry point: arg is a struct nb_tcpwork. */
 int nb_tcp_worker_main(void *arg);
