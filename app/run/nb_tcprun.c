@@ -229,7 +229,7 @@ end_params(const struct tcprun *t, struct nb_tcp_params *sp,
 }
 
 int
-tcprun_build(struct tcprun *t, char *err, size_t errlen)
+nb_tcprun_build(struct tcprun *t, char *err, size_t errlen)
 {
 	struct nb_tcp_params sp, cp;
 	uint64_t bytes = t->is_peer ? t->pp.bytes : t->app->cfg.bytes;
@@ -329,7 +329,7 @@ tcprun_build(struct tcprun *t, char *err, size_t errlen)
 }
 
 void
-tcprun_free(struct tcprun *t)
+nb_tcprun_free(struct tcprun *t)
 {
 	unsigned int i;
 
@@ -357,7 +357,7 @@ tcprun_free(struct tcprun *t)
 
 /* Every connection closed: all of them, or those a listener took. */
 int
-tcprun_all_finished(const struct tcprun *t)
+nb_tcprun_all_finished(const struct tcprun *t)
 {
 	if (t->cj && t->cj->finished < t->n)
 		return 0;
@@ -382,7 +382,7 @@ progress(const struct tcprun *t)
 }
 
 void
-tcprun_step_init(struct tcprun *t)
+nb_tcprun_step_init(struct tcprun *t)
 {
 	double iv = t->no_iv ? 0 : t->app->cfg.interval;
 
@@ -393,7 +393,7 @@ tcprun_step_init(struct tcprun *t)
 }
 
 int
-tcprun_step(struct tcprun *t, char *why, size_t whylen)
+nb_tcprun_step(struct tcprun *t, char *why, size_t whylen)
 {
 	const struct nb_config *cfg = &t->app->cfg;
 	double iv = t->no_iv ? 0 : cfg->interval;
@@ -414,7 +414,7 @@ tcprun_step(struct tcprun *t, char *why, size_t whylen)
 		return 0;
 	}
 	while (now >= t->next_iv && t->close_at < 0) {
-		interval(t, t->next_iv);
+		nb_tcprun_interval(t, t->next_iv);
 		t->next_iv += iv;
 	}
 	a = progress(t);
@@ -424,12 +424,12 @@ tcprun_step(struct tcprun *t, char *why, size_t whylen)
 	}
 	if (t->close_at < 0 &&
 	    ((limit > 0 && now >= limit) || nb_force_quit ||
-	     (t->cj ? t->cj->finished == t->n : tcprun_all_finished(t)) ||
+	     (t->cj ? t->cj->finished == t->n : nb_tcprun_all_finished(t)) ||
 	     now - t->last_progress > STALL_S)) {
 		if (nb_force_quit)
 			t->interrupted = 1;
 		else if (now - t->last_progress > STALL_S &&
-			 !tcprun_all_finished(t))
+			 !nb_tcprun_all_finished(t))
 			snprintf(why, whylen,
 				 "no byte acknowledged for %.0f s: test "
 				 "stopped",
@@ -437,13 +437,13 @@ tcprun_step(struct tcprun *t, char *why, size_t whylen)
 		/* the last, partial interval */
 		t_end = limit > 0 && now > limit ? limit : now;
 		if (iv > 0 && t_end > t->t_prev)
-			interval(t, t_end);
+			nb_tcprun_interval(t, t_end);
 		for (i = 0; i < t->nb_w; i++)
 			t->w[i]->close_req = 1;
 		t->close_at = now;
 	}
 	return t->close_at >= 0 &&
-	       (tcprun_all_finished(t) || now - t->close_at > CLOSE_WAIT_S ||
+	       (nb_tcprun_all_finished(t) || now - t->close_at > CLOSE_WAIT_S ||
 		(nb_force_quit && now - t->close_at > 1.0));
 }
 
@@ -451,10 +451,10 @@ tcprun_step(struct tcprun *t, char *why, size_t whylen)
 static void
 wait_end(struct tcprun *t, char *why, size_t whylen)
 {
-	tcprun_step_init(t);
+	nb_tcprun_step_init(t);
 	do
 		nb_run_sleep_us(2000);
-	while (!tcprun_step(t, why, whylen));
+	while (!nb_tcprun_step(t, why, whylen));
 }
 
 /* The clients' next hop when it is another host: --dst-mac, or ARP for
@@ -552,13 +552,13 @@ run_test(struct nb_app *app, struct tcprun *t, uint32_t msg, int header,
 	t->intervals = json_array();
 	if (t->prev == NULL || t->cur == NULL ||
 	    resolve_peer(t, err, sizeof(err)) != 0 ||
-	    tcprun_build(t, err, sizeof(err)) != 0) {
+	    nb_tcprun_build(t, err, sizeof(err)) != 0) {
 		nb_app_error(app, "%s", err[0] ? err : "out of memory");
-		tcprun_free(t);
+		nb_tcprun_free(t);
 		return 1;
 	}
 	if (header && nb_out_chatty(&app->out))
-		print_header(t);
+		nb_tcprun_print_header(t);
 	for (i = 0; i < app->nb_ports; i++) {
 		nb_port_rx_flush(app->port_ids[i], 0);
 		nb_port_stats_reset(app->port_ids[i]);
@@ -567,19 +567,19 @@ run_test(struct nb_app *app, struct tcprun *t, uint32_t msg, int header,
 	run->start_tsc = rte_get_tsc_cycles() +
 			 (uint64_t)(NB_RUN_START_DELAY_S * (double)hz);
 	t->start_ns = nb_clock_ns(&run->clock, run->start_tsc);
-	if (tcprun_launch(t) != 0) {
-		tcprun_free(t);
+	if (nb_tcprun_launch(t) != 0) {
+		nb_tcprun_free(t);
 		return 1;
 	}
 	wait_end(t, why, whylen);
 	*interrupted = t->interrupted;
 	t->secs = elapsed_s(t);
-	tcprun_join(t);
+	nb_tcprun_join(t);
 	return 0;
 }
 
 int
-tcprun_launch(struct tcprun *t)
+nb_tcprun_launch(struct tcprun *t)
 {
 	unsigned int i;
 
@@ -600,7 +600,7 @@ tcprun_launch(struct tcprun *t)
 }
 
 void
-tcprun_join(struct tcprun *t)
+nb_tcprun_join(struct tcprun *t)
 {
 	unsigned int i;
 
@@ -639,9 +639,9 @@ sweep(struct nb_app *app)
 		}
 		if (k == 0)
 			nb_tcprun_sweep_head(o);
-		row = sweep_row(&t, o, why, sizeof(why));
+		row = nb_tcprun_sweep_row(&t, o, why, sizeof(why));
 		json_array_append_new(rows, row);
-		tcprun_free(&t);
+		nb_tcprun_free(&t);
 	}
 	return nb_tcprun_sweep_end(app, rows, interrupted, why);
 }
@@ -695,13 +695,13 @@ nb_tcprun_main(struct nb_app *app)
 	if (run_test(app, &t, app->cfg.tcp_msg, 1, &interrupted, why,
 		     sizeof(why)) != 0)
 		return 1;
-	report(&t, t.secs, interrupted, why, sizeof(why));
+	nb_tcprun_report(&t, t.secs, interrupted, why, sizeof(why));
 	if (why[0]) {
 		NB_LOG(ERR, "%s", why);
 		code = 1;
 	}
 	if (interrupted)
 		code = 1;
-	tcprun_free(&t);
+	nb_tcprun_free(&t);
 	return code;
 }
