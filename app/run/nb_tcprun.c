@@ -228,15 +228,70 @@ end_params(const struct tcprun *t, struct nb_tcp_params *sp,
 	}
 }
 
+/* A responder's --max-rate on job j: each frame costs its unit's share
+ * of a bucket of 1 ms (at least a burst of frames). */
+static void
+cap_set(const struct tcprun *t, struct nb_tcpjob *j)
+{
+	uint64_t frame = t->pp.cap_unit == NB_CTL_CAP_FRAMES ? 1
+			 : t->pp.cap_unit == NB_CTL_CAP_L2
+				 ? t->pp.frame
+				 : t->pp.frame + NB_L1_OVERHEAD;
+	uint64_t burst = t->pp.cap_rate / 1000; /* 1 ms */
+
+	j->cap_per_byte = t->pp.cap_unit != NB_CTL_CAP_FRAMES;
+	j->cap_fixed = t->pp.cap_unit == NB_CTL_CAP_FRAMES ? 1
+		       : t->pp.cap_unit == NB_CTL_CAP_L2
+			       ? NB_FCS_LEN
+			       : NB_FCS_LEN + NB_L1_OVERHEAD;
+	if (burst < NB_BURST * frame)
+		burst = NB_BURST * frame;
+	nb_budget_init(&j->cap, t->pp.cap_rate, burst, 0);
+}
+
+/*
+ * The jobs onto workers of the runtime's "tcp" engine: the servers on the
+ * first, the clients on the last (as the open-loop senders are); two in a
+ * loopback with lcores enough, else one.  A peer test's control frames
+ * go out through the first.
+ */
+static int
+add_workers(struct tcprun *t, char *err, size_t errlen)
+{
+	struct nb_app *app = t->app;
+	unsigned int i, nw = app->plan.nb_workers,
+			nb = nw >= 2 && t->loop ? 2 : 1;
+	struct nb_tcpjob *jobs[2][2];
+	uint16_t nj[2] = {0, 0};
+
+	if (t->sj)
+		jobs[0][nj[0]++] = t->sj;
+	if (t->cj)
+		jobs[nb - 1][nj[nb - 1]++] = t->cj;
+	for (i = 0; i < nb; i++) {
+		/* the last worker first: the first shares its CPU with the
+		 * sleeping control and stats lcores */
+		unsigned int lc = app->plan.workers[t->loop ? i : nw - 1].lcore;
+
+		if (nb_jobs_tcp_worker(&app->jobs, lc, &app->run, jobs[i],
+				       nj[i]) != 0) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+	}
+	if (t->is_peer)
+		app->jobs.workers[0]->ctltx = t->pp.ctl_tx;
+	return 0;
+}
+
 int
 nb_tcprun_build(struct tcprun *t, char *err, size_t errlen)
 {
 	struct nb_tcp_params sp, cp;
 	uint64_t bytes = t->is_peer ? t->pp.bytes : t->app->cfg.bytes;
-	unsigned int i, nw = t->app->plan.nb_workers;
 	uint32_t k;
 
-	if (nw == 0) {
+	if (t->app->plan.nb_workers == 0) {
 		snprintf(err, errlen,
 			 "no worker lcore for the TCP connections (give the "
 			 "EAL three lcores or more: control, stats, worker)");
@@ -272,47 +327,8 @@ nb_tcprun_build(struct tcprun *t, char *err, size_t errlen)
 		if (t->msg)
 			nb_tcp_send_limit(&t->sj->ends[k].c, 0);
 	}
-	t->nb_w = nw >= 2 && t->loop ? 2 : 1;
-	for (i = 0; i < t->nb_w; i++) {
-		/* the last worker first: the first shares its CPU with the
-		 * sleeping control and stats lcores */
-		unsigned int lc =
-			t->app->plan.workers[t->loop ? i : nw - 1].lcore;
-
-		t->w[i] = rte_zmalloc_socket("nb_tcpwork", sizeof(*t->w[i]),
-					     RTE_CACHE_LINE_SIZE,
-					     (int)rte_lcore_to_socket_id(lc));
-		if (t->w[i] == NULL) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
-		t->w[i]->lcore = lc;
-		t->w[i]->run = &t->app->run;
-	}
-	if (t->is_peer)
-		t->w[0]->ctltx = t->pp.ctl_tx;
-	if (t->is_peer && t->pp.cap_unit != NB_CTL_CAP_NONE) {
-		struct nb_tcpjob *j = t->sj ? t->sj : t->cj;
-		uint64_t frame = t->pp.cap_unit == NB_CTL_CAP_FRAMES ? 1
-				 : t->pp.cap_unit == NB_CTL_CAP_L2
-					 ? t->pp.frame
-					 : t->pp.frame + NB_L1_OVERHEAD;
-		uint64_t burst = t->pp.cap_rate / 1000; /* 1 ms */
-
-		j->cap_per_byte = t->pp.cap_unit != NB_CTL_CAP_FRAMES;
-		j->cap_fixed = t->pp.cap_unit == NB_CTL_CAP_FRAMES ? 1
-			       : t->pp.cap_unit == NB_CTL_CAP_L2
-				       ? NB_FCS_LEN
-				       : NB_FCS_LEN + NB_L1_OVERHEAD;
-		if (burst < NB_BURST * frame)
-			burst = NB_BURST * frame;
-		nb_budget_init(&j->cap, t->pp.cap_rate, burst, 0);
-	}
-	/* the clients on the last worker, as the open-loop senders are */
-	if (t->sj)
-		t->w[0]->jobs[t->w[0]->nb_jobs++] = t->sj;
-	if (t->cj)
-		t->w[t->nb_w - 1]->jobs[t->w[t->nb_w - 1]->nb_jobs++] = t->cj;
+	if (t->is_peer && t->pp.cap_unit != NB_CTL_CAP_NONE)
+		cap_set(t, t->sj ? t->sj : t->cj);
 	if (t->cj != NULL) {
 		t->cj->params = cp;
 		if (t->cj->sends) {
@@ -325,16 +341,12 @@ nb_tcprun_build(struct tcprun *t, char *err, size_t errlen)
 		snprintf(err, errlen, "no TCP worker step for this test");
 		return -1;
 	}
-	return 0;
+	return add_workers(t, err, errlen);
 }
 
 void
 nb_tcprun_free(struct tcprun *t)
 {
-	unsigned int i;
-
-	for (i = 0; i < t->nb_w; i++)
-		rte_free(t->w[i]);
 	if (t->cj) {
 		rte_free(t->cj->rtt);
 		rte_free(t->cj->owd);
@@ -381,12 +393,42 @@ progress(const struct tcprun *t)
 	return s;
 }
 
+uint64_t
+nb_tcprun_iv_read(void *arg)
+{
+	struct tcprun *t = arg;
+	double iv = t->no_iv ? 0 : t->app->cfg.interval;
+	double now = elapsed_s(t);
+
+	while (now >= t->next_iv && t->next_iv <= t->iv_until) {
+		nb_tcprun_interval(t, t->next_iv);
+		t->next_iv += iv;
+	}
+	if (iv <= 0 || t->next_iv > t->iv_until)
+		return UINT64_MAX;
+	return rte_rdtsc() +
+	       (uint64_t)((t->next_iv - now) * (double)nb_tsc_hz());
+}
+
+/* The stats lcore reads the intervals: it takes the edges due, and
+ * stops, before control writes the last one. */
+static void
+stop_reader(struct tcprun *t)
+{
+	if (!t->stats_reads)
+		return;
+	t->app->stats_stop = 1;
+	while (!t->app->stats_exited)
+		nb_run_sleep_us(200);
+}
+
 void
 nb_tcprun_step_init(struct tcprun *t)
 {
 	double iv = t->no_iv ? 0 : t->app->cfg.interval;
 
 	t->next_iv = iv > 0 ? iv : 1e30;
+	t->iv_until = 1e30;
 	t->close_at = -1;
 	t->last_progress = 0;
 	t->acked_seen = 0;
@@ -402,7 +444,6 @@ nb_tcprun_step(struct tcprun *t, char *why, size_t whylen)
 		       : cfg->bytes && !cfg->duration_set ? 0
 							  : cfg->duration;
 	uint64_t a;
-	unsigned int i;
 
 	if (now <= 0)
 		return 0;
@@ -413,10 +454,8 @@ nb_tcprun_step(struct tcprun *t, char *why, size_t whylen)
 		t->start_ns = nb_clock_ns(&t->app->run.clock, rte_rdtsc());
 		return 0;
 	}
-	while (now >= t->next_iv && t->close_at < 0) {
-		nb_tcprun_interval(t, t->next_iv);
-		t->next_iv += iv;
-	}
+	if (!t->stats_reads)
+		(void)nb_tcprun_iv_read(t);
 	a = progress(t);
 	if (a != t->acked_seen) {
 		t->acked_seen = a;
@@ -434,12 +473,13 @@ nb_tcprun_step(struct tcprun *t, char *why, size_t whylen)
 				 "no byte acknowledged for %.0f s: test "
 				 "stopped",
 				 STALL_S);
-		/* the last, partial interval */
+		/* the edges up to now, then the last, partial interval */
+		t->iv_until = now;
+		stop_reader(t);
 		t_end = limit > 0 && now > limit ? limit : now;
 		if (iv > 0 && t_end > t->t_prev)
 			nb_tcprun_interval(t, t_end);
-		for (i = 0; i < t->nb_w; i++)
-			t->w[i]->close_req = 1;
+		nb_run_end_senders(t->app, 1); /* the clients close */
 		t->close_at = now;
 	}
 	return t->close_at >= 0 &&
@@ -451,7 +491,6 @@ nb_tcprun_step(struct tcprun *t, char *why, size_t whylen)
 static void
 wait_end(struct tcprun *t, char *why, size_t whylen)
 {
-	nb_tcprun_step_init(t);
 	do
 		nb_run_sleep_us(2000);
 	while (!nb_tcprun_step(t, why, whylen));
@@ -537,6 +576,7 @@ run_test(struct nb_app *app, struct tcprun *t, uint32_t msg, int header,
 	struct nb_run *run = &app->run;
 	uint64_t hz = nb_tsc_hz();
 	char err[320] = "";
+	uint64_t start;
 	unsigned int i;
 
 	t->app = app;
@@ -550,11 +590,13 @@ run_test(struct nb_app *app, struct tcprun *t, uint32_t msg, int header,
 	t->prev = calloc(t->n, sizeof(*t->prev));
 	t->cur = calloc(t->n, sizeof(*t->cur));
 	t->intervals = json_array();
+	nb_run_prepare_tcp(app);
 	if (t->prev == NULL || t->cur == NULL ||
 	    resolve_peer(t, err, sizeof(err)) != 0 ||
 	    nb_tcprun_build(t, err, sizeof(err)) != 0) {
 		nb_app_error(app, "%s", err[0] ? err : "out of memory");
 		nb_tcprun_free(t);
+		nb_run_free(app);
 		return 1;
 	}
 	if (header && nb_out_chatty(&app->out))
@@ -564,52 +606,37 @@ run_test(struct nb_app *app, struct tcprun *t, uint32_t msg, int header,
 		nb_port_stats_reset(app->port_ids[i]);
 	}
 	nb_clock_init(&run->clock, hz, 0);
-	run->start_tsc = rte_get_tsc_cycles() +
-			 (uint64_t)(NB_RUN_START_DELAY_S * (double)hz);
-	t->start_ns = nb_clock_ns(&run->clock, run->start_tsc);
-	if (nb_tcprun_launch(t) != 0) {
+	start = rte_get_tsc_cycles() +
+		(uint64_t)(NB_RUN_START_DELAY_S * (double)hz);
+	t->start_ns = nb_clock_ns(&run->clock, start);
+	nb_tcprun_step_init(t);
+	/* the stats lcore reads the intervals, as it does the jobs' */
+	t->stats_reads = !t->no_iv && cfg->interval > 0;
+	if (t->stats_reads) {
+		app->iv_read = nb_tcprun_iv_read;
+		app->iv_arg = t;
+	}
+	nb_run_arm(app, start);
+	if (nb_run_launch(app, t->stats_reads) != 0) {
+		nb_app_error(app, "%s", app->result.error);
 		nb_tcprun_free(t);
+		nb_run_free(app);
 		return 1;
 	}
+	t->launched = 1;
 	wait_end(t, why, whylen);
 	*interrupted = t->interrupted;
 	t->secs = elapsed_s(t);
-	nb_tcprun_join(t);
-	return 0;
-}
-
-int
-nb_tcprun_launch(struct tcprun *t)
-{
-	unsigned int i;
-
-	for (i = 0; i < t->nb_w; i++) {
-		if (rte_eal_remote_launch(nb_tcp_worker_main, t->w[i],
-					  t->w[i]->lcore) != 0) {
-			nb_app_error(t->app, "cannot launch lcore %u",
-				     t->w[i]->lcore);
-			for (; i > 0; i--) {
-				t->w[i - 1]->exit_req = 1;
-				rte_eal_wait_lcore(t->w[i - 1]->lcore);
-			}
-			return -1;
-		}
-	}
-	t->launched = 1;
+	nb_tcprun_stop(t);
 	return 0;
 }
 
 void
-nb_tcprun_join(struct tcprun *t)
+nb_tcprun_stop(struct tcprun *t)
 {
-	unsigned int i;
-
 	if (!t->launched)
 		return;
-	for (i = 0; i < t->nb_w; i++)
-		t->w[i]->exit_req = 1;
-	for (i = 0; i < t->nb_w; i++)
-		rte_eal_wait_lcore(t->w[i]->lcore);
+	nb_run_drain(t->app, 1, 0);
 	t->launched = 0;
 }
 
@@ -642,6 +669,7 @@ sweep(struct nb_app *app)
 		row = nb_tcprun_sweep_row(&t, o, why, sizeof(why));
 		json_array_append_new(rows, row);
 		nb_tcprun_free(&t);
+		nb_run_free(app);
 	}
 	return nb_tcprun_sweep_end(app, rows, interrupted, why);
 }
@@ -703,5 +731,6 @@ nb_tcprun_main(struct nb_app *app)
 	if (interrupted)
 		code = 1;
 	nb_tcprun_free(&t);
+	nb_run_free(app);
 	return code;
 }

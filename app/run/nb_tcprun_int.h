@@ -33,8 +33,6 @@ struct tcprun {
 	int loop, has_client, has_server;
 	uint8_t peer_mac[6];	   /* where the clients' frames go */
 	struct nb_tcpjob *cj, *sj; /* clients (TX port), servers (RX) */
-	struct nb_tcpwork *w[2];
-	unsigned int nb_w;
 	uint32_t n;
 	uint16_t mss;
 	struct nb_tcp_snap *prev, *cur;
@@ -51,8 +49,12 @@ struct tcprun {
 	struct nb_tcppeer pp;
 	struct nb_tcp_endsnap *remote;
 	struct nb_ctl_tcp_hdr *rhdr;
-	/* the wait for the end (tcprun_step) */
+	/* the wait for the end (nb_tcprun_step); the intervals' edges
+	 * (next_iv, none past iv_until), read by the stats lcore when
+	 * stats_reads, else by nb_tcprun_step */
 	double next_iv, close_at, last_progress;
+	volatile double iv_until;
+	int stats_reads;
 	uint64_t acked_seen;
 	int interrupted, launched, header_done;
 };
@@ -75,14 +77,17 @@ int nb_tcprun_have_rcv(const struct tcprun *t);
 /* Set-up and tear-down (nb_tcprun.c), shared with the peer mode's
  * (nb_tcprun_peer.c). */
 int nb_tcprun_build(struct tcprun *t, char *err, size_t errlen);
-int nb_tcprun_launch(struct tcprun *t);
-void nb_tcprun_join(struct tcprun *t);
+/* The workers stopped (nb_run_drain), once launched. */
+void nb_tcprun_stop(struct tcprun *t);
 /* Every connection closed: all of them, or those a listener took. */
 int nb_tcprun_all_finished(const struct tcprun *t);
 void nb_tcprun_free(struct tcprun *t);
 /* One look at the running test: intervals, and its end by its rules; 1
  * once it is over (t->interrupted after Ctrl-C; why set on a failure). */
 void nb_tcprun_step_init(struct tcprun *t);
+/* The interval edges due (app->iv_read): their rows; the TSC of the next
+ * edge, UINT64_MAX when none is to come. */
+uint64_t nb_tcprun_iv_read(void *arg);
 int nb_tcprun_step(struct tcprun *t, char *why, size_t whylen);
 
 /* Connections to report: a listener's, those it accepted. */

@@ -52,18 +52,20 @@ nb_tcprun_peer_new(struct nb_app *app, const struct nb_tcppeer *pp, char *err,
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
+	/* the workers wait for the start that START agrees on
+	 * (nb_run_prepare_tcp: start_tsc UINT64_MAX) */
+	nb_run_prepare_tcp(app);
 	if (nb_tcprun_build(t, err, errlen) != 0)
 		goto fail;
-	/* the workers wait for the start that START agrees on */
-	app->run.start_tsc = UINT64_MAX;
-	app->run.rx_offset_ns = 0;
-	if (nb_tcprun_launch(t) != 0) {
+	if (nb_run_launch(app, 0) != 0) {
 		snprintf(err, errlen, "cannot launch the TCP worker");
 		goto fail;
 	}
+	t->launched = 1;
 	return t;
 fail:
 	nb_tcprun_free(t);
+	nb_run_free(app);
 	free(t);
 	return NULL;
 }
@@ -73,8 +75,7 @@ nb_tcprun_peer_arm(struct tcprun *t, uint64_t start_tsc)
 {
 	t->start_ns = nb_clock_ns(&t->app->run.clock, start_tsc);
 	nb_tcprun_step_init(t);
-	nb_run_cpu_now(&t->app->cpu_mark);
-	t->app->run.start_tsc = start_tsc;
+	nb_run_arm(t->app, start_tsc);
 }
 
 int
@@ -111,7 +112,7 @@ nb_tcprun_peer_stop(struct tcprun *t)
 	while (t->launched && !nb_tcprun_all_finished(t) &&
 	       rte_get_tsc_cycles() < give_up)
 		nb_run_sleep_us(200);
-	nb_tcprun_join(t);
+	nb_tcprun_stop(t);
 }
 
 void
@@ -241,7 +242,7 @@ nb_tcprun_peer_free(struct tcprun *t)
 {
 	if (t == NULL)
 		return;
-	nb_tcprun_join(t);
+	nb_tcprun_stop(t);
 	nb_tcprun_free(t);
 	free(t);
 }

@@ -4,7 +4,9 @@
  * arguments (has TX jobs, has RX jobs, TCP or UDP, the responder's
  * --impair, what else a sink counts), gives one engine per combination, kept in
  * a const table; nb_engine_select() picks one per worker at setup, so nothing
- * in the loop branches on configuration.
+ * in the loop branches on configuration.  The closed-loop TCP worker is the
+ * "tcp" row: its loop is nb_tcp_engine_loop, whose jobs' steps are
+ * specialised the same way (nb_tcp_job_select).
  */
 
 #include <rte_cycles.h>
@@ -14,6 +16,7 @@
 #include "nb_gen.h"
 #include "nb_replay_step.h"
 #include "nb_sink.h"
+#include "nb_tcp_engine.h"
 #include "nb_worker.h"
 
 /* Offer the probes the TX queue refused earlier; 1 when none is left. */
@@ -337,6 +340,9 @@ static const struct nb_engine gap_engines[2] = {
 
 static const struct nb_engine sink_sizes = {"sink+sizes", engine_sink_sizes};
 
+/* --tcp: the closed-loop TCP jobs (connections, not streams of frames) */
+static const struct nb_engine tcp_engine = {"tcp", nb_tcp_engine_loop};
+
 static const struct nb_engine replay_engines[2] = {
 	{"replay", engine_replay},
 	{"replay+sink", engine_replay_sink},
@@ -363,6 +369,10 @@ nb_engine_select(struct nb_worker *w, uint8_t proto)
 	const struct nb_engine *e = &engines[impair][w->nb_tx > 0][w->nb_rx > 0]
 					    [proto == NB_IPPROTO_TCP];
 
+	if (w->nb_tcp > 0) { /* a TCP worker has no open-loop job */
+		w->engine = w->nb_tx == 0 && w->nb_rx == 0 ? &tcp_engine : NULL;
+		return w->engine != NULL ? 0 : -1;
+	}
 	if (w->nb_tx > 0 && w->tx[0]->rp != NULL && !impair)
 		e = &replay_engines[w->nb_rx > 0];
 	if (w->nb_tx == 0 && w->nb_rx > 0 && w->rx[0]->count_sizes && !impair)

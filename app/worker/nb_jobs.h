@@ -55,6 +55,17 @@ int nb_jobs_build(struct nb_jobs *js, const struct nb_config *cfg,
 		  struct nb_run *run, char *err, size_t errlen);
 void nb_jobs_free(struct nb_jobs *js);
 
+/*
+ * A worker on lcore for n (1 or 2) closed-loop TCP jobs, whose steps
+ * nb_tcp_job_select() has chosen: the "tcp" engine, launched by
+ * nb_run_launch() with the others.  The jobs stay the TCP runner's
+ * (nb_jobs_free frees the worker only).  -ENOMEM, or -EINVAL for more
+ * workers or jobs than fit.
+ */
+int nb_jobs_tcp_worker(struct nb_jobs *js, unsigned int lcore,
+		       struct nb_run *run, struct nb_tcpjob *const *jobs,
+		       uint16_t n);
+
 /* 802.3ad bonds among ports: turns on the queues no job bursts on
  * (nb_keep); 0, or -1 when out of memory or slots. */
 int nb_jobs_keep_lacp(struct nb_jobs *js, const struct nb_jobs_ports *ports);

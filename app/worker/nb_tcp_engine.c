@@ -554,76 +554,83 @@ nb_tcp_job_select(struct nb_tcpjob *j)
 	return j->rx_step != NULL && j->tx_step != NULL ? 0 : -1;
 }
 
-int
-nb_tcp_worker_main(void *arg)
+/* Clients: every end closes (FIN once its data is out). */
+static void
+close_clients(struct nb_worker *w)
 {
-	struct nb_tcpwork *w = arg;
+	uint32_t i;
+	uint16_t k;
+
+	for (k = 0; k < w->nb_tcp; k++)
+		if (!w->tcp[k]->server)
+			for (i = 0; i < w->tcp[k]->n; i++)
+				nb_tcp_close(&w->tcp[k]->ends[i].c);
+}
+
+/* After the loop: what is pending goes out (the last ACK of a close may
+ * wait here: 10 ms to leave), the stashes go back to their pools. */
+static void
+flush_job(struct nb_tcpjob *j)
+{
+	uint64_t until = rte_get_tsc_cycles() + rte_get_tsc_hz() / 100;
+
+	while (j->nb_pend && rte_get_tsc_cycles() < until)
+		pend_send(j);
+	if (j->nb_pend)
+		rte_pktmbuf_free_bulk(j->pend + j->pend_head, j->nb_pend);
+	j->nb_pend = 0;
+	if (j->hdr.n)
+		rte_pktmbuf_free_bulk(j->hdr.m, j->hdr.n);
+	if (j->pat.n)
+		rte_pktmbuf_free_bulk(j->pat.m, j->pat.n);
+	j->hdr.n = 0;
+	j->pat.n = 0;
+}
+
+int
+nb_tcp_engine_loop(struct nb_worker *w)
+{
 	struct nb_run *run = w->run;
 	int closed = 0;
 	uint64_t now;
-	uint16_t k;
+	uint16_t k, q;
 
 	/* until the start: a peer session's frames still go to control */
-	while (rte_rdtsc() < run->start_tsc && !w->exit_req) {
+	while (rte_rdtsc() < run->start_tsc && !run->rx_stop) {
 		if (w->ctltx != NULL)
 			nb_ctltx_step(w->ctltx);
-		for (k = 0; k < w->nb_jobs; k++) {
-			uint16_t q;
-
+		for (k = 0; k < w->nb_tcp; k++)
 			for (q = 0;
-			     w->jobs[k]->mac_bind && q < w->jobs[k]->nb_rxq;
-			     q++)
-				w->jobs[k]->rx_step(w->jobs[k], q, run);
-		}
+			     w->tcp[k]->mac_bind && q < w->tcp[k]->nb_rxq; q++)
+				w->tcp[k]->rx_step(w->tcp[k], q, run);
 		rte_pause();
 	}
+	/* what control wrote before start_tsc is visible from here on */
+	rte_smp_rmb();
 	now = nb_clock_ns(&run->clock, rte_rdtsc());
-	for (k = 0; k < w->nb_jobs; k++)
-		if (!w->jobs[k]->server)
-			nb_tcpw_open_all(w->jobs[k], now);
-	while (!w->exit_req) {
-		if (unlikely(w->close_req && !closed)) {
-			uint32_t i;
-
-			for (k = 0; k < w->nb_jobs; k++)
-				if (!w->jobs[k]->server)
-					for (i = 0; i < w->jobs[k]->n; i++)
-						nb_tcp_close(
-							&w->jobs[k]->ends[i].c);
+	for (k = 0; k < w->nb_tcp; k++)
+		if (!w->tcp[k]->server)
+			nb_tcpw_open_all(w->tcp[k], now);
+	while (!run->rx_stop) {
+		if (unlikely(run->tx_stop && !closed)) {
+			close_clients(w);
 			closed = 1;
 		}
 		if (w->ctltx != NULL)
 			nb_ctltx_step(w->ctltx);
-		for (k = 0; k < w->nb_jobs; k++) {
-			uint16_t q;
+		for (k = 0; k < w->nb_tcp; k++) {
+			struct nb_tcpjob *j = w->tcp[k];
 
-			w->jobs[k]->rx_full = 0;
-			for (q = 0; q < w->jobs[k]->nb_rxq; q++)
-				w->jobs[k]->rx_step(w->jobs[k], q, run);
+			j->rx_full = 0;
+			for (q = 0; q < j->nb_rxq; q++)
+				j->rx_step(j, q, run);
 			now = nb_clock_ns(&run->clock, rte_rdtsc());
-			w->jobs[k]->tx_step(w->jobs[k], now);
+			j->tx_step(j, now);
 		}
 		w->loops++;
 	}
-	for (k = 0; k < w->nb_jobs; k++) {
-		struct nb_tcpjob *j = w->jobs[k];
-
-		uint64_t until = rte_get_tsc_cycles() + rte_get_tsc_hz() / 100;
-
-		/* the last ACK of a close may wait here: 10 ms to leave */
-		while (j->nb_pend && rte_get_tsc_cycles() < until)
-			pend_send(j);
-		if (j->nb_pend)
-			rte_pktmbuf_free_bulk(j->pend + j->pend_head,
-					      j->nb_pend);
-		j->nb_pend = 0;
-		if (j->hdr.n)
-			rte_pktmbuf_free_bulk(j->hdr.m, j->hdr.n);
-		if (j->pat.n)
-			rte_pktmbuf_free_bulk(j->pat.m, j->pat.n);
-		j->hdr.n = 0;
-		j->pat.n = 0;
-	}
+	for (k = 0; k < w->nb_tcp; k++)
+		flush_job(w->tcp[k]);
 	w->exited = 1;
 	return 0;
 }
