@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The closed-loop TCP runner's own state, shared by its two files:
- * nb_tcprun.c (set-up, the run, the wait) and nb_tcprun_report.c (what is
- * reported).  Not for other modules.
+ * The closed-loop TCP runner's own state, shared by its files:
+ * nb_tcprun.c (the test on the runtime's steps, its end, its interval
+ * edges), nb_tcprun_setup.c (the connections' set-up), nb_tcprun_peer.c
+ * (one end of a peer test), nb_tcprun_report.c and nb_tcprun_parts.c
+ * (what is reported).  Not for other modules.
  */
 #ifndef NB_TCPRUN_INT_H
 #define NB_TCPRUN_INT_H
@@ -74,9 +76,13 @@ int nb_tcprun_rev(const struct tcprun *t);
 int nb_tcprun_have_snd(const struct tcprun *t);
 int nb_tcprun_have_rcv(const struct tcprun *t);
 
-/* Set-up and tear-down (nb_tcprun.c), shared with the peer mode's
- * (nb_tcprun_peer.c). */
+/* Set-up and tear-down (nb_tcprun_setup.c), shared with the peer mode's
+ * (nb_tcprun_peer.c): the jobs on the runtime's workers (after
+ * nb_run_prepare_tcp), and what build and the run allocated. */
 int nb_tcprun_build(struct tcprun *t, char *err, size_t errlen);
+/* The clients' next hop when it is another host: --dst-mac, or ARP for
+ * --dst-ip on the port (before the workers start). */
+int nb_tcprun_resolve_peer(struct tcprun *t, char *err, size_t errlen);
 /* The workers stopped (nb_run_drain), once launched. */
 void nb_tcprun_stop(struct tcprun *t);
 /* Every connection closed: all of them, or those a listener took. */

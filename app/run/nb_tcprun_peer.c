@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* One end of a TCP test negotiated on a peer session (nb_tcprun.h). */
+/* One end of a TCP test negotiated on a peer session (nb_tcprun.h), on
+ * the runtime's steps: prepare, build, launch at setup; arm at START;
+ * drain at STOP.  The client's control lcore reads its intervals (as a
+ * UDP peer client's does). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -403,6 +403,61 @@ dir_summary(struct tcprun *t, const struct dir_sums *z,
 			 (unsigned long long)bytes);
 }
 
+/* Why the test failed, if it did and had no reason yet (z: the first
+ * direction's sums), and its text lines. */
+static void
+verdict(const struct tcprun *t, const struct dir_sums *z, double secs,
+	int interrupted, char *why, size_t whylen)
+{
+	const struct nb_output *o = &t->app->out;
+	int text = nb_out_chatty(o);
+	uint32_t n = nb_tcprun_nconn(t);
+
+	if (!why[0] && n == 0 && !interrupted)
+		snprintf(why, whylen, "no connection was made");
+	if (!why[0] && z->ok < n && !interrupted)
+		snprintf(why, whylen,
+			 "%llu of %u connections did not close cleanly",
+			 (unsigned long long)(n - z->ok), n);
+	if (!why[0] && z->bad)
+		snprintf(why, whylen,
+			 "payload check failed: %llu bytes were not what was "
+			 "sent",
+			 (unsigned long long)z->bad);
+	if (text && interrupted)
+		fprintf(o->f,
+			"interrupted: the connections were closed after %.2f "
+			"s\n",
+			secs);
+	if (text && why[0])
+		fprintf(o->f, "WARNING: %s\n", why);
+}
+
+/* The document's "start": the connections (conn, taken) and the test. */
+static json_t *
+start_json(const struct tcprun *t, json_t *conn, uint32_t n)
+{
+	const struct nb_config *cfg = &t->app->cfg;
+	uint64_t bytes = t->is_peer ? t->pp.bytes : cfg->bytes;
+	char a1[40];
+
+	if (t->is_peer)
+		nb_tcprun_addr_text(a1, sizeof(a1), t->pp.peer_ip, t->pp.dport);
+	else
+		nb_tcprun_addr_text(a1, sizeof(a1), cfg->dst_ip, TCP_DPORT);
+	return json_pack(
+		"{s:o, s:s, s:{s:s, s:i}, s:i, s:{s:s, s:i, s:i, s:i, s:f, "
+		"s:I, s:i, s:i, s:i}}",
+		"connected", conn, "version", "dpdk-nbench " NB_VERSION,
+		"connecting_to", "host", a1, "port",
+		t->is_peer ? t->pp.dport : TCP_DPORT, "tcp_mss_default", t->mss,
+		"test_start", "protocol", "TCP", "num_streams", (int)n,
+		"blksize", (int)(t->mss - NB_TCP_STAMP_LEN), "omit", 0,
+		"duration", bytes ? 0.0 : cfg->duration, "bytes",
+		(json_int_t)bytes, "blocks", 0, "reverse",
+		t->ndir == 1 && nb_tcprun_rev(t), "bidir", t->ndir == 2);
+}
+
 void
 nb_tcprun_report(struct tcprun *t, double secs, int interrupted, char *why,
 		 size_t whylen)
@@ -413,9 +468,7 @@ nb_tcprun_report(struct tcprun *t, double secs, int interrupted, char *why,
 	int text = nb_out_chatty(o), d;
 	struct dir_sums z[2];
 	json_t *streams = json_array(), *doc, *start, *end, *conn, *nb;
-	uint64_t bytes = t->is_peer ? t->pp.bytes : cfg->bytes;
 	uint32_t i, n = nb_tcprun_nconn(t);
-	char a1[40];
 
 	if (text) {
 		fprintf(o->f, "- - - - - - - - - - - - - - - - - - - - - - - "
@@ -441,39 +494,8 @@ nb_tcprun_report(struct tcprun *t, double secs, int interrupted, char *why,
 			nb_tcprun_pingpong_text(t, z[0].ss, o->f);
 		nb_tcprun_ports_text(t, o->f);
 	}
-	if (!why[0] && n == 0 && !interrupted)
-		snprintf(why, whylen, "no connection was made");
-	if (!why[0] && z[0].ok < n && !interrupted)
-		snprintf(why, whylen,
-			 "%llu of %u connections did not close cleanly",
-			 (unsigned long long)(n - z[0].ok), n);
-	if (!why[0] && z[0].bad)
-		snprintf(why, whylen,
-			 "payload check failed: %llu bytes were not what was "
-			 "sent",
-			 (unsigned long long)z[0].bad);
-	if (text && interrupted)
-		fprintf(o->f,
-			"interrupted: the connections were closed after %.2f "
-			"s\n",
-			secs);
-	if (text && why[0])
-		fprintf(o->f, "WARNING: %s\n", why);
-	if (t->is_peer)
-		nb_tcprun_addr_text(a1, sizeof(a1), t->pp.peer_ip, t->pp.dport);
-	else
-		nb_tcprun_addr_text(a1, sizeof(a1), cfg->dst_ip, TCP_DPORT);
-	start = json_pack(
-		"{s:o, s:s, s:{s:s, s:i}, s:i, s:{s:s, s:i, s:i, s:i, s:f, "
-		"s:I, s:i, s:i, s:i}}",
-		"connected", conn, "version", "dpdk-nbench " NB_VERSION,
-		"connecting_to", "host", a1, "port",
-		t->is_peer ? t->pp.dport : TCP_DPORT, "tcp_mss_default", t->mss,
-		"test_start", "protocol", "TCP", "num_streams", (int)n,
-		"blksize", (int)(t->mss - NB_TCP_STAMP_LEN), "omit", 0,
-		"duration", bytes ? 0.0 : cfg->duration, "bytes",
-		(json_int_t)bytes, "blocks", 0, "reverse",
-		t->ndir == 1 && nb_tcprun_rev(t), "bidir", t->ndir == 2);
+	verdict(t, &z[0], secs, interrupted, why, whylen);
+	start = start_json(t, conn, n);
 	end = json_pack("{s:o, s:o, s:o}", "streams", streams, "sum_sent",
 			nb_tcp_json_sum(0, z[0].ss, z[0].sent,
 					nb_tcprun_have_snd(t), z[0].retr),

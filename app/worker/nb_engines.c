@@ -154,6 +154,41 @@ note_gap(struct nb_worker *w, uint64_t now)
 	w->stall_tsc += gap;
 }
 
+/* One turn of the active senders; those that ended (their count, or
+ * tx_stop) leave active[].  Returns how many are left. */
+static __rte_always_inline uint16_t
+tx_turn(struct nb_worker *w, struct nb_txjob **active, uint16_t nb_active,
+	uint64_t now, const int tcp, const int replay)
+{
+	const struct nb_run *run = w->run;
+	uint16_t i;
+
+	for (i = 0; i < nb_active;) {
+		struct nb_txjob *j = active[i];
+
+		if (likely(!run->tx_stop)) {
+			if (replay)
+				nb_replay_step(j, run, now);
+			else
+				nb_gen_step(j, run, now, tcp);
+		}
+		if (unlikely((j->left == 0 && !j->nb_pend) || run->tx_stop)) {
+			if (j->nb_pend)
+				nb_gen_discard(j);
+			if (j->stop_tsc == 0)
+				j->stop_tsc = now;
+			rte_wmb();
+			j->done = 1;
+			active[i] = active[--nb_active];
+			if (nb_active == 0)
+				w->tx_finished = 1;
+			continue;
+		}
+		i++;
+	}
+	return nb_active;
+}
+
 static __rte_always_inline int
 nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
 	       const int tcp, const int impair, const int replay,
@@ -203,30 +238,8 @@ nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
 		if (unlikely(w->keep != NULL))
 			keep_step(w->keep, now);
 		if (has_tx && nb_active) {
-			for (i = 0; i < nb_active;) {
-				struct nb_txjob *j = active[i];
-
-				if (likely(!run->tx_stop)) {
-					if (replay)
-						nb_replay_step(j, run, now);
-					else
-						nb_gen_step(j, run, now, tcp);
-				}
-				if (unlikely((j->left == 0 && !j->nb_pend) ||
-					     run->tx_stop)) {
-					if (j->nb_pend)
-						nb_gen_discard(j);
-					if (j->stop_tsc == 0)
-						j->stop_tsc = now;
-					rte_wmb();
-					j->done = 1;
-					active[i] = active[--nb_active];
-					if (nb_active == 0)
-						w->tx_finished = 1;
-					continue;
-				}
-				i++;
-			}
+			nb_active =
+				tx_turn(w, active, nb_active, now, tcp, replay);
 			work = 1;
 		} else if (!has_rx) {
 			break;

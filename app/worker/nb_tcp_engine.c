@@ -204,6 +204,50 @@ pingpong(struct nb_tcpjob *j, struct nb_tcp_end *e, uint64_t now,
 
 #define RX_PREFETCH 3
 
+/* A frame in chained mbufs made one piece, to be parsed (its length in
+ * *dlen, 0 when it does not fit). */
+static __rte_noinline const uint8_t *
+in_one_piece(struct nb_tcpjob *j, const struct rte_mbuf *m, uint32_t *dlen)
+{
+	const uint8_t *d;
+
+	*dlen = m->pkt_len <= sizeof(j->scratch) ? m->pkt_len : 0;
+	d = rte_pktmbuf_read(m, 0, *dlen, j->scratch);
+	if (d == NULL) {
+		*dlen = 0;
+		d = j->scratch;
+	}
+	return d;
+}
+
+/* Segment s of end e, checked: its one-way delay (owd), TCP's input,
+ * ping-pong's next message (pp), the time every byte was acknowledged
+ * (sends), the end's finish. */
+static __rte_always_inline void
+seg_input(struct nb_tcpjob *j, struct nb_tcp_end *e, struct nb_tcp_seg *s,
+	  uint64_t now, const struct nb_run *run, const int server,
+	  const int owd, const int pp, const int sends)
+{
+	if (owd && s->has_stamp && s->len) {
+		/* 48-bit stamps; a negative delay (another host's clock)
+		 * records as 0, as the UDP sink's */
+		uint64_t d = (now + (uint64_t)run->rx_offset_ns - s->stamp_ns) &
+			     ((UINT64_C(1) << 48) - 1);
+
+		if (d >= (UINT64_C(1) << 47))
+			d = 0;
+		nb_hist_record(j->owd, d);
+	}
+	nb_tcp_input(&e->c, s, now);
+	if (pp)
+		pingpong(j, e, now, server);
+	if (sends && !e->all_acked_ns && e->c.snd_end != UINT64_MAX &&
+	    e->c.snd_una >= e->c.snd_end)
+		e->all_acked_ns = now;
+	if (unlikely(!e->done_ns && nb_tcp_finished(&e->c)))
+		nb_tcpw_end_done(j, e, now);
+}
+
 /*
  * One RX burst of queue q, specialised on the job's kind: server (its
  * ends listen), peer (control's frames to its rings, segments from the
@@ -246,13 +290,8 @@ rx_body(struct nb_tcpjob *j, uint16_t q, const struct nb_run *run,
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + RX_PREFETCH],
 						       void *));
 
-		if (unlikely(m->nb_segs != 1)) { /* one piece, to parse it */
-			dlen = m->pkt_len <= sizeof(j->scratch) ? m->pkt_len
-								: 0;
-			d = rte_pktmbuf_read(m, 0, dlen, j->scratch);
-			if (d == NULL)
-				dlen = 0, d = j->scratch;
-		}
+		if (unlikely(m->nb_segs != 1))
+			d = in_one_piece(j, m, &dlen);
 		if (nb_tcp_frame_parse(d, dlen, 0, &f, &s) != 0) {
 			if (peer && m->nb_segs == 1 &&
 			    nb_tcpw_to_control(j, q, m)) {
@@ -290,25 +329,7 @@ rx_body(struct nb_tcpjob *j, uint16_t q, const struct nb_run *run,
 			nb_tcpw_send_rst(j, &f, &s);
 			continue;
 		}
-		if (owd && s.has_stamp && s.len) {
-			/* 48-bit stamps; a negative delay (another host's
-			 * clock) records as 0, as the UDP sink's */
-			uint64_t d = (now + (uint64_t)run->rx_offset_ns -
-				      s.stamp_ns) &
-				     ((UINT64_C(1) << 48) - 1);
-
-			if (d >= (UINT64_C(1) << 47))
-				d = 0;
-			nb_hist_record(j->owd, d);
-		}
-		nb_tcp_input(&e->c, &s, now);
-		if (pp)
-			pingpong(j, e, now, server);
-		if (sends && !e->all_acked_ns && e->c.snd_end != UINT64_MAX &&
-		    e->c.snd_una >= e->c.snd_end)
-			e->all_acked_ns = now;
-		if (unlikely(!e->done_ns && nb_tcp_finished(&e->c)))
-			nb_tcpw_end_done(j, e, now);
+		seg_input(j, e, &s, now, run, server, owd, pp, sends);
 	}
 	rte_pktmbuf_free_bulk(pkts, n);
 }
