@@ -82,10 +82,13 @@ nb_tcprun_iv_read(void *arg)
 static void
 stop_reader(struct tcprun *t)
 {
+	uint64_t give_up = rte_get_tsc_cycles() + 2 * nb_tsc_hz();
+
 	if (!t->stats_reads)
 		return;
 	t->app->stats_stop = 1;
-	while (!t->app->stats_exited)
+	/* (bounded: a stats lcore that could not be launched never exits) */
+	while (!t->app->stats_exited && rte_get_tsc_cycles() < give_up)
 		nb_run_sleep_us(200);
 }
 

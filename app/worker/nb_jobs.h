@@ -4,7 +4,10 @@
  * plan, and the one reader of their counters.  The stats lcore (intervals),
  * telemetry, the drain and the final collection all read the workers'
  * single-writer counters through nb_jobs_read() or nb_jobs_totals(), never
- * by walking the jobs themselves.
+ * by walking the jobs themselves.  A --tcp test's workers are here too
+ * (nb_jobs_tcp_worker); their connections' counters are TCP's, read by
+ * the TCP runner's report (nb_tcprun_snap_all), on the stats lcore for
+ * the intervals.
  */
 #ifndef NB_JOBS_H
 #define NB_JOBS_H
