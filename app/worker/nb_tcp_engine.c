@@ -538,8 +538,9 @@ static const nb_tcp_rx_fn rx_fns[2][2][2][2][2][2] = {
 	[1][1][0][1][1][1] = rx_peer_s_bidir_pp,
 };
 
-/* The TX kinds (capped, zc, sends): zero copy only for a sender; a cap
- * (a peer's responder) meters its ACKs too, so it is kept without sends. */
+/* The TX kinds (capped, zc, sends): zero copy only for a sender
+ * (job_pools); a cap only for a responder that sends (the peer session
+ * sets one on a responder's reverse or bidir test alone). */
 #define TX_FN(name, ca, zc, se)                                                \
 	static void name(struct nb_tcpjob *j, uint64_t now)                    \
 	{                                                                      \
@@ -548,16 +549,12 @@ static const nb_tcp_rx_fn rx_fns[2][2][2][2][2][2] = {
 TX_FN(tx_acks, 0, 0, 0)
 TX_FN(tx_copied, 0, 0, 1)
 TX_FN(tx_zc, 0, 1, 1)
-TX_FN(tx_acks_capped, 1, 0, 0)
 TX_FN(tx_copied_capped, 1, 0, 1)
 TX_FN(tx_zc_capped, 1, 1, 1)
 
 static const nb_tcp_tx_fn tx_fns[2][2][2] = {
-	[0][0][0] = tx_acks,
-	[0][0][1] = tx_copied,
-	[0][1][1] = tx_zc,
-	[1][0][0] = tx_acks_capped,
-	[1][0][1] = tx_copied_capped,
+	[0][0][0] = tx_acks,	  [0][0][1] = tx_copied,
+	[0][1][1] = tx_zc,	  [1][0][1] = tx_copied_capped,
 	[1][1][1] = tx_zc_capped,
 };
 
