@@ -44,6 +44,15 @@ struct nb_app {
 				      * when no test runs */
 	volatile int stats_stop;
 	volatile int stats_exited;
+	/*
+	 * A test that keeps its own interval rows (--tcp: connections, not
+	 * streams): the stats lcore calls iv_read(iv_arg) instead of reading
+	 * the jobs, at the TSC it returns for its next edge (UINT64_MAX:
+	 * none), and once more at a stop when that edge is due.  NULL: the
+	 * jobs' intervals (nb_sampler).
+	 */
+	uint64_t (*iv_read)(void *arg);
+	void *iv_arg;
 	/* this test's id (iperf3's cookie), hex; empty: a random one at
 	 * the next nb_run_prepare() */
 	char cookie[sizeof(((struct nb_result *)0)->cookie)];

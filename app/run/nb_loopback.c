@@ -100,6 +100,69 @@ print_header(struct nb_app *app)
 	fflush(stdout);
 }
 
+/* The test's ports, each once: the TX ports, then the RX ports not
+ * among them.  Returns how many. */
+static uint16_t
+port_list(const struct nb_config *cfg, uint16_t *ids)
+{
+	uint16_t n = 0, i, k;
+
+	for (i = 0; i < cfg->nb_tx_ports; i++)
+		ids[n++] = cfg->tx_ports[i];
+	for (i = 0; i < cfg->nb_rx_ports; i++) {
+		for (k = 0; k < n && ids[k] != cfg->rx_ports[i]; k++)
+			;
+		if (k == n)
+			ids[n++] = cfg->rx_ports[i];
+	}
+	return n;
+}
+
+/* After nb_run_prepare: --replay's frames, --gaps, a receive-only test's
+ * size counts, and what the result says of the ports and topology.  1
+ * with the error said. */
+static int
+prepared(struct nb_app *app)
+{
+	const struct nb_config *cfg = &app->cfg;
+	struct nb_result *r = &app->result;
+	char err[320];
+	uint16_t i;
+
+	nb_replay_arm(app);
+	if (cfg->gaps) { /* each stream paced at 1/streams of the rate */
+		uint64_t ideal = nb_gap_ideal_ns(r->req_pps, cfg->streams);
+
+		if (nb_result_gaps(r, ideal) != 0 ||
+		    nb_jobs_gaps(&app->jobs, ideal, cfg->proto, err,
+				 sizeof(err)) != 0) {
+			nb_app_error(app, "%s",
+				     r->gaps != NULL ? err : "out of memory");
+			return 1;
+		}
+	}
+	if (cfg->rx_only) { /* the receivers count sizes too */
+		for (i = 0; i < app->jobs.nb_rx; i++)
+			app->jobs.rx[i]->count_sizes = 1;
+		for (i = 0; i < app->jobs.nb_workers; i++)
+			if (app->jobs.workers[i]->nb_rx)
+				nb_engine_select(app->jobs.workers[i],
+						 cfg->proto);
+	}
+	nb_setup_check_numa(app);
+	for (i = 0; i < app->nb_ports; i++)
+		r->ports[i].role = cfg->mode == NB_MODE_REFLECTOR ? "tx+rx"
+				   : i < cfg->nb_tx_ports	  ? "tx"
+								  : "rx";
+	r->topology = cfg->mode == NB_MODE_REFLECTOR ? "reflector"
+		      : cfg->rx_only		     ? "receive-only"
+						     : "loopback";
+	r->latency_method = cfg->mode == NB_MODE_REFLECTOR
+				    ? "round-trip through the reflector"
+				    : "one-way, same host";
+	return 0;
+}
+
 int
 nb_loopback_main(struct nb_app *app)
 {
@@ -110,21 +173,12 @@ nb_loopback_main(struct nb_app *app)
 	struct nb_config *cfg = &app->cfg;
 	struct nb_result *r = &app->result;
 	struct nb_setup_req req = req_tmpl;
-	uint16_t ids[2 * NB_MAX_PORTS], n = 0, i;
+	uint16_t ids[2 * NB_MAX_PORTS], n, i;
 	uint64_t link_bps = 0;
 	char err[320];
 	int ret;
 
-	for (i = 0; i < cfg->nb_tx_ports; i++)
-		ids[n++] = cfg->tx_ports[i];
-	for (i = 0; i < cfg->nb_rx_ports; i++) {
-		uint16_t k;
-
-		for (k = 0; k < n && ids[k] != cfg->rx_ports[i]; k++)
-			;
-		if (k == n)
-			ids[n++] = cfg->rx_ports[i];
-	}
+	n = port_list(cfg, ids);
 	req.nb_queues = (uint16_t)cfg->queues;
 	if (nb_replay_setup(app) != 0)
 		return 1;
@@ -159,37 +213,8 @@ nb_loopback_main(struct nb_app *app)
 		/* a plan the options cannot make is a usage error */
 		return ret == -EINVAL && app->jobs.nb_workers == 0 ? 2 : 1;
 	}
-	nb_replay_arm(app);
-	if (cfg->gaps) { /* each stream paced at 1/streams of the rate */
-		uint64_t ideal = nb_gap_ideal_ns(r->req_pps, cfg->streams);
-
-		if (nb_result_gaps(r, ideal) != 0 ||
-		    nb_jobs_gaps(&app->jobs, ideal, cfg->proto, err,
-				 sizeof(err)) != 0) {
-			nb_app_error(app, "%s",
-				     r->gaps != NULL ? err : "out of memory");
-			return 1;
-		}
-	}
-	if (cfg->rx_only) { /* the receivers count sizes too */
-		for (i = 0; i < app->jobs.nb_rx; i++)
-			app->jobs.rx[i]->count_sizes = 1;
-		for (i = 0; i < app->jobs.nb_workers; i++)
-			if (app->jobs.workers[i]->nb_rx)
-				nb_engine_select(app->jobs.workers[i],
-						 cfg->proto);
-	}
-	nb_setup_check_numa(app);
-	for (i = 0; i < app->nb_ports; i++)
-		r->ports[i].role = cfg->mode == NB_MODE_REFLECTOR ? "tx+rx"
-				   : i < cfg->nb_tx_ports	  ? "tx"
-								  : "rx";
-	r->topology = cfg->mode == NB_MODE_REFLECTOR ? "reflector"
-		      : cfg->rx_only		     ? "receive-only"
-						     : "loopback";
-	r->latency_method = cfg->mode == NB_MODE_REFLECTOR
-				    ? "round-trip through the reflector"
-				    : "one-way, same host";
+	if (prepared(app) != 0)
+		return 1;
 	if (nb_out_chatty(&app->out))
 		print_header(app);
 	r->start_time = (int64_t)time(NULL);

@@ -99,6 +99,29 @@ hw_rate(struct nb_app *app)
 	}
 }
 
+/* A fresh run: nothing stopped, no start yet, no interval reader. */
+static void
+run_reset(struct nb_app *app)
+{
+	app->run.tx_stop = 0;
+	app->run.rx_stop = 0;
+	app->run.rx_offset_ns = 0;
+	app->run.start_tsc = UINT64_MAX;
+	app->stats_stop = 0;
+	app->stats_exited = 0;
+	app->last_interval_held = 0;
+	app->iv_read = NULL;
+	app->iv_arg = NULL;
+}
+
+void
+nb_run_prepare_tcp(struct nb_app *app)
+{
+	nb_jobs_free(&app->jobs);
+	app->jobs.nb_streams = app->cfg.streams;
+	run_reset(app);
+}
+
 int
 nb_run_prepare(struct nb_app *app, uint64_t rate_num, uint64_t rate_den,
 	       uint64_t packets, char *err, size_t errlen)
@@ -158,13 +181,7 @@ nb_run_prepare(struct nb_app *app, uint64_t rate_num, uint64_t rate_den,
 		r->ports[i].offload = app->ports[i].offload;
 		r->ports[i].has_offload = 1;
 	}
-	app->run.tx_stop = 0;
-	app->run.rx_stop = 0;
-	app->run.rx_offset_ns = 0;
-	app->run.start_tsc = UINT64_MAX;
-	app->stats_stop = 0;
-	app->stats_exited = 0;
-	app->last_interval_held = 0;
+	run_reset(app);
 	ret = nb_jobs_build(&app->jobs, cfg, &app->plan, &ports, &app->run, err,
 			    errlen);
 	if (ret != 0)
@@ -281,6 +298,12 @@ nb_run_end_senders(struct nb_app *app, int force)
 	 * then are stopped.  Otherwise (interrupted, or ended early by the
 	 * peer): at once.
 	 */
+	/* closed-loop senders only (TCP: no open-loop job) close at once:
+	 * their connections end by their own rules after it */
+	if (force && app->jobs.nb_tx == 0 && app->jobs.nb_rx == 0) {
+		run->tx_stop = 1;
+		return;
+	}
 	if (force) {
 		if (run->end_tsc != UINT64_MAX && now >= run->end_tsc)
 			force_at =

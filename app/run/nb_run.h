@@ -11,7 +11,21 @@
  *   nb_run_free      the jobs go (telemetry readers waited for)
  *
  * Loopback and reflector (nb_loopback.c) and both ends of a peer test
- * (peer/) are thin runners on these steps.
+ * (peer/) are thin runners on these steps.  So is --tcp (nb_tcprun*.c),
+ * whose senders are connections, not a rate:
+ *
+ *   nb_run_prepare_tcp  the run reset, no open-loop job
+ *   (nb_tcprun_build)   the TCP jobs, each on a worker of the "tcp"
+ *                       engine (nb_jobs_tcp_worker)
+ *   nb_run_arm          the start: the clients connect then
+ *   nb_run_launch       the workers, and the stats lcore when it reads
+ *                       the intervals (app->iv_read; a peer client's
+ *                       control lcore reads them itself, as for UDP)
+ *   nb_run_end_senders  the end (time, bytes, Ctrl-C, a stall): the
+ *                       clients close; the connections finish
+ *   nb_run_drain        every lcore stops
+ *   (nb_tcprun_report)  the TCP report: the connections' own counters
+ *   nb_run_free         the workers go
  */
 #ifndef NB_RUN_H
 #define NB_RUN_H
@@ -52,6 +66,10 @@ int nb_run_resolve(struct nb_app *app, uint64_t link_bps);
 int nb_run_prepare(struct nb_app *app, uint64_t rate_num, uint64_t rate_den,
 		   uint64_t packets, char *err, size_t errlen);
 
+/* --tcp: a fresh run with no open-loop job (the TCP runner adds its
+ * workers with nb_jobs_tcp_worker()); nb_run_free() cleans up. */
+void nb_run_prepare_tcp(struct nb_app *app);
+
 /* Launch the workers, and the stats lcore when with_stats. */
 int nb_run_launch(struct nb_app *app, int with_stats);
 
@@ -67,7 +85,8 @@ int nb_run_tx_stalled(const struct nb_app *app, uint64_t tsc, uint64_t *seen,
 		      uint64_t *since);
 
 /* Stop the senders (force: at once, or after NB_RUN_STOP_GRACE_MS when
- * the test reached its end time; else wait for them to end). */
+ * the test reached its end time; else wait for them to end).  A test of
+ * closed-loop senders only (--tcp), forced: they close at once. */
 void nb_run_end_senders(struct nb_app *app, int force);
 
 /*

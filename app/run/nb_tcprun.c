@@ -1,21 +1,20 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The closed-loop TCP runner (see nb_tcprun.h). */
+/*
+ * A --tcp test on the runtime's steps (nb_run.h): prepare, the TCP jobs
+ * (nb_tcprun_setup.c), arm, launch, the end by TCP's rules (time, bytes,
+ * every connection closed, a stall, Ctrl-C), the clients' close, drain,
+ * the TCP report, free; and a --msg-size sweep of such tests.  What is
+ * here is TCP's own: when a test of connections is over, and the
+ * interval edges of its report (read by the stats lcore).
+ */
 #include "nb_tcprun.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <rte_cycles.h>
-#include <rte_errno.h>
-#include <rte_launch.h>
-#include <rte_lcore.h>
-#include <rte_malloc.h>
-#include <rte_memzone.h>
 
-#include "nb_l2.h"
 #include "nb_log.h"
 #include "nb_run.h"
 #include "nb_setup.h"
@@ -26,9 +25,7 @@
 #include "nb_tsc.h"
 #include "nb_version.h"
 
-/* One connection: its client end c and server end s, either NULL when
- * the other host is not this tool (then the bytes the one side counted
- * stand for both). */
+/* Seconds since the start (0 before it). */
 static double
 elapsed_s(const struct tcprun *t)
 {
@@ -37,322 +34,9 @@ elapsed_s(const struct tcprun *t)
 	return now > t->start_ns ? (double)(now - t->start_ns) / 1e9 : 0;
 }
 
-/* The flow of end i: this side's addresses as the source. */
-static void
-end_flow(const struct tcprun *t, int server, uint32_t i, struct nb_flow *f)
-{
-	const struct nb_config *cfg = &t->app->cfg;
-	uint16_t cport = (uint16_t)((t->is_peer ? t->pp.sport_base
-						: NB_DEFAULT_SPORT_BASE) +
-				    i);
-	uint16_t dport = t->is_peer ? t->pp.dport : TCP_DPORT;
-	const uint8_t *tx_mac =
-		cfg->have_src_mac ? cfg->src_mac : t->app->ports[0].desc.mac;
-	const uint8_t *rx_mac = t->peer_mac;
-	uint32_t cip = cfg->src_ip, sip = cfg->dst_ip;
-
-	if (t->is_peer) { /* this end's port, the peer's addresses */
-		tx_mac = t->app->ports[0].desc.mac;
-		rx_mac = t->pp.peer_mac;
-		if (server)
-			rx_mac = tx_mac, tx_mac = t->pp.peer_mac;
-		cip = server ? t->pp.peer_ip : t->pp.ip;
-		sip = server ? t->pp.ip : t->pp.peer_ip;
-	}
-	f->proto = NB_IPPROTO_TCP;
-	f->vlan_id = t->is_peer ? t->pp.vlan_id : cfg->vlan_id;
-	f->ttl = 64;
-	f->stream_id = (uint16_t)i;
-	memcpy(f->src_mac, server ? rx_mac : tx_mac, 6);
-	memcpy(f->dst_mac, server ? tx_mac : rx_mac, 6);
-	f->src_ip = server ? sip : cip;
-	f->dst_ip = server ? cip : sip;
-	f->src_port = server ? dport : cport;
-	f->dst_port = server ? cport : dport;
-}
-
-/* The ends of one side on a port: addressing, state, a pool. */
-static struct nb_tcpjob *
-job_make(struct tcprun *t, uint16_t port, int server, char *err, size_t errlen)
-{
-	const struct nb_config *cfg = &t->app->cfg;
-	int socket = nb_port_socket(port);
-	int takes_data = t->is_peer ? (server ? t->pp.c2r : t->pp.r2c) : server;
-	struct nb_tcpjob *j;
-	char name[RTE_MEMPOOL_NAMESIZE];
-	uint32_t i;
-
-	j = rte_zmalloc_socket("nb_tcpjob", sizeof(*j), RTE_CACHE_LINE_SIZE,
-			       socket);
-	if (j == NULL)
-		goto nomem;
-	j->ends = rte_zmalloc_socket("nb_tcp_ends", t->n * sizeof(*j->ends),
-				     RTE_CACHE_LINE_SIZE, socket);
-	if (j->ends == NULL)
-		goto nomem;
-	j->port = port;
-	j->queue = 0;
-	j->nb_rxq = t->is_peer ? t->pp.nb_rxq : 1;
-	j->ctl_rings = t->is_peer ? t->pp.ctl_rings : NULL;
-	j->ctl_rings_peer = t->is_peer ? t->pp.ctl_rings_peer : NULL;
-	if (t->is_peer)
-		memcpy(j->ctl_peer_mac, t->pp.peer_mac, 6);
-	j->mac_bind = (uint8_t)t->is_peer;
-	if (t->is_peer) {
-		j->nb_alt = t->pp.nb_peer_alt;
-		memcpy(j->alt_mac, t->pp.peer_alt, sizeof(j->alt_mac));
-	}
-	j->server = (uint8_t)server;
-	j->sends = (uint8_t)(t->is_peer ? (server ? t->pp.r2c : t->pp.c2r)
-					: !server);
-	j->n = t->n;
-	j->port_base = t->is_peer ? t->pp.sport_base : NB_DEFAULT_SPORT_BASE;
-	snprintf(name, sizeof(name), "nb_tcp%c%u", server ? 's' : 'c', port);
-	/* what the TX ring, the pending burst and the caches may hold */
-	j->pool = rte_mempool_lookup(name);
-	if (j->pool == NULL)
-		j->pool = nb_copy_pool_create(
-			name, 2 * cfg->txd + 4096, 0,
-			(uint16_t)((t->is_peer ? t->pp.frame
-					       : cfg->sizes.sizes[0]) +
-				   64),
-			socket);
-	if (j->pool == NULL) {
-		snprintf(err, errlen, "cannot create the mbuf pool %s: %s",
-			 name, rte_strerror(rte_errno));
-		return NULL;
-	}
-	if (takes_data) {
-		j->owd = rte_zmalloc_socket("nb_tcp_owd", sizeof(*j->owd),
-					    RTE_CACHE_LINE_SIZE, socket);
-		if (j->owd == NULL)
-			goto nomem;
-		nb_hist_init(j->owd);
-	}
-	if (t->msg) {
-		j->pp_msg = t->msg;
-		if (!server) {
-			j->rtt = rte_zmalloc_socket(
-				"nb_tcp_rtt", sizeof(*j->rtt),
-				RTE_CACHE_LINE_SIZE, socket);
-			if (j->rtt == NULL)
-				goto nomem;
-			nb_hist_init(j->rtt);
-		}
-	}
-	memcpy(j->mac, t->app->ports[server && t->loop ? 1 : 0].desc.mac, 6);
-	if (j->sends && t->app->ports[server && t->loop ? 1 : 0].tx_chain) {
-		const struct rte_memzone *mz;
-
-		/* the pattern where a NIC reads it, payload mbufs pinned
-		 * there; none to be had: the payload is copied */
-		nb_tcp_pattern_init();
-		snprintf(name, sizeof(name), "nb_tcpz%c%u", server ? 's' : 'c',
-			 port);
-		j->zc_pool = nb_pinned_pool_get(
-			name, 2 * cfg->txd + 4096, "nb_tcp_pattern",
-			nb_tcp_pattern, NB_TCP_PATTERN_SPAN, NB_TCP_ZC_MAX,
-			socket, &mz);
-		if (j->zc_pool != NULL) {
-			j->zc_pat = mz->addr;
-			j->zc_iova = mz->iova;
-		}
-	}
-	j->isn = nb_tcp_isn_process();
-	if (j->isn == NULL) {
-		snprintf(err, errlen,
-			 "cannot read random bytes for the TCP ISN secret");
-		return NULL;
-	}
-	j->ip = t->is_peer ? t->pp.ip : server ? cfg->dst_ip : cfg->src_ip;
-	j->listen_port = t->is_peer ? t->pp.dport : TCP_DPORT;
-	j->accept_any = server && !t->loop && !t->is_peer;
-	if (j->accept_any)
-		return j; /* the ends are bound by the SYNs that come */
-	for (i = 0; i < t->n; i++) {
-		end_flow(t, server, i, &j->ends[i].f);
-		nb_tcp_tmpl_init(&j->ends[i].tmpl, &j->ends[i].f);
-	}
-	return j;
-nomem:
-	snprintf(err, errlen, "out of memory for the TCP connections");
-	return NULL;
-}
-
-/* What each end is set up with: the loopback's, or the peer test's. */
-static void
-end_params(const struct tcprun *t, struct nb_tcp_params *sp,
-	   struct nb_tcp_params *cp)
-{
-	const struct nb_config *cfg = &t->app->cfg;
-	int peer = t->is_peer;
-	int c2r = peer ? t->pp.c2r : 1, r2c = peer ? t->pp.r2c : 0;
-	uint32_t window = peer ? t->pp.window : cfg->tcp_window;
-	uint8_t delack =
-		peer ? t->pp.delayed_ack : (uint8_t)cfg->tcp_delayed_ack;
-	uint8_t cc = peer ? t->pp.cc : (uint8_t)cfg->tcp_cc;
-	uint64_t bytes = peer ? t->pp.bytes : cfg->bytes;
-	/* another host's payload is its own: checked only if it is ours
-	 * (a peer is this tool) */
-	uint8_t check = t->loop || peer ? NB_TCP_CHECK_ON : NB_TCP_CHECK_AUTO;
-
-	memset(sp, 0, sizeof(*sp));
-	sp->mss = t->mss;
-	sp->rcv_wnd = window;
-	sp->sack = 1;
-	sp->delayed_ack = delack;
-	sp->cc = cc;
-	sp->check = check;
-	if (r2c) { /* the listener sends: its share, or until the FIN */
-		sp->send_bytes = bytes ? 0 : UINT64_MAX;
-		sp->close_after_send = bytes != 0;
-		sp->stamp = 1;
-		sp->stamp_len = NB_TCP_STAMP_LEN;
-	}
-	if (t->msg) { /* the listener answers each request */
-		sp->send_bytes = UINT64_MAX;
-		sp->close_after_send = 0;
-	}
-	memset(cp, 0, sizeof(*cp));
-	cp->mss = t->mss;
-	cp->cc = cc;
-	cp->rcv_wnd = r2c ? window : 65535;
-	cp->delayed_ack = r2c ? delack : 0;
-	cp->sack = peer ? !t->pp.no_sack : !cfg->tcp_no_sack;
-	cp->check = check;
-	if (c2r) {
-		cp->stamp = 1;
-		cp->stamp_len = NB_TCP_STAMP_LEN;
-		cp->close_after_send = 1;
-		cp->send_bytes = bytes ? 0 : UINT64_MAX;
-	}
-}
-
-int
-tcprun_build(struct tcprun *t, char *err, size_t errlen)
-{
-	struct nb_tcp_params sp, cp;
-	uint64_t bytes = t->is_peer ? t->pp.bytes : t->app->cfg.bytes;
-	unsigned int i, nw = t->app->plan.nb_workers;
-	uint32_t k;
-
-	if (nw == 0) {
-		snprintf(err, errlen,
-			 "no worker lcore for the TCP connections (give the "
-			 "EAL three lcores or more: control, stats, worker)");
-		return -1;
-	}
-	if (t->has_client) {
-		t->cj = job_make(t, t->app->port_ids[0], 0, err, errlen);
-		if (t->cj == NULL)
-			return -1;
-	}
-	if (t->has_server) {
-		t->sj = job_make(t, t->app->port_ids[t->loop ? 1 : 0], 1, err,
-				 errlen);
-		if (t->sj == NULL)
-			return -1;
-	}
-	end_params(t, &sp, &cp);
-	if (t->sj)
-		t->sj->params = sp;
-	for (k = 0; t->sj && k < t->n; k++) {
-		struct nb_tcp_params p = sp;
-		const struct nb_flow *f = &t->sj->ends[k].f;
-
-		if (p.send_bytes == 0 && t->sj->sends) /* its --bytes share */
-			p.send_bytes = bytes / t->n + (k < bytes % t->n);
-		/* RFC 6528's ISS for the end's 4-tuple (a listener facing
-		 * other hosts takes its ends' from the SYNs that come) */
-		if (!t->sj->accept_any)
-			p.iss = nb_tcp_isn_now(t->sj->isn, f->src_ip,
-					       f->src_port, f->dst_ip,
-					       f->dst_port);
-		nb_tcp_listen(&t->sj->ends[k].c, &p);
-		if (t->msg)
-			nb_tcp_send_limit(&t->sj->ends[k].c, 0);
-	}
-	t->nb_w = nw >= 2 && t->loop ? 2 : 1;
-	for (i = 0; i < t->nb_w; i++) {
-		/* the last worker first: the first shares its CPU with the
-		 * sleeping control and stats lcores */
-		unsigned int lc =
-			t->app->plan.workers[t->loop ? i : nw - 1].lcore;
-
-		t->w[i] = rte_zmalloc_socket("nb_tcpwork", sizeof(*t->w[i]),
-					     RTE_CACHE_LINE_SIZE,
-					     (int)rte_lcore_to_socket_id(lc));
-		if (t->w[i] == NULL) {
-			snprintf(err, errlen, "out of memory");
-			return -1;
-		}
-		t->w[i]->lcore = lc;
-		t->w[i]->run = &t->app->run;
-	}
-	if (t->is_peer)
-		t->w[0]->ctltx = t->pp.ctl_tx;
-	if (t->is_peer && t->pp.cap_unit != NB_CTL_CAP_NONE) {
-		struct nb_tcpjob *j = t->sj ? t->sj : t->cj;
-		uint64_t frame = t->pp.cap_unit == NB_CTL_CAP_FRAMES ? 1
-				 : t->pp.cap_unit == NB_CTL_CAP_L2
-					 ? t->pp.frame
-					 : t->pp.frame + NB_L1_OVERHEAD;
-		uint64_t burst = t->pp.cap_rate / 1000; /* 1 ms */
-
-		j->cap_per_byte = t->pp.cap_unit != NB_CTL_CAP_FRAMES;
-		j->cap_fixed = t->pp.cap_unit == NB_CTL_CAP_FRAMES ? 1
-			       : t->pp.cap_unit == NB_CTL_CAP_L2
-				       ? NB_FCS_LEN
-				       : NB_FCS_LEN + NB_L1_OVERHEAD;
-		if (burst < NB_BURST * frame)
-			burst = NB_BURST * frame;
-		nb_budget_init(&j->cap, t->pp.cap_rate, burst, 0);
-	}
-	/* the clients on the last worker, as the open-loop senders are */
-	if (t->sj)
-		t->w[0]->jobs[t->w[0]->nb_jobs++] = t->sj;
-	if (t->cj)
-		t->w[t->nb_w - 1]->jobs[t->w[t->nb_w - 1]->nb_jobs++] = t->cj;
-	if (t->cj == NULL)
-		return 0;
-	t->cj->params = cp;
-	if (t->cj->sends) {
-		t->cj->bytes_each = bytes / t->n;
-		t->cj->bytes_rest = bytes % t->n;
-	}
-	return 0;
-}
-
-void
-tcprun_free(struct tcprun *t)
-{
-	unsigned int i;
-
-	for (i = 0; i < t->nb_w; i++)
-		rte_free(t->w[i]);
-	if (t->cj) {
-		rte_free(t->cj->rtt);
-		rte_free(t->cj->owd);
-		rte_free(t->cj->ends);
-		rte_free(t->cj);
-	}
-	if (t->sj) {
-		rte_free(t->sj->owd);
-		rte_free(t->sj->ends);
-		rte_free(t->sj);
-	}
-	free(t->prev);
-	free(t->cur);
-	free(t->prev2);
-	free(t->cur2);
-	free(t->remote);
-	free(t->rhdr);
-	json_decref(t->intervals);
-}
-
 /* Every connection closed: all of them, or those a listener took. */
 int
-tcprun_all_finished(const struct tcprun *t)
+nb_tcprun_all_finished(const struct tcprun *t)
 {
 	if (t->cj && t->cj->finished < t->n)
 		return 0;
@@ -376,19 +60,52 @@ progress(const struct tcprun *t)
 	return s;
 }
 
+uint64_t
+nb_tcprun_iv_read(void *arg)
+{
+	struct tcprun *t = arg;
+	double iv = t->no_iv ? 0 : t->app->cfg.interval;
+	double now = elapsed_s(t);
+
+	while (now >= t->next_iv && t->next_iv <= t->iv_until) {
+		nb_tcprun_interval(t, t->next_iv);
+		t->next_iv += iv;
+	}
+	if (iv <= 0 || t->next_iv > t->iv_until)
+		return UINT64_MAX;
+	return rte_rdtsc() +
+	       (uint64_t)((t->next_iv - now) * (double)nb_tsc_hz());
+}
+
+/* The stats lcore reads the intervals: it takes the edges due, and
+ * stops, before control writes the last one. */
+static void
+stop_reader(struct tcprun *t)
+{
+	uint64_t give_up = rte_get_tsc_cycles() + 2 * nb_tsc_hz();
+
+	if (!t->stats_reads)
+		return;
+	t->app->stats_stop = 1;
+	/* (bounded: a stats lcore that could not be launched never exits) */
+	while (!t->app->stats_exited && rte_get_tsc_cycles() < give_up)
+		nb_run_sleep_us(200);
+}
+
 void
-tcprun_step_init(struct tcprun *t)
+nb_tcprun_step_init(struct tcprun *t)
 {
 	double iv = t->no_iv ? 0 : t->app->cfg.interval;
 
 	t->next_iv = iv > 0 ? iv : 1e30;
+	t->iv_until = 1e30;
 	t->close_at = -1;
 	t->last_progress = 0;
 	t->acked_seen = 0;
 }
 
 int
-tcprun_step(struct tcprun *t, char *why, size_t whylen)
+nb_tcprun_step(struct tcprun *t, char *why, size_t whylen)
 {
 	const struct nb_config *cfg = &t->app->cfg;
 	double iv = t->no_iv ? 0 : cfg->interval;
@@ -397,7 +114,6 @@ tcprun_step(struct tcprun *t, char *why, size_t whylen)
 		       : cfg->bytes && !cfg->duration_set ? 0
 							  : cfg->duration;
 	uint64_t a;
-	unsigned int i;
 
 	if (now <= 0)
 		return 0;
@@ -408,10 +124,8 @@ tcprun_step(struct tcprun *t, char *why, size_t whylen)
 		t->start_ns = nb_clock_ns(&t->app->run.clock, rte_rdtsc());
 		return 0;
 	}
-	while (now >= t->next_iv && t->close_at < 0) {
-		interval(t, t->next_iv);
-		t->next_iv += iv;
-	}
+	if (!t->stats_reads)
+		(void)nb_tcprun_iv_read(t);
 	a = progress(t);
 	if (a != t->acked_seen) {
 		t->acked_seen = a;
@@ -419,26 +133,27 @@ tcprun_step(struct tcprun *t, char *why, size_t whylen)
 	}
 	if (t->close_at < 0 &&
 	    ((limit > 0 && now >= limit) || nb_force_quit ||
-	     (t->cj ? t->cj->finished == t->n : tcprun_all_finished(t)) ||
+	     (t->cj ? t->cj->finished == t->n : nb_tcprun_all_finished(t)) ||
 	     now - t->last_progress > STALL_S)) {
 		if (nb_force_quit)
 			t->interrupted = 1;
 		else if (now - t->last_progress > STALL_S &&
-			 !tcprun_all_finished(t))
+			 !nb_tcprun_all_finished(t))
 			snprintf(why, whylen,
 				 "no byte acknowledged for %.0f s: test "
 				 "stopped",
 				 STALL_S);
-		/* the last, partial interval */
+		/* the edges up to now, then the last, partial interval */
+		t->iv_until = now;
+		stop_reader(t);
 		t_end = limit > 0 && now > limit ? limit : now;
 		if (iv > 0 && t_end > t->t_prev)
-			interval(t, t_end);
-		for (i = 0; i < t->nb_w; i++)
-			t->w[i]->close_req = 1;
+			nb_tcprun_interval(t, t_end);
+		nb_run_end_senders(t->app, 1); /* the clients close */
 		t->close_at = now;
 	}
 	return t->close_at >= 0 &&
-	       (tcprun_all_finished(t) || now - t->close_at > CLOSE_WAIT_S ||
+	       (nb_tcprun_all_finished(t) || now - t->close_at > CLOSE_WAIT_S ||
 		(nb_force_quit && now - t->close_at > 1.0));
 }
 
@@ -446,78 +161,9 @@ tcprun_step(struct tcprun *t, char *why, size_t whylen)
 static void
 wait_end(struct tcprun *t, char *why, size_t whylen)
 {
-	tcprun_step_init(t);
 	do
 		nb_run_sleep_us(2000);
-	while (!tcprun_step(t, why, whylen));
-}
-
-/* The clients' next hop when it is another host: --dst-mac, or ARP for
- * --dst-ip on the port (before the workers start). */
-static int
-resolve_peer(struct tcprun *t, char *err, size_t errlen)
-{
-	const struct nb_config *cfg = &t->app->cfg;
-	const uint8_t *mine = t->app->ports[0].desc.mac;
-	uint16_t port = t->app->port_ids[0];
-	struct rte_mempool *mp;
-	struct rte_mbuf *m[NB_BURST];
-	uint64_t hz = nb_tsc_hz(), end = rte_get_tsc_cycles() + 3 * hz;
-	uint64_t next = 0;
-	uint16_t n, k;
-	int len, found = 0;
-
-	if (!t->has_client)
-		return 0; /* a listener learns its peers from their SYNs */
-	if (t->loop || cfg->have_dst_mac) {
-		memcpy(t->peer_mac,
-		       cfg->have_dst_mac ? cfg->dst_mac
-					 : t->app->ports[1].desc.mac,
-		       6);
-		return 0;
-	}
-	mp = nb_pool_get("nb_tcp_arp", 255, nb_port_socket(port));
-	if (mp == NULL) {
-		snprintf(err, errlen, "cannot create the ARP pool");
-		return -1;
-	}
-	while (!found && !nb_force_quit && rte_get_tsc_cycles() < end) {
-		if (rte_get_tsc_cycles() >= next) {
-			struct rte_mbuf *q = rte_pktmbuf_alloc(mp);
-
-			if (q != NULL) {
-				len = nb_arp_request(
-					rte_pktmbuf_mtod(q, uint8_t *),
-					rte_pktmbuf_tailroom(q), mine,
-					cfg->src_ip, cfg->vlan_id, cfg->dst_ip);
-				q->data_len = (uint16_t)(len > 0 ? len : 0);
-				q->pkt_len = q->data_len;
-				if (len <= 0 || nb_port_tx(port, 0, &q, 1) != 1)
-					rte_pktmbuf_free(q);
-			}
-			next = rte_get_tsc_cycles() + hz / 5;
-		}
-		n = nb_port_rx(port, 0, m, NB_BURST);
-		for (k = 0; k < n; k++) {
-			if (!found &&
-			    nb_arp_sender_is(
-				    rte_pktmbuf_mtod(m[k], const uint8_t *),
-				    m[k]->data_len, cfg->dst_ip,
-				    t->peer_mac) == 1)
-				found = 1;
-			rte_pktmbuf_free(m[k]);
-		}
-		nb_run_sleep_us(1000);
-	}
-	if (!found) {
-		snprintf(err, errlen,
-			 "no ARP answer for --dst-ip %u.%u.%u.%u on port %u "
-			 "within 3 s (give --dst-mac, or check the address)",
-			 cfg->dst_ip >> 24, (cfg->dst_ip >> 16) & 0xff,
-			 (cfg->dst_ip >> 8) & 0xff, cfg->dst_ip & 0xff, port);
-		return -1;
-	}
-	return 0;
+	while (!nb_tcprun_step(t, why, whylen));
 }
 
 /*
@@ -532,6 +178,7 @@ run_test(struct nb_app *app, struct tcprun *t, uint32_t msg, int header,
 	struct nb_run *run = &app->run;
 	uint64_t hz = nb_tsc_hz();
 	char err[320] = "";
+	uint64_t start;
 	unsigned int i;
 
 	t->app = app;
@@ -545,66 +192,53 @@ run_test(struct nb_app *app, struct tcprun *t, uint32_t msg, int header,
 	t->prev = calloc(t->n, sizeof(*t->prev));
 	t->cur = calloc(t->n, sizeof(*t->cur));
 	t->intervals = json_array();
+	nb_run_prepare_tcp(app);
 	if (t->prev == NULL || t->cur == NULL ||
-	    resolve_peer(t, err, sizeof(err)) != 0 ||
-	    tcprun_build(t, err, sizeof(err)) != 0) {
+	    nb_tcprun_resolve_peer(t, err, sizeof(err)) != 0 ||
+	    nb_tcprun_build(t, err, sizeof(err)) != 0) {
 		nb_app_error(app, "%s", err[0] ? err : "out of memory");
-		tcprun_free(t);
+		nb_tcprun_free(t);
+		nb_run_free(app);
 		return 1;
 	}
 	if (header && nb_out_chatty(&app->out))
-		print_header(t);
+		nb_tcprun_print_header(t);
 	for (i = 0; i < app->nb_ports; i++) {
 		nb_port_rx_flush(app->port_ids[i], 0);
 		nb_port_stats_reset(app->port_ids[i]);
 	}
 	nb_clock_init(&run->clock, hz, 0);
-	run->start_tsc = rte_get_tsc_cycles() +
-			 (uint64_t)(NB_RUN_START_DELAY_S * (double)hz);
-	t->start_ns = nb_clock_ns(&run->clock, run->start_tsc);
-	if (tcprun_launch(t) != 0) {
-		tcprun_free(t);
+	start = rte_get_tsc_cycles() +
+		(uint64_t)(NB_RUN_START_DELAY_S * (double)hz);
+	t->start_ns = nb_clock_ns(&run->clock, start);
+	nb_tcprun_step_init(t);
+	/* the stats lcore reads the intervals, as it does the jobs' */
+	t->stats_reads = !t->no_iv && cfg->interval > 0;
+	if (t->stats_reads) {
+		app->iv_read = nb_tcprun_iv_read;
+		app->iv_arg = t;
+	}
+	nb_run_arm(app, start);
+	if (nb_run_launch(app, t->stats_reads) != 0) {
+		nb_app_error(app, "%s", app->result.error);
+		nb_tcprun_free(t);
+		nb_run_free(app);
 		return 1;
 	}
+	t->launched = 1;
 	wait_end(t, why, whylen);
 	*interrupted = t->interrupted;
 	t->secs = elapsed_s(t);
-	tcprun_join(t);
-	return 0;
-}
-
-int
-tcprun_launch(struct tcprun *t)
-{
-	unsigned int i;
-
-	for (i = 0; i < t->nb_w; i++) {
-		if (rte_eal_remote_launch(nb_tcp_worker_main, t->w[i],
-					  t->w[i]->lcore) != 0) {
-			nb_app_error(t->app, "cannot launch lcore %u",
-				     t->w[i]->lcore);
-			for (; i > 0; i--) {
-				t->w[i - 1]->exit_req = 1;
-				rte_eal_wait_lcore(t->w[i - 1]->lcore);
-			}
-			return -1;
-		}
-	}
-	t->launched = 1;
+	nb_tcprun_stop(t);
 	return 0;
 }
 
 void
-tcprun_join(struct tcprun *t)
+nb_tcprun_stop(struct tcprun *t)
 {
-	unsigned int i;
-
 	if (!t->launched)
 		return;
-	for (i = 0; i < t->nb_w; i++)
-		t->w[i]->exit_req = 1;
-	for (i = 0; i < t->nb_w; i++)
-		rte_eal_wait_lcore(t->w[i]->lcore);
+	nb_run_drain(t->app, 1, 0);
 	t->launched = 0;
 }
 
@@ -634,9 +268,10 @@ sweep(struct nb_app *app)
 		}
 		if (k == 0)
 			nb_tcprun_sweep_head(o);
-		row = sweep_row(&t, o, why, sizeof(why));
+		row = nb_tcprun_sweep_row(&t, o, why, sizeof(why));
 		json_array_append_new(rows, row);
-		tcprun_free(&t);
+		nb_tcprun_free(&t);
+		nb_run_free(app);
 	}
 	return nb_tcprun_sweep_end(app, rows, interrupted, why);
 }
@@ -690,13 +325,14 @@ nb_tcprun_main(struct nb_app *app)
 	if (run_test(app, &t, app->cfg.tcp_msg, 1, &interrupted, why,
 		     sizeof(why)) != 0)
 		return 1;
-	report(&t, t.secs, interrupted, why, sizeof(why));
+	nb_tcprun_report(&t, t.secs, interrupted, why, sizeof(why));
 	if (why[0]) {
 		NB_LOG(ERR, "%s", why);
 		code = 1;
 	}
 	if (interrupted)
 		code = 1;
-	tcprun_free(&t);
+	nb_tcprun_free(&t);
+	nb_run_free(app);
 	return code;
 }

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The closed-loop TCP runner (--tcp, loopback): the TX port's worker
- * connects one TCP connection per stream to the RX port's, each sends its
- * share of --bytes or until --time ends (then FIN), the control lcore
- * prints iperf3's TCP interval rows (Retr, Cwnd, RTT) while it waits, and
- * the sender and receiver rows and the JSON document at the end.
+ * The closed-loop TCP runner (--tcp): the TX port's worker connects one
+ * TCP connection per stream to the RX port's (or another host's
+ * listener; or listens for another host's clients), each sends its share
+ * of --bytes or until --time ends (then FIN); iperf3's TCP interval rows
+ * (Retr, Cwnd, RTT) while it runs, and the sender and receiver rows and
+ * the JSON document at the end.  A test goes through the runtime's steps
+ * (nb_run.h) on workers of the "tcp" engine; what the runner keeps is
+ * TCP's own: the connections' set-up, when a test of connections ends,
+ * and its report.
  */
 #ifndef NB_TCPRUN_H
 #define NB_TCPRUN_H

@@ -13,7 +13,7 @@
 #include "nb_tcprun_int.h"
 
 void
-addr_text(char *b, size_t n, uint32_t ip, uint16_t port)
+nb_tcprun_addr_text(char *b, size_t n, uint32_t ip, uint16_t port)
 {
 	snprintf(b, n, "%u.%u.%u.%u:%u", ip >> 24, (ip >> 16) & 0xff,
 		 (ip >> 8) & 0xff, ip & 0xff, port);
@@ -21,7 +21,7 @@ addr_text(char *b, size_t n, uint32_t ip, uint16_t port)
 
 /* Each port's frames as the tool and the PMD counted them. */
 json_t *
-ports_json(const struct tcprun *t)
+nb_tcprun_ports_json(const struct tcprun *t)
 {
 	const struct nb_tcpjob *js[2] = {t->cj, t->sj};
 	json_t *a = json_array();
@@ -74,7 +74,7 @@ cap_unit_name(uint64_t unit)
 }
 
 void
-ports_text(const struct tcprun *t, FILE *f)
+nb_tcprun_ports_text(const struct tcprun *t, FILE *f)
 {
 	const struct nb_tcpjob *js[2] = {t->cj, t->sj};
 	unsigned int i;
@@ -121,7 +121,7 @@ ports_text(const struct tcprun *t, FILE *f)
 
 /* --pingpong: the round trips of request and answer. */
 void
-pingpong_text(const struct tcprun *t, double secs, FILE *f)
+nb_tcprun_pingpong_text(const struct tcprun *t, double secs, FILE *f)
 {
 	const struct nb_hist *h = t->cj->rtt;
 
@@ -141,7 +141,7 @@ pingpong_text(const struct tcprun *t, double secs, FILE *f)
 }
 
 json_t *
-pingpong_json(const struct tcprun *t, double secs)
+nb_tcprun_pingpong_json(const struct tcprun *t, double secs)
 {
 	const struct nb_hist *h = t->cj->rtt;
 	json_t *o = json_pack("{s:i, s:I, s:f}", "msg_size", (int)t->cj->pp_msg,
@@ -155,7 +155,7 @@ pingpong_json(const struct tcprun *t, double secs)
 
 /* The responder's TCP worker and port, from its results. */
 json_t *
-responder_json(const struct tcprun *t)
+nb_tcprun_responder_json(const struct tcprun *t)
 {
 	const struct nb_ctl_tcp_hdr *h = t->rhdr;
 	json_t *o = json_pack(
@@ -193,7 +193,7 @@ responder_json(const struct tcprun *t)
 }
 
 const char *
-tcprun_tx_payload(const struct tcprun *t)
+nb_tcprun_tx_payload(const struct tcprun *t)
 {
 	const struct nb_tcpjob *js[2] = {t->cj, t->sj};
 	int i;
@@ -208,14 +208,14 @@ tcprun_tx_payload(const struct tcprun *t)
 static void
 print_zero_copy(const struct tcprun *t)
 {
-	const char *how = tcprun_tx_payload(t);
+	const char *how = nb_tcprun_tx_payload(t);
 
 	if (how != NULL && strcmp(how, "zero-copy") == 0)
 		printf(", TX zero-copy");
 }
 
 void
-print_header(const struct tcprun *t)
+nb_tcprun_print_header(const struct tcprun *t)
 {
 	const struct nb_config *cfg = &t->app->cfg;
 	char a1[40], a2[40];
@@ -223,13 +223,13 @@ print_header(const struct tcprun *t)
 
 	for (i = 0; i < t->app->nb_ports; i++)
 		nb_setup_print_test_port(stdout, &t->app->ports[i]);
-	addr_text(a1, sizeof(a1), cfg->src_ip, NB_DEFAULT_SPORT_BASE);
-	addr_text(a2, sizeof(a2), cfg->dst_ip, TCP_DPORT);
+	nb_tcprun_addr_text(a1, sizeof(a1), cfg->src_ip, NB_DEFAULT_SPORT_BASE);
+	nb_tcprun_addr_text(a2, sizeof(a2), cfg->dst_ip, TCP_DPORT);
 	if (t->is_peer) {
 		const struct nb_tcppeer *p = &t->pp;
 
-		addr_text(a1, sizeof(a1), p->ip, p->sport_base);
-		addr_text(a2, sizeof(a2), p->peer_ip, p->dport);
+		nb_tcprun_addr_text(a1, sizeof(a1), p->ip, p->sport_base);
+		nb_tcprun_addr_text(a2, sizeof(a2), p->peer_ip, p->dport);
 		printf("Peer TCP test (%s): %u connection%s %s%s -> %s "
 		       "(responder %02x:%02x:%02x:%02x:%02x:%02x), MSS %u, "
 		       "window %u, SACK %s, delayed ACK %s, %s",

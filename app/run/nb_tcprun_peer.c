@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* One end of a TCP test negotiated on a peer session (nb_tcprun.h). */
+/* One end of a TCP test negotiated on a peer session (nb_tcprun.h), on
+ * the runtime's steps: prepare, build, launch at setup; arm at START;
+ * drain at STOP.  The client's control lcore reads its intervals (as a
+ * UDP peer client's does). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,18 +55,20 @@ nb_tcprun_peer_new(struct nb_app *app, const struct nb_tcppeer *pp, char *err,
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
-	if (tcprun_build(t, err, errlen) != 0)
+	/* the workers wait for the start that START agrees on
+	 * (nb_run_prepare_tcp: start_tsc UINT64_MAX) */
+	nb_run_prepare_tcp(app);
+	if (nb_tcprun_build(t, err, errlen) != 0)
 		goto fail;
-	/* the workers wait for the start that START agrees on */
-	app->run.start_tsc = UINT64_MAX;
-	app->run.rx_offset_ns = 0;
-	if (tcprun_launch(t) != 0) {
+	if (nb_run_launch(app, 0) != 0) {
 		snprintf(err, errlen, "cannot launch the TCP worker");
 		goto fail;
 	}
+	t->launched = 1;
 	return t;
 fail:
-	tcprun_free(t);
+	nb_tcprun_free(t);
+	nb_run_free(app);
 	free(t);
 	return NULL;
 }
@@ -72,9 +77,8 @@ void
 nb_tcprun_peer_arm(struct tcprun *t, uint64_t start_tsc)
 {
 	t->start_ns = nb_clock_ns(&t->app->run.clock, start_tsc);
-	tcprun_step_init(t);
-	nb_run_cpu_now(&t->app->cpu_mark);
-	t->app->run.start_tsc = start_tsc;
+	nb_tcprun_step_init(t);
+	nb_run_arm(t->app, start_tsc);
 }
 
 int
@@ -85,9 +89,9 @@ nb_tcprun_peer_step(struct tcprun *t, char *why, size_t whylen)
 	if (t->app->run.start_tsc == UINT64_MAX || now < t->start_ns)
 		return 0;
 	if (!t->header_done && nb_out_chatty(&t->app->out))
-		print_header(t);
+		nb_tcprun_print_header(t);
 	t->header_done = 1;
-	if (!tcprun_step(t, why, whylen))
+	if (!nb_tcprun_step(t, why, whylen))
 		return 0;
 	t->secs = (double)(now - t->start_ns) / 1e9;
 	return 1;
@@ -108,10 +112,10 @@ nb_tcprun_peer_stop(struct tcprun *t)
 	uint64_t give_up = rte_get_tsc_cycles() +
 			   nb_tsc_hz() / 1000 * NB_TCPRUN_STOP_WAIT_MS;
 
-	while (t->launched && !tcprun_all_finished(t) &&
+	while (t->launched && !nb_tcprun_all_finished(t) &&
 	       rte_get_tsc_cycles() < give_up)
 		nb_run_sleep_us(200);
-	tcprun_join(t);
+	nb_tcprun_stop(t);
 }
 
 void
@@ -161,7 +165,7 @@ nb_tcprun_peer_blob(struct tcprun *t, uint8_t **blob, size_t *len)
 	else
 		nb_hist_init(&h->owd);
 	for (i = 0; i < t->n; i++)
-		tcprun_end_snap(t, &j->ends[i], &c[i]);
+		nb_tcprun_end_snap(t, &j->ends[i], &c[i]);
 	*len = nb_ctl_tcpres_size(h, t->n);
 	*blob = malloc(*len);
 	if (*blob == NULL)
@@ -216,7 +220,7 @@ nb_tcprun_peer_sweep_row(struct tcprun *t, const uint8_t *blob, size_t len,
 			 char *why, size_t whylen)
 {
 	take_blob(t, blob, len, why, whylen);
-	return sweep_row(t, &t->app->out, why, whylen);
+	return nb_tcprun_sweep_row(t, &t->app->out, why, whylen);
 }
 
 int
@@ -228,7 +232,7 @@ nb_tcprun_peer_report(struct tcprun *t, const uint8_t *blob, size_t len,
 
 	snprintf(why, sizeof(why), "%s", why_in ? why_in : "");
 	take_blob(t, blob, len, why, sizeof(why));
-	report(t, t->secs, interrupted, why, sizeof(why));
+	nb_tcprun_report(t, t->secs, interrupted, why, sizeof(why));
 	if (why[0]) {
 		NB_LOG(ERR, "%s", why);
 		code = 1;
@@ -241,7 +245,7 @@ nb_tcprun_peer_free(struct tcprun *t)
 {
 	if (t == NULL)
 		return;
-	tcprun_join(t);
-	tcprun_free(t);
+	nb_tcprun_stop(t);
+	nb_tcprun_free(t);
 	free(t);
 }

@@ -18,7 +18,7 @@
 
 /* Connections to report: a listener's, those it accepted. */
 uint32_t
-nconn(const struct tcprun *t)
+nb_tcprun_nconn(const struct tcprun *t)
 {
 	/* the worker moves an end into place, then counts it */
 	return t->sj && t->sj->accept_any
@@ -28,26 +28,28 @@ nconn(const struct tcprun *t)
 }
 
 int
-rev(const struct tcprun *t)
+nb_tcprun_rev(const struct tcprun *t)
 {
 	return t->dir == 1 || (t->is_peer && !t->pp.responder && !t->pp.c2r);
 }
 
 int
-have_snd(const struct tcprun *t)
+nb_tcprun_have_snd(const struct tcprun *t)
 {
-	return t->is_peer ? !rev(t) || t->remote != NULL : t->cj != NULL;
+	return t->is_peer ? !nb_tcprun_rev(t) || t->remote != NULL
+			  : t->cj != NULL;
 }
 
 int
-have_rcv(const struct tcprun *t)
+nb_tcprun_have_rcv(const struct tcprun *t)
 {
-	return t->is_peer ? rev(t) || t->remote != NULL : t->sj != NULL;
+	return t->is_peer ? nb_tcprun_rev(t) || t->remote != NULL
+			  : t->sj != NULL;
 }
 
 void
-tcprun_end_snap(const struct tcprun *t, const struct nb_tcp_end *e,
-		struct nb_tcp_endsnap *o)
+nb_tcprun_end_snap(const struct tcprun *t, const struct nb_tcp_end *e,
+		   struct nb_tcp_endsnap *o)
 {
 	nb_tcp_endsnap_of(&e->c, o);
 	o->done_ns = e->done_ns > t->start_ns ? e->done_ns - t->start_ns : 0;
@@ -57,17 +59,17 @@ tcprun_end_snap(const struct tcprun *t, const struct nb_tcp_end *e,
 }
 
 void
-snap_all(struct tcprun *t, struct nb_tcp_snap *o)
+nb_tcprun_snap_all(struct tcprun *t, struct nb_tcp_snap *o)
 {
 	struct nb_tcp_endsnap a, b;
 	const struct nb_tcp_endsnap *r;
 	uint32_t i;
 
-	for (i = 0; i < nconn(t); i++) {
+	for (i = 0; i < nb_tcprun_nconn(t); i++) {
 		if (t->cj)
-			tcprun_end_snap(t, &t->cj->ends[i], &a);
+			nb_tcprun_end_snap(t, &t->cj->ends[i], &a);
 		if (t->sj)
-			tcprun_end_snap(t, &t->sj->ends[i], &b);
+			nb_tcprun_end_snap(t, &t->sj->ends[i], &b);
 		if (!t->is_peer) {
 			nb_tcp_snap_pair(t->cj ? &a : NULL, t->sj ? &b : NULL,
 					 &o[i]);
@@ -77,7 +79,7 @@ snap_all(struct tcprun *t, struct nb_tcp_snap *o)
 		r = t->remote ? &t->remote[i] : NULL;
 		if (t->pp.responder)
 			nb_tcp_snap_pair(r, &b, &o[i]);
-		else if (rev(t))
+		else if (nb_tcprun_rev(t))
 			nb_tcp_snap_pair(r, &a, &o[i]);
 		else
 			nb_tcp_snap_pair(&a, r, &o[i]);
@@ -110,20 +112,20 @@ row_id(const struct tcprun *t, char *b, size_t n, const char *id)
 }
 
 void
-interval(struct tcprun *t, double t1)
+nb_tcprun_interval(struct tcprun *t, double t1)
 {
 	const struct nb_output *o = &t->app->out;
 	double t0 = t->t_prev;
 	json_t *streams = json_array(), *iv = json_object();
 	int text = nb_out_chatty(o) && o->intervals, d;
-	uint32_t i, n = nconn(t);
+	uint32_t i, n = nb_tcprun_nconn(t);
 	char id[16], num[8];
 
 	for (d = 0; d < t->ndir; d++) {
 		uint64_t bytes = 0, retr = 0;
 
 		set_dir(t, d);
-		snap_all(t, t->cur);
+		nb_tcprun_snap_all(t, t->cur);
 		for (i = 0; i < n; i++) {
 			const struct nb_tcp_snap *a = &t->prev[i],
 						 *b = &t->cur[i];
@@ -138,20 +140,23 @@ interval(struct tcprun *t, double t1)
 				snprintf(num, sizeof(num), "%u", d * n + i + 1);
 				row_id(t, id, sizeof(id), num);
 				/* another host's sender: no Retr, Cwnd, RTT */
-				nb_tcp_text_row(
-					o->f, id, t0, t1, b->acked - a->acked,
-					b->retrans - a->retrans, have_snd(t),
-					b->cwnd, b->srtt_ns, o->format, NULL);
+				nb_tcp_text_row(o->f, id, t0, t1,
+						b->acked - a->acked,
+						b->retrans - a->retrans,
+						nb_tcprun_have_snd(t), b->cwnd,
+						b->srtt_ns, o->format, NULL);
 			}
 		}
 		if (text && n > 1) {
 			row_id(t, id, sizeof(id), "SUM");
 			nb_tcp_text_row(o->f, id, t0, t1, bytes, retr,
-					have_snd(t), 0, 0, o->format, NULL);
+					nb_tcprun_have_snd(t), 0, 0, o->format,
+					NULL);
 		}
-		json_object_set_new(
-			iv, d ? "sum_bidir_reverse" : "sum",
-			nb_tcp_json_sum(t0, t1, bytes, have_snd(t), retr));
+		json_object_set_new(iv, d ? "sum_bidir_reverse" : "sum",
+				    nb_tcp_json_sum(t0, t1, bytes,
+						    nb_tcprun_have_snd(t),
+						    retr));
 		memcpy(t->prev, t->cur, t->n * sizeof(*t->prev));
 	}
 	set_dir(t, 0);
@@ -170,7 +175,7 @@ end_secs(const struct tcprun *t, double fallback, int sender)
 	uint64_t last = 0;
 	uint32_t i;
 
-	for (i = 0; i < nconn(t); i++) {
+	for (i = 0; i < nb_tcprun_nconn(t); i++) {
 		uint64_t x =
 			sender ? t->cur[i].snd_end_ns : t->cur[i].rcv_end_ns;
 
@@ -194,11 +199,13 @@ conn_json(const struct tcprun *t, uint32_t i, const struct nb_tcp_snap *s)
 		(int)i + 1, "local_host", jip4(f->src_ip), "local_port",
 		f->src_port, "remote_host", jip4(f->dst_ip), "remote_port",
 		f->dst_port, "client_state",
-		t->cj ? nb_tcp_state_name(rev(t) ? s->sstate : s->cstate)
+		t->cj ? nb_tcp_state_name(nb_tcprun_rev(t) ? s->sstate
+							   : s->cstate)
 		      : "peer's",
 		"server_state",
 		t->sj || t->remote
-			? nb_tcp_state_name(rev(t) ? s->cstate : s->sstate)
+			? nb_tcp_state_name(nb_tcprun_rev(t) ? s->cstate
+							     : s->sstate)
 			: "peer's",
 		"error", nb_tcp_error_name(s->cerr ? s->cerr : s->serr));
 }
@@ -210,10 +217,10 @@ check_text(const struct tcprun *t)
 {
 	uint32_t i, on = 0, all = 0;
 
-	for (i = 0; i < nconn(t); i++) {
+	for (i = 0; i < nb_tcprun_nconn(t); i++) {
 		const struct nb_tcp_snap *s = &t->cur[i];
 
-		if (s->rcheck != NB_TCP_SNAP_UNKNOWN && have_rcv(t)) {
+		if (s->rcheck != NB_TCP_SNAP_UNKNOWN && nb_tcprun_have_rcv(t)) {
 			all++;
 			on += s->rcheck == NB_TCP_CHECK_ON;
 		}
@@ -237,7 +244,7 @@ owd(const struct tcprun *t)
 		return t->sj ? t->sj->owd : NULL;
 	if (t->pp.responder)
 		return t->sj->owd;
-	if (rev(t))
+	if (nb_tcprun_rev(t))
 		return t->cj->owd;
 	return t->rhdr ? &t->rhdr->owd : NULL;
 }
@@ -278,13 +285,14 @@ end_json(const struct tcprun *t, const struct dir_sums *z,
 	if (t->is_peer)
 		json_object_set_new(nb, "direction",
 				    json_string(t->ndir == 2 ? "bidir"
-						: rev(t)     ? "reverse"
-							     : "forward"));
+						: nb_tcprun_rev(t)
+							? "reverse"
+							: "forward"));
 	if (h && h->count)
 		json_object_set_new(nb, "latency_ns", nb_tcp_json_hist(h));
-	if (tcprun_tx_payload(t) != NULL)
+	if (nb_tcprun_tx_payload(t) != NULL)
 		json_object_set_new(nb, "tx_payload",
-				    json_string(tcprun_tx_payload(t)));
+				    json_string(nb_tcprun_tx_payload(t)));
 	return nb;
 }
 
@@ -298,11 +306,11 @@ end_rows(struct tcprun *t, double secs, int interrupted, json_t *streams,
 	const struct nb_output *o = &t->app->out;
 	int text = nb_out_chatty(o);
 	uint64_t bytes = t->is_peer ? t->pp.bytes : cfg->bytes;
-	uint32_t i, n = nconn(t);
+	uint32_t i, n = nb_tcprun_nconn(t);
 	char id[16], num[8];
 
 	memset(z, 0, sizeof(*z));
-	snap_all(t, t->cur);
+	nb_tcprun_snap_all(t, t->cur);
 	z->ss = end_secs(t, secs, 1);
 	z->sr = end_secs(t, secs, 0);
 	if (cfg->duration > 0 && !bytes && !interrupted && t->cj)
@@ -325,20 +333,20 @@ end_rows(struct tcprun *t, double secs, int interrupted, json_t *streams,
 		if (text && n <= TEXT_STREAM_ROWS_MAX) {
 			snprintf(num, sizeof(num), "%u", base + i + 1);
 			row_id(t, id, sizeof(id), num);
-			if (have_snd(t))
+			if (nb_tcprun_have_snd(t))
 				nb_tcp_text_row(o->f, id, 0, z->ss, s->acked,
 						s->retrans, 1, 0, 0, o->format,
 						"sender");
-			if (have_rcv(t))
+			if (nb_tcprun_have_rcv(t))
 				nb_tcp_text_row(o->f, id, 0, z->sr, s->rcvd, 0,
 						0, 0, 0, o->format, "receiver");
 		}
 	}
 	row_id(t, id, sizeof(id), "SUM");
-	if (text && n > 1 && have_snd(t))
+	if (text && n > 1 && nb_tcprun_have_snd(t))
 		nb_tcp_text_row(o->f, id, 0, z->ss, z->sent, z->retr, 1, 0, 0,
 				o->format, "sender");
-	if (text && n > 1 && have_rcv(t))
+	if (text && n > 1 && nb_tcprun_have_rcv(t))
 		nb_tcp_text_row(o->f, id, 0, z->sr, z->rcvd, 0, 0, 0, 0,
 				o->format, "receiver");
 }
@@ -352,7 +360,7 @@ dir_summary(struct tcprun *t, const struct dir_sums *z,
 	const struct nb_output *o = &t->app->out;
 	const struct nb_hist *h = owd(t);
 	uint64_t bytes = t->is_peer ? t->pp.bytes : t->app->cfg.bytes;
-	uint32_t n = nconn(t);
+	uint32_t n = nb_tcprun_nconn(t);
 
 	if (nb_out_chatty(o)) {
 		if (t->ndir == 2)
@@ -369,11 +377,11 @@ dir_summary(struct tcprun *t, const struct dir_sums *z,
 			(unsigned long long)z->rto, (unsigned long long)z->rec,
 			check_text(t), (unsigned long long)z0->bad,
 			(unsigned long long)z0->dup);
-		if (!have_snd(t) || !have_rcv(t))
+		if (!nb_tcprun_have_snd(t) || !nb_tcprun_have_rcv(t))
 			fprintf(o->f,
 				"(the %s is another host: its counts "
 				"are not here)\n",
-				have_snd(t) ? "receiver" : "sender");
+				nb_tcprun_have_snd(t) ? "receiver" : "sender");
 		if (h && h->count)
 			fprintf(o->f,
 				"latency (one-way, from the data's stamps): "
@@ -383,18 +391,76 @@ dir_summary(struct tcprun *t, const struct dir_sums *z,
 				nb_hist_percentile(h, 99) / 1e3, h->max / 1e3,
 				(unsigned long long)h->count);
 	}
-	if (!why[0] && bytes && have_snd(t) && z->sent != bytes && !interrupted)
+	if (!why[0] && bytes && nb_tcprun_have_snd(t) && z->sent != bytes &&
+	    !interrupted)
 		snprintf(why, whylen, "%llu of %llu bytes acknowledged",
 			 (unsigned long long)z->sent,
 			 (unsigned long long)bytes);
-	if (!why[0] && bytes && have_rcv(t) && z->rcvd != bytes && !interrupted)
+	if (!why[0] && bytes && nb_tcprun_have_rcv(t) && z->rcvd != bytes &&
+	    !interrupted)
 		snprintf(why, whylen, "%llu of %llu bytes received",
 			 (unsigned long long)z->rcvd,
 			 (unsigned long long)bytes);
 }
 
+/* Why the test failed, if it did and had no reason yet (z: the first
+ * direction's sums), and its text lines. */
+static void
+verdict(const struct tcprun *t, const struct dir_sums *z, double secs,
+	int interrupted, char *why, size_t whylen)
+{
+	const struct nb_output *o = &t->app->out;
+	int text = nb_out_chatty(o);
+	uint32_t n = nb_tcprun_nconn(t);
+
+	if (!why[0] && n == 0 && !interrupted)
+		snprintf(why, whylen, "no connection was made");
+	if (!why[0] && z->ok < n && !interrupted)
+		snprintf(why, whylen,
+			 "%llu of %u connections did not close cleanly",
+			 (unsigned long long)(n - z->ok), n);
+	if (!why[0] && z->bad)
+		snprintf(why, whylen,
+			 "payload check failed: %llu bytes were not what was "
+			 "sent",
+			 (unsigned long long)z->bad);
+	if (text && interrupted)
+		fprintf(o->f,
+			"interrupted: the connections were closed after %.2f "
+			"s\n",
+			secs);
+	if (text && why[0])
+		fprintf(o->f, "WARNING: %s\n", why);
+}
+
+/* The document's "start": the connections (conn, taken) and the test. */
+static json_t *
+start_json(const struct tcprun *t, json_t *conn, uint32_t n)
+{
+	const struct nb_config *cfg = &t->app->cfg;
+	uint64_t bytes = t->is_peer ? t->pp.bytes : cfg->bytes;
+	char a1[40];
+
+	if (t->is_peer)
+		nb_tcprun_addr_text(a1, sizeof(a1), t->pp.peer_ip, t->pp.dport);
+	else
+		nb_tcprun_addr_text(a1, sizeof(a1), cfg->dst_ip, TCP_DPORT);
+	return json_pack(
+		"{s:o, s:s, s:{s:s, s:i}, s:i, s:{s:s, s:i, s:i, s:i, s:f, "
+		"s:I, s:i, s:i, s:i}}",
+		"connected", conn, "version", "dpdk-nbench " NB_VERSION,
+		"connecting_to", "host", a1, "port",
+		t->is_peer ? t->pp.dport : TCP_DPORT, "tcp_mss_default", t->mss,
+		"test_start", "protocol", "TCP", "num_streams", (int)n,
+		"blksize", (int)(t->mss - NB_TCP_STAMP_LEN), "omit", 0,
+		"duration", bytes ? 0.0 : cfg->duration, "bytes",
+		(json_int_t)bytes, "blocks", 0, "reverse",
+		t->ndir == 1 && nb_tcprun_rev(t), "bidir", t->ndir == 2);
+}
+
 void
-report(struct tcprun *t, double secs, int interrupted, char *why, size_t whylen)
+nb_tcprun_report(struct tcprun *t, double secs, int interrupted, char *why,
+		 size_t whylen)
 {
 	struct nb_app *app = t->app;
 	const struct nb_config *cfg = &app->cfg;
@@ -402,9 +468,7 @@ report(struct tcprun *t, double secs, int interrupted, char *why, size_t whylen)
 	int text = nb_out_chatty(o), d;
 	struct dir_sums z[2];
 	json_t *streams = json_array(), *doc, *start, *end, *conn, *nb;
-	uint64_t bytes = t->is_peer ? t->pp.bytes : cfg->bytes;
-	uint32_t i, n = nconn(t);
-	char a1[40];
+	uint32_t i, n = nb_tcprun_nconn(t);
 
 	if (text) {
 		fprintf(o->f, "- - - - - - - - - - - - - - - - - - - - - - - "
@@ -427,51 +491,22 @@ report(struct tcprun *t, double secs, int interrupted, char *why, size_t whylen)
 	set_dir(t, 0);
 	if (text) {
 		if (t->cj && t->cj->rtt)
-			pingpong_text(t, z[0].ss, o->f);
-		ports_text(t, o->f);
+			nb_tcprun_pingpong_text(t, z[0].ss, o->f);
+		nb_tcprun_ports_text(t, o->f);
 	}
-	if (!why[0] && n == 0 && !interrupted)
-		snprintf(why, whylen, "no connection was made");
-	if (!why[0] && z[0].ok < n && !interrupted)
-		snprintf(why, whylen,
-			 "%llu of %u connections did not close cleanly",
-			 (unsigned long long)(n - z[0].ok), n);
-	if (!why[0] && z[0].bad)
-		snprintf(why, whylen,
-			 "payload check failed: %llu bytes were not what was "
-			 "sent",
-			 (unsigned long long)z[0].bad);
-	if (text && interrupted)
-		fprintf(o->f,
-			"interrupted: the connections were closed after %.2f "
-			"s\n",
-			secs);
-	if (text && why[0])
-		fprintf(o->f, "WARNING: %s\n", why);
-	if (t->is_peer)
-		addr_text(a1, sizeof(a1), t->pp.peer_ip, t->pp.dport);
-	else
-		addr_text(a1, sizeof(a1), cfg->dst_ip, TCP_DPORT);
-	start = json_pack(
-		"{s:o, s:s, s:{s:s, s:i}, s:i, s:{s:s, s:i, s:i, s:i, s:f, "
-		"s:I, s:i, s:i, s:i}}",
-		"connected", conn, "version", "dpdk-nbench " NB_VERSION,
-		"connecting_to", "host", a1, "port",
-		t->is_peer ? t->pp.dport : TCP_DPORT, "tcp_mss_default", t->mss,
-		"test_start", "protocol", "TCP", "num_streams", (int)n,
-		"blksize", (int)(t->mss - NB_TCP_STAMP_LEN), "omit", 0,
-		"duration", bytes ? 0.0 : cfg->duration, "bytes",
-		(json_int_t)bytes, "blocks", 0, "reverse",
-		t->ndir == 1 && rev(t), "bidir", t->ndir == 2);
-	end = json_pack(
-		"{s:o, s:o, s:o}", "streams", streams, "sum_sent",
-		nb_tcp_json_sum(0, z[0].ss, z[0].sent, have_snd(t), z[0].retr),
-		"sum_received", nb_tcp_json_sum(0, z[0].sr, z[0].rcvd, 0, 0));
+	verdict(t, &z[0], secs, interrupted, why, whylen);
+	start = start_json(t, conn, n);
+	end = json_pack("{s:o, s:o, s:o}", "streams", streams, "sum_sent",
+			nb_tcp_json_sum(0, z[0].ss, z[0].sent,
+					nb_tcprun_have_snd(t), z[0].retr),
+			"sum_received",
+			nb_tcp_json_sum(0, z[0].sr, z[0].rcvd, 0, 0));
 	if (t->ndir == 2) {
 		set_dir(t, 1);
 		json_object_set_new(end, "sum_sent_bidir_reverse",
 				    nb_tcp_json_sum(0, z[1].ss, z[1].sent,
-						    have_snd(t), z[1].retr));
+						    nb_tcprun_have_snd(t),
+						    z[1].retr));
 		json_object_set_new(
 			end, "sum_received_bidir_reverse",
 			nb_tcp_json_sum(0, z[1].sr, z[1].rcvd, 0, 0));
@@ -485,11 +520,13 @@ report(struct tcprun *t, double secs, int interrupted, char *why, size_t whylen)
 		set_dir(t, 0);
 	}
 	if (t->cj && t->cj->rtt)
-		json_object_set_new(nb, "pingpong", pingpong_json(t, z[0].ss));
+		json_object_set_new(nb, "pingpong",
+				    nb_tcprun_pingpong_json(t, z[0].ss));
 	json_object_set_new(nb, "interrupted", json_boolean(interrupted));
-	json_object_set_new(nb, "ports", ports_json(t));
+	json_object_set_new(nb, "ports", nb_tcprun_ports_json(t));
 	if (t->rhdr)
-		json_object_set_new(nb, "responder", responder_json(t));
+		json_object_set_new(nb, "responder",
+				    nb_tcprun_responder_json(t));
 	doc = json_pack("{s:o, s:O, s:o, s:o}", "start", start, "intervals",
 			t->intervals, "end", end, "nbench", nb);
 	if (why[0])
@@ -500,23 +537,23 @@ report(struct tcprun *t, double secs, int interrupted, char *why, size_t whylen)
 }
 
 json_t *
-sweep_row(const struct tcprun *t, const struct nb_output *o, char *why,
-	  size_t whylen)
+nb_tcprun_sweep_row(const struct tcprun *t, const struct nb_output *o,
+		    char *why, size_t whylen)
 {
 	const struct nb_hist *h = t->cj ? t->cj->rtt : NULL;
 	struct nb_tcp_snap *s = t->cur;
 	uint64_t bad = 0, ok = 0;
-	uint32_t i, n = nconn(t);
+	uint32_t i, n = nb_tcprun_nconn(t);
 	json_t *row;
 
-	snap_all((struct tcprun *)(uintptr_t)t, s);
+	nb_tcprun_snap_all((struct tcprun *)(uintptr_t)t, s);
 	for (i = 0; i < n; i++) {
 		bad += s[i].bad_bytes;
 		ok += nb_tcp_snap_clean(&s[i]);
 	}
 	if (h == NULL)
 		return json_null();
-	row = pingpong_json(t, t->secs);
+	row = nb_tcprun_pingpong_json(t, t->secs);
 	json_object_set_new(row, "connections_closed", json_integer((int)ok));
 	json_object_set_new(row, "bad_bytes", json_integer((json_int_t)bad));
 	if (nb_out_chatty(o)) {

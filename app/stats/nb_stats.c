@@ -318,12 +318,35 @@ nb_sampler_free(struct nb_sampler *s)
 	s->tmp = NULL;
 }
 
+/* A test with its own interval rows (app->iv_read): its edges, taken as
+ * the jobs' are below. */
+static void
+own_intervals(struct nb_app *app)
+{
+	uint64_t hz = nb_tsc_hz(), tick = app->iv_read(app->iv_arg);
+
+	while (!app->stats_stop && tick != UINT64_MAX) {
+		sleep_until(tick, hz, &app->stats_stop);
+		if (app->stats_stop)
+			break;
+		tick = app->iv_read(app->iv_arg);
+	}
+	if (app->stats_stop && tick != UINT64_MAX &&
+	    rte_get_tsc_cycles() >= tick)
+		app->iv_read(app->iv_arg);
+}
+
 int
 nb_stats_main(void *arg)
 {
 	struct nb_app *app = arg;
 	struct nb_sampler s;
 
+	if (app->iv_read != NULL) {
+		own_intervals(app);
+		app->stats_exited = 1;
+		return 0;
+	}
 	if ((app->cfg.interval > 0 || app->out.progress) &&
 	    nb_sampler_init(&s, app) == 0) {
 		/* the workers' disturbance counts from the start */

@@ -2,6 +2,8 @@
 /*
  * The stats lcore: wakes once per interval, reads the workers' counters
  * (nb_jobs_read), records the interval in the result and writes it out.
+ * A test with rows of its own (--tcp: app->iv_read) has it called at its
+ * edges instead.
  */
 #ifndef NB_STATS_H
 #define NB_STATS_H

@@ -4,7 +4,9 @@
  * arguments (has TX jobs, has RX jobs, TCP or UDP, the responder's
  * --impair, what else a sink counts), gives one engine per combination, kept in
  * a const table; nb_engine_select() picks one per worker at setup, so nothing
- * in the loop branches on configuration.
+ * in the loop branches on configuration.  The closed-loop TCP worker is the
+ * "tcp" row: its loop is nb_tcp_engine_loop, whose jobs' steps are
+ * specialised the same way (nb_tcp_job_select).
  */
 
 #include <rte_cycles.h>
@@ -14,6 +16,7 @@
 #include "nb_gen.h"
 #include "nb_replay_step.h"
 #include "nb_sink.h"
+#include "nb_tcp_engine.h"
 #include "nb_worker.h"
 
 /* Offer the probes the TX queue refused earlier; 1 when none is left. */
@@ -151,6 +154,41 @@ note_gap(struct nb_worker *w, uint64_t now)
 	w->stall_tsc += gap;
 }
 
+/* One turn of the active senders; those that ended (their count, or
+ * tx_stop) leave active[].  Returns how many are left. */
+static __rte_always_inline uint16_t
+tx_turn(struct nb_worker *w, struct nb_txjob **active, uint16_t nb_active,
+	uint64_t now, const int tcp, const int replay)
+{
+	const struct nb_run *run = w->run;
+	uint16_t i;
+
+	for (i = 0; i < nb_active;) {
+		struct nb_txjob *j = active[i];
+
+		if (likely(!run->tx_stop)) {
+			if (replay)
+				nb_replay_step(j, run, now);
+			else
+				nb_gen_step(j, run, now, tcp);
+		}
+		if (unlikely((j->left == 0 && !j->nb_pend) || run->tx_stop)) {
+			if (j->nb_pend)
+				nb_gen_discard(j);
+			if (j->stop_tsc == 0)
+				j->stop_tsc = now;
+			rte_wmb();
+			j->done = 1;
+			active[i] = active[--nb_active];
+			if (nb_active == 0)
+				w->tx_finished = 1;
+			continue;
+		}
+		i++;
+	}
+	return nb_active;
+}
+
 static __rte_always_inline int
 nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
 	       const int tcp, const int impair, const int replay,
@@ -200,30 +238,8 @@ nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
 		if (unlikely(w->keep != NULL))
 			keep_step(w->keep, now);
 		if (has_tx && nb_active) {
-			for (i = 0; i < nb_active;) {
-				struct nb_txjob *j = active[i];
-
-				if (likely(!run->tx_stop)) {
-					if (replay)
-						nb_replay_step(j, run, now);
-					else
-						nb_gen_step(j, run, now, tcp);
-				}
-				if (unlikely((j->left == 0 && !j->nb_pend) ||
-					     run->tx_stop)) {
-					if (j->nb_pend)
-						nb_gen_discard(j);
-					if (j->stop_tsc == 0)
-						j->stop_tsc = now;
-					rte_wmb();
-					j->done = 1;
-					active[i] = active[--nb_active];
-					if (nb_active == 0)
-						w->tx_finished = 1;
-					continue;
-				}
-				i++;
-			}
+			nb_active =
+				tx_turn(w, active, nb_active, now, tcp, replay);
 			work = 1;
 		} else if (!has_rx) {
 			break;
@@ -337,6 +353,9 @@ static const struct nb_engine gap_engines[2] = {
 
 static const struct nb_engine sink_sizes = {"sink+sizes", engine_sink_sizes};
 
+/* --tcp: the closed-loop TCP jobs (connections, not streams of frames) */
+static const struct nb_engine tcp_engine = {"tcp", nb_tcp_engine_loop};
+
 static const struct nb_engine replay_engines[2] = {
 	{"replay", engine_replay},
 	{"replay+sink", engine_replay_sink},
@@ -363,6 +382,10 @@ nb_engine_select(struct nb_worker *w, uint8_t proto)
 	const struct nb_engine *e = &engines[impair][w->nb_tx > 0][w->nb_rx > 0]
 					    [proto == NB_IPPROTO_TCP];
 
+	if (w->nb_tcp > 0) { /* a TCP worker has no open-loop job */
+		w->engine = w->nb_tx == 0 && w->nb_rx == 0 ? &tcp_engine : NULL;
+		return w->engine != NULL ? 0 : -1;
+	}
 	if (w->nb_tx > 0 && w->tx[0]->rp != NULL && !impair)
 		e = &replay_engines[w->nb_rx > 0];
 	if (w->nb_tx == 0 && w->nb_rx > 0 && w->rx[0]->count_sizes && !impair)

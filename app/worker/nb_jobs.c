@@ -290,6 +290,28 @@ nb_jobs_build(struct nb_jobs *js, const struct nb_config *cfg,
 	return 0;
 }
 
+int
+nb_jobs_tcp_worker(struct nb_jobs *js, unsigned int lcore, struct nb_run *run,
+		   struct nb_tcpjob *const *jobs, uint16_t n)
+{
+	struct nb_worker *w;
+	uint16_t k;
+
+	if (js->nb_workers >= NB_MAX_LCORES || n == 0 || n > RTE_DIM(w->tcp))
+		return -EINVAL;
+	w = zalloc("nb_worker", sizeof(*w), (int)rte_lcore_to_socket_id(lcore));
+	if (w == NULL)
+		return -ENOMEM;
+	w->lcore = lcore;
+	w->run = run;
+	w->gap_floor = rte_get_tsc_hz() * NB_TESTER_GAP_NS / 1000000000;
+	for (k = 0; k < n; k++)
+		w->tcp[w->nb_tcp++] = jobs[k];
+	nb_engine_select(w, NB_IPPROTO_TCP);
+	js->workers[js->nb_workers++] = w;
+	return 0;
+}
+
 /* --impair's state of a receive job, and any probe it still held. */
 static void
 free_impair(struct nb_rxjob *j)

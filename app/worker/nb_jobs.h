@@ -4,7 +4,10 @@
  * plan, and the one reader of their counters.  The stats lcore (intervals),
  * telemetry, the drain and the final collection all read the workers'
  * single-writer counters through nb_jobs_read() or nb_jobs_totals(), never
- * by walking the jobs themselves.
+ * by walking the jobs themselves.  A --tcp test's workers are here too
+ * (nb_jobs_tcp_worker); their connections' counters are TCP's, read by
+ * the TCP runner's report (nb_tcprun_snap_all), on the stats lcore for
+ * the intervals.
  */
 #ifndef NB_JOBS_H
 #define NB_JOBS_H
@@ -54,6 +57,17 @@ int nb_jobs_build(struct nb_jobs *js, const struct nb_config *cfg,
 		  const struct nb_plan *plan, const struct nb_jobs_ports *ports,
 		  struct nb_run *run, char *err, size_t errlen);
 void nb_jobs_free(struct nb_jobs *js);
+
+/*
+ * A worker on lcore for n (1 or 2) closed-loop TCP jobs, whose steps
+ * nb_tcp_job_select() has chosen: the "tcp" engine, launched by
+ * nb_run_launch() with the others.  The jobs stay the TCP runner's
+ * (nb_jobs_free frees the worker only).  -ENOMEM, or -EINVAL for more
+ * workers or jobs than fit.
+ */
+int nb_jobs_tcp_worker(struct nb_jobs *js, unsigned int lcore,
+		       struct nb_run *run, struct nb_tcpjob *const *jobs,
+		       uint16_t n);
 
 /* 802.3ad bonds among ports: turns on the queues no job bursts on
  * (nb_keep); 0, or -1 when out of memory or slots. */

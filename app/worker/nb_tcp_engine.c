@@ -12,14 +12,14 @@
 #include "nb_tcp_wire.h"
 
 /* The end a parsed frame belongs to, or NULL (the 4-tuple must match). */
-static struct nb_tcp_end *
+static __rte_always_inline struct nb_tcp_end *
 demux(struct nb_tcpjob *j, const struct nb_flow *f, const struct nb_tcp_seg *s,
-      uint64_t now)
+      uint64_t now, const int server, const int any)
 {
-	uint16_t cport = j->server ? f->src_port : f->dst_port;
+	uint16_t cport = server ? f->src_port : f->dst_port;
 	uint32_t i = (uint16_t)(cport - j->port_base);
 
-	if (j->accept_any)
+	if (any)
 		return nb_tcpw_demux_any(j, f, s, now);
 	if (i >= j->n || !nb_tcpw_same_tuple(&j->ends[i], f))
 		return NULL;
@@ -28,15 +28,14 @@ demux(struct nb_tcpjob *j, const struct nb_flow *f, const struct nb_tcp_seg *s,
 
 /* Peer mode: a segment of one of our 4-tuples from another MAC than the
  * peer's (a forgery on the segment) reaches no end. */
-static int
-wrong_mac(const struct nb_tcpjob *j, const struct nb_flow *f)
+static __rte_always_inline int
+wrong_mac(const struct nb_tcpjob *j, const struct nb_flow *f, const int server)
 {
-	uint16_t cport = j->server ? f->src_port : f->dst_port;
+	uint16_t cport = server ? f->src_port : f->dst_port;
 	uint32_t i = (uint16_t)(cport - j->port_base);
 	uint8_t k;
 
-	if (!j->mac_bind || i >= j->n ||
-	    memcmp(f->src_mac, j->ends[i].f.dst_mac, 6) == 0)
+	if (i >= j->n || memcmp(f->src_mac, j->ends[i].f.dst_mac, 6) == 0)
 		return 0;
 	for (k = 0; k < j->nb_alt; k++)
 		if (memcmp(f->src_mac, j->alt_mac[k], 6) == 0)
@@ -120,9 +119,9 @@ stash_fill(struct nb_tcpjob *j, struct nb_tcp_stash *st, struct rte_mempool *mp)
 /* The segments the stashes hold mbufs for (a payload mbuf each, with
  * zero copy: an upper bound, a small segment takes none). */
 static __rte_always_inline uint32_t
-stash_segs(const struct nb_tcpjob *j)
+stash_segs(const struct nb_tcpjob *j, const int zc)
 {
-	return j->zc_pool != NULL ? RTE_MIN(j->hdr.n, j->pat.n) : j->hdr.n;
+	return zc ? RTE_MIN(j->hdr.n, j->pat.n) : j->hdr.n;
 }
 
 /* A header stash mbuf as rte_pktmbuf_reset leaves the fields a frame
@@ -147,13 +146,14 @@ stash_take(struct nb_tcpjob *j)
  * template and the pattern).  Returns the frame's bytes, 0 if none.
  */
 static __rte_always_inline uint32_t
-emit_seg(struct nb_tcpjob *j, const struct nb_tcp_end *e, struct nb_tcp_seg *s)
+emit_seg(struct nb_tcpjob *j, const struct nb_tcp_end *e, struct nb_tcp_seg *s,
+	 const int zc)
 {
 	struct rte_mbuf *m = stash_take(j), *p;
 	uint32_t n;
 	int hl;
 
-	if (j->zc_pool == NULL || s->len < NB_TCP_ZC_MIN) {
+	if (!zc || s->len < NB_TCP_ZC_MIN) {
 		n = emit_copied(j, e, s, m);
 		if (n)
 			return n;
@@ -180,12 +180,13 @@ emit_seg(struct nb_tcpjob *j, const struct nb_tcp_end *e, struct nb_tcp_seg *s)
  * to the last one is in (timing it), a server its next answer once a
  * whole request is in.
  */
-static void
-pingpong(struct nb_tcpjob *j, struct nb_tcp_end *e, uint64_t now)
+static __rte_always_inline void
+pingpong(struct nb_tcpjob *j, struct nb_tcp_end *e, uint64_t now,
+	 const int server)
 {
 	uint64_t got = e->c.st.bytes_rcvd;
 
-	if (j->server) {
+	if (server) {
 		if (got >= (e->pp_count + 1) * j->pp_msg) {
 			e->pp_count++;
 			nb_tcp_send_limit(&e->c, e->pp_count * j->pp_msg);
@@ -203,8 +204,61 @@ pingpong(struct nb_tcpjob *j, struct nb_tcp_end *e, uint64_t now)
 
 #define RX_PREFETCH 3
 
-static void
-rx_step(struct nb_tcpjob *j, uint16_t q, const struct nb_run *run)
+/* A frame in chained mbufs made one piece, to be parsed (its length in
+ * *dlen, 0 when it does not fit). */
+static __rte_noinline const uint8_t *
+in_one_piece(struct nb_tcpjob *j, const struct rte_mbuf *m, uint32_t *dlen)
+{
+	const uint8_t *d;
+
+	*dlen = m->pkt_len <= sizeof(j->scratch) ? m->pkt_len : 0;
+	d = rte_pktmbuf_read(m, 0, *dlen, j->scratch);
+	if (d == NULL) {
+		*dlen = 0;
+		d = j->scratch;
+	}
+	return d;
+}
+
+/* Segment s of end e, checked: its one-way delay (owd), TCP's input,
+ * ping-pong's next message (pp), the time every byte was acknowledged
+ * (sends), the end's finish. */
+static __rte_always_inline void
+seg_input(struct nb_tcpjob *j, struct nb_tcp_end *e, struct nb_tcp_seg *s,
+	  uint64_t now, const struct nb_run *run, const int server,
+	  const int owd, const int pp, const int sends)
+{
+	if (owd && s->has_stamp && s->len) {
+		/* 48-bit stamps; a negative delay (another host's clock)
+		 * records as 0, as the UDP sink's */
+		uint64_t d = (now + (uint64_t)run->rx_offset_ns - s->stamp_ns) &
+			     ((UINT64_C(1) << 48) - 1);
+
+		if (d >= (UINT64_C(1) << 47))
+			d = 0;
+		nb_hist_record(j->owd, d);
+	}
+	nb_tcp_input(&e->c, s, now);
+	if (pp)
+		pingpong(j, e, now, server);
+	if (sends && !e->all_acked_ns && e->c.snd_end != UINT64_MAX &&
+	    e->c.snd_una >= e->c.snd_end)
+		e->all_acked_ns = now;
+	if (unlikely(!e->done_ns && nb_tcp_finished(&e->c)))
+		nb_tcpw_end_done(j, e, now);
+}
+
+/*
+ * One RX burst of queue q, specialised on the job's kind: server (its
+ * ends listen), peer (control's frames to its rings, segments from the
+ * peer's MACs only), any (a listener binding ends to SYNs), hw_csum (the
+ * PMD's L4 verdict trusted), owd (one-way delays recorded), pp
+ * (--pingpong), sends (all_acked_ns kept).
+ */
+static __rte_always_inline void
+rx_body(struct nb_tcpjob *j, uint16_t q, const struct nb_run *run,
+	const int server, const int peer, const int any, const int hw_csum,
+	const int owd, const int pp, const int sends)
 {
 	struct rte_mbuf *pkts[NB_BURST];
 	struct nb_tcp_seg s;
@@ -236,15 +290,10 @@ rx_step(struct nb_tcpjob *j, uint16_t q, const struct nb_run *run)
 			rte_prefetch0(rte_pktmbuf_mtod(pkts[i + RX_PREFETCH],
 						       void *));
 
-		if (unlikely(m->nb_segs != 1)) { /* one piece, to parse it */
-			dlen = m->pkt_len <= sizeof(j->scratch) ? m->pkt_len
-								: 0;
-			d = rte_pktmbuf_read(m, 0, dlen, j->scratch);
-			if (d == NULL)
-				dlen = 0, d = j->scratch;
-		}
+		if (unlikely(m->nb_segs != 1))
+			d = in_one_piece(j, m, &dlen);
 		if (nb_tcp_frame_parse(d, dlen, 0, &f, &s) != 0) {
-			if (j->ctl_rings != NULL && m->nb_segs == 1 &&
+			if (peer && m->nb_segs == 1 &&
 			    nb_tcpw_to_control(j, q, m)) {
 				pkts[i] = NULL; /* not freed below */
 				continue;
@@ -256,15 +305,15 @@ rx_step(struct nb_tcpjob *j, uint16_t q, const struct nb_run *run)
 		}
 		j->rx_pkts++;
 		j->rx_bytes += m->pkt_len + NB_FCS_LEN;
-		if (unlikely(wrong_mac(j, &f))) {
+		if (peer && unlikely(wrong_mac(j, &f, server))) {
 			j->foreign++;
 			continue;
 		}
-		e = demux(j, &f, &s, now);
+		e = demux(j, &f, &s, now, server, any);
 		/* the checksum: the NIC's verdict, or ours (cheap when the
 		 * payload is the pattern where this end expects it, which
 		 * then needs no second look) */
-		if (!(j->rx_csum_hw && l4 == RTE_MBUF_F_RX_L4_CKSUM_GOOD)) {
+		if (!(hw_csum && l4 == RTE_MBUF_F_RX_L4_CKSUM_GOOD)) {
 			int ok = nb_tcp_frame_csum_ok(
 				d, &s,
 				e ? nb_tcp_rcv_stream_off(&e->c, s.seq) : -1);
@@ -280,23 +329,7 @@ rx_step(struct nb_tcpjob *j, uint16_t q, const struct nb_run *run)
 			nb_tcpw_send_rst(j, &f, &s);
 			continue;
 		}
-		if (s.has_stamp && s.len && j->owd != NULL) {
-			/* 48-bit stamps; a negative delay (another host's
-			 * clock) records as 0, as the UDP sink's */
-			uint64_t d = (now + (uint64_t)run->rx_offset_ns -
-				      s.stamp_ns) &
-				     ((UINT64_C(1) << 48) - 1);
-
-			nb_hist_record(j->owd, d < (UINT64_C(1) << 47) ? d : 0);
-		}
-		nb_tcp_input(&e->c, &s, now);
-		if (j->pp_msg)
-			pingpong(j, e, now);
-		if (!e->all_acked_ns && j->sends &&
-		    e->c.snd_end != UINT64_MAX && e->c.snd_una >= e->c.snd_end)
-			e->all_acked_ns = now;
-		if (unlikely(!e->done_ns && nb_tcp_finished(&e->c)))
-			nb_tcpw_end_done(j, e, now);
+		seg_input(j, e, &s, now, run, server, owd, pp, sends);
 	}
 	rte_pktmbuf_free_bulk(pkts, n);
 }
@@ -346,7 +379,7 @@ emit_run_zc(struct nb_tcpjob *j, const struct nb_tcp_end *e,
  */
 static __rte_always_inline unsigned int
 emit_run(struct nb_tcpjob *j, struct nb_tcp_end *e, uint64_t now,
-	 unsigned int max)
+	 unsigned int max, const int zc)
 {
 	struct nb_tcp_seg s;
 	unsigned int r, x;
@@ -355,11 +388,10 @@ emit_run(struct nb_tcpjob *j, struct nb_tcp_end *e, uint64_t now,
 	if (r == 0)
 		return 0;
 	s.stamp_ns = now;
-	if (j->zc_pool != NULL && s.len >= NB_TCP_ZC_MIN &&
-	    emit_run_zc(j, e, &s, r) == r)
+	if (zc && s.len >= NB_TCP_ZC_MIN && emit_run_zc(j, e, &s, r) == r)
 		return r;
 	for (x = 0; x < r; x++) {
-		emit_seg(j, e, &s);
+		emit_seg(j, e, &s, zc);
 		s.seq += s.len;
 		s.data_off += s.len;
 	}
@@ -384,19 +416,24 @@ pend_send(struct nb_tcpjob *j)
 	j->pend_head = j->nb_pend ? (uint16_t)(j->pend_head + sent) : 0;
 }
 
-static void
-tx_step(struct nb_tcpjob *j, uint64_t now)
+/*
+ * The connections' segments, round robin, and one TX burst; specialised
+ * on capped (a responder's --max-rate meters each frame), zc (payloads
+ * pointed at in the pattern) and sends (a receiver may keep ACKs back).
+ */
+static __rte_always_inline void
+tx_body(struct nb_tcpjob *j, uint64_t now, const int capped, const int zc,
+	const int sends)
 {
 	struct nb_tcp_seg s;
 	uint32_t k, i = j->rr, segs, len, room;
-	const int capped = j->cap.rate != 0;
 	/* a receiver with frames waiting sends no ACK it may keep back */
-	const int lazy = j->rx_full && !j->sends;
+	const int lazy = !sends && j->rx_full;
 
 	if (j->nb_pend == 0)
 		j->pend_head = 0;
 	stash_fill(j, &j->hdr, j->pool);
-	if (j->zc_pool != NULL)
+	if (zc)
 		stash_fill(j, &j->pat, j->zc_pool);
 	for (k = 0; k < j->n && j->pend_head + j->nb_pend < NB_BURST; k++) {
 		struct nb_tcp_end *e = &j->ends[i];
@@ -405,16 +442,16 @@ tx_step(struct nb_tcpjob *j, uint64_t now)
 			       !(lazy && nb_tcp_ack_can_wait(&e->c)) &&
 			       j->pend_head + j->nb_pend < NB_BURST;
 		     segs++) {
-			if (unlikely(stash_segs(j) == 0) ||
+			if (unlikely(stash_segs(j, zc) == 0) ||
 			    unlikely(capped && !nb_budget_ok(&j->cap, now)))
 				goto out;
 			if (!capped) {
 				room = RTE_MIN(
 					(uint32_t)(NB_BURST - j->pend_head -
 						   j->nb_pend),
-					RTE_MIN(stash_segs(j),
+					RTE_MIN(stash_segs(j, zc),
 						NB_TCP_SEGS_PER_TURN - segs));
-				len = emit_run(j, e, now, room);
+				len = emit_run(j, e, now, room, zc);
 				if (len) {
 					segs += len - 1;
 					continue;
@@ -423,7 +460,7 @@ tx_step(struct nb_tcpjob *j, uint64_t now)
 			if (!nb_tcp_output(&e->c, now, &s))
 				break;
 			s.stamp_ns = now;
-			len = emit_seg(j, e, &s);
+			len = emit_seg(j, e, &s, zc);
 			if (len && capped)
 				nb_budget_spend(&j->cap,
 						j->cap_fixed +
@@ -440,76 +477,178 @@ out:
 		pend_send(j);
 }
 
+/*
+ * NB_TCP_PER_SEGMENT_END: above, the per-segment code, which reads no
+ * configuration from the job (tests/unit/check_tcp_engine.sh); below,
+ * its specialisations, chosen once per job, and the worker loop.
+ *
+ * The RX kinds that occur, as tcprun sets jobs up (server, peer, any,
+ * hw_csum, owd, pp, sends):
+ *  - not peer: a job takes data or sends it, never both (owd = server,
+ *    sends = !server); only a listener facing other hosts accepts any
+ *    4-tuple (any: server, not peer);
+ *  - peer: forward, reverse or bidir, so (owd, sends) is never (0, 0);
+ *  - hw_csum: nothing sets rx_csum_hw (see nb_tcp_engine.h), so no row
+ *    has it; a job with it would find none and fail at set-up.
+ */
+#define RX_FN(name, sv, pe, an, ow, pp, se)                                    \
+	static void name(struct nb_tcpjob *j, uint16_t q,                      \
+			 const struct nb_run *run)                             \
+	{                                                                      \
+		rx_body(j, q, run, sv, pe, an, 0, ow, pp, se);                 \
+	}
+RX_FN(rx_client, 0, 0, 0, 0, 0, 1)
+RX_FN(rx_client_pp, 0, 0, 0, 0, 1, 1)
+RX_FN(rx_server, 1, 0, 0, 1, 0, 0)
+RX_FN(rx_server_pp, 1, 0, 0, 1, 1, 0)
+RX_FN(rx_listener, 1, 0, 1, 1, 0, 0)
+RX_FN(rx_listener_pp, 1, 0, 1, 1, 1, 0)
+RX_FN(rx_peer_c_fwd, 0, 1, 0, 0, 0, 1)
+RX_FN(rx_peer_c_rev, 0, 1, 0, 1, 0, 0)
+RX_FN(rx_peer_c_bidir, 0, 1, 0, 1, 0, 1)
+RX_FN(rx_peer_c_fwd_pp, 0, 1, 0, 0, 1, 1)
+RX_FN(rx_peer_c_rev_pp, 0, 1, 0, 1, 1, 0)
+RX_FN(rx_peer_c_bidir_pp, 0, 1, 0, 1, 1, 1)
+RX_FN(rx_peer_s_fwd, 1, 1, 0, 1, 0, 0)
+RX_FN(rx_peer_s_rev, 1, 1, 0, 0, 0, 1)
+RX_FN(rx_peer_s_bidir, 1, 1, 0, 1, 0, 1)
+RX_FN(rx_peer_s_fwd_pp, 1, 1, 0, 1, 1, 0)
+RX_FN(rx_peer_s_rev_pp, 1, 1, 0, 0, 1, 1)
+RX_FN(rx_peer_s_bidir_pp, 1, 1, 0, 1, 1, 1)
+
+/* [server][peer][any][owd][pp][sends]; NULL: a kind that cannot occur */
+static const nb_tcp_rx_fn rx_fns[2][2][2][2][2][2] = {
+	[0][0][0][0][0][1] = rx_client,
+	[0][0][0][0][1][1] = rx_client_pp,
+	[1][0][0][1][0][0] = rx_server,
+	[1][0][0][1][1][0] = rx_server_pp,
+	[1][0][1][1][0][0] = rx_listener,
+	[1][0][1][1][1][0] = rx_listener_pp,
+	[0][1][0][0][0][1] = rx_peer_c_fwd,
+	[0][1][0][1][0][0] = rx_peer_c_rev,
+	[0][1][0][1][0][1] = rx_peer_c_bidir,
+	[0][1][0][0][1][1] = rx_peer_c_fwd_pp,
+	[0][1][0][1][1][0] = rx_peer_c_rev_pp,
+	[0][1][0][1][1][1] = rx_peer_c_bidir_pp,
+	[1][1][0][1][0][0] = rx_peer_s_fwd,
+	[1][1][0][0][0][1] = rx_peer_s_rev,
+	[1][1][0][1][0][1] = rx_peer_s_bidir,
+	[1][1][0][1][1][0] = rx_peer_s_fwd_pp,
+	[1][1][0][0][1][1] = rx_peer_s_rev_pp,
+	[1][1][0][1][1][1] = rx_peer_s_bidir_pp,
+};
+
+/* The TX kinds (capped, zc, sends): zero copy only for a sender
+ * (job_pools); a cap only for a responder that sends (the peer session
+ * sets one on a responder's reverse or bidir test alone). */
+#define TX_FN(name, ca, zc, se)                                                \
+	static void name(struct nb_tcpjob *j, uint64_t now)                    \
+	{                                                                      \
+		tx_body(j, now, ca, zc, se);                                   \
+	}
+TX_FN(tx_acks, 0, 0, 0)
+TX_FN(tx_copied, 0, 0, 1)
+TX_FN(tx_zc, 0, 1, 1)
+TX_FN(tx_copied_capped, 1, 0, 1)
+TX_FN(tx_zc_capped, 1, 1, 1)
+
+static const nb_tcp_tx_fn tx_fns[2][2][2] = {
+	[0][0][0] = tx_acks,	  [0][0][1] = tx_copied,
+	[0][1][1] = tx_zc,	  [1][0][1] = tx_copied_capped,
+	[1][1][1] = tx_zc_capped,
+};
+
 int
-nb_tcp_worker_main(void *arg)
+nb_tcp_job_select(struct nb_tcpjob *j)
 {
-	struct nb_tcpwork *w = arg;
+	int peer = j->ctl_rings != NULL;
+
+	if (j->mac_bind != peer || j->rx_csum_hw)
+		return -1;
+	j->rx_step = rx_fns[j->server != 0][peer][j->accept_any != 0]
+			   [j->owd != NULL][j->pp_msg != 0][j->sends != 0];
+	j->tx_step =
+		tx_fns[j->cap.rate != 0][j->zc_pool != NULL][j->sends != 0];
+	return j->rx_step != NULL && j->tx_step != NULL ? 0 : -1;
+}
+
+/* Clients: every end closes (FIN once its data is out). */
+static void
+close_clients(struct nb_worker *w)
+{
+	uint32_t i;
+	uint16_t k;
+
+	for (k = 0; k < w->nb_tcp; k++)
+		if (!w->tcp[k]->server)
+			for (i = 0; i < w->tcp[k]->n; i++)
+				nb_tcp_close(&w->tcp[k]->ends[i].c);
+}
+
+/* After the loop: what is pending goes out (the last ACK of a close may
+ * wait here: 10 ms to leave), the stashes go back to their pools. */
+static void
+flush_job(struct nb_tcpjob *j)
+{
+	uint64_t until = rte_get_tsc_cycles() + rte_get_tsc_hz() / 100;
+
+	while (j->nb_pend && rte_get_tsc_cycles() < until)
+		pend_send(j);
+	if (j->nb_pend)
+		rte_pktmbuf_free_bulk(j->pend + j->pend_head, j->nb_pend);
+	j->nb_pend = 0;
+	if (j->hdr.n)
+		rte_pktmbuf_free_bulk(j->hdr.m, j->hdr.n);
+	if (j->pat.n)
+		rte_pktmbuf_free_bulk(j->pat.m, j->pat.n);
+	j->hdr.n = 0;
+	j->pat.n = 0;
+}
+
+int
+nb_tcp_engine_loop(struct nb_worker *w)
+{
 	struct nb_run *run = w->run;
 	int closed = 0;
 	uint64_t now;
-	uint16_t k;
+	uint16_t k, q;
 
 	/* until the start: a peer session's frames still go to control */
-	while (rte_rdtsc() < run->start_tsc && !w->exit_req) {
+	while (rte_rdtsc() < run->start_tsc && !run->rx_stop) {
 		if (w->ctltx != NULL)
 			nb_ctltx_step(w->ctltx);
-		for (k = 0; k < w->nb_jobs; k++) {
-			uint16_t q;
-
-			for (q = 0; w->jobs[k]->ctl_rings != NULL &&
-				    q < w->jobs[k]->nb_rxq;
-			     q++)
-				rx_step(w->jobs[k], q, run);
-		}
+		for (k = 0; k < w->nb_tcp; k++)
+			for (q = 0;
+			     w->tcp[k]->mac_bind && q < w->tcp[k]->nb_rxq; q++)
+				w->tcp[k]->rx_step(w->tcp[k], q, run);
 		rte_pause();
 	}
+	/* what control wrote before start_tsc is visible from here on */
+	rte_smp_rmb();
 	now = nb_clock_ns(&run->clock, rte_rdtsc());
-	for (k = 0; k < w->nb_jobs; k++)
-		if (!w->jobs[k]->server)
-			nb_tcpw_open_all(w->jobs[k], now);
-	while (!w->exit_req) {
-		if (unlikely(w->close_req && !closed)) {
-			uint32_t i;
-
-			for (k = 0; k < w->nb_jobs; k++)
-				if (!w->jobs[k]->server)
-					for (i = 0; i < w->jobs[k]->n; i++)
-						nb_tcp_close(
-							&w->jobs[k]->ends[i].c);
+	for (k = 0; k < w->nb_tcp; k++)
+		if (!w->tcp[k]->server)
+			nb_tcpw_open_all(w->tcp[k], now);
+	while (!run->rx_stop) {
+		if (unlikely(run->tx_stop && !closed)) {
+			close_clients(w);
 			closed = 1;
 		}
 		if (w->ctltx != NULL)
 			nb_ctltx_step(w->ctltx);
-		for (k = 0; k < w->nb_jobs; k++) {
-			uint16_t q;
+		for (k = 0; k < w->nb_tcp; k++) {
+			struct nb_tcpjob *j = w->tcp[k];
 
-			w->jobs[k]->rx_full = 0;
-			for (q = 0; q < w->jobs[k]->nb_rxq; q++)
-				rx_step(w->jobs[k], q, run);
+			j->rx_full = 0;
+			for (q = 0; q < j->nb_rxq; q++)
+				j->rx_step(j, q, run);
 			now = nb_clock_ns(&run->clock, rte_rdtsc());
-			tx_step(w->jobs[k], now);
+			j->tx_step(j, now);
 		}
 		w->loops++;
 	}
-	for (k = 0; k < w->nb_jobs; k++) {
-		struct nb_tcpjob *j = w->jobs[k];
-
-		uint64_t until = rte_get_tsc_cycles() + rte_get_tsc_hz() / 100;
-
-		/* the last ACK of a close may wait here: 10 ms to leave */
-		while (j->nb_pend && rte_get_tsc_cycles() < until)
-			pend_send(j);
-		if (j->nb_pend)
-			rte_pktmbuf_free_bulk(j->pend + j->pend_head,
-					      j->nb_pend);
-		j->nb_pend = 0;
-		if (j->hdr.n)
-			rte_pktmbuf_free_bulk(j->hdr.m, j->hdr.n);
-		if (j->pat.n)
-			rte_pktmbuf_free_bulk(j->pat.m, j->pat.n);
-		j->hdr.n = 0;
-		j->pat.n = 0;
-	}
+	for (k = 0; k < w->nb_tcp; k++)
+		flush_job(w->tcp[k]);
 	w->exited = 1;
 	return 0;
 }

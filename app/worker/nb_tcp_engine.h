@@ -51,7 +51,17 @@ struct nb_tcp_end {
 	uint64_t pp_count, pp_sent_ns;
 } __rte_cache_aligned;
 
+struct nb_tcpjob;
+struct nb_run;
+/* A job's RX burst on queue q, and its TX turn: one specialisation each,
+ * chosen by nb_tcp_job_select() for what the job is. */
+typedef void (*nb_tcp_rx_fn)(struct nb_tcpjob *j, uint16_t q,
+			     const struct nb_run *run);
+typedef void (*nb_tcp_tx_fn)(struct nb_tcpjob *j, uint64_t now);
+
 struct nb_tcpjob {
+	nb_tcp_rx_fn rx_step;
+	nb_tcp_tx_fn tx_step;
 	uint16_t port, queue;
 	uint8_t server;
 	uint8_t sends; /* its ends send data (all_acked_ns) */
@@ -146,21 +156,17 @@ struct nb_tcpjob {
 	volatile int opened;
 } __rte_cache_aligned;
 
-struct nb_tcpwork {
-	unsigned int lcore;
-	uint16_t nb_jobs;
-	struct nb_tcpjob *jobs[2];
-	struct nb_run *run; /* start_tsc, clock */
-	/* peer mode on one queue pair: control's frames go out here too */
-	struct nb_ctltx *ctltx;
-	volatile int close_req; /* the clients stop sending: FIN next */
-	volatile int exit_req;	/* leave the loop */
-	volatile int exited;
-	uint64_t loops __rte_cache_aligned;
-} __rte_cache_aligned;
+/* The job's steps, for its kind (server, peer, pingpong, what it sends
+ * and takes, a cap, zero copy), once it is set up; -1: a kind no
+ * specialisation is for. */
+int nb_tcp_job_select(struct nb_tcpjob *j);
 
-/* rte_eal_remote_launch entry point: arg is a struct nb_tcpwork. */
-int nb_tcp_worker_main(void *arg);
+/*
+ * The "tcp" engine (nb_engines.c): w->tcp[] until run->rx_stop.  Before
+ * run->start_tsc only a peer job's control frames are taken in; at the
+ * start the clients connect; at run->tx_stop they close (FIN).
+ */
+int nb_tcp_engine_loop(struct nb_worker *w);
 
 /*
  * accept_any, read from another lcore: 1 while an end past the

@@ -279,6 +279,7 @@ struct nb_keep {
 } __rte_cache_aligned;
 
 struct nb_worker;
+struct nb_tcpjob;
 typedef int (*nb_engine_fn)(struct nb_worker *w);
 
 /* A worker loop: one per combination of job kinds, chosen once. */
@@ -297,6 +298,11 @@ struct nb_worker {
 	struct nb_probejob *probe;	/* NULL unless this worker probes */
 	struct nb_ctltx *ctltx; /* NULL unless it sends control's frames */
 	struct nb_keep *keep;	/* NULL unless it keeps an LACP bond */
+	/* closed-loop TCP (--tcp): its jobs, run by the "tcp" engine
+	 * (nb_tcp_engine.h); the TCP runner owns them.  The clients close
+	 * at run->tx_stop, the loop ends at run->rx_stop */
+	uint16_t nb_tcp;
+	struct nb_tcpjob *tcp[2];
 	uint64_t loops __rte_cache_aligned;
 	uint64_t idle_loops;
 	/* the tester's own disturbance (core/nb_tester.h): the longest gap
