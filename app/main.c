@@ -172,13 +172,13 @@ check_eal_side(int argc, char **argv, int dd)
 static void
 close_capture(struct nb_app *app)
 {
-	struct nb_cap_counts c;
+	struct nb_capture_counts c;
 	char spec[400];
 
 	nb_capture_close(&app->jobs, &c);
 	if (app->cfg.mode != NB_MODE_RESPONDER)
 		return;
-	nb_capspec_text(&app->cfg.capture, spec, sizeof(spec));
+	nb_capture_spec_text(&app->cfg.capture, spec, sizeof(spec));
 	NB_LOG(NOTICE, "capture %s: %llu frames written, %llu dropped", spec,
 	       (unsigned long long)c.written, (unsigned long long)c.dropped);
 }

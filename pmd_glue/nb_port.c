@@ -12,7 +12,7 @@
 #include <rte_mbuf.h>
 #include <rte_memzone.h>
 
-#include "nb_caps.h"
+#include "nb_devcaps.h"
 #include "nb_drivers.h"
 #include "nb_pool.h"
 #include "nb_port.h"
@@ -225,7 +225,7 @@ setup_conf(uint16_t port_id, const struct nb_port_req *req,
 			info->flow_type_rss_offloads &
 			(RTE_ETH_RSS_IP | RTE_ETH_RSS_UDP | RTE_ETH_RSS_TCP);
 	}
-	conf->txmode.offloads |= nb_caps_tx_offloads(&p->caps, req->tx_csum);
+	conf->txmode.offloads |= nb_devcaps_tx_offloads(&p->caps, req->tx_csum);
 	/* fast free returns mbufs to their pool unlooked-at: not for an
 	 * mbuf attached to an external buffer */
 	p->tx_chain = req->tx_chain &&

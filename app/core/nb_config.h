@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "nb_capspec.h"
+#include "nb_capture_spec.h"
 #include "nb_impair.h"
 #include "nb_offload.h"
 #include "nb_replay.h"
@@ -156,8 +156,9 @@ struct nb_config {
 	int gaps;	 /* --gaps: receivers time each stream's arrival gaps */
 	char format;	 /* bitrate unit: 'a' adaptive, k m g t (bits), K M G
 			  * T (bytes) as iperf3 -f */
-	char logfile[256];	   /* stdout appended here instead */
-	struct nb_capspec capture; /* --capture: receivers' frames to pcap */
+	char logfile[256]; /* stdout appended here instead */
+	struct nb_capture_spec
+		capture; /* --capture: receivers' frames to pcap */
 	struct nb_replayspec
 		replay;	     /* --replay: a pcap's frames as the stream */
 	char json_file[256]; /* the JSON document also written here */

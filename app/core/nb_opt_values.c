@@ -517,7 +517,7 @@ nb_opt_replay_timing(struct nb_config *cfg, const char *val, char *why,
 int
 nb_opt_capture(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
-	return nb_capspec_parse(val, &cfg->capture, why, whylen);
+	return nb_capture_spec_parse(val, &cfg->capture, why, whylen);
 }
 
 int

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "nb_frame.h"
-#include "nb_ivq.h"
+#include "nb_queue_iv.h"
 #include "nb_output.h"
 #include "nb_rxonly.h"
 
@@ -116,16 +116,16 @@ ivq_text(FILE *f, const struct nb_interval *iv, char fmt)
 		const struct nb_iv_queue *e = &iv->queues[i];
 		uint64_t tx, rx;
 
-		nb_ivq_port_sums(iv, e->port, &tx, &rx);
+		nb_queue_iv_port_sums(iv, e->port, &tx, &rx);
 		nb_fmt_rate(tb, sizeof(tb), div0(e->tx_bytes * 8.0, secs), fmt);
 		nb_fmt_rate(rb, sizeof(rb), div0(e->rx_bytes * 8.0, secs), fmt);
 		fprintf(f,
 			"        port %u queue %u: sent %llu (%.1f %%) %s, "
 			"received %llu (%.1f %%) %s %.4f Mpps\n",
 			e->port, e->queue, (unsigned long long)e->tx_pkts,
-			nb_ivq_share(e->tx_pkts, tx), tb,
+			nb_queue_iv_share(e->tx_pkts, tx), tb,
 			(unsigned long long)e->rx_pkts,
-			nb_ivq_share(e->rx_pkts, rx), rb,
+			nb_queue_iv_share(e->rx_pkts, rx), rb,
 			div0((double)e->rx_pkts, secs) / 1e6);
 	}
 }

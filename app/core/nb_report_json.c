@@ -11,7 +11,7 @@
 
 #include "nb_frame.h"
 #include "nb_iperf3.h"
-#include "nb_ivq.h"
+#include "nb_queue_iv.h"
 #include "nb_json.h"
 #include "nb_result.h"
 #include "nb_rxonly.h"
@@ -398,7 +398,7 @@ nb_json_interval(const struct nb_result *r, const struct nb_interval *iv)
 	nb_iperf3_interval(part, r, 1);
 	json_object_set_new(o, "sum", part);
 	if (iv->nb_queues)
-		json_object_set_new(o, "queues", nb_ivq_json(iv));
+		json_object_set_new(o, "queues", nb_queue_iv_json(iv));
 	if (iv->rx_only)
 		json_object_set_new(o, "receive_only",
 				    nb_rxonly_json(iv->end - iv->start,
@@ -487,7 +487,7 @@ rxonly_end_json(const struct nb_result *r)
 static json_t *
 capture_json(const struct nb_result *r)
 {
-	const struct nb_capspec *c = &r->cfg->capture;
+	const struct nb_capture_spec *c = &r->cfg->capture;
 
 	return json_pack(
 		"{s:s,s:o,s:o,s:o,s:o,s:o,s:o}", "file", c->path, "every",

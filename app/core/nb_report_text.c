@@ -550,7 +550,7 @@ capture_text(FILE *f, const struct nb_result *r)
 {
 	char spec[400];
 
-	nb_capspec_text(&r->cfg->capture, spec, sizeof(spec));
+	nb_capture_spec_text(&r->cfg->capture, spec, sizeof(spec));
 	fprintf(f, "capture %s: %llu frames written", spec,
 		(unsigned long long)r->capture.written);
 	if (r->capture.dropped)

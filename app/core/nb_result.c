@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "nb_frame.h"
-#include "nb_ivq.h"
+#include "nb_queue_iv.h"
 #include "nb_result.h"
 
 int
@@ -99,7 +99,7 @@ nb_interval_release(struct nb_interval *iv)
 	}
 	free(iv->stream_jitter_ns);
 	iv->stream_jitter_ns = NULL;
-	nb_ivq_release(iv);
+	nb_queue_iv_release(iv);
 }
 
 void
@@ -172,7 +172,7 @@ nb_result_add_interval(struct nb_result *r, const struct nb_interval *iv)
 	if (src.stream_jitter_ns != NULL && c.stream_jitter_ns != NULL)
 		memcpy(c.stream_jitter_ns, src.stream_jitter_ns,
 		       n * sizeof(double));
-	if (nb_ivq_copy(&c, &src) != 0 || interval_append(r, &c) != 0) {
+	if (nb_queue_iv_copy(&c, &src) != 0 || interval_append(r, &c) != 0) {
 		nb_interval_release(&c);
 		return -ENOMEM;
 	}
@@ -371,7 +371,7 @@ nb_result_close_intervals(struct nb_result *r)
 			add.nb_streams = n;
 			/* the queue rows of the one before, at zero, to
 			 * take what came after it */
-			if (last != NULL && nb_ivq_copy(&add, last) == 0)
+			if (last != NULL && nb_queue_iv_copy(&add, last) == 0)
 				for (i = 0; i < add.nb_queues; i++) {
 					struct nb_iv_queue *e = &add.queues[i];
 
@@ -414,6 +414,6 @@ nb_result_close_intervals(struct nb_result *r)
 		for (k = 0; k < n && k < last->nb_streams; k++)
 			last->stream_jitter_ns[k] = r->streams[k].jitter_ns;
 	last->jitter_ns = r->sum.jitter_ns;
-	nb_ivq_close(r, last);
+	nb_queue_iv_close(r, last);
 	return appended;
 }

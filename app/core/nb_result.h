@@ -88,7 +88,7 @@ struct nb_interval {
 	uint64_t *stream_lost, *stream_out_of_order, *stream_duplicates;
 	double *stream_jitter_ns;
 	/* [nb_queues] or NULL: the queues of each port with more than one
-	 * (nb_ivq.c) */
+	 * (nb_queue_iv.c) */
 	uint16_t nb_queues;
 	struct nb_iv_queue *queues;
 	/* the busy workers' disturbance in the interval (local tests) */
@@ -131,7 +131,7 @@ struct nb_result {
 	 * counts explain the client's loss, duplicates and reordering) */
 	struct nb_impair_report impair;
 	/* --capture (cfg->capture.active): what went to the file */
-	struct nb_cap_counts capture;
+	struct nb_capture_counts capture;
 	/* was the tester itself disturbed (have_tester: it was measured) */
 	struct nb_tester tester;
 	int have_tester;

@@ -83,4 +83,15 @@ void nb_tester_text(FILE *f, const struct nb_tester *t,
 json_t *nb_tester_json(const struct nb_tester *t,
 		       const struct nb_tester_verdict *v);
 
+/* One reading of the workers' disturbance (stats/nb_tester_read.h). */
+struct nb_tester_sample {
+	uint64_t tsc;
+	uint16_t n;
+	struct {
+		uint64_t run_ns, wait_ns, steal_ns; /* UINT64_MAX: unknown */
+		uint64_t stall_tsc, max_gap;
+		int have_sched;
+	} w[NB_TESTER_MAX];
+};
+
 #endif /* NB_TESTER_H */

@@ -17,7 +17,7 @@
 #include "nb_client_int.h"
 #include "nb_client_report.h"
 #include "nb_replay_load.h"
-#include "nb_peerivs.h"
+#include "nb_peer_iv_io.h"
 #include "nb_suite.h"
 #include "nb_log.h"
 #include "nb_peertest.h"
@@ -108,7 +108,7 @@ on_msg(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
 	}
 	ev = nb_cli_on_msg(&pr->cli, m);
 	if (ev == NB_CLI_E_INTERVAL) {
-		nb_peerivs_put(pr, &m->u.iv);
+		nb_peer_iv_io_put(pr, &m->u.iv);
 		return;
 	}
 	if (ev != NB_CLI_E_NONE) {
@@ -575,7 +575,7 @@ nb_client_main(struct nb_app *app)
 
 	memset(&pr, 0, sizeof(pr));
 	pr.on_msg = on_msg;
-	/* interval lines come from the control lcore (nb_peerivs.c), none
+	/* interval lines come from the control lcore (nb_peer_iv_io.c), none
 	 * with --pingpong; no progress line */
 	app->out.progress = 0;
 	if (cfg->pingpong)

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "nb_client_report.h"
-#include "nb_peerivs.h"
+#include "nb_peer_iv_io.h"
 #include "nb_log.h"
 #include "nb_peer_result.h"
 #include "nb_setup.h"
@@ -344,7 +344,7 @@ nb_client_report(struct nb_peer *pr, const struct nb_ctl_params *p,
 		responder_setup(pr, &rev);
 	}
 	/* the interval rows first, closed against these totals */
-	nb_peerivs_finish(pr, sends ? &fwd : NULL, receives ? &rev : NULL);
+	nb_peer_iv_io_finish(pr, sends ? &fwd : NULL, receives ? &rev : NULL);
 	if (sends)
 		print_result(app, &fwd, "client -> responder:", "forward",
 			     &doc);

@@ -15,7 +15,7 @@
 #include "nb_client_int.h"
 #include "nb_client_report.h"
 #include "nb_log.h"
-#include "nb_peerivs.h"
+#include "nb_peer_iv_io.h"
 #include "nb_peertest.h"
 #include "nb_run.h"
 #include "nb_tcprun.h"
@@ -230,7 +230,7 @@ nb_client_run_test(struct nb_peer *pr, const struct nb_ctl_params *p, int *code)
 			}
 		}
 		if (announced)
-			nb_peerivs_tick(pr);
+			nb_peer_iv_io_tick(pr);
 		if (nb_force_quit)
 			return 1;
 		if (pr->event == NB_CLI_E_ABORT) {
@@ -239,7 +239,7 @@ nb_client_run_test(struct nb_peer *pr, const struct nb_ctl_params *p, int *code)
 		}
 		keepalive(pr, &next_ka);
 		if (test_over(pr, p, tsc, &last_rx, &idle_since)) {
-			nb_peerivs_sample(pr); /* the edge at the end */
+			nb_peer_iv_io_sample(pr); /* the edge at the end */
 			return 0;
 		}
 		if (sends && nb_run_tx_stalled(app, tsc, &seen, &since)) {

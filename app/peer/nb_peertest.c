@@ -12,7 +12,7 @@
 #include "nb_frame.h"
 #include "nb_log.h"
 #include "nb_peer_result.h"
-#include "nb_peerivs.h"
+#include "nb_peer_iv_io.h"
 #include "nb_peertest.h"
 #include "nb_policy.h"
 #include "nb_run.h"
@@ -427,7 +427,7 @@ nb_peertest_arm(struct nb_peer *pr, uint64_t delay_ns)
 		return;
 	}
 	nb_run_arm(pr->app, start);
-	nb_peerivs_start(pr);
+	nb_peer_iv_io_start(pr);
 }
 
 /*
@@ -542,7 +542,7 @@ nb_peertest_stop(struct nb_peer *pr)
 		return;
 	}
 	wait_near_end(pr);
-	nb_peerivs_sample(pr);
+	nb_peer_iv_io_sample(pr);
 	nb_run_drain(app, 1, 0);
 	pr->io.workers_own_rx = 0;
 	ctltx_back(pr);
@@ -568,7 +568,7 @@ nb_peertest_free(struct nb_peer *pr)
 		nb_peertest_stop(pr);
 	nb_tcprun_peer_free(pr->tcp);
 	pr->tcp = NULL;
-	nb_peerivs_free(pr);
+	nb_peer_iv_io_free(pr);
 	nb_run_free(pr->app);
 	free(pr->blob);
 	pr->blob = NULL;

@@ -14,7 +14,7 @@
 #include "nb_log.h"
 #include "nb_port.h"
 #include "nb_peertest.h"
-#include "nb_peerivs.h"
+#include "nb_peer_iv_io.h"
 #include "nb_responder.h"
 #include "nb_rsp_posture.h"
 #include "nb_setup.h"
@@ -539,7 +539,7 @@ act(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
 		if (pr->blob == NULL)
 			break;
 		/* every interval reaches the client before the results */
-		nb_peerivs_flush(pr);
+		nb_peer_iv_io_flush(pr);
 		nb_ctl_msg_init(&r, NB_CTL_RESULTS, pr->session);
 		if (nb_ctl_results_chunk(&r, pr->blob, pr->blob_len,
 					 m->u.rreq.part) == 0)
@@ -644,7 +644,7 @@ nb_responder_main(struct nb_app *app)
 			end_session(&pr, "the client vanished");
 		if (pr.rsp.state == NB_RSP_ARMED ||
 		    pr.rsp.state == NB_RSP_STOPPED)
-			nb_peerivs_tick(&pr);
+			nb_peer_iv_io_tick(&pr);
 		if (pr.rsp.state != NB_RSP_IDLE &&
 		    nb_peer_now(&pr) - pr.opened_ns > max_age_ns(cfg)) {
 			abort_session(&pr, "the session outlived --max-time "

@@ -101,7 +101,7 @@ struct nb_peer {
 	char method[160];
 	uint64_t ctl_tx0, ctl_rx0; /* control frames at the PMD stats reset */
 	int nap_short;		   /* poll faster while a test is set up */
-	/* interval lines (nb_peerivs.c): this end's sampling; the
+	/* interval lines (nb_peer_iv_io.c): this end's sampling; the
 	 * responder's next part to send; the client's store of the
 	 * responder's intervals and how many rows it wrote out */
 	struct nb_sampler sampler;

@@ -11,7 +11,7 @@
 #include <rte_lcore.h>
 
 #include "nb_auth.h"
-#include "nb_caps.h"
+#include "nb_devcaps.h"
 #include "nb_port.h"
 #include "nb_capture.h"
 #include "nb_run.h"
@@ -466,12 +466,36 @@ rx_only_done(const struct nb_app *app)
 	return rte_get_tsc_cycles() >= app->run.end_tsc;
 }
 
+/* A receive-only test's length (the start to the end of the wait,
+ * loop_end) and its frame sizes into app->result. */
+static void
+rx_only_close(struct nb_app *app, uint64_t loop_end, uint64_t hz)
+{
+	const struct nb_run *run = &app->run;
+	unsigned int i, b;
+
+	app->result.rx_only = 1;
+	app->result.rxo_seconds =
+		loop_end > run->measure_tsc
+			? (double)(loop_end - run->measure_tsc) / hz
+			: 0;
+	/* ended by --time: that long (what the last poll turn took on top
+	 * goes into the last interval) */
+	if (!app->result.interrupted && loop_end >= run->end_tsc &&
+	    app->cfg.duration > 0)
+		app->result.rxo_seconds = app->cfg.duration;
+	memset(app->result.rx_sizes, 0, sizeof(app->result.rx_sizes));
+	for (i = 0; i < app->jobs.nb_rx; i++)
+		for (b = 0; b < NB_SIZE_BINS; b++)
+			app->result.rx_sizes[b] += app->jobs.rx[i]->sizes[b];
+}
+
 void
 nb_run_local(struct nb_app *app, int with_stats)
 {
 	struct nb_run *run = &app->run;
 	uint64_t hz = nb_tsc_hz(), seen = 0, since = 0, loop_end;
-	struct nb_selfnoise_sample noise1;
+	struct nb_tester_sample noise1;
 	struct nb_jobs_totals t;
 	unsigned int i;
 	int interrupted = 0;
@@ -495,8 +519,8 @@ nb_run_local(struct nb_app *app, int with_stats)
 				    : (uint64_t)(NB_RUN_START_DELAY_S * hz)));
 	if (nb_run_launch(app, with_stats) != 0)
 		return;
-	nb_selfnoise_wait_tids(&app->jobs);
-	nb_selfnoise_sample(&app->jobs, &app->noise0);
+	nb_tester_read_tids(&app->jobs);
+	nb_tester_read(&app->jobs, &app->noise0);
 	app->noise0_ready = 1;
 	for (nb_jobs_totals(&app->jobs, &t);
 	     app->jobs.nb_tx ? !t.tx_done : !rx_only_done(app);
@@ -521,31 +545,13 @@ nb_run_local(struct nb_app *app, int with_stats)
 	}
 	loop_end = rte_get_tsc_cycles();
 	nb_run_drain(app, 0, 1);
-	nb_selfnoise_sample(&app->jobs, &noise1);
+	nb_tester_read(&app->jobs, &noise1);
 	app->result.interrupted = interrupted || nb_force_quit;
 	nb_run_collect(app);
-	if (app->cfg.rx_only) { /* its length: the start to the end */
-		app->result.rx_only = 1;
-		app->result.rxo_seconds =
-			loop_end > run->measure_tsc
-				? (double)(loop_end - run->measure_tsc) / hz
-				: 0;
-		/* ended by --time: that long (what the last poll turn took
-		 * on top goes into the last interval) */
-		if (!app->result.interrupted && loop_end >= run->end_tsc &&
-		    app->cfg.duration > 0)
-			app->result.rxo_seconds = app->cfg.duration;
-		memset(app->result.rx_sizes, 0, sizeof(app->result.rx_sizes));
-		for (i = 0; i < app->jobs.nb_rx; i++) {
-			unsigned int b;
-
-			for (b = 0; b < NB_SIZE_BINS; b++)
-				app->result.rx_sizes[b] +=
-					app->jobs.rx[i]->sizes[b];
-		}
-	}
+	if (app->cfg.rx_only)
+		rx_only_close(app, loop_end, hz);
 	app->noise0_ready = 0;
-	nb_selfnoise_diff(&app->jobs, &app->noise0, &noise1,
-			  &app->result.tester);
+	nb_tester_read_diff(&app->jobs, &app->noise0, &noise1,
+			    &app->result.tester);
 	app->result.have_tester = 1;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* --capture's writer: see nb_capture.h and worker/nb_cap.h. */
+/* --capture's writer: see nb_capture.h and worker/nb_capture_tap.h. */
 #include <errno.h>
 #include <pcap/pcap.h>
 #include <pthread.h>
@@ -13,7 +13,7 @@
 #include <rte_mbuf.h>
 #include <rte_ring.h>
 
-#include "nb_cap.h"
+#include "nb_capture_tap.h"
 #include "nb_capture.h"
 #include "nb_port.h"
 #include "nb_tsc.h"
@@ -26,7 +26,7 @@
 #define CAP_BURST 64
 
 static struct {
-	struct nb_capspec spec;
+	struct nb_capture_spec spec;
 	pcap_t *pcap;
 	pcap_dumper_t *dump;
 	struct nb_capture cap;
@@ -41,7 +41,7 @@ static struct {
 } w;
 
 int
-nb_capture_open(const struct nb_capspec *spec, char *err, size_t errlen)
+nb_capture_open(const struct nb_capture_spec *spec, char *err, size_t errlen)
 {
 	w.spec = *spec;
 	w.pcap = pcap_open_dead_with_tstamp_precision(
@@ -65,7 +65,7 @@ nb_capture_open(const struct nb_capspec *spec, char *err, size_t errlen)
 static void
 write_one(struct rte_mbuf *x)
 {
-	const struct nb_cap_meta *meta = rte_mbuf_to_priv(x);
+	const struct nb_capture_meta *meta = rte_mbuf_to_priv(x);
 	uint64_t hz = nb_tsc_hz(), ns;
 	struct pcap_pkthdr h;
 	const void *data;
@@ -139,8 +139,8 @@ nb_capture_start(char *err, size_t errlen)
 	w.cap.every = w.spec.every;
 	w.cap.snaplen = w.spec.snaplen;
 	w.cap.pool = nb_copy_pool_create("nb_capture", CAP_POOL,
-					 sizeof(struct nb_cap_meta), CAP_ROOM,
-					 (int)rte_socket_id());
+					 sizeof(struct nb_capture_meta),
+					 CAP_ROOM, (int)rte_socket_id());
 	w.cap.ring = rte_ring_create("nb_capture", CAP_RING,
 				     (int)rte_socket_id(), RING_F_SC_DEQ);
 	if (w.cap.pool == NULL || w.cap.ring == NULL) {
@@ -174,7 +174,7 @@ nb_capture_start(char *err, size_t errlen)
 }
 
 static void
-counts(const struct nb_jobs *js, struct nb_cap_counts *c)
+counts(const struct nb_jobs *js, struct nb_capture_counts *c)
 {
 	unsigned int i;
 
@@ -188,7 +188,7 @@ counts(const struct nb_jobs *js, struct nb_cap_counts *c)
 }
 
 void
-nb_capture_sync(const struct nb_jobs *js, struct nb_cap_counts *c)
+nb_capture_sync(const struct nb_jobs *js, struct nb_capture_counts *c)
 {
 	uint64_t end = rte_get_tsc_cycles() + rte_get_tsc_hz() / 5;
 	const struct timespec nap = {0, 1000000};
@@ -200,7 +200,7 @@ nb_capture_sync(const struct nb_jobs *js, struct nb_cap_counts *c)
 }
 
 void
-nb_capture_close(const struct nb_jobs *js, struct nb_cap_counts *c)
+nb_capture_close(const struct nb_jobs *js, struct nb_capture_counts *c)
 {
 	memset(c, 0, sizeof(*c));
 	if (w.dump == NULL)

@@ -11,11 +11,12 @@
 
 #include <stddef.h>
 
-#include "nb_capspec.h"
+#include "nb_capture_spec.h"
 #include "nb_jobs.h"
 
 /* Create FILE (before EAL); -errno with err set. */
-int nb_capture_open(const struct nb_capspec *spec, char *err, size_t errlen);
+int nb_capture_open(const struct nb_capture_spec *spec, char *err,
+		    size_t errlen);
 /*
  * After EAL: the pool, the ring and the writer thread.  Returns what
  * receive jobs copy to (nb_jobs.cap), or NULL with err set; NULL and no
@@ -27,8 +28,8 @@ struct nb_capture *nb_capture_start(char *err, size_t errlen);
  * session) until the writer has written what they handed over, then the counts
  * so far.
  */
-void nb_capture_sync(const struct nb_jobs *js, struct nb_cap_counts *c);
+void nb_capture_sync(const struct nb_jobs *js, struct nb_capture_counts *c);
 /* Stop the writer, write what is left, close the file; the counts. */
-void nb_capture_close(const struct nb_jobs *js, struct nb_cap_counts *c);
+void nb_capture_close(const struct nb_jobs *js, struct nb_capture_counts *c);
 
 #endif /* NB_CAPTURE_H */

@@ -103,6 +103,25 @@ record_tester(struct nb_interval *iv, const struct nb_tester *t)
 	iv->nb_tester = t->n;
 }
 
+/* A receive-only test's interval: every frame the ports took in. */
+static void
+record_rx_only(struct nb_interval *iv, const struct nb_counts *now,
+	       const struct nb_counts *prev)
+{
+	uint16_t i;
+
+	iv->rx_only = 1;
+	for (i = 0; i < now->nb_ports; i++) {
+		int same = i < prev->nb_ports &&
+			   prev->ports[i].port_id == now->ports[i].port_id;
+
+		iv->all_rx_pkts += delta(now->ports[i].rx_pkts,
+					 same ? prev->ports[i].rx_pkts : 0);
+		iv->all_rx_bytes += delta(now->ports[i].rx_bytes,
+					  same ? prev->ports[i].rx_bytes : 0);
+	}
+}
+
 static void
 record(struct nb_app *app, const struct nb_counts *now,
        const struct nb_counts *prev, double t0, double t1, int omitted,
@@ -124,23 +143,8 @@ record(struct nb_app *app, const struct nb_counts *now,
 	if (app->cfg.mode != NB_MODE_CLIENT &&
 	    app->cfg.mode != NB_MODE_RESPONDER)
 		record_queues(&iv, now, prev);
-	if (app->cfg.rx_only) {
-		uint16_t i;
-
-		iv.rx_only = 1;
-		for (i = 0; i < now->nb_ports; i++) {
-			int same =
-				i < prev->nb_ports &&
-				prev->ports[i].port_id == now->ports[i].port_id;
-
-			iv.all_rx_pkts +=
-				delta(now->ports[i].rx_pkts,
-				      same ? prev->ports[i].rx_pkts : 0);
-			iv.all_rx_bytes +=
-				delta(now->ports[i].rx_bytes,
-				      same ? prev->ports[i].rx_bytes : 0);
-		}
-	}
+	if (app->cfg.rx_only)
+		record_rx_only(&iv, now, prev);
 	if (omitted) {
 		iv.tx_pkts = now->tx_warm_pkts - prev->tx_warm_pkts;
 		iv.tx_bytes = now->tx_warm_bytes - prev->tx_warm_bytes;
@@ -259,8 +263,8 @@ nb_sampler_init(struct nb_sampler *s, const struct nb_app *app)
 		return -ENOMEM;
 	}
 	s->step = (uint64_t)(s->secs * s->hz);
-	nb_selfnoise_wait_tids(&app->jobs);
-	nb_selfnoise_sample(&app->jobs, &s->noise);
+	nb_tester_read_tids(&app->jobs);
+	nb_tester_read(&app->jobs, &s->noise);
 	/* tick k is base + k steps, rounded once (not k truncated steps
 	 * added up): interval edges fall on whole multiples of --interval */
 	s->omitted = run->measure_tsc > run->start_tsc;
@@ -275,13 +279,13 @@ void
 nb_sampler_step(struct nb_sampler *s, struct nb_app *app, int emit)
 {
 	const struct nb_run *run = &app->run;
-	struct nb_selfnoise_sample noise;
+	struct nb_tester_sample noise;
 	struct nb_tester tester;
 	struct nb_counts t;
 
 	nb_jobs_read(&app->jobs, &s->cur);
-	nb_selfnoise_sample(&app->jobs, &noise);
-	nb_selfnoise_diff(&app->jobs, &s->noise, &noise, &tester);
+	nb_tester_read(&app->jobs, &noise);
+	nb_tester_read_diff(&app->jobs, &s->noise, &noise, &tester);
 	s->noise = noise;
 	if (s->lines)
 		record(app, &s->cur, &s->prev,
@@ -351,7 +355,7 @@ nb_stats_main(void *arg)
 	    nb_sampler_init(&s, app) == 0) {
 		/* the workers' disturbance counts from the start */
 		sleep_until(s.base, s.hz, &app->stats_stop);
-		nb_selfnoise_sample(&app->jobs, &s.noise);
+		nb_tester_read(&app->jobs, &s.noise);
 		while (!app->stats_stop && !s.done) {
 			sleep_until(s.tick, s.hz, &app->stats_stop);
 			if (app->stats_stop)

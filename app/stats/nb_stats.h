@@ -9,7 +9,7 @@
 #define NB_STATS_H
 
 #include "nb_app.h"
-#include "nb_selfnoise.h"
+#include "nb_tester_read.h"
 
 /*
  * The interval clock of a test, for the stats lcore and for a control
@@ -21,7 +21,7 @@
  */
 struct nb_sampler {
 	struct nb_counts cur, prev;
-	struct nb_selfnoise_sample noise; /* at the last edge */
+	struct nb_tester_sample noise; /* at the last edge */
 	struct nb_hist *tmp;
 	uint64_t hz, step, tick, base, last, k;
 	double secs;

@@ -349,7 +349,7 @@ static int
 tel_tester(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	struct nb_app *app = tel_app;
-	struct nb_selfnoise_sample now;
+	struct nb_tester_sample now;
 	struct nb_tester t;
 	uint16_t i;
 
@@ -361,8 +361,8 @@ tel_tester(const char *cmd, const char *params, struct rte_tel_data *d)
 		tel_leave();
 		return 0;
 	}
-	nb_selfnoise_sample(&app->jobs, &now);
-	nb_selfnoise_diff(&app->jobs, &app->noise0, &now, &t);
+	nb_tester_read(&app->jobs, &now);
+	nb_tester_read_diff(&app->jobs, &app->noise0, &now, &t);
 	tel_leave();
 	rte_tel_data_add_dict_u64(d, "seconds_ms",
 				  (uint64_t)(t.wall_s * 1000.0));

@@ -16,7 +16,7 @@
 #include <rte_malloc.h>
 #include <rte_mbuf.h>
 
-#include "nb_caps.h"
+#include "nb_devcaps.h"
 #include "nb_jobs.h"
 #include "nb_tester.h"
 #include "nb_port.h"

@@ -65,8 +65,8 @@ nb_src_alt(const struct nb_rxjob *j, uint8_t *p, enum nb_frame_kind kind)
 /* --capture: copy every Nth frame of the burst for the writer (slow path:
  * called once per burst, only when capturing). */
 static __rte_noinline void
-nb_cap_burst(struct nb_capjob *c, struct rte_mbuf **pkts, uint16_t n,
-	     uint64_t tsc)
+nb_capture_tap_burst(struct nb_capjob *c, struct rte_mbuf **pkts, uint16_t n,
+		     uint64_t tsc)
 {
 	const struct nb_capture *cap = c->cap;
 	struct rte_mbuf *cp[64];
@@ -76,7 +76,7 @@ nb_cap_burst(struct nb_capjob *c, struct rte_mbuf **pkts, uint16_t n,
 		return;
 	for (i = 0; i < n && k < RTE_DIM(cp); i++) {
 		struct rte_mbuf *x;
-		struct nb_cap_meta *meta;
+		struct nb_capture_meta *meta;
 
 		if (--c->left != 0)
 			continue;
@@ -241,7 +241,7 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now,
 	now_ns = nb_clock_ns(&run->clock, now);
 	rx_ns = (now_ns + (uint64_t)run->rx_offset_ns) & NB_SEQ_MASK;
 	if (unlikely(j->cap.cap != NULL))
-		nb_cap_burst(&j->cap, pkts, n, now);
+		nb_capture_tap_burst(&j->cap, pkts, n, now);
 	for (i = 0; i < n && i < NB_PREFETCH_AHEAD; i++)
 		rte_prefetch0(rte_pktmbuf_mtod(pkts[i], void *));
 	for (i = 0; i < n; i++) {

@@ -16,7 +16,7 @@
 #include <rte_mempool.h>
 #include <rte_ring.h>
 
-#include "nb_cap.h"
+#include "nb_capture_tap.h"
 #include "nb_clock.h"
 #include "nb_frame.h"
 #include "nb_gap.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Unit tests for --capture's specification (app/core/nb_capspec.c): the
+ * Unit tests for --capture's specification (app/core/nb_capture_spec.c): the
  * file name, every=, count=, snaplen=, their bounds, and the text the
  * report prints.
  */
@@ -16,16 +16,17 @@
 
 #include "nb_test_util.h"
 
-#include "nb_capspec.h"
+#include "nb_capture_spec.h"
 
 static void
 test_defaults(void **state)
 {
-	struct nb_capspec c;
+	struct nb_capture_spec c;
 	char why[200] = "";
 
 	(void)state;
-	assert_int_equal(nb_capspec_parse("rx.pcap", &c, why, sizeof(why)), 0);
+	assert_int_equal(nb_capture_spec_parse("rx.pcap", &c, why, sizeof(why)),
+			 0);
 	assert_true(c.active);
 	assert_string_equal(c.path, "rx.pcap");
 	assert_int_equal(c.every, 1);
@@ -36,21 +37,22 @@ test_defaults(void **state)
 static void
 test_keys(void **state)
 {
-	struct nb_capspec c;
+	struct nb_capture_spec c;
 	char why[200] = "";
 
 	(void)state;
-	assert_int_equal(nb_capspec_parse("/tmp/a b.pcap,every=10,count=2K,"
-					  "snaplen=128",
-					  &c, why, sizeof(why)),
-			 0);
+	assert_int_equal(
+		nb_capture_spec_parse("/tmp/a b.pcap,every=10,count=2K,"
+				      "snaplen=128",
+				      &c, why, sizeof(why)),
+		0);
 	assert_string_equal(c.path, "/tmp/a b.pcap");
 	assert_int_equal(c.every, 10);
 	assert_int_equal(c.count, 2000);
 	assert_int_equal(c.snaplen, 128);
 	/* any order; a key given twice: the last one */
-	assert_int_equal(nb_capspec_parse("x,snaplen=14,every=1,every=3", &c,
-					  why, sizeof(why)),
+	assert_int_equal(nb_capture_spec_parse("x,snaplen=14,every=1,every=3",
+					       &c, why, sizeof(why)),
 			 0);
 	assert_int_equal(c.every, 3);
 	assert_int_equal(c.snaplen, 14);
@@ -59,11 +61,11 @@ test_keys(void **state)
 static void
 refused(const char *spec, const char *says)
 {
-	struct nb_capspec c;
+	struct nb_capture_spec c;
 	char why[200] = "";
 
 	memset(&c, 0x5a, sizeof(c));
-	if (nb_capspec_parse(spec, &c, why, sizeof(why)) != -EINVAL)
+	if (nb_capture_spec_parse(spec, &c, why, sizeof(why)) != -EINVAL)
 		fail_msg("'%s' was taken", spec);
 	if (strstr(why, says) == NULL)
 		fail_msg("'%s': '%s' does not say '%s'", spec, why, says);
@@ -98,27 +100,27 @@ test_refused(void **state)
 static void
 test_text(void **state)
 {
-	struct nb_capspec c;
+	struct nb_capture_spec c;
 	char why[200], buf[400];
 
 	(void)state;
-	nb_capspec_parse("rx.pcap", &c, why, sizeof(why));
-	nb_capspec_text(&c, buf, sizeof(buf));
+	nb_capture_spec_parse("rx.pcap", &c, why, sizeof(why));
+	nb_capture_spec_text(&c, buf, sizeof(buf));
 	assert_string_equal(buf, "rx.pcap (every frame, whole frames)");
-	nb_capspec_parse("rx.pcap,every=2,snaplen=64,count=100", &c, why,
-			 sizeof(why));
-	nb_capspec_text(&c, buf, sizeof(buf));
+	nb_capture_spec_parse("rx.pcap,every=2,snaplen=64,count=100", &c, why,
+			      sizeof(why));
+	nb_capture_spec_text(&c, buf, sizeof(buf));
 	assert_string_equal(
 		buf, "rx.pcap (every 2nd frame, first 64 bytes, at most 100 "
 		     "frames)");
-	nb_capspec_parse("r,every=11", &c, why, sizeof(why));
-	nb_capspec_text(&c, buf, sizeof(buf));
+	nb_capture_spec_parse("r,every=11", &c, why, sizeof(why));
+	nb_capture_spec_text(&c, buf, sizeof(buf));
 	assert_string_equal(buf, "r (every 11th frame, whole frames)");
-	nb_capspec_parse("r,every=21", &c, why, sizeof(why));
-	nb_capspec_text(&c, buf, sizeof(buf));
+	nb_capture_spec_parse("r,every=21", &c, why, sizeof(why));
+	nb_capture_spec_text(&c, buf, sizeof(buf));
 	assert_string_equal(buf, "r (every 21st frame, whole frames)");
-	nb_capspec_parse("r,every=113", &c, why, sizeof(why));
-	nb_capspec_text(&c, buf, sizeof(buf));
+	nb_capture_spec_parse("r,every=113", &c, why, sizeof(why));
+	nb_capture_spec_text(&c, buf, sizeof(buf));
 	assert_string_equal(buf, "r (every 113th frame, whole frames)");
 }
 

@@ -17,7 +17,7 @@
 #include "nb_plan.h"
 #include "nb_port.h"
 #include "nb_result.h"
-#include "nb_selfnoise.h"
+#include "nb_tester.h"
 #include "nb_worker.h"
 
 struct nb_app {
@@ -59,7 +59,7 @@ struct nb_app {
 	struct nb_cpu_usage cpu_mark; /* CPU times when the test was armed */
 	/* the workers' disturbance when the local test started (ready set
 	 * once it is read: telemetry's /nbench/tester counts from it) */
-	struct nb_selfnoise_sample noise0;
+	struct nb_tester_sample noise0;
 	volatile int noise0_ready;
 };
 

@@ -4,8 +4,8 @@
  * mbuf side of a NIC-filled checksum, and the port settings a user asks
  * for (--flow-control, --link-speed, --mtu).
  */
-#ifndef NB_CAPS_H
-#define NB_CAPS_H
+#ifndef NB_DEVCAPS_H
+#define NB_DEVCAPS_H
 
 #include <stdint.h>
 
@@ -22,8 +22,8 @@ void nb_port_caps(uint16_t port_id, const struct rte_eth_dev_info *info,
 /* The TX checksum offloads to enable at configure: each L4 one the jobs
  * would use for that protocol (a responder learns each test's protocol
  * later), none for --tx-checksum sw or where auto keeps software. */
-uint64_t nb_caps_tx_offloads(const struct nb_dev_caps *c,
-			     enum nb_csum_mode mode);
+uint64_t nb_devcaps_tx_offloads(const struct nb_dev_caps *c,
+				enum nb_csum_mode mode);
 
 /* Make t's frames NIC-checksummed: nb_tmpl_l4_csum_hw() and the mbuf's
  * ol_flags / l2_len / l3_len for it. */
@@ -49,4 +49,4 @@ int nb_portset_fc(uint16_t port_id, const char *driver, enum nb_fc_mode want,
  * driver has no limiter). */
 int nb_port_queue_rate(uint16_t port_id, uint16_t q, uint32_t mbps);
 
-#endif /* NB_CAPS_H */
+#endif /* NB_DEVCAPS_H */

@@ -3,8 +3,8 @@
  * --capture FILE[,every=N][,count=N][,snaplen=B]: what the receivers take
  * in, written to a pcap file off the hot path.  Parsing and its text only.
  */
-#ifndef NB_CAPSPEC_H
-#define NB_CAPSPEC_H
+#ifndef NB_CAPTURE_SPEC_H
+#define NB_CAPTURE_SPEC_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -12,7 +12,7 @@
 #define NB_CAP_SNAPLEN_MAX 65535u
 #define NB_CAP_SNAPLEN_MIN 14u /* an Ethernet header */
 
-struct nb_capspec {
+struct nb_capture_spec {
 	int active;
 	char path[256];
 	uint32_t every;	  /* every Nth frame a receiver takes in [1] */
@@ -21,17 +21,18 @@ struct nb_capspec {
 };
 
 /* What a capture did (the report's and the JSON's "capture"). */
-struct nb_cap_counts {
+struct nb_capture_counts {
 	uint64_t taken;	  /* copies the receivers handed to the writer */
 	uint64_t written; /* frames written to the file */
 	uint64_t dropped; /* copies the pool or the writer's ring refused */
 };
 
 /* 0, or -EINVAL with why set. */
-int nb_capspec_parse(const char *s, struct nb_capspec *out, char *why,
-		     size_t whylen);
+int nb_capture_spec_parse(const char *s, struct nb_capture_spec *out, char *why,
+			  size_t whylen);
 /* "FILE (every frame, whole frames)" / "FILE (every 10th frame, first
  * 128 bytes, at most 1000 frames)" */
-void nb_capspec_text(const struct nb_capspec *c, char *buf, size_t len);
+void nb_capture_spec_text(const struct nb_capture_spec *c, char *buf,
+			  size_t len);
 
-#endif /* NB_CAPSPEC_H */
+#endif /* NB_CAPTURE_SPEC_H */

@@ -6,10 +6,10 @@
 #include <jansson.h>
 
 #include "nb_frame.h"
-#include "nb_ivq.h"
+#include "nb_queue_iv.h"
 
 int
-nb_ivq_copy(struct nb_interval *dst, const struct nb_interval *src)
+nb_queue_iv_copy(struct nb_interval *dst, const struct nb_interval *src)
 {
 	dst->queues = NULL;
 	dst->nb_queues = 0;
@@ -24,7 +24,7 @@ nb_ivq_copy(struct nb_interval *dst, const struct nb_interval *src)
 }
 
 void
-nb_ivq_release(struct nb_interval *iv)
+nb_queue_iv_release(struct nb_interval *iv)
 {
 	free(iv->queues);
 	iv->queues = NULL;
@@ -49,7 +49,7 @@ plus(uint64_t v, int64_t d)
 }
 
 void
-nb_ivq_close(struct nb_result *r, struct nb_interval *last)
+nb_queue_iv_close(struct nb_result *r, struct nb_interval *last)
 {
 	uint16_t i, q;
 	uint32_t k;
@@ -89,8 +89,8 @@ nb_ivq_close(struct nb_result *r, struct nb_interval *last)
 }
 
 void
-nb_ivq_port_sums(const struct nb_interval *iv, uint16_t port, uint64_t *tx,
-		 uint64_t *rx)
+nb_queue_iv_port_sums(const struct nb_interval *iv, uint16_t port, uint64_t *tx,
+		      uint64_t *rx)
 {
 	uint16_t i;
 
@@ -103,7 +103,7 @@ nb_ivq_port_sums(const struct nb_interval *iv, uint16_t port, uint64_t *tx,
 }
 
 double
-nb_ivq_share(uint64_t a, uint64_t b)
+nb_queue_iv_share(uint64_t a, uint64_t b)
 {
 	return b ? 100.0 * (double)a / (double)b : 0.0;
 }
@@ -115,7 +115,7 @@ per_sec(double v, double secs)
 }
 
 json_t *
-nb_ivq_json(const struct nb_interval *iv)
+nb_queue_iv_json(const struct nb_interval *iv)
 {
 	json_t *arr = json_array();
 	double secs = iv->end - iv->start;
@@ -125,7 +125,7 @@ nb_ivq_json(const struct nb_interval *iv)
 		const struct nb_iv_queue *e = &iv->queues[i];
 		uint64_t tx, rx;
 
-		nb_ivq_port_sums(iv, e->port, &tx, &rx);
+		nb_queue_iv_port_sums(iv, e->port, &tx, &rx);
 		json_array_append_new(
 			arr,
 			json_pack(
@@ -137,9 +137,9 @@ nb_ivq_json(const struct nb_interval *iv)
 				"tool_rx_packets", (json_int_t)e->rx_pkts,
 				"tool_rx_bytes", (json_int_t)e->rx_bytes,
 				"tx_share_percent",
-				nb_ivq_share(e->tx_pkts, tx),
+				nb_queue_iv_share(e->tx_pkts, tx),
 				"rx_share_percent",
-				nb_ivq_share(e->rx_pkts, rx),
+				nb_queue_iv_share(e->rx_pkts, rx),
 				"tx_bits_per_second",
 				per_sec(e->tx_bytes * 8.0, secs),
 				"rx_bits_per_second",

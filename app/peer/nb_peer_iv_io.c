@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Interval lines in peer mode (see nb_peerivs.h). */
+/* Interval lines in peer mode (see nb_peer_iv_io.h). */
 #include <rte_cycles.h>
 
 #include "nb_log.h"
 #include "nb_peer_iv.h"
-#include "nb_peerivs.h"
+#include "nb_peer_iv_io.h"
 
 /* The directions of the test, as this client sees them. */
 static int
@@ -27,7 +27,7 @@ rev_tag(const struct nb_peer *pr)
 }
 
 void
-nb_peerivs_start(struct nb_peer *pr)
+nb_peer_iv_io_start(struct nb_peer *pr)
 {
 	struct nb_app *app = pr->app;
 
@@ -104,7 +104,7 @@ show_whole(struct nb_peer *pr)
 }
 
 void
-nb_peerivs_sample(struct nb_peer *pr)
+nb_peer_iv_io_sample(struct nb_peer *pr)
 {
 	if (pr->sampling && pr->test_ready && !pr->sampler.done &&
 	    rte_get_tsc_cycles() >= pr->sampler.tick)
@@ -112,11 +112,11 @@ nb_peerivs_sample(struct nb_peer *pr)
 }
 
 void
-nb_peerivs_tick(struct nb_peer *pr)
+nb_peer_iv_io_tick(struct nb_peer *pr)
 {
 	if (!pr->sampling)
 		return;
-	nb_peerivs_sample(pr);
+	nb_peer_iv_io_sample(pr);
 	if (pr->client)
 		show_whole(pr);
 	else
@@ -124,14 +124,14 @@ nb_peerivs_tick(struct nb_peer *pr)
 }
 
 void
-nb_peerivs_flush(struct nb_peer *pr)
+nb_peer_iv_io_flush(struct nb_peer *pr)
 {
 	if (pr->sampling && !pr->client)
 		send_parts(pr, 1);
 }
 
 void
-nb_peerivs_put(struct nb_peer *pr, const struct nb_ctl_interval *v)
+nb_peer_iv_io_put(struct nb_peer *pr, const struct nb_ctl_interval *v)
 {
 	int ret;
 
@@ -170,8 +170,8 @@ collect(struct nb_peer *pr, struct nb_result *res, int fwd)
 }
 
 void
-nb_peerivs_finish(struct nb_peer *pr, struct nb_result *fwd,
-		  struct nb_result *rev)
+nb_peer_iv_io_finish(struct nb_peer *pr, struct nb_result *fwd,
+		     struct nb_result *rev)
 {
 	struct nb_app *app = pr->app;
 	uint32_t k, n = 0;
@@ -203,7 +203,7 @@ nb_peerivs_finish(struct nb_peer *pr, struct nb_result *fwd,
 }
 
 void
-nb_peerivs_free(struct nb_peer *pr)
+nb_peer_iv_io_free(struct nb_peer *pr)
 {
 	if (pr->sampling)
 		nb_sampler_free(&pr->sampler);

@@ -5,10 +5,10 @@
  * the writer through one MP/SC ring, once per burst.  A copy the pool or
  * the ring cannot take is counted (cap_dropped) and forgotten: the worker
  * never waits for the writer.  The frames themselves go on as before.
- * (The copying is nb_cap_burst() in nb_sink.h.)
+ * (The copying is nb_capture_tap_burst() in nb_sink.h.)
  */
-#ifndef NB_CAP_H
-#define NB_CAP_H
+#ifndef NB_CAPTURE_TAP_H
+#define NB_CAPTURE_TAP_H
 
 #include <stdint.h>
 
@@ -16,7 +16,7 @@
 #include <rte_ring.h>
 
 /* What the writer needs of each copy, in the copy's private area. */
-struct nb_cap_meta {
+struct nb_capture_meta {
 	uint64_t tsc;	   /* when the burst was taken in */
 	uint32_t orig_len; /* the frame's length before snaplen */
 };
@@ -24,7 +24,7 @@ struct nb_cap_meta {
 struct nb_capture {
 	/* set up before any worker runs, then only read by workers */
 	struct rte_ring *ring;	  /* copies, to the writer (MP/SC) */
-	struct rte_mempool *pool; /* copies; private area nb_cap_meta */
+	struct rte_mempool *pool; /* copies; private area nb_capture_meta */
 	uint32_t every, snaplen;
 	volatile int full; /* count= reached: workers copy no more */
 };
@@ -37,4 +37,4 @@ struct nb_capjob {
 	uint64_t dropped;	/* copies the pool or ring could not take */
 };
 
-#endif /* NB_CAP_H */
+#endif /* NB_CAPTURE_TAP_H */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Unit tests for the per-queue interval rows (app/core/nb_ivq.c). */
+/* Unit tests for the per-queue interval rows (app/core/nb_queue_iv.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,7 +11,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "nb_ivq.h"
+#include "nb_queue_iv.h"
 
 static struct nb_iv_queue rows0[] = {
 	{3, 0, 100, 6400, 90, 5760},
@@ -28,16 +28,16 @@ test_copy(void **state)
 	memset(&a, 0, sizeof(a));
 	a.queues = rows0;
 	a.nb_queues = 2;
-	assert_int_equal(nb_ivq_copy(&b, &a), 0);
+	assert_int_equal(nb_queue_iv_copy(&b, &a), 0);
 	assert_int_equal(b.nb_queues, 2);
 	assert_ptr_not_equal(b.queues, a.queues);
 	assert_memory_equal(b.queues, rows0, sizeof(rows0));
-	nb_ivq_release(&b);
+	nb_queue_iv_release(&b);
 	assert_null(b.queues);
 	assert_int_equal(b.nb_queues, 0);
 	a.queues = NULL;
 	a.nb_queues = 0;
-	assert_int_equal(nb_ivq_copy(&b, &a), 0);
+	assert_int_equal(nb_queue_iv_copy(&b, &a), 0);
 	assert_null(b.queues);
 }
 
@@ -55,9 +55,9 @@ test_close_folds_the_rest(void **state)
 	memset(iv, 0, sizeof(iv));
 	for (q = 0; q < 2; q++) {
 		assert_int_equal(
-			nb_ivq_copy(&iv[q],
-				    &(struct nb_interval){.queues = rows0,
-							  .nb_queues = 2}),
+			nb_queue_iv_copy(&iv[q],
+					 &(struct nb_interval){.queues = rows0,
+							       .nb_queues = 2}),
 			0);
 	}
 	r->intervals = iv;
@@ -75,7 +75,7 @@ test_close_folds_the_rest(void **state)
 	p->q_tx_bytes[1] = 38400;
 	p->q_rx_pkts[1] = 620 + 1;
 	p->q_rx_bytes[1] = 39680 + 64;
-	nb_ivq_close(r, &iv[1]);
+	nb_queue_iv_close(r, &iv[1]);
 	/* the first interval is left as it was */
 	assert_memory_equal(iv[0].queues, rows0, sizeof(rows0));
 	assert_int_equal(iv[1].queues[0].tx_pkts, 107);
@@ -86,10 +86,10 @@ test_close_folds_the_rest(void **state)
 	assert_int_equal(iv[1].queues[1].rx_pkts, 311);
 	assert_int_equal(iv[1].queues[1].rx_bytes, 19840 + 64);
 	/* a second close changes nothing: the sums match now */
-	nb_ivq_close(r, &iv[1]);
+	nb_queue_iv_close(r, &iv[1]);
 	assert_int_equal(iv[1].queues[0].tx_pkts, 107);
-	nb_ivq_release(&iv[0]);
-	nb_ivq_release(&iv[1]);
+	nb_queue_iv_release(&iv[0]);
+	nb_queue_iv_release(&iv[1]);
 	free(r);
 }
 
@@ -106,7 +106,7 @@ test_json(void **state)
 	iv.end = 1.5;
 	iv.queues = rows0;
 	iv.nb_queues = 2;
-	a = nb_ivq_json(&iv);
+	a = nb_queue_iv_json(&iv);
 	assert_int_equal(json_array_size(a), 2);
 	e = json_array_get(a, 1);
 	assert_int_equal(json_integer_value(json_object_get(e, "port")), 3);
@@ -124,7 +124,7 @@ test_json(void **state)
 		(19840 + 310 * 20) * 8 / 0.5);
 	assert_true(json_real_value(json_object_get(e, "rx_pps")) == 310 / 0.5);
 	json_decref(a);
-	assert_true(nb_ivq_share(1, 0) == 0.0);
+	assert_true(nb_queue_iv_share(1, 0) == 0.0);
 }
 
 int

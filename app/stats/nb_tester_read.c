@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The tester's own disturbance, read: see nb_selfnoise.h. */
+/* The tester's own disturbance, read: see nb_tester_read.h. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,7 +9,7 @@
 #include <rte_cycles.h>
 #include <rte_lcore.h>
 
-#include "nb_selfnoise.h"
+#include "nb_tester_read.h"
 
 /* The workers that run a loop, in order (idle ones are left out). */
 #define FOREACH_BUSY(js, i, w)                                                 \
@@ -17,7 +17,7 @@
 		if (((w) = (js)->workers[(i)])->engine != NULL)
 
 void
-nb_selfnoise_wait_tids(const struct nb_jobs *js)
+nb_tester_read_tids(const struct nb_jobs *js)
 {
 	uint64_t end = rte_get_tsc_cycles() + rte_get_tsc_hz();
 	const struct nb_worker *w;
@@ -97,7 +97,7 @@ read_steal(unsigned int cpu)
 }
 
 void
-nb_selfnoise_sample(const struct nb_jobs *js, struct nb_selfnoise_sample *s)
+nb_tester_read(const struct nb_jobs *js, struct nb_tester_sample *s)
 {
 	const struct nb_worker *w;
 	unsigned int i;
@@ -144,8 +144,8 @@ role(const struct nb_worker *w, char *buf, size_t len)
 }
 
 void
-nb_selfnoise_diff(const struct nb_jobs *js, const struct nb_selfnoise_sample *a,
-		  const struct nb_selfnoise_sample *b, struct nb_tester *t)
+nb_tester_read_diff(const struct nb_jobs *js, const struct nb_tester_sample *a,
+		    const struct nb_tester_sample *b, struct nb_tester *t)
 {
 	double ns_per_tsc = 1e9 / (double)rte_get_tsc_hz();
 	const struct nb_worker *w;

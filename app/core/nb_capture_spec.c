@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* --capture's specification: see nb_capspec.h. */
+/* --capture's specification: see nb_capture_spec.h. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "nb_capspec.h"
+#include "nb_capture_spec.h"
 #include "nb_units.h"
 
 #define WHY(...) snprintf(why, whylen, __VA_ARGS__)
 
 static int
-key_value(struct nb_capspec *c, const char *k, const char *v, char *why,
+key_value(struct nb_capture_spec *c, const char *k, const char *v, char *why,
 	  size_t whylen)
 {
 	if (strcmp(k, "every") == 0) {
@@ -47,10 +47,10 @@ key_value(struct nb_capspec *c, const char *k, const char *v, char *why,
 }
 
 int
-nb_capspec_parse(const char *s, struct nb_capspec *out, char *why,
-		 size_t whylen)
+nb_capture_spec_parse(const char *s, struct nb_capture_spec *out, char *why,
+		      size_t whylen)
 {
-	struct nb_capspec c;
+	struct nb_capture_spec c;
 	char buf[512], *tok, *save = NULL, *comma;
 	size_t plen;
 
@@ -118,7 +118,7 @@ ordinal(uint32_t n)
 }
 
 void
-nb_capspec_text(const struct nb_capspec *c, char *buf, size_t len)
+nb_capture_spec_text(const struct nb_capture_spec *c, char *buf, size_t len)
 {
 	char every[48], snap[48], count[48];
 

@@ -6,7 +6,7 @@
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
-#include "nb_caps.h"
+#include "nb_devcaps.h"
 #include "nb_drivers.h"
 
 void
@@ -49,7 +49,7 @@ nb_port_caps(uint16_t port_id, const struct rte_eth_dev_info *info,
 }
 
 uint64_t
-nb_caps_tx_offloads(const struct nb_dev_caps *c, enum nb_csum_mode mode)
+nb_devcaps_tx_offloads(const struct nb_dev_caps *c, enum nb_csum_mode mode)
 {
 	uint64_t o = 0;
 
