@@ -18,7 +18,9 @@
 #include <rte_cycles.h>
 #include <rte_telemetry.h>
 
+#include "nb_tcp_engine.h"
 #include "nb_telemetry.h"
+#include "nb_tester_read.h"
 #include "nb_tsc.h"
 
 #define TEL_MAX_STREAMS 32 /* /nbench/streams without an id lists these */
@@ -79,7 +81,9 @@ mode_name(enum nb_mode m)
 	}
 }
 
-/* What the run is doing now, from its times (jobs are live). */
+/* What the run is doing now, from its times (jobs are live).  A --tcp
+ * test has no open-loop sender: it runs until its senders are told to
+ * close. */
 static const char *
 run_state(const struct nb_app *app, uint64_t now,
 	  const struct nb_jobs_totals *t)
@@ -92,9 +96,23 @@ run_state(const struct nb_app *app, uint64_t now,
 		return "stopping";
 	if (now < run->measure_tsc)
 		return "warm-up";
-	if (!t->tx_done)
+	if (app->cfg.tcp ? !run->tx_stop : !t->tx_done)
 		return "running";
 	return "draining";
+}
+
+/* A --tcp test's frames so far: its workers' TCP jobs (the connections
+ * are not open-loop jobs, nb_jobs_totals does not see them). */
+static void
+tcp_frames(const struct nb_jobs *js, struct nb_jobs_totals *t)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < js->nb_workers; i++)
+		for (k = 0; k < js->workers[i]->nb_tcp; k++) {
+			t->tx_data += js->workers[i]->tcp[k]->tx_pkts;
+			t->rx_data += js->workers[i]->tcp[k]->rx_pkts;
+		}
 }
 
 static int
@@ -115,6 +133,8 @@ tel_state(const char *cmd, const char *params, struct rte_tel_data *d)
 		struct nb_jobs_totals t;
 
 		nb_jobs_totals(&app->jobs, &t);
+		if (app->cfg.tcp)
+			tcp_frames(&app->jobs, &t);
 		rte_tel_data_add_dict_string(d, "state",
 					     run_state(app, now, &t));
 		snprintf(buf, sizeof(buf), "%.3f", secs);
