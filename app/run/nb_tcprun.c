@@ -78,18 +78,21 @@ nb_tcprun_iv_read(void *arg)
 }
 
 /* The stats lcore reads the intervals: it takes the edges due, and
- * stops, before control writes the last one. */
-static void
+ * stops, before control writes the last one.  0 when it did not stop
+ * within 2 s (a stats lcore that could not be launched never exits; one
+ * blocked on a full stdout may still be writing): control then writes no
+ * interval of its own. */
+static int
 stop_reader(struct tcprun *t)
 {
 	uint64_t give_up = rte_get_tsc_cycles() + 2 * nb_tsc_hz();
 
 	if (!t->stats_reads)
-		return;
+		return 1;
 	t->app->stats_stop = 1;
-	/* (bounded: a stats lcore that could not be launched never exits) */
 	while (!t->app->stats_exited && rte_get_tsc_cycles() < give_up)
 		nb_run_sleep_us(200);
+	return t->app->stats_exited;
 }
 
 void
@@ -143,13 +146,14 @@ nb_tcprun_step(struct tcprun *t, char *why, size_t whylen)
 				 "no byte acknowledged for %.0f s: test "
 				 "stopped",
 				 STALL_S);
-		/* the edges up to now, then the last, partial interval */
+		/* the clients close now; the stats lcore takes the edges up
+		 * to now and stops (within its 20 ms nap), then control
+		 * writes the last, partial interval */
 		t->iv_until = now;
-		stop_reader(t);
+		nb_run_end_senders(t->app, 1);
 		t_end = limit > 0 && now > limit ? limit : now;
-		if (iv > 0 && t_end > t->t_prev)
+		if (stop_reader(t) && iv > 0 && t_end > t->t_prev)
 			nb_tcprun_interval(t, t_end);
-		nb_run_end_senders(t->app, 1); /* the clients close */
 		t->close_at = now;
 	}
 	return t->close_at >= 0 &&

@@ -21,6 +21,7 @@
 #include "nb_tcp_engine.h"
 #include "nb_tcp_wire.h"
 #include "nb_tcprun_int.h"
+#include "nb_telemetry.h"
 #include "nb_tsc.h"
 
 /* The flow of end i: this side's addresses as the source. */
@@ -137,7 +138,7 @@ job_make(struct tcprun *t, uint16_t port, int server, char *err, size_t errlen)
 	j->n = t->n;
 	j->port_base = t->is_peer ? t->pp.sport_base : NB_DEFAULT_SPORT_BASE;
 	if (job_pools(t, j, socket, err, errlen) != 0)
-		return NULL;
+		goto fail;
 	if (takes_data) {
 		j->owd = rte_zmalloc_socket("nb_tcp_owd", sizeof(*j->owd),
 					    RTE_CACHE_LINE_SIZE, socket);
@@ -161,7 +162,7 @@ job_make(struct tcprun *t, uint16_t port, int server, char *err, size_t errlen)
 	if (j->isn == NULL) {
 		snprintf(err, errlen,
 			 "cannot read random bytes for the TCP ISN secret");
-		return NULL;
+		goto fail;
 	}
 	j->ip = t->is_peer ? t->pp.ip : server ? cfg->dst_ip : cfg->src_ip;
 	j->listen_port = t->is_peer ? t->pp.dport : TCP_DPORT;
@@ -175,6 +176,13 @@ job_make(struct tcprun *t, uint16_t port, int server, char *err, size_t errlen)
 	return j;
 nomem:
 	snprintf(err, errlen, "out of memory for the TCP connections");
+fail: /* the pools are the process's, kept for the next test */
+	if (j != NULL) {
+		rte_free(j->rtt);
+		rte_free(j->owd);
+		rte_free(j->ends);
+		rte_free(j);
+	}
 	return NULL;
 }
 
@@ -272,9 +280,13 @@ add_workers(struct tcprun *t, char *err, size_t errlen)
 		 * sleeping control and stats lcores */
 		unsigned int lc = app->plan.workers[t->loop ? i : nw - 1].lcore;
 
-		if (nb_jobs_tcp_worker(&app->jobs, lc, &app->run, jobs[i],
-				       nj[i]) != 0) {
-			snprintf(err, errlen, "out of memory");
+		int rc = nb_jobs_tcp_worker(&app->jobs, lc, &app->run, jobs[i],
+					    nj[i]);
+
+		if (rc != 0) {
+			snprintf(err, errlen,
+				 "cannot give worker lcore %u its TCP jobs: %s",
+				 lc, strerror(-rc));
 			return -1;
 		}
 	}
@@ -346,6 +358,9 @@ nb_tcprun_build(struct tcprun *t, char *err, size_t errlen)
 void
 nb_tcprun_free(struct tcprun *t)
 {
+	/* telemetry reads the jobs' frame counts while the test is live:
+	 * none may be reading when they go */
+	nb_telemetry_live(0);
 	if (t->cj) {
 		rte_free(t->cj->rtt);
 		rte_free(t->cj->owd);

@@ -81,12 +81,12 @@ mode_name(enum nb_mode m)
 	}
 }
 
-/* What the run is doing now, from its times (jobs are live).  A --tcp
- * test has no open-loop sender: it runs until its senders are told to
- * close. */
+/* What the run is doing now, from its times (jobs are live).  A TCP
+ * test (tcp: it has TCP jobs) has no open-loop sender: it runs until its
+ * senders are told to close. */
 static const char *
 run_state(const struct nb_app *app, uint64_t now,
-	  const struct nb_jobs_totals *t)
+	  const struct nb_jobs_totals *t, int tcp)
 {
 	const struct nb_run *run = &app->run;
 
@@ -96,23 +96,25 @@ run_state(const struct nb_app *app, uint64_t now,
 		return "stopping";
 	if (now < run->measure_tsc)
 		return "warm-up";
-	if (app->cfg.tcp ? !run->tx_stop : !t->tx_done)
+	if (tcp ? !run->tx_stop : !t->tx_done)
 		return "running";
 	return "draining";
 }
 
-/* A --tcp test's frames so far: its workers' TCP jobs (the connections
- * are not open-loop jobs, nb_jobs_totals does not see them). */
-static void
+/* A TCP test's frames so far (a --tcp test here, or a peer's negotiated
+ * one): its workers' TCP jobs, which are not open-loop jobs, so
+ * nb_jobs_totals does not see them.  Returns how many there are. */
+static unsigned int
 tcp_frames(const struct nb_jobs *js, struct nb_jobs_totals *t)
 {
-	unsigned int i, k;
+	unsigned int i, k, n = 0;
 
 	for (i = 0; i < js->nb_workers; i++)
-		for (k = 0; k < js->workers[i]->nb_tcp; k++) {
+		for (k = 0; k < js->workers[i]->nb_tcp; k++, n++) {
 			t->tx_data += js->workers[i]->tcp[k]->tx_pkts;
 			t->rx_data += js->workers[i]->tcp[k]->rx_pkts;
 		}
+	return n;
 }
 
 static int
@@ -132,11 +134,12 @@ tel_state(const char *cmd, const char *params, struct rte_tel_data *d)
 				      : 0;
 		struct nb_jobs_totals t;
 
+		unsigned int tcp;
+
 		nb_jobs_totals(&app->jobs, &t);
-		if (app->cfg.tcp)
-			tcp_frames(&app->jobs, &t);
+		tcp = tcp_frames(&app->jobs, &t);
 		rte_tel_data_add_dict_string(d, "state",
-					     run_state(app, now, &t));
+					     run_state(app, now, &t, tcp != 0));
 		snprintf(buf, sizeof(buf), "%.3f", secs);
 		rte_tel_data_add_dict_string(d, "elapsed_s", buf);
 		rte_tel_data_add_dict_u64(d, "streams", app->cfg.streams);
