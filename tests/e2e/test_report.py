@@ -360,6 +360,44 @@ class Report(nbe2e.E2ECase):
         self.assertIn('"/nbench/state"', tool.stdout)
         self.assertIn('"mode": "loopback"', tool.stdout)
 
+    def test_telemetry_tcp(self):
+        """A --tcp test is live to telemetry (it runs on the same runtime):
+        state "running", protocol TCP, and tx_packets the TCP workers'
+        frames, which grow while it runs and never pass what the report
+        counts at the end."""
+        prefix = nbe2e.unique("teltcp")
+        eal = self.nb.eal(self.nb.memif_pair(), prefix=prefix)
+        p, argv, log = self.nb.start(eal, [
+            "--tx-port", "0", "--rx-port", "1", "--tcp", "--time", "4",
+            "--json"], name="teltcp")
+        try:
+            s = self.telemetry(prefix)
+            deadline = time.monotonic() + 20
+            while self.ask(s, "/nbench/state")["state"] != "running":
+                self.assertLess(time.monotonic(), deadline, "never running")
+                time.sleep(0.05)
+            a = self.ask(s, "/nbench/state")
+            time.sleep(0.5)
+            b = self.ask(s, "/nbench/state")
+            s.close()
+        finally:
+            out, err = p.communicate(timeout=60)
+            nbe2e.Nbench._log(log, argv, p.returncode, out, err)
+        self.assertEqual(p.returncode, 0, log)
+        d = nbe2e.loads(out)
+        ports = {x["role"]: x for x in d["nbench"]["ports"]}
+        self.assertEqual(a["protocol"], "TCP")
+        self.assertEqual(b["state"], "running")
+        self.assertGreater(b["tx_packets"], a["tx_packets"])
+        self.assertGreater(b["rx_packets"], a["rx_packets"])
+        # the client's data and the server's ACKs, both ways, in all
+        self.assertLessEqual(b["tx_packets"],
+                             ports["client"]["tool_tx_packets"]
+                             + ports["server"]["tool_tx_packets"])
+        self.assertLessEqual(b["rx_packets"],
+                             ports["client"]["tool_rx_packets"]
+                             + ports["server"]["tool_rx_packets"])
+
     # -- config files ------------------------------------------------------
 
     def test_config_file(self):
