@@ -377,8 +377,16 @@ class Report(nbe2e.E2ECase):
                 self.assertLess(time.monotonic(), deadline, "never running")
                 time.sleep(0.05)
             a = self.ask(s, "/nbench/state")
-            time.sleep(0.5)
-            b = self.ask(s, "/nbench/state")
+            # the counts move while it runs (asked until they do, for
+            # at most 2 s of a 4 s test)
+            deadline = time.monotonic() + 2
+            while True:
+                b = self.ask(s, "/nbench/state")
+                if (b["tx_packets"] > a["tx_packets"]
+                        and b["rx_packets"] > a["rx_packets"]
+                        or time.monotonic() > deadline):
+                    break
+                time.sleep(0.01)
             s.close()
         finally:
             out, err = p.communicate(timeout=60)
