@@ -102,6 +102,12 @@ nb_replay_stampable(uint8_t *f, uint32_t len, uint16_t *l4_off, char *why,
 		WHY("an IPv4 fragment");
 		return -1;
 	}
+	/* a receiver hands these to its control lcore, not its counters */
+	if (nb_get_be16(ip + ihl + NB_L4_OFF_DPORT) == NB_CONTROL_UDP_PORT) {
+		WHY("UDP port %u is dpdk-nbench's control port",
+		    NB_CONTROL_UDP_PORT);
+		return -1;
+	}
 	nb_put_be16(ip + NB_IPV4_OFF_ID, 0); /* stream 0 */
 	nb_put_be16(ip + NB_IPV4_OFF_CSUM, 0);
 	nb_put_be16(ip + NB_IPV4_OFF_CSUM, nb_ipv4_hdr_csum(ip, ihl));

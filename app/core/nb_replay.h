@@ -51,7 +51,8 @@ int nb_replay_timing_parse(const char *s, enum nb_replay_timing *out);
 
 /*
  * Make a frame carry our stamp (--replay-stamp): an IPv4 UDP frame, not a
- * fragment, with at least NB_STAMP_LEN payload bytes.  Its IPv4 ID becomes
+ * fragment, not to the control port, with at least NB_STAMP_LEN payload
+ * bytes.  Its IPv4 ID becomes
  * stream 0 (the header checksum recomputed), the UDP checksum 0 (none, so
  * the per-frame sequence and time need no fix-up) and the payload starts
  * with the data magic; *l4_off is the UDP header's offset.  0, or -1 with

@@ -907,6 +907,45 @@ tcp_seeds(void)
 	put("tcp", "records", rec, sizeof(rec));
 }
 
+/* --replay-stamp frames (fuzz_replay): ours, tagged or not, a foreign UDP
+ * frame of a capture, and ones the check refuses (TCP, a fragment). */
+static void
+replay_seeds(void)
+{
+	static const struct {
+		const char *name;
+		uint8_t proto;
+		uint16_t vlan, size;
+	} v[] = {
+		{"udp-64", NB_IPPROTO_UDP, 0, 64},
+		{"udp-vlan-1518", NB_IPPROTO_UDP, 100, 1518},
+		{"tcp-64", NB_IPPROTO_TCP, 0, 64},
+	};
+	static uint8_t f[2048];
+	struct nb_flow fl;
+	struct nb_tmpl t;
+	size_t i;
+	int n;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		flow_default(&fl, v[i].proto, v[i].vlan);
+		n = nb_frame_build(f, sizeof(f), &fl, v[i].size, 0x4242, &t);
+		if (n < 0) {
+			fprintf(stderr, "nb_frame_build(%s) failed\n",
+				v[i].name);
+			exit(1);
+		}
+		put("replay", v[i].name, f, (size_t)n);
+		if (v[i].proto == NB_IPPROTO_UDP && v[i].vlan == 0) {
+			/* more fragments */
+			f[NB_ETH_HLEN + NB_IPV4_OFF_FRAG] = 0x20;
+			put("replay", "udp-fragment", f, (size_t)n);
+		}
+	}
+	n = control_frame(f, sizeof(f), 0);
+	put("replay", "control", f, (size_t)n);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -921,6 +960,7 @@ main(int argc, char **argv)
 	frame_seeds();
 	l2_seeds();
 	tcp_seeds();
+	replay_seeds();
 	units_seeds();
 	options_seeds();
 	config_seeds(argc - 2, argv + 2);

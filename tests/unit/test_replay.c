@@ -133,6 +133,16 @@ test_not_stampable(void **state)
 	assert_int_equal(nb_replay_stampable(f, len, &l4, why, sizeof(why)),
 			 -1);
 	assert_string_equal(why, "not IPv4 (ethertype 0x0806)");
+	/* a frame to the control port: a receiver would take it for a
+	 * control message (found by fuzz_replay) */
+	len = build(f, NB_IPPROTO_UDP, 0, 128);
+	nb_put_be16(f + NB_ETH_HLEN + NB_IPV4_HLEN + NB_L4_OFF_DPORT,
+		    NB_CONTROL_UDP_PORT);
+	memcpy(copy, f, len);
+	assert_int_equal(nb_replay_stampable(f, len, &l4, why, sizeof(why)),
+			 -1);
+	assert_string_equal(why, "UDP port 7201 is dpdk-nbench's control port");
+	assert_memory_equal(f, copy, len);
 	assert_int_equal(nb_replay_stampable(f, 40, &l4, why, sizeof(why)), -1);
 	assert_string_equal(why, "40 bytes: too short for a stamp");
 }
