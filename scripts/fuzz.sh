@@ -55,6 +55,9 @@ for line in open(log):
     done = re.findall(r"#(\d+)\s+DONE\s+cov: (\d+) ft: (\d+) corp: (\d+)/(\S+)", out)
     execs = re.findall(r"stat::number_of_executed_units: (\d+)", out)
     name = t["name"].replace("fuzz_", "")
+    if not os.path.isdir(os.path.join("tests", "fuzz", "corpus", name)):
+        print("%-8s %s: %s" % ("", t["name"], t["result"]))   # fuzz_hang_caught
+        continue
     work = os.path.join(build, "tests", "fuzz", "work", name, "corpus")
     files = os.listdir(work) if os.path.isdir(work) else []
     size = sum(os.path.getsize(os.path.join(work, f)) for f in files)
@@ -68,7 +71,8 @@ for line in open(log):
 PY
 
 if ((merge)); then
-	for t in ctl ctl_encode results frame l2 units options config; do
+	for d in tests/fuzz/corpus/*/; do
+		t=$(basename "$d")
 		if ((${#targets[@]})) && [[ " ${targets[*]} " != *" $t "* ]]; then
 			continue
 		fi
