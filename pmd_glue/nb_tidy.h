@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * A tidy exit: EAL cleaned up, then what a primary process of this prefix
+ * left on disk removed, so nothing it held stays held: its hugepage files
+ * (<prefix>map_<n> in --huge-dir and every hugetlbfs mount; DPDK 22.11
+ * leaves those of memory still allocated at exit, and the pages stay
+ * allocated until the next DPDK primary deletes them) and its runtime
+ * directory (/var/run/dpdk/<prefix>/: config, fbarrays, hugepage_info,
+ * sockets).  Files another process still maps (a secondary such as
+ * dpdk-dumpcap that has not detached: it holds a lock on them) stay, and
+ * then so does the runtime directory.  --huge-unlink, --in-memory and
+ * --no-huge leave no hugepage files; --huge-unlink=never keeps them on
+ * purpose, for the next run to reuse: those are left alone.
+ */
+#ifndef NB_TIDY_H
+#define NB_TIDY_H
+
+#include <stdint.h>
+
+/* What the tidy-up found and did (for the debug line and the tests). */
+struct nb_tidy_counts {
+	unsigned int removed; /* hugepage files unlinked */
+	uint64_t bytes;	      /* the memory they held */
+	unsigned int held;    /* files of ours another process holds */
+	unsigned int rundir;  /* runtime directory entries removed */
+};
+
+/*
+ * rte_eal_cleanup(), then (a primary only) the tidy-up above; call once,
+ * after rte_eal_init() succeeded and every port is closed.  Returns
+ * rte_eal_cleanup()'s result.
+ */
+int nb_tidy_eal_cleanup(void);
+/* The counts of the last nb_tidy_eal_cleanup(). */
+const struct nb_tidy_counts *nb_tidy_counts(void);
+
+#endif /* NB_TIDY_H */
