@@ -31,6 +31,7 @@
 #include "nb_telemetry.h"
 #include "nb_tidy.h"
 #include "nb_tsc.h"
+#include "nb_vdev_check.h"
 #include "nb_version.h"
 
 #define PROG	   "dpdk-nbench"
@@ -309,6 +310,10 @@ run_mode(struct nb_app *app)
 	struct nb_config *cfg = &app->cfg;
 	char err[320];
 
+	if (nb_vdev_check(err, sizeof(err)) != 0) {
+		nb_tidy_eal_cleanup();
+		die(1, "%s", err);
+	}
 	if (nb_port_count() == 0) {
 		nb_tidy_eal_cleanup();
 		die(EXIT_USAGE,

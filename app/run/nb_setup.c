@@ -325,7 +325,7 @@ nb_setup_ports(struct nb_app *app, const uint16_t *ids, uint16_t n,
 {
 	const struct nb_config *cfg = &app->cfg;
 	uint32_t max_frame = sr->min_frame;
-	char err[480];
+	char err[1024];
 	uint16_t i;
 	int ret;
 

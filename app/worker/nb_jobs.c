@@ -183,10 +183,17 @@ build_txjob(struct nb_jobs *js, const struct nb_config *cfg,
 			name, nb_mbufs,
 			max_frame > 2048 ? NB_FRAME_MAX : max_frame, socket);
 	if (j->pool == NULL) {
+		char why[900];
+
+		ret = rte_errno;
+		nb_pool_shortfall(nb_mbufs,
+				  nb_pool_room(max_frame > 2048 ? NB_FRAME_MAX
+								: max_frame),
+				  socket, why, sizeof(why));
 		snprintf(err, errlen,
 			 "cannot create TX mbuf pool %s (%u mbufs, NUMA node "
-			 "%d): %s; too few hugepages? see hugepages.md",
-			 name, nb_mbufs, socket, rte_strerror(rte_errno));
+			 "%d): %s: %s",
+			 name, nb_mbufs, socket, rte_strerror(ret), why);
 		return -ENOMEM;
 	}
 	return 0;
