@@ -264,12 +264,15 @@ start_eal(struct nb_app *app, int argc, char **argv, int dd)
 	if (ret < 0) {
 		int e = rte_errno;
 		const char *prefix = nb_eal_args()->file_prefix;
+		int other = nb_huge_prefix_running(prefix);
 		char why[700];
 
+		if (!other)
+			nb_tidy_failed_init();
 		if (e == EINVAL)
 			die(EXIT_USAGE, "bad EAL arguments (before '--'): %s",
 			    rte_strerror(e));
-		if (nb_huge_prefix_running(prefix))
+		if (other)
 			die(1,
 			    "EAL init failed: another DPDK primary process "
 			    "runs "

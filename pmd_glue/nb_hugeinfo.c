@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <stdio.h>
@@ -9,6 +10,8 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
+
+#include <linux/magic.h>
 
 #include "nb_eal_args.h"
 #include "nb_hugeinfo.h"
@@ -161,18 +164,26 @@ scan_others(char dirs[][PATH_MAX], unsigned int nd, const char *own,
 	return n;
 }
 
+void
+nb_huge_rundir(const char *prefix, char *buf, size_t len)
+{
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+
+	if (geteuid() == 0 || xdg == NULL)
+		snprintf(buf, len, "/var/run/dpdk/%s", prefix);
+	else
+		snprintf(buf, len, "%s/dpdk/%s", xdg, prefix);
+}
+
 int
 nb_huge_prefix_running(const char *prefix)
 {
-	const char *xdg = getenv("XDG_RUNTIME_DIR");
 	struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
-	char path[PATH_MAX];
+	char path[PATH_MAX + 8];
 	int fd, alive = 0;
 
-	if (geteuid() == 0 || xdg == NULL)
-		snprintf(path, sizeof(path), "/var/run/dpdk/%s/config", prefix);
-	else
-		snprintf(path, sizeof(path), "%s/dpdk/%s/config", xdg, prefix);
+	nb_huge_rundir(prefix, path, PATH_MAX);
+	strcat(path, "/config");
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
@@ -238,8 +249,16 @@ dir_limit(char *buf, size_t len, size_t *off)
 	const char *dir = nb_eal_args()->huge_dir;
 	struct statfs s;
 
-	if (dir[0] == '\0' || statfs(dir, &s) != 0)
+	if (dir[0] == '\0')
 		return;
+	if (statfs(dir, &s) != 0) {
+		ADD("; --huge-dir %s: %s", dir, strerror(errno));
+		return;
+	}
+	if (s.f_type != HUGETLBFS_MAGIC) {
+		ADD("; --huge-dir %s is not in a hugetlbfs mount", dir);
+		return;
+	}
 	if (s.f_blocks == 0 || s.f_blocks == (__typeof__(s.f_blocks))-1) {
 		ADD("; --huge-dir %s has no size limit", dir);
 		return;

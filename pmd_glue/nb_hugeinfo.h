@@ -26,6 +26,10 @@ unsigned int nb_huge_dirs(char dirs[][PATH_MAX], uint64_t *pagesz,
 /* 1 when name is a hugepage file of prefix: "<prefix>map_<digits>". */
 int nb_huge_file_of(const char *name, const char *prefix);
 
+/* The runtime directory EAL gives prefix: /var/run/dpdk/<prefix> for
+ * root, else $XDG_RUNTIME_DIR/dpdk/<prefix>. */
+void nb_huge_rundir(const char *prefix, char *buf, size_t len);
+
 /*
  * 1 when a DPDK primary process runs with file prefix prefix: it holds a
  * write lock on its runtime directory's config file (a lock of this

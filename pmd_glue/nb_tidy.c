@@ -92,15 +92,12 @@ tidy_rundir(const char *rundir)
 }
 
 static void
-tidy(const char *rundir)
+tidy(const char *rundir, const char *prefix)
 {
 	const struct nb_eal_args *a = nb_eal_args();
-	char copy[PATH_MAX], prefix[PATH_MAX];
 	char dirs[NB_HUGE_DIRS][PATH_MAX];
 	unsigned int n = 0, i;
 
-	snprintf(copy, sizeof(copy), "%s", rundir);
-	snprintf(prefix, sizeof(prefix), "%s", basename(copy));
 	/* --huge-unlink=never keeps the files for the next run to reuse */
 	if (!a->in_memory && !a->no_huge &&
 	    a->huge_unlink != NB_HUGE_UNLINK_NEVER)
@@ -126,15 +123,30 @@ tidy(const char *rundir)
 int
 nb_tidy_eal_cleanup(void)
 {
-	char rundir[PATH_MAX];
+	char rundir[PATH_MAX], copy[PATH_MAX], prefix[PATH_MAX];
 	int primary = rte_eal_process_type() == RTE_PROC_PRIMARY, ret;
 
 	snprintf(rundir, sizeof(rundir), "%s", rte_eal_get_runtime_dir());
+	snprintf(copy, sizeof(copy), "%s", rundir);
+	snprintf(prefix, sizeof(prefix), "%s", basename(copy));
 	ret = rte_eal_cleanup();
 	if (ret != 0 || !primary || nb_eal_args()->secondary)
 		return ret;
-	tidy(rundir);
+	tidy(rundir, prefix);
 	return 0;
+}
+
+void
+nb_tidy_failed_init(void)
+{
+	const char *prefix = nb_eal_args()->file_prefix;
+	char rundir[PATH_MAX];
+
+	/* the prefix's files are another primary's while it runs */
+	if (nb_eal_args()->secondary || nb_huge_prefix_running(prefix))
+		return;
+	nb_huge_rundir(prefix, rundir, sizeof(rundir));
+	tidy(rundir, prefix);
 }
 
 const struct nb_tidy_counts *

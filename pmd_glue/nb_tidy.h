@@ -31,6 +31,12 @@ struct nb_tidy_counts {
  * rte_eal_cleanup()'s result.
  */
 int nb_tidy_eal_cleanup(void);
+/*
+ * rte_eal_init() failed: what it made of this prefix before it did
+ * (runtime directory, hugepage files no process holds), unless another
+ * primary process runs with the prefix (then they are its).
+ */
+void nb_tidy_failed_init(void);
 /* The counts of the last nb_tidy_eal_cleanup(). */
 const struct nb_tidy_counts *nb_tidy_counts(void);
 
