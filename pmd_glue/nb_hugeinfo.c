@@ -298,6 +298,9 @@ nb_huge_explain(const char *own_prefix, char *buf, size_t len)
 	if (len == 0)
 		return;
 	buf[0] = '\0';
+	if (nb_eal_args()->mem_mb)
+		ADD("-m/--socket-mem asks for %u MiB at start; ",
+		    nb_eal_args()->mem_mb);
 	host_pages(buf, len, off);
 	dir_limit(buf, len, off);
 	n = scan_others(dirs, nd, own_prefix, o);

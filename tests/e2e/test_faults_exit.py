@@ -280,6 +280,28 @@ class TidyExit(nbe2e.E2ECase):
                          ["%smap_0" % stale, "%smap_1" % stale])
         self.assertNothingLeft(prefix, r)
 
+    def test_memory_asked_beyond_the_host(self):
+        """-m one page more than the host has reserved: EAL stops at
+        start; the message gives what was asked for and the host's free
+        and reserved pages, exit 1, and nothing of the prefix is left."""
+        hp = "/sys/kernel/mm/hugepages/hugepages-2048kB/"
+        with open(hp + "nr_hugepages") as f:
+            total = int(f.read())
+        ask = (total + 1) * PAGE // MIB
+        prefix = nbe2e.unique("tidyx")
+        r = self.nb.run(self.nb.eal(["--vdev", "net_null0"], prefix=prefix)
+                        + ["-m", str(ask)], ["--list-ports"], name="bigm")
+        self.assertOk(r, 1)
+        m = re.search(r"dpdk-nbench: EAL init failed: Cannot allocate "
+                      r"memory\. Hugepages: -m/--socket-mem asks for "
+                      r"(\d+) MiB at start; 2048kB pages: (\d+) of (\d+) "
+                      r"free on the host", r.err)
+        self.assertIsNotNone(m, r.err[-2000:])
+        self.assertEqual(int(m.group(1)), ask)
+        self.assertEqual(int(m.group(3)), total)
+        self.assertLessEqual(int(m.group(2)), total)
+        self.assertNothingLeft(prefix, r)
+
     def test_memif_socket_in_use_or_left_behind(self):
         """A memif server on a socket file (socket-abstract=no) where
         another process listens: exit 1, "in use"; where only a file is
