@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <libgen.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
@@ -17,7 +18,13 @@
 #include "nb_log.h"
 #include "nb_tidy.h"
 
-static struct nb_tidy_counts counts;
+/* What the tidy-up found and did, for its debug line. */
+static struct {
+	unsigned int removed; /* hugepage files unlinked */
+	uint64_t bytes;	      /* the memory they held */
+	unsigned int held;    /* files of ours another process holds */
+	unsigned int rundir;  /* runtime directory entries removed */
+} counts;
 
 /*
  * Unlink dir/name if no process holds it: every process that maps a
@@ -147,10 +154,4 @@ nb_tidy_failed_init(void)
 		return;
 	nb_huge_rundir(prefix, rundir, sizeof(rundir));
 	tidy(rundir, prefix);
-}
-
-const struct nb_tidy_counts *
-nb_tidy_counts(void)
-{
-	return &counts;
 }

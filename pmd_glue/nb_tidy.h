@@ -15,16 +15,6 @@
 #ifndef NB_TIDY_H
 #define NB_TIDY_H
 
-#include <stdint.h>
-
-/* What the tidy-up found and did (for the debug line and the tests). */
-struct nb_tidy_counts {
-	unsigned int removed; /* hugepage files unlinked */
-	uint64_t bytes;	      /* the memory they held */
-	unsigned int held;    /* files of ours another process holds */
-	unsigned int rundir;  /* runtime directory entries removed */
-};
-
 /*
  * rte_eal_cleanup(), then (a primary only) the tidy-up above; call once,
  * after rte_eal_init() succeeded and every port is closed.  Returns
@@ -37,7 +27,5 @@ int nb_tidy_eal_cleanup(void);
  * primary process runs with the prefix (then they are its).
  */
 void nb_tidy_failed_init(void);
-/* The counts of the last nb_tidy_eal_cleanup(). */
-const struct nb_tidy_counts *nb_tidy_counts(void);
 
 #endif /* NB_TIDY_H */
