@@ -275,10 +275,9 @@ start_eal(struct nb_app *app, int argc, char **argv, int dd)
 		if (other)
 			die(1,
 			    "EAL init failed: another DPDK primary process "
-			    "runs "
-			    "with --file-prefix %s: give this one a prefix of "
-			    "its own (see hugepages.md, 'Running several "
-			    "instances')",
+			    "runs with --file-prefix %s: give this one a "
+			    "prefix of its own (see hugepages.md, 'Running "
+			    "several instances')",
 			    prefix);
 		nb_huge_explain(prefix, why, sizeof(why));
 		die(1, "EAL init failed: %s. Hugepages: %s", rte_strerror(e),
