@@ -20,6 +20,8 @@
 
 #include "nb_capture.h"
 #include "nb_client.h"
+#include "nb_eal_args.h"
+#include "nb_hugeinfo.h"
 #include "nb_log.h"
 #include "nb_loopback.h"
 #include "nb_options.h"
@@ -27,7 +29,9 @@
 #include "nb_run.h"
 #include "nb_setup.h"
 #include "nb_telemetry.h"
+#include "nb_tidy.h"
 #include "nb_tsc.h"
+#include "nb_vdev_check.h"
 #include "nb_version.h"
 
 #define PROG	   "dpdk-nbench"
@@ -50,7 +54,7 @@ static void die(int code, const char *fmt, ...)
 static void
 die(int code, const char *fmt, ...)
 {
-	char msg[512];
+	char msg[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -63,23 +67,6 @@ die(int code, const char *fmt, ...)
 		fprintf(stderr,
 			"Try '" PROG " --help' for more information.\n");
 	exit(code);
-}
-
-static long
-meminfo(const char *key)
-{
-	FILE *f = fopen("/proc/meminfo", "r");
-	char line[128];
-	long v = -1;
-	size_t n = strlen(key);
-
-	if (f == NULL)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (strncmp(line, key, n) == 0 && line[n] == ':')
-			v = strtol(line + n + 1, NULL, 10);
-	fclose(f);
-	return v;
 }
 
 /*
@@ -276,19 +263,25 @@ start_eal(struct nb_app *app, int argc, char **argv, int dd)
 	ret = rte_eal_init(eal_argc, argv);
 	if (ret < 0) {
 		int e = rte_errno;
+		const char *prefix = nb_eal_args()->file_prefix;
+		int other = nb_huge_prefix_running(prefix);
+		char why[700];
 
+		if (!other)
+			nb_tidy_failed_init();
 		if (e == EINVAL)
 			die(EXIT_USAGE, "bad EAL arguments (before '--'): %s",
 			    rte_strerror(e));
-		if (meminfo("HugePages_Free") == 0)
+		if (other)
 			die(1,
-			    "EAL init failed: %s. No free hugepages: reserve "
-			    "some with scripts/setup.sh or see hugepages.md.",
-			    rte_strerror(e));
-		die(1,
-		    "EAL init failed: %s. No free hugepages? Reserve some "
-		    "with scripts/setup.sh or see hugepages.md.",
-		    rte_strerror(e));
+			    "EAL init failed: another DPDK primary process "
+			    "runs with --file-prefix %s: give this one a "
+			    "prefix of its own (see hugepages.md, 'Running "
+			    "several instances')",
+			    prefix);
+		nb_huge_explain(prefix, why, sizeof(why));
+		die(1, "EAL init failed: %s. Hugepages: %s", rte_strerror(e),
+		    why);
 	}
 	nb_tsc_begin();
 	signal(SIGINT, on_signal);
@@ -319,21 +312,25 @@ run_mode(struct nb_app *app)
 	struct nb_config *cfg = &app->cfg;
 	char err[320];
 
+	if (nb_vdev_check(err, sizeof(err)) != 0) {
+		nb_tidy_eal_cleanup();
+		die(1, "%s", err);
+	}
 	if (nb_port_count() == 0) {
-		rte_eal_cleanup();
+		nb_tidy_eal_cleanup();
 		die(EXIT_USAGE,
 		    "no ports: give a device, e.g. --vdev net_null0 or "
 		    "-a 0000:01:00.0 (a NIC bound to vfio-pci), before '--'");
 	}
 	if (nb_setup_check_ports(cfg, err, sizeof(err)) != 0 ||
 	    nb_setup_roles(app, err, sizeof(err)) != 0) {
-		rte_eal_cleanup();
+		nb_tidy_eal_cleanup();
 		die(EXIT_USAGE, "%s", err);
 	}
 	if (cfg->capture.active) {
 		app->jobs.cap = nb_capture_start(err, sizeof(err));
 		if (app->jobs.cap == NULL) {
-			rte_eal_cleanup();
+			nb_tidy_eal_cleanup();
 			die(1, "%s", err);
 		}
 	}
@@ -377,6 +374,6 @@ main(int argc, char **argv)
 	if (pdump)
 		rte_pdump_uninit();
 	nb_intr_quiesce();
-	rte_eal_cleanup();
+	nb_tidy_eal_cleanup();
 	return code;
 }

@@ -5,9 +5,12 @@
 #include <string.h>
 
 #include <rte_errno.h>
+#include <rte_malloc.h>
 #include <rte_mbuf.h>
 #include <rte_memzone.h>
 
+#include "nb_eal_args.h"
+#include "nb_hugeinfo.h"
 #include "nb_pool.h"
 
 uint16_t
@@ -171,4 +174,31 @@ nb_pools_usage(struct nb_pool_use *u, unsigned int max)
 
 	rte_mempool_walk(pools_walk_cb, &w);
 	return w.n;
+}
+
+void
+nb_pool_shortfall(unsigned int n, uint16_t room, int socket, char *buf,
+		  size_t len)
+{
+	struct rte_malloc_socket_stats ms;
+	struct rte_mempool_objsz sz;
+	char why[700];
+	double need, free_mib = 0, piece = 0;
+
+	rte_mempool_calc_obj_size((uint32_t)(sizeof(struct rte_mbuf) + room), 0,
+				  &sz);
+	/* the objects, and their ring of pointers */
+	need = ((double)n * sz.total_size + (double)n * sizeof(void *)) /
+	       (1024.0 * 1024.0);
+	if (rte_malloc_get_socket_stats(socket < 0 ? 0 : socket, &ms) == 0) {
+		free_mib = (double)ms.heap_freesz_bytes / (1024.0 * 1024.0);
+		piece = (double)ms.greatest_free_size / (1024.0 * 1024.0);
+	}
+	nb_huge_explain(nb_eal_args()->file_prefix, why, sizeof(why));
+	snprintf(buf, len,
+		 "%u mbufs of %u B need %.1f MiB; DPDK's heap on node %d has "
+		 "%.1f MiB free (%.1f MiB in one piece), more only from free "
+		 "hugepages: %s",
+		 n, sz.total_size, need, socket < 0 ? 0 : socket, free_mib,
+		 piece, why);
 }

@@ -66,6 +66,14 @@ struct rte_ring *nb_ring_create(const char *name, unsigned int cap, int socket);
 /* Free a ring of nb_ring_create (its mbufs are the caller's). */
 void nb_ring_free(struct rte_ring *r);
 
+/*
+ * Why a pool of n mbufs of room bytes (data room, headroom included)
+ * could not be made on socket, for its error message: the MiB it needs,
+ * what DPDK's heap there has free, and the hugepages (nb_huge_explain).
+ */
+void nb_pool_shortfall(unsigned int n, uint16_t room, int socket, char *buf,
+		       size_t len);
+
 /* A mempool of ours ("nb_" names) and how many of its mbufs are out. */
 struct nb_pool_use {
 	char name[RTE_MEMPOOL_NAMESIZE];

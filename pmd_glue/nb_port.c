@@ -258,12 +258,17 @@ setup_queues(uint16_t port_id, const struct nb_port_req *req,
 		p->rx_pool = nb_rx_pool_create(name, req->nb_rx_mbufs,
 					       req->max_frame, socket);
 		if (p->rx_pool == NULL) {
+			char why[900];
+
+			ret = rte_errno;
+			nb_pool_shortfall(req->nb_rx_mbufs,
+					  nb_pool_room(req->max_frame), socket,
+					  why, sizeof(why));
 			snprintf(err, errlen,
 				 "port %u: cannot create RX mbuf pool of %u "
-				 "mbufs on NUMA node %d: %s (too few "
-				 "hugepages? see hugepages.md)",
+				 "mbufs on NUMA node %d: %s: %s",
 				 port_id, req->nb_rx_mbufs, socket,
-				 rte_strerror(rte_errno));
+				 rte_strerror(ret), why);
 			return -ENOMEM;
 		}
 	}

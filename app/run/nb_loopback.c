@@ -126,7 +126,7 @@ prepared(struct nb_app *app)
 {
 	const struct nb_config *cfg = &app->cfg;
 	struct nb_result *r = &app->result;
-	char err[320];
+	char err[1024];
 	uint16_t i;
 
 	nb_replay_arm(app);
@@ -175,7 +175,7 @@ nb_loopback_main(struct nb_app *app)
 	struct nb_setup_req req = req_tmpl;
 	uint16_t ids[2 * NB_MAX_PORTS], n, i;
 	uint64_t link_bps = 0;
-	char err[320];
+	char err[1024];
 	int ret;
 
 	n = port_list(cfg, ids);

@@ -14,6 +14,7 @@
 #include <rte_lcore.h>
 
 #include "nb_drivers.h"
+#include "nb_eal_args.h"
 #include "nb_log.h"
 #include "nb_setup.h"
 #include "nb_tsc.h"
@@ -242,6 +243,7 @@ nb_setup_note_eal(int argc, char **argv)
 {
 	int i;
 
+	nb_eal_args_note(argc, argv);
 	for (i = 1; i < argc; i++)
 		if (strcmp(argv[i], "--single-file-segments") == 0)
 			eal_single_file = 1;
@@ -323,7 +325,7 @@ nb_setup_ports(struct nb_app *app, const uint16_t *ids, uint16_t n,
 {
 	const struct nb_config *cfg = &app->cfg;
 	uint32_t max_frame = sr->min_frame;
-	char err[480];
+	char err[1024];
 	uint16_t i;
 	int ret;
 

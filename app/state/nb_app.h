@@ -39,7 +39,7 @@ struct nb_app {
 	uint32_t last_interval_held; /* 1 + index of the last interval,
 				      * left by the stats lcore for
 				      * nb_stats_close(); 0 none */
-	char errmsg[320];	     /* why the run failed, for --json */
+	char errmsg[1024];	     /* why the run failed, for --json */
 	const char *state;	     /* telemetry: what this process is doing
 				      * when no test runs */
 	volatile int stats_stop;

@@ -116,6 +116,24 @@ build_templates(struct nb_txjob *j, const struct nb_config *cfg,
 	return 0;
 }
 
+/* Why the TX pool could not be made: the need, what is there. */
+static int
+tx_pool_error(const char *name, unsigned int n, uint32_t max_frame, int socket,
+	      char *err, size_t errlen)
+{
+	char why[900];
+	int e = rte_errno;
+
+	nb_pool_shortfall(
+		n, nb_pool_room(max_frame > 2048 ? NB_FRAME_MAX : max_frame),
+		socket, why, sizeof(why));
+	snprintf(err, errlen,
+		 "cannot create TX mbuf pool %s (%u mbufs, NUMA node %d): %s: "
+		 "%s",
+		 name, n, socket, rte_strerror(e), why);
+	return -ENOMEM;
+}
+
 static int
 build_txjob(struct nb_jobs *js, const struct nb_config *cfg,
 	    const struct nb_job *job, const struct nb_jobs_ports *ports,
@@ -182,13 +200,9 @@ build_txjob(struct nb_jobs *js, const struct nb_config *cfg,
 		j->pool = nb_tx_pool_create(
 			name, nb_mbufs,
 			max_frame > 2048 ? NB_FRAME_MAX : max_frame, socket);
-	if (j->pool == NULL) {
-		snprintf(err, errlen,
-			 "cannot create TX mbuf pool %s (%u mbufs, NUMA node "
-			 "%d): %s; too few hugepages? see hugepages.md",
-			 name, nb_mbufs, socket, rte_strerror(rte_errno));
-		return -ENOMEM;
-	}
+	if (j->pool == NULL)
+		return tx_pool_error(name, nb_mbufs, max_frame, socket, err,
+				     errlen);
 	return 0;
 nomem:
 	snprintf(err, errlen,

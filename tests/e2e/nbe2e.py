@@ -14,6 +14,12 @@
   serves key holders only, so every responder and client this suite starts
   gets --auth-key SUITE_KEY unless it names --auth-key or --no-auth itself
   (test_security.py, which tests the defaults, turns this off);
+- no hugepage file left behind: once a dpdk-nbench process the harness
+  started has ended (Nbench.run, and Nbench.start's CheckedPopen at
+  communicate()), every hugetlbfs mount (and its --huge-dir) is looked at
+  for files of its --file-prefix, and any left fail the case; one killed
+  by SIGKILL cannot tidy up, and dpdk-testpmd is not ours: their files
+  are removed, not failed on;
 - every JSON document a test reads from dpdk-nbench (Run.json(), loads(),
   load()) checked against docs/nbench-result.schema.json: a document that
   does not match fails the test with the path of the offending key.
@@ -83,6 +89,85 @@ def exit_problems(err):
             if any(k in l for k in EXIT_PROBLEMS)]
 
 
+HUGE_FILE = "%smap_%s"
+
+
+def hugetlbfs_mounts():
+    """Every hugetlbfs mount point (/proc/mounts)."""
+    out = []
+    with open("/proc/mounts") as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) > 2 and parts[2] == "hugetlbfs":
+                out.append(parts[1])
+    return out
+
+
+def _eal_value(argv, name):
+    """The value of EAL option name in argv (--name V or --name=V)."""
+    argv = list(argv)
+    for i, a in enumerate(argv):
+        if a == "--":
+            break
+        if a == name and i + 1 < len(argv):
+            return argv[i + 1]
+        if a.startswith(name + "="):
+            return a[len(name) + 1:]
+    return None
+
+
+def hugepage_files(prefix, argv=()):
+    """The hugepage files of file prefix `prefix` ("<prefix>map_<n>") in
+    every hugetlbfs mount and in argv's --huge-dir."""
+    dirs = hugetlbfs_mounts()
+    hd = _eal_value(argv, "--huge-dir")
+    if hd and hd not in dirs:
+        dirs.append(hd)
+    pat = re.compile(re.escape(prefix) + r"map_\d+$")
+    found = []
+    for d in dirs:
+        try:
+            names = os.listdir(d)
+        except OSError:
+            continue
+        found += [os.path.join(d, n) for n in sorted(names) if pat.match(n)]
+    return found
+
+
+def remove_prefix_files(prefix, argv=()):
+    """Remove what a process of file prefix `prefix` that has ended left:
+    its hugepage files and its runtime directory."""
+    for path in hugepage_files(prefix, argv):
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+    if prefix and "/" not in prefix and prefix not in (".", ".."):
+        shutil.rmtree(os.path.join("/var/run/dpdk", prefix),
+                      ignore_errors=True)
+
+
+def check_no_leftovers(argv, rc, log):
+    """After a dpdk-nbench process has ended: its hugepage files must be
+    gone (AssertionError naming them and the log); one killed by SIGKILL
+    could not remove them, so they are removed here."""
+    argv = list(argv)
+    if BIN not in argv:
+        return
+    tool = argv[argv.index(BIN):]
+    prefix = _eal_value(tool, "--file-prefix") or "rte"
+    if rc == -signal.SIGKILL or rc is None:
+        remove_prefix_files(prefix, tool)
+        return
+    left = hugepage_files(prefix, tool)
+    if left:
+        remove_prefix_files(prefix, tool)   # not to burden later cases
+        raise AssertionError("%d hugepage files of prefix %s left after "
+                             "exit %s: %s\nlog: %s"
+                             % (len(left), prefix, rc, " ".join(left[:8]),
+                                log))
+
+
 def group_kw(session):
     """Popen arguments that make the child a process group leader (the
     tests end whole groups with killpg): in a session of its own, or only
@@ -148,10 +233,20 @@ class CheckedPopen(subprocess.Popen):
     Nbench is checked, however the test ends it."""
 
     log = None
+    _tidy_checked = False
 
     def communicate(self, *a, **kw):
         out, err = super().communicate(*a, **kw)
         bad = exit_problems(err) if self.returncode is not None else []
+        if self.returncode is not None and not self._tidy_checked:
+            self._tidy_checked = True
+            try:
+                check_no_leftovers(self.args, self.returncode, self.log)
+            except AssertionError:
+                if self.log:
+                    Nbench._log(self.log, self.args, self.returncode, out,
+                                err)
+                raise
         if bad:
             if self.log:
                 Nbench._log(self.log, self.args, self.returncode, out, err)
@@ -254,6 +349,7 @@ class Nbench:
             os.killpg(p.pid, signal.SIGKILL)   # our own process group only
             out, err = p.communicate()
             self._log(log, argv, None, out, err)
+            check_no_leftovers(argv, None, log)
             raise AssertionError("timed out after %ss: %s (log %s)"
                                  % (timeout, " ".join(argv), log))
         self._log(log, argv, p.returncode, out, err)
@@ -262,6 +358,7 @@ class Nbench:
         if bad:
             raise AssertionError("%s:\n%s\nlog: %s"
                                  % (" ".join(argv), "\n".join(bad[:20]), log))
+        check_no_leftovers(argv, p.returncode, log)
         return Run(argv, p.returncode, out, err, time.monotonic() - t0, log)
 
     def start(self, eal, tool, name="bg", env=None, wrap=(), session=True):
@@ -331,6 +428,19 @@ def telemetry_ask(s, cmd):
     return json.loads(s.recv(1 << 20))[cmd.split(",")[0]]
 
 
+class ForeignPopen(subprocess.Popen):
+    """A DPDK program that is not ours (dpdk-testpmd): it leaves its
+    hugepage files and runtime directory behind, which are removed once
+    it has ended (wait(), which communicate() calls too)."""
+
+    def wait(self, *a, **kw):
+        rc = super().wait(*a, **kw)
+        prefix = _eal_value(self.args, "--file-prefix")
+        if prefix:
+            remove_prefix_files(prefix, self.args)
+        return rc
+
+
 def testpmd(prefix_argv, vdev, mode="macswap", extra=()):
     """dpdk-testpmd in forward mode `mode` on `vdev`, forwarding
     (interactive, so its counters can be asked for later).  prefix_argv
@@ -343,9 +453,9 @@ def testpmd(prefix_argv, vdev, mode="macswap", extra=()):
         "--no-pci", "-l", "0,1", "--file-prefix", unique("tp"),
         "--log-level", "lib.eal:error", "--vdev", vdev, "--", "-i",
         "--forward-mode=" + mode, "--nb-cores=1"] + list(extra)
-    p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT, text=True,
-                         start_new_session=True)
+    p = ForeignPopen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                     stderr=subprocess.STDOUT, text=True,
+                     start_new_session=True)
     # the echo of a marker command proves "start" has been handled
     p.stdin.write("start\nshow config fwd\n")
     p.stdin.flush()
