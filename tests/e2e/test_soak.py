@@ -17,6 +17,10 @@ import nbe2e
 import soak_run
 
 SECONDS = 50 if nbe2e.SANITIZED else 170
+# RSS within 1 %; ASan's allocator (with soak_run's 4 MiB quarantine)
+# moves it by up to 0.9 % between idle samples (92.4-93.2 MB over 60
+# sessions, flat): 2 % there
+RSS_TOLERANCE = 0.02 if nbe2e.SANITIZED else 0.01
 
 
 class Soak(nbe2e.E2ECase):
@@ -26,9 +30,9 @@ class Soak(nbe2e.E2ECase):
         if os.geteuid() != 0:
             self.skipTest("needs root for network namespaces")
 
-    def assertFlat(self, what, a, b):
+    def assertFlat(self, what, a, b, tolerance=0.01):
         # within 1 % of the first figure (0 stays 0)
-        self.assertLessEqual(abs(b - a), 0.01 * a,
+        self.assertLessEqual(abs(b - a), tolerance * a,
                              "%s: %s after warm-up, %s at the end"
                              % (what, a, b))
 
@@ -69,7 +73,8 @@ class Soak(nbe2e.E2ECase):
                         ("mbufs_in_use", "mbufs"),
                         ("pool_size", "mbufs in pools")):
             print("    %-13s %8d -> %8d %s" % (k, first[k], last[k], unit))
-        self.assertFlat("RSS", first["rss_kb"], last["rss_kb"])
+        self.assertFlat("RSS", first["rss_kb"], last["rss_kb"],
+                        RSS_TOLERANCE)
         self.assertFlat("fds", first["fds"], last["fds"])
         self.assertFlat("mbufs in use", first["mbufs_in_use"],
                         last["mbufs_in_use"])
