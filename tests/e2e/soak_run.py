@@ -165,6 +165,7 @@ class Soak:
         self.failures = []
         self.bytes = self.lost = self.sent = self.expected_sessions = 0
         self.samples = []
+        self.freed_s = []   # kill to the session freed, per killed client
 
     # --- the responder ------------------------------------------------------
 
@@ -349,8 +350,12 @@ class Soak:
         finally:
             if p.poll() is None:
                 os.killpg(p.pid, signal.SIGKILL)
+            t_kill = time.monotonic()
             p.wait()
             drop_prefix_files(self.cli_prefix)
+        # how long the responder kept the dead client's session
+        self.idle()
+        self.freed_s.append(time.monotonic() - t_kill)
         self.clients += 1
         self.killed += 1
         self.expected_sessions += 1

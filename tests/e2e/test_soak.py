@@ -59,6 +59,7 @@ class Soak(nbe2e.E2ECase):
         self.assertEqual(err.count("ended: done"), n - s.killed)
         self.assertEqual(last["refused_total"], 0, last["refused"])
         self.assertGreaterEqual(s.killed, 1)
+        self.assertEqual(len(s.freed_s), s.killed)
         self.assertGreaterEqual(n, 20, "too few sessions to compare")
         warm = 100 if n >= 200 else n // 2
         first = next(x for x in samples if x["sessions_ended"] >= warm)
@@ -69,6 +70,9 @@ class Soak(nbe2e.E2ECase):
                  first["sessions_ended"], warm,
                  "" if warm == 100 else ", fewer than 200 fit: half",
                  n - first["sessions_ended"]))
+        print("    a killed client's session freed %.2f-%.2f s after the "
+              "kill (the responder's --peer-timeout: 2 s)"
+              % (min(s.freed_s), max(s.freed_s)))
         for k, unit in (("rss_kb", "kB"), ("fds", ""),
                         ("mbufs_in_use", "mbufs"),
                         ("pool_size", "mbufs in pools")):
