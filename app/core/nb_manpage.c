@@ -199,7 +199,11 @@ man_files_and_output(FILE *f)
 	fputs(".SH TELEMETRY\n", f);
 	para(f, "A running tester or responder answers DPDK telemetry "
 		"(dpdk-telemetry.py -f PREFIX): /nbench/state, /nbench/ports, "
-		"/nbench/streams[,ID] and /nbench/latency.");
+		"/nbench/queues, /nbench/streams[,ID], /nbench/latency, "
+		"/nbench/tester and /nbench/pools (each mempool's size and "
+		"mbufs in use); a responder also /nbench/responder (sessions "
+		"opened, ended and done, its control frames, what it refused "
+		"by cause, the running test's foreign frames).");
 }
 
 /* EXIT STATUS, EXAMPLES and SEE ALSO. */

@@ -90,6 +90,7 @@ end_session(struct nb_peer *pr, const char *why)
 	if (why != NULL)
 		NB_LOG(INFO, "session %08x ended: %s", pr->session, why);
 	nb_peertest_free(pr);
+	pr->sessions_ended++;
 	if (pr->app->cfg.one_off)
 		pr->quit = 1;
 	nb_rsp_end(&pr->rsp);
@@ -389,6 +390,7 @@ open_session(struct nb_peer *pr, const struct nb_udp_info *u,
 	pr->opened_ns = now;
 	pr->last_heard = pr->opened_ns;
 	pr->nap_short = 1;
+	pr->sessions_opened++;
 	/* the session's test has the client's id on both ends */
 	nb_app_set_cookie(pr->app, pf->client_nonce, sizeof(pf->client_nonce));
 	NB_LOG(INFO,
@@ -546,6 +548,7 @@ act(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
 			nb_peer_send(pr, &r);
 		break;
 	case NB_RSP_A_END:
+		pr->sessions_done++;
 		end_session(pr, "done");
 		if (m->u.done.flags & NB_CTL_DONE_F_LEAVING)
 			hold_port(pr);
@@ -626,7 +629,7 @@ nb_responder_main(struct nb_app *app)
 	}
 	nb_rsp_say_posture(cfg);
 	fflush(stdout);
-	app->state = "listening";
+	nb_rsp_watch(&pr);
 	nb_srclimit_init(&pr.hello_lim, NB_HELLO_RATE, NB_HELLO_BURST,
 			 NB_HELLO_RATE_ALL, NB_HELLO_BURST_ALL,
 			 nb_peer_now(&pr));

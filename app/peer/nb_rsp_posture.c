@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The responder's posture: the key it makes when none is given (secure by
- * default), the start-up line that says what it allows, and the exit
- * summary of what it refused.  Admission itself is nb_responder.c's.
+ * default), the start-up line that says what it allows, the counters
+ * telemetry's /nbench/responder reads, and the exit summary of what it
+ * refused.  Admission itself is nb_responder.c's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +20,7 @@
 #include "nb_auth.h"
 #include "nb_log.h"
 #include "nb_rsp_posture.h"
+#include "nb_telemetry.h"
 
 /*
  * The key file this process made, held open under an exclusive flock for
@@ -146,6 +148,22 @@ nb_rsp_say_posture(const struct nb_config *cfg)
 		       cfg->auth_key, fp);
 }
 
+void
+nb_rsp_watch(struct nb_peer *pr)
+{
+	const struct nb_tel_rsp tel = {
+		.io = &pr->io,
+		.refusals = &pr->refusals,
+		.session = &pr->session,
+		.opened = &pr->sessions_opened,
+		.ended = &pr->sessions_ended,
+		.done = &pr->sessions_done,
+	};
+
+	pr->app->state = "listening";
+	nb_telemetry_responder(&tel);
+}
+
 /* At exit: what was refused, by cause (each was logged at most once a
  * second while it ran). */
 void
@@ -155,6 +173,7 @@ nb_rsp_report_refusals(const struct nb_refusals *r)
 	size_t at = 0;
 	int c;
 
+	nb_telemetry_responder(NULL); /* telemetry reads them no more */
 	for (c = 0; c < NB_REF_MAX && at < sizeof(line); c++)
 		if (r->count[c])
 			at += (size_t)snprintf(

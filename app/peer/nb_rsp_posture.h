@@ -5,6 +5,7 @@
 
 #include "nb_config.h"
 #include "nb_policy.h"
+#include "nb_session.h"
 
 /*
  * Without --auth-key or --no-auth: a key of the responder's own in
@@ -23,7 +24,12 @@ void nb_rsp_drop_key(struct nb_config *cfg);
  * fingerprint. */
 void nb_rsp_say_posture(const struct nb_config *cfg);
 
-/* At exit: every cause that refused something, with its count. */
+/* Listening: the state telemetry shows, and pr's counters for its
+ * /nbench/responder (sessions, control frames, refusals) from now on. */
+void nb_rsp_watch(struct nb_peer *pr);
+
+/* At exit: every cause that refused something, with its count (and
+ * telemetry's /nbench/responder stops reading the counters). */
 void nb_rsp_report_refusals(const struct nb_refusals *r);
 
 #endif /* NB_RSP_POSTURE_H */

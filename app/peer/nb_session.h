@@ -65,6 +65,8 @@ struct nb_peer {
 	uint64_t opened_ns;
 	struct nb_auth_seen seen;
 	struct nb_refusals refusals;
+	/* responder: sessions opened, ended, ended by the client's DONE */
+	uint64_t sessions_opened, sessions_ended, sessions_done;
 	uint16_t own_vlan; /* responder: its --vlan (0 untagged) */
 	/* client: what it ignored, for the log */
 	uint64_t foreign;   /* tagged wrongly, or from another address */

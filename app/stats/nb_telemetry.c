@@ -18,6 +18,7 @@
 #include <rte_cycles.h>
 #include <rte_telemetry.h>
 
+#include "nb_pool.h"
 #include "nb_tcp_engine.h"
 #include "nb_telemetry.h"
 #include "nb_tester_read.h"
@@ -28,6 +29,18 @@
 static struct nb_app *tel_app;
 static atomic_int tel_live;
 static atomic_int tel_readers;
+/* the responder's counters (nb_telemetry_responder): on while rsp_on */
+static struct nb_tel_rsp tel_rsp;
+static atomic_int rsp_on;
+static atomic_int rsp_readers;
+
+static void
+nap_100us(void)
+{
+	struct timespec ts = {0, 100000};
+
+	nanosleep(&ts, NULL);
+}
 
 void
 nb_telemetry_live(int live)
@@ -37,11 +50,20 @@ nb_telemetry_live(int live)
 		return;
 	}
 	atomic_store(&tel_live, 0);
-	while (atomic_load(&tel_readers) > 0) {
-		struct timespec ts = {0, 100000};
+	while (atomic_load(&tel_readers) > 0)
+		nap_100us();
+}
 
-		nanosleep(&ts, NULL);
-	}
+void
+nb_telemetry_responder(const struct nb_tel_rsp *r)
+{
+	atomic_store(&rsp_on, 0);
+	while (atomic_load(&rsp_readers) > 0)
+		nap_100us();
+	if (r == NULL)
+		return;
+	tel_rsp = *r;
+	atomic_store(&rsp_on, 1);
 }
 
 /* 0: the jobs may be read until tel_leave(); -1: no test is running. */
@@ -412,6 +434,148 @@ tel_tester(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
+/* A cause's name as a telemetry key: letters and digits, each run of
+ * anything else one '_' ("key holder at --no-auth": key_holder_at_no_auth). */
+static void
+key_of(const char *name, char *key, size_t len)
+{
+	size_t i, k = 0;
+
+	for (i = 0; name[i] != '\0' && k + 1 < len; i++) {
+		char c = name[i];
+		int alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			    (c >= '0' && c <= '9');
+
+		if (alnum)
+			key[k++] = c;
+		else if (k > 0 && key[k - 1] != '_')
+			key[k++] = '_';
+	}
+	key[k] = '\0';
+}
+
+/* What the responder refused, by cause (every cause, 0 or not). */
+static void
+rsp_refused(const struct nb_refusals *r, struct rte_tel_data *d)
+{
+	struct rte_tel_data *c = rte_tel_data_alloc();
+	uint64_t total = 0;
+	char key[64];
+	int i;
+
+	if (c == NULL)
+		return;
+	rte_tel_data_start_dict(c);
+	for (i = 0; i < NB_REF_MAX; i++) {
+		key_of(nb_refusal_name((enum nb_refusal)i), key, sizeof(key));
+		rte_tel_data_add_dict_u64(c, key, r->count[i]);
+		total += r->count[i];
+	}
+	rte_tel_data_add_dict_u64(d, "refused_total", total);
+	rte_tel_data_add_dict_container(d, "refused", c, 0);
+}
+
+/* The control lcore's frame counts since the responder started. */
+static void
+rsp_control(const struct nb_ctlio *io, struct rte_tel_data *d)
+{
+	struct rte_tel_data *c = rte_tel_data_alloc();
+
+	if (c == NULL)
+		return;
+	rte_tel_data_start_dict(c);
+	rte_tel_data_add_dict_u64(c, "rx_ctl", io->rx_ctl);
+	rte_tel_data_add_dict_u64(c, "rx_bad", io->rx_bad);
+	rte_tel_data_add_dict_u64(c, "stray", io->stray);
+	rte_tel_data_add_dict_u64(c, "rx_polled", io->rx_polled);
+	rte_tel_data_add_dict_u64(c, "rx_shed", io->rx_shed);
+	rte_tel_data_add_dict_u64(c, "tx_frames", io->tx_frames);
+	rte_tel_data_add_dict_u64(c, "tx_fail", io->tx_fail);
+	rte_tel_data_add_dict_u64(c, "arp_answered", io->arp_answered);
+	rte_tel_data_add_dict_u64(c, "arp_limited", io->arp_limited);
+	rte_tel_data_add_dict_u64(c, "icmp_answered", io->icmp_answered);
+	rte_tel_data_add_dict_u64(c, "icmp_limited", io->icmp_limited);
+	rte_tel_data_add_dict_container(d, "control", c, 0);
+}
+
+/* The running test's receivers: frames that were not its data (foreign),
+ * handed to the control lcore, and refused by a full hand-off ring. */
+static void
+rsp_receivers(struct rte_tel_data *d)
+{
+	const struct nb_jobs *js = &tel_app->jobs;
+	uint64_t pkts = 0, foreign = 0, ctl = 0, ctl_dropped = 0;
+	unsigned int i;
+
+	if (tel_enter() != 0)
+		return;
+	for (i = 0; i < js->nb_rx; i++) {
+		pkts += js->rx[i]->pkts;
+		foreign += js->rx[i]->foreign;
+		ctl += js->rx[i]->ctl;
+		ctl_dropped += js->rx[i]->ctl_dropped;
+	}
+	tel_leave();
+	rte_tel_data_add_dict_u64(d, "test_rx_frames", pkts);
+	rte_tel_data_add_dict_u64(d, "test_rx_foreign", foreign);
+	rte_tel_data_add_dict_u64(d, "test_rx_ctl", ctl);
+	rte_tel_data_add_dict_u64(d, "test_ctl_dropped", ctl_dropped);
+}
+
+static int
+tel_responder(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	char id[16];
+
+	(void)cmd, (void)params;
+	atomic_fetch_add(&rsp_readers, 1);
+	if (!atomic_load(&rsp_on)) {
+		atomic_fetch_sub(&rsp_readers, 1);
+		return -1; /* not a responder, or not listening */
+	}
+	rte_tel_data_start_dict(d);
+	snprintf(id, sizeof(id), "%08x", *tel_rsp.session);
+	rte_tel_data_add_dict_string(d, "session", id);
+	rte_tel_data_add_dict_u64(d, "sessions_opened", *tel_rsp.opened);
+	rte_tel_data_add_dict_u64(d, "sessions_ended", *tel_rsp.ended);
+	rte_tel_data_add_dict_u64(d, "sessions_done", *tel_rsp.done);
+	rsp_control(tel_rsp.io, d);
+	rsp_refused(tel_rsp.refusals, d);
+	rsp_receivers(d);
+	atomic_fetch_sub(&rsp_readers, 1);
+	return 0;
+}
+
+#define TEL_MAX_POOLS 32
+
+/* The process's mempools (ours, "nb_" names): size and mbufs out of the
+ * pool now (in rings, in a PMD's queues, held by a worker), and in all. */
+static int
+tel_pools(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct nb_pool_use u[TEL_MAX_POOLS];
+	unsigned int i, n = nb_pools_usage(u, TEL_MAX_POOLS);
+	uint64_t in_use = 0, size = 0;
+
+	(void)cmd, (void)params;
+	rte_tel_data_start_dict(d);
+	for (i = 0; i < n && i < TEL_MAX_POOLS; i++) {
+		struct rte_tel_data *c = rte_tel_data_alloc();
+
+		if (c == NULL)
+			break;
+		rte_tel_data_start_dict(c);
+		rte_tel_data_add_dict_u64(c, "size", u[i].size);
+		rte_tel_data_add_dict_u64(c, "in_use", u[i].in_use);
+		rte_tel_data_add_dict_container(d, u[i].name, c, 0);
+		in_use += u[i].in_use;
+		size += u[i].size;
+	}
+	rte_tel_data_add_dict_u64(d, "in_use", in_use);
+	rte_tel_data_add_dict_u64(d, "size", size);
+	return 0;
+}
+
 void
 nb_telemetry_register(struct nb_app *app)
 {
@@ -436,4 +600,12 @@ nb_telemetry_register(struct nb_app *app)
 				   "Per busy worker of a local test: time off "
 				   "its CPU, steal, poll stalls and the "
 				   "longest poll gap so far.  No parameters");
+	/* help texts are < RTE_TEL_MAX_STRING_LEN (128), or refused */
+	rte_telemetry_register_cmd("/nbench/pools", tel_pools,
+				   "Per mempool of ours: its size and the "
+				   "mbufs out of it now.  No parameters");
+	rte_telemetry_register_cmd("/nbench/responder", tel_responder,
+				   "A responder's sessions, control frames, "
+				   "refusals and test receivers' counts.  No "
+				   "parameters");
 }
