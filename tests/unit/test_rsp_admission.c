@@ -107,6 +107,7 @@ cli_params_k(struct cli *c, const uint8_t cookie[NB_AUTH_NONCE],
 	memcpy(p->responder_mac, fake_mac, 6);
 	p->sport_base = NB_DEFAULT_SPORT_BASE;
 	p->dport = NB_DEFAULT_DPORT;
+	p->peer_timeout_ms = 2000;
 	memcpy(p->proof.client_nonce, c->cn, sizeof(c->cn));
 	memcpy(p->proof.cookie, cookie, NB_AUTH_NONCE);
 	nb_auth_derive(&a, k, klen, c->cn, cookie, c->session);
