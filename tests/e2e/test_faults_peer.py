@@ -1,0 +1,308 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Faults in peer mode (issue 34), on af_packet over a veth pair across
+two network namespaces (test_peer.VethPeerBase): a 2-s link flap, an end
+frozen by SIGSTOP, a responder restarted and a client killed mid-session.
+
+Every process has a time bound (the harness kills what outlives it), and
+every figure asserted comes from the client's JSON."""
+import os
+import signal
+import subprocess
+import threading
+import time
+
+import nbe2e
+from test_peer import RESP_MAC, VethPeerBase
+
+RATE = 10000            # frames/s, forward (the client sends)
+
+
+class VethFaults(VethPeerBase):
+
+    def start_client(self, tool, bound=60):
+        """A client in the background, its output read meanwhile; returns
+        (Popen, prefix, thread, [stdout, stderr] once the thread ends)."""
+        prefix = nbe2e.unique("cli")
+        eal = ["--no-pci", "--lcores", nbe2e.CLIENT_LCORES, "--file-prefix",
+               prefix, "--log-level", "lib.eal:error",
+               "--vdev", self.client_vdev()]
+        p, argv, log = self.nb.start(eal, ["--peer", RESP_MAC] + tool,
+                                     name="cli", wrap=self.client_wrap)
+        res = []
+
+        def read():
+            try:
+                res.extend(p.communicate(timeout=bound))
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+                res.extend(p.communicate())
+                res.append("timed out")
+            with open(log, "w") as f:
+                f.write("$ %s\nrc=%s\n--- stdout\n%s\n--- stderr\n%s\n"
+                        % (" ".join(argv), p.returncode, res[0], res[1]))
+        t = threading.Thread(target=read)
+        t.start()
+        self.addCleanup(self.reap, p, t)
+        return p, prefix, t, res
+
+    @staticmethod
+    def reap(p, t):
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+        t.join(30)
+
+    def finish(self, p, t, res, code):
+        t.join(90)
+        self.assertFalse(t.is_alive(), "the client did not end")
+        self.assertEqual(len(res), 2, "the client outlived its bound")
+        out, err = res
+        self.assertEqual(p.returncode, code, err[-3000:])
+        self.assertEqual(nbe2e.exit_problems(err), [])
+        return out, err
+
+    def elapsed(self, prefix, at_least):
+        """Poll a process's /nbench/state until the test has run at_least
+        seconds (its own clock); returns that reading."""
+        s = nbe2e.telemetry(prefix)
+        try:
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                st = nbe2e.telemetry_ask(s, "/nbench/state")
+                e = float(st.get("elapsed_s", 0) or 0)
+                if e >= at_least:
+                    return e
+                time.sleep(0.01)
+        finally:
+            s.close()
+        self.fail("the test did not reach %s s" % at_least)
+
+    def link(self, state):
+        subprocess.run(["ip", "-n", self.ns + "a", "link", "set",
+                        self.ns + "va", state], check=True)
+
+    def quit_responder(self, resp):
+        """End the responder with a client's --quit; it must exit 0 with
+        every mbuf back (the harness's exit check)."""
+        r = self.client(["--quit"])
+        out, err = resp.communicate(timeout=30)
+        self.assertEqual(resp.returncode, 0, err[-2000:])
+        self.assertEqual(nbe2e.exit_problems(err), [])
+        return err
+
+    # 1 and 2: the client's --peer-timeout travels, a 2-s flap rides
+    # through
+    def test_link_flap_rides_through(self):
+        resp = self.responder()
+        p, prefix, t, res = self.start_client(
+            ["--peer-timeout", "5", "--rate", "%dpps" % RATE, "--time", "6",
+             "--interval", "0.5", "--json"])
+        self.elapsed(prefix, 2.0)
+        t0 = time.monotonic()
+        self.link("down")
+        t1 = time.monotonic()
+        time.sleep(2)           # the fault itself: 2 s without a link
+        t2 = time.monotonic()
+        self.link("up")
+        t3 = time.monotonic()
+        out, err = self.finish(p, t, res, 0)
+        d = nbe2e.loads(out)
+        self.assertNotIn("error", d)
+        e = d["end"]
+        # the link: one outage, as long as it was down (between the
+        # commands' ends and starts), to a 10 ms look and a 50 ms nap
+        self.assertEqual(e["link"]["outages"], 1)
+        self.assertIn("RUNNING", e["link"]["seen_by"])
+        down = e["link"]["down_seconds"]
+        self.assertGreaterEqual(down, (t2 - t1) - 0.06)
+        self.assertLessEqual(down, (t3 - t0) + 0.06)
+        ivs = [iv["sum"] for iv in d["intervals"]]
+        self.assertAlmostEqual(sum(s["link_down_seconds"] for s in ivs),
+                               down, places=6)
+        # the receiver's (the responder's) figures: every frame sent is
+        # received or lost, 10000 pps for 6 s.  (What the kernel does with
+        # the frames sent while its veth is down decides the loss: it
+        # queued them and sent them on when the link came back, so that
+        # none was lost on this host: the latency shows their wait.)
+        sent, recv = e["sum_sent"]["packets"], e["sum_received"]["packets"]
+        lost = e["sum_received"]["lost_packets"]
+        self.assertEqual(sent, RATE * 6)
+        self.assertEqual(recv + lost, sent)
+        self.assertEqual(sum(s["lost_packets"] for s in ivs), lost)
+        self.assertEqual(sum(s["packets"] for s in ivs), recv)
+        # the intervals: link down where the outage was (2 s of 0.5-s
+        # rows: at least three whole ones, which the receiver got nothing
+        # in), the traffic after it counted
+        whole = [s for s in ivs
+                 if abs(s["link_down_seconds"] - 0.5) <= 0.011]
+        self.assertGreaterEqual(len(whole), 3)
+        for s in whole:
+            self.assertEqual(s["packets"], 0, s)
+        last = max(s["end"] for s in ivs if s["link_down_seconds"] > 0)
+        after = [s for s in ivs if s["start"] >= last]
+        self.assertGreaterEqual(len(after), 2)
+        for s in after:
+            self.assertEqual(s["lost_packets"], 0, s)
+        self.assertGreaterEqual(sum(s["packets"] for s in after),
+                                sum(s["sent_packets"] for s in after))
+        before = [s for s in ivs if s["end"] <= min(
+            s2["start"] for s2 in ivs if s2["link_down_seconds"] > 0)]
+        self.assertGreaterEqual(len(before), 3)
+        for s in before:
+            self.assertEqual(s["lost_packets"], 0, s)
+            self.assertGreater(s["packets"], 0, s)
+        rerr = self.quit_responder(resp)
+        self.assertIn("the client waits 5.0 s for us; we wait for it 5.0 s",
+                      rerr)
+        self.assertIn("ended: done", rerr)
+
+    def test_link_flap_text_report(self):
+        """The text report says it too, on the intervals and at the end."""
+        resp = self.responder()
+        p, prefix, t, res = self.start_client(
+            ["--peer-timeout", "5", "--rate", "%dpps" % RATE, "--time", "4"])
+        self.elapsed(prefix, 1.0)
+        self.link("down")
+        time.sleep(2)
+        self.link("up")
+        out, err = self.finish(p, t, res, 0)
+        self.assertRegex(out, r"\(link down \d\.\d\d s\)")
+        self.assertRegex(out, r"note: the link was down 2\.\d\d s in 1 "
+                              r"outage during the test")
+        self.quit_responder(resp)
+
+    def test_responder_caps_the_timeout(self):
+        """A client asking for 600 s is held to the responder's cap."""
+        resp = self.responder()
+        self.client(["--peer-timeout", "600", "--rate", "1000pps", "--time",
+                     "0.5"])
+        err = self.quit_responder(resp)
+        self.assertIn("the client waits 600.0 s for us; this responder "
+                      "keeps a silent session at most 60.0 s", err)
+
+    # 3: an end frozen
+    def freeze(self, pid, prefix, secs, at=1.0):
+        self.elapsed(prefix, at)
+        os.kill(pid, signal.SIGSTOP)
+        try:
+            time.sleep(secs)    # the fault itself
+        finally:
+            os.kill(pid, signal.SIGCONT)
+
+    def responder_frozen(self, tool, timeout, code):
+        resp = self.responder()
+        p, prefix, t, res = self.start_client(
+            ["--peer-timeout", str(timeout), "--rate", "%dpps" % RATE,
+             "--time", "4", "--json"] + tool)
+        self.freeze(resp.pid, prefix, 5)
+        t0 = time.monotonic()
+        out, err = self.finish(p, t, res, code)
+        return resp, nbe2e.loads(out), err, time.monotonic() - t0
+
+    def test_responder_frozen_shorter_than_timeout(self):
+        for tool in ([], ["--reverse"]):
+            with self.subTest(tool=tool):
+                resp, d, err, _ = self.responder_frozen(tool, 8, 0)
+                e = d["end"]
+                self.assertNotIn("error", d)
+                sent = e["sum_sent"]["packets"]
+                self.assertEqual(sent, RATE * 4)
+                self.assertEqual(e["sum_received"]["packets"] +
+                                 e["sum_received"]["lost_packets"], sent)
+                self.quit_responder(resp)
+
+    def test_responder_frozen_longer_than_timeout(self):
+        resp, d, err, took = self.responder_frozen([], 2, 1)
+        self.assertIn("stopped answering", err)
+        self.assertIn("responder", d["error"])
+        # our own side's figures: every frame of the test was sent
+        self.assertEqual(d["end"]["sum_sent"]["packets"], RATE * 4)
+        self.assertLess(took, 15)
+        # the thawed responder ends the session itself and serves on
+        r = self.client(["--rate", "%dpps" % RATE, "--time", "1", "--json"])
+        e = r.json()["end"]
+        self.assertEqual(e["sum_received"]["packets"], RATE)
+        self.quit_responder(resp)
+
+    def test_tcp_responder_frozen(self):
+        resp = self.responder()
+        p, prefix, t, res = self.start_client(
+            ["--tcp", "--peer-timeout", "8", "--time", "4", "--rate", "50M",
+             "--json"])
+        self.freeze(resp.pid, prefix, 5)
+        out, err = self.finish(p, t, res, 0)
+        d = nbe2e.loads(out)
+        self.assertNotIn("error", d)
+        self.quit_responder(resp)
+
+    def test_client_frozen(self):
+        """The responder keeps the session while the client is frozen
+        for less than the client's --peer-timeout."""
+        resp = self.responder()
+        p, prefix, t, res = self.start_client(
+            ["--peer-timeout", "8", "--rate", "%dpps" % RATE, "--time", "4",
+             "--reverse", "--json"])
+        self.freeze(p.pid, prefix, 5)
+        out, err = self.finish(p, t, res, 0)
+        d = nbe2e.loads(out)
+        self.assertNotIn("error", d)
+        e = d["end"]
+        self.assertEqual(e["sum_sent"]["packets"], RATE * 4)
+        self.assertEqual(e["sum_received"]["packets"] +
+                         e["sum_received"]["lost_packets"], RATE * 4)
+        err = self.quit_responder(resp)
+        self.assertNotIn("vanished", err)
+
+    # 4: a responder restarted, a client killed
+    def test_responder_restarted(self):
+        resp = self.responder()
+        p, prefix, t, res = self.start_client(
+            ["--peer-timeout", "2", "--rate", "%dpps" % RATE, "--time", "10",
+             "--json"])
+        self.elapsed(prefix, 1.0)
+        os.killpg(resp.pid, signal.SIGKILL)
+        resp.communicate()
+        resp2 = self.responder()
+        t0 = time.monotonic()
+        out, err = self.finish(p, t, res, 1)
+        took = time.monotonic() - t0
+        d = nbe2e.loads(out)
+        self.assertIn("stopped answering", err)
+        self.assertIn("stopped answering", d["error"])
+        # given up on after its 2 s (plus a 400 ms retransmission wait)
+        self.assertLess(took, 2 + 3)
+        # partial: our side's counts up to there
+        self.assertGreater(d["end"]["sum_sent"]["packets"], RATE)
+        self.assertLess(d["end"]["sum_sent"]["packets"], RATE * 10)
+        # the new responder serves the next client, counts exact
+        r = self.client(["--rate", "%dpps" % RATE, "--time", "1", "--json"])
+        e = r.json()["end"]
+        self.assertEqual(e["sum_sent"]["packets"], RATE)
+        self.assertEqual(e["sum_received"]["packets"], RATE)
+        self.quit_responder(resp2)
+
+    def test_client_killed(self):
+        resp = self.responder()
+        p, prefix, t, res = self.start_client(
+            ["--peer-timeout", "1", "--rate", "%dpps" % RATE, "--time", "10"])
+        self.elapsed(prefix, 1.0)
+        os.killpg(p.pid, signal.SIGKILL)
+        t0 = time.monotonic()
+        line = ""
+        while "ended" not in line and time.monotonic() - t0 < 10:
+            line = resp.stderr.readline()
+        took = time.monotonic() - t0
+        self.assertIn("the client vanished", line)
+        # the client's 1 s (PARAMS), looked at every 0.5 ms of naps
+        self.assertLess(took, 1 + 1)
+        for n in range(2):      # the next sessions' counts exact
+            r = self.client(["--rate", "%dpps" % RATE, "--time", "1",
+                             "--json"])
+            e = r.json()["end"]
+            self.assertEqual(e["sum_sent"]["packets"], RATE)
+            self.assertEqual(e["sum_received"]["packets"], RATE)
+        # every mbuf back at exit (the harness's check)
+        self.quit_responder(resp)
+
+
+if __name__ == "__main__":
+    nbe2e.main()
