@@ -26,6 +26,8 @@ class VethFaults(VethPeerBase):
         eal = ["--no-pci", "--lcores", nbe2e.CLIENT_LCORES, "--file-prefix",
                prefix, "--log-level", "lib.eal:error",
                "--vdev", self.client_vdev()]
+        if os.environ.get("NB_FAULTS_DEBUG"):
+            eal += ["--log-level", "nbench:debug"]
         p, argv, log = self.nb.start(eal, ["--peer", RESP_MAC] + tool,
                                      name="cli", wrap=self.client_wrap)
         res = []
@@ -188,24 +190,29 @@ class VethFaults(VethPeerBase):
         finally:
             os.kill(pid, signal.SIGCONT)
 
-    def responder_frozen(self, tool, timeout, code):
+    def responder_frozen(self, tool, timeout, code, secs=8):
         resp = self.responder()
         p, prefix, t, res = self.start_client(
             ["--peer-timeout", str(timeout), "--rate", "%dpps" % RATE,
-             "--time", "4", "--json"] + tool)
+             "--time", str(secs), "--json"] + tool)
         self.freeze(resp.pid, prefix, 5)
         t0 = time.monotonic()
         out, err = self.finish(p, t, res, code)
         return resp, nbe2e.loads(out), err, time.monotonic() - t0
 
     def test_responder_frozen_shorter_than_timeout(self):
+        """Frozen 5 s from 1 s into an 8-s test, --peer-timeout 8: the
+        session survives.  Forward: the client sends all 8 s, the frozen
+        responder's ring overflows (loss counted).  Reverse: the frozen
+        responder sends nothing for 5 s, and on waking sends what fell
+        due meanwhile at once: every frame of the 8 s."""
         for tool in ([], ["--reverse"]):
             with self.subTest(tool=tool):
                 resp, d, err, _ = self.responder_frozen(tool, 8, 0)
                 e = d["end"]
                 self.assertNotIn("error", d)
                 sent = e["sum_sent"]["packets"]
-                self.assertEqual(sent, RATE * 4)
+                self.assertEqual(sent, RATE * 8)
                 self.assertEqual(e["sum_received"]["packets"] +
                                  e["sum_received"]["lost_packets"], sent)
                 self.quit_responder(resp)
@@ -214,9 +221,18 @@ class VethFaults(VethPeerBase):
         resp, d, err, took = self.responder_frozen([], 2, 1)
         self.assertIn("stopped answering", err)
         self.assertIn("responder", d["error"])
-        # our own side's figures: every frame of the test was sent
-        self.assertEqual(d["end"]["sum_sent"]["packets"], RATE * 4)
-        self.assertLess(took, 15)
+        # our own side's figures, up to where it gave up: frozen at 1 s,
+        # its keepalive (every 0.25 s) unanswered for 2 s, so 3 to 3.5 s
+        # of frames (plus the give-up's own nap)
+        sent = d["end"]["sum_sent"]["packets"]
+        self.assertGreaterEqual(sent, RATE * 3)
+        self.assertLess(sent, RATE * 3.7)
+        # the client was done before the responder thawed (5 s)
+        self.assertLess(took, 5)
+        # the thawed responder ends the session by its timeout (the
+        # client's 2 s, long past), at once
+        line, waited = self.wait_ended(resp, 10)
+        self.assertRegex(line, r"ended: (the client vanished|done)")
         # the thawed responder ends the session itself and serves on
         r = self.client(["--rate", "%dpps" % RATE, "--time", "1", "--json"])
         e = r.json()["end"]
@@ -226,8 +242,7 @@ class VethFaults(VethPeerBase):
     def test_tcp_responder_frozen(self):
         resp = self.responder()
         p, prefix, t, res = self.start_client(
-            ["--tcp", "--peer-timeout", "8", "--time", "4", "--rate", "50M",
-             "--json"])
+            ["--tcp", "--peer-timeout", "8", "--time", "8", "--json"])
         self.freeze(resp.pid, prefix, 5)
         out, err = self.finish(p, t, res, 0)
         d = nbe2e.loads(out)
@@ -280,17 +295,29 @@ class VethFaults(VethPeerBase):
         self.assertEqual(e["sum_received"]["packets"], RATE)
         self.quit_responder(resp2)
 
+    def wait_ended(self, resp, bound):
+        """The responder's next 'session ... ended' line, and how long it
+        took to come."""
+        if not hasattr(resp, "err_lines"):
+            resp.err_lines = nbe2e.LineReader(resp.stderr)
+        t0, line = time.monotonic(), ""
+        while "ended" not in line:
+            left = bound - (time.monotonic() - t0)
+            if left <= 0:
+                break
+            line = resp.err_lines.readline(left)
+            if line == "":      # EOF: the responder is gone
+                break
+            line = line or ""
+        return line, time.monotonic() - t0
+
     def test_client_killed(self):
         resp = self.responder()
         p, prefix, t, res = self.start_client(
             ["--peer-timeout", "1", "--rate", "%dpps" % RATE, "--time", "10"])
         self.elapsed(prefix, 1.0)
         os.killpg(p.pid, signal.SIGKILL)
-        t0 = time.monotonic()
-        line = ""
-        while "ended" not in line and time.monotonic() - t0 < 10:
-            line = resp.stderr.readline()
-        took = time.monotonic() - t0
+        line, took = self.wait_ended(resp, 10)
         self.assertIn("the client vanished", line)
         # the client's 1 s (PARAMS), looked at every 0.5 ms of naps
         self.assertLess(took, 1 + 1)
