@@ -12,7 +12,7 @@ import threading
 import time
 
 import nbe2e
-from test_peer import RESP_MAC, VethPeerBase
+from test_peer import RESP_MAC, PeerBase, VethPeerBase
 
 RATE = 10000            # frames/s, forward (the client sends)
 
@@ -247,6 +247,16 @@ class VethFaults(VethPeerBase):
         out, err = self.finish(p, t, res, 0)
         d = nbe2e.loads(out)
         self.assertNotIn("error", d)
+        # TCP recovers: every byte sent arrived, checked, the connection
+        # closed, every segment the client sent counted by the responder
+        e, nb = d["end"], d["nbench"]
+        self.assertEqual(e["sum_received"]["bytes"], e["sum_sent"]["bytes"])
+        self.assertEqual(nb["bad_bytes"], 0)
+        self.assertEqual(nb["connections_closed"], 1)
+        self.assertEqual(nb["responder"]["tool_rx_packets"],
+                         nb["ports"][0]["tool_tx_packets"])
+        # the freeze is in the figures: a segment waited the 5 s
+        self.assertGreaterEqual(nb["latency_ns"]["max"], 4.9e9)
         self.quit_responder(resp)
 
     def test_client_frozen(self):
@@ -328,6 +338,89 @@ class VethFaults(VethPeerBase):
             self.assertEqual(e["sum_sent"]["packets"], RATE)
             self.assertEqual(e["sum_received"]["packets"], RATE)
         # every mbuf back at exit (the harness's check)
+        self.quit_responder(resp)
+
+
+class MemifFaults(PeerBase):
+    """memif: the responder and the client each a memif server, a relay
+    between them (dpdk-testpmd, a memif client on each socket, io
+    forwarding).  The relay's process ends and a new one starts 2 s
+    later: both links go down and come back, as a memif peer process that
+    closes and reopens its socket makes them (memif's PMD reports its
+    link state)."""
+
+    def setUp(self):
+        super().setUp()
+        self.sock2 = os.path.join(self.tmpdir, "cli.sock")
+
+    def client_vdev(self):
+        return "net_memif0,role=server,socket=%s,rsize=%d" % (
+            self.sock2, self.client_rsize)
+
+    def relay(self):
+        argv = ["dpdk-testpmd", "--no-pci", "-l", "0,1", "--file-prefix",
+                nbe2e.unique("tp"), "--log-level", "lib.eal:error",
+                "--vdev", "net_memif0,role=client,socket=%s,rsize=14"
+                % self.sock,
+                "--vdev", "net_memif1,role=client,socket=%s,rsize=14"
+                % self.sock2, "--", "--forward-mode=io", "--auto-start",
+                "--nb-cores=1", "--stats-period", "0"]
+        p = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
+                             stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL,
+                             start_new_session=True)
+        self.addCleanup(self.kill_relay, p)
+        return p
+
+    @staticmethod
+    def kill_relay(p):
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+
+    start_client = VethFaults.start_client
+    reap = VethFaults.reap
+    finish = VethFaults.finish
+    elapsed = VethFaults.elapsed
+    quit_responder = VethFaults.quit_responder
+
+    def test_memif_peer_reopens(self):
+        resp = self.responder()
+        relay = self.relay()
+        p, prefix, t, res = self.start_client(
+            ["--peer-timeout", "5", "--rate", "%dpps" % RATE, "--time", "6",
+             "--interval", "0.5", "--json"])
+        self.elapsed(prefix, 2.0)
+        t0 = time.monotonic()
+        self.kill_relay(relay)
+        t1 = time.monotonic()
+        time.sleep(2)           # the fault itself
+        t2 = time.monotonic()
+        relay = self.relay()
+        out, err = self.finish(p, t, res, 0)
+        d = nbe2e.loads(out)
+        self.assertNotIn("error", d)
+        e = d["end"]
+        self.assertEqual(e["link"]["outages"], 1)
+        self.assertEqual(e["link"]["seen_by"], "PMD link status")
+        # down from the kill to the new relay's connection (its EAL
+        # start-up, well under 2 s more)
+        self.assertGreaterEqual(e["link"]["down_seconds"], (t2 - t1) - 0.06)
+        self.assertLess(e["link"]["down_seconds"], (t2 - t0) + 2.0)
+        sent, recv = e["sum_sent"]["packets"], e["sum_received"]["packets"]
+        self.assertEqual(sent, RATE * 6)
+        self.assertEqual(recv + e["sum_received"]["lost_packets"], sent)
+        ivs = [iv["sum"] for iv in d["intervals"]]
+        last = max(s["end"] for s in ivs if s["link_down_seconds"] > 0)
+        after = [s for s in ivs if s["start"] >= last]
+        self.assertGreaterEqual(len(after), 1)
+        for s in after:
+            self.assertEqual(s["lost_packets"], 0, s)
+        self.assertEqual(sum(s["packets"] for s in ivs), recv)
+        # a memif client does not dial again once its server is gone
+        # (DPDK 22.11): a new relay for the --quit client
+        self.kill_relay(relay)
+        self.relay()
         self.quit_responder(resp)
 
 
