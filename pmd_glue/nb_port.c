@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_dev.h>
@@ -82,6 +86,32 @@ nb_port_link_up(uint16_t port_id)
 
 	return rte_eth_link_get_nowait(port_id, &link) == 0 &&
 	       link.link_status == RTE_ETH_LINK_UP;
+}
+
+int
+nb_port_link_seen(uint16_t port_id, const char **how)
+{
+	struct rte_eth_dev_info info;
+	struct ifreq ifr;
+	int s, ret;
+
+	memset(&ifr, 0, sizeof(ifr));
+	if (rte_eth_dev_info_get(port_id, &info) == 0 && info.if_index > 0 &&
+	    if_indextoname(info.if_index, ifr.ifr_name) != NULL) {
+		s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		ret = s < 0 ? -1 : ioctl(s, SIOCGIFFLAGS, &ifr);
+		if (s >= 0)
+			close(s);
+		if (ret == 0) {
+			if (how != NULL)
+				*how = "kernel interface flags UP and RUNNING";
+			return (ifr.ifr_flags & IFF_UP) &&
+			       (ifr.ifr_flags & IFF_RUNNING);
+		}
+	}
+	if (how != NULL)
+		*how = "PMD link status";
+	return nb_port_link_up(port_id);
 }
 
 /* What the driver needs from EAL, for a failure's message ("" if none). */

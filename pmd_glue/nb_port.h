@@ -122,6 +122,14 @@ void nb_intr_quiesce(void);
 
 /* 1 when the port's link is up now (no waiting), else 0. */
 int nb_port_link_up(uint16_t port_id);
+/*
+ * The link as far as it can be seen, 1 up or 0 down: a port with a
+ * kernel interface behind it (dev_info's if_index: af_packet, whose PMD
+ * in DPDK 22.11 says up from start to stop whatever the cable) by that
+ * interface's flags, IFF_UP and IFF_RUNNING (the carrier); any other by
+ * its PMD's link status.  *how (may be NULL) names which, for a report.
+ */
+int nb_port_link_seen(uint16_t port_id, const char **how);
 /* Read identity (driver, MAC, NUMA node, link) without configuring. */
 int nb_port_describe(uint16_t port_id, struct nb_port_desc *d);
 

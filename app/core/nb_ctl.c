@@ -31,7 +31,7 @@ _Static_assert(NB_CTL_CONF_LEN == NB_CTL_VERSION_STR + NB_CTL_DPDK_STR +
 _Static_assert(NB_CTL_PARAMS_LEN == 1 + 1 + 2 + 4 + 2 + 2 * NB_CTL_MAX_SIZES +
 					    2 + NB_CTL_MAX_PATTERN + 6 * 8 + 4 +
 					    4 + 6 + 6 + 2 + 2 + 4 + 4 + 4 + 4 +
-					    8 + NB_CTL_MACS_LEN +
+					    8 + 4 + NB_CTL_MACS_LEN +
 					    NB_CTL_PROOF_LEN,
 	       "nb_ctl_params wire layout");
 _Static_assert(sizeof(((struct nb_offload_plan *)0)->csum_why) ==

@@ -43,7 +43,7 @@
 #include "nb_tcp.h"
 
 #define NB_CTL_MAGIC   0x4E42434Du /* "NBCM" */
-#define NB_CTL_VERSION 9
+#define NB_CTL_VERSION 10
 #define NB_CTL_HDR_LEN 16
 #define NB_CTL_F_TAG   0x80 /* in the type byte: a tag ends the message */
 #define NB_CTL_TAG_LEN 16
@@ -67,7 +67,7 @@
 #define NB_CTL_PROOF_LEN  (2 * NB_CTL_NONCE)	/* 32 */
 #define NB_CTL_MACS_MAX	  7 /* other source MACs of a port */
 #define NB_CTL_MACS_LEN	  (2 + 6 * NB_CTL_MACS_MAX) /* 44 */
-#define NB_CTL_PARAMS_LEN (204 + NB_CTL_MACS_LEN + NB_CTL_PROOF_LEN)
+#define NB_CTL_PARAMS_LEN (208 + NB_CTL_MACS_LEN + NB_CTL_PROOF_LEN)
 /* QUIT is padded with zeros to the size of the largest answer it can
  * earn (a tagged REJECT), so it can never be answered with more bytes
  * than it carried */
@@ -107,6 +107,9 @@
 #define NB_CTL_MAX_LATENCY_RATE	  10000000
 #define NB_CTL_MIN_INTERVAL_MS	  100 /* as --interval */
 #define NB_CTL_MAX_INTERVAL_MS	  3600000
+/* PARAMS' peer_timeout_ms (since version 10), as --peer-timeout takes it */
+#define NB_CTL_MIN_PEER_TIMEOUT_MS 100
+#define NB_CTL_MAX_PEER_TIMEOUT_MS 600000
 /* closed-loop TCP (PARAMS tcp = 1, since version 7), as --window and
  * --msg-size take them */
 #define NB_CTL_TCP_MIN_WINDOW 2048
@@ -281,6 +284,10 @@ struct nb_ctl_params {
 	uint32_t tcp_msg;    /* ping-pong request and answer bytes; 0 bulk */
 	uint64_t bytes;	     /* payload per direction, all connections; 0
 			      * by time */
+	/* the client's --peer-timeout in ms (since version 10): how long the
+	 * client waits for the responder, and asks the responder to wait
+	 * for it.  NB_CTL_MIN/MAX_PEER_TIMEOUT_MS */
+	uint32_t peer_timeout_ms;
 	struct nb_ctl_macs client_macs; /* since version 8 */
 	struct nb_ctl_proof proof;	/* since version 3 */
 };

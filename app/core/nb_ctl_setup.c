@@ -254,6 +254,8 @@ nb_ctl_params_check(const struct nb_ctl_msg *m)
 	    !params_tcp_ok(p) || !macs_ok(&p->client_macs) ||
 	    p->omit_ms > NB_CTL_MAX_OMIT_MS ||
 	    p->latency_rate > NB_CTL_MAX_LATENCY_RATE ||
+	    p->peer_timeout_ms < NB_CTL_MIN_PEER_TIMEOUT_MS ||
+	    p->peer_timeout_ms > NB_CTL_MAX_PEER_TIMEOUT_MS ||
 	    (p->interval_ms != 0 && (p->interval_ms < NB_CTL_MIN_INTERVAL_MS ||
 				     p->interval_ms > NB_CTL_MAX_INTERVAL_MS)))
 		return -EINVAL;
@@ -302,6 +304,7 @@ nb_ctl_params_write(uint8_t **p, const struct nb_ctl_msg *m)
 	wr_u32(p, q->tcp_window);
 	wr_u32(p, q->tcp_msg);
 	wr_u64(p, q->bytes);
+	wr_u32(p, q->peer_timeout_ms);
 	wr_macs(p, &q->client_macs);
 	nb_ctl_wr_proof(p, &q->proof);
 }
@@ -351,6 +354,7 @@ nb_ctl_params_read(const uint8_t **p, struct nb_ctl_msg *m)
 	q->tcp_window = rd_u32(p);
 	q->tcp_msg = rd_u32(p);
 	q->bytes = rd_u64(p);
+	q->peer_timeout_ms = rd_u32(p);
 	if (!rd_macs(p, &q->client_macs))
 		ok = 0;
 	nb_ctl_rd_proof(p, &q->proof);

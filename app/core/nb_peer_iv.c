@@ -180,6 +180,7 @@ nb_peer_iv_merge(struct nb_interval *out, const struct nb_interval *local,
 	out->start = local->start;
 	out->end = local->end;
 	out->omitted = local->omitted;
+	out->link_down_ns = local->link_down_ns; /* our port's link */
 	if (local->omitted) {
 		/* the warm-up as a whole */
 		out->tx_pkts = tx != NULL ? tx->tx_pkts : 0;

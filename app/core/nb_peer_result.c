@@ -67,6 +67,11 @@ nb_peer_result_side_init(struct nb_result *out, const struct nb_result *own,
 	out->cpu_host = own->cpu_host;
 	out->capture = own->capture; /* this end's --capture */
 	out->replay = own->replay;   /* a client's --replay */
+	/* this end's port link, as watched during the test */
+	out->link_watched = own->link_watched;
+	out->link_down_ns = own->link_down_ns;
+	out->link_outages = own->link_outages;
+	out->link_how = own->link_how;
 	return ret;
 }
 

@@ -396,6 +396,9 @@ nb_json_interval(const struct nb_result *r, const struct nb_interval *iv)
 	json_object_set_new(o, "streams", ss);
 	part = interval_part_json(iv, -1);
 	nb_iperf3_interval(part, r, 1);
+	if (r->link_watched)
+		json_object_set_new(part, "link_down_seconds",
+				    jreal(iv->link_down_ns / 1e9));
 	json_object_set_new(o, "sum", part);
 	if (iv->nb_queues)
 		json_object_set_new(o, "queues", nb_queue_iv_json(iv));
@@ -553,6 +556,13 @@ nb_json_end(const struct nb_result *r)
 		json_array_append_new(arr, port_json(&r->ports[i], 1));
 	json_object_set_new(end, "ports", arr);
 	json_object_set_new(end, "interrupted", json_boolean(r->interrupted));
+	if (r->link_watched)
+		json_object_set_new(
+			end, "link",
+			json_pack("{s:f,s:I,s:s}", "down_seconds",
+				  r->link_down_ns / 1e9, "outages",
+				  (json_int_t)r->link_outages, "seen_by",
+				  r->link_how ? r->link_how : "pmd"));
 	if (r->have_tester) {
 		struct nb_tester_verdict v;
 

@@ -163,7 +163,7 @@ static void
 interval_line(FILE *f, const struct nb_interval *iv, const char *id,
 	      const struct nb_iv_row *l, char format)
 {
-	char tb[32], bb[32], lt[48], lat[48];
+	char tb[32], bb[32], lt[48], lat[48], link[40] = "";
 	double secs = iv->end - iv->start;
 
 	nb_fmt_bytes(tb, sizeof(tb), (double)l->bytes);
@@ -177,16 +177,20 @@ interval_line(FILE *f, const struct nb_interval *iv, const char *id,
 			 l->p99 / 1e3, l->max / 1e3);
 	else
 		snprintf(lat, sizeof(lat), "-");
+	if (iv->link_down_ns)
+		snprintf(link, sizeof(link), "  (link down %.2f s)",
+			 iv->link_down_ns / 1e9);
 	fprintf(f,
 		"[%3s] %6.2f-%-6.2f sec  %-11s  %-15s %7.3f  %7.3f  %-22s "
-		"%5llu %5llu  %9.3f  %s%s\n",
+		"%5llu %5llu  %9.3f  %s%s%s\n",
 		id, iv->start, iv->end, tb, bb,
 		nb_div0((l->bytes + l->pkts * (double)NB_L1_OVERHEAD) * 8.0,
 			secs) /
 			1e9,
 		nb_div0((double)l->pkts, secs) / 1e6, lt,
 		(unsigned long long)l->ooo, (unsigned long long)l->dup,
-		l->jitter_ns / 1e3, lat, iv->omitted ? "  (omitted)" : "");
+		l->jitter_ns / 1e3, lat, iv->omitted ? "  (omitted)" : "",
+		link);
 }
 
 void
@@ -620,6 +624,15 @@ notes_text(FILE *f, const struct nb_result *r)
 			"note: interrupted; results cover %.2f s actually "
 			"run\n",
 			r->tx_seconds);
+	if (r->link_watched && r->link_outages)
+		fprintf(f,
+			"note: the link was down %.2f s in %llu outage%s "
+			"during the test (%s); the loss above includes "
+			"what it dropped\n",
+			r->link_down_ns / 1e9,
+			(unsigned long long)r->link_outages,
+			r->link_outages == 1 ? "" : "s",
+			r->link_how ? r->link_how : "pmd");
 }
 
 void

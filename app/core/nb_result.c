@@ -417,3 +417,15 @@ nb_result_close_intervals(struct nb_result *r)
 	nb_queue_iv_close(r, last);
 	return appended;
 }
+
+void
+nb_result_link_step(struct nb_result *r, uint64_t now_ns, int up)
+{
+	if (r->link_watched && r->link_down_now && now_ns > r->link_last_ns)
+		r->link_down_ns += now_ns - r->link_last_ns;
+	if (!up && (!r->link_watched || !r->link_down_now))
+		r->link_outages++;
+	r->link_watched = 1;
+	r->link_down_now = !up;
+	r->link_last_ns = now_ns;
+}

@@ -97,6 +97,9 @@ struct nb_interval {
 	/* a receive-only test: every frame the receivers took in */
 	int rx_only;
 	uint64_t all_rx_pkts, all_rx_bytes;
+	/* how long this side's port link was seen down in the interval
+	 * (peer mode: nb_result_link_step) */
+	uint64_t link_down_ns;
 };
 
 struct nb_result {
@@ -163,6 +166,13 @@ struct nb_result {
 	uint32_t nb_intervals, cap_intervals;
 	struct nb_interval *intervals;
 
+	/* peer mode: this side's port link, looked at every
+	 * NB_LINK_POLL_NS while the test runs (nb_result_link_step): the
+	 * time it was down, the outages (down after up), how it is seen */
+	int link_watched, link_down_now;
+	uint64_t link_down_ns, link_outages, link_last_ns;
+	const char *link_how;
+
 	/* derived by nb_result_finish() */
 	double tx_pps, rx_pps;
 	double tx_l1_bps, tx_l2_bps, rx_l1_bps, rx_l2_bps;
@@ -189,6 +199,14 @@ void nb_result_free(struct nb_result *r);
 /* --gaps: per-stream gap state against ideal_ns (0: no target), empty;
  * 0 or -ENOMEM. */
 int nb_result_gaps(struct nb_result *r, uint64_t ideal_ns);
+
+/*
+ * The link seen up or down at now_ns: the time since the last look is
+ * down time when it was down then (so the figure lags by one look at
+ * most); a down after an up (or first) is an outage.
+ */
+#define NB_LINK_POLL_NS 10000000ull /* 10 ms */
+void nb_result_link_step(struct nb_result *r, uint64_t now_ns, int up);
 
 /* Append a copy of iv (stream arrays are copied too). */
 int nb_result_add_interval(struct nb_result *r, const struct nb_interval *iv);

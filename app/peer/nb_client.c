@@ -199,6 +199,9 @@ fill_params(struct nb_peer *pr, struct nb_ctl_params *p)
 	/* the responder's counters come that often (none for ping-pong) */
 	p->interval_ms =
 		cfg->pingpong ? 0 : (uint32_t)(cfg->interval * 1000.0 + 0.5);
+	/* the responder waits for us as long as we wait for it (the option
+	 * takes 0.1-600 s, as PARAMS does) */
+	p->peer_timeout_ms = (uint32_t)(cfg->peer_timeout * 1000.0 + 0.5);
 	if (cfg->tcp) { /* closed loop: no rate, count, warm-up, probes */
 		p->tcp = 1;
 		p->proto = NB_IPPROTO_TCP;

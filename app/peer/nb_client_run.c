@@ -136,6 +136,22 @@ test_over(struct nb_peer *pr, const struct nb_ctl_params *p, uint64_t tsc,
 		       (uint64_t)(app->cfg.peer_timeout * hz) + hz;
 }
 
+/* Our port's link, every NB_LINK_POLL_NS while the test runs: the
+ * intervals and the report say how long it was down. */
+static void
+watch_link(struct nb_peer *pr, uint64_t *next)
+{
+	struct nb_result *r = &pr->app->result;
+	uint64_t now = nb_peer_now(pr);
+
+	if (now < *next)
+		return;
+	*next = now + NB_LINK_POLL_NS;
+	nb_result_link_step(r, now,
+			    nb_port_link_seen(pr->app->ports[0].desc.port_id,
+					      &r->link_how));
+}
+
 /* A KEEPALIVE when one is due (they prove the responder alive and carry
  * RTT), none while the last is unacknowledged. */
 static void
@@ -157,7 +173,8 @@ keepalive(struct nb_peer *pr, uint64_t *next_ka)
 static int
 run_tcp(struct nb_peer *pr, int *code)
 {
-	uint64_t next_ka = nb_peer_now(pr) + NB_PEER_KEEPALIVE_NS;
+	uint64_t next_ka = nb_peer_now(pr) + NB_PEER_KEEPALIVE_NS,
+		 next_link = 0;
 
 	pr->tcp_why[0] = '\0';
 	for (;;) {
@@ -173,6 +190,7 @@ run_tcp(struct nb_peer *pr, int *code)
 			return -1;
 		}
 		keepalive(pr, &next_ka);
+		watch_link(pr, &next_link);
 		if (nb_tcprun_peer_step(pr->tcp, pr->tcp_why,
 					sizeof(pr->tcp_why)))
 			return nb_force_quit ? 1 : 0;
@@ -187,6 +205,7 @@ nb_client_run_test(struct nb_peer *pr, const struct nb_ctl_params *p, int *code)
 {
 	struct nb_app *app = pr->app;
 	uint64_t next_ka, idle_since = 0, last_rx = 0, seen = 0, since = 0;
+	uint64_t next_link = 0;
 	int sends = p->direction != NB_CTL_DIR_REVERSE, announced = 0;
 	struct nb_ctl_msg m;
 	int64_t theta;
@@ -229,8 +248,10 @@ nb_client_run_test(struct nb_peer *pr, const struct nb_ctl_params *p, int *code)
 						  nb_client_start_json(pr, p));
 			}
 		}
-		if (announced)
+		if (announced) {
+			watch_link(pr, &next_link);
 			nb_peer_iv_io_tick(pr);
+		}
 		if (nb_force_quit)
 			return 1;
 		if (pr->event == NB_CLI_E_ABORT) {

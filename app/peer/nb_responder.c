@@ -99,6 +99,9 @@ end_session(struct nb_peer *pr, const char *why)
 	pr->nap_short = 0;
 	memset(&pr->auth, 0, sizeof(pr->auth));
 	nb_link_reset(&pr->link);
+	/* the next client says its own timeout; until then ours */
+	pr->timeout_ns = pr->link.timeout =
+		(uint64_t)(pr->app->cfg.peer_timeout * 1e9);
 }
 
 /*
@@ -410,6 +413,13 @@ setup_test(struct nb_peer *pr, const struct nb_ctl_params *p)
 
 	pr->params = *p;
 	pr->peer_macs = p->client_macs; /* used only once accepted */
+	pr->timeout_ns = pr->link.timeout =
+		nb_rsp_session_timeout(&pr->app->cfg, p->peer_timeout_ms, &ok);
+	NB_LOG(INFO, "session %08x: the client waits %.1f s for us; %s %.1f s",
+	       pr->session, p->peer_timeout_ms / 1e3,
+	       ok ? "this responder keeps a silent session at most"
+		  : "we wait for it",
+	       (double)pr->timeout_ns / 1e9);
 	ok = check_params(pr, p, why, sizeof(why)) == 0 &&
 	     nb_policy_vlan(&pr->app->cfg, pr->own_vlan, p->vlan_id, why,
 			    sizeof(why)) == 0 &&

@@ -184,3 +184,17 @@ nb_rsp_report_refusals(const struct nb_refusals *r)
 	if (at)
 		NB_LOG(NOTICE, "refused or ignored: %s", line);
 }
+
+uint64_t
+nb_rsp_session_timeout(const struct nb_config *cfg, uint32_t asked_ms,
+		       int *capped)
+{
+	uint64_t own = (uint64_t)(cfg->peer_timeout * 1e9);
+	uint64_t cap = (uint64_t)NB_RSP_MAX_PEER_TIMEOUT_S * 1000000000u;
+	uint64_t asked = (uint64_t)asked_ms * 1000000u;
+
+	*capped = asked > cap;
+	if (asked > cap)
+		asked = cap;
+	return asked > own ? asked : own;
+}

@@ -28,6 +28,18 @@ void nb_rsp_say_posture(const struct nb_config *cfg);
  * /nbench/responder (sessions, control frames, refusals) from now on. */
 void nb_rsp_watch(struct nb_peer *pr);
 
+/*
+ * How long the responder keeps a session without a word from its client
+ * (and waits for the client's ACKs): the client's --peer-timeout from
+ * PARAMS, at most NB_RSP_MAX_PEER_TIMEOUT_S (a client gone for good holds
+ * the responder that long), and never less than the responder's own
+ * --peer-timeout.  In ns; *capped set when the client asked for more than
+ * the cap.
+ */
+#define NB_RSP_MAX_PEER_TIMEOUT_S 60
+uint64_t nb_rsp_session_timeout(const struct nb_config *cfg, uint32_t asked_ms,
+				int *capped);
+
 /* At exit: every cause that refused something, with its count (and
  * telemetry's /nbench/responder stops reading the counters). */
 void nb_rsp_report_refusals(const struct nb_refusals *r);

@@ -194,9 +194,13 @@ nb_peer_accept(struct nb_peer *pr, const struct nb_udp_info *u,
 	 * message it sends unasked (INTERVAL, KEEPALIVE), which may have
 	 * crossed ours on the wire: taking that for an ACK lost a STOP under
 	 * a flood (the client went on to RESULTS_REQ, which an ARMED
-	 * responder ignores) */
+	 * responder ignores).  Nor does anything answer our INTERVAL: a
+	 * client frozen past the end (SIGSTOP) lost one in its full RX
+	 * ring, its STOP was taken for the ACK, and it dropped every later
+	 * INTERVAL as skipping ahead, RESULTS never came */
 	if (pr->link.pending && m->type != NB_CTL_INTERVAL &&
-	    m->type != NB_CTL_KEEPALIVE)
+	    m->type != NB_CTL_KEEPALIVE &&
+	    nb_ctl_peek_type(pr->link.out, pr->link.out_len) != NB_CTL_INTERVAL)
 		nb_link_on_ack(&pr->link, pr->link.out_seq, nb_peer_now(pr));
 	pr->last_heard = nb_peer_now(pr);
 	return 1;

@@ -125,7 +125,8 @@ record_rx_only(struct nb_interval *iv, const struct nb_counts *now,
 static void
 record(struct nb_app *app, const struct nb_counts *now,
        const struct nb_counts *prev, double t0, double t1, int omitted,
-       int last, struct nb_hist *tmp, int emit, const struct nb_tester *t)
+       int last, struct nb_hist *tmp, int emit, const struct nb_tester *t,
+       uint64_t link_down_ns)
 {
 	uint32_t n = app->cfg.streams, k;
 	struct nb_interval iv;
@@ -135,6 +136,7 @@ record(struct nb_app *app, const struct nb_counts *now,
 	iv.start = t0;
 	iv.end = t1;
 	iv.omitted = omitted;
+	iv.link_down_ns = link_down_ns;
 	iv.nb_streams = n;
 	if (nb_interval_alloc(&iv, n, !omitted) != 0)
 		return;
@@ -292,11 +294,12 @@ nb_sampler_step(struct nb_sampler *s, struct nb_app *app, int emit)
 		       (double)(s->last - s->base) / s->hz,
 		       (double)(s->tick - s->base) / s->hz, s->omitted,
 		       !s->omitted && s->tick >= run->end_tsc, s->tmp, emit,
-		       &tester);
+		       &tester, app->result.link_down_ns - s->link_prev);
 	else
 		progress(app, &s->cur, &s->prev,
 			 (double)(s->last - s->base) / s->hz,
 			 (double)(s->tick - s->base) / s->hz, s->omitted);
+	s->link_prev = app->result.link_down_ns;
 	t = s->prev;
 	s->prev = s->cur;
 	s->cur = t;

@@ -24,6 +24,7 @@ struct nb_sampler {
 	struct nb_tester_sample noise; /* at the last edge */
 	struct nb_hist *tmp;
 	uint64_t hz, step, tick, base, last, k;
+	uint64_t link_prev; /* result.link_down_ns at the last edge */
 	double secs;
 	int omitted, lines, done;
 };

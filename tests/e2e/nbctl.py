@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: BSD-3-Clause
-"""dpdk-nbench control protocol version 9 on the wire, written from the
+"""dpdk-nbench control protocol version 10 on the wire, written from the
 specification (docs/protocol.md, nb_ctl.h, nb_auth.h) rather than from the
 C code: the e2e tests talk to a real responder with it, so it must stay an
 independent implementation.
@@ -27,7 +27,7 @@ import socket
 import struct
 
 MAGIC = 0x4E42434D
-VERSION = 9
+VERSION = 10
 HDR_LEN = 16
 F_TAG = 0x80
 TAG_LEN = 16
@@ -52,7 +52,7 @@ CONF_NONCE_OFF = 348
 CONF_FLAGS_OFF = 364
 CONF_F_KEY = 1
 MACS_MAX = 7
-PARAMS_LEN = 280
+PARAMS_LEN = 284
 PROOF_LEN = 32
 QUIT_PAD = 130
 ZERO_SN = b"\0" * 16
@@ -118,10 +118,11 @@ def params(cn, cookie, direction=DIR_FORWARD, proto=17, vlan=0, streams=1,
            responder_ip=0, client_mac=b"\0" * 6, responder_mac=b"\0" * 6,
            sport_base=SPORT_BASE, dport=DPORT, interval_ms=0, tcp=0,
            tcp_flags=0, tcp_cc=0, tcp_window=0, tcp_msg=0, nbytes=0,
-           client_macs=()):
-    """PARAMS body, 280 bytes, ending in the proof (cn, cookie); the
-    closed-loop TCP fields (since version 7) and the client's other
-    source MACs (since version 8) before it."""
+           client_macs=(), peer_timeout_ms=2000):
+    """PARAMS body, 284 bytes, ending in the proof (cn, cookie); the
+    closed-loop TCP fields (since version 7), the client's peer timeout
+    (since version 10) and its other source MACs (since version 8)
+    before it."""
     sz = list(sizes) + [0] * (16 - len(sizes))
     pat = list(pattern) + [0] * (64 - len(pattern))
     b = (struct.pack("!BBHIH", direction, proto, vlan, streams, len(sizes)) +
@@ -134,6 +135,7 @@ def params(cn, cookie, direction=DIR_FORWARD, proto=17, vlan=0, streams=1,
                                              interval_ms) +
          struct.pack("!BBBBIIQ", tcp, tcp_flags, tcp_cc, 0, tcp_window,
                      tcp_msg, nbytes) +
+         struct.pack("!I", peer_timeout_ms) +
          macs(client_macs) + proof(cn, cookie))
     assert len(b) == PARAMS_LEN, len(b)
     return b

@@ -45,7 +45,7 @@ doc_body_len(uint8_t type)
 	case NB_CTL_BUSY:
 		return 68;
 	case NB_CTL_PARAMS:
-		return 280;
+		return 284;
 	case NB_CTL_INTERVAL:
 		return 892;
 	case NB_CTL_QUIT:
@@ -204,6 +204,10 @@ rand_params(uint64_t *r, struct nb_ctl_params *p)
 	p->interval_ms = rng_below(r, 4) == 0
 				 ? 0
 				 : 100 + rng_below(r, 3600000 - 100 + 1);
+	p->peer_timeout_ms =
+		NB_CTL_MIN_PEER_TIMEOUT_MS +
+		(uint32_t)rng_below(r, NB_CTL_MAX_PEER_TIMEOUT_MS -
+					       NB_CTL_MIN_PEER_TIMEOUT_MS + 1);
 	if (rng_below(r, 4) == 0) { /* closed-loop TCP (version 7) */
 		p->tcp = 1;
 		p->proto = NB_IPPROTO_TCP;
@@ -485,6 +489,7 @@ compare_params(const struct nb_ctl_params *a, const struct nb_ctl_params *b)
 	assert_int_equal(a->sport_base, b->sport_base);
 	assert_int_equal(a->dport, b->dport);
 	assert_int_equal(a->interval_ms, b->interval_ms);
+	assert_int_equal(a->peer_timeout_ms, b->peer_timeout_ms);
 	assert_int_equal(a->tcp, b->tcp);
 	assert_int_equal(a->tcp_flags, b->tcp_flags);
 	assert_int_equal(a->tcp_cc, b->tcp_cc);
@@ -645,6 +650,7 @@ base_params(struct nb_ctl_msg *m)
 	p->responder_ip = NB_DEFAULT_DST_IP;
 	p->sport_base = NB_DEFAULT_SPORT_BASE;
 	p->dport = NB_DEFAULT_DPORT;
+	p->peer_timeout_ms = 2000;
 }
 
 /* The patch's value, big endian, at its offset in the body. */

@@ -68,9 +68,9 @@ test_roundtrip_fixed(void **state)
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
 	assert_int_equal(len, 384);
-	/* header: version 9, type 1, length 384 */
+	/* header: version 10, type 1, length 384 */
 	assert_memory_equal(buf,
-			    "NBCM\x09\x01\x01\x80\x01\x02\x03\x04"
+			    "NBCM\x0a\x01\x01\x80\x01\x02\x03\x04"
 			    "\x00\x00\x00\x01",
 			    16);
 	assert_memory_equal(buf + H + 0, "0.1.0\0\0\0\0\0\0\0\0\0\0\0", 16);
@@ -140,6 +140,7 @@ test_roundtrip_fixed(void **state)
 	m.u.params.sport_base = 64512; /* + 1023 = 65535 */
 	m.u.params.dport = NB_DEFAULT_DPORT;
 	m.u.params.interval_ms = 1000;
+	m.u.params.peer_timeout_ms = 5000;
 	for (i = 0; i < 16; i++) {
 		m.u.params.proof.client_nonce[i] = (uint8_t)(0x10 + i);
 		m.u.params.proof.cookie[i] = (uint8_t)(0xc0 + i);
@@ -149,8 +150,8 @@ test_roundtrip_fixed(void **state)
 	memcpy(m.u.params.client_macs.mac[1], "\xaa\xbb\xcc\xdd\xee\xf0", 6);
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
-	assert_int_equal(len, 296);
-	assert_memory_equal(buf + 6, "\x01\x28", 2);
+	assert_int_equal(len, 300);
+	assert_memory_equal(buf + 6, "\x01\x2c", 2);
 	assert_memory_equal(buf + H,
 			    "\x02\x06\x0f\xfe\x00\x00\x04\x00"
 			    "\x00\x03\x00\x40\x02\x52\x23\x28",
@@ -167,19 +168,22 @@ test_roundtrip_fixed(void **state)
 	assert_memory_equal(buf + H + 180, "\x00\x00\x03\xe8", 4);
 	/* since version 7: the TCP fields at 184, all 0 in open loop */
 	assert_memory_equal(buf + H + 184, "\0\0\0\0\0\0\0\0\0\0\0\0", 12);
-	/* since version 8: count, reserved, 7 MACs (the unused ones 0) */
-	assert_memory_equal(buf + H + 204,
+	/* since version 10: peer_timeout_ms at 204 */
+	assert_memory_equal(buf + H + 204, "\x00\x00\x13\x88", 4);
+	/* since version 8: count, reserved, 7 MACs (the unused ones 0; at
+	 * 208 since 10) */
+	assert_memory_equal(buf + H + 208,
 			    "\x02\x00\x02\x00\x00\x00\x10\x01"
 			    "\xaa\xbb\xcc\xdd\xee\xf0",
 			    14);
-	for (i = 218; i < 248; i++)
+	for (i = 222; i < 252; i++)
 		assert_int_equal(buf[H + i], 0);
-	/* since version 3: client_nonce, cookie (at 248, 264 since 8) */
-	assert_memory_equal(buf + H + 248,
+	/* since version 3: client_nonce, cookie (at 252, 268 since 10) */
+	assert_memory_equal(buf + H + 252,
 			    "\x10\x11\x12\x13\x14\x15\x16\x17"
 			    "\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f",
 			    16);
-	assert_memory_equal(buf + H + 264,
+	assert_memory_equal(buf + H + 268,
 			    "\xc0\xc1\xc2\xc3\xc4\xc5\xc6\xc7"
 			    "\xc8\xc9\xca\xcb\xcc\xcd\xce\xcf",
 			    16);
@@ -257,7 +261,7 @@ test_roundtrip_fixed(void **state)
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
 	assert_int_equal(len, 16 + 32 + 130);
-	assert_memory_equal(buf + 4, "\x09\x0d\x00\xb2", 4);
+	assert_memory_equal(buf + 4, "\x0a\x0d\x00\xb2", 4);
 	assert_memory_equal(buf + H,
 			    "\x20\x21\x22\x23\x24\x25\x26\x27"
 			    "\x28\x29\x2a\x2b\x2c\x2d\x2e\x2f"
@@ -294,7 +298,7 @@ test_roundtrip_fixed(void **state)
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
 	assert_int_equal(len, 20);
-	assert_memory_equal(buf + 4, "\x09\x0c\x00\x14", 4);
+	assert_memory_equal(buf + 4, "\x0a\x0c\x00\x14", 4);
 	assert_memory_equal(buf + H, "\x00\x00\x00\x01", 4);
 	buf[H + 3] = 2;
 	assert_int_equal(decode_exact(buf, len, &d), -EPROTO);
@@ -446,16 +450,16 @@ test_version(void **state)
 	uint32_t t, v;
 
 	(void)state;
-	assert_int_equal(NB_CTL_VERSION, 9);
+	assert_int_equal(NB_CTL_VERSION, 10);
 	for (t = NB_CTL_HELLO; t < NB_CTL_TYPE_MAX; t++) {
 		if (t % 2)
 			rand_msg(&r, (uint8_t)t, &m);
 		else
 			rand_tagged(&r, (uint8_t)t, &m);
 		buf = encode_exact(&m, &len);
-		assert_int_equal(buf[4], 9);
+		assert_int_equal(buf[4], 10);
 		for (v = 0; v < 256; v++) {
-			if (v == 9)
+			if (v == 10)
 				continue;
 			buf[4] = (uint8_t)v;
 			memset(&d, 0, sizeof(d));
@@ -489,10 +493,12 @@ test_version(void **state)
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
 	buf[4] = 8; /* before HELLO was tagged and QUIT padded */
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
-	buf[4] = 10;
+	buf[4] = 9; /* before PARAMS carried the peer timeout */
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
-	/* version 9 with that header is just malformed */
-	buf[4] = 9;
+	buf[4] = 11;
+	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
+	/* version 10 with that header is just malformed */
+	buf[4] = 10;
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTO);
 	free(buf);
 }

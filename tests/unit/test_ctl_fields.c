@@ -183,6 +183,10 @@ static const struct patch bad_params[] = {
 	{"interval_ms 1", 180, 4, 1},
 	{"interval_ms 3600001", 180, 4, 3600001},
 	{"interval_ms max", 180, 4, 0xffffffff},
+	/* since version 10: the client's peer timeout, 0.1-600 s */
+	{"peer_timeout_ms 0", 204, 4, 0},
+	{"peer_timeout_ms 99", 204, 4, 99},
+	{"peer_timeout_ms 600001", 204, 4, 600001},
 	/* since version 7: an open-loop test has no TCP field set */
 	{"tcp 1 (proto 17, 3 sizes)", 184, 1, 1},
 	{"tcp 2", 184, 1, 2},
@@ -216,10 +220,12 @@ static const struct patch good_params[] = {
 	{"interval_ms 0", 180, 4, 0},
 	{"interval_ms 100", 180, 4, 100},
 	{"interval_ms 3600000", 180, 4, 3600000},
-	{"client_nonce ones", 248, 8, UINT64_MAX},
-	{"client_nonce end ones", 256, 8, UINT64_MAX},
-	{"cookie ones", 264, 8, UINT64_MAX},
-	{"cookie end ones", 272, 8, UINT64_MAX},
+	{"client_nonce ones", 252, 8, UINT64_MAX},
+	{"client_nonce end ones", 260, 8, UINT64_MAX},
+	{"cookie ones", 268, 8, UINT64_MAX},
+	{"cookie end ones", 276, 8, UINT64_MAX},
+	{"peer_timeout_ms 100", 204, 4, 100},
+	{"peer_timeout_ms 600000", 204, 4, 600000},
 	{"sport_base 65528 + 8 streams", 176, 2, 65528},
 	{"sport_base 0", 176, 2, 0},
 	{"dport 65535", 178, 2, 65535},
@@ -267,7 +273,7 @@ test_params_ranges(void **state)
 	(void)state;
 	base_params(&m);
 	orig = encode_exact(&m, &len);
-	assert_int_equal(len, H + 280);
+	assert_int_equal(len, H + 284);
 	/* base_params: packets 0, duration 10 s */
 	assert_int_equal(rd32(orig + H + 124) | rd32(orig + H + 128), 0);
 	assert_int_equal(rd32(orig + H + 136), 10000);
@@ -309,7 +315,7 @@ test_params_ranges(void **state)
 	do {                                                                   \
 		base_params(&m);                                               \
 		stmt;                                                          \
-		assert_int_equal(nb_ctl_encoded_len(&m), H + 280);             \
+		assert_int_equal(nb_ctl_encoded_len(&m), H + 284);             \
 		assert_int_equal(nb_ctl_encode(&m, d.u.res.chunk,              \
 					       sizeof(d.u.res.chunk)),         \
 				 -EINVAL);                                     \
@@ -340,6 +346,8 @@ test_params_ranges(void **state)
 	BAD_ENC(m.u.params.omit_ms = 3600001);
 	BAD_ENC(m.u.params.interval_ms = 99);
 	BAD_ENC(m.u.params.interval_ms = 3600001);
+	BAD_ENC(m.u.params.peer_timeout_ms = 99);
+	BAD_ENC(m.u.params.peer_timeout_ms = 600001);
 	BAD_ENC(m.u.params.latency_rate = 10000001);
 #undef BAD_ENC
 
@@ -442,7 +450,7 @@ test_params_tcp(void **state)
 	m.u.params.bytes = 100ull << 20;
 	roundtrip(&m);
 	orig = encode_exact(&m, &len);
-	assert_int_equal(len, H + 280);
+	assert_int_equal(len, H + 284);
 	/* tcp, flags, cc, reserved; window; msg; bytes */
 	assert_memory_equal(orig + H + 184,
 			    "\x01\x01\x01\x00\x00\x10\x00\x00"

@@ -24,8 +24,9 @@
 #include "nb_hist.h"
 #include "ctl_fixtures.h"
 
-/* The MAC lists of ACCEPT (body offset 4) and PARAMS (204), version 8:
- * count, reserved, 7 MACs; what the decoder takes and what it drops. */
+/* The MAC lists of ACCEPT (body offset 4) and PARAMS (208 since version 10),
+ * version 8: count, reserved, 7 MACs; what the decoder takes and what it drops.
+ */
 static void
 test_macs(void **state)
 {
@@ -47,7 +48,7 @@ test_macs(void **state)
 	};
 	struct nb_ctl_msg m, d;
 	uint8_t *buf, *macs;
-	size_t len, i, j, k, off[2] = {4, 204};
+	size_t len, i, j, k, off[2] = {4, 208};
 	uint8_t type[2] = {NB_CTL_ACCEPT, NB_CTL_PARAMS};
 
 	(void)state;
@@ -401,7 +402,7 @@ test_answer_not_longer(void **state)
 	/* the provokers' lengths, as documented */
 	assert_int_equal(hello, 16 + 368 + 16);
 	assert_int_equal(quit, 16 + 32 + 130 + 16);
-	assert_int_equal(params, 16 + 280 + 16);
+	assert_int_equal(params, 16 + 284 + 16);
 
 	assert_true(enc_len(NB_CTL_WELCOME, 1) <= hello);
 	assert_true(enc_len(NB_CTL_REJECT, 0) <= hello);

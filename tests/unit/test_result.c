@@ -305,11 +305,46 @@ test_zero_seconds(void **state)
 	nb_result_free(&fx.r);
 }
 
+/* The link's down time and outages from 10 ms looks: down at 20 ms, up
+ * at 50 ms (30 ms down), down again at 70 ms and still down at 100 ms
+ * (30 ms more): 60 ms in 2 outages. */
+static void
+test_link_step(void **state)
+{
+	struct nb_result r;
+	const uint64_t ms = 1000000;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	nb_result_link_step(&r, 0, 1);
+	nb_result_link_step(&r, 10 * ms, 1);
+	assert_int_equal(r.link_watched, 1);
+	assert_int_equal(r.link_outages, 0);
+	nb_result_link_step(&r, 20 * ms, 0);
+	nb_result_link_step(&r, 30 * ms, 0);
+	nb_result_link_step(&r, 40 * ms, 0);
+	assert_int_equal(r.link_down_ns, 20 * ms);
+	nb_result_link_step(&r, 50 * ms, 1);
+	assert_int_equal(r.link_down_ns, 30 * ms);
+	nb_result_link_step(&r, 60 * ms, 1);
+	nb_result_link_step(&r, 70 * ms, 0);
+	nb_result_link_step(&r, 100 * ms, 0);
+	assert_int_equal(r.link_down_ns, 60 * ms);
+	assert_int_equal(r.link_outages, 2);
+	/* a first look that finds it down is an outage too */
+	memset(&r, 0, sizeof(r));
+	nb_result_link_step(&r, 5 * ms, 0);
+	nb_result_link_step(&r, 15 * ms, 1);
+	assert_int_equal(r.link_outages, 1);
+	assert_int_equal(r.link_down_ns, 10 * ms);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_finish),
+		cmocka_unit_test(test_link_step),
 		cmocka_unit_test(test_lost_clamped),
 		cmocka_unit_test(test_shortfall),
 		cmocka_unit_test(test_intervals),

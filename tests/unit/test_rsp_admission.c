@@ -21,6 +21,7 @@
 #include "nb_frame.h"
 #include "nb_policy.h"
 #include "nb_responder.h"
+#include "nb_rsp_posture.h"
 
 /* the responder's default address */
 #define RSP_IP NB_DEFAULT_DST_IP
@@ -107,6 +108,7 @@ cli_params_k(struct cli *c, const uint8_t cookie[NB_AUTH_NONCE],
 	memcpy(p->responder_mac, fake_mac, 6);
 	p->sport_base = NB_DEFAULT_SPORT_BASE;
 	p->dport = NB_DEFAULT_DPORT;
+	p->peer_timeout_ms = 2000;
 	memcpy(p->proof.client_nonce, c->cn, sizeof(c->cn));
 	memcpy(p->proof.cookie, cookie, NB_AUTH_NONCE);
 	nb_auth_derive(&a, k, klen, c->cn, cookie, c->session);
@@ -530,10 +532,39 @@ test_busy(void **state)
 	assert_int_equal(fake_mbufs_out(), 0);
 }
 
+/* The session's timeout: the client's, capped at 60 s, never below the
+ * responder's own --peer-timeout (2 s here). */
+static void
+test_session_timeout(void **state)
+{
+	struct nb_config cfg;
+	int capped = -1;
+
+	(void)state;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.peer_timeout = 2;
+	assert_int_equal(nb_rsp_session_timeout(&cfg, 5000, &capped),
+			 5000000000ull);
+	assert_int_equal(capped, 0);
+	assert_int_equal(nb_rsp_session_timeout(&cfg, 100, &capped),
+			 2000000000ull);
+	assert_int_equal(capped, 0);
+	assert_int_equal(nb_rsp_session_timeout(&cfg, 60000, &capped),
+			 60000000000ull);
+	assert_int_equal(capped, 0);
+	assert_int_equal(nb_rsp_session_timeout(&cfg, 600000, &capped),
+			 60000000000ull);
+	assert_int_equal(capped, 1);
+	cfg.peer_timeout = 90; /* its own is longer than the cap */
+	assert_int_equal(nb_rsp_session_timeout(&cfg, 600000, &capped),
+			 90000000000ull);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_session_timeout),
 		cmocka_unit_test_setup_teardown(test_cookie, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_key, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_caps, setup, teardown),
