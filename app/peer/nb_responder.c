@@ -12,9 +12,10 @@
 
 #include "nb_drivers.h"
 #include "nb_log.h"
-#include "nb_port.h"
-#include "nb_peertest.h"
 #include "nb_peer_iv_io.h"
+#include "nb_peertest.h"
+#include "nb_phase.h"
+#include "nb_port.h"
 #include "nb_responder.h"
 #include "nb_rsp_posture.h"
 #include "nb_setup.h"
@@ -97,6 +98,7 @@ end_session(struct nb_peer *pr, const char *why)
 	pr->session = 0;
 	pr->nap_short = 0;
 	memset(&pr->auth, 0, sizeof(pr->auth));
+	nb_app_phase(NB_PHASE_LISTENING);
 	nb_link_reset(&pr->link);
 }
 
@@ -386,6 +388,7 @@ open_session(struct nb_peer *pr, const struct nb_udp_info *u,
 	memcpy(pr->peer_mac, u->src_mac, 6);
 	pr->peer_ip = u->src_ip;
 	nb_ctlio_set_peer(&pr->io, pr->peer_mac);
+	nb_app_phase(NB_PHASE_SESSION);
 	pr->opened_ns = now;
 	pr->last_heard = pr->opened_ns;
 	pr->nap_short = 1;
@@ -586,6 +589,31 @@ max_age_ns(const struct nb_config *cfg)
 	return (uint64_t)((cfg->max_time + 60.0) * 1e9);
 }
 
+/*
+ * The responder stops (--one-off done, QUIT, or a signal): a session cut
+ * short by a signal makes the exit code 1; idle, a signal is how a
+ * responder is stopped: 0.
+ */
+static int
+responder_exit(struct nb_peer *pr)
+{
+	int cut = pr->rsp.state != NB_RSP_IDLE;
+
+	if (cut) {
+		abort_session(pr, "the responder was interrupted");
+		end_session(pr, "interrupted");
+	}
+	/* a QUIT client leaves first: closing under it would unmap its
+	 * rings while it still polls them */
+	while (!nb_force_quit && port_held(pr))
+		nb_peer_nap(pr);
+	nb_peer_close(pr);
+	nb_rsp_report_refusals(&pr->refusals);
+	nb_rsp_drop_key(&pr->app->cfg);
+	printf("dpdk-nbench responder: exiting\n");
+	return cut;
+}
+
 int
 nb_responder_main(struct nb_app *app)
 {
@@ -627,6 +655,7 @@ nb_responder_main(struct nb_app *app)
 	nb_rsp_say_posture(cfg);
 	fflush(stdout);
 	app->state = "listening";
+	nb_app_phase(NB_PHASE_LISTENING);
 	nb_srclimit_init(&pr.hello_lim, NB_HELLO_RATE, NB_HELLO_BURST,
 			 NB_HELLO_RATE_ALL, NB_HELLO_BURST_ALL,
 			 nb_peer_now(&pr));
@@ -653,17 +682,5 @@ nb_responder_main(struct nb_app *app)
 		}
 		nb_peer_nap(&pr);
 	}
-	if (pr.rsp.state != NB_RSP_IDLE) {
-		abort_session(&pr, "the responder was interrupted");
-		end_session(&pr, "interrupted");
-	}
-	/* a QUIT client leaves first: closing under it would unmap its
-	 * rings while it still polls them */
-	while (!nb_force_quit && port_held(&pr))
-		nb_peer_nap(&pr);
-	nb_peer_close(&pr);
-	nb_rsp_report_refusals(&pr.refusals);
-	nb_rsp_drop_key(&app->cfg);
-	printf("dpdk-nbench responder: exiting\n");
-	return 0;
+	return responder_exit(&pr);
 }

@@ -15,6 +15,7 @@
 
 #include "nb_drivers.h"
 #include "nb_log.h"
+#include "nb_phase.h"
 #include "nb_setup.h"
 #include "nb_tsc.h"
 
@@ -386,7 +387,12 @@ nb_setup_ports(struct nb_app *app, const uint16_t *ids, uint16_t n,
 	if (sr->lacp_wait && settle_lacp(app, cfg->link_timeout) != 0)
 		return -ETIMEDOUT;
 	/* the ports took time to come up: the clock's second reading */
+	nb_app_phase(NB_PHASE_CALIBRATION);
 	nb_tsc_finish();
+	if (nb_force_quit) {
+		nb_app_error(app, "interrupted while setting up the ports");
+		return -EINTR;
+	}
 	return 0;
 }
 

@@ -1,0 +1,303 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""Faults: SIGINT and SIGTERM in every phase, and write errors.
+
+Signals: each case brings the tool into one phase and holds it there
+deterministically (the hugepage directory's lock held by the test, a peer
+that never answers, a long --time, a stdout pipe the test does not read
+yet, a long --settle), waits for the line the tool logs on entering it
+("phase: NAME" at --log-level nbench:debug), sends the signal, and checks:
+the process exits within 2 s (5 s in the sanitizer build, whose exit
+includes LeakSanitizer's scan), with the documented code, and the --json
+document (stdout and --json-file, the same) is complete and says which
+signal came in which phase ("interruption").
+
+Write errors: a tmpfs of 64 KiB of the test's own, filled up, so every
+write to it fails with ENOSPC: --json-file, --logfile and --capture on it
+are each reported on stderr naming the file and the error, exit 1, and the
+report on stdout is still complete.
+"""
+import fcntl
+import json
+import os
+import re
+import signal
+import subprocess
+import time
+
+import nbe2e
+
+RESP_MAC = "02:00:00:00:00:02"
+EXIT_BOUND = 5.0 if nbe2e.SANITIZED else 2.0
+SIGNAME = {signal.SIGINT: "SIGINT", signal.SIGTERM: "SIGTERM"}
+
+
+class SignalBase(nbe2e.E2ECase):
+
+    def start(self, eal, tool, json_out=True, name="sig"):
+        """Start with phase lines on stderr; --json and --json-file."""
+        self.jf = os.path.join(self.tmpdir, "doc.json")
+        extra = ["--json", "--json-file", self.jf] if json_out else []
+        p, argv, log = self.nb.start(eal + ["--log-level", "nbench:debug"],
+                                     tool + extra, name=name)
+        self.addCleanup(self.kill, p)
+        return p, log
+
+    def kill(self, p):
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.communicate()
+
+    def wait_line(self, rd, pattern, timeout=30):
+        """The first stderr line matching pattern (a regex), and the lines
+        read so far."""
+        seen, deadline = [], time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            line = rd.readline(max(deadline - time.monotonic(), 0.01))
+            if line is None:
+                continue
+            if line == "":
+                break
+            seen.append(line)
+            m = re.search(pattern, line)
+            if m:
+                return m, seen
+        self.fail("no line matching %r within %ss; stderr:\n%s"
+                  % (pattern, timeout, "\n".join(seen[-40:])))
+
+    def signal_and_finish(self, p, rd, sig, log):
+        """Send sig; the exit code, stdout, stderr and the seconds from the
+        signal to the exit."""
+        t0 = time.monotonic()
+        p.send_signal(sig)
+        out, err = p.communicate(timeout=30)
+        took = time.monotonic() - t0
+        err = rd.buf.decode(errors="replace") + err
+        nbe2e.Nbench._log(log, p.args, p.returncode, out, err)
+        return p.returncode, out, err, took
+
+    def check_doc(self, out, sig, phase):
+        """stdout's --json document and the --json-file are one complete
+        document that says sig came in phase; returns it."""
+        doc = nbe2e.loads(out, "stdout")
+        with open(self.jf) as f:
+            self.assertEqual(nbe2e.load(f), doc)
+        self.assertEqual(doc["interruption"],
+                         {"signal": SIGNAME[sig], "phase": phase})
+        return doc
+
+    def check_exit(self, rc, err, took, code, sig, phase):
+        self.assertEqual(rc, code, err[-3000:])
+        self.assertLess(took, EXIT_BOUND, err[-3000:])
+        self.assertIn("interrupted by %s during %s" % (SIGNAME[sig], phase),
+                      err)
+
+    def loop_eal(self, vdevs=None):
+        return self.nb.eal(vdevs or self.nb.memif_pair())
+
+
+class SignalPhases(SignalBase):
+    """One case per phase; SIGINT and SIGTERM alternate between them."""
+
+    def test_eal_init(self):
+        """SIGTERM while EAL init waits for the hugepage directory's lock
+        (held here): EAL init gives up at once (the handler is installed
+        before it, without SA_RESTART), exit 1, an error document that
+        says it was interrupted in eal-init."""
+        fd = os.open("/dev/hugepages", os.O_RDONLY)
+        locked = True
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            p, log = self.start(
+                self.nb.eal(["--vdev", "net_null0", "--vdev", "net_null1"]),
+                ["--tx-port", "0", "--rx-port", "1", "--time", "1"])
+            # the tool waits in flock(): /proc/locks lists it as blocked
+            deadline = time.monotonic() + 20
+            blocked = " -> FLOCK  ADVISORY  WRITE %d " % p.pid
+            while time.monotonic() < deadline:
+                with open("/proc/locks") as f:
+                    if blocked in f.read():
+                        break
+                self.assertIsNone(p.poll(), "exited before EAL's lock")
+                time.sleep(0.01)
+            else:
+                self.fail("the tool never waited for the hugepage lock")
+            rd = nbe2e.LineReader(p.stderr)
+            rc, out, err, took = self.signal_and_finish(
+                p, rd, signal.SIGTERM, log)
+            os.close(fd)   # (only after: EAL init must end by itself)
+            locked = False
+        finally:
+            if locked:
+                os.close(fd)
+        self.check_exit(rc, err, took, 1, signal.SIGTERM, "eal-init")
+        doc = self.check_doc(out, signal.SIGTERM, "eal-init")
+        self.assertEqual(doc["error"],
+                         "interrupted by SIGTERM during eal-init")
+
+    def test_calibration(self):
+        """SIGINT while the clock's second reading waits out its 0.25 s
+        (net_null ports come up at once, so the wait is most of it): exit
+        1, an error document in phase calibration.  A start-up slow enough
+        to leave less than 60 ms to wait is tried again (up to 3 times)."""
+        for attempt in range(3):
+            p, log = self.start(
+                self.nb.eal(["--vdev", "net_null0", "--vdev", "net_null1"]),
+                ["--tx-port", "0", "--rx-port", "1", "--time", "5"])
+            rd = nbe2e.LineReader(p.stderr)
+            m, _ = self.wait_line(rd, r"calibration: (\d+) ms to wait|"
+                                      r"phase: running")
+            if m.group(1) is not None and int(m.group(1)) >= 60:
+                break
+            self.kill(p)
+        else:
+            self.skipTest("start-up never left 60 ms of calibration")
+        rc, out, err, took = self.signal_and_finish(p, rd, signal.SIGINT,
+                                                    log)
+        self.check_exit(rc, err, took, 1, signal.SIGINT, "calibration")
+        doc = self.check_doc(out, signal.SIGINT, "calibration")
+        self.assertEqual(doc["end"], {})
+        self.assertIn("interrupted", doc["error"])
+
+    def test_connecting(self):
+        """SIGTERM while a client's HELLO goes unanswered (no responder:
+        its --peer-timeout is 30 s): exit 1 at once, the document in phase
+        connecting."""
+        p, log = self.start(
+            self.nb.eal(["--vdev", "net_null0"]),
+            ["--peer", RESP_MAC, "--peer-timeout", "30", "--time", "1"])
+        rd = nbe2e.LineReader(p.stderr)
+        self.wait_line(rd, r"phase: connecting")
+        rc, out, err, took = self.signal_and_finish(p, rd, signal.SIGTERM,
+                                                    log)
+        self.check_exit(rc, err, took, 1, signal.SIGTERM, "connecting")
+        doc = self.check_doc(out, signal.SIGTERM, "connecting")
+        self.assertEqual(doc["end"], {})
+
+    def test_running(self):
+        """SIGINT in a 60 s loopback test: it stops, drains, reports what
+        it sent and received (every frame sent arrived: the memif pair
+        loses none at 10 Mbit/s), exit 1."""
+        p, log = self.start(self.loop_eal(),
+                            ["--tx-port", "0", "--rx-port", "1", "--time",
+                             "60", "--rate", "10M"])
+        rd = nbe2e.LineReader(p.stderr)
+        self.wait_line(rd, r"phase: running")
+        rc, out, err, took = self.signal_and_finish(p, rd, signal.SIGINT,
+                                                    log)
+        self.check_exit(rc, err, took, 1, signal.SIGINT, "running")
+        doc = self.check_doc(out, signal.SIGINT, "running")
+        s = doc["end"]["sum"]
+        self.assertTrue(doc["end"]["interrupted"])
+        self.assertEqual(s["packets"], doc["end"]["sum_sent"]["packets"])
+        self.assertEqual(s["lost_packets"], 0)
+
+    def test_reporting(self):
+        """SIGTERM while the report is written: stdout is a pipe of 4 KiB
+        that the test reads only after the signal, so the tool waits in
+        write() in phase reporting.  The report it was writing completes
+        (it is whole, valid JSON), exit 1 (interrupted), and it exits
+        within 2 s of its stdout being read."""
+        p, log = self.start(self.loop_eal(),
+                            ["--tx-port", "0", "--rx-port", "1", "--time",
+                             "1", "--rate", "10M"])
+        fcntl.fcntl(p.stdout.fileno(), fcntl.F_SETPIPE_SZ, 4096)
+        rd = nbe2e.LineReader(p.stderr)
+        self.wait_line(rd, r"phase: reporting")
+        rc, out, err, took = self.signal_and_finish(p, rd, signal.SIGTERM,
+                                                    log)
+        self.check_exit(rc, err, took, 1, signal.SIGTERM, "reporting")
+        doc = nbe2e.loads(out)
+        with open(self.jf) as f:
+            self.assertEqual(nbe2e.load(f), doc)
+        self.assertEqual(doc["end"]["sum"]["lost_packets"], 0)
+        # the test was over before the signal: it is not cut short
+        self.assertFalse(doc["end"]["interrupted"])
+        # the document says the signal if it came before the document was
+        # put together (the tool may be past that, waiting in write())
+        self.assertIn(doc.get("interruption"),
+                      (None, {"signal": "SIGTERM", "phase": "reporting"}))
+        self.assertEqual(doc["end"]["sum"]["packets"],
+                         doc["end"]["sum_sent"]["packets"])
+
+    def test_suite_pause(self):
+        """SIGINT in an RFC 2544 suite's 30 s pause between trials: the
+        trials done are reported, the suite says it was interrupted, exit
+        1 at once."""
+        p, log = self.start(self.loop_eal(),
+                            ["--tx-port", "0", "--rx-port", "1", "--test",
+                             "loss", "--size", "256", "--rate", "100M",
+                             "--trial-time", "0.5", "--settle", "30"])
+        rd = nbe2e.LineReader(p.stderr)
+        self.wait_line(rd, r"phase: suite-pause")
+        rc, out, err, took = self.signal_and_finish(p, rd, signal.SIGINT,
+                                                    log)
+        self.check_exit(rc, err, took, 1, signal.SIGINT, "suite-pause")
+        doc = self.check_doc(out, signal.SIGINT, "suite-pause")
+        self.assertTrue(doc["end"]["interrupted"])
+        # one trial ran before the first pause
+        self.assertEqual(doc["end"]["nb_trials"], 1)
+
+
+class SignalResponder(SignalBase):
+    """A responder idle (listening) and one serving a session."""
+
+    def setUp(self):
+        super().setUp()
+        self.sock = os.path.join(self.tmpdir, "peer.sock")
+
+    def responder(self):
+        eal = ["--no-pci", "--lcores", nbe2e.RESPONDER_LCORES,
+               "--file-prefix", nbe2e.unique("resp"), "--log-level",
+               "lib.eal:error", "--vdev",
+               "net_memif0,role=server,socket=%s,rsize=14,mac=%s"
+               % (self.sock, RESP_MAC)]
+        return self.start(eal, [], json_out=False, name="resp")
+
+    def test_listening(self):
+        """SIGTERM to an idle responder: exit 0 within 2 s (a signal is how
+        a server is stopped; nothing was cut short), and it says it
+        exits."""
+        p, log = self.responder()
+        rd = nbe2e.LineReader(p.stderr)
+        self.wait_line(rd, r"phase: listening")
+        rc, out, err, took = self.signal_and_finish(p, rd, signal.SIGTERM,
+                                                    log)
+        self.check_exit(rc, err, took, 0, signal.SIGTERM, "listening")
+        self.assertIn("dpdk-nbench responder: exiting", out)
+
+    def test_session(self):
+        """SIGINT to a responder serving a 60 s test: it tells the client
+        (ERROR), exits 1 within 2 s; the client reports what it has (a
+        partial report with its own counts) and exits 1."""
+        p, log = self.responder()
+        rd = nbe2e.LineReader(p.stderr)
+        self.wait_line(rd, r"phase: listening")
+        cli_eal = ["--no-pci", "--lcores", nbe2e.CLIENT_LCORES,
+                   "--file-prefix", nbe2e.unique("cli"), "--log-level",
+                   "lib.eal:error", "--vdev",
+                   "net_memif0,role=client,socket=%s,rsize=14" % self.sock]
+        cjf = os.path.join(self.tmpdir, "client.json")
+        c, _, clog = self.nb.start(cli_eal + ["--log-level", "nbench:debug"],
+                                   ["--peer", RESP_MAC, "--time", "60",
+                                    "--rate", "10M", "--json", "--json-file",
+                                    cjf], name="cli")
+        self.addCleanup(self.kill, c)
+        crd = nbe2e.LineReader(c.stderr)
+        self.wait_line(rd, r"phase: session")
+        self.wait_line(crd, r"phase: running")
+        rc, out, err, took = self.signal_and_finish(p, rd, signal.SIGINT,
+                                                    log)
+        self.check_exit(rc, err, took, 1, signal.SIGINT, "session")
+        cout, cerr = c.communicate(timeout=60)
+        cerr = crd.buf.decode(errors="replace") + cerr
+        nbe2e.Nbench._log(clog, c.args, c.returncode, cout, cerr)
+        self.assertEqual(c.returncode, 1, cerr[-3000:])
+        doc = nbe2e.loads(cout, "client stdout")
+        with open(cjf) as f:
+            self.assertEqual(nbe2e.load(f), doc)
+        self.assertIn("error", doc)
+        self.assertNotIn("interruption", doc)   # the client had no signal
+
+
+if __name__ == "__main__":
+    nbe2e.main()
