@@ -348,15 +348,16 @@ start_eal(struct nb_app *app, int argc, char **argv, int dd)
 
 /*
  * What could not be written (a full disk: --json-file, --logfile or
- * stdout) makes the exit code 1 if it was 0, and so does a signal
+ * stdout, --capture) makes the exit code 1 if it was 0, and so does a signal
  * (a responder's runner says itself whether it cut a session short);
  * each is said on stderr.
  */
 static int
 output_errors(const struct nb_app *app, int code)
 {
-	int e = nb_out_stream_error(stdout), j = nb_out_file_error();
+	int e = nb_out_stream_error(stdout), j = nb_out_file_error(), c;
 	const char *phase = nb_phase_at_signal();
+	uint64_t lost;
 
 	if (nb_phase_signal() != 0) {
 		fprintf(stderr, PROG ": interrupted by %s during %s\n",
@@ -369,6 +370,15 @@ output_errors(const struct nb_app *app, int code)
 	if (j != 0)
 		fprintf(stderr, PROG ": cannot write --json-file %s: %s\n",
 			app->cfg.json_file, strerror(j));
+	if (app->cfg.capture.active &&
+	    (c = nb_capture_write_error(&lost)) != 0) {
+		fprintf(stderr,
+			PROG ": cannot write --capture %s: %s (%llu frames "
+			     "not written)\n",
+			app->cfg.capture.path, strerror(c),
+			(unsigned long long)lost);
+		j = c;
+	}
 	if (e != 0 && app->cfg.logfile[0])
 		fprintf(stderr,
 			PROG ": cannot write --logfile %s: %s (the report in "

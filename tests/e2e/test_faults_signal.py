@@ -299,5 +299,83 @@ class SignalResponder(SignalBase):
         self.assertNotIn("interruption", doc)   # the client had no signal
 
 
+class WriteErrors(nbe2e.E2ECase):
+    """A full filesystem under --json-file, --logfile and --capture: a
+    tmpfs of 64 KiB of the test's own, filled to the last byte."""
+
+    def setUp(self):
+        super().setUp()
+        self.full = os.path.join(self.tmpdir, "full")
+        os.mkdir(self.full)
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs",
+                        self.full], check=True, timeout=30)
+        self.addCleanup(subprocess.run, ["umount", self.full], timeout=30)
+        # fill it: writes fail with ENOSPC from here on
+        with self.assertRaises(OSError) as cm:
+            with open(os.path.join(self.full, "filler"), "wb") as f:
+                while True:
+                    f.write(b"x" * 4096)
+                    f.flush()
+        self.assertEqual(cm.exception.errno, 28)   # ENOSPC
+
+    def loop(self, tool):
+        return self.nb.run(self.nb.eal(self.nb.memif_pair()),
+                           ["--tx-port", "0", "--rx-port", "1", "--packets",
+                            "3000", "--rate", "10M"] + tool, name="werr")
+
+    def check_counts(self, doc):
+        """The test itself is whole: 3000 frames sent, all received."""
+        e = doc["end"]
+        self.assertEqual(e["sum_sent"]["packets"], 3000)
+        self.assertEqual(e["sum"]["packets"], 3000)
+        self.assertEqual(e["sum"]["lost_packets"], 0)
+
+    def test_json_file(self):
+        """--json-file on the full disk: stderr names the file and ENOSPC,
+        exit 1, and the document on stdout (--json) is complete."""
+        path = os.path.join(self.full, "doc.json")
+        r = self.loop(["--json", "--json-file", path])
+        self.assertOk(r, 1)
+        self.assertIn("cannot write --json-file %s: No space left on "
+                      "device" % path, r.err)
+        self.check_counts(r.json())
+
+    def test_logfile(self):
+        """--logfile on the full disk: stdout is the log file, so stderr
+        says it (naming the file and ENOSPC), exit 1; the --json-file
+        elsewhere has the whole result."""
+        path = os.path.join(self.full, "log.txt")
+        jf = os.path.join(self.tmpdir, "doc.json")
+        r = self.loop(["--logfile", path, "--json-file", jf])
+        self.assertOk(r, 1)
+        self.assertIn("cannot write --logfile %s: No space left on device"
+                      % path, r.err)
+        self.assertEqual(r.out, "")
+        with open(jf) as f:
+            self.check_counts(nbe2e.load(f))
+
+    def test_capture(self):
+        """--capture on the full disk: the writer never blocks the
+        receivers (every frame arrives), counts each copy it could not
+        write (all of them: not even the file header fit), the report
+        says so; stderr names the file and ENOSPC, exit 1."""
+        path = os.path.join(self.full, "rx.pcap")
+        r = self.loop(["--json", "--capture", path])
+        self.assertOk(r, 1)
+        self.assertRegex(r.err, r"cannot write --capture %s: No space left "
+                         r"on device \(\d+ frames not written\)"
+                         % re.escape(path))
+        d = r.json()
+        self.check_counts(d)
+        cap = d["end"]["capture"]
+        self.assertEqual(cap["dropped"], 0)
+        self.assertEqual(cap["taken"], 3000)   # every frame received
+        self.assertEqual(cap["written"], 0)
+        self.assertEqual(cap["unwritten"], 3000)
+        self.assertEqual(cap["write_error"], "No space left on device")
+        n = int(re.search(r"\((\d+) frames not written\)", r.err).group(1))
+        self.assertEqual(n, 3000)
+
+
 if __name__ == "__main__":
     nbe2e.main()
