@@ -46,6 +46,8 @@ class SignalBase(nbe2e.E2ECase):
         if p.poll() is None:
             os.killpg(p.pid, signal.SIGKILL)
             p.communicate()
+        for f in (p.stdout, p.stderr):
+            f.close()
 
     def wait_line(self, rd, pattern, timeout=30):
         """The first stderr line matching pattern (a regex), and the lines
@@ -133,6 +135,25 @@ class SignalPhases(SignalBase):
         doc = self.check_doc(out, signal.SIGTERM, "eal-init")
         self.assertEqual(doc["error"],
                          "interrupted by SIGTERM during eal-init")
+
+    def test_setup(self):
+        """SIGINT while a memif client waits for a server that is not there
+        (--link-timeout 30): the port's start retries and link wait give
+        up at once, exit 1, an error document in phase setup."""
+        sock = os.path.join(self.tmpdir, "nobody.sock")
+        p, log = self.start(
+            self.nb.eal(["--vdev", "net_memif0,role=client,socket=" + sock,
+                         "--vdev", "net_null0"]),
+            ["--tx-port", "0", "--rx-port", "1", "--time", "1",
+             "--link-timeout", "30"])
+        rd = nbe2e.LineReader(p.stderr)
+        self.wait_line(rd, r"phase: setup")
+        rc, out, err, took = self.signal_and_finish(p, rd, signal.SIGINT,
+                                                    log)
+        self.check_exit(rc, err, took, 1, signal.SIGINT, "setup")
+        doc = self.check_doc(out, signal.SIGINT, "setup")
+        self.assertEqual(doc["error"],
+                         "interrupted while setting up the ports")
 
     def test_calibration(self):
         """SIGINT while the clock's second reading waits out its 0.25 s
@@ -264,6 +285,46 @@ class SignalResponder(SignalBase):
                                                     log)
         self.check_exit(rc, err, took, 0, signal.SIGTERM, "listening")
         self.assertIn("dpdk-nbench responder: exiting", out)
+
+    def client(self, tool):
+        eal = ["--no-pci", "--lcores", nbe2e.CLIENT_LCORES, "--file-prefix",
+               nbe2e.unique("cli"), "--log-level", "lib.eal:error",
+               "--log-level", "nbench:debug", "--vdev",
+               "net_memif0,role=client,socket=%s,rsize=14" % self.sock]
+        self.cjf = os.path.join(self.tmpdir, "client.json")
+        c, _, clog = self.nb.start(eal, ["--peer", RESP_MAC] + tool +
+                                   ["--json", "--json-file", self.cjf],
+                                   name="cli")
+        self.addCleanup(self.kill, c)
+        return c, clog
+
+    def test_client_draining(self):
+        """SIGINT to a client whose test is over and that waits for the
+        results of a responder frozen (SIGSTOP) since the test ran, with
+        --peer-timeout 30: the wait ends within a second of the signal
+        (it would have gone on for the peer timeout), exit 1, the document
+        in phase draining: the client's own counts, no receiver's, and the
+        error says why."""
+        p, log = self.responder()
+        rd = nbe2e.LineReader(p.stderr)
+        self.wait_line(rd, r"phase: listening")
+        c, clog = self.client(["--time", "1", "--rate", "10M",
+                               "--peer-timeout", "30"])
+        crd = nbe2e.LineReader(c.stderr)
+        self.wait_line(crd, r"phase: running")
+        os.kill(p.pid, signal.SIGSTOP)
+        self.addCleanup(os.kill, p.pid, signal.SIGCONT)
+        self.wait_line(crd, r"phase: draining")
+        rc, out, err, took = self.signal_and_finish(c, crd, signal.SIGINT,
+                                                    clog)
+        self.check_exit(rc, err, took, 1, signal.SIGINT, "draining")
+        self.jf = self.cjf
+        doc = self.check_doc(out, signal.SIGINT, "draining")
+        self.assertEqual(doc["error"], "interrupted: the responder stopped "
+                         "answering within 1000 ms of the signal")
+        s = doc["end"]["sum_sent"]
+        # 1 s at 10 Mbit/s L1 of 64 B frames: 14880 (+-1 for the edges)
+        self.assertAlmostEqual(s["packets"], 14880, delta=2)
 
     def test_session(self):
         """SIGINT to a responder serving a 60 s test: it tells the client
