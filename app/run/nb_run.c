@@ -327,6 +327,7 @@ nb_run_drain(struct nb_app *app, int force, int local_senders)
 	uint64_t hz = nb_tsc_hz(), now, end, idle_since, last = 0, turns;
 	uint64_t expect = UINT64_MAX;
 	struct nb_jobs_totals t;
+	int quit_before = nb_force_quit;
 
 	nb_run_end_senders(app, force);
 	nb_jobs_totals(&app->jobs, &t);
@@ -345,8 +346,11 @@ nb_run_drain(struct nb_app *app, int force, int local_senders)
 	while (app->jobs.nb_rx > 0) {
 		now = rte_get_tsc_cycles();
 		nb_jobs_totals(&app->jobs, &t);
-		/* a signal ends the wait for what is still in flight */
-		if (t.rx_data >= expect || now >= end || nb_force_quit)
+		/* a signal in the drain ends the wait for what is still in
+		 * flight (one before it, which ended the test, does not:
+		 * what was sent is still counted in) */
+		if (t.rx_data >= expect || now >= end ||
+		    (nb_force_quit && !quit_before))
 			break;
 		if (t.rx_data != last || t.rx_turns == turns) {
 			last = t.rx_data;
