@@ -213,6 +213,31 @@ class SignalPhases(SignalBase):
                          e["sum_sent"]["packets"])
         self.assertEqual(e["sum_received"]["lost_packets"], 0)
 
+    def test_running_json_stream(self):
+        """The same with --json-stream and SIGTERM: the "end" event says
+        it (data.interruption), the --json-file document too, exit 1."""
+        self.jf = os.path.join(self.tmpdir, "doc.json")
+        p, argv, log = self.nb.start(
+            self.loop_eal() + ["--log-level", "nbench:debug"],
+            ["--tx-port", "0", "--rx-port", "1", "--time", "60", "--rate",
+             "10M", "--json-stream", "--json-file", self.jf], name="stream")
+        self.addCleanup(self.kill, p)
+        rd = nbe2e.LineReader(p.stderr)
+        self.wait_line(rd, r"phase: running")
+        rc, out, err, took = self.signal_and_finish(p, rd, signal.SIGTERM,
+                                                    log)
+        self.check_exit(rc, err, took, 1, signal.SIGTERM, "running")
+        ev = [nbe2e.loads(l) for l in out.splitlines() if l.strip()]
+        self.assertEqual([e["event"] for e in ev if e["event"] != "interval"],
+                         ["start", "end"])
+        want = {"signal": "SIGTERM", "phase": "running"}
+        self.assertEqual(ev[-1]["data"]["interruption"], want)
+        with open(self.jf) as f:
+            doc = nbe2e.load(f)
+        self.assertEqual(doc["interruption"], want)
+        self.assertEqual(doc["end"]["sum_received"]["packets"],
+                         doc["end"]["sum_sent"]["packets"])
+
     def test_draining(self):
         """SIGTERM in a loopback test's drain, made long: af_packet on a
         veth pair whose sending end has a tbf of 100 kbit/s (qdisc_bypass=0
