@@ -591,14 +591,15 @@ max_age_ns(const struct nb_config *cfg)
 
 /*
  * The responder stops (--one-off done, QUIT, or a signal): a test a signal
- * cut short (accepted, running, or its results not yet fetched) makes the
- * exit code 1; idle, or a session with no test yet, a signal is how a
+ * cut short (started, or its results not yet fetched) makes the exit code
+ * 1; idle, or a session whose test has not started, a signal is how a
  * responder is stopped: 0.
  */
 static int
 responder_exit(struct nb_peer *pr)
 {
-	int cut = pr->rsp.state >= NB_RSP_READY;
+	int cut = pr->rsp.state == NB_RSP_ARMED ||
+		  pr->rsp.state == NB_RSP_STOPPED;
 
 	if (pr->rsp.state != NB_RSP_IDLE) {
 		abort_session(pr, "the responder was interrupted");
