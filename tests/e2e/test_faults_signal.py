@@ -88,6 +88,8 @@ class SignalBase(nbe2e.E2ECase):
         return doc
 
     def check_exit(self, rc, err, took, code, sig, phase):
+        print("\n  %s in %s: exit %d, %.3f s after the signal"
+              % (SIGNAME[sig], phase, rc, took), flush=True)
         self.assertEqual(rc, code, err[-3000:])
         self.assertLess(took, EXIT_BOUND, err[-3000:])
         self.assertIn("interrupted by %s during %s" % (SIGNAME[sig], phase),
