@@ -25,6 +25,7 @@
 #include "nb_log.h"
 #include "nb_loopback.h"
 #include "nb_options.h"
+#include "nb_phase.h"
 #include "nb_responder.h"
 #include "nb_run.h"
 #include "nb_setup.h"
@@ -44,8 +45,27 @@ static int *fatal_emitted;
 static void
 on_signal(int sig)
 {
-	(void)sig;
+	nb_phase_note_signal(sig);
 	nb_force_quit = 1;
+}
+
+/*
+ * SIGINT and SIGTERM set nb_force_quit.  restart 0 (during EAL init): a
+ * blocking call the signal lands in fails with EINTR rather than going on
+ * waiting (EAL's lock of the hugepage directory), and EAL init's result
+ * is then the interruption's.
+ */
+static void
+catch_signals(int restart)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = restart ? SA_RESTART : 0;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 }
 
 static void die(int code, const char *fmt, ...)
@@ -67,6 +87,21 @@ die(int code, const char *fmt, ...)
 		fprintf(stderr,
 			"Try '" PROG " --help' for more information.\n");
 	exit(code);
+}
+
+/* A signal during EAL init: what EAL made is tidied, the document says
+ * so, exit 1. */
+static void
+eal_interrupted(int eal_up)
+{
+	if (!nb_force_quit)
+		return;
+	if (eal_up)
+		nb_tidy_eal_cleanup();
+	else if (!nb_huge_prefix_running(nb_eal_args()->file_prefix))
+		nb_tidy_failed_init();
+	die(1, "interrupted by %s during " NB_PHASE_EAL,
+	    nb_phase_signal() == SIGTERM ? "SIGTERM" : "SIGINT");
 }
 
 /*
@@ -260,7 +295,11 @@ start_eal(struct nb_app *app, int argc, char **argv, int dd)
 	/* Keep stdout for results: EAL and PMD logs go to stderr. */
 	rte_openlog_stream(stderr);
 	nb_setup_note_eal(eal_argc, argv);
+	nb_app_phase(NB_PHASE_EAL);
+	catch_signals(0);
 	ret = rte_eal_init(eal_argc, argv);
+	catch_signals(1);
+	eal_interrupted(ret >= 0);
 	if (ret < 0) {
 		int e = rte_errno;
 		const char *prefix = nb_eal_args()->file_prefix;
@@ -284,8 +323,7 @@ start_eal(struct nb_app *app, int argc, char **argv, int dd)
 		    why);
 	}
 	nb_tsc_begin();
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	nb_app_phase(NB_PHASE_SETUP);
 	app->state = "starting";
 	nb_telemetry_register(app);
 	/* dpdk-dumpcap and dpdk-pdump attach through EAL's multi-process
@@ -302,6 +340,50 @@ start_eal(struct nb_app *app, int argc, char **argv, int dd)
 		       "channel is off with --in-memory or --no-shconf)",
 		       rte_strerror(rte_errno));
 	return pdump;
+}
+
+/*
+ * What could not be written (a full disk: --json-file, --logfile or
+ * stdout, --capture) makes the exit code 1 if it was 0, and so does a signal
+ * (a responder's runner says itself whether it cut a session short);
+ * each is said on stderr.
+ */
+static int
+output_errors(const struct nb_app *app, int code)
+{
+	int e = nb_out_stream_error(stdout), j = nb_out_file_error(), c;
+	const char *phase = nb_phase_at_signal();
+	uint64_t lost;
+
+	if (nb_phase_signal() != 0) {
+		fprintf(stderr, PROG ": interrupted by %s during %s\n",
+			nb_phase_signal() == SIGTERM ? "SIGTERM" : "SIGINT",
+			phase != NULL ? phase : "start-up");
+		/* a responder's runner says whether it cut a session */
+		if (app->cfg.mode != NB_MODE_RESPONDER && code == 0)
+			code = 1;
+	}
+	if (j != 0)
+		fprintf(stderr, PROG ": cannot write --json-file %s: %s\n",
+			app->cfg.json_file, strerror(j));
+	if (app->cfg.capture.active &&
+	    (c = nb_capture_write_error(&lost)) != 0) {
+		fprintf(stderr,
+			PROG ": cannot write --capture %s: %s (%llu frames "
+			     "not written)\n",
+			app->cfg.capture.path, strerror(c),
+			(unsigned long long)lost);
+		j = c;
+	}
+	if (e != 0 && app->cfg.logfile[0])
+		fprintf(stderr,
+			PROG ": cannot write --logfile %s: %s (the report in "
+			     "it is incomplete)\n",
+			app->cfg.logfile, strerror(e));
+	else if (e != 0)
+		fprintf(stderr, PROG ": cannot write stdout: %s\n",
+			strerror(e));
+	return code == 0 && (e != 0 || j != 0) ? 1 : code;
 }
 
 /* The ports checked and given their roles, the capture writer started,
@@ -364,6 +446,7 @@ main(int argc, char **argv)
 			     app.errmsg[0] ? app.errmsg
 					   : "the test could not run (see the "
 					     "messages on stderr)");
+	code = output_errors(&app, code);
 	/* ports first: a NIC's TX ring may still hold mbufs of the pools */
 	nb_setup_shutdown(&app);
 	check_pools();

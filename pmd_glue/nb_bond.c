@@ -14,6 +14,7 @@
 #include <rte_eth_bond_8023ad.h>
 #include <rte_ethdev.h>
 
+#include "nb_phase.h"
 #include "nb_port.h"
 
 static int bond_of(uint16_t port_id);
@@ -223,7 +224,7 @@ nb_port_bond_settle(uint16_t port_id, double timeout_s, double *waited_s)
 		return 0;
 	bond_counts(port_id, &up, &active);
 	while (active < up) {
-		if (rte_get_tsc_cycles() >= end) {
+		if (rte_get_tsc_cycles() >= end || nb_phase_signal() != 0) {
 			ret = -ETIMEDOUT;
 			break;
 		}
@@ -323,6 +324,10 @@ nb_ports_lacp_settle(const uint16_t *ids, const uint16_t *nb_rxq, uint16_t n,
 			}
 		if (ready)
 			break;
+		if (nb_phase_signal() != 0) {
+			snprintf(err, errlen, "interrupted");
+			return -EINTR;
+		}
 		rte_delay_us_sleep(5 * 1000);
 	}
 	*waited_s = (double)(rte_get_tsc_cycles() - t0) / (double)hz;

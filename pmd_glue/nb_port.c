@@ -18,6 +18,7 @@
 
 #include "nb_devcaps.h"
 #include "nb_drivers.h"
+#include "nb_phase.h"
 #include "nb_pool.h"
 #include "nb_port.h"
 
@@ -153,6 +154,8 @@ port_start(uint16_t port_id, double timeout_s)
 		if (ret == 0 || !start_retryable(ret) ||
 		    rte_get_tsc_cycles() >= end)
 			return ret;
+		if (nb_phase_signal() != 0) /* SIGINT/SIGTERM: give up */
+			return -EINTR;
 		rte_delay_us_sleep(us);
 		us = us < 500 * 1000 ? us * 2 : 1000 * 1000;
 	}
@@ -453,6 +456,8 @@ nb_port_wait_link(struct nb_port *p, double timeout_s)
 		now = rte_get_tsc_cycles();
 		if (now >= end)
 			return -ETIMEDOUT;
+		if (nb_phase_signal() != 0) /* SIGINT/SIGTERM: give up */
+			return -EINTR;
 		if (redials && now >= redial_at) {
 			/* refused (or dropped) in the handshake: dial again */
 			if (!said)

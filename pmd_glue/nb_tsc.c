@@ -83,6 +83,8 @@ nb_tsc_finish(void)
 
 		ts.tv_sec = (time_t)(rest / 1000000000u);
 		ts.tv_nsec = (long)(rest % 1000000000u);
+		NB_LOG(DEBUG, "calibration: %.0f ms to wait", rest / 1e6);
+		/* a signal ends the wait (EINTR): the tool is quitting */
 		nanosleep(&ts, NULL);
 		read_point(&second);
 	}

@@ -25,6 +25,10 @@ struct nb_capture_counts {
 	uint64_t taken;	  /* copies the receivers handed to the writer */
 	uint64_t written; /* frames written to the file */
 	uint64_t dropped; /* copies the pool or the writer's ring refused */
+	/* copies the file did not take (a write error, e.g. a full disk:
+	 * from it on, and those since the last flush that succeeded) */
+	uint64_t unwritten;
+	int write_errno; /* the write error, 0 none */
 };
 
 /* 0, or -EINVAL with why set. */

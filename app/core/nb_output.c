@@ -3,8 +3,9 @@
 #include <string.h>
 
 #include "nb_frame.h"
-#include "nb_queue_iv.h"
 #include "nb_output.h"
+#include "nb_phase.h"
+#include "nb_queue_iv.h"
 #include "nb_rxonly.h"
 
 const char nb_csv_header[] =
@@ -12,6 +13,34 @@ const char nb_csv_header[] =
 	"sent_bytes,packets,bytes,bits_per_second,l1_bits_per_second,pps,"
 	"lost_packets,lost_percent,out_of_order,duplicates,jitter_ms,"
 	"latency_p50_ns,latency_p99_ns,latency_max_ns";
+
+/* The first write error on the report's stream and on --json-file. */
+static int out_errno, file_errno;
+
+/* Flush the report's stream; the first failure is kept (a full disk
+ * under --logfile), and the next writes are tried all the same. */
+static void
+flush(const struct nb_output *o)
+{
+	if (fflush(o->f) != 0 && out_errno == 0)
+		out_errno = errno ? errno : EIO;
+}
+
+int
+nb_out_stream_error(FILE *f)
+{
+	if (fflush(f) != 0 && out_errno == 0)
+		out_errno = errno ? errno : EIO;
+	if (ferror(f) && out_errno == 0)
+		out_errno = EIO;
+	return out_errno;
+}
+
+int
+nb_out_file_error(void)
+{
+	return file_errno;
+}
 
 void
 nb_output_init(struct nb_output *o, const struct nb_config *cfg, FILE *f,
@@ -40,7 +69,7 @@ event(const struct nb_output *o, const char *name, json_t *data)
 
 	json_dumpf(e, o->f, JSON_COMPACT | JSON_REAL_PRECISION(17));
 	fputc('\n', o->f);
-	fflush(o->f);
+	flush(o);
 	json_decref(e);
 }
 
@@ -160,7 +189,7 @@ nb_out_begin_with(const struct nb_output *o, const struct nb_result *r,
 		break;
 	}
 	json_decref(extra);
-	fflush(o->f);
+	flush(o);
 }
 
 void
@@ -245,7 +274,7 @@ nb_out_interval_dir(const struct nb_output *o, const struct nb_result *r,
 	case NB_OUT_JSON:
 		break;
 	}
-	fflush(o->f);
+	flush(o);
 }
 
 static void
@@ -304,7 +333,7 @@ nb_out_result(const struct nb_output *o, const struct nb_result *r,
 		}
 		csv_end_row(o->f, r, direction, "sum", &r->sum);
 	}
-	fflush(o->f);
+	flush(o);
 }
 
 int
@@ -312,8 +341,12 @@ nb_out_finish(const struct nb_output *o, json_t *doc)
 {
 	const size_t flags = JSON_INDENT(2) | JSON_REAL_PRECISION(17);
 	json_t *err = json_object_get(doc, "error");
+	json_t *intr = nb_phase_json();
 	int ret = 0;
 
+	/* SIGINT/SIGTERM came: which, and in what phase */
+	if (intr != NULL && json_object_get(doc, "interruption") == NULL)
+		json_object_set(doc, "interruption", intr);
 	if (o->kind == NB_OUT_JSON) {
 		json_dumpf(doc, o->f, flags);
 		fputc('\n', o->f);
@@ -322,6 +355,8 @@ nb_out_finish(const struct nb_output *o, json_t *doc)
 		json_t *rev = json_object_get(doc, "reverse");
 
 		end = end ? json_deep_copy(end) : json_object();
+		if (intr != NULL)
+			json_object_set(end, "interruption", intr);
 		if (rev != NULL && json_object_get(rev, "end") != NULL)
 			json_object_set_new(
 				end, "reverse",
@@ -330,16 +365,21 @@ nb_out_finish(const struct nb_output *o, json_t *doc)
 		if (err != NULL)
 			event(o, "error", json_incref(err));
 	}
-	fflush(o->f);
+	flush(o);
 	if (o->json_file != NULL) {
-		FILE *f = fopen(o->json_file, "w");
+		FILE *f;
 
+		errno = 0;
+		f = fopen(o->json_file, "w");
 		if (f == NULL || json_dumpf(doc, f, flags) != 0 ||
-		    fputc('\n', f) == EOF)
+		    fputc('\n', f) == EOF || fflush(f) != 0 || ferror(f))
 			ret = errno ? -errno : -EIO;
 		if (f != NULL && fclose(f) != 0 && ret == 0)
 			ret = errno ? -errno : -EIO;
+		if (ret != 0 && file_errno == 0)
+			file_errno = -ret;
 	}
+	json_decref(intr);
 	json_decref(doc);
 	return ret;
 }
@@ -382,7 +422,7 @@ nb_out_progress(const struct nb_output *o, double secs, double total,
 		"\r[%s] %s %.3f Mpps  sent %llu received %llu lost %llu\033[K",
 		t, rate, rx_pps / 1e6, (unsigned long long)sent,
 		(unsigned long long)received, (unsigned long long)lost);
-	fflush(o->f);
+	flush(o);
 }
 
 void
@@ -391,5 +431,5 @@ nb_out_progress_end(const struct nb_output *o)
 	if (!o->progress)
 		return;
 	fputs("\r\033[K", o->f);
-	fflush(o->f);
+	flush(o);
 }

@@ -70,6 +70,13 @@ void nb_out_result(const struct nb_output *o, const struct nb_result *r,
  * Returns 0, or -errno when --json-file could not be written.
  */
 int nb_out_finish(const struct nb_output *o, json_t *doc);
+/*
+ * Write errors: the first errno met flushing a report's stream f (stdout,
+ * or the --logfile it was redirected to; f flushed now too), and the
+ * first of --json-file; 0 none.
+ */
+int nb_out_stream_error(FILE *f);
+int nb_out_file_error(void);
 /* The run ended before any result: error document or event. */
 void nb_out_fatal(const struct nb_output *o, const char *msg);
 

@@ -491,12 +491,18 @@ static json_t *
 capture_json(const struct nb_result *r)
 {
 	const struct nb_capture_spec *c = &r->cfg->capture;
-
-	return json_pack(
-		"{s:s,s:o,s:o,s:o,s:o,s:o,s:o}", "file", c->path, "every",
+	json_t *o = json_pack(
+		"{s:s,s:o,s:o,s:o,s:o,s:o,s:o,s:o}", "file", c->path, "every",
 		jint(c->every), "snaplen", jint(c->snaplen), "count",
 		jint(c->count), "taken", jint(r->capture.taken), "written",
-		jint(r->capture.written), "dropped", jint(r->capture.dropped));
+		jint(r->capture.written), "dropped", jint(r->capture.dropped),
+		"unwritten", jint(r->capture.unwritten));
+
+	if (r->capture.write_errno)
+		json_object_set_new(
+			o, "write_error",
+			json_string(strerror(r->capture.write_errno)));
+	return o;
 }
 
 /* What the responder's --impair did to the frames. */

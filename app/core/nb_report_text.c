@@ -562,6 +562,10 @@ capture_text(FILE *f, const struct nb_result *r)
 			", WARNING: %llu more were not (the writer "
 			"fell behind)",
 			(unsigned long long)r->capture.dropped);
+	if (r->capture.write_errno)
+		fprintf(f, ", WARNING: %llu not written (%s: %s)",
+			(unsigned long long)r->capture.unwritten,
+			r->cfg->capture.path, strerror(r->capture.write_errno));
 	fputc('\n', f);
 }
 

@@ -16,13 +16,14 @@
 #include "nb_client.h"
 #include "nb_client_int.h"
 #include "nb_client_report.h"
-#include "nb_replay_load.h"
-#include "nb_peer_iv_io.h"
-#include "nb_suite.h"
 #include "nb_log.h"
+#include "nb_peer_iv_io.h"
 #include "nb_peertest.h"
-#include "nb_tcprun.h"
+#include "nb_phase.h"
+#include "nb_replay_load.h"
 #include "nb_run.h"
+#include "nb_suite.h"
+#include "nb_tcprun.h"
 #include "nb_tsc.h"
 
 /*
@@ -430,6 +431,7 @@ client_session(struct nb_peer *pr, struct nb_ctl_params *params,
 	if (ret < 0)
 		return 1;
 	interrupted = ret;
+	nb_app_phase(NB_PHASE_DRAINING);
 	/* STOP: the responder stops its senders and drains; so do we. */
 	pr->stopping = 1;
 	nb_client_flush(pr);
@@ -478,6 +480,7 @@ client_session(struct nb_peer *pr, struct nb_ctl_params *params,
 		}
 	}
 	app->result.interrupted = interrupted;
+	nb_app_phase(NB_PHASE_REPORTING);
 	client_close(pr, NB_CTL_DONE);
 	*code = interrupted;
 	return 0;
@@ -593,10 +596,14 @@ nb_client_main(struct nb_app *app)
 	ret = nb_peer_open(&pr, app, 1, cfg->have_ip ? cfg->ip : cfg->src_ip);
 	if (ret != 0)
 		return ret;
+	nb_app_phase(NB_PHASE_CONNECTING);
 	if (cfg->peer_is_ip && nb_peer_resolve(&pr) != 0) {
 		code = fail(&pr, "%s",
-			    "no ARP answer from the --peer address (is a "
-			    "responder there, on this link?)");
+			    nb_force_quit ? "interrupted while resolving the "
+					    "--peer address (ARP)"
+					  : "no ARP answer from the --peer "
+					    "address (is a responder there, on "
+					    "this link?)");
 		goto out;
 	}
 	link_bps = (uint64_t)app->ports[0].desc.link_speed * 1000000;

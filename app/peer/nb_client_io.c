@@ -69,6 +69,12 @@ nb_client_partial(struct nb_peer *pr, const char *why)
 		snprintf(buf, sizeof(buf), "the responder ended the test: %s",
 			 r);
 		why = buf;
+	} else if (pr->quit_by != 0 && why[0]) {
+		/* a signal bounded the wait (nb_peer_service) */
+		snprintf(buf, sizeof(buf),
+			 "interrupted: %s within %llu ms of the signal", why,
+			 (unsigned long long)(NB_PEER_QUIT_GRACE_NS / NB_MS));
+		why = buf;
 	}
 	nb_peertest_stop(pr);
 	/* let a responder that is still there end the session now */

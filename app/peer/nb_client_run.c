@@ -17,6 +17,7 @@
 #include "nb_log.h"
 #include "nb_peer_iv_io.h"
 #include "nb_peertest.h"
+#include "nb_phase.h"
 #include "nb_run.h"
 #include "nb_tcprun.h"
 #include "nb_tsc.h"
@@ -223,6 +224,7 @@ nb_client_run_test(struct nb_peer *pr, const struct nb_ctl_params *p, int *code)
 	nb_peertest_arm(pr, NB_PEER_START_DELAY_MS * NB_MS);
 	if (nb_client_flush(pr) != 0)
 		goto gone;
+	nb_app_phase(NB_PHASE_RUNNING);
 	if (pr->tcp != NULL)
 		return run_tcp(pr, code);
 	/* Running: keepalives both prove the responder alive and carry

@@ -12,9 +12,10 @@
 
 #include "nb_drivers.h"
 #include "nb_log.h"
-#include "nb_port.h"
-#include "nb_peertest.h"
 #include "nb_peer_iv_io.h"
+#include "nb_peertest.h"
+#include "nb_phase.h"
+#include "nb_port.h"
 #include "nb_responder.h"
 #include "nb_rsp_posture.h"
 #include "nb_setup.h"
@@ -32,44 +33,6 @@
 #define NB_OPEN_BURST	   20
 #define NB_OPEN_RATE_ALL   2000
 #define NB_OPEN_BURST_ALL  200
-
-static int
-check_params(struct nb_peer *pr, const struct nb_ctl_params *p, char *why,
-	     size_t len)
-{
-	const struct nb_app *app = pr->app;
-	uint16_t i, vlan = p->vlan_id ? 4 : 0;
-
-	for (i = 0; i < p->nb_sizes; i++) {
-		if (p->sizes[i] > app->ports[0].desc.mtu + 18 + vlan &&
-		    p->sizes[i] > 1518 + vlan) {
-			snprintf(why, len,
-				 "frame size %u exceeds the responder port's "
-				 "MTU %u (start the responder with --size %u)",
-				 p->sizes[i], app->ports[0].desc.mtu,
-				 p->sizes[i]);
-			return -EINVAL;
-		}
-	}
-	if (p->streams > app->cfg.max_streams) {
-		snprintf(why, len,
-			 "%u streams asked for, this responder takes at most "
-			 "%u (--max-streams)",
-			 p->streams, app->cfg.max_streams);
-		return -EINVAL;
-	}
-	/* the client's other source MACs: never this port's own, whose
-	 * frames coming back would count as the client's */
-	for (i = 0; i < p->client_macs.n; i++)
-		if (memcmp(p->client_macs.mac[i], app->ports[0].desc.mac, 6) ==
-		    0) {
-			snprintf(why, len,
-				 "the client names this responder's MAC "
-				 "among its own");
-			return -EINVAL;
-		}
-	return 0;
-}
 
 /* Tell the client at once rather than let it time out. */
 static void
@@ -98,6 +61,7 @@ end_session(struct nb_peer *pr, const char *why)
 	pr->session = 0;
 	pr->nap_short = 0;
 	memset(&pr->auth, 0, sizeof(pr->auth));
+	nb_app_phase(NB_PHASE_LISTENING);
 	nb_link_reset(&pr->link);
 	/* the next client says its own timeout; until then ours */
 	pr->timeout_ns = pr->link.timeout =
@@ -390,6 +354,7 @@ open_session(struct nb_peer *pr, const struct nb_udp_info *u,
 	memcpy(pr->peer_mac, u->src_mac, 6);
 	pr->peer_ip = u->src_ip;
 	nb_ctlio_set_peer(&pr->io, pr->peer_mac);
+	nb_app_phase(NB_PHASE_SESSION);
 	pr->opened_ns = now;
 	pr->last_heard = pr->opened_ns;
 	pr->nap_short = 1;
@@ -420,7 +385,7 @@ setup_test(struct nb_peer *pr, const struct nb_ctl_params *p)
 	       ok ? "this responder keeps a silent session at most"
 		  : "we wait for it",
 	       (double)pr->timeout_ns / 1e9);
-	ok = check_params(pr, p, why, sizeof(why)) == 0 &&
+	ok = nb_rsp_check_params(pr->app, p, why, sizeof(why)) == 0 &&
 	     nb_policy_vlan(&pr->app->cfg, pr->own_vlan, p->vlan_id, why,
 			    sizeof(why)) == 0 &&
 	     nb_policy_params(&pr->app->cfg, p,
@@ -599,6 +564,33 @@ max_age_ns(const struct nb_config *cfg)
 	return (uint64_t)((cfg->max_time + 60.0) * 1e9);
 }
 
+/*
+ * The responder stops (--one-off done, QUIT, or a signal): a test a signal
+ * cut short (started, or its results not yet fetched) makes the exit code
+ * 1; idle, or a session whose test has not started, a signal is how a
+ * responder is stopped: 0.
+ */
+static int
+responder_exit(struct nb_peer *pr)
+{
+	int cut = pr->rsp.state == NB_RSP_ARMED ||
+		  pr->rsp.state == NB_RSP_STOPPED;
+
+	if (pr->rsp.state != NB_RSP_IDLE) {
+		abort_session(pr, "the responder was interrupted");
+		end_session(pr, "interrupted");
+	}
+	/* a QUIT client leaves first: closing under it would unmap its
+	 * rings while it still polls them */
+	while (!nb_force_quit && port_held(pr))
+		nb_peer_nap(pr);
+	nb_peer_close(pr);
+	nb_rsp_report_refusals(&pr->refusals);
+	nb_rsp_drop_key(&pr->app->cfg);
+	printf("dpdk-nbench responder: exiting\n");
+	return cut;
+}
+
 int
 nb_responder_main(struct nb_app *app)
 {
@@ -640,6 +632,7 @@ nb_responder_main(struct nb_app *app)
 	nb_rsp_say_posture(cfg);
 	fflush(stdout);
 	nb_rsp_watch(&pr);
+	nb_app_phase(NB_PHASE_LISTENING);
 	nb_srclimit_init(&pr.hello_lim, NB_HELLO_RATE, NB_HELLO_BURST,
 			 NB_HELLO_RATE_ALL, NB_HELLO_BURST_ALL,
 			 nb_peer_now(&pr));
@@ -666,17 +659,5 @@ nb_responder_main(struct nb_app *app)
 		}
 		nb_peer_nap(&pr);
 	}
-	if (pr.rsp.state != NB_RSP_IDLE) {
-		abort_session(&pr, "the responder was interrupted");
-		end_session(&pr, "interrupted");
-	}
-	/* a QUIT client leaves first: closing under it would unmap its
-	 * rings while it still polls them */
-	while (!nb_force_quit && port_held(&pr))
-		nb_peer_nap(&pr);
-	nb_peer_close(&pr);
-	nb_rsp_report_refusals(&pr.refusals);
-	nb_rsp_drop_key(&app->cfg);
-	printf("dpdk-nbench responder: exiting\n");
-	return 0;
+	return responder_exit(&pr);
 }

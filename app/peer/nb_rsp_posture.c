@@ -198,3 +198,40 @@ nb_rsp_session_timeout(const struct nb_config *cfg, uint32_t asked_ms,
 		asked = cap;
 	return asked > own ? asked : own;
 }
+
+int
+nb_rsp_check_params(const struct nb_app *app, const struct nb_ctl_params *p,
+		    char *why, size_t len)
+{
+	uint16_t i, vlan = p->vlan_id ? 4 : 0;
+
+	for (i = 0; i < p->nb_sizes; i++) {
+		if (p->sizes[i] > app->ports[0].desc.mtu + 18 + vlan &&
+		    p->sizes[i] > 1518 + vlan) {
+			snprintf(why, len,
+				 "frame size %u exceeds the responder port's "
+				 "MTU %u (start the responder with --size %u)",
+				 p->sizes[i], app->ports[0].desc.mtu,
+				 p->sizes[i]);
+			return -EINVAL;
+		}
+	}
+	if (p->streams > app->cfg.max_streams) {
+		snprintf(why, len,
+			 "%u streams asked for, this responder takes at most "
+			 "%u (--max-streams)",
+			 p->streams, app->cfg.max_streams);
+		return -EINVAL;
+	}
+	/* the client's other source MACs: never this port's own, whose
+	 * frames coming back would count as the client's */
+	for (i = 0; i < p->client_macs.n; i++)
+		if (memcmp(p->client_macs.mac[i], app->ports[0].desc.mac, 6) ==
+		    0) {
+			snprintf(why, len,
+				 "the client names this responder's MAC "
+				 "among its own");
+			return -EINVAL;
+		}
+	return 0;
+}

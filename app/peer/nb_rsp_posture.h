@@ -40,6 +40,14 @@ void nb_rsp_watch(struct nb_peer *pr);
 uint64_t nb_rsp_session_timeout(const struct nb_config *cfg, uint32_t asked_ms,
 				int *capped);
 
+/*
+ * What this responder's port and caps cannot serve in a PARAMS: a frame
+ * size above its MTU, more streams than --max-streams, its own MAC among
+ * the client's.  0, or -EINVAL with why set.
+ */
+int nb_rsp_check_params(const struct nb_app *app, const struct nb_ctl_params *p,
+			char *why, size_t len);
+
 /* At exit: every cause that refused something, with its count (and
  * telemetry's /nbench/responder stops reading the counters). */
 void nb_rsp_report_refusals(const struct nb_refusals *r);

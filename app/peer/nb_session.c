@@ -133,6 +133,17 @@ nb_peer_service(struct nb_peer *pr)
 	const uint8_t *buf;
 	size_t len;
 
+	/* SIGINT/SIGTERM: what is pending gets NB_PEER_QUIT_GRACE_NS more
+	 * (a stopping client still fetches the results), then every wait
+	 * ends as if the far end had stopped answering */
+	if (nb_force_quit) {
+		uint64_t now = nb_peer_now(pr);
+
+		if (pr->quit_by == 0)
+			pr->quit_by = now + NB_PEER_QUIT_GRACE_NS;
+		else if (now > pr->quit_by)
+			return -ETIMEDOUT;
+	}
 	switch (nb_link_poll(&pr->link, nb_peer_now(pr), &buf, &len)) {
 	case NB_LINK_TRANSMIT:
 		nb_ctlio_send_msg(&pr->io, pr->peer_mac, pr->peer_ip, buf,

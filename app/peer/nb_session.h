@@ -22,8 +22,10 @@
 #include "nb_policy.h"
 #include "nb_stats.h"
 
-#define NB_MS		       1000000ULL
-#define NB_PEER_KEEPALIVE_NS   (250 * NB_MS)
+#define NB_MS		     1000000ULL
+#define NB_PEER_KEEPALIVE_NS (250 * NB_MS)
+/* after SIGINT/SIGTERM, how long a wait for the far end still goes on */
+#define NB_PEER_QUIT_GRACE_NS  (1000 * NB_MS)
 #define NB_PEER_START_DELAY_MS 200
 /* A client's STOP this close before the responder's end is the test's end
  * (the responder started later, by START's trip), not an interruption. */
@@ -78,11 +80,12 @@ struct nb_peer {
 	enum nb_cli_event event;
 	struct nb_ctl_msg inbox;
 	int arp_done;
-	int stopping;	 /* client: STOP sent; Ctrl-C no longer aborts waits */
-	int in_suite;	 /* client: sessions are a suite's trials; failures go
-			  * to its report, not to stdout */
-	int sweep_later; /* client: a --msg-size sweep past its first size
-			  * (the test header was printed) */
+	int stopping;	  /* client: STOP sent; Ctrl-C no longer aborts waits */
+	uint64_t quit_by; /* after a signal: waits end then (0: no signal) */
+	int in_suite;	  /* client: sessions are a suite's trials; failures go
+			   * to its report, not to stdout */
+	int sweep_later;  /* client: a --msg-size sweep past its first size
+			   * (the test header was printed) */
 	int more_sessions; /* client: another session follows on this port
 			    * (a sweep's next size): DONE says not LEAVING */
 	int quit;	   /* responder: leave the loop */

@@ -11,9 +11,10 @@
 #include <rte_lcore.h>
 
 #include "nb_auth.h"
-#include "nb_devcaps.h"
-#include "nb_port.h"
 #include "nb_capture.h"
+#include "nb_devcaps.h"
+#include "nb_phase.h"
+#include "nb_port.h"
 #include "nb_run.h"
 #include "nb_seam.h"
 #include "nb_setup.h"
@@ -312,7 +313,8 @@ nb_run_end_senders(struct nb_app *app, int force)
 	}
 	for (nb_jobs_totals(&app->jobs, &t); !t.tx_done;
 	     nb_jobs_totals(&app->jobs, &t)) {
-		if (force_at && rte_get_tsc_cycles() >= force_at)
+		if ((force_at && rte_get_tsc_cycles() >= force_at) ||
+		    nb_force_quit)
 			run->tx_stop = 1;
 		nb_run_sleep_us(500);
 	}
@@ -325,6 +327,7 @@ nb_run_drain(struct nb_app *app, int force, int local_senders)
 	uint64_t hz = nb_tsc_hz(), now, end, idle_since, last = 0, turns;
 	uint64_t expect = UINT64_MAX;
 	struct nb_jobs_totals t;
+	int quit_before = nb_force_quit;
 
 	nb_run_end_senders(app, force);
 	nb_jobs_totals(&app->jobs, &t);
@@ -343,7 +346,11 @@ nb_run_drain(struct nb_app *app, int force, int local_senders)
 	while (app->jobs.nb_rx > 0) {
 		now = rte_get_tsc_cycles();
 		nb_jobs_totals(&app->jobs, &t);
-		if (t.rx_data >= expect || now >= end)
+		/* a signal in the drain ends the wait for what is still in
+		 * flight (one before it, which ended the test, does not:
+		 * what was sent is still counted in) */
+		if (t.rx_data >= expect || now >= end ||
+		    (nb_force_quit && !quit_before))
 			break;
 		if (t.rx_data != last || t.rx_turns == turns) {
 			last = t.rx_data;
@@ -521,6 +528,7 @@ nb_run_local(struct nb_app *app, int with_stats)
 	nb_tester_read_tids(&app->jobs);
 	nb_tester_read(&app->jobs, &app->noise0);
 	app->noise0_ready = 1;
+	nb_app_phase(NB_PHASE_RUNNING);
 	for (nb_jobs_totals(&app->jobs, &t);
 	     app->jobs.nb_tx ? !t.tx_done : !rx_only_done(app);
 	     nb_jobs_totals(&app->jobs, &t)) {
@@ -543,9 +551,12 @@ nb_run_local(struct nb_app *app, int with_stats)
 		nb_run_sleep_us(5000);
 	}
 	loop_end = rte_get_tsc_cycles();
+	nb_app_phase(NB_PHASE_DRAINING);
 	nb_run_drain(app, 0, 1);
 	nb_tester_read(&app->jobs, &noise1);
 	app->result.interrupted = interrupted || nb_force_quit;
+	/* a signal from here on cuts nothing of the test */
+	nb_app_phase(NB_PHASE_REPORTING);
 	nb_run_collect(app);
 	if (app->cfg.rx_only)
 		rx_only_close(app, loop_end, hz);

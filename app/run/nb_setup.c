@@ -16,6 +16,7 @@
 #include "nb_drivers.h"
 #include "nb_eal_args.h"
 #include "nb_log.h"
+#include "nb_phase.h"
 #include "nb_setup.h"
 #include "nb_tsc.h"
 
@@ -319,6 +320,8 @@ settle_lacp(struct nb_app *app, double timeout_s)
 	return 0;
 }
 
+#define INTERRUPTED "interrupted while setting up the ports"
+
 int
 nb_setup_ports(struct nb_app *app, const uint16_t *ids, uint16_t n,
 	       const struct nb_setup_req *sr)
@@ -356,7 +359,8 @@ nb_setup_ports(struct nb_app *app, const uint16_t *ids, uint16_t n,
 		ret = nb_port_setup(ids[i], &req, &app->ports[i], err,
 				    sizeof(err));
 		if (ret != 0) {
-			nb_app_error(app, "%s", err);
+			nb_app_error(app, "%s",
+				     nb_force_quit ? INTERRUPTED : err);
 			return ret;
 		}
 		app->nb_ports = (uint16_t)(i + 1);
@@ -368,6 +372,10 @@ nb_setup_ports(struct nb_app *app, const uint16_t *ids, uint16_t n,
 		if (sr->link_hint == NULL) {
 			nb_port_describe(app->port_ids[i], &p->desc);
 		} else if (nb_port_wait_link(p, cfg->link_timeout) != 0) {
+			if (nb_force_quit) {
+				nb_app_error(app, INTERRUPTED);
+				return -EINTR;
+			}
 			if (sr->down_ok) {
 				/* --list-ports says it is down, goes on */
 				nb_port_describe(app->port_ids[i], &p->desc);
@@ -388,7 +396,12 @@ nb_setup_ports(struct nb_app *app, const uint16_t *ids, uint16_t n,
 	if (sr->lacp_wait && settle_lacp(app, cfg->link_timeout) != 0)
 		return -ETIMEDOUT;
 	/* the ports took time to come up: the clock's second reading */
+	nb_app_phase(NB_PHASE_CALIBRATION);
 	nb_tsc_finish();
+	if (nb_force_quit) {
+		nb_app_error(app, INTERRUPTED);
+		return -EINTR;
+	}
 	return 0;
 }
 

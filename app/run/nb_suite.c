@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "nb_log.h"
+#include "nb_phase.h"
 #include "nb_run.h"
 #include "nb_setup.h"
 #include "nb_suite.h"
@@ -55,6 +56,8 @@ settle(struct suite *x)
 {
 	double end = now_s() + x->app->cfg.settle;
 
+	if (x->need_settle)
+		nb_app_phase(NB_PHASE_SUITE_PAUSE);
 	while (x->need_settle && !nb_force_quit && now_s() < end)
 		nb_run_sleep_us(10000);
 	x->need_settle = 1;

@@ -16,6 +16,7 @@
 #include <rte_cycles.h>
 
 #include "nb_log.h"
+#include "nb_phase.h"
 #include "nb_run.h"
 #include "nb_setup.h"
 #include "nb_tcp_engine.h"
@@ -230,10 +231,12 @@ run_test(struct nb_app *app, struct tcprun *t, uint32_t msg, int header,
 		return 1;
 	}
 	t->launched = 1;
+	nb_app_phase(NB_PHASE_RUNNING);
 	wait_end(t, why, whylen);
 	*interrupted = t->interrupted;
 	t->secs = elapsed_s(t);
 	nb_tcprun_stop(t);
+	nb_app_phase(NB_PHASE_REPORTING);
 	return 0;
 }
 

@@ -4,8 +4,16 @@
 
 #include "nb_app.h"
 #include "nb_log.h"
+#include "nb_phase.h"
 
 volatile sig_atomic_t nb_force_quit;
+
+void
+nb_app_phase(const char *name)
+{
+	nb_phase_set(name);
+	NB_LOG(DEBUG, "phase: %s", name);
+}
 
 void
 nb_app_error(struct nb_app *app, const char *fmt, ...)

@@ -66,6 +66,10 @@ struct nb_app {
 /* Set by SIGINT/SIGTERM: stop what runs, report, exit. */
 extern volatile sig_atomic_t nb_force_quit;
 
+/* Enter a phase (core/nb_phase.h's names): kept for the documents an
+ * interruption writes, and said at debug ("phase: NAME"). */
+void nb_app_phase(const char *name);
+
 /* The test's id from n bytes (a peer session's nonce), in hex. */
 void nb_app_set_cookie(struct nb_app *app, const uint8_t *id, size_t n);
 

@@ -34,7 +34,13 @@ static struct {
 	int running;
 	volatile int stop;
 	/* the writer's counters (it alone writes them) */
-	volatile uint64_t written, done; /* done: written + after count= */
+	/* done: frames dealt with (written, past count=, or lost) */
+	volatile uint64_t written, done;
+	/* frames given to libpcap since its last good flush; frames lost
+	 * to a write error, and the error (sticky: a full disk) */
+	uint64_t pending;
+	volatile uint64_t unwritten;
+	volatile int werr;
 	/* wall clock at tsc0 */
 	uint64_t tsc0, wall0_ns;
 	uint8_t buf[NB_CAP_SNAPLEN_MAX];
@@ -61,6 +67,37 @@ nb_capture_open(const struct nb_capture_spec *spec, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * The file failed (ENOSPC, EIO): what libpcap holds since the last good
+ * flush is lost with it, and so is every frame after (never waited for:
+ * the workers' copies keep coming and are freed at once).
+ */
+static void
+write_failed(void)
+{
+	if (w.werr == 0)
+		w.werr = errno ? errno : EIO;
+	w.unwritten += w.pending;
+	w.pending = 0;
+}
+
+/* Flush libpcap's buffer; the frames in it are written once it works. */
+static void
+flush_file(void)
+{
+	FILE *f = pcap_dump_file(w.dump);
+
+	if (w.werr != 0)
+		return;
+	errno = 0;
+	if (pcap_dump_flush(w.dump) != 0 || ferror(f)) {
+		write_failed();
+		return;
+	}
+	w.written += w.pending;
+	w.pending = 0;
+}
+
 /* One copy to the file (or only counted once count= is reached). */
 static void
 write_one(struct rte_mbuf *x)
@@ -70,9 +107,12 @@ write_one(struct rte_mbuf *x)
 	struct pcap_pkthdr h;
 	const void *data;
 
-	if (w.spec.count && w.written >= w.spec.count) {
+	if (w.werr != 0) {
+		w.unwritten++;
+		return;
+	}
+	if (w.spec.count && w.written + w.pending >= w.spec.count) {
 		w.cap.full = 1;
-		w.done++;
 		return;
 	}
 	ns = w.wall0_ns + (uint64_t)((unsigned __int128)(meta->tsc - w.tsc0) *
@@ -84,11 +124,14 @@ write_one(struct rte_mbuf *x)
 	h.caplen = x->pkt_len;
 	h.len = meta->orig_len;
 	data = rte_pktmbuf_read(x, 0, x->pkt_len, w.buf);
+	errno = 0;
 	if (data != NULL)
 		pcap_dump((u_char *)w.dump, &h, data);
-	w.written++;
-	w.done++;
-	if (w.spec.count && w.written >= w.spec.count)
+	w.pending++;
+	/* libpcap's buffer went to the file and failed */
+	if (ferror(pcap_dump_file(w.dump)))
+		write_failed();
+	if (w.spec.count && w.written + w.pending >= w.spec.count)
 		w.cap.full = 1;
 }
 
@@ -107,6 +150,11 @@ drain(void)
 			rte_pktmbuf_free_bulk(m, n);
 		total += n;
 	} while (n == CAP_BURST);
+	/* done after the flush: nb_capture_sync reads written after it */
+	if (total) {
+		flush_file();
+		w.done += total;
+	}
 	return total;
 }
 
@@ -117,13 +165,11 @@ writer_main(void *arg)
 
 	(void)arg;
 	while (!w.stop) {
-		if (drain() == 0) {
-			pcap_dump_flush(w.dump);
+		if (drain() == 0)
 			nanosleep(&nap, NULL);
-		}
 	}
 	drain();
-	pcap_dump_flush(w.dump);
+	flush_file();
 	return NULL;
 }
 
@@ -185,6 +231,15 @@ counts(const struct nb_jobs *js, struct nb_capture_counts *c)
 		c->dropped += js->rx[i]->cap.dropped;
 	}
 	c->written = w.written;
+	c->unwritten = w.unwritten;
+	c->write_errno = w.werr;
+}
+
+int
+nb_capture_write_error(uint64_t *unwritten)
+{
+	*unwritten = w.unwritten;
+	return w.werr;
 }
 
 void
@@ -197,6 +252,8 @@ nb_capture_sync(const struct nb_jobs *js, struct nb_capture_counts *c)
 	while (w.running && w.done < c->taken && rte_get_tsc_cycles() < end)
 		nanosleep(&nap, NULL);
 	c->written = w.written;
+	c->unwritten = w.unwritten;
+	c->write_errno = w.werr;
 }
 
 void
@@ -212,6 +269,7 @@ nb_capture_close(const struct nb_jobs *js, struct nb_capture_counts *c)
 	}
 	if (w.cap.ring != NULL)
 		drain();
+	flush_file();
 	counts(js, c);
 	pcap_dump_close(w.dump);
 	pcap_close(w.pcap);

@@ -29,6 +29,8 @@ struct nb_capture *nb_capture_start(char *err, size_t errlen);
  * so far.
  */
 void nb_capture_sync(const struct nb_jobs *js, struct nb_capture_counts *c);
+/* The file's write error (errno; 0 none), and how many frames it cost. */
+int nb_capture_write_error(uint64_t *unwritten);
 /* Stop the writer, write what is left, close the file; the counts. */
 void nb_capture_close(const struct nb_jobs *js, struct nb_capture_counts *c);
 
