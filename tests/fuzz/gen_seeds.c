@@ -136,6 +136,8 @@ fill_params(struct nb_ctl_params *p, int variant)
 	p->proto = variant == 1 ? NB_IPPROTO_TCP : NB_IPPROTO_UDP;
 	p->vlan_id = variant == 2 ? 100 : 0;
 	p->streams = variant == 2 ? 1024 : 4;
+	/* the client's --peer-timeout: the default, the bounds */
+	p->peer_timeout_ms = variant == 1 ? 100 : variant == 2 ? 600000 : 2000;
 	if (variant == 2) {
 		p->nb_sizes = 3;
 		p->sizes[0] = 64;
