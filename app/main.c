@@ -201,8 +201,11 @@ close_capture(struct nb_app *app)
 	if (app->cfg.mode != NB_MODE_RESPONDER)
 		return;
 	nb_capture_spec_text(&app->cfg.capture, spec, sizeof(spec));
-	NB_LOG(NOTICE, "capture %s: %llu frames written, %llu dropped", spec,
-	       (unsigned long long)c.written, (unsigned long long)c.dropped);
+	NB_LOG(NOTICE,
+	       "capture %s: %llu frames written, %llu dropped, %llu not "
+	       "written",
+	       spec, (unsigned long long)c.written,
+	       (unsigned long long)c.dropped, (unsigned long long)c.unwritten);
 }
 
 /*
@@ -446,13 +449,15 @@ main(int argc, char **argv)
 			     app.errmsg[0] ? app.errmsg
 					   : "the test could not run (see the "
 					     "messages on stderr)");
-	code = output_errors(&app, code);
 	/* ports first: a NIC's TX ring may still hold mbufs of the pools */
 	nb_setup_shutdown(&app);
 	check_pools();
 	nb_run_free(&app);
 	if (app.cfg.capture.active)
 		close_capture(&app);
+	/* after the capture's last flush: a responder's file is only
+	 * complete there */
+	code = output_errors(&app, code);
 	nb_result_free(&app.result);
 	if (pdump)
 		rte_pdump_uninit();

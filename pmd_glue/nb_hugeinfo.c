@@ -61,7 +61,10 @@ nb_huge_dirs(char dirs[][PATH_MAX], uint64_t *pagesz, unsigned int max)
 	if (a->huge_dir[0] && n < max) {
 		if (pagesz != NULL)
 			pagesz[n] = 0;
-		snprintf(dirs[n++], PATH_MAX, "%s", a->huge_dir);
+		/* as /proc/mounts spells it ("/dev/hugepages/" is that mount) */
+		if (realpath(a->huge_dir, dirs[n]) == NULL)
+			snprintf(dirs[n], PATH_MAX, "%s", a->huge_dir);
+		n++;
 	}
 	f = fopen("/proc/mounts", "r");
 	if (f == NULL)
@@ -169,10 +172,13 @@ nb_huge_rundir(const char *prefix, char *buf, size_t len)
 {
 	const char *xdg = getenv("XDG_RUNTIME_DIR");
 
-	if (geteuid() == 0 || xdg == NULL)
+	/* EAL 22.11's rule (create_runtime_dir): root /var/run, anyone else
+	 * $XDG_RUNTIME_DIR, or /tmp without it; by the real uid */
+	if (getuid() == 0)
 		snprintf(buf, len, "/var/run/dpdk/%s", prefix);
 	else
-		snprintf(buf, len, "%s/dpdk/%s", xdg, prefix);
+		snprintf(buf, len, "%s/dpdk/%s", xdg != NULL ? xdg : "/tmp",
+			 prefix);
 }
 
 int

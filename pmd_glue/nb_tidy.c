@@ -111,8 +111,10 @@ tidy(const char *rundir, const char *prefix)
 		n = nb_huge_dirs(dirs, NULL, NB_HUGE_DIRS);
 	for (i = 0; i < n; i++)
 		tidy_hugedir(dirs[i], prefix);
-	/* a process that still maps our files may still want the rest */
-	if (counts.held == 0)
+	/* a process that still maps our files may still want the rest, and
+	 * a primary started with our prefix since (its config file locked;
+	 * our own lock, if EAL kept it, does not show to F_GETLK) owns it */
+	if (counts.held == 0 && !nb_huge_prefix_running(prefix))
 		tidy_rundir(rundir);
 	if (counts.held != 0)
 		NB_LOG(NOTICE,

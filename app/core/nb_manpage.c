@@ -211,10 +211,15 @@ static void
 man_tail(FILE *f)
 {
 	fputs(".SH EXIT STATUS\n", f);
-	para(f, "0 success; 1 runtime failure, or interrupted (the report "
-		"covers what ran); 2 usage error (options, config file, "
-		"--auth-key file, an option for another mode, a missing '--', "
-		"EAL arguments, a port that does not exist).");
+	para(f, "0 success (a peer test that rode through a link outage "
+		"too; a responder stopped by SIGINT/SIGTERM while idle); 1 "
+		"runtime failure, a write error (--json-file, --logfile, "
+		"stdout, --capture), or interrupted by SIGINT/SIGTERM in any "
+		"phase (the report covers what ran; a responder only when it "
+		"cut a started test short); 2 usage error (options, config "
+		"file, --auth-key file, an option for another mode, a missing "
+		"'--', EAL arguments, a port that does not exist). "
+		"docs/reliability.md lists the faults and their outcomes.");
 	fputs(".SH EXAMPLES\n", f);
 	example(f,
 		"Loopback over a memif pair, 1 Gbit/s of 64 B frames for "

@@ -421,8 +421,11 @@ nb_result_close_intervals(struct nb_result *r)
 void
 nb_result_link_step(struct nb_result *r, uint64_t now_ns, int up)
 {
+	/* one store: the stats lcore reads link_down_ns at its edges */
 	if (r->link_watched && r->link_down_now && now_ns > r->link_last_ns)
-		r->link_down_ns += now_ns - r->link_last_ns;
+		__atomic_store_n(&r->link_down_ns,
+				 r->link_down_ns + (now_ns - r->link_last_ns),
+				 __ATOMIC_RELAXED);
 	if (!up && (!r->link_watched || !r->link_down_now))
 		r->link_outages++;
 	r->link_watched = 1;

@@ -417,6 +417,8 @@ client_session(struct nb_peer *pr, struct nb_ctl_params *params,
 	uint32_t nres = 0;
 	int ret, interrupted;
 
+	/* every session's HELLO: a sweep's or suite's trials too */
+	nb_app_phase(NB_PHASE_CONNECTING);
 	if (new_session(pr) != 0) {
 		*code = fail(pr, "%s", "cannot read random bytes");
 		return 1;

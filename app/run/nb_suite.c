@@ -60,6 +60,9 @@ settle(struct suite *x)
 		nb_app_phase(NB_PHASE_SUITE_PAUSE);
 	while (x->need_settle && !nb_force_quit && now_s() < end)
 		nb_run_sleep_us(10000);
+	/* the next trial's set-up until it runs */
+	if (x->need_settle)
+		nb_app_phase(NB_PHASE_SETUP);
 	x->need_settle = 1;
 }
 

@@ -284,7 +284,11 @@ nb_sampler_step(struct nb_sampler *s, struct nb_app *app, int emit)
 	struct nb_tester_sample noise;
 	struct nb_tester tester;
 	struct nb_counts t;
+	uint64_t link_ns;
 
+	/* read once: the control lcore adds to it (nb_result_link_step), and
+	 * what this interval gets must be what link_prev moves by */
+	link_ns = __atomic_load_n(&app->result.link_down_ns, __ATOMIC_RELAXED);
 	nb_jobs_read(&app->jobs, &s->cur);
 	nb_tester_read(&app->jobs, &noise);
 	nb_tester_read_diff(&app->jobs, &s->noise, &noise, &tester);
@@ -294,12 +298,12 @@ nb_sampler_step(struct nb_sampler *s, struct nb_app *app, int emit)
 		       (double)(s->last - s->base) / s->hz,
 		       (double)(s->tick - s->base) / s->hz, s->omitted,
 		       !s->omitted && s->tick >= run->end_tsc, s->tmp, emit,
-		       &tester, app->result.link_down_ns - s->link_prev);
+		       &tester, link_ns - s->link_prev);
 	else
 		progress(app, &s->cur, &s->prev,
 			 (double)(s->last - s->base) / s->hz,
 			 (double)(s->tick - s->base) / s->hz, s->omitted);
-	s->link_prev = app->result.link_down_ns;
+	s->link_prev = link_ns;
 	t = s->prev;
 	s->prev = s->cur;
 	s->cur = t;

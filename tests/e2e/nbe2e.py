@@ -25,6 +25,7 @@
   does not match fails the test with the path of the offending key.
 """
 import base64
+import fcntl
 import itertools
 import json
 import os
@@ -134,17 +135,40 @@ def hugepage_files(prefix, argv=()):
     return found
 
 
+def _held(path, lock=fcntl.flock):
+    """Whether a live process holds `path`: EAL keeps a flock() on each of
+    its hugepage files and a POSIX lock (fcntl.lockf) on its runtime
+    directory's config."""
+    try:
+        fd = os.open(path, os.O_RDWR)
+    except OSError:
+        return False
+    try:
+        lock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return False
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+
+
 def remove_prefix_files(prefix, argv=()):
     """Remove what a process of file prefix `prefix` that has ended left:
-    its hugepage files and its runtime directory."""
+    its hugepage files and its runtime directory, never what a live
+    process holds, nor DPDK's default prefix (a process the tests did not
+    start may use it)."""
+    if not prefix or prefix == "rte" or "/" in prefix or prefix in (".", ".."):
+        return
     for path in hugepage_files(prefix, argv):
+        if _held(path):
+            continue
         try:
             os.unlink(path)
         except OSError:
             pass
-    if prefix and "/" not in prefix and prefix not in (".", ".."):
-        shutil.rmtree(os.path.join("/var/run/dpdk", prefix),
-                      ignore_errors=True)
+    rundir = os.path.join("/var/run/dpdk", prefix)
+    if not _held(os.path.join(rundir, "config"), fcntl.lockf):
+        shutil.rmtree(rundir, ignore_errors=True)
 
 
 def check_no_leftovers(argv, rc, log):

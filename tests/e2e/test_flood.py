@@ -169,6 +169,10 @@ class Flood(test_security.Security):
         c = self.client(["--peer-timeout", "10"], 3, rate=LEGIT_RATE,
                         streams=2, size=1518)
         end = self.check_counts(c)
+        # the test was not starved: the loss is the responder's af_packet
+        # ring overflowing beside the flood (3 runs: 13-18 %; 36 % under
+        # ASan), not a test that stopped
+        self.assertLess(end["lost"], end["sent"] // 2, end["figures"])
         self.assertTrue(fl.running(), "the flood ended before the test "
                         "did (log %s)" % fl.save())
         rc = fl.wait(60)
@@ -198,9 +202,16 @@ class Flood(test_security.Security):
         # overflowed its af_packet ring, which no PMD counter sees)
         self.assertLessEqual(handled + end["foreign"] + end["received"],
                              delivered)
-        # what the responder counted is within what was sent to it, and
-        # most of it: the flood's six kinds each turn up
+        # what the responder counted is within what was sent to it
         self.assertLessEqual(handled + end["foreign"], sent + 1000)
+        # and the flood did reach it: a tenth at least of what its veth
+        # took in went through its control lcore (3 runs: 18 %), and each
+        # kind of unauthenticated control frame met its own refusal (the
+        # HELLOs with a wrong tag, the PARAMS with made-up cookies, and
+        # what the global budgets turned away before any HMAC)
+        self.assertGreater(handled, delivered // 10)
+        for cause in ("wrong_key", "bad_or_stale_cookie", "rate_limited"):
+            self.assertGreater(refused.get(cause, 0), 0, refused)
         self.assertLess(cpu / handled, 20000, "ns of CPU per frame")
         # what costs HMACs is rate-limited before it (nb_responder.c):
         # answered HELLOs (a wrong key's REJECT) at most 10,000 a second
@@ -244,6 +255,7 @@ class Flood(test_security.Security):
         gbps = end["sum_sent"]["bits_per_second"] / 1e9
         return {"figures": "%d sent at %.3f Gbit/s, %d lost"
                 % (sent, gbps, lost), "foreign": end["rx_foreign"],
+                "sent": sent, "lost": lost,
                 "received": end["sum_received"]["packets"]}
 
 
