@@ -10,6 +10,7 @@ import signal
 import subprocess
 import threading
 import time
+import unittest
 
 import nbe2e
 from test_peer import RESP_MAC, PeerBase, VethPeerBase
@@ -330,13 +331,17 @@ class VethFaults(VethPeerBase):
     def test_client_killed(self):
         resp = self.responder()
         p, prefix, t, res = self.start_client(
-            ["--peer-timeout", "1", "--rate", "%dpps" % RATE, "--time", "10"])
+            ["--peer-timeout", "5", "--rate", "%dpps" % RATE, "--time", "20"])
         self.elapsed(prefix, 1.0)
         os.killpg(p.pid, signal.SIGKILL)
-        line, took = self.wait_ended(resp, 10)
+        line, took = self.wait_ended(resp, 15)
         self.assertIn("the client vanished", line)
-        # the client's 1 s (PARAMS), looked at every 0.5 ms of naps
-        self.assertLess(took, 1 + 1)
+        # the client's 5 s (PARAMS), not the responder's own 2 s: counted
+        # from the last word heard, at most a keepalive period (250 ms)
+        # and a scheduling delay before the kill; the upper bound is
+        # generous (a loaded host delays the log line we read)
+        self.assertGreater(took, 5 - 0.5)
+        self.assertLess(took, 5 + 2)
         for n in range(2):      # the next sessions' counts exact
             r = self.client(["--rate", "%dpps" % RATE, "--time", "1",
                              "--json"])
@@ -430,6 +435,11 @@ class MemifFaults(PeerBase):
             time.sleep(0.05)
         self.fail("no memif server on " + path)
 
+    @unittest.skipUnless(os.environ.get("NB_E2E_DRIVER_RACES") == "1",
+                         "DPDK 22.11's memif PMD unmaps its rings under a "
+                         "polling worker when the far end leaves (a SEGV "
+                         "now and then under load, architecture.md); "
+                         "NB_E2E_DRIVER_RACES=1 runs it")
     def test_memif_peer_reopens(self):
         resp = self.responder()
         self.listening(self.sock)
