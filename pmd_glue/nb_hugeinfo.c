@@ -61,7 +61,8 @@ nb_huge_dirs(char dirs[][PATH_MAX], uint64_t *pagesz, unsigned int max)
 	if (a->huge_dir[0] && n < max) {
 		if (pagesz != NULL)
 			pagesz[n] = 0;
-		/* as /proc/mounts spells it ("/dev/hugepages/" is that mount) */
+		/* as /proc/mounts spells it ("/dev/hugepages/" is that mount)
+		 */
 		if (realpath(a->huge_dir, dirs[n]) == NULL)
 			snprintf(dirs[n], PATH_MAX, "%s", a->huge_dir);
 		n++;
