@@ -67,11 +67,12 @@ nb_tmpl_mbuf_csum(struct nb_tmpl *t)
 {
 	nb_tmpl_l4_csum_hw(t);
 	t->mbuf_ol_flags =
-		RTE_MBUF_F_TX_IPV4 |
+		((t->hdr[t->l3_off] >> 4) == 6 ? RTE_MBUF_F_TX_IPV6
+					       : RTE_MBUF_F_TX_IPV4) |
 		(t->proto == NB_IPPROTO_TCP ? RTE_MBUF_F_TX_TCP_CKSUM
 					    : RTE_MBUF_F_TX_UDP_CKSUM);
-	t->mbuf_tx_offload = rte_mbuf_tx_offload(nb_tmpl_l2_len(t),
-						 NB_IPV4_HLEN, 0, 0, 0, 0, 0);
+	t->mbuf_tx_offload = rte_mbuf_tx_offload(
+		nb_tmpl_l2_len(t), nb_tmpl_l3_len(t), 0, 0, 0, 0, 0);
 }
 
 static const struct {

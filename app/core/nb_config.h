@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "nb_capture_spec.h"
+#include "nb_frame.h"
 #include "nb_impair.h"
 #include "nb_offload.h"
 #include "nb_replay.h"
@@ -44,6 +45,24 @@ enum nb_mode {
 	NB_MODE_CLIENT,	   /* --peer MAC: negotiate with a responder */
 };
 
+/*
+ * The header stack of the data frames beyond --vlan (nb_stack.c): the
+ * options as given, then (nb_stack_check) the family and every default
+ * filled in.
+ */
+#define NB_MAX_DSCP 64
+struct nb_stack_cfg {
+	int ipv6;			/* -6 */
+	struct nb_ip src6, dst6;	/* --src-ip, --dst-ip given as IPv6 */
+	uint8_t family;			/* 4 or 6, once checked */
+	uint16_t outer_vid, outer_tpid; /* --qinq / --vlan O.I, --tpid */
+	int pcp;			/* --pcp; -1: not given (0) */
+	uint32_t nb_dscp;		/* --dscp: one per stream, in turn */
+	uint8_t dscp[NB_MAX_DSCP];
+	uint8_t ecn;	      /* --ecn */
+	struct nb_tunnel tun; /* --encap, --tunnel-src, --tunnel-dst */
+};
+
 struct nb_config {
 	enum nb_mode mode;
 	uint16_t nb_tx_ports;
@@ -57,6 +76,7 @@ struct nb_config {
 	uint32_t streams;
 	uint16_t vlan_id; /* 0: untagged */
 	uint32_t src_ip, dst_ip;
+	struct nb_stack_cfg stack; /* IPv6, QinQ, classes, tunnels */
 	int have_src_mac, have_dst_mac;
 	uint8_t src_mac[6], dst_mac[6];
 

@@ -3,14 +3,18 @@
  * The data frame layout, coded once.  docs/protocol.md describes the same
  * bytes; keep the two in step.  Pure: no DPDK calls.
  *
- *   Ethernet II (14 B) [802.1Q tag (4 B)] IPv4 (20 B, no options) UDP|TCP
+ *   Ethernet II (14 B) [tags: 802.1Q, or QinQ's two (4 B each)]
+ *   [tunnel: MPLS labels | outer IP + GRE | outer IP + UDP + VXLAN + inner
+ *   Ethernet]  IPv4 (20 B, no options) | IPv6 (40 B)  UDP|TCP
  *
  * Every data frame carries a 14-byte "stamp" (logical fields):
  *   magic   16 bits  NB_MAGIC_DATA, or NB_MAGIC_WARMUP during --omit
  *   seq     48 bits  per-stream sequence number, starting at 0
  *   tstamp  48 bits  sender's TX time in ns since its clock epoch
  * and a 16-bit stream id.  Placement:
- *   stream id   IPv4 Identification (DF is set, so RFC 6864 lets us)
+ *   stream id   IPv4 Identification (DF is set, so RFC 6864 lets us), or
+ *               the low 16 bits of the IPv6 flow label (of the inner IP
+ *               header in a tunnel)
  *   UDP         payload[0..1] magic, [2..7] seq, [8..13] tstamp (big endian)
  *   TCP         seq field = seq[31:0], window = seq[47:32],
  *               ack field = tstamp[31:0], urgent ptr = tstamp[47:32]
@@ -31,19 +35,32 @@
 #define NB_FCS_LEN     4
 #define NB_L1_OVERHEAD 20 /* preamble + SFD (8) + inter-frame gap (12) */
 
-#define NB_ETH_HLEN  14
-#define NB_VLAN_HLEN 4
-#define NB_IPV4_HLEN 20
-#define NB_UDP_HLEN  8
-#define NB_TCP_HLEN  20
+#define NB_ETH_HLEN   14
+#define NB_VLAN_HLEN  4
+#define NB_IPV4_HLEN  20
+#define NB_IPV6_HLEN  40
+#define NB_UDP_HLEN   8
+#define NB_TCP_HLEN   20
+#define NB_VXLAN_HLEN 8
+#define NB_GRE_HLEN   4 /* without the optional key (4 B more) */
+#define NB_MPLS_HLEN  4 /* one label stack entry */
 
-#define NB_ETHERTYPE_IPV4 0x0800
-#define NB_ETHERTYPE_VLAN 0x8100
-#define NB_ETHERTYPE_ARP  0x0806
-#define NB_IPPROTO_ICMP	  1
-#define NB_IPPROTO_TCP	  6
-#define NB_IPPROTO_UDP	  17
-#define NB_IPV4_DF	  0x4000 /* flags and fragment offset: don't fragment */
+#define NB_ETHERTYPE_IPV4  0x0800
+#define NB_ETHERTYPE_IPV6  0x86dd
+#define NB_ETHERTYPE_VLAN  0x8100
+#define NB_ETHERTYPE_QINQ  0x88a8 /* 802.1ad service tag */
+#define NB_ETHERTYPE_Q9100 0x9100 /* the pre-802.1ad QinQ TPID */
+#define NB_ETHERTYPE_ARP   0x0806
+#define NB_ETHERTYPE_MPLS  0x8847
+#define NB_ETHERTYPE_TEB   0x6558 /* GRE: transparent Ethernet bridging */
+#define NB_IPPROTO_ICMP	   1
+#define NB_IPPROTO_TCP	   6
+#define NB_IPPROTO_UDP	   17
+#define NB_IPPROTO_GRE	   47
+#define NB_IPPROTO_ICMPV6  58
+#define NB_VXLAN_UDP_PORT  4789	  /* IANA, RFC 7348 */
+#define NB_MAX_LABELS	   8	  /* --encap mpls: labels in the stack */
+#define NB_IPV4_DF	   0x4000 /* flags and fragment offset: don't fragment */
 
 #define NB_MAGIC_DATA	0x4e42 /* "NB" */
 #define NB_MAGIC_WARMUP 0x4e57 /* "NW": sent during --omit, not counted */
@@ -101,28 +118,71 @@ enum {
 	NB_TCP_OFF_MAGIC = NB_TCP_HLEN + 0,
 };
 
+/* What carries the IP packet: nothing, or one tunnel (--encap). */
+enum nb_encap_kind {
+	NB_ENCAP_NONE = 0,
+	NB_ENCAP_VXLAN, /* outer IP, UDP 4789, VXLAN, inner Ethernet */
+	NB_ENCAP_GRE,	/* outer IP, GRE (key optional) */
+	NB_ENCAP_MPLS,	/* a label stack after the Ethernet header */
+};
+
+/* An IPv4 or IPv6 address (family 4 or 6; IPv4 in a[0..3]). */
+struct nb_ip {
+	uint8_t family;
+	uint8_t a[16];
+};
+
+/* The tunnel around a flow's IP packet. */
+struct nb_tunnel {
+	uint8_t kind;	   /* enum nb_encap_kind */
+	uint8_t has_key;   /* GRE: the key field is present */
+	uint8_t nb_labels; /* MPLS: labels, outermost first */
+	uint8_t ttl;	   /* outer IP TTL / hop limit, MPLS TTL [64] */
+	uint32_t id;	   /* VXLAN: the VNI (24 bits); GRE: the key */
+	uint32_t labels[NB_MAX_LABELS]; /* 20 bits each */
+	struct nb_ip src, dst;		/* VXLAN, GRE: the outer addresses */
+	uint16_t src_port;		/* VXLAN: the outer UDP source port */
+	uint8_t inner_dst_mac[6], inner_src_mac[6]; /* VXLAN */
+};
+
 /* One stream's addressing. */
 struct nb_flow {
 	uint8_t dst_mac[6];
 	uint8_t src_mac[6];
-	uint16_t vlan_id; /* 0: untagged; 1..4094: 802.1Q tag, PCP 0 */
-	uint8_t proto;	  /* NB_IPPROTO_UDP or NB_IPPROTO_TCP */
+	uint16_t vlan_id;    /* 0: untagged; 1..4094: 802.1Q tag (the inner one
+			      * under a QinQ outer tag) */
+	uint16_t outer_vid;  /* QinQ: the outer (service) tag; 0: none */
+	uint16_t outer_tpid; /* its TPID: 0x88a8, 0x9100 or 0x8100 */
+	uint8_t pcp;	     /* 802.1p priority of every tag */
+	uint8_t tos;	     /* DSCP << 2 | ECN: IPv4 TOS, IPv6 class */
+	uint8_t proto;	     /* NB_IPPROTO_UDP or NB_IPPROTO_TCP */
 	uint8_t ttl;
+	uint8_t family;	 /* 0 or 4: IPv4 (src_ip, dst_ip); 6: IPv6 */
 	uint32_t src_ip; /* host byte order */
 	uint32_t dst_ip;
+	uint8_t src_ip6[16], dst_ip6[16]; /* network order */
 	uint16_t src_port;
 	uint16_t dst_port;
 	uint16_t stream_id;
+	struct nb_tunnel tun;
 };
 
-/* A built template: the frame bytes plus what stamping needs. */
-#define NB_TMPL_MAX_HDR 64 /* bytes copied per packet (headers + stamp) */
+/* A built template: the frame bytes plus what stamping needs.  The
+ * generator copies NB_TMPL_SMALL_HDR bytes a frame when copy_len fits in
+ * them (every plain or tagged stack), else NB_TMPL_MAX_HDR (tunnels, IPv6
+ * with QinQ). */
+#define NB_TMPL_SMALL_HDR 64
+#define NB_TMPL_MAX_HDR	  192
 
 struct nb_tmpl {
 	uint16_t wire_len; /* frame length without FCS = size - 4 */
-	uint16_t l4_off;   /* offset of the UDP/TCP header */
+	uint16_t l4_off;   /* offset of the (inner) UDP/TCP header */
+	uint16_t l3_off;   /* offset of the (inner) IP header */
 	uint16_t copy_len; /* bytes to copy per packet: headers + stamp */
 	uint16_t csum0;	   /* L4 checksum as stored with seq = tstamp = 0 */
+	/* VXLAN over IPv6: the outer UDP checksum's offset (0: none to fix)
+	 * and its value with seq = tstamp = 0 */
+	uint16_t csum2_off, csum2_0;
 	/* the L4 checksum stored per frame is (computed & csum_keep) |
 	 * csum_fixed: 0xffff and 0 in software, 0 and the pseudo-header's
 	 * sum when the NIC fills it (nb_tmpl_l4_csum_hw) */
@@ -148,11 +208,26 @@ void nb_tmpl_l4_csum_hw(struct nb_tmpl *t);
 static inline uint16_t
 nb_tmpl_l2_len(const struct nb_tmpl *t)
 {
-	return (uint16_t)(t->l4_off - NB_IPV4_HLEN);
+	return t->l3_off;
 }
 
-/* Header bytes before the L4 payload for this proto and tagging. */
+static inline uint16_t
+nb_tmpl_l3_len(const struct nb_tmpl *t)
+{
+	return (uint16_t)(t->l4_off - t->l3_off);
+}
+
+/* Header bytes before the L4 payload for this proto and tagging (plain
+ * IPv4 stacks). */
 size_t nb_frame_hdr_len(uint8_t proto, int vlan);
+
+/* Header bytes before the (inner) L4 payload of f's frames: every tag,
+ * the tunnel, the IP and L4 headers. */
+size_t nb_flow_hdr_len(const struct nb_flow *f);
+
+/* The smallest frame size (incl. FCS, at least 64) that carries f's
+ * stamp. */
+uint32_t nb_flow_min_size(const struct nb_flow *f);
 
 /* Smallest frame size (incl. FCS) that carries the stamp: 64 always. */
 int nb_frame_size_ok(uint8_t proto, int vlan, uint32_t size);
@@ -424,124 +499,29 @@ nb_stamp_tcp(uint8_t *frame, const struct nb_tmpl *t, uint64_t seq, uint64_t ts)
 	nb_stamp_at(frame, t, seq, ts, 0);
 }
 
-/* What a received frame is. */
-enum nb_frame_kind {
-	NB_FRAME_FOREIGN = 0, /* not ours (or malformed): counted, freed */
-	NB_FRAME_DATA,
-	NB_FRAME_WARMUP,
-	NB_FRAME_PROBE, /* latency probe: reflected, or an RTT sample */
-	/* from here on: frames the control lcore handles (keep last) */
-	NB_FRAME_CONTROL, /* UDP to NB_CONTROL_UDP_PORT */
-	NB_FRAME_ARP,
-	NB_FRAME_ICMP, /* IPv4 ICMP (echo is answered by control) */
-};
-
-struct nb_stamp {
-	uint16_t stream_id;
-	uint64_t seq; /* 48 bits */
-	uint64_t ts;  /* 48 bits */
-	uint16_t l4_off;
-};
-
 /*
- * Classify a received frame and, for data and warm-up frames, extract the
- * stamp.  len is the number of contiguous bytes at p (the first segment),
- * frame_len the whole frame without FCS (>= len for multi-segment mbufs).
- * Never reads past len; the IPv4 total length is checked against frame_len.
- * Any inconsistency (bad version, IHL, lengths, truncation) makes the frame
- * FOREIGN.  Checksums are not verified here (the NIC or the test checks
- * them).
- */
-static inline enum nb_frame_kind
-nb_frame_parse(const uint8_t *p, uint32_t len, uint32_t frame_len,
-	       struct nb_stamp *s)
-{
-	uint32_t off = NB_ETH_HLEN, ihl, tot, l4, need;
-	uint16_t et, magic;
-	uint8_t proto;
-
-	if (len < NB_ETH_HLEN + NB_IPV4_HLEN + NB_UDP_HLEN)
-		return NB_FRAME_FOREIGN;
-	et = nb_get_be16(p + NB_ETH_OFF_TYPE);
-	if (et == NB_ETHERTYPE_VLAN) {
-		et = nb_get_be16(p + NB_VLAN_OFF_TYPE);
-		off += NB_VLAN_HLEN;
-	}
-	if (et != NB_ETHERTYPE_IPV4)
-		return et == NB_ETHERTYPE_ARP ? NB_FRAME_ARP : NB_FRAME_FOREIGN;
-	if (len < off + NB_IPV4_HLEN || (p[off] >> 4) != 4)
-		return NB_FRAME_FOREIGN;
-	ihl = (uint32_t)(p[off] & 0xf) * 4;
-	tot = nb_get_be16(p + off + NB_IPV4_OFF_LEN);
-	if (ihl < NB_IPV4_HLEN || tot < ihl || off + tot > frame_len ||
-	    frame_len < len)
-		return NB_FRAME_FOREIGN;
-	proto = p[off + NB_IPV4_OFF_PROTO];
-	l4 = off + ihl;
-	s->l4_off = (uint16_t)l4;
-	s->stream_id = nb_get_be16(p + off + NB_IPV4_OFF_ID);
-	if (proto == NB_IPPROTO_UDP) {
-		if (tot < ihl + NB_UDP_HLEN || len < l4 + NB_UDP_HLEN)
-			return NB_FRAME_FOREIGN;
-		if (nb_get_be16(p + l4 + NB_L4_OFF_DPORT) ==
-		    NB_CONTROL_UDP_PORT)
-			return NB_FRAME_CONTROL;
-		if (tot < ihl + NB_UDP_HLEN + NB_STAMP_LEN ||
-		    len < l4 + NB_UDP_HLEN + NB_STAMP_LEN)
-			return NB_FRAME_FOREIGN;
-		magic = nb_get_be16(p + l4 + NB_UDP_OFF_MAGIC);
-		s->seq = nb_get_be48(p + l4 + NB_UDP_OFF_SEQ);
-		s->ts = nb_get_be48(p + l4 + NB_UDP_OFF_TS);
-	} else if (proto == NB_IPPROTO_TCP) {
-		need = ihl + NB_TCP_HLEN + 2;
-		if (tot < need || len < l4 + NB_TCP_HLEN + 2 ||
-		    (uint32_t)(p[l4 + NB_TCP_OFF_DOFF] >> 4) * 4 != NB_TCP_HLEN)
-			return NB_FRAME_FOREIGN;
-		magic = nb_get_be16(p + l4 + NB_TCP_OFF_MAGIC);
-		s->seq =
-			((uint64_t)nb_get_be16(p + l4 + NB_TCP_OFF_WIN) << 32) |
-			nb_get_be32(p + l4 + NB_TCP_OFF_SEQ);
-		s->ts = ((uint64_t)nb_get_be16(p + l4 + NB_TCP_OFF_URG) << 32) |
-			nb_get_be32(p + l4 + NB_TCP_OFF_ACK);
-	} else {
-		return proto == NB_IPPROTO_ICMP ? NB_FRAME_ICMP
-						: NB_FRAME_FOREIGN;
-	}
-	if (magic == NB_MAGIC_DATA)
-		return NB_FRAME_DATA;
-	if (magic == NB_MAGIC_PROBE)
-		return NB_FRAME_PROBE;
-	if (magic == NB_MAGIC_WARMUP)
-		return NB_FRAME_WARMUP;
-	return NB_FRAME_FOREIGN;
-}
-
-/* Exchange the n bytes at a and b (t: n bytes of scratch). */
-static inline void
-nb_swap_bytes(uint8_t *a, uint8_t *b, uint8_t *t, size_t n)
-{
-	memcpy(t, a, n);
-	memcpy(a, b, n);
-	memcpy(b, t, n);
-}
-
-/*
- * Turn a parsed frame around in place: swap the MACs, the IPv4 addresses
- * and the L4 ports.  Every checksum stays valid (one's complement sums do
- * not depend on the order of their words).  l4_off from nb_frame_parse().
+ * After nb_stamp_at on a frame of t whose outer UDP checksum covers the
+ * stamp (VXLAN over IPv6: csum2_off is not 0): fix that checksum too.  The
+ * outer sum gains the six stamp words and the inner checksum's change
+ * (RFC 1624: adding ~old and new).
  */
 static inline void
-nb_frame_turn_around(uint8_t *p, uint16_t l4_off)
+nb_stamp_outer(uint8_t *frame, const struct nb_tmpl *t, uint64_t seq,
+	       uint64_t ts, int udp)
 {
-	uint32_t l3 = nb_get_be16(p + NB_ETH_OFF_TYPE) == NB_ETHERTYPE_VLAN
-			      ? NB_ETH_HLEN + NB_VLAN_HLEN
-			      : NB_ETH_HLEN;
-	uint8_t t[6];
+	const uint8_t *l4 = frame + t->l4_off;
+	uint16_t now =
+		nb_get_be16(l4 + (udp ? NB_UDP_OFF_CSUM : NB_TCP_OFF_CSUM));
+	uint32_t sum = (uint16_t)~t->csum2_0;
+	uint16_t c;
 
-	nb_swap_bytes(p + NB_ETH_OFF_DST, p + NB_ETH_OFF_SRC, t, 6);
-	nb_swap_bytes(p + l3 + NB_IPV4_OFF_SRC, p + l3 + NB_IPV4_OFF_DST, t, 4);
-	nb_swap_bytes(p + l4_off + NB_L4_OFF_SPORT,
-		      p + l4_off + NB_L4_OFF_DPORT, t, 2);
+	sum += nb_sum48(seq) + nb_sum48(ts) + (uint16_t)~t->csum0 + now;
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	c = (uint16_t)~sum;
+	nb_put_be16(frame + t->csum2_off, c ? c : 0xffff);
 }
+
+#include "nb_frame_parse.h"
 
 #endif /* NB_FRAME_H */

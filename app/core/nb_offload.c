@@ -54,6 +54,13 @@ decide_csum(const char *drv, const struct nb_dev_caps *c,
 {
 	const char *l4 = r->proto == NB_IPPROTO_TCP ? "TCP" : "UDP";
 
+	if (r->tunnel) {
+		snprintf(p->csum_why, sizeof(p->csum_why),
+			 "software: the frames are tunnelled (--encap), and "
+			 "the inner %s checksum is the tool's to fill",
+			 l4);
+		return;
+	}
 	if (r->tx_csum == NB_CSUM_SW) {
 		snprintf(p->csum_why, sizeof(p->csum_why),
 			 "software, as --tx-checksum sw asks (%s %s %s "
@@ -135,7 +142,7 @@ nb_offload_decide(const char *driver, const struct nb_dev_caps *c,
 
 	memset(p, 0, sizeof(*p));
 	decide_csum(drv, c, r, p);
-	if (r->tx_csum == NB_CSUM_HW && !p->tx_l4_csum) {
+	if (r->tx_csum == NB_CSUM_HW && !p->tx_l4_csum && !r->tunnel) {
 		snprintf(err, errlen,
 			 "--tx-checksum hw: %s has no %s checksum offload "
 			 "(--tx-checksum auto falls back to software)",

@@ -8,6 +8,7 @@
 
 #include "nb_opt_values.h"
 #include "nb_options.h"
+#include "nb_stack.h"
 #include "nb_suite_opts.h"
 
 /* A section heading: a title for --help and the man page, no option. */
@@ -133,17 +134,54 @@ const struct nb_option nb_options[] = {
 	 "L4 protocol of data frames [udp]", 0, NB_IN_TEST},
 	{"streams", 'P', "N", nb_opt_streams,
 	 "streams (distinct UDP/TCP source ports) [1]", 0, NB_IN_TEST},
-	{"vlan", 0, "ID", nb_opt_vlan, "add an 802.1Q tag with this VLAN id", 0,
-	 NB_IN_TEST | NB_IN_RSP},
-	{"src-ip", 0, "IP", nb_opt_src_ip, "source IPv4 [198.18.0.1]", 0,
+	{"vlan", 0, "ID|OUTER.INNER", nb_opt_vlan,
+	 "add an 802.1Q tag with this VLAN id; OUTER.INNER: QinQ (as --qinq)",
+	 0, NB_IN_TEST | NB_IN_RSP},
+	{"src-ip", 0, "IP", nb_opt_src_ip,
+	 "source IPv4 or IPv6 address [198.18.0.1; -6: 2001:2::1]", 0,
 	 NB_IN_TEST},
-	{"dst-ip", 0, "IP", nb_opt_dst_ip, "destination IPv4 [198.19.0.1]", 0,
-	 NB_IN_TEST},
+	{"dst-ip", 0, "IP", nb_opt_dst_ip,
+	 "destination IPv4 or IPv6 address (IPv6 makes the test IPv6) "
+	 "[198.19.0.1; -6: 2001:2:0:1::1]",
+	 0, NB_IN_TEST},
 	{"src-mac", 0, "MAC", nb_opt_src_mac, "source MAC [the TX port's]", 0,
 	 NB_IN_LOOP | NB_IN_REFL},
 	{"dst-mac", 0, "MAC", nb_opt_dst_mac,
 	 "destination MAC [the RX port's in loopback]", 0,
 	 NB_IN_LOOP | NB_IN_REFL},
+	HEADING("Header stacks (loopback tests)"),
+	FLAG("ipv6", '6', stack.ipv6,
+	     "IPv6 frames (the default addresses from the benchmarking prefix "
+	     "2001:2::/48, RFC 5180); an IPv6 --dst-ip implies it",
+	     0, NB_IN_LOOP),
+	{"qinq", 0, "OUTER,INNER", nb_opt_qinq,
+	 "two VLAN tags: the outer (service) tag, TPID 0x88a8 unless --tpid, "
+	 "then an 802.1Q tag",
+	 0, NB_IN_LOOP},
+	{"tpid", 0, "TPID", nb_opt_tpid,
+	 "the outer tag's TPID with --qinq: 0x88a8, 0x9100 or 0x8100 [0x88a8]",
+	 0, NB_IN_LOOP},
+	{"pcp", 0, "N", nb_opt_pcp,
+	 "802.1p priority 0..7 in every VLAN tag [0]", 0, NB_IN_LOOP},
+	{"dscp", 0, "N[,N...]", nb_opt_dscp,
+	 "DSCP 0..63 in the IPv4 TOS / IPv6 traffic class; a list gives the "
+	 "streams their classes in turn (stream s: the (s mod n)-th) [0]",
+	 0, NB_IN_LOOP},
+	{"ecn", 0, "N", nb_opt_ecn,
+	 "ECN codepoint 0..3 (1, 2: ECT(1), ECT(0); 3: CE) [0]", 0, NB_IN_LOOP},
+	{"encap", 0, "KIND", nb_opt_encap,
+	 "a tunnel around every frame: vxlan:VNI (UDP 4789, an inner "
+	 "Ethernet frame; the outer UDP source port per stream), gre or "
+	 "gre:KEY (IPv4/IPv6 over GRE), mpls:L1[/L2...] (a label stack)",
+	 0, NB_IN_LOOP},
+	{"tunnel-src", 0, "IP", nb_opt_tunnel_src,
+	 "--encap vxlan/gre: the outer source address [198.18.0.254, or "
+	 "2001:2::fe when the test is IPv6]",
+	 0, NB_IN_LOOP},
+	{"tunnel-dst", 0, "IP", nb_opt_tunnel_dst,
+	 "--encap vxlan/gre: the outer destination address [198.19.0.254, or "
+	 "2001:2:0:1::fe]; an IPv6 pair carries an IPv4 test over IPv6",
+	 0, NB_IN_LOOP},
 	HEADING("Closed-loop TCP"),
 	FLAG("tcp", 0, tcp,
 	     "each stream one TCP connection, TX port to RX port (or to the "

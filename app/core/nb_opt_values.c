@@ -10,6 +10,7 @@
 
 #include "nb_frame.h"
 #include "nb_opt_values.h"
+#include "nb_stack.h"
 #include "nb_options.h"
 #include "nb_portset.h"
 
@@ -182,8 +183,20 @@ nb_opt_vlan(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
 	uint32_t v;
 
+	/* OUTER.INNER: QinQ, as --qinq OUTER,INNER */
+	if (strchr(val, '.') != NULL) {
+		char q[32];
+
+		if (strlen(val) >= sizeof(q) || strchr(val, ',') != NULL) {
+			WHY("expected a VLAN id 1..4094, or OUTER.INNER");
+			return -EINVAL;
+		}
+		strcpy(q, val);
+		*strchr(q, '.') = ',';
+		return nb_opt_qinq(cfg, q, why, whylen);
+	}
 	if (nb_parse_u32(val, 1, 4094, &v) != 0) {
-		WHY("expected a VLAN id 1..4094");
+		WHY("expected a VLAN id 1..4094, or OUTER.INNER (QinQ)");
 		return -EINVAL;
 	}
 	cfg->vlan_id = (uint16_t)v;
@@ -200,17 +213,32 @@ opt_ip(uint32_t *dst, const char *val, char *why, size_t whylen)
 	return 0;
 }
 
+/* An IPv4 address into *v4, or an IPv6 one into *v6. */
+static int
+opt_ip46(uint32_t *v4, struct nb_ip *v6, const char *val, char *why,
+	 size_t whylen)
+{
+	if (strchr(val, ':') == NULL)
+		return opt_ip(v4, val, why, whylen);
+	if (nb_opt_ipv6_addr(v6, val) != 0) {
+		WHY("expected an IPv4 address such as 198.18.0.1 or an IPv6 "
+		    "one such as 2001:2::1");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int
 nb_opt_src_ip(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
-	return opt_ip(&cfg->src_ip, val, why, whylen);
+	return opt_ip46(&cfg->src_ip, &cfg->stack.src6, val, why, whylen);
 }
 
 int
 nb_opt_dst_ip(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
 	cfg->dst_ip_set = 1;
-	return opt_ip(&cfg->dst_ip, val, why, whylen);
+	return opt_ip46(&cfg->dst_ip, &cfg->stack.dst6, val, why, whylen);
 }
 
 int

@@ -349,6 +349,7 @@ nb_setup_ports(struct nb_app *app, const uint16_t *ids, uint16_t n,
 			/* a memif client started before its server */
 			.start_timeout = cfg->link_timeout,
 			.tx_csum = cfg->tx_csum,
+			.tunnel = cfg->stack.tun.kind != NB_ENCAP_NONE,
 			.proto = cfg->proto,
 			.set = cfg->portset,
 			.tx_chain = (uint8_t)(cfg->tcp != 0),

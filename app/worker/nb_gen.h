@@ -159,11 +159,12 @@ nb_gen_send(struct nb_txjob *j, struct rte_mbuf **pkts, uint32_t n,
  * frame.  A stream's sequence number is its count of frames in this phase
  * (both start at 0 when the phase does), so the counter is the stamp.
  * one_size (a constant at each call): the pattern has one entry, so every
- * round takes the same size.
+ * round takes the same size.  hdr (a constant too): NB_GEN_HDR_*, what
+ * the templates need copied and fixed.
  */
 static __rte_always_inline void
 nb_gen_build(struct nb_txjob *j, struct rte_mbuf **pkts, uint32_t n,
-	     uint64_t ts, const int tcp, const int one_size)
+	     uint64_t ts, const int tcp, const int one_size, const int hdr)
 {
 	const struct nb_tmpl *const tmpl = j->tmpl;
 	struct nb_tx_stream *const cnt = j->cnt;
@@ -184,7 +185,9 @@ nb_gen_build(struct nb_txjob *j, struct rte_mbuf **pkts, uint32_t n,
 		/* a PMD may have pushed a header into the headroom (virtio) */
 		m->data_off = RTE_PKTMBUF_HEADROOM;
 		d = rte_pktmbuf_mtod(m, uint8_t *);
-		rte_memcpy(d, t->hdr, NB_TMPL_MAX_HDR);
+		rte_memcpy(d, t->hdr,
+			   hdr == NB_GEN_HDR_SMALL ? NB_TMPL_SMALL_HDR
+						   : NB_TMPL_MAX_HDR);
 		m->data_len = t->wire_len;
 		m->pkt_len = t->wire_len;
 		/* 0 and 0 unless the NIC fills the checksum: stored always,
@@ -195,6 +198,8 @@ nb_gen_build(struct nb_txjob *j, struct rte_mbuf **pkts, uint32_t n,
 			nb_stamp_tcp(d, t, c->pkts, ts);
 		else
 			nb_stamp_udp(d, t, c->pkts, ts);
+		if (hdr == NB_GEN_HDR_OUTER)
+			nb_stamp_outer(d, t, c->pkts, ts, !tcp);
 		c->pkts++;
 		c->bytes += t->wire_len + NB_FCS_LEN;
 		t += nsz;
@@ -232,10 +237,16 @@ nb_gen_step(struct nb_txjob *j, const struct nb_run *run, uint64_t now,
 		return;
 	ts = nb_clock_ns(&run->clock, now);
 	/* one branch a burst, not one a frame */
-	if (j->nb_pattern == 1)
-		nb_gen_build(j, pkts, n, ts, tcp, 1);
-	else
-		nb_gen_build(j, pkts, n, ts, tcp, 0);
+	if (likely(j->hdr_kind == NB_GEN_HDR_SMALL)) {
+		if (j->nb_pattern == 1)
+			nb_gen_build(j, pkts, n, ts, tcp, 1, NB_GEN_HDR_SMALL);
+		else
+			nb_gen_build(j, pkts, n, ts, tcp, 0, NB_GEN_HDR_SMALL);
+	} else if (j->hdr_kind == NB_GEN_HDR_BIG) {
+		nb_gen_build(j, pkts, n, ts, tcp, 0, NB_GEN_HDR_BIG);
+	} else {
+		nb_gen_build(j, pkts, n, ts, tcp, 0, NB_GEN_HDR_OUTER);
+	}
 	nb_gen_send(j, pkts, n, now);
 }
 

@@ -20,6 +20,7 @@
 #include "nb_jobs.h"
 #include "nb_tester.h"
 #include "nb_port.h"
+#include "nb_stack.h"
 
 static const struct nb_port *
 port_of(const struct nb_jobs_ports *ports, uint16_t port_id)
@@ -69,16 +70,8 @@ stream_flow(struct nb_flow *f, const struct nb_config *cfg,
 	    const struct nb_port_desc *tx, const struct nb_port_desc *rx,
 	    uint32_t s)
 {
-	memset(f, 0, sizeof(*f));
-	memcpy(f->src_mac, cfg->have_src_mac ? cfg->src_mac : tx->mac, 6);
-	memcpy(f->dst_mac, cfg->have_dst_mac ? cfg->dst_mac : rx->mac, 6);
-	f->vlan_id = cfg->vlan_id;
-	f->proto = cfg->proto;
-	f->src_ip = cfg->src_ip;
-	f->dst_ip = cfg->dst_ip;
-	f->src_port = (uint16_t)(NB_DEFAULT_SPORT_BASE + s);
-	f->dst_port = NB_DEFAULT_DPORT;
-	f->stream_id = (uint16_t)s;
+	nb_stack_flow(f, cfg, cfg->have_src_mac ? cfg->src_mac : tx->mac,
+		      cfg->have_dst_mac ? cfg->dst_mac : rx->mac, s);
 }
 
 /* hw_csum: the TX port fills the L4 checksums (nb_offload_tx_l4) */
@@ -111,6 +104,12 @@ build_templates(struct nb_txjob *j, const struct nb_config *cfg,
 				nb_tmpl_mbuf_csum(w);
 				nb_tmpl_mbuf_csum(d);
 			}
+			/* one stack for all: the largest decides */
+			if (d->copy_len > NB_TMPL_SMALL_HDR &&
+			    j->hdr_kind < NB_GEN_HDR_BIG)
+				j->hdr_kind = NB_GEN_HDR_BIG;
+			if (d->csum2_off)
+				j->hdr_kind = NB_GEN_HDR_OUTER;
 		}
 	}
 	return 0;

@@ -291,8 +291,7 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now,
 			    nb_reflect_ok(j, m, now_ns)) {
 				/* responder: straight back, no control lcore */
 				nb_frame_turn_around(
-					rte_pktmbuf_mtod(m, uint8_t *),
-					st.l4_off);
+					rte_pktmbuf_mtod(m, uint8_t *), &st);
 				if (!impair ||
 				    nb_sink_impair_probe(j, m, now_ns))
 					refl[nrefl++] = m;

@@ -58,11 +58,20 @@ struct nb_tx_stream {
 	uint64_t bytes; /* L2 incl. FCS */
 };
 
+/* What building a frame takes beyond the stamp (nb_txjob.hdr_kind): a
+ * 64-byte copy; a NB_TMPL_MAX_HDR copy (tunnels, IPv6 under QinQ); the
+ * same and the outer UDP checksum (VXLAN over IPv6). */
+#define NB_GEN_HDR_SMALL 0
+#define NB_GEN_HDR_BIG	 1
+#define NB_GEN_HDR_OUTER 2
+
 struct nb_txjob {
 	/* set at setup, read in the loop */
 	uint16_t port, queue;
 	uint16_t nb_streams, nb_sizes;
 	uint16_t nb_pattern;
+	uint8_t hdr_kind; /* NB_GEN_HDR_*: the template bytes to copy, and
+			   * whether an outer checksum covers the stamp */
 	struct rte_mempool *pool;
 	const uint8_t *pattern; /* size index per frame, repeating */
 

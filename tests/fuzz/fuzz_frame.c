@@ -38,12 +38,12 @@ check_turn_around(const uint8_t *p, uint32_t len, const struct nb_stamp *s)
 	NB_FUZZ_CHECK(l3 + ihl <= len);
 	if (whole)
 		l4c = nb_l4_csum(p + l3, proto, p + s->l4_off, tot - ihl);
-	nb_frame_turn_around(a, s->l4_off);
+	nb_frame_turn_around(a, s);
 	NB_FUZZ_CHECK(nb_ipv4_hdr_csum(a + l3, ihl) == ipc);
 	if (whole)
 		NB_FUZZ_CHECK(nb_l4_csum(a + l3, proto, a + s->l4_off,
 					 tot - ihl) == l4c);
-	nb_frame_turn_around(a, s->l4_off);
+	nb_frame_turn_around(a, s);
 	NB_FUZZ_CHECK(memcmp(a, p, len) == 0);
 	free(a);
 }

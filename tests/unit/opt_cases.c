@@ -112,6 +112,82 @@ chk_dst_ip(const struct nb_config *c)
 }
 
 static void
+chk_ipv6(const struct nb_config *c)
+{
+	assert_int_equal(c->stack.ipv6, 1);
+}
+
+/* 2001:db8::N as 16 bytes, written out */
+static void
+assert_db8(const struct nb_ip *ip, uint8_t last)
+{
+	uint8_t want[16] = {0x20, 0x01, 0x0d, 0xb8};
+
+	want[15] = last;
+	assert_int_equal(ip->family, 6);
+	assert_memory_equal(ip->a, want, 16);
+}
+
+static void
+chk_qinq(const struct nb_config *c)
+{
+	assert_int_equal(c->stack.outer_vid, 200);
+	assert_int_equal(c->vlan_id, 100);
+}
+
+static void
+chk_tpid(const struct nb_config *c)
+{
+	assert_int_equal(c->stack.outer_tpid, 0x9100);
+}
+
+static void
+chk_pcp(const struct nb_config *c)
+{
+	assert_int_equal(c->stack.pcp, 5);
+}
+
+static void
+chk_dscp(const struct nb_config *c)
+{
+	assert_int_equal(c->stack.nb_dscp, 3);
+	assert_int_equal(c->stack.dscp[0], 0);
+	assert_int_equal(c->stack.dscp[1], 46);
+	assert_int_equal(c->stack.dscp[2], 63);
+}
+
+static void
+chk_ecn(const struct nb_config *c)
+{
+	assert_int_equal(c->stack.ecn, 3);
+}
+
+static void
+chk_encap(const struct nb_config *c)
+{
+	/* three labels, outermost first */
+	assert_int_equal(c->stack.tun.kind, NB_ENCAP_MPLS);
+	assert_int_equal(c->stack.tun.nb_labels, 3);
+	assert_int_equal(c->stack.tun.labels[0], 16);
+	assert_int_equal(c->stack.tun.labels[1], 1048575);
+	assert_int_equal(c->stack.tun.labels[2], 0);
+}
+
+static void
+chk_tunnel_src(const struct nb_config *c)
+{
+	assert_db8(&c->stack.tun.src, 7);
+}
+
+static void
+chk_tunnel_dst(const struct nb_config *c)
+{
+	assert_int_equal(c->stack.tun.dst.family, 4);
+	assert_int_equal(c->stack.tun.dst.a[0], 10);
+	assert_int_equal(c->stack.tun.dst.a[3], 9);
+}
+
+static void
 chk_src_mac(const struct nb_config *c)
 {
 	static const uint8_t m[6] = {0x02, 0x00, 0x00, 0x00, 0x00, 0x01};
@@ -649,6 +725,28 @@ const struct opt_case cases[] = {
 	{"latency-rate", 0, "1K", chk_latency_rate, {"0", "2M", "x", NULL}},
 	{"pingpong", 0, NULL, chk_pingpong, {NULL}},
 	{"max-streams", 0, "8", chk_max_streams, {"0", "1025", NULL}},
+	{"ipv6", '6', NULL, chk_ipv6, {NULL}},
+	{"qinq",
+	 0,
+	 "200,100",
+	 chk_qinq,
+	 {"200", "0,100", "200,4095", "1,2,3", NULL}},
+	{"tpid", 0, "0x9100", chk_tpid, {"0x8847", "x", "", NULL}},
+	{"pcp", 0, "5", chk_pcp, {"8", "-1", "", NULL}},
+	{"dscp", 0, "0,46,63", chk_dscp, {"64", "1,", ",1", "1,,2", "a", NULL}},
+	{"ecn", 0, "3", chk_ecn, {"4", "x", NULL}},
+	{"encap",
+	 0,
+	 "mpls:16/1048575/0",
+	 chk_encap,
+	 {"vxlan:16777216", "mpls:1048576", "mpls:1//2", "gre:x", "ipip",
+	  NULL}},
+	{"tunnel-src",
+	 0,
+	 "2001:db8::7",
+	 chk_tunnel_src,
+	 {"2001:db8::g", "x", NULL}},
+	{"tunnel-dst", 0, "10.0.0.9", chk_tunnel_dst, {"10.0.0", NULL}},
 	{"tcp", 0, NULL, chk_tcp, {NULL}},
 	{"window", 'w', "256K", chk_window, {"1K", "2G", "x", "", NULL}},
 	{"delayed-ack", 0, NULL, chk_delayed_ack, {NULL}},

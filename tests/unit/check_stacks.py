@@ -1,0 +1,356 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Every header stack the generator builds, held against two oracles the
+core does not share: scapy builds the same frame from the option's meaning
+(checksums its own) and the bytes must be equal; tshark decodes them with
+checksum validation on and must find nothing malformed, no bad checksum
+and the fields asked for.  Then the parser reads scapy's frames, with the
+variations a network adds (IPv6 extension headers, fragments, GRE's
+optional fields, transparent Ethernet), and every truncation of them.
+
+    check_stacks.py NB_FRAMES
+Needs /usr/bin/python3 with scapy, and tshark; exits 77 (skipped) without.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+try:
+    from scapy.all import (GRE, ICMPv6EchoRequest, IP, IPv6, IPv6ExtHdrDestOpt,
+                           IPv6ExtHdrFragment, IPv6ExtHdrHopByHop,
+                           IPv6ExtHdrRouting, TCP, UDP, ARP, Dot1AD, Dot1Q,
+                           Ether, Raw, wrpcap)
+    from scapy.contrib.mpls import MPLS
+    from scapy.layers.vxlan import VXLAN
+except ImportError:
+    print("scapy is missing: skipped")
+    sys.exit(77)
+
+NB = sys.argv[1]
+SRC_MAC, DST_MAC = "02:00:00:00:00:01", "02:00:00:00:00:02"
+BASE = ["--tx-port", "0", "--rx-port", "1", "--src-mac", SRC_MAC,
+        "--dst-mac", DST_MAC, "--streams", "2"]
+SEQ, TS = 0x123456789a, 0xfedcba9876
+V4 = ("198.18.0.1", "198.19.0.1")
+V6 = ("2001:2::1", "2001:2:0:1::1")
+TUN4 = ("198.18.0.254", "198.19.0.254")
+IN_SRC, IN_DST = "02:4e:42:00:00:01", "02:4e:42:00:00:02"
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print("FAIL:", msg)
+
+
+def stamp(seq, ts):
+    return b"NB" + seq.to_bytes(6, "big") + ts.to_bytes(6, "big")
+
+
+def l4(proto, s, size_left):
+    """The stamped UDP datagram or TCP segment of stream s, padded so that
+    the frame is size_left bytes from here (without FCS)."""
+    seq = SEQ + s
+    if proto == "tcp":
+        seg = TCP(sport=49152 + s, dport=5001, seq=seq & 0xffffffff,
+                  ack=TS & 0xffffffff, window=seq >> 32, urgptr=TS >> 32,
+                  flags="PA", dataofs=5)
+        return seg / Raw(b"NB" + bytes(size_left - 20 - 2))
+    return UDP(sport=49152 + s, dport=5001) / Raw(
+        stamp(seq, TS) + bytes(size_left - 8 - 14))
+
+
+def ip(family, s, tos, src_dst=None):
+    if family == 6:
+        a = src_dst or V6
+        return IPv6(src=a[0], dst=a[1], fl=s, hlim=64, tc=tos)
+    a = src_dst or V4
+    return IP(src=a[0], dst=a[1], id=s, flags="DF", ttl=64, tos=tos)
+
+
+def hlen(pkt):
+    return len(bytes(pkt))
+
+
+def expect(case, s):
+    """scapy's frame for stream s of a case: the layers before the inner
+    IP, the inner IP, then the stamped L4 filling the size."""
+    size = case["size"] - 4
+    eth = Ether(src=SRC_MAC, dst=DST_MAC)
+    pre = eth
+    for tag in case.get("tags", []):
+        pre = pre / tag
+    tos = case.get("tos", lambda s: 0)(s)
+    inner_ip = ip(case.get("family", 4), s, tos)
+    outer = case.get("outer")
+    if outer is not None:
+        pre = pre / outer(s)
+    head = pre / inner_ip
+    return head / l4(case.get("proto", "udp"), s, size - hlen(head))
+
+
+def vxlan(family, vni):
+    def outer(s):
+        o = (IP(src=TUN4[0], dst=TUN4[1], id=0, flags="DF", ttl=64)
+             if family == 4 else
+             IPv6(src="2001:db8::1", dst="2001:db8::2", hlim=64))
+        # the outer source port is the tool's hash of the inner flow:
+        # filled from its frame below (and checked to vary and to lie in
+        # 49152..65535)
+        udp = UDP(sport=0, dport=4789, chksum=0 if family == 4 else None)
+        return o / udp / VXLAN(flags=0x08, vni=vni) / Ether(
+            src=IN_SRC, dst=IN_DST)
+    return outer
+
+
+CASES = [
+    dict(name="ipv4-udp", opts=[], size=64),
+    dict(name="ipv4-tcp-vlan", opts=["--proto", "tcp", "--vlan", "7"],
+         size=64, proto="tcp", tags=[Dot1Q(vlan=7)]),
+    dict(name="ipv6-udp", opts=["-6"], size=80, family=6),
+    dict(name="ipv6-udp-addr", opts=["--dst-ip", "2001:2:0:1::1"],
+         size=128, family=6),
+    dict(name="ipv6-tcp", opts=["-6", "--proto", "tcp"], size=96,
+         family=6, proto="tcp"),
+    dict(name="qinq-88a8-pcp", opts=["--qinq", "200,100", "--pcp", "5"],
+         size=128, tags=[Dot1AD(vlan=200, prio=5), Dot1Q(vlan=100, prio=5)]),
+    dict(name="qinq-9100", opts=["--vlan", "300.42", "--tpid", "0x9100"],
+         size=68, tags=[Dot1Q(type=0x8100, vlan=300), Dot1Q(vlan=42)],
+         tpid=0x9100),
+    dict(name="dscp-ecn", opts=["--dscp", "46,0", "--ecn", "1"], size=64,
+         tos=lambda s: (46 << 2 | 1) if s == 0 else 1),
+    dict(name="ipv6-dscp-qinq",
+         opts=["-6", "--qinq", "10,20", "--dscp", "10", "--ecn", "2"],
+         size=128, family=6, tos=lambda s: 10 << 2 | 2,
+         tags=[Dot1AD(vlan=10), Dot1Q(vlan=20)]),
+    dict(name="vxlan4", opts=["--encap", "vxlan:5000"], size=128,
+         outer=vxlan(4, 5000)),
+    dict(name="vxlan6", opts=["--encap", "vxlan:16777215", "--tunnel-src",
+                              "2001:db8::1", "--tunnel-dst", "2001:db8::2"],
+         size=160, outer=vxlan(6, 16777215)),
+    dict(name="vxlan6-inner6-tcp",
+         opts=["-6", "--proto", "tcp", "--encap", "vxlan:1", "--tunnel-src",
+               "2001:db8::1", "--tunnel-dst", "2001:db8::2"],
+         size=192, family=6, proto="tcp", outer=vxlan(6, 1)),
+    dict(name="gre4", opts=["--encap", "gre"], size=96,
+         outer=lambda s: IP(src=TUN4[0], dst=TUN4[1], id=0, flags="DF",
+                            ttl=64) / GRE(proto=0x0800)),
+    dict(name="gre4-key-inner6", opts=["-6", "--encap", "gre:77"], size=128,
+         family=6,
+         outer=lambda s: IPv6(src="2001:2::fe", dst="2001:2:0:1::fe",
+                              hlim=64) / GRE(key_present=1, key=77,
+                                             proto=0x86dd)),
+    dict(name="mpls1", opts=["--encap", "mpls:100"], size=64,
+         outer=lambda s: MPLS(label=100, s=1, ttl=64)),
+    dict(name="mpls3-vlan",
+         opts=["--vlan", "9", "--encap", "mpls:16/1048575/3"], size=96,
+         tags=[Dot1Q(vlan=9)],
+         outer=lambda s: MPLS(label=16, s=0, ttl=64) /
+         MPLS(label=1048575, s=0, ttl=64) / MPLS(label=3, s=1, ttl=64)),
+]
+
+
+def nb(*args):
+    r = subprocess.run([NB] + list(args), capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError("nb-frames %s: %s" % (args, r.stderr))
+    return r.stdout.split()
+
+
+def parse(frames):
+    r = subprocess.run([NB, "parse"] + [bytes(f).hex() for f in frames],
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError("nb-frames parse: %s" % r.stderr)
+    return [json.loads(x) for x in r.stdout.splitlines()]
+
+
+def fix_tpid(raw, tpid):
+    return raw[:12] + tpid.to_bytes(2, "big") + raw[14:]
+
+
+def build_cases():
+    ours = []
+    for c in CASES:
+        got = nb("build", str(SEQ), str(TS), *(BASE + c["opts"] +
+                                               ["--size", str(c["size"])]))
+        if len(got) != 2:
+            fail("%s: %d frames" % (c["name"], len(got)))
+            continue
+        sports = []
+        for s in (0, 1):
+            mine = bytes.fromhex(got[s])
+            want = expect(c, s)
+            if "vxlan" in c["name"]:
+                # the outer UDP source port: the tool's, checked to lie
+                # in the ephemeral range and to differ per stream
+                o = want.getlayer(UDP)
+                o.sport = int.from_bytes(
+                    mine[len(want) - len(o):][:2], "big")
+                sports.append(o.sport)
+            raw = bytes(want)
+            if "tpid" in c:
+                raw = fix_tpid(raw, c["tpid"])
+            if raw != mine:
+                fail("%s stream %d: tool %s\n  scapy %s" %
+                     (c["name"], s, mine.hex(), raw.hex()))
+            ours.append((c, s, mine))
+        if sports and (sports[0] == sports[1] or
+                       not all(49152 <= p <= 65535 for p in sports)):
+            fail("%s: outer UDP source ports %s" % (c["name"], sports))
+    return ours
+
+
+def tshark_check(ours, tmp):
+    path = os.path.join(tmp, "stacks.pcap")
+    wrpcap(path, [Ether(m) for _, _, m in ours])
+    prefs = ["-o", "ip.check_checksum:TRUE", "-o", "udp.check_checksum:TRUE",
+             "-o", "tcp.check_checksum:TRUE"]
+    v = subprocess.run(["tshark", "-n", "-r", path, "-V"] + prefs,
+                       capture_output=True, text=True)
+    if v.returncode != 0:
+        fail("tshark: %s" % v.stderr)
+        return
+    for bad in ("Malformed", "Status: Bad", "[Expert Info (Error",
+                "Illegal"):
+        if bad in v.stdout:
+            fail("tshark reports %r" % bad)
+    fields = ["ieee8021ad.id", "ieee8021ad.priority", "vlan.id",
+              "vlan.priority", "ip.dsfield.dscp",
+              "ip.dsfield.ecn", "ipv6.tclass.dscp", "ipv6.flow", "vxlan.vni",
+              "gre.key", "mpls.label", "udp.dstport", "tcp.dstport"]
+    f = subprocess.run(["tshark", "-n", "-r", path, "-T", "fields",
+                        "-E", "separator=|", "-E", "occurrence=a"] +
+                       sum([["-e", x] for x in fields], []) + prefs,
+                       capture_output=True, text=True).stdout.splitlines()
+    if len(f) != len(ours):
+        fail("tshark read %d frames of %d" % (len(f), len(ours)))
+        return
+    for (c, s, _), line in zip(ours, f):
+        got = dict(zip(fields, line.split("|")))
+        opts = c["opts"]
+        checks = []
+        if c["name"] == "qinq-88a8-pcp":
+            checks += [("ieee8021ad.id", "200"), ("vlan.id", "100"),
+                       ("ieee8021ad.priority", "5"), ("vlan.priority", "5")]
+        if c["name"] == "qinq-9100":
+            checks.append(("vlan.id", "300,42"))
+        if c["name"] == "dscp-ecn":
+            checks.append(("ip.dsfield.dscp", "46" if s == 0 else "0"))
+            checks.append(("ip.dsfield.ecn", "1"))
+        if c["name"] == "ipv6-dscp-qinq":
+            checks.append(("ipv6.tclass.dscp", "10"))
+            checks += [("ieee8021ad.id", "10"), ("vlan.id", "20")]
+        if c.get("family") == 6 and "outer" not in c:
+            checks.append(("ipv6.flow", "0x%06x" % s))
+        if c["name"] == "vxlan4":
+            checks.append(("vxlan.vni", "5000"))
+        if c["name"] == "vxlan6":
+            checks.append(("vxlan.vni", "16777215"))
+        if c["name"] == "gre4-key-inner6":
+            checks.append(("gre.key", "0x0000004d"))
+        if c["name"] == "mpls3-vlan":
+            checks.append(("mpls.label", "16,1048575,3"))
+        port = "tcp.dstport" if c.get("proto") == "tcp" else "udp.dstport"
+        checks.append((port, None))
+        for k, want in checks:
+            have = got.get(k, "")
+            if want is None:
+                if not have:
+                    fail("%s: tshark has no %s" % (c["name"], k))
+            elif have != want and not (k == port and want in have):
+                fail("%s stream %d: tshark %s=%r, wanted %r" %
+                     (c["name"], s, k, have, want))
+
+
+def parse_ours(ours):
+    res = parse([m for _, _, m in ours])
+    for (c, s, m), r in zip(ours, res):
+        if (r["kind"], r["stream"], r["seq"], r["ts"]) != \
+                ("data", s, SEQ + s, TS):
+            fail("%s stream %d parsed as %s" % (c["name"], s, r))
+        if r["v6"] != (c.get("family") == 6) or \
+                r["inner"] != ("outer" in c):
+            fail("%s stream %d: v6/inner %s" % (c["name"], s, r))
+
+
+def variants():
+    """scapy's frames of what a network may carry, and what each is."""
+    udp = UDP(sport=1, dport=5001) / Raw(stamp(77, 99) + bytes(20))
+    e = Ether(src=SRC_MAC, dst=DST_MAC)
+    v6 = IPv6(src=V6[0], dst=V6[1], fl=5)
+    inner4 = IP(src=V4[0], dst=V4[1], id=6) / udp
+    return [
+        ("v6 ext headers", e / v6 / IPv6ExtHdrHopByHop() /
+         IPv6ExtHdrRouting() / IPv6ExtHdrDestOpt() / udp, "data", 5),
+        ("v6 fragment", e / v6 / IPv6ExtHdrFragment(m=1) / udp, "fragment",
+         None),
+        ("v4 fragment", e / IP(src=V4[0], dst=V4[1], flags="MF") / udp,
+         "fragment", None),
+        ("v4 later fragment", e / IP(src=V4[0], dst=V4[1], frag=100) / udp,
+         "fragment", None),
+        ("gre csum key seq", e / IP() / GRE(chksum_present=1, key_present=1,
+                                            seqnum_present=1, key=1,
+                                            seqence_number=2) / inner4,
+         "data", 6),
+        ("gre teb", e / IP() / GRE(proto=0x6558) / Ether() / inner4, "data",
+         6),
+        ("vxlan in v6", e / IPv6() / UDP(sport=5, dport=4789) /
+         VXLAN(vni=3) / Ether() / IPv6(fl=9) / udp, "data", 9),
+        ("vxlan reserved flags", e / IP() / UDP(sport=5, dport=4789) /
+         VXLAN(flags=0x88, vni=3) / Ether() / inner4, "data", 6),
+        ("vxlan bad flags", e / IP() / UDP(sport=5, dport=4789) /
+         VXLAN(flags=0, vni=3) / Ether() / inner4, "foreign", None),
+        ("two tunnels", e / IP() / GRE() / IP() / UDP(dport=4789) / VXLAN() /
+         Ether() / inner4, "foreign", None),
+        ("qinq mpls", e / Dot1AD(vlan=2) / Dot1Q(vlan=3) /
+         MPLS(label=5, s=1) / inner4, "data", 6),
+        ("icmpv6", e / v6 / ICMPv6EchoRequest(), "icmp6", None),
+        ("icmpv6 in a tunnel", e / IP() / GRE(proto=0x86dd) / v6 /
+         ICMPv6EchoRequest(), "foreign", None),
+        ("arp under qinq", e / Dot1AD(vlan=2) / Dot1Q(vlan=3) / ARP(),
+         "arp", None),
+        ("control in a tunnel", e / IP() / GRE() / IP() /
+         UDP(dport=7201) / Raw(bytes(40)), "foreign", None),
+        ("three tags", e / Dot1AD(vlan=1) / Dot1Q(vlan=2) / Dot1Q(vlan=3) /
+         inner4, "foreign", None),
+        ("mpls no bottom", e / MPLS(label=1, s=0) / MPLS(label=2, s=0) /
+         Raw(bytes(60)), "foreign", None),
+    ]
+
+
+def parse_variants():
+    vs = variants()
+    res = parse([f for _, f, _, _ in vs])
+    for (name, f, kind, stream), r in zip(vs, res):
+        if r["kind"] != kind or (stream is not None and
+                                 (r["stream"], r["seq"], r["ts"]) !=
+                                 (stream, 77, 99)):
+            fail("%s: parsed as %s, wanted %s stream %s" %
+                 (name, r, kind, stream))
+    # every truncation of a tunnelled frame: never data, never a crash
+    frames = [bytes(f) for _, f, k, _ in vs if k == "data"]
+    cut = [f[:n] for f in frames for n in range(0, len(f) - 1)]
+    for r, f in zip(parse(cut), cut):
+        if r["kind"] == "data":
+            fail("a truncated frame (%d B) parsed as data" % len(f))
+
+
+def main():
+    if subprocess.run(["which", "tshark"], capture_output=True).returncode:
+        print("tshark is missing: skipped")
+        return 77
+    ours = build_cases()
+    parse_ours(ours)
+    with tempfile.TemporaryDirectory() as tmp:
+        tshark_check(ours, tmp)
+    parse_variants()
+    print("%d stacks, %d frames built; %d variants parsed; %d failures" %
+          (len(CASES), len(ours), len(variants()), len(failures)))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
