@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* iperf3 3.12's JSON keys (see nb_iperf3.h).  Pure. */
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -28,6 +29,18 @@ target_bitrate(const struct nb_result *r)
 	return jint(r->req_pps > 0 ? (uint64_t)(r->req_l2_bps + 0.5) : 0);
 }
 
+/* The data's destination address, of either family. */
+static json_t *
+host(const struct nb_config *cfg)
+{
+	char buf[INET6_ADDRSTRLEN];
+
+	if (cfg->stack.family != 6)
+		return jip4(cfg->dst_ip);
+	inet_ntop(AF_INET6, cfg->stack.dst6.a, buf, sizeof(buf));
+	return json_string(buf);
+}
+
 void
 nb_iperf3_start(json_t *start, json_t *ts, const struct nb_result *r)
 {
@@ -49,7 +62,7 @@ nb_iperf3_start(json_t *start, json_t *ts, const struct nb_result *r)
 	json_object_set_new(start, "connected", conn);
 	/* the peer's control port; in loopback the data destination */
 	json_object_set_new(start, "connecting_to",
-			    json_pack("{s:o,s:o}", "host", jip4(cfg->dst_ip),
+			    json_pack("{s:o,s:o}", "host", host(cfg),
 				      "port",
 				      jint(is_peer(r) ? NB_CONTROL_UDP_PORT
 						      : NB_DEFAULT_DPORT)));
@@ -65,7 +78,11 @@ nb_iperf3_start(json_t *start, json_t *ts, const struct nb_result *r)
 	json_object_set_new(start, "rcvbuf_actual", jint(0));
 	json_object_set_new(start, "target_bitrate", target_bitrate(r));
 	json_object_set_new(ts, "blocks", jint(cfg->packets));
-	json_object_set_new(ts, "tos", jint(0));
+	/* iperf3's -S: the first stream's DSCP and ECN */
+	json_object_set_new(ts, "tos",
+			    jint((cfg->stack.nb_dscp ? cfg->stack.dscp[0] << 2
+						     : 0) |
+				 cfg->stack.ecn));
 	json_object_set_new(ts, "target_bitrate", target_bitrate(r));
 }
 

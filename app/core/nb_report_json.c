@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "nb_frame.h"
+#include "nb_stack.h"
 #include "nb_iperf3.h"
 #include "nb_queue_iv.h"
 #include "nb_json.h"
@@ -295,6 +296,7 @@ nb_json_start(const struct nb_result *r)
 	json_object_set_new(ts, "reverse", jint(cfg->reverse));
 	json_object_set_new(ts, "bidir", jint(cfg->bidir));
 	json_object_set_new(ts, "vlan", jint(cfg->vlan_id));
+	json_object_set_new(ts, "stack", nb_stack_json(cfg));
 	json_object_set_new(ts, "interval", jreal(cfg->interval));
 	arr = json_array();
 	for (i = 0; i < cfg->sizes.nb_sizes; i++)

@@ -461,3 +461,117 @@ nb_stack_hdr_len(const struct nb_config *cfg)
 	nb_stack_flow(&f, cfg, mac, mac, 0);
 	return nb_flow_hdr_len(&f);
 }
+
+/* An address as text. */
+static const char *
+ip_text(const struct nb_ip *ip, char *buf, size_t len)
+{
+	return inet_ntop(ip->family == 6 ? AF_INET6 : AF_INET, ip->a, buf,
+			 (socklen_t)len) != NULL
+		       ? buf
+		       : "?";
+}
+
+/* --encap's kind and value, as the option spells it. */
+static void
+encap_text(const struct nb_tunnel *t, char *buf, size_t len)
+{
+	size_t n;
+	uint32_t i;
+
+	switch (t->kind) {
+	case NB_ENCAP_VXLAN:
+		snprintf(buf, len, "vxlan:%u", t->id);
+		return;
+	case NB_ENCAP_GRE:
+		if (t->has_key)
+			snprintf(buf, len, "gre:%u", t->id);
+		else
+			snprintf(buf, len, "gre");
+		return;
+	case NB_ENCAP_MPLS:
+		n = (size_t)snprintf(buf, len, "mpls:");
+		for (i = 0; i < t->nb_labels && n < len; i++)
+			n += (size_t)snprintf(buf + n, len - n, "%s%u",
+					      i ? "/" : "", t->labels[i]);
+		return;
+	default:
+		snprintf(buf, len, "none");
+	}
+}
+
+void
+nb_stack_text(const struct nb_config *cfg, char *buf, size_t len)
+{
+	const struct nb_stack_cfg *k = &cfg->stack;
+	char a[64], b[64], e[128];
+	size_t n = 0;
+	uint32_t i;
+
+#define ADD(...)                                                               \
+	do {                                                                   \
+		if (n < len)                                                   \
+			n += (size_t)snprintf(buf + n, len - n, __VA_ARGS__);  \
+	} while (0)
+	ADD("IPv%u", k->family == 6 ? 6 : 4);
+	if (k->family == 6)
+		ADD(" %s > %s", ip_text(&k->src6, a, sizeof(a)),
+		    ip_text(&k->dst6, b, sizeof(b)));
+	if (k->outer_vid)
+		ADD(", QinQ 0x%04x %u / 0x8100 %u",
+		    k->outer_tpid ? k->outer_tpid : NB_ETHERTYPE_QINQ,
+		    k->outer_vid, cfg->vlan_id);
+	else if (cfg->vlan_id)
+		ADD(", VLAN %u", cfg->vlan_id);
+	if (k->pcp > 0)
+		ADD(" PCP %d", k->pcp);
+	for (i = 0; i < k->nb_dscp; i++)
+		ADD("%s%u", i ? "," : ", DSCP ", k->dscp[i]);
+	if (k->ecn)
+		ADD(", ECN %u", k->ecn);
+	if (k->tun.kind != NB_ENCAP_NONE) {
+		encap_text(&k->tun, e, sizeof(e));
+		ADD(", in %s", e);
+		if (k->tun.kind != NB_ENCAP_MPLS)
+			ADD(" (%s > %s)", ip_text(&k->tun.src, a, sizeof(a)),
+			    ip_text(&k->tun.dst, b, sizeof(b)));
+	}
+#undef ADD
+}
+
+json_t *
+nb_stack_json(const struct nb_config *cfg)
+{
+	const struct nb_stack_cfg *k = &cfg->stack;
+	json_t *o = json_object(), *tags = json_array(), *d = json_array();
+	char a[64], b[64], e[128];
+	uint32_t i;
+
+	json_object_set_new(o, "family", json_integer(k->family == 6 ? 6 : 4));
+	if (k->outer_vid)
+		json_array_append_new(
+			tags, json_pack("{s:i,s:i,s:i}", "tpid",
+					k->outer_tpid ? k->outer_tpid
+						      : NB_ETHERTYPE_QINQ,
+					"vid", k->outer_vid, "pcp",
+					k->pcp > 0 ? k->pcp : 0));
+	if (cfg->vlan_id)
+		json_array_append_new(
+			tags, json_pack("{s:i,s:i,s:i}", "tpid",
+					NB_ETHERTYPE_VLAN, "vid", cfg->vlan_id,
+					"pcp", k->pcp > 0 ? k->pcp : 0));
+	json_object_set_new(o, "tags", tags);
+	for (i = 0; i < k->nb_dscp; i++)
+		json_array_append_new(d, json_integer(k->dscp[i]));
+	json_object_set_new(o, "dscp", d);
+	json_object_set_new(o, "ecn", json_integer(k->ecn));
+	encap_text(&k->tun, e, sizeof(e));
+	json_object_set_new(o, "encap", json_string(e));
+	if (k->tun.kind == NB_ENCAP_VXLAN || k->tun.kind == NB_ENCAP_GRE)
+		json_object_set_new(
+			o, "tunnel",
+			json_pack("{s:s,s:s}", "src",
+				  ip_text(&k->tun.src, a, sizeof(a)), "dst",
+				  ip_text(&k->tun.dst, b, sizeof(b))));
+	return o;
+}

@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 
+#include <jansson.h>
+
 #include "nb_config.h"
 #include "nb_frame.h"
 
@@ -64,5 +66,14 @@ void nb_stack_flow(struct nb_flow *f, const struct nb_config *cfg,
 
 /* The largest header stack of cfg's frames: bytes before the stamp. */
 size_t nb_stack_hdr_len(const struct nb_config *cfg);
+
+/* The stack in words for the report's header ("IPv6 2001:2::1 >
+ * 2001:2:0:1::1, QinQ 0x88a8 200 / 0x8100 100 PCP 3, in vxlan:5000
+ * (198.18.0.254 > 198.19.0.254)"). */
+void nb_stack_text(const struct nb_config *cfg, char *buf, size_t len);
+
+/* The same as start.test_start.stack: family, tags, dscp, ecn, encap and
+ * the tunnel's endpoints. */
+json_t *nb_stack_json(const struct nb_config *cfg);
 
 #endif /* NB_STACK_H */

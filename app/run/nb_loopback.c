@@ -17,6 +17,7 @@
 #include "nb_loopback.h"
 #include "nb_run.h"
 #include "nb_setup.h"
+#include "nb_stack.h"
 #include "nb_stats.h"
 #include "nb_replay_load.h"
 #include "nb_suite.h"
@@ -89,6 +90,12 @@ print_header(struct nb_app *app)
 	if (cfg->omit > 0)
 		printf(" after %.2f s warm-up", cfg->omit);
 	printf("\n");
+	if (nb_stack_beyond_plain(cfg)) {
+		char stk[512];
+
+		nb_stack_text(cfg, stk, sizeof(stk));
+		printf("headers: %s\n", stk);
+	}
 	if (r->numa.nb_nodes > 1 || r->numa.nb_mismatch) {
 		char numa[512];
 
