@@ -265,6 +265,34 @@ default_ip(struct nb_ip *ip, uint8_t family, uint32_t v4, const char *v6)
 	}
 }
 
+/* A multicast or broadcast address: no source may have one. */
+static int
+group_addr(const struct nb_ip *ip, uint32_t v4)
+{
+	if (ip->family == 6)
+		return ip->a[0] == 0xff;
+	return (v4 >> 28) == 0xe || v4 == 0xffffffffu;
+}
+
+static int
+check_sources(const struct nb_config *cfg, char *err, size_t errlen)
+{
+	const struct nb_stack_cfg *k = &cfg->stack;
+	const char *which = NULL;
+
+	if (group_addr(&k->src6, cfg->src_ip))
+		which = "--src-ip";
+	else if (group_addr(&k->tun.src, nb_get_be32(k->tun.src.a)))
+		which = "--tunnel-src";
+	if (which == NULL)
+		return 0;
+	snprintf(err, errlen,
+		 "%s: a multicast or broadcast address is a destination, never "
+		 "a source",
+		 which);
+	return -EINVAL;
+}
+
 /* The family of the test's (inner) addresses. */
 static int
 check_family(struct nb_config *cfg, char *err, size_t errlen)
@@ -390,7 +418,8 @@ check_sizes(const struct nb_config *cfg, char *err, size_t errlen)
 int
 nb_stack_check(struct nb_config *cfg, char *err, size_t errlen)
 {
-	if (check_family(cfg, err, errlen) != 0 ||
+	if (check_sources(cfg, err, errlen) != 0 ||
+	    check_family(cfg, err, errlen) != 0 ||
 	    check_tunnel(cfg, err, errlen) != 0 ||
 	    check_tags(cfg, err, errlen) != 0 ||
 	    check_where(cfg, err, errlen) != 0)
@@ -556,10 +585,10 @@ nb_stack_json(const struct nb_config *cfg)
 					"vid", k->outer_vid, "pcp",
 					k->pcp > 0 ? k->pcp : 0));
 	if (cfg->vlan_id)
-		json_array_append_new(
-			tags, json_pack("{s:i,s:i,s:i}", "tpid",
-					NB_ETHERTYPE_VLAN, "vid", cfg->vlan_id,
-					"pcp", k->pcp > 0 ? k->pcp : 0));
+		json_array_append_new(tags, json_pack("{s:i,s:i,s:i}", "tpid",
+						      NB_ETHERTYPE_VLAN, "vid",
+						      cfg->vlan_id, "pcp",
+						      k->pcp > 0 ? k->pcp : 0));
 	json_object_set_new(o, "tags", tags);
 	for (i = 0; i < k->nb_dscp; i++)
 		json_array_append_new(d, json_integer(k->dscp[i]));

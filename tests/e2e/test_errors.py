@@ -48,6 +48,53 @@ class Errors(unittest.TestCase):
                 self.assertEqual(p.returncode, 2, p.stderr)
                 self.assertIn(token, p.stderr)
 
+    def test_bad_stacks_before_eal(self):
+        # issue 35's bad inputs: each a usage error naming what is wrong,
+        # before EAL starts (no hugepages touched)
+        lo = ["--tx-port", "0", "--rx-port", "1"]
+        cases = [
+            (["--encap", "vxlan:16777216"], "24 bits"),
+            (["--encap", "mpls:16/1048576"], "20 bits"),
+            (["--encap", "mpls:" + "/".join(["1"] * 9)], "at most 8"),
+            (["--qinq", "200"], "OUTER,INNER"),
+            (["--tpid", "0x88a8"], "needs --qinq"),
+            (["--pcp", "3"], "needs --vlan"),
+            (["--src-ip", "239.1.1.1"], "never a source"),
+            (["--src-ip", "ff02::1", "--dst-ip", "2001:db8::1"],
+             "never a source"),
+            (["--encap", "gre", "--tunnel-src", "224.0.0.5"],
+             "never a source"),
+            (["--src-ip", "10.0.0.1", "--dst-ip", "2001:db8::1"],
+             "one family"),
+            (["--tunnel-dst", "10.0.0.1"], "need --encap"),
+            (["--encap", "vxlan:1", "--tunnel-src", "10.0.0.1",
+              "--tunnel-dst", "2001:db8::1"], "one family"),
+            (["--dscp", "0,8,16", "--streams", "2"], "--streams 3"),
+            (["-6", "--size", "64"], "need 80 B"),
+            (["--encap", "vxlan:5", "--size", "64,128"], "need 110 B"),
+            # the MTU a QinQ frame needs
+            (["--qinq", "1,2", "--size", "1522", "--mtu", "1500"],
+             "--mtu 1500 is too small"),
+            (["-6", "--tcp"], "--tcp carries plain IPv4"),
+        ]
+        for args, frag in cases:
+            with self.subTest(args=args):
+                p = run(["--"] + lo + args)
+                self.assertEqual(p.returncode, 2, p.stderr)
+                self.assertIn(frag, p.stderr)
+                self.assertNotIn("EAL", p.stderr)
+        for args, frag in [
+                (["--peer", "02:00:00:00:00:01", "-6"],
+                 "--ipv6 is for a loopback test"),
+                (["--peer", "02:00:00:00:00:01", "--dst-ip",
+                  "2001:db8::1"], "peer mode carries plain IPv4"),
+                (["--peer", "02:00:00:00:00:01", "--vlan", "1.2"],
+                 "peer mode carries plain IPv4")]:
+            with self.subTest(args=args):
+                p = run(["--"] + args)
+                self.assertEqual(p.returncode, 2, p.stderr)
+                self.assertIn(frag, p.stderr)
+
     def test_client_options_need_peer(self):
         # with no test options the tool is a responder; client-only
         # options without --peer are a usage error, before EAL starts

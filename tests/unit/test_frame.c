@@ -1032,6 +1032,88 @@ test_csum_words(void **state)
 	}
 }
 
+/* The IPv6 pseudo-header's sum (RFC 8200, 8.1) for l4len bytes of proto. */
+static uint64_t
+ref_pseudo6(const uint8_t *ip6, uint8_t proto, uint32_t l4len)
+{
+	uint8_t ph[40] = {0};
+
+	memcpy(ph, ip6 + 8, 32);
+	ph[34] = (uint8_t)(l4len >> 8);
+	ph[35] = (uint8_t)l4len;
+	ph[39] = proto;
+	return ref_sum(ph, sizeof(ph), 0);
+}
+
+/*
+ * VXLAN over IPv6, inner UDP and TCP over IPv6 and IPv4: after the
+ * generator's stamp and outer fix, for random seq and time, both the inner
+ * L4 checksum and the outer UDP checksum verify from scratch (the sum over
+ * pseudo-header and segment is 0xffff), and the parser finds the stamp.
+ */
+static void
+test_vxlan6_outer_checksum(void **state)
+{
+	static const uint8_t v6a[16] = {0x20, 0x01, 0x0d, 0xb8, [15] = 1};
+	static const uint8_t v6b[16] = {0x20, 0x01, 0x0d, 0xb8, [15] = 2};
+	uint64_t rng = 0x7678;
+	uint8_t fr[MAX_FRAME];
+	struct nb_flow f;
+	struct nb_tmpl t;
+	struct nb_stamp st;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 20000; i++) {
+		uint32_t size = 150 + (uint32_t)rng_below(&rng, 1400);
+		uint64_t seq = rng_next(&rng) & UINT64_C(0xffffffffffff);
+		uint64_t ts = rng_next(&rng) & UINT64_C(0xffffffffffff);
+		int tcp = i & 1, inner6 = (i >> 1) & 1;
+		const uint8_t *ip, *o6;
+		uint32_t l4len, ulen;
+
+		make_flow(&f, tcp ? NB_IPPROTO_TCP : NB_IPPROTO_UDP, 0,
+			  (uint16_t)i);
+		f.family = inner6 ? 6 : 4;
+		memcpy(f.src_ip6, v6a, 16);
+		memcpy(f.dst_ip6, v6b, 16);
+		f.tun.kind = NB_ENCAP_VXLAN;
+		f.tun.id = (uint32_t)i;
+		f.tun.src_port = 50000;
+		f.tun.src.family = f.tun.dst.family = 6;
+		memcpy(f.tun.src.a, v6b, 16);
+		memcpy(f.tun.dst.a, v6a, 16);
+		assert_int_equal(nb_frame_build(fr, sizeof(fr), &f, size,
+						NB_MAGIC_DATA, &t),
+				 (int)size - 4);
+		assert_int_not_equal(t.csum2_off, 0);
+		memcpy(fr, t.hdr, t.copy_len);
+		if (tcp)
+			nb_stamp_tcp(fr, &t, seq, ts);
+		else
+			nb_stamp_udp(fr, &t, seq, ts);
+		nb_stamp_outer(fr, &t, seq, ts, !tcp);
+		ip = fr + t.l3_off;
+		l4len = size - 4 - t.l4_off;
+		assert_int_equal(
+			ref_sum(fr + t.l4_off, l4len,
+				inner6 ? ref_pseudo6(ip, f.proto, l4len)
+				       : ref_pseudo(ip, f.proto, l4len)),
+			0xffff);
+		o6 = fr + NB_ETH_HLEN;
+		ulen = size - 4 - NB_ETH_HLEN - NB_IPV6_HLEN;
+		assert_int_equal(ref_sum(o6 + NB_IPV6_HLEN, ulen,
+					 ref_pseudo6(o6, NB_IPPROTO_UDP, ulen)),
+				 0xffff);
+		assert_int_equal(nb_frame_parse(fr, size - 4, size - 4, &st),
+				 NB_FRAME_DATA);
+		assert_int_equal(st.seq, seq);
+		assert_int_equal(st.ts, ts);
+		assert_int_equal(st.stream_id, (uint16_t)i);
+		assert_int_equal(st.inner, 1);
+	}
+}
+
 int
 main(void)
 {
@@ -1047,6 +1129,7 @@ main(void)
 		cmocka_unit_test(test_truncation),
 		cmocka_unit_test(test_hostile_headers),
 		cmocka_unit_test(test_probe_turn_around),
+		cmocka_unit_test(test_vxlan6_outer_checksum),
 		cmocka_unit_test(test_hostile_tcp_offset),
 		cmocka_unit_test(test_ip_options),
 		cmocka_unit_test(test_arp),
