@@ -452,6 +452,33 @@ streams_end_json(const struct nb_result *r, int udp)
 	return arr;
 }
 
+/* --dscp's classes: each the sum of its streams, as a stream's end. */
+static json_t *
+classes_json(const struct nb_result *r)
+{
+	const struct nb_stack_cfg *k = &r->cfg->stack;
+	json_t *arr = json_array();
+	uint32_t c, i;
+
+	for (c = 0; c < r->nb_classes; c++) {
+		const struct nb_stream_result *s = &r->classes[c];
+		json_t *ids = json_array();
+
+		for (i = 0; i < r->nb_streams; i++)
+			if (k->dscp[r->streams[i].id % k->nb_dscp] == s->id)
+				json_array_append_new(ids,
+						      jint(r->streams[i].id));
+		json_array_append_new(
+			arr, json_pack("{s:o,s:o,s:o,s:o,s:o}", "dscp",
+				       jint(s->id), "streams", ids, "sender",
+				       side_json(r->tx_seconds, s->tx_pkts,
+						 s->tx_bytes, 1),
+				       "receiver", receiver_json(r, s, 0),
+				       "udp", udp_json(r, s)));
+	}
+	return arr;
+}
+
 /* The requested rate against the achieved one. */
 static json_t *
 rate_json(const struct nb_result *r)
@@ -545,6 +572,8 @@ nb_json_end(const struct nb_result *r)
 	uint32_t i;
 
 	json_object_set_new(end, "streams", streams_end_json(r, udp));
+	if (r->nb_classes)
+		json_object_set_new(end, "classes", classes_json(r));
 	if (udp)
 		json_object_set_new(end, "sum", udp_json(r, &r->sum));
 	json_object_set_new(

@@ -433,6 +433,11 @@ streams_text(FILE *f, const struct nb_result *r, char fmt, int pingpong)
 	}
 	if (!pingpong && r->nb_streams > 1)
 		stream_rows(f, r, "SUM", &r->sum, fmt);
+	/* --dscp's classes: "D46" is the streams of DSCP 46 */
+	for (i = 0; i < r->nb_classes; i++) {
+		snprintf(id, sizeof(id), "D%u", r->classes[i].id);
+		stream_rows(f, r, id, &r->classes[i], fmt);
+	}
 	if (r->sum.hist.count) {
 		fprintf(f, "latency (%s clock, %s, %llu samples) ns:", r->clock,
 			r->latency_method,

@@ -112,9 +112,12 @@ nb_result_free(struct nb_result *r)
 	free(r->intervals);
 	free(r->streams);
 	free(r->gaps);
+	free(r->classes);
 	r->intervals = NULL;
 	r->streams = NULL;
 	r->gaps = NULL;
+	r->classes = NULL;
+	r->nb_classes = 0;
 }
 
 int
@@ -179,40 +182,88 @@ nb_result_add_interval(struct nb_result *r, const struct nb_interval *iv)
 	return 0;
 }
 
+/* Start a sum of streams (id: what it is the sum of). */
+static void
+sum_init(struct nb_stream_result *sum, uint32_t id)
+{
+	memset(sum, 0, offsetof(struct nb_stream_result, hist));
+	nb_hist_init(&sum->hist);
+	sum->id = id;
+}
+
+/* Add stream s to sum; the jitter is summed, the caller divides. */
+static void
+sum_add(struct nb_stream_result *sum, const struct nb_stream_result *s)
+{
+	sum->tx_pkts += s->tx_pkts;
+	sum->tx_bytes += s->tx_bytes;
+	sum->rx_pkts += s->rx_pkts;
+	sum->rx_bytes += s->rx_bytes;
+	sum->rx_unique += s->rx_unique;
+	sum->out_of_order += s->out_of_order;
+	sum->duplicates += s->duplicates;
+	sum->late += s->late;
+	sum->lost += s->lost;
+	sum->jitter_ns += s->jitter_ns;
+	nb_hist_merge(&sum->hist, &s->hist);
+}
+
+/*
+ * The classes of --dscp (two or more): stream s is of class
+ * dscp[s mod n]; each class the sum of its streams, its jitter their mean.
+ * Without memory for them, none (the streams' rows still say it all).
+ */
+static void
+classes_finish(struct nb_result *r)
+{
+	const struct nb_stack_cfg *k = &r->cfg->stack;
+	uint32_t n[NB_MAX_DSCP] = {0}, i, c;
+
+	free(r->classes);
+	r->classes = NULL;
+	r->nb_classes = 0;
+	if (k->nb_dscp < 2 || r->nb_streams == 0)
+		return;
+	r->classes = calloc(k->nb_dscp, sizeof(*r->classes));
+	if (r->classes == NULL)
+		return;
+	for (i = 0; i < r->nb_streams; i++) {
+		uint8_t d = k->dscp[r->streams[i].id % k->nb_dscp];
+
+		for (c = 0; c < r->nb_classes && r->classes[c].id != d; c++)
+			;
+		if (c == r->nb_classes)
+			sum_init(&r->classes[r->nb_classes++], d);
+		sum_add(&r->classes[c], &r->streams[i]);
+		n[c]++;
+	}
+	for (c = 0; c < r->nb_classes; c++)
+		r->classes[c].jitter_ns /= n[c];
+}
+
 void
 nb_result_finish(struct nb_result *r)
 {
 	struct nb_stream_result *sum = &r->sum;
-	double jsum = 0;
 	uint32_t i;
 
-	memset(sum, 0, offsetof(struct nb_stream_result, hist));
-	nb_hist_init(&sum->hist);
-	sum->id = UINT32_MAX;
+	sum_init(sum, UINT32_MAX);
 	for (i = 0; i < r->nb_streams; i++) {
 		struct nb_stream_result *s = &r->streams[i];
 
 		s->lost = s->tx_pkts > s->rx_unique ? s->tx_pkts - s->rx_unique
 						    : 0;
-		sum->tx_pkts += s->tx_pkts;
-		sum->tx_bytes += s->tx_bytes;
-		sum->rx_pkts += s->rx_pkts;
-		sum->rx_bytes += s->rx_bytes;
-		sum->rx_unique += s->rx_unique;
-		sum->out_of_order += s->out_of_order;
-		sum->duplicates += s->duplicates;
-		sum->late += s->late;
-		sum->lost += s->lost;
-		jsum += s->jitter_ns;
-		nb_hist_merge(&sum->hist, &s->hist);
+		sum_add(sum, s);
 	}
+	if (r->cfg != NULL)
+		classes_finish(r);
 	if (r->gaps != NULL) {
 		nb_gap_init(&r->gap_sum, 0);
 		for (i = 0; i < r->nb_streams; i++)
 			nb_gap_merge(&r->gap_sum, &r->gaps[i]);
 	}
 	/* Like iperf3's sum: the mean of the streams' jitter. */
-	sum->jitter_ns = r->nb_streams ? jsum / r->nb_streams : 0;
+	sum->jitter_ns = r->nb_streams ? sum->jitter_ns / r->nb_streams : 0;
 
 	r->tx_pps = nb_div0((double)sum->tx_pkts, r->tx_seconds);
 	r->rx_pps = nb_div0((double)sum->rx_pkts, r->rx_seconds);

@@ -144,6 +144,11 @@ struct nb_result {
 	struct nb_stream_result sum; /* totals, merged histogram */
 	/* --gaps: each stream's arrival gaps [nb_streams] (NULL: not timed),
 	 * and all of them merged (by nb_result_finish) */
+	/* --dscp with more than one class: the streams of each class
+	 * summed, in the order of --dscp's first mention (nb_result_finish);
+	 * classes[k].id is the DSCP */
+	struct nb_stream_result *classes;
+	uint32_t nb_classes;
 	struct nb_gap *gaps;
 	struct nb_gap gap_sum;
 

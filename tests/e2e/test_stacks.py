@@ -158,5 +158,98 @@ class StacksOnTheWire(nbe2e.E2ECase):
                             value * (N // len(value))))
 
 
+@unittest.skipIf(os.geteuid() != 0, "needs root for network namespaces")
+class ClassesThroughABridge(nbe2e.E2ECase):
+    """A Linux bridge as the DUT, its egress port a 100 Mbit/s HTB
+    bottleneck that guarantees DSCP 46 90 Mbit/s and everything else 10
+    (each may borrow up to 100, none is left to borrow when both are
+    offered 100): the per-class results show the 90/10 split, and each
+    class's received count equals what HTB's class sent."""
+
+    RATE, EF, BE = 100, 90, 10  # Mbit/s
+
+    def setUp(self):
+        super().setUp()
+        self.ns = "nsc%d" % (os.getpid() % 100000)
+        sh("ip", "netns", "add", self.ns)
+        self.addCleanup(subprocess.run, ["ip", "netns", "del", self.ns],
+                        capture_output=True)
+        ip = ["ip", "-n", self.ns]
+        ex = ["ip", "netns", "exec", self.ns]
+        sh(*ip, "link", "add", "br0", "type", "bridge")
+        for i in (0, 1):
+            sh(*ip, "link", "add", "a%d" % i, "type", "veth", "peer", "name",
+               "b%d" % i)
+            sh(*ip, "link", "set", "b%d" % i, "master", "br0")
+        for d in ("a0", "a1", "b0", "b1", "br0"):
+            sh(*ex, "sysctl", "-qw", "net.ipv6.conf.%s.disable_ipv6=1" % d)
+            sh(*ip, "link", "set", d, "up")
+        tc = ex + ["tc"]
+        sh(*tc, "qdisc", "add", "dev", "b1", "root", "handle", "1:", "htb",
+           "default", "20")
+        sh(*tc, "class", "add", "dev", "b1", "parent", "1:", "classid", "1:1",
+           "htb", "rate", "%dmbit" % self.RATE, "ceil", "%dmbit" % self.RATE)
+        for cid, rate, prio in ((10, self.EF, 0), (20, self.BE, 1)):
+            sh(*tc, "class", "add", "dev", "b1", "parent", "1:1", "classid",
+               "1:%d" % cid, "htb", "rate", "%dmbit" % rate, "ceil",
+               "%dmbit" % self.RATE, "prio", str(prio))
+            # short queues: what waits in them drains before the tool's
+            # drain ends, so HTB's counts and the tool's close together
+            sh(*tc, "qdisc", "add", "dev", "b1", "parent", "1:%d" % cid,
+               "handle", "%d:" % cid, "pfifo", "limit", "40")
+        sh(*tc, "filter", "add", "dev", "b1", "parent", "1:", "protocol",
+           "ip", "prio", "1", "u32", "match", "ip", "dsfield", "0xb8", "0xfc",
+           "flowid", "1:10")
+        self.wrap = ex
+        self.eal = self.nb.eal(["--vdev", "net_af_packet0,iface=a0",
+                                "--vdev", "net_af_packet1,iface=a1"],
+                               workers=1)
+
+    def htb_sent(self):
+        """{class id: packets sent} of b1's HTB leaves."""
+        out = sh(*self.wrap, "tc", "-s", "class", "show", "dev",
+                 "b1").stdout
+        sent, cls = {}, None
+        for line in out.splitlines():
+            w = line.split()
+            if w[:2] == ["class", "htb"]:
+                cls = w[2]
+            elif w[:1] == ["Sent"] and cls is not None:
+                sent[cls] = int(w[3])
+        return sent
+
+    def test_per_class_split(self):
+        # two streams, DSCP 46 and 0, each offered 100 Mbit/s of 1518 B
+        r = self.nb.run(self.eal, [
+            "--tx-port", "0", "--rx-port", "1", "--streams", "2", "--dscp",
+            "46,0", "--size", "1518", "--rate", "%dM" % (2 * self.RATE),
+            "--time", "4", "--drain", "1", "--json"], name="classes",
+            wrap=self.wrap)
+        self.assertOk(r)
+        d = r.json()
+        classes = {c["dscp"]: c for c in d["end"]["classes"]}
+        self.assertEqual(sorted(classes), [0, 46])
+        self.assertEqual(classes[46]["streams"], [0])
+        self.assertEqual(classes[0]["streams"], [1])
+        sent = self.htb_sent()
+        # every frame HTB's class sent, the tool's class received
+        self.assertEqual(classes[46]["receiver"]["packets"], sent["1:10"])
+        self.assertEqual(classes[0]["receiver"]["packets"], sent["1:20"])
+        ef = classes[46]["receiver"]["packets"]
+        be = classes[0]["receiver"]["packets"]
+        share = ef / (ef + be)
+        want = self.EF / (self.EF + self.BE)
+        self.assertAlmostEqual(share, want, delta=0.05,
+                               msg="EF %d, BE %d frames" % (ef, be))
+        # the bottleneck's rate, as HTB counts it (L2 without FCS)
+        secs = d["end"]["sum_received"]["seconds"]
+        mbps = (ef + be) * 1514 * 8 / secs / 1e6
+        self.assertAlmostEqual(mbps / self.RATE, 1.0, delta=0.05)
+        # what was offered beyond it was lost, in the class that had to
+        # give way most
+        self.assertGreater(classes[0]["udp"]["lost_packets"],
+                           classes[46]["udp"]["lost_packets"])
+
+
 if __name__ == "__main__":
     nbe2e.main()

@@ -88,6 +88,56 @@ test_finish(void **state)
 	nb_result_free(r);
 }
 
+/*
+ * --dscp 46,0 over the two streams: two classes, each exactly its one
+ * stream; --dscp 8,8: one class (never shown: it is the sum); and, in the
+ * JSON, end.classes names each class's DSCP and streams.
+ */
+static void
+test_classes(void **state)
+{
+	struct fixture fx;
+	struct nb_result *r = &fx.r;
+	json_t *root;
+	unsigned int i;
+
+	(void)state;
+	fill(&fx);
+	fx.cfg.stack.nb_dscp = 2;
+	fx.cfg.stack.dscp[0] = 46;
+	fx.cfg.stack.dscp[1] = 0;
+	nb_result_finish(r);
+	assert_int_equal(r->nb_classes, 2);
+	for (i = 0; i < 2; i++) {
+		const struct nb_stream_result *c = &r->classes[i];
+
+		assert_int_equal(c->id, i == 0 ? 46 : 0);
+		assert_int_equal(c->tx_pkts, tx_pkts[i]);
+		assert_int_equal(c->tx_bytes, tx_bytes[i]);
+		assert_int_equal(c->rx_pkts, rx_pkts[i]);
+		assert_int_equal(c->rx_bytes, rx_bytes[i]);
+		assert_int_equal(c->lost, tx_pkts[i] - rx_unique[i]);
+		assert_int_equal(c->hist.count, i == 0 ? 100 : 51);
+		assert_close(c->jitter_ns, r->streams[i].jitter_ns, "jitter");
+	}
+	root = nb_report_json(r);
+	assert_int_equal(jint_at(root, "end.classes[0].dscp"), 46);
+	assert_int_equal(jint_at(root, "end.classes[1].streams[0]"), 1);
+	assert_int_equal(jint_at(root, "end.classes[1].sender.packets"),
+			 (long long)tx_pkts[1]);
+	assert_int_equal(jint_at(root, "end.classes[0].udp.lost_packets"),
+			 (long long)(tx_pkts[0] - rx_unique[0]));
+	json_decref(root);
+
+	fx.cfg.stack.dscp[1] = 46; /* both streams one class */
+	nb_result_finish(r);
+	assert_int_equal(r->nb_classes, 1);
+	assert_int_equal(r->classes[0].tx_pkts, tx_pkts[0] + tx_pkts[1]);
+	assert_int_equal(r->classes[0].hist.count, 151);
+	nb_result_free(r);
+	assert_null(r->classes);
+}
+
 /* More distinct than sent (e.g. counters read at different times): 0. */
 static void
 test_lost_clamped(void **state)
@@ -344,6 +394,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_finish),
+		cmocka_unit_test(test_classes),
 		cmocka_unit_test(test_link_step),
 		cmocka_unit_test(test_lost_clamped),
 		cmocka_unit_test(test_shortfall),
