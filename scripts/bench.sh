@@ -29,6 +29,11 @@
 #   tcp       closed-loop TCP (--tcp) against open-loop UDP, goodput, 1518 B,
 #             memif loopback (issue 11's target: TCP >= 0.90 x UDP).
 #   peertcp   the same tool to tool (a responder in another process).
+#   vxlan     net_null, the generator: VXLAN over IPv4 around a 64 B inner
+#             frame (114 B) against plain 64 B frames (issue 35's target:
+#             >= 0.90).
+#   vxlanloop the same over the memif loopback, received pps (memif copies
+#             the 50 B more of each frame too).
 #   pacing    not a pair: dpdk-nbench paced at 1, 5 and 10 Gbit/s L1 with
 #             1518 B frames and at 1 Gbit/s with 64 B, achieved against
 #             requested, --pace-time s each.
@@ -52,7 +57,7 @@ PY=/usr/bin/python3
 # Time a process gets for EAL init, pool creation and port start, on top of
 # the test itself, before timeout stops it and the run counts as failed.
 STARTUP_BUDGET=60
-ALL_KEYS=gen,gen1518,memif,sink,kernel,pingpong,tcp,peertcp,pacing,stats
+ALL_KEYS=gen,gen1518,memif,sink,kernel,pingpong,tcp,peertcp,vxlan,vxlanloop,pacing,stats
 
 usage() {
 	cat <<EOF
@@ -176,8 +181,8 @@ trap 'echo "bench: interrupted" >&2; exit 130' INT TERM
 
 free_port() { echo $((20000 + RANDOM % 20000)); }
 
-nb_gen() { # NAME SIZE
-	nb_launch "$1" net_null0 net_null1,no-rx=1 --rate max --size "$2"
+nb_gen() { # NAME SIZE [ARGS...]
+	nb_launch "$1" net_null0 net_null1,no-rx=1 --rate max --size "$2" "${@:3}"
 	local pps sent rcvd rs drop opk ipk
 	read -r pps sent rcvd rs drop opk ipk < <(nb_result "$tmp/$1.json") ||
 		fail "dpdk-nbench ($1): no JSON result" "$tmp/$1.err"
@@ -203,8 +208,8 @@ nb_memif() { # NAME ARGS...: memif loopback in one process, its own socket
 	nb_launch "$name" "net_memif0,role=server,socket=$tmp/$name.sock,rsize=14" \
 		"net_memif1,role=client,socket=$tmp/$name.sock,rsize=14" "$@"
 }
-fig_memif_a() {
-	nb_memif "$1" --rate max --size "$size"
+nb_memif_rx() { # NAME ARGS...: the memif loopback's received pps
+	nb_memif "$@"
 	local pps sent rcvd rs drop opk ipk
 	read -r pps sent rcvd rs drop opk ipk < <(nb_result "$tmp/$1.json") ||
 		fail "dpdk-nbench ($1): no JSON result" "$tmp/$1.err"
@@ -212,6 +217,13 @@ fig_memif_a() {
 	LOAD="tx=$SHARE rx=$RX_SHARE"
 	DETAIL="received $rcvd in $rs s (sent $sent at $(mpps "$pps") Mpps; PMD opackets $opk, ipackets $ipk; tx_dropped $drop)"
 }
+fig_memif_a() { nb_memif_rx "$1" --rate max --size "$size"; }
+# VXLAN around a 64 B inner frame (114 B outer) against the plain 64 B:
+# the generator alone (net_null), then generator and sink (memif)
+fig_vxlan_a() { nb_gen "$1" 114 --encap vxlan:1; }
+fig_vxlan_b() { nb_gen "$1" 64; }
+fig_vxlanloop_a() { nb_memif_rx "$1" --rate max --size 114 --encap vxlan:1; }
+fig_vxlanloop_b() { nb_memif_rx "$1" --rate max --size 64; }
 fig_memif_b() {
 	run_testpmd "$1" io \
 		--vdev "net_memif0,role=server,socket=$tmp/$1.sock,rsize=14" \
@@ -512,6 +524,8 @@ want sink && compare sink "dpdk-nbench receive-only from testpmd txonly" "testpm
 want kernel && compare kernel "dpdk-nbench memif loopback, received pps" "iperf3 UDP over the kernel loopback, received pps" Mpps "-"
 want pingpong && compare pingpong "dpdk-nbench --pingpong RTT p50, memif, tool to tool" "sockperf UDP ping-pong RTT p50, kernel loopback" ns "<=0.10"
 want tcp && compare tcp "dpdk-nbench --tcp goodput, memif loopback, 1518 B" "dpdk-nbench UDP goodput at --rate max" Gbit/s ">=0.90"
+want vxlan && compare vxlan "dpdk-nbench TX achieved_pps, net_null, VXLAN, 64 B inner (114 B)" "dpdk-nbench TX achieved_pps, net_null, plain 64 B" Mpps ">=0.90"
+want vxlanloop && compare vxlanloop "dpdk-nbench memif loopback, VXLAN, 64 B inner (114 B)" "dpdk-nbench memif loopback, plain 64 B" Mpps "-"
 want peertcp && compare peertcp "dpdk-nbench --tcp goodput, tool to tool, 1518 B" "dpdk-nbench UDP goodput at --rate max, tool to tool" Gbit/s ">=0.90"
 if want pacing; then
 	echo
