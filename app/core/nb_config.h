@@ -56,7 +56,7 @@ struct nb_stack_cfg {
 	struct nb_ip src6, dst6;	/* --src-ip, --dst-ip given as IPv6 */
 	uint8_t family;			/* 4 or 6, once checked */
 	uint16_t outer_vid, outer_tpid; /* --qinq / --vlan O.I, --tpid */
-	int pcp;			/* --pcp; -1: not given (0) */
+	int pcp;			/* --pcp [0] */
 	uint32_t nb_dscp;		/* --dscp: one per stream, in turn */
 	uint8_t dscp[NB_MAX_DSCP];
 	uint8_t ecn;	      /* --ecn */

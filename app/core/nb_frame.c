@@ -196,17 +196,19 @@ tunnel_write(uint8_t *buf, uint32_t off, const struct nb_flow *f,
 
 	*csum2_off = 0;
 	if (tun->kind == NB_ENCAP_MPLS) {
+		/* TC: the class selector of the DSCP (DSCP >> 3) */
 		for (i = 0; i < tun->nb_labels; i++)
 			nb_put_be32(
 				buf + off + 4 * i,
 				(tun->labels[i] << 12) |
+					((uint32_t)(f->tos >> 5) << 9) |
 					(i + 1 == tun->nb_labels ? 0x100 : 0) |
 					(tun->ttl ? tun->ttl : 64));
 		return off + 4 * tun->nb_labels;
 	}
 	if (tun->kind == NB_ENCAP_GRE) {
 		n = ip_write(buf + off, tun->src.family,
-			     NB_GRE_HLEN + key + inner_len, 0, tun->ttl, 0,
+			     NB_GRE_HLEN + key + inner_len, 0, tun->ttl, f->tos,
 			     NB_IPPROTO_GRE, tun->src.a, tun->dst.a);
 		off += n;
 		nb_put_be16(buf + off, key ? 0x2000 : 0);
@@ -219,7 +221,9 @@ tunnel_write(uint8_t *buf, uint32_t off, const struct nb_flow *f,
 	/* VXLAN: outer IP, UDP (checksum 0 over IPv4, RFC 7348; computed by
 	 * the caller over IPv6), the VXLAN header, the inner Ethernet */
 	n = NB_UDP_HLEN + NB_VXLAN_HLEN + NB_ETH_HLEN + inner_len;
-	off += ip_write(buf + off, tun->src.family, n, 0, tun->ttl, 0,
+	/* DSCP and ECN copied outward (RFC 2983's uniform model, RFC
+	 * 6040's normal mode), in GRE's outer header too */
+	off += ip_write(buf + off, tun->src.family, n, 0, tun->ttl, f->tos,
 			NB_IPPROTO_UDP, tun->src.a, tun->dst.a);
 	nb_put_be16(buf + off + NB_L4_OFF_SPORT, tun->src_port);
 	nb_put_be16(buf + off + NB_L4_OFF_DPORT, NB_VXLAN_UDP_PORT);

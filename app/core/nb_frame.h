@@ -169,8 +169,8 @@ struct nb_flow {
 
 /* A built template: the frame bytes plus what stamping needs.  The
  * generator copies NB_TMPL_SMALL_HDR bytes a frame when copy_len fits in
- * them (every plain or tagged stack), else NB_TMPL_MAX_HDR (tunnels, IPv6
- * with QinQ). */
+ * them (IPv4 untagged, tagged, QinQ, under up to two MPLS labels), else
+ * NB_TMPL_MAX_HDR (IPv6, GRE, VXLAN, more labels). */
 #define NB_TMPL_SMALL_HDR 64
 #define NB_TMPL_MAX_HDR	  192
 

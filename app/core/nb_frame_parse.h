@@ -25,11 +25,12 @@ enum nb_frame_kind {
 	NB_FRAME_WARMUP,
 	NB_FRAME_PROBE,	   /* latency probe: reflected, or an RTT sample */
 	NB_FRAME_FRAGMENT, /* an IPv4 or IPv6 fragment: counted, not parsed */
+	NB_FRAME_ICMP6,	   /* ICMPv6 (neighbour discovery, echo): counted
+			    * as foreign; no control lcore answers it yet */
 	/* from here on: frames the control lcore handles (keep last) */
 	NB_FRAME_CONTROL, /* UDP to NB_CONTROL_UDP_PORT */
 	NB_FRAME_ARP,
-	NB_FRAME_ICMP,	/* IPv4 ICMP (echo is answered by control) */
-	NB_FRAME_ICMP6, /* ICMPv6 (neighbour discovery, echo) */
+	NB_FRAME_ICMP, /* IPv4 ICMP (echo is answered by control) */
 };
 
 struct nb_stamp {

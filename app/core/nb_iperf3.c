@@ -62,8 +62,7 @@ nb_iperf3_start(json_t *start, json_t *ts, const struct nb_result *r)
 	json_object_set_new(start, "connected", conn);
 	/* the peer's control port; in loopback the data destination */
 	json_object_set_new(start, "connecting_to",
-			    json_pack("{s:o,s:o}", "host", host(cfg),
-				      "port",
+			    json_pack("{s:o,s:o}", "host", host(cfg), "port",
 				      jint(is_peer(r) ? NB_CONTROL_UDP_PORT
 						      : NB_DEFAULT_DPORT)));
 	json_object_set_new(start, "cookie", json_string(r->cookie));
@@ -79,10 +78,10 @@ nb_iperf3_start(json_t *start, json_t *ts, const struct nb_result *r)
 	json_object_set_new(start, "target_bitrate", target_bitrate(r));
 	json_object_set_new(ts, "blocks", jint(cfg->packets));
 	/* iperf3's -S: the first stream's DSCP and ECN */
-	json_object_set_new(ts, "tos",
-			    jint((cfg->stack.nb_dscp ? cfg->stack.dscp[0] << 2
-						     : 0) |
-				 cfg->stack.ecn));
+	json_object_set_new(
+		ts, "tos",
+		jint((cfg->stack.nb_dscp ? cfg->stack.dscp[0] << 2 : 0) |
+		     cfg->stack.ecn));
 	json_object_set_new(ts, "target_bitrate", target_bitrate(r));
 }
 

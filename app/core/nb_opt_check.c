@@ -18,9 +18,7 @@
 static int
 given(const struct nb_config *cfg, const char *name)
 {
-	int i = nb_option_find(name, strlen(name));
-
-	return i >= 0 && (cfg->given[NB_OPT_WORD(i)] & NB_OPT_BIT(i)) != 0;
+	return nb_option_given(cfg, name);
 }
 
 /* What each mode is called in messages: "for X, not Y". */

@@ -187,3 +187,11 @@ nb_options_usage(FILE *f, const char *prog)
 		"    -- --tx-port 0 --rx-port 1 --rate 1G --size 64 --time 5\n",
 		prog);
 }
+
+int
+nb_option_given(const struct nb_config *cfg, const char *name)
+{
+	int i = nb_option_find(name, strlen(name));
+
+	return i >= 0 && (cfg->given[NB_OPT_WORD(i)] & NB_OPT_BIT(i)) != 0;
+}

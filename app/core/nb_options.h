@@ -89,6 +89,9 @@ void nb_options_usage(FILE *f, const char *prog);
 /* Index of a long option in nb_options[], or -1 (headings never match). */
 int nb_option_find(const char *name, size_t len);
 
+/* Whether the option name was given (command line or config file). */
+int nb_option_given(const struct nb_config *cfg, const char *name);
+
 /*
  * Apply one option of the table by index: the repeat check (a second value
  * for the same option is refused), then its parser.  The message written to

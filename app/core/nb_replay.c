@@ -108,6 +108,13 @@ nb_replay_stampable(uint8_t *f, uint32_t len, uint16_t *l4_off, char *why,
 		    NB_CONTROL_UDP_PORT);
 		return -1;
 	}
+	/* a receiver parses these as a tunnel, not for a stamp */
+	if (nb_get_be16(ip + ihl + NB_L4_OFF_DPORT) == NB_VXLAN_UDP_PORT) {
+		WHY("UDP port %u is VXLAN's: a receiver looks for the stamp "
+		    "in the inner frame",
+		    NB_VXLAN_UDP_PORT);
+		return -1;
+	}
 	nb_put_be16(ip + NB_IPV4_OFF_ID, 0); /* stream 0 */
 	nb_put_be16(ip + NB_IPV4_OFF_CSUM, 0);
 	nb_put_be16(ip + NB_IPV4_OFF_CSUM, nb_ipv4_hdr_csum(ip, ihl));

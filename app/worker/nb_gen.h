@@ -243,7 +243,10 @@ nb_gen_step(struct nb_txjob *j, const struct nb_run *run, uint64_t now,
 		else
 			nb_gen_build(j, pkts, n, ts, tcp, 0, NB_GEN_HDR_SMALL);
 	} else if (j->hdr_kind == NB_GEN_HDR_BIG) {
-		nb_gen_build(j, pkts, n, ts, tcp, 0, NB_GEN_HDR_BIG);
+		if (j->nb_pattern == 1)
+			nb_gen_build(j, pkts, n, ts, tcp, 1, NB_GEN_HDR_BIG);
+		else
+			nb_gen_build(j, pkts, n, ts, tcp, 0, NB_GEN_HDR_BIG);
 	} else {
 		nb_gen_build(j, pkts, n, ts, tcp, 0, NB_GEN_HDR_OUTER);
 	}

@@ -59,8 +59,9 @@ struct nb_tx_stream {
 };
 
 /* What building a frame takes beyond the stamp (nb_txjob.hdr_kind): a
- * 64-byte copy; a NB_TMPL_MAX_HDR copy (tunnels, IPv6 under QinQ); the
- * same and the outer UDP checksum (VXLAN over IPv6). */
+ * 64-byte copy (IPv4, tagged or QinQ, under up to two MPLS labels); a
+ * NB_TMPL_MAX_HDR copy (IPv6, GRE, VXLAN); the same and the outer UDP
+ * checksum (VXLAN over IPv6). */
 #define NB_GEN_HDR_SMALL 0
 #define NB_GEN_HDR_BIG	 1
 #define NB_GEN_HDR_OUTER 2

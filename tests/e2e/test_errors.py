@@ -66,6 +66,8 @@ class Errors(unittest.TestCase):
              "never a source"),
             (["--src-ip", "10.0.0.1", "--dst-ip", "2001:db8::1"],
              "one family"),
+            (["-6", "--src-ip", "198.18.0.1"], "one family"),
+            (["--qinq", "010,20", "--tpid", "010"], "--tpid"),
             (["--tunnel-dst", "10.0.0.1"], "need --encap"),
             (["--encap", "vxlan:1", "--tunnel-src", "10.0.0.1",
               "--tunnel-dst", "2001:db8::1"], "one family"),
@@ -89,7 +91,9 @@ class Errors(unittest.TestCase):
                 (["--peer", "02:00:00:00:00:01", "--dst-ip",
                   "2001:db8::1"], "peer mode carries plain IPv4"),
                 (["--peer", "02:00:00:00:00:01", "--vlan", "1.2"],
-                 "peer mode carries plain IPv4")]:
+                 "peer mode carries plain IPv4"),
+                (["--peer", "02:00:00:00:00:01", "--reflector", "--dst-ip",
+                  "2001:db8::1"], "--reflector carries plain IPv4")]:
             with self.subTest(args=args):
                 p = run(["--"] + args)
                 self.assertEqual(p.returncode, 2, p.stderr)

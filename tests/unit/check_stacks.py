@@ -91,11 +91,11 @@ def expect(case, s):
     return head / l4(case.get("proto", "udp"), s, size - hlen(head))
 
 
-def vxlan(family, vni):
+def vxlan(family, vni, tos=0):
     def outer(s):
-        o = (IP(src=TUN4[0], dst=TUN4[1], id=0, flags="DF", ttl=64)
+        o = (IP(src=TUN4[0], dst=TUN4[1], id=0, flags="DF", ttl=64, tos=tos)
              if family == 4 else
-             IPv6(src="2001:db8::1", dst="2001:db8::2", hlim=64))
+             IPv6(src="2001:db8::1", dst="2001:db8::2", hlim=64, tc=tos))
         # the outer source port is the tool's hash of the inner flow:
         # filled from its frame below (and checked to vary and to lie in
         # 49152..65535)
@@ -144,6 +144,21 @@ CASES = [
                                              proto=0x86dd)),
     dict(name="mpls1", opts=["--encap", "mpls:100"], size=64,
          outer=lambda s: MPLS(label=100, s=1, ttl=64)),
+    # DSCP and ECN copied to the outer header; MPLS's TC the class selector
+    dict(name="vxlan4-dscp", opts=["--encap", "vxlan:7", "--dscp", "46,10",
+                                   "--ecn", "1"], size=128,
+         tos=lambda s: (46 if s == 0 else 10) << 2 | 1,
+         outer=lambda s: vxlan(4, 7, (46 if s == 0 else 10) << 2 | 1)(s)),
+    dict(name="gre6-dscp", opts=["--encap", "gre", "--tunnel-src",
+                                 "2001:db8::1", "--tunnel-dst", "2001:db8::2",
+                                 "--dscp", "34"], size=128,
+         tos=lambda s: 34 << 2,
+         outer=lambda s: IPv6(src="2001:db8::1", dst="2001:db8::2", hlim=64,
+                              tc=34 << 2) / GRE(proto=0x0800)),
+    dict(name="mpls-dscp", opts=["--encap", "mpls:5/6", "--dscp", "46"],
+         size=72, tos=lambda s: 46 << 2,
+         outer=lambda s: MPLS(label=5, s=0, ttl=64, cos=5) /
+         MPLS(label=6, s=1, ttl=64, cos=5)),
     dict(name="mpls3-vlan",
          opts=["--vlan", "9", "--encap", "mpls:16/1048575/3"], size=96,
          tags=[Dot1Q(vlan=9)],
@@ -201,6 +216,16 @@ def build_cases():
                        not all(49152 <= p <= 65535 for p in sports)):
             fail("%s: outer UDP source ports %s" % (c["name"], sports))
     return ours
+
+
+def default_sizes():
+    """Without --size the default 64 B grows to what the stack needs."""
+    for opts, want in ((["-6"], 80), (["--encap", "vxlan:1"], 110),
+                       (["--qinq", "1,2"], 68), ([], 64)):
+        got = nb("build", "0", "0", *(BASE + opts))
+        if len(bytes.fromhex(got[0])) + 4 != want:
+            fail("%s without --size: %d B, wanted %d" %
+                 (opts, len(got[0]) // 2 + 4, want))
 
 
 def tshark_check(ours, tmp):
@@ -343,6 +368,7 @@ def main():
         print("tshark is missing: skipped")
         return 77
     ours = build_cases()
+    default_sizes()
     parse_ours(ours)
     with tempfile.TemporaryDirectory() as tmp:
         tshark_check(ours, tmp)

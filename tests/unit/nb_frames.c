@@ -20,8 +20,8 @@
 #include "nb_stack.h"
 
 static const char *const kinds[] = {
-	"foreign", "data", "warmup", "probe", "fragment",
-	"control", "arp",  "icmp",   "icmp6",
+	"foreign", "data",    "warmup", "probe", "fragment",
+	"icmp6",   "control", "arp",	"icmp",
 };
 
 static int

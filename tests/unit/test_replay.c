@@ -143,6 +143,16 @@ test_not_stampable(void **state)
 			 -1);
 	assert_string_equal(why, "UDP port 7201 is dpdk-nbench's control port");
 	assert_memory_equal(f, copy, len);
+	/* to VXLAN's port: a receiver would look for the stamp inside the
+	 * tunnel, and count the frame foreign */
+	len = build(f, NB_IPPROTO_UDP, 0, 128);
+	nb_put_be16(f + NB_ETH_HLEN + NB_IPV4_HLEN + NB_L4_OFF_DPORT,
+		    NB_VXLAN_UDP_PORT);
+	memcpy(copy, f, len);
+	assert_int_equal(nb_replay_stampable(f, len, &l4, why, sizeof(why)),
+			 -1);
+	assert_non_null(strstr(why, "UDP port 4789 is VXLAN's"));
+	assert_memory_equal(f, copy, len);
 	assert_int_equal(nb_replay_stampable(f, 40, &l4, why, sizeof(why)), -1);
 	assert_string_equal(why, "40 bytes: too short for a stamp");
 }
