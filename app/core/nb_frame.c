@@ -264,6 +264,9 @@ flow_ok(const struct nb_flow *f, uint32_t size)
 	if ((f->proto != NB_IPPROTO_UDP && f->proto != NB_IPPROTO_TCP) ||
 	    f->vlan_id > 4094 || f->outer_vid > 4094 ||
 	    (f->outer_vid && !f->vlan_id) || f->pcp > 7 || size > 9000 ||
+	    (f->outer_tpid && f->outer_tpid != NB_ETHERTYPE_QINQ &&
+	     f->outer_tpid != NB_ETHERTYPE_Q9100 &&
+	     f->outer_tpid != NB_ETHERTYPE_VLAN) ||
 	    size < nb_flow_min_size(f) || tun->kind > NB_ENCAP_MPLS)
 		return 0;
 	if (tun->kind == NB_ENCAP_MPLS &&

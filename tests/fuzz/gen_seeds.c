@@ -642,6 +642,129 @@ flow_desc(uint8_t *d, const struct nb_flow *f, uint16_t size, uint8_t magic)
 	return (size_t)(p - d);
 }
 
+/* fuzz_frame's stack tail after a flow_desc (see fuzz_stack there). */
+static size_t
+stack_desc(uint8_t *d, const struct nb_flow *f)
+{
+	const struct nb_tunnel *t = &f->tun;
+	uint8_t *p = d;
+	int i;
+
+	*p++ = (uint8_t)((f->family == 6 ? 1 : 0) | (f->outer_vid ? 2 : 0) |
+			 (t->kind << 2) | (t->has_key << 4) |
+			 (t->src.family == 6 ? 32 : 0));
+	memcpy(p, f->src_ip6, 16);
+	memcpy(p + 16, f->dst_ip6, 16);
+	p += 32;
+	if (f->outer_vid) {
+		nb_put_be16(p, f->outer_vid);
+		nb_put_be16(p + 2, f->outer_tpid);
+		p += 4;
+	}
+	*p++ = f->pcp;
+	*p++ = f->tos;
+	*p++ = t->nb_labels;
+	*p++ = t->ttl;
+	nb_put_be32(p, t->id);
+	p += 4;
+	for (i = 0; i < NB_MAX_LABELS; i++, p += 4)
+		nb_put_be32(p, t->labels[i]);
+	memcpy(p, t->src.a, 16);
+	memcpy(p + 16, t->dst.a, 16);
+	p += 32;
+	nb_put_be16(p, t->src_port);
+	return (size_t)(p + 2 - d);
+}
+
+/* Frames of each header stack (parse mode) and their descriptions
+ * (build mode). */
+static void
+stack_seeds(void)
+{
+	static const uint8_t a6[16] = {0x20, 0x01, 0x0d, 0xb8, [15] = 1};
+	static const uint8_t b6[16] = {0x20, 0x01, 0x0d, 0xb8, [15] = 2};
+	static uint8_t f[2048];
+	uint8_t pre[3] = {0, 0, 0}, d[256];
+	struct nb_flow fl;
+	struct nb_tmpl t;
+	char name[64];
+	size_t k;
+	int i, n;
+
+	for (i = 0; i < 7; i++) {
+		flow_default(&fl, i & 1 ? NB_IPPROTO_TCP : NB_IPPROTO_UDP, 0);
+		memcpy(fl.src_ip6, a6, 16);
+		memcpy(fl.dst_ip6, b6, 16);
+		fl.tun.src.family = fl.tun.dst.family = 4;
+		nb_put_be32(fl.tun.src.a, NB_DEFAULT_SRC_IP);
+		nb_put_be32(fl.tun.dst.a, NB_DEFAULT_DST_IP);
+		fl.tun.src_port = 50000;
+		fl.tos = (uint8_t)(46 << 2 | 1);
+		switch (i) {
+		case 0: /* IPv6 */
+			fl.family = 6;
+			break;
+		case 1: /* QinQ, PCP 5 */
+			fl.vlan_id = 100;
+			fl.outer_vid = 200;
+			fl.outer_tpid = NB_ETHERTYPE_QINQ;
+			fl.pcp = 5;
+			break;
+		case 2: /* VXLAN over IPv4 */
+			fl.tun.kind = NB_ENCAP_VXLAN;
+			fl.tun.id = 5000;
+			break;
+		case 3: /* IPv6 in VXLAN over IPv6 */
+			fl.family = 6;
+			fl.tun.kind = NB_ENCAP_VXLAN;
+			fl.tun.id = 1;
+			fl.tun.src.family = fl.tun.dst.family = 6;
+			memcpy(fl.tun.src.a, b6, 16);
+			memcpy(fl.tun.dst.a, a6, 16);
+			break;
+		case 4: /* GRE with a key */
+			fl.tun.kind = NB_ENCAP_GRE;
+			fl.tun.has_key = 1;
+			fl.tun.id = 77;
+			break;
+		case 5: /* three MPLS labels under a 0x9100 QinQ */
+			fl.vlan_id = 7;
+			fl.outer_vid = 8;
+			fl.outer_tpid = NB_ETHERTYPE_Q9100;
+			fl.tun.kind = NB_ENCAP_MPLS;
+			fl.tun.nb_labels = 3;
+			fl.tun.labels[0] = 16;
+			fl.tun.labels[1] = 1048575;
+			fl.tun.labels[2] = 3;
+			break;
+		default: /* IPv6 over GRE over IPv6 */
+			fl.family = 6;
+			fl.tun.kind = NB_ENCAP_GRE;
+			fl.tun.src.family = fl.tun.dst.family = 6;
+			memcpy(fl.tun.src.a, b6, 16);
+			memcpy(fl.tun.dst.a, a6, 16);
+			break;
+		}
+		n = nb_frame_build(f, sizeof(f), &fl, 192, NB_MAGIC_DATA, &t);
+		if (n < 0) {
+			fprintf(stderr, "nb_frame_build(stack %d) failed\n", i);
+			exit(1);
+		}
+		if (i & 1)
+			nb_stamp_tcp(f, &t, 77, 123456789);
+		else
+			nb_stamp_udp(f, &t, 77, 123456789);
+		if (t.csum2_off)
+			nb_stamp_outer(f, &t, 77, 123456789, !(i & 1));
+		snprintf(name, sizeof(name), "stack-%d", i);
+		put_sel("frame", name, pre, 3, f, (size_t)n);
+		k = flow_desc(d, &fl, 192, 0);
+		k += stack_desc(d + k, &fl);
+		snprintf(name, sizeof(name), "build-stack-%d", i);
+		put("frame", name, d, k);
+	}
+}
+
 static void
 frame_seeds(void)
 {
@@ -697,6 +820,7 @@ frame_seeds(void)
 	put_sel("frame", "arp", pre, 3, f, (size_t)n);
 	n = icmp_frame(f, 8, 0, NB_DEFAULT_DST_IP, 56);
 	put_sel("frame", "icmp", pre, 3, f, (size_t)n);
+	stack_seeds();
 }
 
 static void
