@@ -185,9 +185,7 @@ nb_gen_build(struct nb_txjob *j, struct rte_mbuf **pkts, uint32_t n,
 		/* a PMD may have pushed a header into the headroom (virtio) */
 		m->data_off = RTE_PKTMBUF_HEADROOM;
 		d = rte_pktmbuf_mtod(m, uint8_t *);
-		rte_memcpy(d, t->hdr,
-			   hdr == NB_GEN_HDR_SMALL ? NB_TMPL_SMALL_HDR
-						   : NB_TMPL_MAX_HDR);
+		rte_memcpy(d, t->hdr, NB_GEN_HDR_COPY(hdr));
 		m->data_len = t->wire_len;
 		m->pkt_len = t->wire_len;
 		/* 0 and 0 unless the NIC fills the checksum: stored always,
@@ -242,11 +240,13 @@ nb_gen_step(struct nb_txjob *j, const struct nb_run *run, uint64_t now,
 			nb_gen_build(j, pkts, n, ts, tcp, 1, NB_GEN_HDR_SMALL);
 		else
 			nb_gen_build(j, pkts, n, ts, tcp, 0, NB_GEN_HDR_SMALL);
-	} else if (j->hdr_kind == NB_GEN_HDR_BIG) {
+	} else if (j->hdr_kind == NB_GEN_HDR_MID) {
 		if (j->nb_pattern == 1)
-			nb_gen_build(j, pkts, n, ts, tcp, 1, NB_GEN_HDR_BIG);
+			nb_gen_build(j, pkts, n, ts, tcp, 1, NB_GEN_HDR_MID);
 		else
-			nb_gen_build(j, pkts, n, ts, tcp, 0, NB_GEN_HDR_BIG);
+			nb_gen_build(j, pkts, n, ts, tcp, 0, NB_GEN_HDR_MID);
+	} else if (j->hdr_kind == NB_GEN_HDR_BIG) {
+		nb_gen_build(j, pkts, n, ts, tcp, 0, NB_GEN_HDR_BIG);
 	} else {
 		nb_gen_build(j, pkts, n, ts, tcp, 0, NB_GEN_HDR_OUTER);
 	}

@@ -74,6 +74,18 @@ stream_flow(struct nb_flow *f, const struct nb_config *cfg,
 		      cfg->have_dst_mac ? cfg->dst_mac : rx->mac, s);
 }
 
+/* The copy (and the outer checksum) a template needs (NB_GEN_HDR_*). */
+static uint8_t
+hdr_kind(const struct nb_tmpl *t)
+{
+	if (t->csum2_off)
+		return NB_GEN_HDR_OUTER;
+	if (t->copy_len > NB_TMPL_MID_HDR)
+		return NB_GEN_HDR_BIG;
+	return t->copy_len > NB_TMPL_SMALL_HDR ? NB_GEN_HDR_MID
+					       : NB_GEN_HDR_SMALL;
+}
+
 /* hw_csum: the TX port fills the L4 checksums (nb_offload_tx_l4) */
 static int
 build_templates(struct nb_txjob *j, const struct nb_config *cfg,
@@ -105,11 +117,7 @@ build_templates(struct nb_txjob *j, const struct nb_config *cfg,
 				nb_tmpl_mbuf_csum(d);
 			}
 			/* one stack for all: the largest decides */
-			if (d->copy_len > NB_TMPL_SMALL_HDR &&
-			    j->hdr_kind < NB_GEN_HDR_BIG)
-				j->hdr_kind = NB_GEN_HDR_BIG;
-			if (d->csum2_off)
-				j->hdr_kind = NB_GEN_HDR_OUTER;
+			j->hdr_kind = RTE_MAX(j->hdr_kind, hdr_kind(d));
 		}
 	}
 	return 0;

@@ -59,12 +59,19 @@ struct nb_tx_stream {
 };
 
 /* What building a frame takes beyond the stamp (nb_txjob.hdr_kind): a
- * 64-byte copy (IPv4, tagged or QinQ, under up to two MPLS labels); a
- * NB_TMPL_MAX_HDR copy (IPv6, GRE, VXLAN); the same and the outer UDP
- * checksum (VXLAN over IPv6). */
+ * 64-byte copy (IPv4, tagged or QinQ, under up to two MPLS labels); 128
+ * bytes (IPv6, GRE, VXLAN over IPv4); NB_TMPL_MAX_HDR (VXLAN over IPv6);
+ * the same and the outer UDP checksum (VXLAN over IPv6). */
 #define NB_GEN_HDR_SMALL 0
-#define NB_GEN_HDR_BIG	 1
-#define NB_GEN_HDR_OUTER 2
+#define NB_GEN_HDR_MID	 1
+#define NB_GEN_HDR_BIG	 2
+#define NB_GEN_HDR_OUTER 3
+
+/* The template bytes each kind copies. */
+#define NB_GEN_HDR_COPY(k)                                                     \
+	((k) == NB_GEN_HDR_SMALL ? NB_TMPL_SMALL_HDR                           \
+	 : (k) == NB_GEN_HDR_MID ? NB_TMPL_MID_HDR                             \
+				 : NB_TMPL_MAX_HDR)
 
 struct nb_txjob {
 	/* set at setup, read in the loop */
