@@ -26,6 +26,7 @@
 """
 import base64
 import fcntl
+import functools
 import itertools
 import json
 import os
@@ -537,6 +538,37 @@ class E2ECase(unittest.TestCase):
 
     def tearDown(self):
         shutil.rmtree(self.tmpdir, ignore_errors=True)
+
+    def veth_namespace(self, tag, pairs=(("pa", "pb"),), bridge=None):
+        """A network namespace of this test (removed at its end) with veth
+        pairs, up, IPv6 off on each end (no frames of the kernel's own on
+        the wire: DAD, router solicitations); with bridge, a Linux bridge
+        of that name takes the second end of every pair.  Skips the test
+        unless root.  Sets self.ns and self.wrap (what runs a command in
+        it)."""
+        if os.geteuid() != 0:
+            self.skipTest("needs root for network namespaces")
+        self.ns = "%s%d" % (tag, os.getpid() % 100000)
+        ip = ["ip", "-n", self.ns]
+        self.wrap = ["ip", "netns", "exec", self.ns]
+        run = functools.partial(subprocess.run, check=True,
+                                capture_output=True, text=True)
+        run(["ip", "netns", "add", self.ns])
+        self.addCleanup(subprocess.run, ["ip", "netns", "del", self.ns],
+                        capture_output=True)
+        devs = [d for pair in pairs for d in pair]
+        if bridge:
+            run(ip + ["link", "add", bridge, "type", "bridge"])
+            devs.append(bridge)
+        for a, b in pairs:
+            run(ip + ["link", "add", a, "type", "veth", "peer", "name", b])
+            if bridge:
+                run(ip + ["link", "set", b, "master", bridge])
+        for d in devs:
+            run(self.wrap + ["sysctl", "-qw",
+                             "net.ipv6.conf.%s.disable_ipv6=1" % d])
+            run(ip + ["link", "set", d, "up"])
+        return self.wrap
 
     def assertOk(self, run, code=0):
         if run.rc != code:

@@ -85,19 +85,7 @@ class PortSettings(nbe2e.E2ECase):
 
     def setUp(self):
         super().setUp()
-        if os.geteuid() != 0:
-            self.skipTest("needs root for network namespaces")
-        self.ns = "nps%d" % (os.getpid() % 100000)
-        sh("ip", "netns", "add", self.ns)
-        self.addCleanup(subprocess.run, ["ip", "netns", "del", self.ns],
-                        capture_output=True)
-        sh("ip", "-n", self.ns, "link", "add", "pa", "type", "veth", "peer",
-           "name", "pb")
-        for d in ("pa", "pb"):
-            sh("ip", "netns", "exec", self.ns, "sysctl", "-qw",
-               "net.ipv6.conf.%s.disable_ipv6=1" % d)
-            sh("ip", "-n", self.ns, "link", "set", d, "up")
-        self.wrap = ["ip", "netns", "exec", self.ns]
+        self.veth_namespace("nps")
         self.eal = self.nb.eal(["--vdev", "net_af_packet0,iface=pa",
                                 "--vdev", "net_af_packet1,iface=pb"],
                                workers=1)

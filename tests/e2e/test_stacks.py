@@ -63,20 +63,7 @@ class StacksOnTheWire(nbe2e.E2ECase):
 
     def setUp(self):
         super().setUp()
-        if os.geteuid() != 0:
-            self.skipTest("needs root for network namespaces")
-        self.ns = "nst%d" % (os.getpid() % 100000)
-        sh("ip", "netns", "add", self.ns)
-        self.addCleanup(subprocess.run, ["ip", "netns", "del", self.ns],
-                        capture_output=True)
-        sh("ip", "-n", self.ns, "link", "add", "pa", "type", "veth", "peer",
-           "name", "pb")
-        for d in ("pa", "pb"):
-            # no frames of the kernel's own on the wire (IPv6 DAD, RS)
-            sh("ip", "netns", "exec", self.ns, "sysctl", "-qw",
-               "net.ipv6.conf.%s.disable_ipv6=1" % d)
-            sh("ip", "-n", self.ns, "link", "set", d, "up")
-        self.wrap = ["ip", "netns", "exec", self.ns]
+        self.veth_namespace("nst")
         self.eal = self.nb.eal(["--vdev", "net_af_packet0,iface=pa",
                                 "--vdev", "net_af_packet1,iface=pb"],
                                workers=1)
@@ -158,7 +145,6 @@ class StacksOnTheWire(nbe2e.E2ECase):
                             value * (N // len(value))))
 
 
-@unittest.skipIf(os.geteuid() != 0, "needs root for network namespaces")
 class ClassesThroughABridge(nbe2e.E2ECase):
     """A Linux bridge as the DUT, its egress port a 100 Mbit/s HTB
     bottleneck that guarantees DSCP 46 90 Mbit/s and everything else 10
@@ -172,20 +158,8 @@ class ClassesThroughABridge(nbe2e.E2ECase):
 
     def setUp(self):
         super().setUp()
-        self.ns = "nsc%d" % (os.getpid() % 100000)
-        sh("ip", "netns", "add", self.ns)
-        self.addCleanup(subprocess.run, ["ip", "netns", "del", self.ns],
-                        capture_output=True)
-        ip = ["ip", "-n", self.ns]
-        ex = ["ip", "netns", "exec", self.ns]
-        sh(*ip, "link", "add", "br0", "type", "bridge")
-        for i in (0, 1):
-            sh(*ip, "link", "add", "a%d" % i, "type", "veth", "peer", "name",
-               "b%d" % i)
-            sh(*ip, "link", "set", "b%d" % i, "master", "br0")
-        for d in ("a0", "a1", "b0", "b1", "br0"):
-            sh(*ex, "sysctl", "-qw", "net.ipv6.conf.%s.disable_ipv6=1" % d)
-            sh(*ip, "link", "set", d, "up")
+        ex = self.veth_namespace("nsc", (("a0", "b0"), ("a1", "b1")),
+                                 bridge="br0")
         tc = ex + ["tc"]
         # the test's UDP frames go to 1:10 (DSCP 46) or 1:20; anything
         # else (the kernel's IGMP report when the tool's port comes up)
@@ -209,7 +183,6 @@ class ClassesThroughABridge(nbe2e.E2ECase):
         sh(*tc, "filter", "add", "dev", "b1", "parent", "1:", "protocol",
            "ip", "prio", "2", "u32", "match", "ip", "protocol", "17", "0xff",
            "flowid", "1:20")
-        self.wrap = ex
         self.eal = self.nb.eal(["--vdev", "net_af_packet0,iface=a0",
                                 "--vdev", "net_af_packet1,iface=a1"],
                                workers=1)
