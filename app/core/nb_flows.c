@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include <errno.h>
+#include <stdio.h>
+
+#include "nb_flows.h"
+
+static const char *const field_names[NB_FF_N] = {
+	"source port",	       "destination port", "source address",
+	"destination address", "source MAC",	   "destination MAC",
+};
+
+static const uint64_t field_max[NB_FF_N] = {
+	0xffff,
+	0xffff,
+	0xffffffffu,
+	0xffffffffu,
+	0xffffffffffffull,
+	0xffffffffffffull,
+};
+
+uint64_t
+nb_flows_space(const struct nb_flows_spec *s)
+{
+	uint64_t p = 1;
+	int i;
+
+	for (i = 0; i < NB_FF_N; i++) {
+		uint64_t w = s->r[i].hi - s->r[i].lo + 1;
+
+		if (s->r[i].hi < s->r[i].lo)
+			return 0;
+		if (w != 0 && p > UINT64_MAX / w)
+			return UINT64_MAX;
+		p *= w;
+	}
+	return p;
+}
+
+/* The two ranges share a value. */
+static int
+overlap(const struct nb_range *a, const struct nb_range *b)
+{
+	return a->lo <= b->hi && b->lo <= a->hi;
+}
+
+int
+nb_flows_check(const struct nb_flows_spec *s, char *err, size_t errlen)
+{
+	uint64_t space;
+	int i;
+
+	for (i = 0; i < NB_FF_N; i++) {
+		if (s->r[i].lo > s->r[i].hi) {
+			snprintf(err, errlen,
+				 "the %s range is empty (its first value is "
+				 "above its last)",
+				 field_names[i]);
+			return -EINVAL;
+		}
+		if (s->r[i].hi > field_max[i]) {
+			snprintf(err, errlen, "the %s range goes past %llu",
+				 field_names[i],
+				 (unsigned long long)field_max[i]);
+			return -EINVAL;
+		}
+	}
+	for (i = NB_FF_SIP; i <= NB_FF_SMAC; i += 2) {
+		if (s->r[i].lo == s->r[i].hi &&
+		    s->r[i + 1].lo == s->r[i + 1].hi)
+			continue; /* fixed values: the tool's defaults differ */
+		if (overlap(&s->r[i], &s->r[i + 1])) {
+			snprintf(err, errlen,
+				 "the %s and %s ranges overlap: a flow could "
+				 "go from an address to itself",
+				 field_names[i], field_names[i + 1]);
+			return -EINVAL;
+		}
+	}
+	if (s->n > NB_MAX_FLOWS) {
+		snprintf(err, errlen, "--flows %u: at most %u", s->n,
+			 NB_MAX_FLOWS);
+		return -EINVAL;
+	}
+	space = nb_flows_space(s);
+	if (s->n > space) {
+		snprintf(err, errlen,
+			 "--flows %u: the ranges give only %llu distinct "
+			 "flows; widen a port or address range",
+			 s->n, (unsigned long long)space);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A 64-bit mix (splitmix64's finaliser). */
+static uint64_t
+mix(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+uint64_t
+nb_flows_permute(uint64_t x, uint64_t space, uint64_t seed)
+{
+	unsigned int bits = 2, half, r;
+	uint64_t mask;
+
+	if (space <= 1)
+		return 0;
+	while (bits < 62 && (UINT64_C(1) << bits) < space)
+		bits += 2;
+	half = bits / 2;
+	mask = (UINT64_C(1) << half) - 1;
+	do {
+		uint64_t l = x >> half, rt = x & mask;
+
+		for (r = 0; r < 4; r++) {
+			uint64_t t = l ^ (mix(rt ^ mix(seed + r)) & mask);
+
+			l = rt;
+			rt = t;
+		}
+		x = (l << half) | rt;
+	} while (x >= space); /* cycle walking: back inside [0, space) */
+	return x;
+}
+
+void
+nb_flows_fields(const struct nb_flows_spec *s, uint32_t f,
+		uint64_t out[NB_FF_N])
+{
+	uint64_t x = f;
+	int i;
+
+	if (s->shuffled)
+		x = nb_flows_permute(x, nb_flows_space(s), s->seed);
+	for (i = 0; i < NB_FF_N; i++) {
+		uint64_t w = s->r[i].hi - s->r[i].lo + 1;
+
+		out[i] = s->r[i].lo + (w ? x % w : x);
+		x = w ? x / w : 0;
+	}
+}

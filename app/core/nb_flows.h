@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * --flows: many distinct 5-tuples (and MACs) in a test, each flow's fields
+ * drawn from ranges, in order or pseudorandomly (RFC 4814, 4.5: a
+ * repeatable seed).  Pure: which values flow f has, whether the ranges
+ * can give n distinct flows, and the bijection that shuffles them.
+ *
+ * Flow f's fields are the digits of a mixed-radix number over the fields
+ * that vary (source port fastest, then destination port, source address,
+ * destination address, source MAC, destination MAC), each digit an offset
+ * into its range.  In order, that number is f; shuffled, it is a keyed
+ * permutation of f over the product of the ranges' sizes, so that n flows
+ * are always n distinct tuples and the same seed gives the same flows.
+ */
+#ifndef NB_FLOWS_H
+#define NB_FLOWS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define NB_MAX_FLOWS (1u << 20)
+
+/* RFC 4814, 4.5: pseudorandom ports from outside the well-known range */
+#define NB_FLOW_PORT_LO 1024
+#define NB_FLOW_PORT_HI 65535
+
+enum nb_flow_field {
+	NB_FF_SPORT = 0,
+	NB_FF_DPORT,
+	NB_FF_SIP, /* IPv4 address, or an IPv6 one's low 32 bits */
+	NB_FF_DIP,
+	NB_FF_SMAC, /* 48 bits */
+	NB_FF_DMAC,
+	NB_FF_N,
+};
+
+/* An inclusive range; lo == hi: the field does not vary. */
+struct nb_range {
+	uint64_t lo, hi;
+};
+
+struct nb_flows_spec {
+	uint32_t n;    /* flows; 0 or 1: one per stream (no --flows) */
+	int shuffled;  /* RFC 4814's pseudorandom order */
+	uint64_t seed; /* of the shuffle */
+	struct nb_range r[NB_FF_N];
+};
+
+/* How many distinct tuples the ranges give (saturating at UINT64_MAX). */
+uint64_t nb_flows_space(const struct nb_flows_spec *s);
+
+/*
+ * The spec's ranges make sense and give at least n distinct flows: each
+ * range non-empty (lo <= hi), within its field (ports 16 bits, addresses
+ * 32, MACs 48), a source range not overlapping its destination range
+ * (a flow would go to itself).  0, or -EINVAL with the reason.
+ */
+int nb_flows_check(const struct nb_flows_spec *s, char *err, size_t errlen);
+
+/* The fields of flow f (0 <= f < n), each within its range. */
+void nb_flows_fields(const struct nb_flows_spec *s, uint32_t f,
+		     uint64_t out[NB_FF_N]);
+
+/*
+ * A keyed permutation of [0, space): a balanced Feistel network on the
+ * smallest even number of bits that holds space, walked until the value
+ * falls inside (cycle walking).  space >= 1, at most 2^62.
+ */
+uint64_t nb_flows_permute(uint64_t x, uint64_t space, uint64_t seed);
+
+#endif /* NB_FLOWS_H */
