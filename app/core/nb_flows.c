@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "nb_flows.h"
+#include <string.h>
 
 static const char *const field_names[NB_FF_N] = {
 	"source port",	       "destination port", "source address",
@@ -142,4 +143,54 @@ nb_flows_fields(const struct nb_flows_spec *s, uint32_t f,
 		out[i] = s->r[i].lo + (w ? x % w : x);
 		x = w ? x / w : 0;
 	}
+}
+
+/* The one's-complement sum of the n big-endian 16-bit words at p. */
+static uint32_t
+words(const uint8_t *p, unsigned int n)
+{
+	uint32_t s = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		s += nb_get_be16(p + 2 * i);
+	return s;
+}
+
+/* a - b in one's complement, folded to 16 bits. */
+static uint16_t
+ones_diff(uint32_t a, uint32_t b)
+{
+	uint32_t s = a + (0xffff - (b & 0xffff)) + (0xffff - (b >> 16));
+
+	s = (s & 0xffff) + (s >> 16);
+	s = (s & 0xffff) + (s >> 16);
+	return (uint16_t)s;
+}
+
+void
+nb_flow_rec_make(struct nb_flow_rec *r, const struct nb_tmpl *t,
+		 const uint64_t v[NB_FF_N])
+{
+	const uint8_t *ip = t->hdr + t->l3_off, *l4 = t->hdr + t->l4_off;
+	int v6 = (ip[0] >> 4) == 6;
+	const uint8_t *sa = ip + (v6 ? 8 + 12 : NB_IPV4_OFF_SRC);
+	const uint8_t *da = ip + (v6 ? 24 + 12 : NB_IPV4_OFF_DST);
+	uint32_t old_a = words(sa, 2) + words(da, 2), new_a;
+	uint32_t old_p = words(l4, 2);
+	int i;
+
+	memset(r, 0, sizeof(*r));
+	for (i = 0; i < 6; i++) {
+		r->smac[i] = (uint8_t)(v[NB_FF_SMAC] >> (40 - 8 * i));
+		r->dmac[i] = (uint8_t)(v[NB_FF_DMAC] >> (40 - 8 * i));
+	}
+	r->sip = (uint32_t)v[NB_FF_SIP];
+	r->dip = (uint32_t)v[NB_FF_DIP];
+	r->sport = (uint16_t)v[NB_FF_SPORT];
+	r->dport = (uint16_t)v[NB_FF_DPORT];
+	new_a = (r->sip >> 16) + (r->sip & 0xffff) + (r->dip >> 16) +
+		(r->dip & 0xffff);
+	r->ip_delta = v6 ? 0 : ones_diff(new_a, old_a);
+	r->l4_delta = ones_diff(new_a + r->sport + r->dport, old_a + old_p);
 }

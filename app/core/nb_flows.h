@@ -17,6 +17,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+#include "nb_frame.h"
 
 #define NB_MAX_FLOWS (1u << 20)
 
@@ -67,5 +70,52 @@ void nb_flows_fields(const struct nb_flows_spec *s, uint32_t f,
  * falls inside (cycle walking).  space >= 1, at most 2^62.
  */
 uint64_t nb_flows_permute(uint64_t x, uint64_t space, uint64_t seed);
+
+/*
+ * What the generator writes over a stream's template to make a frame of
+ * one of its flows: the fields (all of them, varying or not: the same
+ * stores every frame) and what they change in the checksums, as
+ * one's-complement addends: ip_delta to the IPv4 header's sum (0 over
+ * IPv6), l4_delta to the L4 checksum's (its pseudo-header and ports).
+ * Software checksums only (a NIC-filled one would need the pseudo-header
+ * changed instead).
+ */
+struct nb_flow_rec {
+	uint8_t dmac[6], smac[6];
+	uint32_t sip, dip; /* IPv4, or the last 4 bytes of the IPv6 ones */
+	uint16_t sport, dport;
+	uint16_t ip_delta, l4_delta;
+};
+
+/* The record of fields v for frames of template t (nb_flows_fields). */
+void nb_flow_rec_make(struct nb_flow_rec *r, const struct nb_tmpl *t,
+		      const uint64_t v[NB_FF_N]);
+
+/* Write r over a frame copied from t (v6: t's IP header is IPv6), fixing
+ * the IPv4 header checksum; the caller stamps with nb_stamp_at_x(...,
+ * r->l4_delta). */
+static inline void
+nb_flow_rec_write(uint8_t *frame, const struct nb_tmpl *t,
+		  const struct nb_flow_rec *r, const int v6)
+{
+	uint8_t *ip = frame + t->l3_off, *l4 = frame + t->l4_off;
+
+	memcpy(frame, r->dmac, 6);
+	memcpy(frame + 6, r->smac, 6);
+	if (v6) {
+		nb_put_be32(ip + 8 + 12, r->sip);
+		nb_put_be32(ip + 24 + 12, r->dip);
+	} else {
+		uint32_t sum = (uint16_t)~nb_get_be16(ip + NB_IPV4_OFF_CSUM);
+
+		nb_put_be32(ip + NB_IPV4_OFF_SRC, r->sip);
+		nb_put_be32(ip + NB_IPV4_OFF_DST, r->dip);
+		sum += r->ip_delta;
+		sum = (sum & 0xffff) + (sum >> 16);
+		nb_put_be16(ip + NB_IPV4_OFF_CSUM, (uint16_t)~sum);
+	}
+	nb_put_be16(l4 + NB_L4_OFF_SPORT, r->sport);
+	nb_put_be16(l4 + NB_L4_OFF_DPORT, r->dport);
+}
 
 #endif /* NB_FLOWS_H */

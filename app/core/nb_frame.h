@@ -443,14 +443,16 @@ nb_sum48(uint64_t v)
 	       (uint32_t)(v & 0xffff);
 }
 
-/* Checksum after adding the six stamp words to a template's checksum. */
+/* Checksum after adding the six stamp words (and extra, a one's-complement
+ * addend: a flow's fields, nb_flows.h) to a template's checksum. */
 static inline uint16_t
-nb_stamp_csum(uint16_t csum0, uint64_t seq, uint64_t ts, int udp)
+nb_stamp_csum_x(uint16_t csum0, uint64_t seq, uint64_t ts, int udp,
+		uint32_t extra)
 {
 	uint32_t sum = (uint16_t)~csum0;
 	uint16_t c;
 
-	sum += nb_sum48(seq) + nb_sum48(ts);
+	sum += nb_sum48(seq) + nb_sum48(ts) + extra;
 	sum = (sum & 0xffff) + (sum >> 16);
 	sum = (sum & 0xffff) + (sum >> 16);
 	c = (uint16_t)~sum;
@@ -460,6 +462,13 @@ nb_stamp_csum(uint16_t csum0, uint64_t seq, uint64_t ts, int udp)
 	return c;
 }
 
+/* Checksum after adding the six stamp words to a template's checksum. */
+static inline uint16_t
+nb_stamp_csum(uint16_t csum0, uint64_t seq, uint64_t ts, int udp)
+{
+	return nb_stamp_csum_x(csum0, seq, ts, udp, 0);
+}
+
 /*
  * Write seq and tstamp into a frame copied from t, as the 32- and 16-bit
  * halves at the given L4 offsets (UDP: both halves of a 48-bit big-endian
@@ -467,8 +476,8 @@ nb_stamp_csum(uint16_t csum0, uint64_t seq, uint64_t ts, int udp)
  * call, so each caller compiles to straight-line stores.
  */
 static inline void
-nb_stamp_at(uint8_t *frame, const struct nb_tmpl *t, uint64_t seq, uint64_t ts,
-	    int udp)
+nb_stamp_at_x(uint8_t *frame, const struct nb_tmpl *t, uint64_t seq,
+	      uint64_t ts, int udp, uint32_t extra)
 {
 	uint8_t *l4 = frame + t->l4_off;
 
@@ -482,9 +491,17 @@ nb_stamp_at(uint8_t *frame, const struct nb_tmpl *t, uint64_t seq, uint64_t ts,
 		nb_put_be16(l4 + NB_TCP_OFF_URG, (uint16_t)(ts >> 32));
 	}
 	nb_put_be16(l4 + (udp ? NB_UDP_OFF_CSUM : NB_TCP_OFF_CSUM),
-		    (uint16_t)((nb_stamp_csum(t->csum0, seq, ts, udp) &
+		    (uint16_t)((nb_stamp_csum_x(t->csum0, seq, ts, udp, extra) &
 				t->csum_keep) |
 			       t->csum_fixed));
+}
+
+/* nb_stamp_at_x with nothing more to add. */
+static inline void
+nb_stamp_at(uint8_t *frame, const struct nb_tmpl *t, uint64_t seq, uint64_t ts,
+	    int udp)
+{
+	nb_stamp_at_x(frame, t, seq, ts, udp, 0);
 }
 
 /* Write seq and tstamp into a UDP frame copied from t, fix the checksum. */
