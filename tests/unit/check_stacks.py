@@ -363,6 +363,80 @@ def parse_variants():
             fail("a truncated frame (%d B) parsed as data" % len(f))
 
 
+def membership():
+    """IGMPv2/v3 and MLDv2 frames a receiving port sends to join or leave:
+    scapy reads each with the fields RFC 2236, 3376 and 3810 ask for, its
+    checksums recomputed equal to the tool's, and tshark finds nothing
+    wrong in them."""
+    from scapy.contrib.igmp import IGMP
+    from scapy.contrib.igmpv3 import IGMPv3, IGMPv3mr
+    from scapy.layers.inet6 import ICMPv6MLReport2, IPv6ExtHdrHopByHop
+    frames = []
+    for kind, join, group in (("igmp2", "join", "239.1.2.3"),
+                              ("igmp2", "leave", "239.1.2.3"),
+                              ("igmp3", "join", "239.200.1.1"),
+                              ("igmp3", "leave", "224.10.0.1"),
+                              ("mld", "join", "ff0e::1:2"),
+                              ("mld", "leave", "ff05::abcd")):
+        raw = bytes.fromhex(nb("mcast", kind, join, group)[0])
+        frames.append(raw)
+        p = Ether(raw)
+        name = "%s %s %s" % (kind, join, group)
+        # scapy's own checksums over the same fields: the same bytes
+        q = p.copy()
+        for layer, field in ((IP, "chksum"), (IGMP, "chksum"),
+                             (IGMPv3, "chksum"),
+                             (ICMPv6MLReport2, "cksum")):
+            if q.haslayer(layer):
+                delattr(q[layer], field)
+        if bytes(q) != raw:
+            fail("%s: scapy's checksums differ: %s" % (name, raw.hex()))
+        if kind == "igmp2":
+            want_dst = group if join == "join" else "224.0.0.2"
+            ok = (p[IP].ttl == 1 and p[IP].dst == want_dst and
+                  p[IGMP].type == (0x16 if join == "join" else 0x17) and
+                  p[IGMP].gaddr == group)
+        elif kind == "igmp3":
+            r = p[IGMPv3mr].records[0]
+            ok = (p[IP].ttl == 1 and p[IP].dst == "224.0.0.22" and
+                  p[IGMPv3].type == 0x22 and p[IGMPv3mr].numgrp == 1 and
+                  r.maddr == group and
+                  r.rtype == (4 if join == "join" else 3))
+        else:
+            r = p[ICMPv6MLReport2].records[0]
+            ok = (p[IPv6].hlim == 1 and p[IPv6].dst == "ff02::16" and
+                  p[IPv6].src.startswith("fe80::") and
+                  p.haslayer(IPv6ExtHdrHopByHop) and
+                  p[ICMPv6MLReport2].records_number == 1 and
+                  r.dst == group and r.rtype == (4 if join == "join" else 3))
+        # Router Alert present (IPv4 option 20 / hop-by-hop option 5)
+        ra = b"\x94\x04" in raw[14:40] if kind != "mld" else \
+            b"\x05\x02\x00\x00" in raw[54:62]
+        # the group's Ethernet address (RFC 1112 / 2464), and MLD's
+        # source the MAC's EUI-64 link-local address
+        if kind == "igmp2":
+            mac = "01:00:5e:01:02:03" if join == "join" else \
+                "01:00:5e:00:00:02"
+        else:
+            mac = "01:00:5e:00:00:16" if kind == "igmp3" else \
+                "33:33:00:00:00:16"
+        ok = ok and p.dst == mac and p.src == "02:00:00:00:00:01"
+        if kind == "mld":
+            ok = ok and p[IPv6].src == "fe80::ff:fe00:1"
+        if not ok or not ra:
+            fail("%s: fields %s" % (name, p.show2(dump=True)))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "mcast.pcap")
+        wrpcap(path, [Ether(f) for f in frames])
+        v = subprocess.run(["tshark", "-n", "-r", path, "-V", "-o",
+                            "ip.check_checksum:TRUE"],
+                           capture_output=True, text=True).stdout
+        for bad in ("Malformed", "Status: Bad", "[Expert Info (Error"):
+            if bad in v:
+                fail("tshark reports %r in the membership frames" % bad)
+    return len(frames)
+
+
 def main():
     if subprocess.run(["which", "tshark"], capture_output=True).returncode:
         print("tshark is missing: skipped")
@@ -373,6 +447,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         tshark_check(ours, tmp)
     parse_variants()
+    nm = membership()
+    print("%d membership frames checked" % nm)
     print("%d stacks, %d frames built; %d variants parsed; %d failures" %
           (len(CASES), len(ours), len(variants()), len(failures)))
     return 1 if failures else 0

@@ -10,12 +10,17 @@
  *   nb-frames parse HEX...
  *       one JSON object a frame: kind, stream, seq, ts, l3_off, l4_off,
  *       v6, inner
+ *   nb-frames mcast igmp2|igmp3|mld join|leave GROUP [VLAN]
+ *       the membership frame, in hex, from 02:00:00:00:00:01 (IGMP's
+ *       source 198.18.0.1)
  */
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "nb_frame.h"
+#include "nb_mcast.h"
 #include "nb_options.h"
 #include "nb_stack.h"
 
@@ -112,9 +117,36 @@ parse(int argc, char **argv)
 	return 0;
 }
 
+static int
+mcast(int argc, char **argv)
+{
+	static const uint8_t mac[6] = {2, 0, 0, 0, 0, 1};
+	uint8_t frame[256];
+	struct nb_ip g;
+	uint16_t vlan = argc > 5 ? (uint16_t)atoi(argv[5]) : 0;
+	int join = strcmp(argv[3], "join") == 0, n, i;
+
+	if (nb_opt_ipv6_addr(&g, argv[4]) == 0)
+		n = nb_mld_frame(frame, sizeof(frame), mac, vlan, g.a, join);
+	else if (inet_pton(AF_INET, argv[4], g.a) == 1)
+		n = nb_igmp_frame(frame, sizeof(frame), mac, vlan,
+				  NB_DEFAULT_SRC_IP, nb_get_be32(g.a),
+				  strcmp(argv[2], "igmp2") == 0 ? 2 : 3, join);
+	else
+		return 2;
+	if (n < 0)
+		return 1;
+	for (i = 0; i < n; i++)
+		printf("%02x", frame[i]);
+	printf("\n");
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
+	if (argc >= 5 && strcmp(argv[1], "mcast") == 0)
+		return mcast(argc, argv);
 	if (argc >= 4 && strcmp(argv[1], "build") == 0)
 		return build(argc, argv);
 	if (argc >= 2 && strcmp(argv[1], "parse") == 0)
