@@ -14,11 +14,19 @@
  *   3  nb_icmp_echo_answer for 198.19.0.1; a reply must fit the buffer,
  *      carry valid IPv4 and ICMP checksums, and not itself be answered
  *   4  nb_arp_request built from the input, then answered
+ *   5  nb_ndp_answer for 2001:db8::1; an advertisement must fit the
+ *      buffer, carry a right checksum, hop limit 255, and read back
+ *      (nb_ndp_advert_is) as that address at our MAC; it is not itself
+ *      answered
+ *   6  nb_ndp_advert_is for 2001:db8::9
+ *   7  nb_icmp6_echo_answer for 2001:db8::1; a reply must fit, carry a
+ *      right checksum and not itself be answered
  */
 #include <errno.h>
 
 #include "nb_frame.h"
 #include "nb_l2.h"
+#include "nb_l2_v6.h"
 
 #include "nb_fuzz.h"
 
@@ -122,16 +130,16 @@ icmp_answer(const uint8_t *p, uint32_t len, size_t outlen)
 		tot = nb_get_be16(ip + NB_IPV4_OFF_LEN);
 		NB_FUZZ_CHECK(l3 + tot <= (uint32_t)r);
 		NB_FUZZ_CHECK(nb_ipv4_hdr_csum(ip, NB_IPV4_HLEN) == 0);
-		NB_FUZZ_CHECK(nb_csum_fold(nb_csum_partial(
-				      ip + NB_IPV4_HLEN,
-				      tot - NB_IPV4_HLEN, 0)) == 0);
+		NB_FUZZ_CHECK(nb_csum_fold(nb_csum_partial(ip + NB_IPV4_HLEN,
+							   tot - NB_IPV4_HLEN,
+							   0)) == 0);
 		NB_FUZZ_CHECK(nb_get_be32(ip + NB_IPV4_OFF_SRC) == my_ip);
 		NB_FUZZ_CHECK(memcmp(out + NB_ETH_OFF_SRC, my_mac, 6) == 0);
 		/* an echo reply is not answered */
-		NB_FUZZ_CHECK(nb_icmp_echo_answer(out, (uint32_t)r, my_mac,
-						  nb_get_be32(ip +
-							      NB_IPV4_OFF_DST),
-						  out, 0) == 0);
+		NB_FUZZ_CHECK(
+			nb_icmp_echo_answer(out, (uint32_t)r, my_mac,
+					    nb_get_be32(ip + NB_IPV4_OFF_DST),
+					    out, 0) == 0);
 	}
 	free(out);
 }
@@ -161,8 +169,49 @@ arp_request(struct nb_fuzz_in *in, size_t outlen)
 	NB_FUZZ_CHECK(nb_arp_sender_is(reply, NB_MIN_WIRE, target, mac) == 1);
 	NB_FUZZ_CHECK(memcmp(mac, my_mac, 6) == 0);
 	/* the reply goes back to the requester */
-	NB_FUZZ_CHECK(memcmp(reply + NB_ETH_OFF_DST, out + NB_ETH_OFF_SRC,
-			     6) == 0);
+	NB_FUZZ_CHECK(memcmp(reply + NB_ETH_OFF_DST, out + NB_ETH_OFF_SRC, 6) ==
+		      0);
+out:
+	free(out);
+}
+
+static const uint8_t my_ip6[16] = {0x20, 0x01, 0x0d, 0xb8, [15] = 1};
+
+static void
+ndp(const uint8_t *p, uint32_t len, size_t outlen, int op)
+{
+	static const uint8_t peer6[16] = {0x20, 0x01, 0x0d, 0xb8, [15] = 9};
+	uint8_t *out = malloc(outlen ? outlen : 1), mac[6], again[256];
+	struct nb_icmp6_loc o;
+	int r;
+
+	if (out == NULL)
+		abort();
+	if (op == 6) {
+		r = nb_ndp_advert_is(p, len, peer6, mac);
+		NB_FUZZ_CHECK(r == 1 || r == 0 || r == -EPROTO);
+		goto out;
+	}
+	r = op == 5 ? nb_ndp_answer(p, len, my_mac, my_ip6, out, outlen)
+		    : nb_icmp6_echo_answer(p, len, my_mac, my_ip6, out, outlen);
+	NB_FUZZ_CHECK(r >= -EPROTO);
+	if (r <= 0)
+		goto out;
+	NB_FUZZ_CHECK((size_t)r <= outlen);
+	NB_FUZZ_CHECK(nb_icmp6_locate(out, (uint32_t)r, &o) == 0);
+	if (op == 5) {
+		NB_FUZZ_CHECK(o.hlim == 255 && out[o.l4] == NB_ICMP6_NA);
+		NB_FUZZ_CHECK(nb_ndp_advert_is(out, (uint32_t)r, my_ip6, mac) ==
+			      1);
+		NB_FUZZ_CHECK(memcmp(mac, my_mac, 6) == 0);
+		NB_FUZZ_CHECK(nb_ndp_answer(out, (uint32_t)r, my_mac, my_ip6,
+					    again, sizeof(again)) == 0);
+	} else {
+		NB_FUZZ_CHECK(out[o.l4] == NB_ICMP6_ECHO_REPLY);
+		NB_FUZZ_CHECK(nb_icmp6_echo_answer(out, (uint32_t)r, my_mac,
+						   my_ip6, again,
+						   sizeof(again)) == 0);
+	}
 out:
 	free(out);
 }
@@ -171,7 +220,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct nb_fuzz_in in = {data, size};
-	uint8_t op = nb_fuzz_u8(&in) % 5;
+	uint8_t op = nb_fuzz_u8(&in) % 8;
 	size_t outlen = (size_t)nb_fuzz_u8(&in) * 8;
 	uint8_t *p;
 
@@ -190,8 +239,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 2:
 		arp_sender(p, (uint32_t)in.n);
 		break;
-	default:
+	case 3:
 		icmp_answer(p, (uint32_t)in.n, outlen);
+		break;
+	default:
+		ndp(p, (uint32_t)in.n, outlen, op);
 		break;
 	}
 	free(p);

@@ -17,6 +17,7 @@
 #include "nb_auth.h"
 #include "nb_ctl.h"
 #include "nb_frame.h"
+#include "nb_l2_v6.h"
 #include "nb_hist.h"
 #include "nb_l2.h"
 #include "nb_tcp.h"
@@ -823,6 +824,40 @@ frame_seeds(void)
 	stack_seeds();
 }
 
+/* fuzz_l2's IPv6 cases: a solicitation for 2001:db8::1 (tagged too), the
+ * advertisement answering it, an echo request (see fuzz_l2.c). */
+static void
+ndp_seeds(uint8_t *f)
+{
+	static const uint8_t me[16] = {0x20, 0x01, 0x0d, 0xb8, [15] = 1};
+	static const uint8_t peer[16] = {0x20, 0x01, 0x0d, 0xb8, [15] = 9};
+	uint8_t sel[2] = {5, 255}, mac[6] = {2, 0, 0, 0, 0, 9};
+	uint8_t na[256], me_mac[6] = {2, 0, 0, 0, 0, 2}, *ip;
+	int n, k;
+
+	n = nb_ndp_solicit(f, 2048, mac, peer, 0, me);
+	put_sel("l2", "ndp-solicit", sel, 2, f, (size_t)n);
+	k = nb_ndp_answer(f, (uint32_t)n, me_mac, me, na, sizeof(na));
+	n = nb_ndp_solicit(f, 2048, mac, peer, 100, me);
+	put_sel("l2", "ndp-solicit-vlan", sel, 2, f, (size_t)n);
+	sel[0] = 6;
+	if (k > 0)
+		put_sel("l2", "ndp-advert", sel, 2, na, (size_t)k);
+	/* an echo request: the solicitation's headers, type 128, data */
+	n = nb_ndp_solicit(f, 2048, mac, peer, 0, me);
+	ip = f + NB_ETH_HLEN;
+	memcpy(ip + 24, me, 16);
+	ip[7] = 64;
+	memset(ip + 40, 0, 32);
+	ip[40] = NB_ICMP6_ECHO_REQUEST;
+	nb_put_be16(ip + 44, 0x1234);
+	nb_put_be16(ip + 46, 1);
+	memcpy(ip + 48, "nbench-echo", 11);
+	nb_put_be16(ip + 42, nb_l4_csum(ip, NB_IPPROTO_ICMPV6, ip + 40, 32));
+	sel[0] = 7;
+	put_sel("l2", "icmp6-echo", sel, 2, f, (size_t)n);
+}
+
 static void
 l2_seeds(void)
 {
@@ -867,6 +902,7 @@ l2_seeds(void)
 	nb_put_be16(p + 8, 100);
 	p += 10;
 	put("l2", "arp-request-build", d, (size_t)(p - d));
+	ndp_seeds(f);
 }
 
 /* --------------------------------------------------------------- text */

@@ -437,6 +437,124 @@ def membership():
     return len(frames)
 
 
+def neighbour_discovery():
+    """RFC 4861's solicitation and advertisement and RFC 4443's echo, as
+    the tool at 02:00:00:00:00:01 / 2001:db8::1 builds and answers them,
+    read back by scapy (checksums recomputed equal); and what it must not
+    answer: another target, a hop limit below 255, a bad checksum, a
+    zero-length option, an SLLA from ::, any truncation."""
+    from scapy.layers.inet6 import (ICMPv6EchoReply, ICMPv6ND_NA,
+                                    ICMPv6ND_NS, ICMPv6NDOptDstLLAddr,
+                                    ICMPv6NDOptSrcLLAddr)
+    me, mac = "2001:db8::1", "02:00:00:00:00:01"
+    peer, pmac = "2001:db8::9", "02:00:00:00:00:09"
+    checked = 0
+
+    def same_csum(p, name):
+        q = p.copy()
+        for layer in (ICMPv6ND_NS, ICMPv6ND_NA, ICMPv6EchoReply):
+            if q.haslayer(layer):
+                del q[layer].cksum
+        if bytes(q) != bytes(p):
+            fail("%s: scapy's checksum differs" % name)
+
+    # the tool's solicitation for 2001:db8::2
+    p = Ether(bytes.fromhex(nb("nd", "solicit", "2001:db8::2")[0]))
+    same_csum(p, "solicit")
+    if not (p.dst == "33:33:ff:00:00:02" and
+            p[IPv6].dst == "ff02::1:ff00:2" and p[IPv6].hlim == 255 and
+            p[ICMPv6ND_NS].tgt == "2001:db8::2" and
+            p[ICMPv6NDOptSrcLLAddr].lladdr == mac):
+        fail("solicit: %s" % p.show2(dump=True))
+    checked += 1
+
+    def answer(frame):
+        return nb("nd", "answer", bytes(frame).hex())[0]
+
+    ns = Ether(src=pmac, dst="33:33:ff:00:00:01") / IPv6(
+        src=peer, dst="ff02::1:ff00:1", hlim=255) / ICMPv6ND_NS(tgt=me)
+    for name, q, vlan in (
+            ("ns", ns / ICMPv6NDOptSrcLLAddr(lladdr="02:00:00:00:00:77"),
+             None),
+            ("ns without slla", ns, None),
+            ("ns tagged", Ether(src=pmac, dst="33:33:ff:00:00:01") /
+             Dot1Q(vlan=42) / IPv6(src=peer, dst="ff02::1:ff00:1",
+                                   hlim=255) / ICMPv6ND_NS(tgt=me), 42)):
+        a = Ether(bytes.fromhex(answer(q)))
+        same_csum(a, name)
+        want_mac = "02:00:00:00:00:77" if "slla" not in name and \
+            name == "ns" else pmac
+        if not (a.dst == want_mac and a.src == mac and
+                a[IPv6].src == me and a[IPv6].dst == peer and
+                a[IPv6].hlim == 255 and a[ICMPv6ND_NA].tgt == me and
+                a[ICMPv6ND_NA].S == 1 and a[ICMPv6ND_NA].O == 1 and
+                a[ICMPv6ND_NA].R == 0 and
+                a[ICMPv6NDOptDstLLAddr].lladdr == mac and
+                (vlan is None or a[Dot1Q].vlan == vlan)):
+            fail("%s: answered %s" % (name, a.show2(dump=True)))
+        checked += 1
+    # duplicate address detection: to all nodes, not solicited
+    dad = Ether(src=pmac, dst="33:33:ff:00:00:01") / IPv6(
+        src="::", dst="ff02::1:ff00:1", hlim=255) / ICMPv6ND_NS(tgt=me)
+    a = Ether(bytes.fromhex(answer(dad)))
+    if not (a.dst == "33:33:00:00:00:01" and a[IPv6].dst == "ff02::1" and
+            a[ICMPv6ND_NA].S == 0 and a[ICMPv6ND_NA].O == 1):
+        fail("dad: answered %s" % a.show2(dump=True))
+    checked += 1
+    bad_csum = bytearray(bytes(ns))
+    bad_csum[-20] ^= 0x40
+    zero_opt = bytes(Ether(src=pmac, dst=mac) /
+                     IPv6(src=peer, dst=me, hlim=255) /
+                     ICMPv6ND_NS(tgt=me) / Raw(bytes(8)))
+    for name, q, want in (
+            ("another target", Ether(src=pmac, dst=mac) /
+             IPv6(src=peer, hlim=255) /
+             ICMPv6ND_NS(tgt="2001:db8::5"), "0"),
+            ("hop limit 64", Ether(src=pmac, dst=mac) /
+             IPv6(src=peer, hlim=64) /
+             ICMPv6ND_NS(tgt=me), "-71"),
+            ("bad checksum", bad_csum, "-71"),
+            ("zero-length option", zero_opt, "-71"),
+            ("slla from ::", dad / ICMPv6NDOptSrcLLAddr(lladdr=pmac),
+             "-71"),
+            ("an echo request", Ether(src=pmac, dst=mac) /
+             IPv6(src=peer, dst=me) /
+             ICMPv6EchoRequest(), "0")):
+        got = answer(q)
+        if got != want:
+            fail("%s: answered %s, wanted %s" % (name, got, want))
+        checked += 1
+    raw = bytes(ns / ICMPv6NDOptSrcLLAddr(lladdr=pmac))
+    for n in range(len(raw) - 1):
+        if not answer(raw[:n]).startswith("-"):
+            fail("a solicitation cut to %d B was answered" % n)
+    checked += 1
+    # an advertisement read back: its TLLA, else the Ethernet source
+    na = Ether(src=pmac, dst=mac) / IPv6(src=peer, dst=me, hlim=255) / \
+        ICMPv6ND_NA(
+        tgt=peer, S=1)
+    for name, q, target, want in (
+            ("na tlla", na / ICMPv6NDOptDstLLAddr(lladdr="02:00:00:00:00:aa"),
+             peer, "1 02:00:00:00:00:aa"),
+            ("na no tlla", na, peer, "1 " + pmac),
+            ("na for another", na, "2001:db8::7", "0")):
+        got = " ".join(nb("nd", "advert", bytes(q).hex(), target))
+        if got != want:
+            fail("%s: %s, wanted %s" % (name, got, want))
+        checked += 1
+    # echo: the same identifier, sequence and data back
+    req = Ether(src=pmac, dst=mac) / IPv6(src=peer, dst=me) / \
+        ICMPv6EchoRequest(id=0x1234, seq=7, data=b"nbench-echo")
+    a = Ether(bytes.fromhex(nb("nd", "echo", bytes(req).hex())[0]))
+    same_csum(a, "echo")
+    if not (a.dst == pmac and a[IPv6].dst == peer and a[IPv6].src == me and
+            a[ICMPv6EchoReply].id == 0x1234 and a[ICMPv6EchoReply].seq == 7
+            and a[ICMPv6EchoReply].data == b"nbench-echo"):
+        fail("echo: %s" % a.show2(dump=True))
+    checked += 1
+    return checked
+
+
 def main():
     if subprocess.run(["which", "tshark"], capture_output=True).returncode:
         print("tshark is missing: skipped")
@@ -449,6 +567,8 @@ def main():
     parse_variants()
     nm = membership()
     print("%d membership frames checked" % nm)
+    print("%d neighbour discovery and echo cases checked" %
+          neighbour_discovery())
     print("%d stacks, %d frames built; %d variants parsed; %d failures" %
           (len(CASES), len(ours), len(variants()), len(failures)))
     return 1 if failures else 0

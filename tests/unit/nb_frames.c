@@ -13,6 +13,11 @@
  *   nb-frames mcast igmp2|igmp3|mld join|leave GROUP [VLAN]
  *       the membership frame, in hex, from 02:00:00:00:00:01 (IGMP's
  *       source 198.18.0.1)
+ *   nb-frames nd solicit TARGET | answer HEX | advert HEX TARGET |
+ *                echo HEX
+ *       as 02:00:00:00:00:01 with 2001:db8::1: a solicitation, or what
+ *       the parsers say of a frame: the answer in hex, or the return
+ *       value (and an advert's MAC)
  */
 #include <arpa/inet.h>
 #include <stdio.h>
@@ -20,6 +25,7 @@
 #include <string.h>
 
 #include "nb_frame.h"
+#include "nb_l2_v6.h"
 #include "nb_mcast.h"
 #include "nb_options.h"
 #include "nb_stack.h"
@@ -142,9 +148,63 @@ mcast(int argc, char **argv)
 	return 0;
 }
 
+static void
+hex_out(const uint8_t *p, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		printf("%02x", p[i]);
+	printf("\n");
+}
+
+static int
+nd(int argc, char **argv)
+{
+	static const uint8_t mac[6] = {2, 0, 0, 0, 0, 1};
+	uint8_t in[2048], out[2048], got[6];
+	struct nb_ip me, t;
+	int n = 0, r;
+
+	nb_opt_ipv6_addr(&me, "2001:db8::1");
+	if (strcmp(argv[2], "solicit") == 0) {
+		if (nb_opt_ipv6_addr(&t, argv[3]) != 0)
+			return 2;
+		hex_out(out,
+			nb_ndp_solicit(out, sizeof(out), mac, me.a, 0, t.a));
+		return 0;
+	}
+	n = unhex(argv[3], in, sizeof(in));
+	if (n < 0)
+		return 2;
+	if (strcmp(argv[2], "advert") == 0) {
+		if (argc < 5 || nb_opt_ipv6_addr(&t, argv[4]) != 0)
+			return 2;
+		r = nb_ndp_advert_is(in, (uint32_t)n, t.a, got);
+		printf("%d", r);
+		if (r == 1)
+			printf(" %02x:%02x:%02x:%02x:%02x:%02x", got[0], got[1],
+			       got[2], got[3], got[4], got[5]);
+		printf("\n");
+		return 0;
+	}
+	r = strcmp(argv[2], "answer") == 0
+		    ? nb_ndp_answer(in, (uint32_t)n, mac, me.a, out,
+				    sizeof(out))
+		    : nb_icmp6_echo_answer(in, (uint32_t)n, mac, me.a, out,
+					   sizeof(out));
+	if (r > 0)
+		hex_out(out, r);
+	else
+		printf("%d\n", r);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
+	if (argc >= 4 && strcmp(argv[1], "nd") == 0)
+		return nd(argc, argv);
 	if (argc >= 5 && strcmp(argv[1], "mcast") == 0)
 		return mcast(argc, argv);
 	if (argc >= 4 && strcmp(argv[1], "build") == 0)
