@@ -105,6 +105,21 @@ icmp6_csum(uint8_t *out, uint32_t l4, uint32_t mlen)
 			       out + l4, mlen));
 }
 
+/* A solicitation's or advertisement's message at l4 (headers written):
+ * type, flags, target, one link-layer address option, the checksum. */
+static void
+nd_body(uint8_t *out, uint32_t l4, uint8_t type, uint8_t flags,
+	const uint8_t target[16], uint8_t opt, const uint8_t mac[6])
+{
+	out[l4] = type;
+	out[l4 + 4] = flags;
+	memcpy(out + l4 + 8, target, 16);
+	out[l4 + ND_LEN] = opt;
+	out[l4 + ND_LEN + 1] = 1;
+	memcpy(out + l4 + ND_LEN + 2, mac, 6);
+	icmp6_csum(out, l4, ND_LEN + 8);
+}
+
 int
 nb_ndp_solicit(uint8_t *out, size_t outlen, const uint8_t my_mac[6],
 	       const uint8_t my_ip[16], uint16_t vlan_id,
@@ -121,12 +136,7 @@ nb_ndp_solicit(uint8_t *out, size_t outlen, const uint8_t my_mac[6],
 	nb_ndp_solicited_node(target, dst);
 	memcpy(mac + 3, target + 13, 3);
 	l4 = icmp6_headers(out, mac, my_mac, vlan_id, my_ip, dst, 255, mlen);
-	out[l4] = NB_ICMP6_NS;
-	memcpy(out + l4 + 8, target, 16);
-	out[l4 + ND_LEN] = OPT_SLLA;
-	out[l4 + ND_LEN + 1] = 1;
-	memcpy(out + l4 + ND_LEN + 2, my_mac, 6);
-	icmp6_csum(out, l4, mlen);
+	nd_body(out, l4, NB_ICMP6_NS, 0, target, OPT_SLLA, my_mac);
 	return (int)n;
 }
 
@@ -164,13 +174,9 @@ nb_ndp_answer(const uint8_t *req, uint32_t len, const uint8_t my_mac[6],
 	l4 = icmp6_headers(
 		out, dad ? all_nodes_mac : (slla ? slla : req + NB_ETH_OFF_SRC),
 		my_mac, o.vlan_id, my_ip, dad ? all_nodes : src, 255, mlen);
-	out[l4] = NB_ICMP6_NA;
-	out[l4 + 4] = dad ? NA_OVERRIDE : NA_SOLICITED | NA_OVERRIDE;
-	memcpy(out + l4 + 8, my_ip, 16);
-	out[l4 + ND_LEN] = OPT_TLLA;
-	out[l4 + ND_LEN + 1] = 1;
-	memcpy(out + l4 + ND_LEN + 2, my_mac, 6);
-	icmp6_csum(out, l4, mlen);
+	nd_body(out, l4, NB_ICMP6_NA,
+		dad ? NA_OVERRIDE : NA_SOLICITED | NA_OVERRIDE, my_ip, OPT_TLLA,
+		my_mac);
 	return (int)n;
 }
 
