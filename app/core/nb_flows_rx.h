@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * --flows at the receiver: what a sink keeps of each flow, and what the
+ * report makes of them.  Pure.
+ *
+ * A stream sends its Ns flows in turn, so the frame with stream sequence
+ * number q is of the stream's flow q mod Ns and is that flow's frame
+ * number q / Ns: the flow comes from the stamp, with no lookup.  The
+ * stream's own tracker (nb_seq) says whether a frame is new or a
+ * duplicate; a flow counts its new frames (so its loss is exact: what
+ * its stream sent of it less those), the ones that came below its
+ * highest number (reordered within the flow) and its latency.
+ */
+#ifndef NB_FLOWS_RX_H
+#define NB_FLOWS_RX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#define NB_FLOW_LAT_BINS 32 /* latency bin b: [2^b, 2^(b+1)) ns; 0 has 0 */
+
+struct nb_flow_rx {
+	uint64_t unique;    /* new frames (the stream's tracker) */
+	uint64_t dups;	    /* duplicates and frames too late to tell */
+	uint64_t next;	    /* highest frame number seen + 1 */
+	uint64_t reordered; /* arrived below next */
+	uint64_t lat_sum;   /* ns, of the new frames */
+	uint32_t lat_min, lat_max;
+	uint32_t queue; /* the RX queue it arrived on + 1 (0: none yet);
+			 * UINT32_MAX when it came on several */
+	uint32_t lat[NB_FLOW_LAT_BINS];
+};
+
+/* The latency bin of v ns. */
+static inline unsigned int
+nb_flow_lat_bin(uint64_t v)
+{
+	unsigned int b = v ? 63u - (unsigned int)__builtin_clzll(v) : 0;
+
+	return b < NB_FLOW_LAT_BINS ? b : NB_FLOW_LAT_BINS - 1;
+}
+
+/*
+ * One frame of flow r: its frame number within the flow, whether the
+ * stream's tracker found it new, its latency, the RX queue it came on.
+ */
+static inline void
+nb_flow_rx_record(struct nb_flow_rx *r, uint64_t fseq, int is_new,
+		  uint64_t lat_ns, uint32_t queue)
+{
+	uint32_t l = lat_ns > UINT32_MAX ? UINT32_MAX : (uint32_t)lat_ns;
+
+	if (r->queue != queue + 1)
+		r->queue = r->queue == 0 ? queue + 1 : UINT32_MAX;
+	if (!is_new) {
+		r->dups++;
+		return;
+	}
+	r->unique++;
+	if (fseq + 1 > r->next)
+		r->next = fseq + 1;
+	else
+		r->reordered++;
+	r->lat_sum += l;
+	if (r->unique == 1 || l < r->lat_min)
+		r->lat_min = l;
+	if (l > r->lat_max)
+		r->lat_max = l;
+	r->lat[nb_flow_lat_bin(l)]++;
+}
+
+/* Fold b into a (the same flow, counted by another receiver). */
+void nb_flow_rx_merge(struct nb_flow_rx *a, const struct nb_flow_rx *b);
+
+/* The upper edge (ns) of the bin holding flow r's p-th percentile of
+ * latency (0 when nothing arrived). */
+uint64_t nb_flow_rx_pct(const struct nb_flow_rx *r, double p);
+
+/* How many frames stream s's flow k of ns was sent, the stream having
+ * sent tx in all (its flows in turn from 0). */
+static inline uint64_t
+nb_flow_sent(uint64_t tx, uint32_t ns, uint32_t k)
+{
+	return tx / ns + (k < tx % ns);
+}
+
+/* Loss-rate bins across flows (percent: 0, up to 0.01, 0.1, 1, 10, below
+ * 100, all lost) */
+#define NB_FLOW_LOSS_BINS 7
+
+/* The report of the flows of a test. */
+struct nb_flows_sum {
+	uint32_t flows;
+	uint32_t with_loss, with_reorder, with_dups, none_arrived;
+	uint32_t on_several_queues;
+	uint64_t loss_bins[NB_FLOW_LOSS_BINS];
+	uint64_t p99_bins[NB_FLOW_LAT_BINS];
+	uint32_t worst[10]; /* flow ids, most lost first */
+	uint32_t nb_worst;
+	uint32_t per_queue[64]; /* flows that arrived on queue q only */
+};
+
+/*
+ * The summary of n flows: rx[f] what arrived of flow f, sent[f] what was
+ * sent of it.  The worst are the flows with the most lost frames (ties:
+ * the lower id), only flows that lost any.
+ */
+void nb_flows_summarise(const struct nb_flow_rx *rx, const uint64_t *sent,
+			uint32_t n, struct nb_flows_sum *out);
+
+/* The summary as JSON (end.flows): counts, the bins, the worst flows
+ * (id, sent, received, lost, p99_ns, queue). */
+json_t *nb_flows_sum_json(const struct nb_flows_sum *s,
+			  const struct nb_flow_rx *rx, const uint64_t *sent);
+
+#endif /* NB_FLOWS_RX_H */
