@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nb_mcast.h"
 #include "nb_options.h"
 #include "nb_stack.h"
 #include "nb_units.h"
@@ -233,6 +234,27 @@ vxlan_sport(const struct nb_flow *f)
 	return (uint16_t)(49152 + (h ^ (h >> 16)) % 16384);
 }
 
+/* To a multicast group: the group's MAC (RFC 1112, RFC 2464) as the
+ * Ethernet destination of the header that carries it (the outer one
+ * unless --dst-mac; VXLAN's inner one), as a host sends it. */
+static void
+group_macs(struct nb_flow *f, const struct nb_config *cfg)
+{
+	struct nb_ip in = {.family = f->family};
+	const struct nb_ip *outer = &in;
+
+	if (f->family == 6)
+		memcpy(in.a, f->dst_ip6, 16);
+	else
+		nb_put_be32(in.a, f->dst_ip);
+	if (f->tun.kind == NB_ENCAP_VXLAN && nb_ip_is_multicast(&in))
+		nb_mcast_mac(&in, f->tun.inner_dst_mac);
+	if (f->tun.kind == NB_ENCAP_VXLAN || f->tun.kind == NB_ENCAP_GRE)
+		outer = &f->tun.dst;
+	if (!cfg->have_dst_mac && nb_ip_is_multicast(outer))
+		nb_mcast_mac(outer, f->dst_mac);
+}
+
 void
 nb_stack_flow(struct nb_flow *f, const struct nb_config *cfg,
 	      const uint8_t src_mac[6], const uint8_t dst_mac[6], uint32_t s)
@@ -267,6 +289,7 @@ nb_stack_flow(struct nb_flow *f, const struct nb_config *cfg,
 		memcpy(f->tun.inner_src_mac, in_src, 6);
 		f->tun.src_port = vxlan_sport(f);
 	}
+	group_macs(f, cfg);
 }
 
 size_t

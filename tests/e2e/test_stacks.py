@@ -48,9 +48,11 @@ STACKS = [
     ("mpls1", ["--encap", "mpls:100"], 64, {"mpls.label": "100"}),
     ("mpls3", ["--encap", "mpls:16/1048575/3"], 128,
      {"mpls.label": "16,1048575,3", "mpls.bottom": "0,0,1"}),
-    ("multicast-v4", ["--dst-ip", "239.1.1.1",
-                      "--dst-mac", "01:00:5e:01:01:01"], 64,
+    # to a group: the group's MAC without --dst-mac
+    ("multicast-v4", ["--dst-ip", "239.1.1.1"], 64,
      {"ip.dst": "239.1.1.1", "eth.dst": "01:00:5e:01:01:01"}),
+    ("multicast-v6", ["--dst-ip", "ff0e::1:2", "--src-ip", "2001:db8::1"],
+     80, {"ipv6.dst": "ff0e::1:2", "eth.dst": "33:33:00:01:00:02"}),
 ]
 
 

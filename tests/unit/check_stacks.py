@@ -218,6 +218,20 @@ def build_cases():
     return ours
 
 
+def group_macs():
+    """To a group, without --dst-mac: the group's MAC (RFC 1112, 2464)."""
+    for opts, want in ((["--dst-ip", "239.129.2.3"], "01005e010203"),
+                       (["--dst-ip", "ff0e::1:2", "--src-ip", "2001:db8::1"],
+                        "333300010002"),
+                       (["--dst-ip", "239.1.1.1", "--dst-mac",
+                         "02:00:00:00:00:05"], "020000000005")):
+        got = nb("build", "0", "0", *([x for x in BASE if x not in (
+            "--dst-mac", DST_MAC)] + opts))
+        if got[0][:12] != want:
+            fail("%s: destination MAC %s, wanted %s" %
+                 (opts, got[0][:12], want))
+
+
 def default_sizes():
     """Without --size the default 64 B grows to what the stack needs."""
     for opts, want in ((["-6"], 80), (["--encap", "vxlan:1"], 110),
@@ -561,6 +575,7 @@ def main():
         return 77
     ours = build_cases()
     default_sizes()
+    group_macs()
     parse_ours(ours)
     with tempfile.TemporaryDirectory() as tmp:
         tshark_check(ours, tmp)
