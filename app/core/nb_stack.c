@@ -235,8 +235,9 @@ vxlan_sport(const struct nb_flow *f)
 }
 
 /* To a multicast group: the group's MAC (RFC 1112, RFC 2464) as the
- * Ethernet destination of the header that carries it (the outer one
- * unless --dst-mac; VXLAN's inner one), as a host sends it. */
+ * Ethernet destination of the header that carries it (the outer one in a
+ * loopback test unless --dst-mac: a peer's frames go to the peer; VXLAN's
+ * inner one), as a host sends it. */
 static void
 group_macs(struct nb_flow *f, const struct nb_config *cfg)
 {
@@ -251,7 +252,8 @@ group_macs(struct nb_flow *f, const struct nb_config *cfg)
 		nb_mcast_mac(&in, f->tun.inner_dst_mac);
 	if (f->tun.kind == NB_ENCAP_VXLAN || f->tun.kind == NB_ENCAP_GRE)
 		outer = &f->tun.dst;
-	if (!cfg->have_dst_mac && nb_ip_is_multicast(outer))
+	if (!cfg->have_dst_mac && cfg->mode == NB_MODE_LOOPBACK &&
+	    nb_ip_is_multicast(outer))
 		nb_mcast_mac(outer, f->dst_mac);
 }
 
