@@ -60,8 +60,9 @@ struct nb_tx_stream {
 
 /* What building a frame takes beyond the stamp (nb_txjob.hdr_kind): a
  * 64-byte copy (IPv4, tagged or QinQ, under up to two MPLS labels); 128
- * bytes (IPv6, GRE, VXLAN over IPv4); NB_TMPL_MAX_HDR (VXLAN over IPv6);
- * the same and the outer UDP checksum (VXLAN over IPv6). */
+ * bytes (IPv6, GRE, VXLAN over IPv4); NB_TMPL_MAX_HDR (the largest: a
+ * tagged VXLAN over IPv4 around IPv6); the same and the outer UDP
+ * checksum (VXLAN over IPv6). */
 #define NB_GEN_HDR_SMALL 0
 #define NB_GEN_HDR_MID	 1
 #define NB_GEN_HDR_BIG	 2
