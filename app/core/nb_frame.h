@@ -170,8 +170,8 @@ struct nb_flow {
 /* A built template: the frame bytes plus what stamping needs.  The
  * generator copies the first of NB_TMPL_SMALL_HDR (IPv4 untagged, tagged,
  * QinQ, under up to two MPLS labels), NB_TMPL_MID_HDR (IPv6, GRE, VXLAN
- * over IPv4) and NB_TMPL_MAX_HDR (VXLAN over IPv6, larger stacks) bytes that holds
- * copy_len. */
+ * over IPv4) and NB_TMPL_MAX_HDR (VXLAN over IPv6, larger stacks) bytes
+ * that holds copy_len. */
 #define NB_TMPL_SMALL_HDR 64
 #define NB_TMPL_MID_HDR	  128
 #define NB_TMPL_MAX_HDR	  192
