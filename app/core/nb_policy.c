@@ -237,6 +237,86 @@ nb_srclimit_take(struct nb_srclimit *l, const uint8_t mac[6], uint32_t ip,
 }
 
 void
+nb_vouched_init(struct nb_vouched *v, uint64_t life_ns, uint64_t rate,
+		uint32_t burst)
+{
+	memset(v, 0, sizeof(*v));
+	v->life_ns = life_ns;
+	v->rate = rate;
+	v->burst = burst;
+}
+
+static int
+vouched_find(const struct nb_vouched *v, const uint8_t mac[6], uint32_t ip,
+	     uint32_t session, uint64_t now_ns)
+{
+	unsigned int i;
+
+	for (i = 0; i < NB_VOUCHED_SLOTS; i++)
+		if (v->e[i].at_ns != 0 && now_ns - v->e[i].at_ns < v->life_ns &&
+		    v->e[i].session == session && v->e[i].ip == ip &&
+		    memcmp(v->e[i].mac, mac, 6) == 0)
+			return (int)i;
+	return -1;
+}
+
+void
+nb_vouched_add(struct nb_vouched *v, const uint8_t mac[6], uint32_t ip,
+	       uint32_t session, uint64_t now_ns)
+{
+	int i = vouched_find(v, mac, ip, session, now_ns);
+	unsigned int j, old = 0;
+
+	if (now_ns == 0)
+		now_ns = 1;
+	if (i >= 0) {
+		v->e[i].at_ns = now_ns;
+		return;
+	}
+	for (j = 1; j < NB_VOUCHED_SLOTS; j++)
+		if (v->e[j].at_ns < v->e[old].at_ns)
+			old = j;
+	v->e[old].at_ns = now_ns;
+	v->e[old].ip = ip;
+	v->e[old].session = session;
+	memcpy(v->e[old].mac, mac, 6);
+	nb_tokens_init(&v->e[old].b, v->rate, v->burst, now_ns);
+}
+
+int
+nb_vouched_take(struct nb_vouched *v, const uint8_t mac[6], uint32_t ip,
+		uint32_t session, uint64_t now_ns, int *over)
+{
+	int i = vouched_find(v, mac, ip, session, now_ns);
+
+	*over = 0;
+	if (i < 0)
+		return 0;
+	if (!nb_tokens_take(&v->e[i].b, now_ns)) {
+		*over = 1;
+		return 0;
+	}
+	v->passed++;
+	return 1;
+}
+
+int
+nb_policy_may_check(struct nb_vouched *v, struct nb_srclimit *lim,
+		    const uint8_t mac[6], uint32_t ip, uint32_t session,
+		    uint64_t now_ns)
+{
+	int over;
+
+	if (nb_vouched_take(v, mac, ip, session, now_ns, &over))
+		return 1;
+	if (over) {
+		lim->limited++;
+		return 0;
+	}
+	return nb_srclimit_take(lim, mac, ip, now_ns);
+}
+
+void
 nb_escape(const char *in, size_t inlen, char *out, size_t outlen)
 {
 	static const char hex[] = "0123456789abcdef";

@@ -89,6 +89,52 @@ int nb_srclimit_take(struct nb_srclimit *l, const uint8_t mac[6], uint32_t ip,
 		     uint64_t now_ns);
 
 /*
+ * The sources a keyed responder has vouched for: each HELLO whose tag
+ * checked under the key (so from a key holder, or a replay of one) is
+ * remembered by (MAC, IPv4, session) while its cookie can be good
+ * (life_ns), with a token bucket of its own.  That session's PARAMS,
+ * QUIT and repeated HELLOs then spend their own bucket instead of the
+ * per-source slots and the global bucket, which a flood of forged
+ * messages from made-up sources empties: before the key check every
+ * source looks alike, after it the key holder no longer competes with
+ * them.  Only a tag that checks adds an entry, so made-up sources cannot
+ * evict one; NB_VOUCHED_SLOTS key holders' HELLOs (or replays of them)
+ * in one cookie life can, oldest first.
+ */
+#define NB_VOUCHED_SLOTS 16
+
+struct nb_vouched {
+	uint64_t life_ns, rate;
+	uint32_t burst;
+	struct {
+		uint64_t at_ns; /* when vouched; 0 = free */
+		uint32_t ip, session;
+		uint8_t mac[6];
+		struct nb_tokens b;
+	} e[NB_VOUCHED_SLOTS];
+	uint64_t passed; /* events that took a vouched source's token */
+};
+
+void nb_vouched_init(struct nb_vouched *v, uint64_t life_ns, uint64_t rate,
+		     uint32_t burst);
+/* Vouch for (mac, ip, session) at now_ns: a fresh entry (bucket full),
+ * or the same entry renewed (its bucket as it was). */
+void nb_vouched_add(struct nb_vouched *v, const uint8_t mac[6], uint32_t ip,
+		    uint32_t session, uint64_t now_ns);
+/* 1: vouched for within its life and a token of its own taken; 0: not
+ * vouched for (the caller's usual limits apply) or over its own rate
+ * (refused: *over set to 1). */
+int nb_vouched_take(struct nb_vouched *v, const uint8_t mac[6], uint32_t ip,
+		    uint32_t session, uint64_t now_ns, int *over);
+
+/* May a HELLO, PARAMS or QUIT of session from (mac, ip) go on to the
+ * checks that cost an HMAC?  A session vouched for spends its own
+ * tokens; any other its source's and everyone's in lim.  1 or 0. */
+int nb_policy_may_check(struct nb_vouched *v, struct nb_srclimit *lim,
+			const uint8_t mac[6], uint32_t ip, uint32_t session,
+			uint64_t now_ns);
+
+/*
  * Peer-supplied text made safe for a terminal or a log: printable ASCII
  * as it is, a backslash as "\\", every other byte as "\xNN".  Stops at the
  * NUL or after inlen bytes; out is always terminated (cut to fit).

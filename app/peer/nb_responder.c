@@ -33,6 +33,8 @@
 #define NB_OPEN_BURST	   20
 #define NB_OPEN_RATE_ALL   2000
 #define NB_OPEN_BURST_ALL  200
+/* a session vouched for (nb_policy.h) has NB_OPEN_RATE/BURST of its own
+ * for its HELLOs, PARAMS and QUIT */
 
 /* Tell the client at once rather than let it time out. */
 static void
@@ -133,6 +135,23 @@ note(struct nb_peer *pr, enum nb_refusal c, const struct nb_udp_info *u,
 	       more, more ? " more of this cause in the last second]" : "");
 	if (more)
 		NB_LOG(DEBUG, "(%" PRIu64 " held back)", more);
+}
+
+/*
+ * May a HELLO, PARAMS or QUIT go on to the checks that cost an HMAC?  A
+ * session vouched for (its HELLO's tag checked) spends its own tokens;
+ * any other its source's and everyone's (lim).  Refused: counted as
+ * rate-limited, unanswered.
+ */
+static int
+may_check(struct nb_peer *pr, struct nb_srclimit *lim,
+	  const struct nb_udp_info *u, uint32_t session, uint64_t now)
+{
+	if (nb_policy_may_check(&pr->vouched, lim, u->src_mac, u->src_ip,
+				session, now))
+		return 1;
+	note(pr, NB_REF_RATE, u, NULL);
+	return 0;
 }
 
 /*
@@ -255,11 +274,8 @@ answer_hello(struct nb_peer *pr, const struct nb_udp_info *u,
 	char why[NB_CTL_REASON_STR];
 	uint32_t seq0;
 
-	if (!nb_srclimit_take(&pr->hello_lim, u->src_mac, u->src_ip,
-			      nb_peer_now(pr))) {
-		note(pr, NB_REF_RATE, u, NULL);
+	if (!may_check(pr, &pr->hello_lim, u, m->session, nb_peer_now(pr)))
 		return;
-	}
 	if (nb_policy_peer(cfg, u->src_mac, u->src_ip, why, sizeof(why)) != 0) {
 		refuse(pr, u, m->session, 1, NB_CTL_CODE_POLICY, NB_REF_POLICY,
 		       why, NULL);
@@ -267,6 +283,12 @@ answer_hello(struct nb_peer *pr, const struct nb_udp_info *u,
 	}
 	if (hello_key_ok(pr, u, m) != 0 || nb_auth_random(rn, sizeof(rn)) != 0)
 		return;
+	/* its tag checked under the key: this session's next messages no
+	 * longer compete with forged ones (a keyless responder vouches for
+	 * nobody: anyone may say HELLO to it) */
+	if (cfg->psk_len != 0)
+		nb_vouched_add(&pr->vouched, u->src_mac, u->src_ip, m->session,
+			       nb_peer_now(pr));
 	nb_ctl_msg_init(&r, NB_CTL_WELCOME, m->session);
 	r.u.conf = pr->mine;
 	nb_auth_cookie(pr->secret, epoch_now(pr), u->src_mac, u->src_ip,
@@ -299,10 +321,8 @@ open_session(struct nb_peer *pr, const struct nb_udp_info *u,
 	struct nb_auth a;
 	uint32_t seq0;
 
-	if (!nb_srclimit_take(&pr->open_lim, u->src_mac, u->src_ip, now)) {
-		note(pr, NB_REF_RATE, u, NULL);
+	if (!may_check(pr, &pr->open_lim, u, m->session, now))
 		return -1;
-	}
 	if (nb_policy_peer(cfg, u->src_mac, u->src_ip, why, sizeof(why)) != 0) {
 		note(pr, NB_REF_POLICY, u, why);
 		return -1;
@@ -638,6 +658,8 @@ nb_responder_main(struct nb_app *app)
 			 nb_peer_now(&pr));
 	nb_srclimit_init(&pr.open_lim, NB_OPEN_RATE, NB_OPEN_BURST,
 			 NB_OPEN_RATE_ALL, NB_OPEN_BURST_ALL, nb_peer_now(&pr));
+	nb_vouched_init(&pr.vouched, NB_AUTH_SEEN_LIFE_SEC * 1000000000ull,
+			NB_OPEN_RATE, NB_OPEN_BURST);
 	while (!pr.quit && !nb_force_quit) {
 		if (port_held(&pr)) {
 			nb_peer_nap(&pr);

@@ -158,6 +158,7 @@ nb_rsp_watch(struct nb_peer *pr)
 		.opened = &pr->sessions_opened,
 		.ended = &pr->sessions_ended,
 		.done = &pr->sessions_done,
+		.vouched = &pr->vouched.passed,
 	};
 
 	pr->app->state = "listening";

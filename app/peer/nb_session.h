@@ -64,6 +64,7 @@ struct nb_peer {
 	 * openers, when the session opened, the sessions opened within a
 	 * cookie's life (replays), what it refused by cause */
 	struct nb_srclimit hello_lim, open_lim;
+	struct nb_vouched vouched; /* key holders' sessions (nb_policy.h) */
 	uint64_t opened_ns;
 	struct nb_auth_seen seen;
 	struct nb_refusals refusals;

@@ -539,6 +539,7 @@ tel_responder(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "sessions_opened", *tel_rsp.opened);
 	rte_tel_data_add_dict_u64(d, "sessions_ended", *tel_rsp.ended);
 	rte_tel_data_add_dict_u64(d, "sessions_done", *tel_rsp.done);
+	rte_tel_data_add_dict_u64(d, "vouched", *tel_rsp.vouched);
 	rsp_control(tel_rsp.io, d);
 	rsp_refused(tel_rsp.refusals, d);
 	rsp_receivers(d);

@@ -21,6 +21,7 @@ struct nb_tel_rsp {
 	const struct nb_refusals *refusals;
 	const uint32_t *session;
 	const uint64_t *opened, *ended, *done;
+	const uint64_t *vouched; /* checked on a vouched session's tokens */
 };
 
 void nb_telemetry_register(struct nb_app *app);

@@ -142,6 +142,8 @@ class Flood(test_security.Security):
         stream received + lost = sent with nothing duplicated or
         reordered, its own port's counts equal its PMD's, and the
         responder's PMD received at least what its receivers counted.
+        The key holder's session opens on its own tokens, not the
+        budgets the flood empties (vouched).
         The responder counts the flood: its refusals by cause, the frames
         its control lcore handled, the garbage its receivers counted as
         foreign during the test; its control lcore's CPU per frame
@@ -224,6 +226,10 @@ class Flood(test_security.Security):
                              2000 * took + 200, refused)
         self.assertGreater(refused.get("rate_limited", 0),
                            refused.get("wrong_key", 0), refused)
+        # the key holder's PARAMS did not compete with the forged ones:
+        # its HELLO's tag checked, so its session was vouched for and
+        # took its own tokens (docs/protocol.md: vouched sessions)
+        self.assertGreaterEqual(r1["vouched"] - r0["vouched"], 1, r1)
         # alive and serving: the next client exact, nothing lost
         after = self.client(["--peer-timeout", "10"], 1, rate="100M",
                             name="after")

@@ -738,6 +738,137 @@ test_srclimit_global(void **state)
 	assert_int_equal(l.limited, 31);
 }
 
+/* --- nb_vouched ----------------------------------------------------------- */
+
+/* One session vouched for: its own bucket (3/s burst 4), keyed by MAC,
+ * IPv4 and session; gone after its life; the oldest of 17 evicted. */
+static void
+test_vouched_one(void **state)
+{
+	const uint64_t t0 = NS_PER_S, life = 33 * NS_PER_S;
+	struct nb_vouched v;
+	uint8_t mac[6], mac2[6];
+	uint32_t ip, n;
+	int over, i;
+
+	(void)state;
+	nb_vouched_init(&v, life, 3, 4);
+	src(5, mac, &ip);
+	assert_int_equal(nb_vouched_take(&v, mac, ip, 77, t0, &over), 0);
+	assert_int_equal(over, 0);
+	nb_vouched_add(&v, mac, ip, 77, t0);
+	for (i = 0; i < 4; i++)
+		assert_int_equal(nb_vouched_take(&v, mac, ip, 77, t0, &over),
+				 1);
+	assert_int_equal(nb_vouched_take(&v, mac, ip, 77, t0, &over), 0);
+	assert_int_equal(over, 1);
+	/* renewed: the same bucket, not a full one */
+	nb_vouched_add(&v, mac, ip, 77, t0 + 1);
+	assert_int_equal(nb_vouched_take(&v, mac, ip, 77, t0 + 1, &over), 0);
+	assert_int_equal(over, 1);
+	/* 3 tokens a second */
+	assert_int_equal(
+		nb_vouched_take(&v, mac, ip, 77, t0 + NS_PER_S / 3 + 1, &over),
+		1);
+	assert_int_equal(v.passed, 5);
+	/* another session, MAC or IPv4: not vouched for */
+	memcpy(mac2, mac, 6);
+	mac2[0] ^= 4;
+	assert_int_equal(
+		nb_vouched_take(&v, mac, ip, 78, t0 + 2 * NS_PER_S, &over), 0);
+	assert_int_equal(over, 0);
+	assert_int_equal(
+		nb_vouched_take(&v, mac2, ip, 77, t0 + 2 * NS_PER_S, &over), 0);
+	assert_int_equal(over, 0);
+	assert_int_equal(
+		nb_vouched_take(&v, mac, ip + 1, 77, t0 + 2 * NS_PER_S, &over),
+		0);
+	assert_int_equal(over, 0);
+	/* its life runs from the last HELLO that checked (t0 + 1) */
+	assert_int_equal(nb_vouched_take(&v, mac, ip, 77, t0 + life, &over), 1);
+	assert_int_equal(nb_vouched_take(&v, mac, ip, 77, t0 + 1 + life, &over),
+			 0);
+	assert_int_equal(over, 0);
+	/* NB_VOUCHED_SLOTS + 1 sessions: the oldest goes */
+	for (n = 0; n <= NB_VOUCHED_SLOTS; n++) {
+		src(100 + n, mac, &ip);
+		nb_vouched_add(&v, mac, ip, n, t0 + 40 * NS_PER_S + n);
+	}
+	src(100, mac, &ip);
+	assert_int_equal(
+		nb_vouched_take(&v, mac, ip, 0, t0 + 41 * NS_PER_S, &over), 0);
+	for (n = 1; n <= NB_VOUCHED_SLOTS; n++) {
+		src(100 + n, mac, &ip);
+		assert_int_equal(nb_vouched_take(&v, mac, ip, n,
+						 t0 + 41 * NS_PER_S, &over),
+				 1);
+	}
+}
+
+/*
+ * The flood the responder meets (test_flood.py): forged PARAMS from a new
+ * source each, 100 times the global rate.  A session that was not
+ * vouched for gets through at the global share; one that was, every
+ * time within its own rate, while the forged sources get no more than
+ * before.
+ */
+static void
+test_vouched_flood(void **state)
+{
+	const uint64_t t0 = NS_PER_S, step = NS_PER_S / 100000;
+	struct nb_srclimit l;
+	struct nb_vouched v;
+	uint8_t mac[6], me[6];
+	uint32_t ip, my_ip, n, forged_ok = 0, mine_ok = 0, mine = 0;
+
+	(void)state;
+	/* responder's figures: 20/s burst 20 a source, 2000/s burst 200 in
+	 * all; a vouched session 20/s burst 20 */
+	nb_srclimit_init(&l, 20, 20, 2000, 200, t0);
+	nb_vouched_init(&v, 33 * NS_PER_S, 20, 20);
+	src(0xabcdef, me, &my_ip);
+	/* 1 s of 100,000 forged messages a second, ours every 50 ms */
+	for (n = 0; n < 100000; n++) {
+		uint64_t now = t0 + n * step;
+
+		src(n + 1, mac, &ip);
+		forged_ok += (uint32_t)nb_policy_may_check(&v, &l, mac, ip,
+							   n | 1, now);
+		if (n % 5000 == 0) {
+			mine++;
+			mine_ok += (uint32_t)nb_policy_may_check(
+				&v, &l, me, my_ip, 0x1234, now + 1);
+		}
+	}
+	/* not vouched for: the global share, the burst's at most */
+	assert_true(forged_ok >= 2000 && forged_ok <= 2200 + mine);
+	assert_true(mine_ok <= 1);
+	/* vouched for: all of ours, and the forged as many as before */
+	nb_srclimit_init(&l, 20, 20, 2000, 200, t0);
+	nb_vouched_add(&v, me, my_ip, 0x1234, t0);
+	forged_ok = mine_ok = mine = 0;
+	for (n = 0; n < 100000; n++) {
+		uint64_t now = t0 + n * step;
+
+		src(n + 1, mac, &ip);
+		forged_ok += (uint32_t)nb_policy_may_check(&v, &l, mac, ip,
+							   n | 1, now);
+		if (n % 5000 == 0) {
+			mine++;
+			mine_ok += (uint32_t)nb_policy_may_check(
+				&v, &l, me, my_ip, 0x1234, now + 1);
+		}
+	}
+	assert_int_equal(mine, 20);
+	assert_int_equal(mine_ok, 20);
+	assert_true(forged_ok >= 2000 && forged_ok <= 2200);
+	/* and past its own rate, a vouched session is refused too */
+	for (n = 0; n < 40; n++)
+		mine_ok += (uint32_t)nb_policy_may_check(&v, &l, me, my_ip,
+							 0x1234, t0 + NS_PER_S);
+	assert_true(mine_ok < 20 + 40);
+}
+
 /* --- nb_escape ------------------------------------------------------------ */
 
 static void
@@ -1173,6 +1304,8 @@ main(void)
 		cmocka_unit_test(test_srclimit_many),
 		cmocka_unit_test(test_srclimit_flood),
 		cmocka_unit_test(test_srclimit_global),
+		cmocka_unit_test(test_vouched_one),
+		cmocka_unit_test(test_vouched_flood),
 		cmocka_unit_test(test_escape_basic),
 		cmocka_unit_test(test_escape_bounds),
 		cmocka_unit_test(test_escape_random),
