@@ -240,9 +240,10 @@ setup_conf(uint16_t port_id, const struct nb_port_req *req,
 
 	nb_port_caps(port_id, info, &p->caps);
 	/* tunnelled frames: software checksums, whatever was asked */
-	p->tx_csum = req->tunnel ? NB_CSUM_SW : req->tx_csum;
+	p->tx_csum = req->tunnel || req->flows ? NB_CSUM_SW : req->tx_csum;
 	oreq.tx_csum = req->tx_csum;
 	oreq.tunnel = req->tunnel;
+	oreq.flows = req->flows;
 	oreq.proto = req->proto;
 	oreq.nb_rxq = req->nb_rxq;
 	if (nb_offload_decide(info->driver_name, &p->caps, &oreq, &p->offload,

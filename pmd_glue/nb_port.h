@@ -30,6 +30,7 @@ struct nb_port_req {
 				    * far end (memif client first) is retried */
 	enum nb_csum_mode tx_csum; /* --tx-checksum */
 	uint8_t tunnel;		   /* --encap: checksums in software */
+	uint8_t flows;		   /* --flows: checksums in software */
 	uint8_t proto;		   /* the test's (the plan's checksum) */
 	struct nb_portset set;	   /* --flow-control, --link-speed, --mtu */
 	/* frames in two mbufs may be sent (closed-loop TCP's payload

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "nb_capture_spec.h"
+#include "nb_flows.h"
 #include "nb_frame.h"
 #include "nb_impair.h"
 #include "nb_offload.h"
@@ -63,6 +64,16 @@ struct nb_stack_cfg {
 	struct nb_tunnel tun; /* --encap, --tunnel-src, --tunnel-dst */
 };
 
+/* --flows and its options (nb_opt_flows.c) */
+struct nb_flows_cfg {
+	struct nb_flows_spec spec; /* n 0: no --flows (one flow a stream) */
+	uint32_t given;		   /* 1 << NB_FF_*: a range was given */
+	int order_set, seed_set;
+	struct nb_ip ip6[2]; /* the IPv6 ranges' first addresses (their
+			      * upper 96 bits are the frames') */
+	char per_flow[256];  /* --per-flow FILE ("": none) */
+};
+
 struct nb_config {
 	enum nb_mode mode;
 	uint16_t nb_tx_ports;
@@ -77,6 +88,7 @@ struct nb_config {
 	uint16_t vlan_id; /* 0: untagged */
 	uint32_t src_ip, dst_ip;
 	struct nb_stack_cfg stack; /* IPv6, QinQ, classes, tunnels */
+	struct nb_flows_cfg flows; /* --flows */
 	int have_src_mac, have_dst_mac;
 	uint8_t src_mac[6], dst_mac[6];
 

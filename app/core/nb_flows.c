@@ -10,6 +10,12 @@ static const char *const field_names[NB_FF_N] = {
 	"destination address", "source MAC",	   "destination MAC",
 };
 
+const char *
+nb_flows_field_name(int field)
+{
+	return field >= 0 && field < NB_FF_N ? field_names[field] : "?";
+}
+
 static const uint64_t field_max[NB_FF_N] = {
 	0xffff,
 	0xffff,

@@ -49,6 +49,9 @@ struct nb_flows_spec {
 	struct nb_range r[NB_FF_N];
 };
 
+/* "source port", ... */
+const char *nb_flows_field_name(int field);
+
 /* How many distinct tuples the ranges give (saturating at UINT64_MAX). */
 uint64_t nb_flows_space(const struct nb_flows_spec *s);
 

@@ -17,7 +17,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <stdio.h>
+
 #include <jansson.h>
+
+#include "nb_flows.h"
 
 #define NB_FLOW_LAT_BINS 32 /* latency bin b: [2^b, 2^(b+1)) ns; 0 has 0 */
 
@@ -114,5 +118,23 @@ void nb_flows_summarise(const struct nb_flow_rx *rx, const uint64_t *sent,
  * (id, sent, received, lost, p99_ns, queue). */
 json_t *nb_flows_sum_json(const struct nb_flows_sum *s,
 			  const struct nb_flow_rx *rx, const uint64_t *sent);
+
+/* The summary as the text report's lines (flows, loss and p99 bins,
+ * flows per RX queue, the worst flows with their streams). */
+void nb_flows_sum_text(FILE *f, const struct nb_flows_sum *s,
+		       const struct nb_flow_rx *rx, const uint64_t *sent,
+		       uint32_t streams);
+
+/*
+ * Every flow's figures into path: CSV when it ends in ".csv", else JSON
+ * ({"flows": [...]}): its id, stream, the fields its frames carried
+ * (rec; src6/dst6: an IPv6 test's addresses, whose last 32 bits rec
+ * has), sent, received, lost, duplicates, reordered, latency min, mean,
+ * p99 and max, the RX queue (-1: several).  0, or -errno with err set.
+ */
+int nb_flows_write(const char *path, const struct nb_flow_rx *rx,
+		   const uint64_t *sent, const struct nb_flow_rec *rec,
+		   uint32_t n, uint32_t streams, const struct nb_ip *src6,
+		   const struct nb_ip *dst6, char *err, size_t errlen);
 
 #endif /* NB_FLOWS_RX_H */

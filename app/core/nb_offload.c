@@ -54,6 +54,13 @@ decide_csum(const char *drv, const struct nb_dev_caps *c,
 {
 	const char *l4 = r->proto == NB_IPPROTO_TCP ? "TCP" : "UDP";
 
+	if (r->flows) {
+		snprintf(p->csum_why, sizeof(p->csum_why),
+			 "software: --flows writes each frame's addresses and "
+			 "ports, and fixes the %s checksum by what they change",
+			 l4);
+		return;
+	}
 	if (r->tunnel) {
 		snprintf(p->csum_why, sizeof(p->csum_why),
 			 "software: the frames are tunnelled (--encap), and "
@@ -142,7 +149,8 @@ nb_offload_decide(const char *driver, const struct nb_dev_caps *c,
 
 	memset(p, 0, sizeof(*p));
 	decide_csum(drv, c, r, p);
-	if (r->tx_csum == NB_CSUM_HW && !p->tx_l4_csum && !r->tunnel) {
+	if (r->tx_csum == NB_CSUM_HW && !p->tx_l4_csum && !r->tunnel &&
+	    !r->flows) {
 		snprintf(err, errlen,
 			 "--tx-checksum hw: %s has no %s checksum offload "
 			 "(--tx-checksum auto falls back to software)",

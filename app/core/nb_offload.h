@@ -48,6 +48,7 @@ struct nb_offload_req {
 	uint8_t proto;	 /* NB_IPPROTO_UDP or _TCP: the L4 checksum needed */
 	uint16_t nb_rxq; /* RSS spreads over more than one */
 	uint8_t tunnel;	 /* --encap: the checksum is the inner one's */
+	uint8_t flows;	 /* --flows: fixed per frame in software */
 };
 
 /* What is used: each item's `why` says how it was decided, in words

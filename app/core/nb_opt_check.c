@@ -10,6 +10,7 @@
 
 #include "nb_frame.h"
 #include "nb_options.h"
+#include "nb_flows_opt.h"
 #include "nb_stack.h"
 #include "nb_portset.h"
 #include "nb_suite_opts.h"
@@ -553,6 +554,7 @@ nb_config_check(struct nb_config *cfg, char *err, size_t errlen)
 	}
 	if (check_length(cfg, err, errlen) != 0 ||
 	    nb_stack_check(cfg, err, errlen) != 0 ||
+	    nb_flows_cfg_check(cfg, err, errlen) != 0 ||
 	    check_frame_sizes(cfg, err, errlen) != 0)
 		return -EINVAL;
 	return 0;

@@ -8,6 +8,7 @@
 
 #include "nb_opt_values.h"
 #include "nb_options.h"
+#include "nb_flows_opt.h"
 #include "nb_stack.h"
 #include "nb_suite_opts.h"
 
@@ -181,6 +182,40 @@ const struct nb_option nb_options[] = {
 	{"tunnel-dst", 0, "IP", nb_opt_tunnel_dst,
 	 "--encap vxlan/gre: the outer destination address [198.19.0.254, or "
 	 "2001:2:0:1::fe]; an IPv6 pair carries an IPv4 test over IPv6",
+	 0, NB_IN_LOOP},
+	HEADING("Flows (loopback tests)"),
+	{"flows", 0, "N", nb_opt_flows,
+	 "N flows (distinct 5-tuples, up to 1048576) over the streams: flow f "
+	 "is stream (f mod streams)'s, each stream sends its flows in turn; "
+	 "per-flow sent, lost, reordered, duplicated and latency",
+	 0, NB_IN_LOOP},
+	{"flow-order", 0, "random|incr", nb_opt_flow_order,
+	 "the flows' values pseudorandom (RFC 4814, a keyed permutation: "
+	 "always N distinct flows) or in order [random]",
+	 0, NB_IN_LOOP},
+	{"flow-seed", 0, "N", nb_opt_flow_seed,
+	 "the seed of the pseudorandom order: the same seed, the same flows "
+	 "[1]",
+	 0, NB_IN_LOOP},
+	{"flow-src-port", 0, "LO-HI", nb_opt_flow_sport,
+	 "the flows' source ports [1024-65535 when no range is given, RFC "
+	 "4814; else the stream's own]",
+	 0, NB_IN_LOOP},
+	{"flow-dst-port", 0, "LO-HI", nb_opt_flow_dport,
+	 "the flows' destination ports [as --flow-src-port]", 0, NB_IN_LOOP},
+	{"flow-src-ip", 0, "FIRST-LAST", nb_opt_flow_sip,
+	 "the flows' source addresses (IPv6: the last 32 bits vary) [the "
+	 "stream's own]",
+	 0, NB_IN_LOOP},
+	{"flow-dst-ip", 0, "FIRST-LAST", nb_opt_flow_dip,
+	 "the flows' destination addresses [the stream's own]", 0, NB_IN_LOOP},
+	{"flow-src-mac", 0, "FIRST-LAST", nb_opt_flow_smac,
+	 "the flows' source MACs (unicast) [the stream's own]", 0, NB_IN_LOOP},
+	{"flow-dst-mac", 0, "FIRST-LAST", nb_opt_flow_dmac,
+	 "the flows' destination MACs [the stream's own]", 0, NB_IN_LOOP},
+	{"per-flow", 0, "FILE", nb_opt_per_flow,
+	 "with --flows: every flow's figures into FILE (CSV when it ends in "
+	 ".csv, else JSON)",
 	 0, NB_IN_LOOP},
 	HEADING("Closed-loop TCP"),
 	FLAG("tcp", 0, tcp,

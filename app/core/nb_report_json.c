@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "nb_frame.h"
+#include "nb_flows_opt.h"
 #include "nb_stack.h"
 #include "nb_iperf3.h"
 #include "nb_queue_iv.h"
@@ -297,6 +298,8 @@ nb_json_start(const struct nb_result *r)
 	json_object_set_new(ts, "bidir", jint(cfg->bidir));
 	json_object_set_new(ts, "vlan", jint(cfg->vlan_id));
 	json_object_set_new(ts, "stack", nb_stack_json(cfg));
+	if (cfg->flows.spec.n)
+		json_object_set_new(ts, "flows", nb_flows_json(&cfg->flows));
 	json_object_set_new(ts, "interval", jreal(cfg->interval));
 	arr = json_array();
 	for (i = 0; i < cfg->sizes.nb_sizes; i++)
@@ -574,6 +577,10 @@ nb_json_end(const struct nb_result *r)
 	json_object_set_new(end, "streams", streams_end_json(r, udp));
 	if (r->nb_classes)
 		json_object_set_new(end, "classes", classes_json(r));
+	if (r->flow_rx != NULL)
+		json_object_set_new(end, "flows",
+				    nb_flows_sum_json(&r->flow_sum, r->flow_rx,
+						      r->flow_sent));
 	if (udp)
 		json_object_set_new(end, "sum", udp_json(r, &r->sum));
 	json_object_set_new(

@@ -438,6 +438,9 @@ streams_text(FILE *f, const struct nb_result *r, char fmt, int pingpong)
 		snprintf(id, sizeof(id), "D%u", r->classes[i].id);
 		stream_rows(f, r, id, &r->classes[i], fmt);
 	}
+	if (r->flow_rx != NULL)
+		nb_flows_sum_text(f, &r->flow_sum, r->flow_rx, r->flow_sent,
+				  r->nb_streams);
 	if (r->sum.hist.count) {
 		fprintf(f, "latency (%s clock, %s, %llu samples) ns:", r->clock,
 			r->latency_method,

@@ -113,11 +113,41 @@ nb_result_free(struct nb_result *r)
 	free(r->streams);
 	free(r->gaps);
 	free(r->classes);
+	free(r->flow_rx);
+	free(r->flow_sent);
+	free(r->flow_rec);
+	r->flow_rx = NULL;
+	r->flow_sent = NULL;
+	r->flow_rec = NULL;
+	r->nb_flows = 0;
 	r->intervals = NULL;
 	r->streams = NULL;
 	r->gaps = NULL;
 	r->classes = NULL;
 	r->nb_classes = 0;
+}
+
+int
+nb_result_flows(struct nb_result *r, uint32_t n)
+{
+	free(r->flow_rx);
+	free(r->flow_sent);
+	free(r->flow_rec);
+	r->flow_rx = calloc(n ? n : 1, sizeof(*r->flow_rx));
+	r->flow_sent = calloc(n ? n : 1, sizeof(*r->flow_sent));
+	r->flow_rec = calloc(n ? n : 1, sizeof(*r->flow_rec));
+	r->nb_flows = n;
+	if (r->flow_rx == NULL || r->flow_sent == NULL || r->flow_rec == NULL) {
+		free(r->flow_rx);
+		free(r->flow_sent);
+		free(r->flow_rec);
+		r->flow_rx = NULL;
+		r->flow_sent = NULL;
+		r->flow_rec = NULL;
+		r->nb_flows = 0;
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 int
@@ -257,6 +287,9 @@ nb_result_finish(struct nb_result *r)
 	}
 	if (r->cfg != NULL)
 		classes_finish(r);
+	if (r->flow_rx != NULL)
+		nb_flows_summarise(r->flow_rx, r->flow_sent, r->nb_flows,
+				   &r->flow_sum);
 	if (r->gaps != NULL) {
 		nb_gap_init(&r->gap_sum, 0);
 		for (i = 0; i < r->nb_streams; i++)

@@ -15,6 +15,7 @@
 
 #include "nb_config.h"
 #include "nb_cpu.h"
+#include "nb_flows_rx.h"
 #include "nb_gap.h"
 #include "nb_hist.h"
 #include "nb_numa.h"
@@ -151,6 +152,13 @@ struct nb_result {
 	uint32_t nb_classes;
 	struct nb_gap *gaps;
 	struct nb_gap gap_sum;
+	/* --flows: each flow's counts [nb_flows] (NULL: none), what was
+	 * sent of it and in its frames; the summary (nb_result_finish) */
+	uint32_t nb_flows;
+	struct nb_flow_rx *flow_rx;
+	uint64_t *flow_sent;
+	struct nb_flow_rec *flow_rec;
+	struct nb_flows_sum flow_sum;
 
 	uint32_t nb_ports;
 	struct nb_port_result ports[NB_MAX_PORTS];
@@ -201,6 +209,9 @@ void nb_interval_release(struct nb_interval *iv);
 int nb_result_init(struct nb_result *r, const struct nb_config *cfg,
 		   uint32_t nb_streams);
 void nb_result_free(struct nb_result *r);
+/* --flows: room for n flows' counts (zeroed), or -ENOMEM. */
+int nb_result_flows(struct nb_result *r, uint32_t n);
+
 /* --gaps: per-stream gap state against ideal_ns (0: no target), empty;
  * 0 or -ENOMEM. */
 int nb_result_gaps(struct nb_result *r, uint64_t ideal_ns);

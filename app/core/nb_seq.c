@@ -45,8 +45,8 @@ nb_seq_init(struct nb_seq *t, uint64_t start)
 	t->next = t->start;
 }
 
-void
-nb_seq_update(struct nb_seq *t, uint64_t seq48)
+int
+nb_seq_update_u(struct nb_seq *t, uint64_t seq48, uint64_t *u)
 {
 	/* s - next as a 48-bit two's complement number. */
 	uint64_t d = (seq48 - t->next) & NB_SEQ_MASK;
@@ -60,9 +60,9 @@ nb_seq_update(struct nb_seq *t, uint64_t seq48)
 	if (__builtin_expect(d == 0, 1)) {
 		/* The expected one: reuse the bit of next - WINDOW. */
 		*word |= bit;
-		t->next++;
+		*u = t->next++;
 		t->unique++;
-		return;
+		return 1;
 	}
 
 	if (d < NB_SEQ_HALF) {
@@ -74,24 +74,35 @@ nb_seq_update(struct nb_seq *t, uint64_t seq48)
 					  (uint32_t)t->next & NB_SEQ_WMASK,
 					  (uint32_t)d);
 		*word |= bit;
+		*u = t->next + d;
 		t->next += d + 1;
 		t->unique++;
-		return;
+		return 1;
 	}
 
 	/* Behind next by back (1..2^47); before start is never "seen". */
 	back = (NB_SEQ_MASK + 1) - d;
+	*u = t->next - back;
 	if (back > NB_SEQ_WINDOW || back > t->next - t->start) {
 		t->late++;
-		return;
+		return 0;
 	}
 	if (*word & bit) {
 		t->duplicates++;
-	} else {
-		*word |= bit;
-		t->unique++;
-		t->out_of_order++;
+		return 0;
 	}
+	*word |= bit;
+	t->unique++;
+	t->out_of_order++;
+	return 1;
+}
+
+void
+nb_seq_update(struct nb_seq *t, uint64_t seq48)
+{
+	uint64_t u;
+
+	(void)nb_seq_update_u(t, seq48, &u);
 }
 
 uint64_t

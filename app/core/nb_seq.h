@@ -44,6 +44,10 @@ void nb_seq_init(struct nb_seq *t, uint64_t start);
 /* Record one frame's 48-bit wire sequence number. */
 void nb_seq_update(struct nb_seq *t, uint64_t seq48);
 
+/* The same; *u is the number unwrapped (what seq48 stands for), and 1 is
+ * returned when it was new (counted in unique). */
+int nb_seq_update_u(struct nb_seq *t, uint64_t seq48, uint64_t *u);
+
 /* next - start - unique (never negative). */
 uint64_t nb_seq_gap_lost(const struct nb_seq *t);
 

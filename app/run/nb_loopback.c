@@ -13,6 +13,7 @@
 
 #include <rte_cycles.h>
 
+#include "nb_flows_opt.h"
 #include "nb_log.h"
 #include "nb_loopback.h"
 #include "nb_run.h"
@@ -23,6 +24,22 @@
 #include "nb_suite.h"
 #include "nb_tcprun.h"
 #include "nb_tsc.h"
+
+/* The header stack and the flows beyond plain frames of one flow each. */
+static void
+print_stack(const struct nb_config *cfg)
+{
+	char buf[512];
+
+	if (nb_stack_beyond_plain(cfg)) {
+		nb_stack_text(cfg, buf, sizeof(buf));
+		printf("headers: %s\n", buf);
+	}
+	if (cfg->flows.spec.n) {
+		nb_flows_text(&cfg->flows, buf, sizeof(buf));
+		printf("flows: %s\n", buf);
+	}
+}
 
 static void
 print_header(struct nb_app *app)
@@ -90,12 +107,7 @@ print_header(struct nb_app *app)
 	if (cfg->omit > 0)
 		printf(" after %.2f s warm-up", cfg->omit);
 	printf("\n");
-	if (nb_stack_beyond_plain(cfg)) {
-		char stk[512];
-
-		nb_stack_text(cfg, stk, sizeof(stk));
-		printf("headers: %s\n", stk);
-	}
+	print_stack(cfg);
 	if (r->numa.nb_nodes > 1 || r->numa.nb_mismatch) {
 		char numa[512];
 
@@ -148,6 +160,13 @@ prepared(struct nb_app *app)
 			return 1;
 		}
 	}
+	if (cfg->flows.spec.n &&
+	    (nb_result_flows(r, cfg->flows.spec.n) != 0 ||
+	     nb_jobs_flows(&app->jobs, cfg, err, sizeof(err)) != 0)) {
+		nb_app_error(app, "%s",
+			     r->flow_rx != NULL ? err : "out of memory");
+		return 1;
+	}
 	if (cfg->rx_only) { /* the receivers count sizes too */
 		for (i = 0; i < app->jobs.nb_rx; i++)
 			app->jobs.rx[i]->count_sizes = 1;
@@ -167,6 +186,28 @@ prepared(struct nb_app *app)
 	r->latency_method = cfg->mode == NB_MODE_REFLECTOR
 				    ? "round-trip through the reflector"
 				    : "one-way, same host";
+	return 0;
+}
+
+/* --per-flow: every flow's figures into its file; 1 with the error
+ * said. */
+static int
+write_per_flow(struct nb_app *app)
+{
+	const struct nb_config *cfg = &app->cfg;
+	const struct nb_result *r = &app->result;
+	int six = cfg->stack.family == 6;
+	char err[512];
+
+	if (!cfg->flows.per_flow[0] || r->flow_rx == NULL)
+		return 0;
+	if (nb_flows_write(
+		    cfg->flows.per_flow, r->flow_rx, r->flow_sent, r->flow_rec,
+		    r->nb_flows, r->nb_streams, six ? &cfg->stack.src6 : NULL,
+		    six ? &cfg->stack.dst6 : NULL, err, sizeof(err)) != 0) {
+		nb_app_error(app, "%s", err);
+		return 1;
+	}
 	return 0;
 }
 
@@ -241,6 +282,8 @@ nb_loopback_main(struct nb_app *app)
 			     cfg->json_file);
 		return 1;
 	}
+	if (write_per_flow(app) != 0)
+		return 1;
 	if (r->error[0]) {
 		NB_LOG(ERR, "%s", r->error);
 		return 1;

@@ -399,6 +399,9 @@ nb_run_collect(struct nb_app *app)
 	nb_jobs_read(&app->jobs, &c);
 	if (r->gaps != NULL)
 		nb_jobs_read_gaps(&app->jobs, r->gaps, r->nb_streams);
+	if (r->flow_rx != NULL)
+		nb_jobs_read_flows(&app->jobs, r->nb_flows, r->nb_streams,
+				   r->flow_rx, r->flow_sent, r->flow_rec);
 	if (app->jobs.cap != NULL)
 		nb_capture_sync(&app->jobs, &r->capture);
 	r->tx_dropped += c.tx_dropped;

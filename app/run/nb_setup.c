@@ -322,19 +322,29 @@ settle_lacp(struct nb_app *app, double timeout_s)
 
 #define INTERRUPTED "interrupted while setting up the ports"
 
+/* The largest frame of the test, at least min. */
+static uint32_t
+max_frame_of(const struct nb_config *cfg, uint32_t min)
+{
+	uint32_t m = min;
+	uint16_t i;
+
+	for (i = 0; i < cfg->sizes.nb_sizes; i++)
+		if (cfg->sizes.sizes[i] > m)
+			m = cfg->sizes.sizes[i];
+	return m;
+}
+
 int
 nb_setup_ports(struct nb_app *app, const uint16_t *ids, uint16_t n,
 	       const struct nb_setup_req *sr)
 {
 	const struct nb_config *cfg = &app->cfg;
-	uint32_t max_frame = sr->min_frame;
+	uint32_t max_frame = max_frame_of(cfg, sr->min_frame);
 	char err[1024];
 	uint16_t i;
 	int ret;
 
-	for (i = 0; i < cfg->sizes.nb_sizes; i++)
-		if (cfg->sizes.sizes[i] > max_frame)
-			max_frame = cfg->sizes.sizes[i];
 	app->nb_ports = 0;
 	for (i = 0; i < n; i++) {
 		struct nb_port_req req = {
@@ -350,6 +360,7 @@ nb_setup_ports(struct nb_app *app, const uint16_t *ids, uint16_t n,
 			.start_timeout = cfg->link_timeout,
 			.tx_csum = cfg->tx_csum,
 			.tunnel = cfg->stack.tun.kind != NB_ENCAP_NONE,
+			.flows = cfg->flows.spec.n > 0,
 			.proto = cfg->proto,
 			.set = cfg->portset,
 			.tx_chain = (uint8_t)(cfg->tcp != 0),

@@ -346,6 +346,32 @@ engine_gensink_gaps(struct nb_worker *w)
 	return nb_engine_loop(w, 1, 1, 0, 0, 0, NB_SINK_GAPS);
 }
 
+/* --flows: each stream's flows counted too */
+static int
+engine_sink_flows(struct nb_worker *w)
+{
+	return nb_engine_loop(w, 0, 1, 0, 0, 0, NB_SINK_FLOWS);
+}
+
+static int
+engine_gensink_flows_udp(struct nb_worker *w)
+{
+	return nb_engine_loop(w, 1, 1, 0, 0, 0, NB_SINK_FLOWS);
+}
+
+static int
+engine_gensink_flows_tcp(struct nb_worker *w)
+{
+	return nb_engine_loop(w, 1, 1, 1, 0, 0, NB_SINK_FLOWS);
+}
+
+/* [has TX][TCP] */
+static const struct nb_engine flow_engines[2][2] = {
+	{{"sink+flows", engine_sink_flows}, {"sink+flows", engine_sink_flows}},
+	{{"gen+sink+flows", engine_gensink_flows_udp},
+	 {"gen+sink+flows", engine_gensink_flows_tcp}},
+};
+
 static const struct nb_engine gap_engines[2] = {
 	{"sink+gaps", engine_sink_gaps},
 	{"gen+sink+gaps", engine_gensink_gaps},
@@ -393,6 +419,10 @@ nb_engine_select(struct nb_worker *w, uint8_t proto)
 	if (w->nb_rx > 0 && w->rx[0]->gaps != NULL && !impair &&
 	    proto != NB_IPPROTO_TCP && (w->nb_tx == 0 || w->tx[0]->rp == NULL))
 		e = &gap_engines[w->nb_tx > 0];
+	if (w->nb_rx > 0 && w->rx[0]->nb_streams > 0 &&
+	    w->rx[0]->streams[0].flows != NULL && !impair &&
+	    (w->nb_tx == 0 || w->tx[0]->rp == NULL))
+		e = &flow_engines[w->nb_tx > 0][proto == NB_IPPROTO_TCP];
 	w->engine = e->loop != NULL ? e : NULL;
 	return w->engine != NULL ? 0 : -1;
 }

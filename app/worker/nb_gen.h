@@ -160,11 +160,14 @@ nb_gen_send(struct nb_txjob *j, struct rte_mbuf **pkts, uint32_t n,
  * (both start at 0 when the phase does), so the counter is the stamp.
  * one_size (a constant at each call): the pattern has one entry, so every
  * round takes the same size.  hdr (a constant too): NB_GEN_HDR_*, what
- * the templates need copied and fixed.
+ * the templates need copied and fixed.  flows (a constant): NB_GEN_FLOWS_*,
+ * the stream's next flow's fields written over the copy, the checksums
+ * fixed by what they change.
  */
 static __rte_always_inline void
 nb_gen_build(struct nb_txjob *j, struct rte_mbuf **pkts, uint32_t n,
-	     uint64_t ts, const int tcp, const int one_size, const int hdr)
+	     uint64_t ts, const int tcp, const int one_size, const int hdr,
+	     const int flows)
 {
 	const struct nb_tmpl *const tmpl = j->tmpl;
 	struct nb_tx_stream *const cnt = j->cnt;
@@ -192,10 +195,18 @@ nb_gen_build(struct nb_txjob *j, struct rte_mbuf **pkts, uint32_t n,
 		 * no branch */
 		m->ol_flags = t->mbuf_ol_flags;
 		m->tx_offload = t->mbuf_tx_offload;
-		if (tcp)
+		if (flows) {
+			const struct nb_flow_rec *r = c->frec + c->fk;
+
+			nb_flow_rec_write(d, t, r, flows == NB_GEN_FLOWS_V6);
+			nb_stamp_at_x(d, t, c->pkts, ts, !tcp, r->l4_delta);
+			if (++c->fk == c->nflows)
+				c->fk = 0;
+		} else if (tcp) {
 			nb_stamp_tcp(d, t, c->pkts, ts);
-		else
+		} else {
 			nb_stamp_udp(d, t, c->pkts, ts);
+		}
 		if (hdr == NB_GEN_HDR_OUTER)
 			nb_stamp_outer(d, t, c->pkts, ts, !tcp);
 		c->pkts++;
@@ -235,20 +246,34 @@ nb_gen_step(struct nb_txjob *j, const struct nb_run *run, uint64_t now,
 		return;
 	ts = nb_clock_ns(&run->clock, now);
 	/* one branch a burst, not one a frame */
-	if (likely(j->hdr_kind == NB_GEN_HDR_SMALL)) {
+	if (likely(j->hdr_kind == NB_GEN_HDR_SMALL && !j->flows)) {
 		if (j->nb_pattern == 1)
-			nb_gen_build(j, pkts, n, ts, tcp, 1, NB_GEN_HDR_SMALL);
+			nb_gen_build(j, pkts, n, ts, tcp, 1, NB_GEN_HDR_SMALL,
+				     0);
 		else
-			nb_gen_build(j, pkts, n, ts, tcp, 0, NB_GEN_HDR_SMALL);
+			nb_gen_build(j, pkts, n, ts, tcp, 0, NB_GEN_HDR_SMALL,
+				     0);
+	} else if (j->flows == NB_GEN_FLOWS_V4) {
+		if (j->nb_pattern == 1)
+			nb_gen_build(j, pkts, n, ts, tcp, 1, NB_GEN_HDR_MID,
+				     NB_GEN_FLOWS_V4);
+		else
+			nb_gen_build(j, pkts, n, ts, tcp, 0, NB_GEN_HDR_MID,
+				     NB_GEN_FLOWS_V4);
+	} else if (j->flows == NB_GEN_FLOWS_V6) {
+		nb_gen_build(j, pkts, n, ts, tcp, 0, NB_GEN_HDR_MID,
+			     NB_GEN_FLOWS_V6);
 	} else if (j->hdr_kind == NB_GEN_HDR_MID) {
 		if (j->nb_pattern == 1)
-			nb_gen_build(j, pkts, n, ts, tcp, 1, NB_GEN_HDR_MID);
+			nb_gen_build(j, pkts, n, ts, tcp, 1, NB_GEN_HDR_MID,
+				     0);
 		else
-			nb_gen_build(j, pkts, n, ts, tcp, 0, NB_GEN_HDR_MID);
+			nb_gen_build(j, pkts, n, ts, tcp, 0, NB_GEN_HDR_MID,
+				     0);
 	} else if (j->hdr_kind == NB_GEN_HDR_BIG) {
-		nb_gen_build(j, pkts, n, ts, tcp, 0, NB_GEN_HDR_BIG);
+		nb_gen_build(j, pkts, n, ts, tcp, 0, NB_GEN_HDR_BIG, 0);
 	} else {
-		nb_gen_build(j, pkts, n, ts, tcp, 0, NB_GEN_HDR_OUTER);
+		nb_gen_build(j, pkts, n, ts, tcp, 0, NB_GEN_HDR_OUTER, 0);
 	}
 	nb_gen_send(j, pkts, n, now);
 }

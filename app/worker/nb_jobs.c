@@ -354,6 +354,7 @@ nb_jobs_free(struct nb_jobs *js)
 {
 	unsigned int i;
 
+	nb_jobs_flows_free(js);
 	for (i = 0; i < js->nb_tx; i++) {
 		struct nb_txjob *j = js->tx[i];
 

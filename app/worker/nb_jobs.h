@@ -95,6 +95,20 @@ int nb_jobs_gaps(struct nb_jobs *js, uint64_t ideal_ns, uint8_t proto,
  * workers are done, or as a snapshot). */
 void nb_jobs_read_gaps(const struct nb_jobs *js, struct nb_gap *out,
 		       uint32_t n);
+/*
+ * --flows: each TX job's streams' flow records, each receive job's
+ * per-flow counts, and the engines chosen again.  Before launch.
+ * -ENOMEM with err set.  nb_jobs_free frees them (nb_jobs_flows_free).
+ */
+int nb_jobs_flows(struct nb_jobs *js, const struct nb_config *cfg, char *err,
+		  size_t errlen);
+void nb_jobs_flows_free(struct nb_jobs *js);
+/* The test's n flows over ns streams, after the workers are done: rx[f]
+ * += every receive job's counts of flow f, sent[f] += what its stream
+ * sent of it in the measured phase, rec[f] what its frames carried. */
+void nb_jobs_read_flows(const struct nb_jobs *js, uint32_t n, uint32_t ns,
+			struct nb_flow_rx *rx, uint64_t *sent,
+			struct nb_flow_rec *rec);
 /* What the impairment did, summed over the receive jobs (workers write
  * these; read when they are done, or as a snapshot). */
 void nb_jobs_impair_counts(const struct nb_jobs *js,

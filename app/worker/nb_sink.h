@@ -113,14 +113,43 @@ nb_reflect_ok(struct nb_rxjob *j, const struct rte_mbuf *m, uint64_t now_ns)
 	return 1;
 }
 
-/* A data frame of a stream of job j, counted at receive time rx_ns. */
+/*
+ * --flows: the frame numbered u (unwrapped), new or not, is of the
+ * stream's flow u mod nflows; in order, the one after the last one's.
+ */
+static __rte_always_inline void
+nb_sink_flow(struct nb_rxjob *j, struct nb_rx_stream *s, uint64_t u,
+	     int is_new, uint64_t lat)
+{
+	uint32_t k;
+
+	if (likely(u == s->fu_next))
+		k = s->fk_next;
+	else
+		k = (uint32_t)(u % s->nflows);
+	if (u >= s->fu_next) {
+		s->fu_next = u + 1;
+		s->fk_next = k + 1 == s->nflows ? 0 : k + 1;
+	}
+	nb_flow_rx_record(&s->flows[k], u, is_new, lat, j->queue);
+}
+
+/* A data frame of a stream of job j, counted at receive time rx_ns
+ * (flows: a constant, --flows' per-flow counts too). */
 static __rte_always_inline void
 nb_sink_count(struct nb_rxjob *j, struct nb_rx_stream *s, uint64_t seq,
-	      uint64_t ts, uint32_t len, uint64_t rx_ns)
+	      uint64_t ts, uint32_t len, uint64_t rx_ns, const int flows)
 {
 	uint64_t lat = nb_latency_ns(rx_ns, ts);
 
-	nb_seq_update(&s->seq, seq);
+	if (flows) {
+		uint64_t u;
+		int is_new = nb_seq_update_u(&s->seq, seq, &u);
+
+		nb_sink_flow(j, s, u, is_new, lat);
+	} else {
+		nb_seq_update(&s->seq, seq);
+	}
 	s->bytes += len;
 	nb_hist_record2(&s->hist, &j->all_hist, lat);
 	/* transit = lat: already reduced mod 2^48 */
@@ -146,7 +175,7 @@ nb_sink_release(struct nb_rxjob *j, const struct nb_run *run, int flush)
 		n = nb_impair_release(j->imp, now_ns, out, NB_BURST, flush);
 		for (i = 0; i < n; i++)
 			nb_sink_count(j, &j->streams[out[i].stream], out[i].seq,
-				      out[i].ts, out[i].len, rx_ns);
+				      out[i].ts, out[i].len, rx_ns, 0);
 		total += n;
 	} while (n == NB_BURST);
 	if (total)
@@ -211,9 +240,10 @@ nb_sink_impair_probe(struct nb_rxjob *j, struct rte_mbuf *m, uint64_t now_ns)
 
 /* What a sink counts beyond the streams (a constant: the engine is chosen
  * by it): every frame's size bin (a receive-only test), each stream's
- * arrival gaps (--gaps). */
+ * arrival gaps (--gaps), each stream's flows (--flows). */
 #define NB_SINK_SIZES 1
 #define NB_SINK_GAPS  2
+#define NB_SINK_FLOWS 4 /* --flows: each stream's flows counted */
 
 /*
  * One receive burst.  impair and extra (constants: the engine is chosen by
@@ -275,7 +305,8 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now,
 			else
 				nb_sink_count(j, &j->streams[st.stream_id],
 					      st.seq, st.ts,
-					      m->pkt_len + NB_FCS_LEN, rx_ns);
+					      m->pkt_len + NB_FCS_LEN, rx_ns,
+					      extra & NB_SINK_FLOWS);
 			if (extra & NB_SINK_GAPS)
 				nb_gap_record(&j->gaps[st.stream_id],
 					      now_ns & NB_SEQ_MASK);

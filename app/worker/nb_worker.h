@@ -18,6 +18,8 @@
 
 #include "nb_capture_tap.h"
 #include "nb_clock.h"
+#include "nb_flows.h"
+#include "nb_flows_rx.h"
 #include "nb_frame.h"
 #include "nb_gap.h"
 #include "nb_hist.h"
@@ -56,6 +58,10 @@ struct nb_run {
 struct nb_tx_stream {
 	uint64_t pkts;
 	uint64_t bytes; /* L2 incl. FCS */
+	/* --flows: the stream's flows' records [nflows], sent in turn; fk
+	 * the next one's (pkts mod nflows, kept without a division) */
+	const struct nb_flow_rec *frec;
+	uint32_t nflows, fk;
 };
 
 /* What building a frame takes beyond the stamp (nb_txjob.hdr_kind): a
@@ -74,6 +80,11 @@ struct nb_tx_stream {
 	 : (k) == NB_GEN_HDR_MID ? NB_TMPL_MID_HDR                             \
 				 : NB_TMPL_MAX_HDR)
 
+/* nb_txjob.flows: none, or the family the flows' addresses are of */
+#define NB_GEN_FLOWS_NONE 0
+#define NB_GEN_FLOWS_V4	  1
+#define NB_GEN_FLOWS_V6	  2
+
 struct nb_txjob {
 	/* set at setup, read in the loop */
 	uint16_t port, queue;
@@ -81,6 +92,8 @@ struct nb_txjob {
 	uint16_t nb_pattern;
 	uint8_t hdr_kind; /* NB_GEN_HDR_*: the template bytes to copy, and
 			   * whether an outer checksum covers the stamp */
+	uint8_t flows;	  /* NB_GEN_FLOWS_*: --flows' fields written over
+			   * each frame (a 128-byte copy) */
 	struct rte_mempool *pool;
 	const uint8_t *pattern; /* size index per frame, repeating */
 
@@ -133,6 +146,12 @@ struct nb_rx_stream {
 	struct nb_seq seq;
 	struct nb_jitter jit;
 	uint64_t bytes; /* L2 incl. FCS, data frames */
+	/* --flows: the stream's flows [nflows]; the frame unwrapped number
+	 * u is of flow u mod nflows: fu_next/fk_next follow the in-order
+	 * case without a division */
+	struct nb_flow_rx *flows;
+	uint32_t nflows, fk_next;
+	uint64_t fu_next;
 	struct nb_hist hist;
 } __rte_cache_aligned;
 

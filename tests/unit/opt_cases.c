@@ -174,6 +174,79 @@ chk_encap(const struct nb_config *c)
 }
 
 static void
+chk_flows(const struct nb_config *c)
+{
+	assert_int_equal(c->flows.spec.n, 65536);
+}
+
+static void
+chk_flow_order(const struct nb_config *c)
+{
+	assert_int_equal(c->flows.spec.shuffled, 0);
+	assert_int_equal(c->flows.order_set, 1);
+}
+
+static void
+chk_flow_seed(const struct nb_config *c)
+{
+	assert_true(c->flows.spec.seed == UINT64_MAX);
+	assert_int_equal(c->flows.seed_set, 1);
+}
+
+static void
+chk_range(const struct nb_config *c, int field, uint64_t lo, uint64_t hi)
+{
+	assert_true(c->flows.spec.r[field].lo == lo);
+	assert_true(c->flows.spec.r[field].hi == hi);
+	assert_int_equal(c->flows.given, 1u << field);
+}
+
+static void
+chk_flow_sport(const struct nb_config *c)
+{
+	chk_range(c, NB_FF_SPORT, 0, 65535);
+}
+
+static void
+chk_flow_dport(const struct nb_config *c)
+{
+	chk_range(c, NB_FF_DPORT, 5000, 5000);
+}
+
+static void
+chk_flow_sip(const struct nb_config *c)
+{
+	chk_range(c, NB_FF_SIP, 0xc6120001u, 0xc61203ffu);
+	assert_int_equal(c->flows.ip6[0].family, 0);
+}
+
+static void
+chk_flow_dip(const struct nb_config *c)
+{
+	/* IPv6: the last 32 bits, the first address kept */
+	chk_range(c, NB_FF_DIP, 1, 0x1ffff);
+	assert_db8(&c->flows.ip6[1], 1);
+}
+
+static void
+chk_flow_smac(const struct nb_config *c)
+{
+	chk_range(c, NB_FF_SMAC, 0x020000000001ull, 0x02000000ffffull);
+}
+
+static void
+chk_flow_dmac(const struct nb_config *c)
+{
+	chk_range(c, NB_FF_DMAC, 0x0a0000000000ull, 0x0a0000000000ull);
+}
+
+static void
+chk_per_flow(const struct nb_config *c)
+{
+	assert_string_equal(c->flows.per_flow, "/tmp/f.csv");
+}
+
+static void
 chk_tunnel_src(const struct nb_config *c)
 {
 	assert_db8(&c->stack.tun.src, 7);
@@ -747,6 +820,41 @@ const struct opt_case cases[] = {
 	 chk_tunnel_src,
 	 {"2001:db8::g", "x", NULL}},
 	{"tunnel-dst", 0, "10.0.0.9", chk_tunnel_dst, {"10.0.0", NULL}},
+	{"flows", 0, "65536", chk_flows, {"0", "1048577", "1k", "-1", NULL}},
+	{"flow-order", 0, "incr", chk_flow_order, {"rand", "", NULL}},
+	{"flow-seed",
+	 0,
+	 "18446744073709551615",
+	 chk_flow_seed,
+	 {"18446744073709551616", "-1", "x", NULL}},
+	{"flow-src-port",
+	 0,
+	 "0-65535",
+	 chk_flow_sport,
+	 {"1024", "1-65536", "-5", "5-", "1-2-3", NULL}},
+	{"flow-dst-port", 0, "5000-5000", chk_flow_dport, {"a-b", NULL}},
+	{"flow-src-ip",
+	 0,
+	 "198.18.0.1-198.18.3.255",
+	 chk_flow_sip,
+	 {"198.18.0.1", "198.18.0.1-2001:db8::1", "1.2.3-1.2.3.4", NULL}},
+	{"flow-dst-ip",
+	 0,
+	 "2001:db8::1-2001:db8::1:ffff",
+	 chk_flow_dip,
+	 {"2001:db8::1-2001:db9::1", NULL}},
+	{"flow-src-mac",
+	 0,
+	 "02:00:00:00:00:01-02:00:00:00:ff:ff",
+	 chk_flow_smac,
+	 {"01:00:00:00:00:01-01:00:00:00:00:02",
+	  "02:00:00:00:00:01-04:00:00:00:00:01", "02:00:00:00:00:01", NULL}},
+	{"flow-dst-mac",
+	 0,
+	 "0a:00:00:00:00:00-0a:00:00:00:00:00",
+	 chk_flow_dmac,
+	 {"x-y", NULL}},
+	{"per-flow", 0, "/tmp/f.csv", chk_per_flow, {"", NULL}},
 	{"tcp", 0, NULL, chk_tcp, {NULL}},
 	{"window", 'w', "256K", chk_window, {"1K", "2G", "x", "", NULL}},
 	{"delayed-ack", 0, NULL, chk_delayed_ack, {NULL}},

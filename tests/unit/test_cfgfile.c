@@ -353,7 +353,8 @@ test_every_key(void **state)
 			assert_true(strcmp(o->name, "logfile") == 0 ||
 				    strcmp(o->name, "json-file") == 0 ||
 				    strcmp(o->name, "capture") == 0 ||
-				    strcmp(o->name, "replay") == 0);
+				    strcmp(o->name, "replay") == 0 ||
+				    strcmp(o->name, "per-flow") == 0);
 		} else {
 			char key[64];
 
