@@ -34,6 +34,13 @@
 #             >= 0.90).
 #   vxlanloop the same over the memif loopback, received pps (memif copies
 #             the 50 B more of each frame too).
+#   flows     net_null, the generator with 65,536 RFC 4814 flows (each
+#             frame's ports written from its flow's record) against
+#             testpmd txonly (one fixed flow), --size B (issue 35's target:
+#             >= 1.00).
+#   flowsink  the memif loopback's received pps with 65,536 flows (the sink
+#             counts each flow: sequence, loss, latency bins) against the
+#             same with one flow a stream (target: >= 0.95).
 #   pacing    not a pair: dpdk-nbench paced at 1, 5 and 10 Gbit/s L1 with
 #             1518 B frames and at 1 Gbit/s with 64 B, achieved against
 #             requested, --pace-time s each.
@@ -57,7 +64,7 @@ PY=/usr/bin/python3
 # Time a process gets for EAL init, pool creation and port start, on top of
 # the test itself, before timeout stops it and the run counts as failed.
 STARTUP_BUDGET=60
-ALL_KEYS=gen,gen1518,memif,sink,kernel,pingpong,tcp,peertcp,vxlan,vxlanloop,pacing,stats
+ALL_KEYS=gen,gen1518,memif,sink,kernel,pingpong,tcp,peertcp,vxlan,vxlanloop,flows,flowsink,pacing,stats
 
 usage() {
 	cat <<EOF
@@ -224,6 +231,12 @@ fig_vxlan_a() { nb_gen "$1" 114 --encap vxlan:1; }
 fig_vxlan_b() { nb_gen "$1" 64; }
 fig_vxlanloop_a() { nb_memif_rx "$1" --rate max --size 114 --encap vxlan:1; }
 fig_vxlanloop_b() { nb_memif_rx "$1" --rate max --size 64; }
+# --flows 65536 (RFC 4814 ports) against testpmd's one flow, and the
+# sink counting 65,536 flows against one flow a stream
+fig_flows_a() { nb_gen "$1" "$size" --flows 65536; }
+fig_flows_b() { tp_gen "$1" "$size"; }
+fig_flowsink_a() { nb_memif_rx "$1" --rate max --size "$size" --flows 65536; }
+fig_flowsink_b() { nb_memif_rx "$1" --rate max --size "$size"; }
 fig_memif_b() {
 	run_testpmd "$1" io \
 		--vdev "net_memif0,role=server,socket=$tmp/$1.sock,rsize=14" \
@@ -526,6 +539,8 @@ want pingpong && compare pingpong "dpdk-nbench --pingpong RTT p50, memif, tool t
 want tcp && compare tcp "dpdk-nbench --tcp goodput, memif loopback, 1518 B" "dpdk-nbench UDP goodput at --rate max" Gbit/s ">=0.90"
 want vxlan && compare vxlan "dpdk-nbench TX achieved_pps, net_null, VXLAN, 64 B inner (114 B)" "dpdk-nbench TX achieved_pps, net_null, plain 64 B" Mpps ">=0.90"
 want vxlanloop && compare vxlanloop "dpdk-nbench memif loopback, VXLAN, 64 B inner (114 B)" "dpdk-nbench memif loopback, plain 64 B" Mpps "-"
+want flows && compare flows "dpdk-nbench TX achieved_pps, net_null, 65,536 RFC 4814 flows, $size B" "testpmd txonly Tx-pps, one flow" Mpps ">=1.00"
+want flowsink && compare flowsink "dpdk-nbench memif loopback, 65,536 flows counted" "dpdk-nbench memif loopback, one flow a stream" Mpps ">=0.95"
 want peertcp && compare peertcp "dpdk-nbench --tcp goodput, tool to tool, 1518 B" "dpdk-nbench UDP goodput at --rate max, tool to tool" Gbit/s ">=0.90"
 if want pacing; then
 	echo

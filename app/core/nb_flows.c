@@ -25,6 +25,38 @@ static const uint64_t field_max[NB_FF_N] = {
 	0xffffffffffffull,
 };
 
+/* The UDP destination ports a receiver takes for something else than
+ * data (docs/protocol.md), ascending. */
+static const uint16_t reserved[] = {NB_VXLAN_UDP_PORT, NB_CONTROL_UDP_PORT};
+
+/* How many values field i takes (0: none; ranges are at most 48 bits
+ * wide, so the count never wraps). */
+static uint64_t
+width(const struct nb_flows_spec *s, int i)
+{
+	uint64_t w;
+	unsigned int k;
+
+	if (s->r[i].hi < s->r[i].lo)
+		return 0;
+	w = s->r[i].hi - s->r[i].lo + 1;
+	for (k = 0; i == NB_FF_DPORT && s->udp && k < 2; k++)
+		w -= reserved[k] >= s->r[i].lo && reserved[k] <= s->r[i].hi;
+	return w;
+}
+
+/* Field i's d-th value: its range's, the reserved ports skipped. */
+static uint64_t
+value(const struct nb_flows_spec *s, int i, uint64_t d)
+{
+	uint64_t v = s->r[i].lo + d;
+	unsigned int k;
+
+	for (k = 0; i == NB_FF_DPORT && s->udp && k < 2; k++)
+		v += reserved[k] >= s->r[i].lo && reserved[k] <= v;
+	return v;
+}
+
 uint64_t
 nb_flows_space(const struct nb_flows_spec *s)
 {
@@ -32,11 +64,11 @@ nb_flows_space(const struct nb_flows_spec *s)
 	int i;
 
 	for (i = 0; i < NB_FF_N; i++) {
-		uint64_t w = s->r[i].hi - s->r[i].lo + 1;
+		uint64_t w = width(s, i);
 
-		if (s->r[i].hi < s->r[i].lo)
+		if (w == 0)
 			return 0;
-		if (w != 0 && p > UINT64_MAX / w)
+		if (p > UINT64_MAX / w)
 			return UINT64_MAX;
 		p *= w;
 	}
@@ -62,6 +94,15 @@ nb_flows_check(const struct nb_flows_spec *s, char *err, size_t errlen)
 				 "the %s range is empty (its first value is "
 				 "above its last)",
 				 field_names[i]);
+			return -EINVAL;
+		}
+		if (width(s, i) == 0) {
+			snprintf(
+				err, errlen,
+				"the %s range holds only UDP ports the "
+				"receiver takes for control (%u) or VXLAN (%u)",
+				field_names[i], NB_CONTROL_UDP_PORT,
+				NB_VXLAN_UDP_PORT);
 			return -EINVAL;
 		}
 		if (s->r[i].hi > field_max[i]) {
@@ -144,9 +185,9 @@ nb_flows_fields(const struct nb_flows_spec *s, uint32_t f,
 	if (s->shuffled)
 		x = nb_flows_permute(x, nb_flows_space(s), s->seed);
 	for (i = 0; i < NB_FF_N; i++) {
-		uint64_t w = s->r[i].hi - s->r[i].lo + 1;
+		uint64_t w = width(s, i);
 
-		out[i] = s->r[i].lo + (w ? x % w : x);
+		out[i] = value(s, i, w ? x % w : 0);
 		x = w ? x / w : 0;
 	}
 }
@@ -188,15 +229,14 @@ nb_flow_rec_make(struct nb_flow_rec *r, const struct nb_tmpl *t,
 
 	memset(r, 0, sizeof(*r));
 	for (i = 0; i < 6; i++) {
-		r->smac[i] = (uint8_t)(v[NB_FF_SMAC] >> (40 - 8 * i));
-		r->dmac[i] = (uint8_t)(v[NB_FF_DMAC] >> (40 - 8 * i));
+		r->mac[i] = (uint8_t)(v[NB_FF_DMAC] >> (40 - 8 * i));
+		r->mac[6 + i] = (uint8_t)(v[NB_FF_SMAC] >> (40 - 8 * i));
 	}
-	r->sip = (uint32_t)v[NB_FF_SIP];
-	r->dip = (uint32_t)v[NB_FF_DIP];
-	r->sport = (uint16_t)v[NB_FF_SPORT];
-	r->dport = (uint16_t)v[NB_FF_DPORT];
-	new_a = (r->sip >> 16) + (r->sip & 0xffff) + (r->dip >> 16) +
-		(r->dip & 0xffff);
+	nb_put_be32(r->addr, (uint32_t)v[NB_FF_SIP]);
+	nb_put_be32(r->addr + 4, (uint32_t)v[NB_FF_DIP]);
+	nb_put_be16(r->ports, (uint16_t)v[NB_FF_SPORT]);
+	nb_put_be16(r->ports + 2, (uint16_t)v[NB_FF_DPORT]);
+	new_a = words(r->addr, 4);
 	r->ip_delta = v6 ? 0 : ones_diff(new_a, old_a);
-	r->l4_delta = ones_diff(new_a + r->sport + r->dport, old_a + old_p);
+	r->l4_delta = ones_diff(new_a + words(r->ports, 2), old_a + old_p);
 }

@@ -46,6 +46,9 @@ struct nb_flows_spec {
 	uint32_t n;    /* flows; 0 or 1: one per stream (no --flows) */
 	int shuffled;  /* RFC 4814's pseudorandom order */
 	uint64_t seed; /* of the shuffle */
+	int udp;       /* UDP: destination ports skip NB_VXLAN_UDP_PORT and
+			* NB_CONTROL_UDP_PORT, which the receiver takes for
+			* other things than data */
 	struct nb_range r[NB_FF_N];
 };
 
@@ -84,41 +87,62 @@ uint64_t nb_flows_permute(uint64_t x, uint64_t space, uint64_t seed);
  * changed instead).
  */
 struct nb_flow_rec {
-	uint8_t dmac[6], smac[6];
-	uint32_t sip, dip; /* IPv4, or the last 4 bytes of the IPv6 ones */
-	uint16_t sport, dport;
+	uint8_t mac[12];  /* destination, source: the frame's first bytes */
+	uint8_t addr[8];  /* source, destination IPv4 (of IPv6: the last 32
+			   * bits), as on the wire */
+	uint8_t ports[4]; /* source, destination, as on the wire */
 	uint16_t ip_delta, l4_delta;
 };
+
+/* The record's source and destination address (IPv4, or an IPv6 one's
+ * last 32 bits) and ports, as numbers. */
+static inline uint32_t
+nb_flow_rec_ip(const struct nb_flow_rec *r, int dst)
+{
+	return nb_get_be32(r->addr + 4 * dst);
+}
+
+static inline uint16_t
+nb_flow_rec_port(const struct nb_flow_rec *r, int dst)
+{
+	return nb_get_be16(r->ports + 2 * dst);
+}
 
 /* The record of fields v for frames of template t (nb_flows_fields). */
 void nb_flow_rec_make(struct nb_flow_rec *r, const struct nb_tmpl *t,
 		      const uint64_t v[NB_FF_N]);
 
-/* Write r over a frame copied from t (v6: t's IP header is IPv6), fixing
- * the IPv4 header checksum; the caller stamps with nb_stamp_at_x(...,
- * r->l4_delta). */
+/* What nb_flow_rec_write writes (a constant at each call): every field
+ * of an IPv4 or IPv6 frame, or the ports alone (the other fields are the
+ * template's: r was made from its values). */
+#define NB_FLOW_W_V4	1
+#define NB_FLOW_W_V6	2
+#define NB_FLOW_W_PORTS 3
+
+/* Write r over a frame copied from t, fixing the IPv4 header checksum;
+ * the caller stamps with nb_stamp_at_x(..., r->l4_delta). */
 static inline void
 nb_flow_rec_write(uint8_t *frame, const struct nb_tmpl *t,
-		  const struct nb_flow_rec *r, const int v6)
+		  const struct nb_flow_rec *r, const int what)
 {
 	uint8_t *ip = frame + t->l3_off, *l4 = frame + t->l4_off;
 
-	memcpy(frame, r->dmac, 6);
-	memcpy(frame + 6, r->smac, 6);
-	if (v6) {
-		nb_put_be32(ip + 8 + 12, r->sip);
-		nb_put_be32(ip + 24 + 12, r->dip);
+	/* whole words where the wire has the fields side by side */
+	memcpy(l4 + NB_L4_OFF_SPORT, r->ports, 4);
+	if (what == NB_FLOW_W_PORTS)
+		return;
+	memcpy(frame, r->mac, 12);
+	if (what == NB_FLOW_W_V6) {
+		memcpy(ip + 8 + 12, r->addr, 4);
+		memcpy(ip + 24 + 12, r->addr + 4, 4);
 	} else {
 		uint32_t sum = (uint16_t)~nb_get_be16(ip + NB_IPV4_OFF_CSUM);
 
-		nb_put_be32(ip + NB_IPV4_OFF_SRC, r->sip);
-		nb_put_be32(ip + NB_IPV4_OFF_DST, r->dip);
+		memcpy(ip + NB_IPV4_OFF_SRC, r->addr, 8);
 		sum += r->ip_delta;
 		sum = (sum & 0xffff) + (sum >> 16);
 		nb_put_be16(ip + NB_IPV4_OFF_CSUM, (uint16_t)~sum);
 	}
-	nb_put_be16(l4 + NB_L4_OFF_SPORT, r->sport);
-	nb_put_be16(l4 + NB_L4_OFF_DPORT, r->dport);
 }
 
 #endif /* NB_FLOWS_H */

@@ -149,10 +149,10 @@ nb_flows_write(const char *path, const struct nb_flow_rx *rx,
 		uint64_t avg = r->unique ? r->lat_sum / r->unique : 0;
 		long q = r->queue == UINT32_MAX ? -1 : (long)r->queue - 1;
 
-		mac_str(rec[i].smac, sm, sizeof(sm));
-		mac_str(rec[i].dmac, dm, sizeof(dm));
-		ip_str(src6, rec[i].sip, sa, sizeof(sa));
-		ip_str(dst6, rec[i].dip, da, sizeof(da));
+		mac_str(rec[i].mac + 6, sm, sizeof(sm));
+		mac_str(rec[i].mac, dm, sizeof(dm));
+		ip_str(src6, nb_flow_rec_ip(&rec[i], 0), sa, sizeof(sa));
+		ip_str(dst6, nb_flow_rec_ip(&rec[i], 1), da, sizeof(da));
 		fprintf(f,
 			csv ? "%u,%u,%s,%s,%s,%s,%u,%u,%" PRIu64 ",%" PRIu64
 			      ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%u,%" PRIu64
@@ -168,10 +168,12 @@ nb_flows_write(const char *path, const struct nb_flow_rx *rx,
 			      ", \"lat_min_ns\": %u, \"lat_avg_ns\": %" PRIu64
 			      ", \"lat_p99_ns\": %" PRIu64
 			      ", \"lat_max_ns\": %u, \"rx_queue\": %ld}",
-			i, i % streams, sm, dm, sa, da, rec[i].sport,
-			rec[i].dport, sent[i], r->unique, lost_of(r, sent[i]),
-			r->dups, r->reordered, r->unique ? r->lat_min : 0, avg,
-			nb_flow_rx_pct(r, 99), r->lat_max, q);
+			i, i % streams, sm, dm, sa, da,
+			nb_flow_rec_port(&rec[i], 0),
+			nb_flow_rec_port(&rec[i], 1), sent[i], r->unique,
+			lost_of(r, sent[i]), r->dups, r->reordered,
+			r->unique ? r->lat_min : 0, avg, nb_flow_rx_pct(r, 99),
+			r->lat_max, q);
 		if (!csv)
 			fprintf(f, "%s\n", i + 1 < n ? "," : "");
 	}

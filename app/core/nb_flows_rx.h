@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include <stdio.h>
+#include <string.h>
 
 #include <jansson.h>
 
@@ -26,53 +27,77 @@
 #define NB_FLOW_LAT_BINS 32 /* latency bin b: [2^b, 2^(b+1)) ns; 0 has 0 */
 
 struct nb_flow_rx {
-	uint64_t unique;    /* new frames (the stream's tracker) */
-	uint64_t dups;	    /* duplicates and frames too late to tell */
-	uint64_t next;	    /* highest frame number seen + 1 */
-	uint64_t reordered; /* arrived below next */
-	uint64_t lat_sum;   /* ns, of the new frames */
-	uint32_t lat_min, lat_max;
-	uint32_t queue; /* the RX queue it arrived on + 1 (0: none yet);
-			 * UINT32_MAX when it came on several */
+	uint64_t unique;	   /* new frames (the stream's tracker) */
+	uint64_t dups;		   /* duplicates and frames too late to tell */
+	uint64_t next;		   /* highest sequence number seen + 1 */
+	uint64_t reordered;	   /* arrived below next */
+	uint64_t lat_sum;	   /* ns, of the new frames */
+	uint32_t lat_min, lat_max; /* min: UINT32_MAX until a frame came */
+	/* the RX queue it arrived on + 1 (0: none); UINT32_MAX when it came
+	 * on several.  Not kept per frame: a receive job's flows all came on
+	 * its queue, set when the jobs' counts are merged */
+	uint32_t queue;
 	uint32_t lat[NB_FLOW_LAT_BINS];
 };
 
-/* The latency bin of v ns. */
+/* The latency bin of v ns (bins cover every 32-bit value). */
 static inline unsigned int
 nb_flow_lat_bin(uint64_t v)
 {
-	unsigned int b = v ? 63u - (unsigned int)__builtin_clzll(v) : 0;
+	uint32_t l = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
 
-	return b < NB_FLOW_LAT_BINS ? b : NB_FLOW_LAT_BINS - 1;
+	return 31u - (unsigned int)__builtin_clz(l | 1);
+}
+
+/* A flow with nothing counted yet. */
+static inline void
+nb_flow_rx_init(struct nb_flow_rx *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->lat_min = UINT32_MAX;
 }
 
 /*
- * One frame of flow r: its frame number within the flow, whether the
- * stream's tracker found it new, its latency, the RX queue it came on.
+ * One frame of flow r (nb_flow_rx_init'd): its sequence number in the
+ * stream (unwrapped), whether the stream's tracker found it new, its
+ * latency.  Branches only on what the wire decides (new, in order).
  */
 static inline void
-nb_flow_rx_record(struct nb_flow_rx *r, uint64_t fseq, int is_new,
-		  uint64_t lat_ns, uint32_t queue)
+nb_flow_rx_record(struct nb_flow_rx *r, uint64_t seq, int is_new,
+		  uint64_t lat_ns)
 {
 	uint32_t l = lat_ns > UINT32_MAX ? UINT32_MAX : (uint32_t)lat_ns;
 
-	if (r->queue != queue + 1)
-		r->queue = r->queue == 0 ? queue + 1 : UINT32_MAX;
 	if (!is_new) {
 		r->dups++;
 		return;
 	}
 	r->unique++;
-	if (fseq + 1 > r->next)
-		r->next = fseq + 1;
+	if (seq + 1 > r->next)
+		r->next = seq + 1;
 	else
 		r->reordered++;
 	r->lat_sum += l;
-	if (r->unique == 1 || l < r->lat_min)
-		r->lat_min = l;
-	if (l > r->lat_max)
-		r->lat_max = l;
-	r->lat[nb_flow_lat_bin(l)]++;
+	r->lat_min = l < r->lat_min ? l : r->lat_min;
+	r->lat_max = l > r->lat_max ? l : r->lat_max;
+	r->lat[31u - (unsigned int)__builtin_clz(l | 1)]++;
+}
+
+/*
+ * The same for the frame the stream expected next (the common case): it
+ * is new, and above every frame of its flow so far.
+ */
+static inline void
+nb_flow_rx_record_next(struct nb_flow_rx *r, uint64_t seq, uint64_t lat_ns)
+{
+	uint32_t l = lat_ns > UINT32_MAX ? UINT32_MAX : (uint32_t)lat_ns;
+
+	r->unique++;
+	r->next = seq + 1;
+	r->lat_sum += l;
+	r->lat_min = l < r->lat_min ? l : r->lat_min;
+	r->lat_max = l > r->lat_max ? l : r->lat_max;
+	r->lat[31u - (unsigned int)__builtin_clz(l | 1)]++;
 }
 
 /* Fold b into a (the same flow, counted by another receiver). */

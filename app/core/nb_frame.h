@@ -473,9 +473,10 @@ nb_stamp_csum(uint16_t csum0, uint64_t seq, uint64_t ts, int udp)
  * Write seq and tstamp into a frame copied from t, as the 32- and 16-bit
  * halves at the given L4 offsets (UDP: both halves of a 48-bit big-endian
  * field are adjacent), and fix the checksum.  udp is a constant at every
- * call, so each caller compiles to straight-line stores.
+ * call, so each caller compiles to straight-line stores: always inlined
+ * (with a flow's addend GCC made it a call, 54 instructions a frame).
  */
-static inline void
+static inline __attribute__((always_inline)) void
 nb_stamp_at_x(uint8_t *frame, const struct nb_tmpl *t, uint64_t seq,
 	      uint64_t ts, int udp, uint32_t extra)
 {

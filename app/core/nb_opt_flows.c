@@ -299,6 +299,7 @@ nb_flows_cfg_check(struct nb_config *cfg, char *err, size_t errlen)
 			 i ? "dst" : "src", v6 ? 6 : 4, six ? 6 : 4);
 		return -EINVAL;
 	}
+	fc->spec.udp = cfg->proto == NB_IPPROTO_UDP;
 	if (!fc->order_set)
 		fc->spec.shuffled = 1;
 	if (!fc->seed_set)

@@ -102,6 +102,19 @@ nb_interval_release(struct nb_interval *iv)
 	nb_queue_iv_release(iv);
 }
 
+/* --flows' arrays, freed (none after). */
+static void
+flows_free(struct nb_result *r)
+{
+	free(r->flow_rx);
+	free(r->flow_sent);
+	free(r->flow_rec);
+	r->flow_rx = NULL;
+	r->flow_sent = NULL;
+	r->flow_rec = NULL;
+	r->nb_flows = 0;
+}
+
 void
 nb_result_free(struct nb_result *r)
 {
@@ -113,13 +126,7 @@ nb_result_free(struct nb_result *r)
 	free(r->streams);
 	free(r->gaps);
 	free(r->classes);
-	free(r->flow_rx);
-	free(r->flow_sent);
-	free(r->flow_rec);
-	r->flow_rx = NULL;
-	r->flow_sent = NULL;
-	r->flow_rec = NULL;
-	r->nb_flows = 0;
+	flows_free(r);
 	r->intervals = NULL;
 	r->streams = NULL;
 	r->gaps = NULL;
@@ -130,21 +137,13 @@ nb_result_free(struct nb_result *r)
 int
 nb_result_flows(struct nb_result *r, uint32_t n)
 {
-	free(r->flow_rx);
-	free(r->flow_sent);
-	free(r->flow_rec);
+	flows_free(r);
 	r->flow_rx = calloc(n ? n : 1, sizeof(*r->flow_rx));
 	r->flow_sent = calloc(n ? n : 1, sizeof(*r->flow_sent));
 	r->flow_rec = calloc(n ? n : 1, sizeof(*r->flow_rec));
 	r->nb_flows = n;
 	if (r->flow_rx == NULL || r->flow_sent == NULL || r->flow_rec == NULL) {
-		free(r->flow_rx);
-		free(r->flow_sent);
-		free(r->flow_rec);
-		r->flow_rx = NULL;
-		r->flow_sent = NULL;
-		r->flow_rec = NULL;
-		r->nb_flows = 0;
+		flows_free(r);
 		return -ENOMEM;
 	}
 	return 0;

@@ -48,6 +48,22 @@ void nb_seq_update(struct nb_seq *t, uint64_t seq48);
  * returned when it was new (counted in unique). */
 int nb_seq_update_u(struct nb_seq *t, uint64_t seq48, uint64_t *u);
 
+/* nb_seq_update_u with its common case, the expected number, inline. */
+static inline int
+nb_seq_update_in(struct nb_seq *t, uint64_t seq48, uint64_t *u)
+{
+	if (__builtin_expect(((seq48 - t->next) & NB_SEQ_MASK) == 0, 1)) {
+		uint32_t pos = (uint32_t)seq48 & (NB_SEQ_WINDOW - 1);
+
+		t->bitmap[pos >> 6] |= UINT64_C(1) << (pos & 63);
+		t->received++;
+		t->unique++;
+		*u = t->next++;
+		return 1;
+	}
+	return nb_seq_update_u(t, seq48, u);
+}
+
 /* next - start - unique (never negative). */
 uint64_t nb_seq_gap_lost(const struct nb_seq *t);
 

@@ -198,7 +198,7 @@ nb_gen_build(struct nb_txjob *j, struct rte_mbuf **pkts, uint32_t n,
 		if (flows) {
 			const struct nb_flow_rec *r = c->frec + c->fk;
 
-			nb_flow_rec_write(d, t, r, flows == NB_GEN_FLOWS_V6);
+			nb_flow_rec_write(d, t, r, flows);
 			nb_stamp_at_x(d, t, c->pkts, ts, !tcp, r->l4_delta);
 			if (++c->fk == c->nflows)
 				c->fk = 0;
@@ -253,23 +253,36 @@ nb_gen_step(struct nb_txjob *j, const struct nb_run *run, uint64_t now,
 		else
 			nb_gen_build(j, pkts, n, ts, tcp, 0, NB_GEN_HDR_SMALL,
 				     0);
-	} else if (j->flows == NB_GEN_FLOWS_V4) {
+	} else if (j->flows == NB_GEN_FLOWS_PORTS &&
+		   j->hdr_kind == NB_GEN_HDR_SMALL) {
 		if (j->nb_pattern == 1)
-			nb_gen_build(j, pkts, n, ts, tcp, 1, NB_GEN_HDR_MID,
+			nb_gen_build(j, pkts, n, ts, tcp, 1, NB_GEN_HDR_SMALL,
+				     NB_GEN_FLOWS_PORTS);
+		else
+			nb_gen_build(j, pkts, n, ts, tcp, 0, NB_GEN_HDR_SMALL,
+				     NB_GEN_FLOWS_PORTS);
+	} else if (j->flows == NB_GEN_FLOWS_PORTS) {
+		nb_gen_build(j, pkts, n, ts, tcp, 0, NB_GEN_HDR_MID,
+			     NB_GEN_FLOWS_PORTS);
+	} else if (j->flows == NB_GEN_FLOWS_V4 &&
+		   j->hdr_kind == NB_GEN_HDR_SMALL) {
+		if (j->nb_pattern == 1)
+			nb_gen_build(j, pkts, n, ts, tcp, 1, NB_GEN_HDR_SMALL,
 				     NB_GEN_FLOWS_V4);
 		else
-			nb_gen_build(j, pkts, n, ts, tcp, 0, NB_GEN_HDR_MID,
+			nb_gen_build(j, pkts, n, ts, tcp, 0, NB_GEN_HDR_SMALL,
 				     NB_GEN_FLOWS_V4);
+	} else if (j->flows == NB_GEN_FLOWS_V4) {
+		nb_gen_build(j, pkts, n, ts, tcp, 0, NB_GEN_HDR_MID,
+			     NB_GEN_FLOWS_V4);
 	} else if (j->flows == NB_GEN_FLOWS_V6) {
 		nb_gen_build(j, pkts, n, ts, tcp, 0, NB_GEN_HDR_MID,
 			     NB_GEN_FLOWS_V6);
 	} else if (j->hdr_kind == NB_GEN_HDR_MID) {
 		if (j->nb_pattern == 1)
-			nb_gen_build(j, pkts, n, ts, tcp, 1, NB_GEN_HDR_MID,
-				     0);
+			nb_gen_build(j, pkts, n, ts, tcp, 1, NB_GEN_HDR_MID, 0);
 		else
-			nb_gen_build(j, pkts, n, ts, tcp, 0, NB_GEN_HDR_MID,
-				     0);
+			nb_gen_build(j, pkts, n, ts, tcp, 0, NB_GEN_HDR_MID, 0);
 	} else if (j->hdr_kind == NB_GEN_HDR_BIG) {
 		nb_gen_build(j, pkts, n, ts, tcp, 0, NB_GEN_HDR_BIG, 0);
 	} else {

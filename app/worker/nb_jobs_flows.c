@@ -51,9 +51,12 @@ tx_flows(struct nb_txjob *j, const struct nb_config *cfg, uint32_t ns)
 		j->cnt_warm[k].nflows = j->cnt_data[k].nflows = nf;
 		off += nf;
 	}
-	j->flows = (j->tmpl_data[0].hdr[j->tmpl_data[0].l3_off] >> 4) == 6
-			   ? NB_GEN_FLOWS_V6
-			   : NB_GEN_FLOWS_V4;
+	if (!(cfg->flows.given & ~(1u << NB_FF_SPORT | 1u << NB_FF_DPORT)))
+		j->flows = NB_GEN_FLOWS_PORTS;
+	else if ((j->tmpl_data[0].hdr[j->tmpl_data[0].l3_off] >> 4) == 6)
+		j->flows = NB_GEN_FLOWS_V6;
+	else
+		j->flows = NB_GEN_FLOWS_V4;
 	return 0;
 }
 
@@ -63,15 +66,16 @@ rx_flows(struct nb_rxjob *j, uint32_t n)
 	struct nb_flow_rx *fr;
 	uint32_t s;
 
-	fr = rte_zmalloc_socket("nb_flow_rx", sizeof(*fr) * n,
-				RTE_CACHE_LINE_SIZE, nb_port_socket(j->port));
+	fr = rte_malloc_socket("nb_flow_rx", sizeof(*fr) * n,
+			       RTE_CACHE_LINE_SIZE, nb_port_socket(j->port));
 	if (fr == NULL)
 		return -ENOMEM;
+	for (s = 0; s < n; s++)
+		nb_flow_rx_init(&fr[s]);
 	for (s = 0; s < j->nb_streams; s++) {
 		j->streams[s].flows = fr + flows_before(n, j->nb_streams, s);
 		j->streams[s].nflows = nb_flows_of_stream(n, j->nb_streams, s);
 		j->streams[s].fk_next = 0;
-		j->streams[s].fu_next = 0;
 	}
 	return 0;
 }
@@ -148,10 +152,16 @@ nb_jobs_read_flows(const struct nb_jobs *js, uint32_t n, uint32_t ns,
 		for (s = 0; s < j->nb_streams && s < ns; s++) {
 			const struct nb_rx_stream *st = &j->streams[s];
 
-			for (f = 0; st->flows != NULL && f < st->nflows; f++)
-				if (s + f * ns < n)
-					nb_flow_rx_merge(&rx[s + f * ns],
-							 &st->flows[f]);
+			for (f = 0; st->flows != NULL && f < st->nflows; f++) {
+				struct nb_flow_rx c = st->flows[f];
+
+				if (s + f * ns >= n)
+					break;
+				/* what came, came on this job's queue */
+				c.queue =
+					c.unique || c.dups ? j->queue + 1u : 0;
+				nb_flow_rx_merge(&rx[s + f * ns], &c);
+			}
 		}
 	}
 }

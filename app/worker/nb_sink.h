@@ -115,23 +115,26 @@ nb_reflect_ok(struct nb_rxjob *j, const struct rte_mbuf *m, uint64_t now_ns)
 
 /*
  * --flows: the frame numbered u (unwrapped), new or not, is of the
- * stream's flow u mod nflows; in order, the one after the last one's.
+ * stream's flow u mod nflows.  expected is what the stream's tracker
+ * expected (its next before this frame), whose flow fk_next keeps: in
+ * order, no division.
  */
 static __rte_always_inline void
-nb_sink_flow(struct nb_rxjob *j, struct nb_rx_stream *s, uint64_t u,
-	     int is_new, uint64_t lat)
+nb_sink_flow(struct nb_rx_stream *s, uint64_t u, uint64_t expected, int is_new,
+	     uint64_t lat)
 {
 	uint32_t k;
 
-	if (likely(u == s->fu_next))
+	if (likely(u == expected)) {
 		k = s->fk_next;
-	else
-		k = (uint32_t)(u % s->nflows);
-	if (u >= s->fu_next) {
-		s->fu_next = u + 1;
 		s->fk_next = k + 1 == s->nflows ? 0 : k + 1;
+		nb_flow_rx_record_next(&s->flows[k], u, lat);
+		return;
 	}
-	nb_flow_rx_record(&s->flows[k], u, is_new, lat, j->queue);
+	k = (uint32_t)(u % s->nflows);
+	if (u > expected)
+		s->fk_next = k + 1 == s->nflows ? 0 : k + 1;
+	nb_flow_rx_record(&s->flows[k], u, is_new, lat);
 }
 
 /* A data frame of a stream of job j, counted at receive time rx_ns
@@ -143,12 +146,14 @@ nb_sink_count(struct nb_rxjob *j, struct nb_rx_stream *s, uint64_t seq,
 	uint64_t lat = nb_latency_ns(rx_ns, ts);
 
 	if (flows) {
-		uint64_t u;
-		int is_new = nb_seq_update_u(&s->seq, seq, &u);
+		uint64_t u, expected = s->seq.next;
+		int is_new = nb_seq_update_in(&s->seq, seq, &u);
 
-		nb_sink_flow(j, s, u, is_new, lat);
+		nb_sink_flow(s, u, expected, is_new, lat);
 	} else {
-		nb_seq_update(&s->seq, seq);
+		uint64_t u;
+
+		(void)nb_seq_update_in(&s->seq, seq, &u);
 	}
 	s->bytes += len;
 	nb_hist_record2(&s->hist, &j->all_hist, lat);

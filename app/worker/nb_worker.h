@@ -80,10 +80,13 @@ struct nb_tx_stream {
 	 : (k) == NB_GEN_HDR_MID ? NB_TMPL_MID_HDR                             \
 				 : NB_TMPL_MAX_HDR)
 
-/* nb_txjob.flows: none, or the family the flows' addresses are of */
-#define NB_GEN_FLOWS_NONE 0
-#define NB_GEN_FLOWS_V4	  1
-#define NB_GEN_FLOWS_V6	  2
+/* nb_txjob.flows: none, or what a flow's record writes (nb_flows.h):
+ * every field of IPv4 or IPv6 frames, or the ports alone (when no other
+ * field has a range: RFC 4814's default) */
+#define NB_GEN_FLOWS_NONE  0
+#define NB_GEN_FLOWS_V4	   NB_FLOW_W_V4
+#define NB_GEN_FLOWS_V6	   NB_FLOW_W_V6
+#define NB_GEN_FLOWS_PORTS NB_FLOW_W_PORTS
 
 struct nb_txjob {
 	/* set at setup, read in the loop */
@@ -93,7 +96,7 @@ struct nb_txjob {
 	uint8_t hdr_kind; /* NB_GEN_HDR_*: the template bytes to copy, and
 			   * whether an outer checksum covers the stamp */
 	uint8_t flows;	  /* NB_GEN_FLOWS_*: --flows' fields written over
-			   * each frame (a 128-byte copy) */
+			   * each frame (no tunnel: a 64- or 128-byte copy) */
 	struct rte_mempool *pool;
 	const uint8_t *pattern; /* size index per frame, repeating */
 
@@ -147,11 +150,10 @@ struct nb_rx_stream {
 	struct nb_jitter jit;
 	uint64_t bytes; /* L2 incl. FCS, data frames */
 	/* --flows: the stream's flows [nflows]; the frame unwrapped number
-	 * u is of flow u mod nflows: fu_next/fk_next follow the in-order
-	 * case without a division */
+	 * u is of flow u mod nflows: fk_next is seq.next's, so the in-order
+	 * case needs no division */
 	struct nb_flow_rx *flows;
 	uint32_t nflows, fk_next;
-	uint64_t fu_next;
 	struct nb_hist hist;
 } __rte_cache_aligned;
 

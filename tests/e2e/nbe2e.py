@@ -539,6 +539,37 @@ class E2ECase(unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.tmpdir, ignore_errors=True)
 
+    def tshark(self, argv):
+        """tshark (argv: its arguments, run through self.wrap when set),
+        once it says it captures; the test fails if it does not within
+        20 s.  tshark_end() waits for it."""
+        p = subprocess.Popen(getattr(self, "wrap", []) + argv,
+                             stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True,
+                             start_new_session=True)
+        line, deadline = "", time.monotonic() + 20
+        while "Capturing on" not in line and time.monotonic() < deadline:
+            line = p.stderr.readline()
+            if not line and p.poll() is not None:
+                break
+        if "Capturing on" not in line:
+            self.tshark_end(p, 0)
+            self.fail("tshark did not start: " + line)
+        return p
+
+    @staticmethod
+    def tshark_end(p, timeout=60):
+        """Wait up to timeout s for tshark p to end, then end it."""
+        try:
+            p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            pass
+        finally:
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
+            p.stderr.close()
+
     def veth_namespace(self, tag, pairs=(("pa", "pb"),), bridge=None):
         """A network namespace of this test (removed at its end) with veth
         pairs, up, IPv6 off on each end (no frames of the kernel's own on

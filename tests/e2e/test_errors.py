@@ -78,6 +78,22 @@ class Errors(unittest.TestCase):
             (["--qinq", "1,2", "--size", "1522", "--mtu", "1500"],
              "--mtu 1500 is too small"),
             (["-6", "--tcp"], "--tcp carries plain IPv4"),
+            # --flows': empty, overlapping and too narrow ranges, and
+            # what it cannot go with
+            (["--flows", "8", "--flow-src-port", "9-8"], "range is empty"),
+            (["--flows", "8", "--flow-src-ip", "10.0.0.1-10.0.0.9",
+              "--flow-dst-ip", "10.0.0.9-10.0.0.20"], "overlap"),
+            (["--flows", "100", "--flow-dst-port", "1-50"],
+             "only 50 distinct"),
+            (["--flows", "8", "--flow-dst-port", "7201-7201"],
+             "control (7201) or VXLAN (4789)"),
+            (["--flows", "2", "--streams", "4"], "at least one flow"),
+            (["--flows", "1048577"], "1 to 1048576"),
+            (["--flows", "8", "--encap", "vxlan:5"], "--encap vxlan"),
+            (["--flows", "8", "--tx-checksum", "hw"], "--tx-checksum hw"),
+            (["--flow-seed", "3"], "need --flows"),
+            (["--flows", "8", "--flow-src-ip", "2001:db8::1-2001:db8::9"],
+             "IPv6 addresses to an IPv4 test"),
         ]
         for args, frag in cases:
             with self.subTest(args=args):

@@ -10,10 +10,8 @@ The kernel takes the 802.1Q and 802.1ad tags of what pb receives into
 its metadata (skb_vlan_untag) and both libpcap and DPDK's af_packet put
 them back; tshark then shows them as sent, which is what is checked."""
 import os
-import signal
 import shutil
 import subprocess
-import time
 import unittest
 
 import nbe2e
@@ -73,23 +71,8 @@ class StacksOnTheWire(nbe2e.E2ECase):
     def capture(self, path):
         """tshark on pb, until N frames or 60 s; returns once it
         captures."""
-        p = subprocess.Popen(self.wrap + [TSHARK, "-n", "-i", "pb", "-c",
-                                          str(N), "-a", "duration:60", "-w",
-                                          path],
-                             stdout=subprocess.DEVNULL,
-                             stderr=subprocess.PIPE, text=True,
-                             start_new_session=True)
-        line, deadline = "", time.monotonic() + 20
-        while "Capturing on" not in line and time.monotonic() < deadline:
-            line = p.stderr.readline()
-            if not line and p.poll() is not None:
-                break
-        if "Capturing on" not in line:
-            os.killpg(p.pid, signal.SIGKILL)
-            p.wait()
-            p.stderr.close()
-            self.fail("tshark did not start: " + line)
-        return p
+        return self.tshark([TSHARK, "-n", "-i", "pb", "-c", str(N), "-a",
+                            "duration:60", "-w", path])
 
     def decode(self, path, fields):
         prefs = ["-o", "ip.check_checksum:TRUE", "-o",
@@ -118,12 +101,8 @@ class StacksOnTheWire(nbe2e.E2ECase):
                         "--size", str(size), "--packets", str(N), "--rate",
                         "3000pps", "--json"] + opts, name=name,
                         wrap=self.wrap)
-                    cap.wait(timeout=60)
                 finally:
-                    if cap.poll() is None:
-                        os.killpg(cap.pid, signal.SIGKILL)
-                        cap.wait()
-                    cap.stderr.close()
+                    self.tshark_end(cap)
                 self.assertOk(r)
                 e = r.json()["end"]
                 self.assertEqual(e["sum_sent"]["packets"], N)

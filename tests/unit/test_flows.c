@@ -261,11 +261,85 @@ test_rec_write_equals_build(void **state)
 			memset(fr, 0, sizeof(fr));
 			memcpy(fr, t.hdr, t.copy_len);
 			nb_flow_rec_make(&r, &t, v);
-			nb_flow_rec_write(fr, &t, &r, v6);
+			nb_flow_rec_write(fr, &t, &r,
+					  v6 ? NB_FLOW_W_V6 : NB_FLOW_W_V4);
+			nb_stamp_at_x(fr, &t, seq, ts, !tcp, r.l4_delta);
+			assert_memory_equal(fr, ref, size - 4);
+
+			/* the ports alone (RFC 4814's default): the rest
+			 * of the frame is the template's */
+			fl = base;
+			fl.src_port = (uint16_t)v[NB_FF_SPORT];
+			fl.dst_port = (uint16_t)v[NB_FF_DPORT];
+			assert_int_equal(nb_frame_build(ref, sizeof(ref), &fl,
+							size, NB_MAGIC_DATA,
+							&tr),
+					 (int)size - 4);
+			nb_stamp_at(ref, &tr, seq, ts, !tcp);
+			v[NB_FF_SIP] = base.src_ip;
+			v[NB_FF_DIP] = base.dst_ip;
+			if (v6) {
+				v[NB_FF_SIP] = nb_get_be32(base.src_ip6 + 12);
+				v[NB_FF_DIP] = nb_get_be32(base.dst_ip6 + 12);
+			}
+			v[NB_FF_SMAC] = v[NB_FF_DMAC] = 0;
+			memset(fr, 0, sizeof(fr));
+			memcpy(fr, t.hdr, t.copy_len);
+			nb_flow_rec_make(&r, &t, v);
+			nb_flow_rec_write(fr, &t, &r, NB_FLOW_W_PORTS);
 			nb_stamp_at_x(fr, &t, seq, ts, !tcp, r.l4_delta);
 			assert_memory_equal(fr, ref, size - 4);
 		}
 	}
+}
+
+/*
+ * UDP: destination ports skip 4789 (VXLAN) and 7201 (control), which the
+ * receiver parses as other things than data; every other port of the
+ * range is used once, in order.  TCP-like frames use them.
+ */
+static void
+test_reserved_ports(void **state)
+{
+	struct nb_flows_spec s;
+	uint64_t v[NB_FF_N], want = 4780;
+	char err[128];
+	uint32_t f;
+
+	(void)state;
+	rfc4814(&s, 0, 0, 0);
+	s.udp = 1;
+	s.r[NB_FF_SPORT] = (struct nb_range){5, 5};
+	s.r[NB_FF_DPORT] = (struct nb_range){4780, 7210};
+	assert_true(nb_flows_space(&s) == 7210 - 4780 + 1 - 2);
+	s.n = (uint32_t)nb_flows_space(&s);
+	assert_int_equal(nb_flows_check(&s, err, sizeof(err)), 0);
+	for (f = 0; f < s.n; f++) {
+		nb_flows_fields(&s, f, v);
+		if (want == NB_VXLAN_UDP_PORT || want == NB_CONTROL_UDP_PORT)
+			want++;
+		assert_true(v[NB_FF_DPORT] == want);
+		want++;
+	}
+	assert_true(want == 7211);
+	/* one more flow than the ports left */
+	s.n++;
+	assert_int_equal(nb_flows_check(&s, err, sizeof(err)), -EINVAL);
+	/* a range of reserved ports only */
+	s.n = 1;
+	s.r[NB_FF_DPORT] = (struct nb_range){7201, 7201};
+	assert_int_equal(nb_flows_check(&s, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "control (7201) or VXLAN (4789)"));
+	/* TCP-like frames: 4789 and 7201 are ports like any */
+	s.udp = 0;
+	assert_int_equal(nb_flows_check(&s, err, sizeof(err)), 0);
+	s.r[NB_FF_DPORT] = (struct nb_range){4789, 4790};
+	nb_flows_fields(&s, 0, v);
+	assert_true(v[NB_FF_DPORT] == 4789);
+	/* RFC 4814's default space over UDP: 64,510 destination ports */
+	rfc4814(&s, 1, 1, 9);
+	s.udp = 1;
+	assert_true(nb_flows_space(&s) == 64512ull * 64510);
 }
 
 int
@@ -277,6 +351,7 @@ main(void)
 		cmocka_unit_test(test_permute_bijection),
 		cmocka_unit_test(test_checks),
 		cmocka_unit_test(test_rec_write_equals_build),
+		cmocka_unit_test(test_reserved_ports),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -22,13 +22,13 @@ test_record(void **state)
 	struct nb_flow_rx r;
 
 	(void)state;
-	memset(&r, 0, sizeof(r));
+	nb_flow_rx_init(&r);
 	/* frames 0, 1, 3, 2 (late: reordered), a duplicate of 1 */
-	nb_flow_rx_record(&r, 0, 1, 100, 2);
-	nb_flow_rx_record(&r, 1, 1, 300, 2);
-	nb_flow_rx_record(&r, 3, 1, 90, 2);
-	nb_flow_rx_record(&r, 2, 1, 5000, 2);
-	nb_flow_rx_record(&r, 1, 0, 7, 2);
+	nb_flow_rx_record(&r, 0, 1, 100);
+	nb_flow_rx_record(&r, 1, 1, 300);
+	nb_flow_rx_record(&r, 3, 1, 90);
+	nb_flow_rx_record(&r, 2, 1, 5000);
+	nb_flow_rx_record(&r, 1, 0, 7);
 	assert_int_equal(r.unique, 4);
 	assert_int_equal(r.dups, 1);
 	assert_int_equal(r.reordered, 1);
@@ -36,16 +36,20 @@ test_record(void **state)
 	assert_int_equal(r.lat_min, 90);
 	assert_int_equal(r.lat_max, 5000);
 	assert_int_equal(r.lat_sum, 100 + 300 + 90 + 5000);
-	assert_int_equal(r.queue, 3);
 	/* 90 and 100 in [64, 128), 300 in [256, 512), 5000 in [4096, 8192) */
 	assert_int_equal(r.lat[6], 2);
 	assert_int_equal(r.lat[8], 1);
 	assert_int_equal(r.lat[12], 1);
-	/* another queue: "several" */
-	nb_flow_rx_record(&r, 4, 1, 100, 5);
-	assert_int_equal(r.queue, UINT32_MAX);
-	nb_flow_rx_record(&r, 5, 1, 100, 2);
-	assert_int_equal(r.queue, UINT32_MAX);
+	/* 0 ns in bin 0, the most a u32 holds (and more) in bin 31 */
+	nb_flow_rx_record(&r, 4, 1, 0);
+	nb_flow_rx_record(&r, 5, 1, 1ull << 40);
+	assert_int_equal(r.lat[0], 1);
+	assert_int_equal(r.lat[31], 1);
+	assert_int_equal(r.lat_min, 0);
+	assert_int_equal(r.lat_max, UINT32_MAX);
+	assert_int_equal(nb_flow_lat_bin(1), 0);
+	assert_int_equal(nb_flow_lat_bin(2), 1);
+	assert_int_equal(nb_flow_lat_bin(1ull << 35), 31);
 }
 
 static void
@@ -67,11 +71,14 @@ test_pct_and_merge(void **state)
 	int i;
 
 	(void)state;
-	memset(&a, 0, sizeof(a));
-	memset(&b, 0, sizeof(b));
+	nb_flow_rx_init(&a);
+	nb_flow_rx_init(&b);
 	for (i = 0; i < 99; i++)
-		nb_flow_rx_record(&a, (uint64_t)i, 1, 100, 0);
-	nb_flow_rx_record(&b, 99, 1, 5000, 1);
+		nb_flow_rx_record(&a, (uint64_t)i, 1, 100);
+	nb_flow_rx_record(&b, 99, 1, 5000);
+	/* the receive jobs of queues 0 and 1 */
+	a.queue = 1;
+	b.queue = 2;
 	nb_flow_rx_merge(&a, &b);
 	assert_int_equal(a.unique, 100);
 	assert_int_equal(a.lat_max, 5000);
@@ -82,8 +89,16 @@ test_pct_and_merge(void **state)
 	assert_int_equal(nb_flow_rx_pct(&a, 99), 127);
 	/* the 100th: [4096, 8192), no more than the maximum */
 	assert_int_equal(nb_flow_rx_pct(&a, 100), 5000);
-	memset(&b, 0, sizeof(b));
+	nb_flow_rx_init(&b);
 	assert_int_equal(nb_flow_rx_pct(&b, 99), 0);
+	/* merged into a flow of nothing (the report's zeroed array) */
+	memset(&a, 0, sizeof(a));
+	nb_flow_rx_init(&b);
+	nb_flow_rx_record(&b, 0, 1, 700);
+	b.queue = 3;
+	nb_flow_rx_merge(&a, &b);
+	assert_int_equal(a.lat_min, 700);
+	assert_int_equal(a.queue, 3);
 }
 
 static void
@@ -96,8 +111,8 @@ test_summary(void **state)
 	json_t *j;
 
 	(void)state;
-	memset(rx, 0, sizeof(rx));
 	for (f = 0; f < 20; f++) {
+		nb_flow_rx_init(&rx[f]);
 		/* flows 3 and 7 lose 10 of 100, 12 all, 5 one */
 		uint32_t lose = f == 3 || f == 7 ? 10
 				: f == 12	 ? 100
@@ -106,7 +121,8 @@ test_summary(void **state)
 
 		sent[f] = 100;
 		for (k = 0; k < 100 - lose; k++)
-			nb_flow_rx_record(&rx[f], k, 1, 1000, f % 4);
+			nb_flow_rx_record(&rx[f], k, 1, 1000);
+		rx[f].queue = lose < 100 ? f % 4 + 1 : 0;
 	}
 	nb_flows_summarise(rx, sent, 20, &s);
 	assert_int_equal(s.flows, 20);

@@ -437,6 +437,48 @@ test_random_beyond_window(void **state)
 	check_random(202, 0, 200000, NB_SEQ_WINDOW + 64);
 }
 
+/*
+ * nb_seq_update_in (the sink's inline path) and nb_seq_update_u against
+ * nb_seq_update: the same state after every frame of a sequence with
+ * gaps, reordering, duplicates, late frames and a wrap, the same
+ * unwrapped numbers and the same "new" answers.
+ */
+static void
+test_update_variants_agree(void **state)
+{
+	struct nb_seq a, b, c;
+	uint64_t x = 7, q = NB_SEQ_MASK - 3000, i;
+
+	(void)state;
+	nb_seq_init(&a, q);
+	nb_seq_init(&b, q);
+	nb_seq_init(&c, q);
+	for (i = 0; i < 200000; i++) {
+		uint64_t s, ub, uc, before = a.unique;
+		int nb, nc;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		/* mostly the next; now and then back (late, duplicate) or
+		 * ahead (a gap) */
+		s = x % 16 == 0 ? q - x % 1500 : x % 16 == 1 ? q + x % 40 : q;
+		s &= NB_SEQ_MASK;
+		if (s == (q & NB_SEQ_MASK) || x % 16 == 1)
+			q = s + 1;
+		nb_seq_update(&a, s);
+		nb = nb_seq_update_u(&b, s, &ub);
+		nc = nb_seq_update_in(&c, s, &uc);
+		assert_memory_equal(&a, &b, sizeof(a));
+		assert_memory_equal(&a, &c, sizeof(a));
+		assert_int_equal(nb, nc);
+		assert_true(ub == uc);
+		assert_int_equal(nb, a.unique != before);
+		assert_true((ub & NB_SEQ_MASK) == s);
+	}
+	assert_true(a.out_of_order > 0 && a.duplicates > 0 && a.late > 0);
+}
+
 int
 main(void)
 {
@@ -451,6 +493,7 @@ main(void)
 		cmocka_unit_test(test_before_start),
 		cmocka_unit_test(test_random_in_window),
 		cmocka_unit_test(test_random_beyond_window),
+		cmocka_unit_test(test_update_variants_agree),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

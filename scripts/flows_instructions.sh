@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Instructions a frame of the generator and the sink with --flows 65536
+# against one flow a stream, counted by valgrind's callgrind (the same
+# figure for the same binary whatever else the host does; docs/performance.md,
+# "Flows"):
+#
+#   generator  net_null, 64 B: the engine function's instructions
+#              (inclusive: the PMD call, mbuf allocation) for 320,000 and
+#              960,000 frames, the difference over the 640,000 frames
+#              between them (which removes start-up).
+#   sink       af_packet on a veth pair of a namespace of its own, 65,536
+#              frames of 64 B at 20 kpps, a build with debug info: the
+#              instructions on the source lines of the per-frame work
+#              (nb_sink.h's frame loop and what it inlines: the parser,
+#              the sequence tracker, the histogram, jitter and the
+#              per-flow counts) over the frames; the PMD's receive and
+#              the mbuf free, the same in both, are left out.
+#
+#   sudo scripts/flows_instructions.sh        # about 10 minutes
+#
+# Needs valgrind (Debian package valgrind) and root (hugepages are not
+# used: --no-huge; the namespace needs root).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+[ "$(id -u)" -eq 0 ] || {
+	echo "flows_instructions: run as root (a network namespace)" >&2
+	exit 1
+}
+command -v valgrind >/dev/null || {
+	echo "flows_instructions: valgrind not found (package valgrind)" >&2
+	exit 1
+}
+REL=${NB_BUILD_DIR:-build}
+DBG=${NB_DEBUG_BUILD_DIR:-build-debuginfo}
+[ -f "$REL/build.ninja" ] || meson setup "$REL" >/dev/null
+ninja -C "$REL" app/dpdk-nbench >/dev/null
+[ -f "$DBG/build.ninja" ] || meson setup "$DBG" -Ddebug=true -Dtests=false >/dev/null
+ninja -C "$DBG" app/dpdk-nbench >/dev/null
+tmp=$(mktemp -d /tmp/nbench-cg.XXXXXX)
+ns=nbcg$$
+cleanup() {
+	ip netns del "$ns" 2>/dev/null || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+# shellcheck disable=SC2054 # the commas are the lcore map's
+EAL=(--no-huge -m 1024 --no-pci --lcores 0@0,1@0,2@0,3@1 --log-level lib.eal:error)
+
+# instructions of FUNCTION in callgrind output FILE (inclusive)
+incl() {
+	callgrind_annotate --inclusive=yes --threshold=100 "$2" |
+		awk -v f="$1" '!found && $0 ~ ":" f " " { gsub(",", "", $1); print $1; found = 1 }'
+}
+
+gen() { # NAME FRAMES ARGS...
+	valgrind --tool=callgrind --callgrind-out-file="$tmp/$1.out" \
+		"$REL/app/dpdk-nbench" "${EAL[@]}" --file-prefix "cg$1" \
+		--vdev net_null0 --vdev net_null1,no-rx=1 -- --tx-port 0 \
+		--rx-port 1 --rate max --size 64 --packets "$2" --time 0 --json \
+		"${@:3}" >"$tmp/$1.json" 2>"$tmp/$1.err"
+}
+for kind in one flows; do
+	args=()
+	if [ $kind = flows ]; then args=(--flows 65536); fi
+	gen "g${kind}1" 320000 "${args[@]}"
+	gen "g${kind}3" 960000 "${args[@]}"
+	a=$(incl engine_gen_udp "$tmp/g${kind}1.out")
+	b=$(incl engine_gen_udp "$tmp/g${kind}3.out")
+	awk -v a="$a" -v b="$b" -v k="$kind" \
+		'BEGIN { printf "generator, %s: %.1f instructions a frame\n", k == "one" ? "one flow a stream" : "65,536 flows", (b - a) / 640000 }'
+done
+
+ip netns add "$ns"
+ip -n "$ns" link add va type veth peer name vb
+for d in va vb; do
+	ip netns exec "$ns" sysctl -qw "net.ipv6.conf.$d.disable_ipv6=1"
+	ip -n "$ns" link set "$d" up
+done
+for kind in one flows; do
+	args=()
+	if [ $kind = flows ]; then args=(--flows 65536); fi
+	ip netns exec "$ns" valgrind --tool=callgrind --fair-sched=yes \
+		--callgrind-out-file="$tmp/s$kind.out" "$DBG/app/dpdk-nbench" \
+		"${EAL[@]}" --file-prefix "cgs$kind" \
+		--vdev net_af_packet0,iface=va \
+		--vdev net_af_packet1,iface=vb,framecnt=16384 -- --tx-port 0 \
+		--rx-port 1 --rate 20kpps --size 64 --packets 65536 --time 0 \
+		--json "${args[@]}" >"$tmp/s$kind.json" 2>"$tmp/s$kind.err"
+	/usr/bin/python3 scripts/cg_sink_lines.py "$tmp/s$kind.out" 65536 \
+		"sink, $([ $kind = one ] && echo 'one flow a stream' || echo '65,536 flows')"
+done
