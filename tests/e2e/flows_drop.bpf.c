@@ -29,8 +29,7 @@ SEC("classifier") int drop_flows(struct __sk_buff *skb)
 	if (skb_load_bytes(skb, 0, eth, 14) || eth[12] != 0x08 ||
 	    eth[13] != 0x00)
 		return 0;
-	if (skb_load_bytes(skb, 14, ip, 20) || (ip[0] >> 4) != 4 ||
-	    ip[9] != 17)
+	if (skb_load_bytes(skb, 14, ip, 20) || (ip[0] >> 4) != 4 || ip[9] != 17)
 		return 0;
 	ihl = (ip[0] & 15) * 4;
 	if (skb_load_bytes(skb, 14 + ihl, udp, 16))
