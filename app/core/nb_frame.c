@@ -150,15 +150,10 @@ l2_write(uint8_t *p, const struct nb_flow *f, uint16_t ethertype)
 	return off + 2;
 }
 
-/*
- * An IP header of family 4 or 6 at ip with payload_len bytes after it:
- * IPv4 with DF, id and its checksum; IPv6 with the flow label id.  tos:
- * DSCP << 2 | ECN.  Returns its length.
- */
-static uint32_t
-ip_write(uint8_t *ip, uint8_t family, uint32_t payload_len, uint16_t id,
-	 uint8_t ttl, uint8_t tos, uint8_t proto, const uint8_t *src,
-	 const uint8_t *dst)
+uint32_t
+nb_ip_hdr_write(uint8_t *ip, uint8_t family, uint32_t payload_len, uint16_t id,
+		uint8_t ttl, uint8_t tos, uint8_t proto, const uint8_t *src,
+		const uint8_t *dst)
 {
 	if (family != 6) {
 		nb_ipv4_hdr_write(ip, (uint16_t)(NB_IPV4_HLEN + payload_len),
@@ -207,9 +202,10 @@ tunnel_write(uint8_t *buf, uint32_t off, const struct nb_flow *f,
 		return off + 4 * tun->nb_labels;
 	}
 	if (tun->kind == NB_ENCAP_GRE) {
-		n = ip_write(buf + off, tun->src.family,
-			     NB_GRE_HLEN + key + inner_len, 0, tun->ttl, f->tos,
-			     NB_IPPROTO_GRE, tun->src.a, tun->dst.a);
+		n = nb_ip_hdr_write(buf + off, tun->src.family,
+				    NB_GRE_HLEN + key + inner_len, 0, tun->ttl,
+				    f->tos, NB_IPPROTO_GRE, tun->src.a,
+				    tun->dst.a);
 		off += n;
 		nb_put_be16(buf + off, key ? 0x2000 : 0);
 		nb_put_be16(buf + off + 2,
@@ -223,8 +219,8 @@ tunnel_write(uint8_t *buf, uint32_t off, const struct nb_flow *f,
 	n = NB_UDP_HLEN + NB_VXLAN_HLEN + NB_ETH_HLEN + inner_len;
 	/* DSCP and ECN copied outward (RFC 2983's uniform model, RFC
 	 * 6040's normal mode), in GRE's outer header too */
-	off += ip_write(buf + off, tun->src.family, n, 0, tun->ttl, f->tos,
-			NB_IPPROTO_UDP, tun->src.a, tun->dst.a);
+	off += nb_ip_hdr_write(buf + off, tun->src.family, n, 0, tun->ttl,
+			       f->tos, NB_IPPROTO_UDP, tun->src.a, tun->dst.a);
 	nb_put_be16(buf + off + NB_L4_OFF_SPORT, tun->src_port);
 	nb_put_be16(buf + off + NB_L4_OFF_DPORT, NB_VXLAN_UDP_PORT);
 	nb_put_be16(buf + off + NB_UDP_OFF_LEN, (uint16_t)n);
@@ -303,9 +299,10 @@ nb_frame_build(uint8_t *buf, size_t buflen, const struct nb_flow *f,
 		nb_put_be32(src, f->src_ip);
 		nb_put_be32(dst, f->dst_ip);
 	}
-	l4 = l3 + ip_write(buf + l3, f->family == 6 ? 6 : 4,
-			   wire - l3 - ip_hlen(f->family == 6 ? 6 : 4),
-			   f->stream_id, f->ttl, f->tos, f->proto, src, dst);
+	l4 = l3 + nb_ip_hdr_write(buf + l3, f->family == 6 ? 6 : 4,
+				  wire - l3 - ip_hlen(f->family == 6 ? 6 : 4),
+				  f->stream_id, f->ttl, f->tos, f->proto, src,
+				  dst);
 	l4len = wire - l4;
 	nb_put_be16(buf + l4 + NB_L4_OFF_SPORT, f->src_port);
 	nb_put_be16(buf + l4 + NB_L4_OFF_DPORT, f->dst_port);

@@ -167,6 +167,49 @@ struct nb_flow {
 	struct nb_tunnel tun;
 };
 
+/* Flow b answers flow a: b's addresses are a's the other way round, in
+ * a's family (0 and 4 both IPv4). */
+static inline int
+nb_flow_ips_reversed(const struct nb_flow *a, const struct nb_flow *b)
+{
+	if (a->family == 6)
+		return b->family == 6 &&
+		       memcmp(a->src_ip6, b->dst_ip6, 16) == 0 &&
+		       memcmp(a->dst_ip6, b->src_ip6, 16) == 0;
+	return b->family != 6 && a->src_ip == b->dst_ip &&
+	       a->dst_ip == b->src_ip;
+}
+
+/* f's source (dst 0) or destination address in 32 bits: an IPv4 one as
+ * it is, an IPv6 one's four words XORed (a key, not an address). */
+static inline uint32_t
+nb_flow_ip32(const struct nb_flow *f, int dst)
+{
+	const uint8_t *a = dst ? f->dst_ip6 : f->src_ip6;
+	uint32_t w[4];
+
+	if (f->family != 6)
+		return dst ? f->dst_ip : f->src_ip;
+	memcpy(w, a, 16);
+	return w[0] ^ w[1] ^ w[2] ^ w[3];
+}
+
+/* out: the flow that answers in: its MACs, addresses and ports swapped,
+ * all else in's. */
+static inline void
+nb_flow_reverse(struct nb_flow *out, const struct nb_flow *in)
+{
+	*out = *in;
+	memcpy(out->dst_mac, in->src_mac, 6);
+	memcpy(out->src_mac, in->dst_mac, 6);
+	out->src_ip = in->dst_ip;
+	out->dst_ip = in->src_ip;
+	memcpy(out->src_ip6, in->dst_ip6, 16);
+	memcpy(out->dst_ip6, in->src_ip6, 16);
+	out->src_port = in->dst_port;
+	out->dst_port = in->src_port;
+}
+
 /* A built template: the frame bytes plus what stamping needs.  The
  * generator copies the first of NB_TMPL_SMALL_HDR (IPv4 untagged, tagged,
  * QinQ, under up to two MPLS labels), NB_TMPL_MID_HDR (IPv6, GRE, VXLAN
@@ -341,6 +384,16 @@ uint32_t nb_eth_hdr_write(uint8_t *p, const uint8_t dst[6],
  */
 void nb_ipv4_hdr_write(uint8_t *ip, uint16_t total_len, uint16_t id,
 		       uint8_t ttl, uint8_t proto, uint32_t src, uint32_t dst);
+
+/*
+ * An IP header of family 4 or 6 at ip with payload_len bytes after it:
+ * IPv4 with DF, id and its checksum; IPv6 with the flow label id.  tos:
+ * DSCP << 2 | ECN; src and dst in network order (4 or 16 bytes).  Returns
+ * its length.
+ */
+uint32_t nb_ip_hdr_write(uint8_t *ip, uint8_t family, uint32_t payload_len,
+			 uint16_t id, uint8_t ttl, uint8_t tos, uint8_t proto,
+			 const uint8_t *src, const uint8_t *dst);
 
 /*
  * The checksum of the ihl-byte IPv4 header at ip: with its checksum field

@@ -107,7 +107,52 @@ nb_ipv4_locate(const uint8_t *p, uint32_t len, uint8_t proto,
 	o->l3 = l3;
 	o->l4 = l3 + ihl;
 	o->l4_len = tot - ihl;
+	o->v6 = 0;
 	return 0;
+}
+
+/* The IPv6 part of nb_ip_locate(), the header at l3. */
+static int
+ipv6_locate(const uint8_t *p, uint32_t len, uint32_t l3, uint8_t proto,
+	    struct nb_ipv4_loc *o)
+{
+	const uint8_t *ip = p + l3;
+	uint32_t end, off = l3 + NB_IPV6_HLEN;
+	uint8_t nh;
+	int i;
+
+	if (len < off || (ip[0] >> 4) != 6)
+		return -EPROTO;
+	end = off + nb_get_be16(ip + 4);
+	if (end > len)
+		return -EPROTO;
+	nh = ip[6];
+	/* hop-by-hop, routing, destination options: (length + 1) * 8 B */
+	for (i = 0; i < 4 && (nh == 0 || nh == 43 || nh == 60); i++) {
+		if (end < off + 8)
+			return -EPROTO;
+		nh = p[off];
+		off += ((uint32_t)p[off + 1] + 1) * 8;
+	}
+	if (nh != proto || off > end)
+		return -EPROTO;
+	o->l3 = l3;
+	o->l4 = off;
+	o->l4_len = end - off;
+	o->v6 = 1;
+	return 0;
+}
+
+int
+nb_ip_locate(const uint8_t *p, uint32_t len, uint8_t proto,
+	     struct nb_ipv4_loc *o)
+{
+	uint16_t et;
+	uint32_t l3 = l2_parse(p, len, &et, &o->vlan_id);
+
+	if (l3 != 0 && et == NB_ETHERTYPE_IPV6)
+		return ipv6_locate(p, len, l3, proto, o);
+	return nb_ipv4_locate(p, len, proto, o);
 }
 
 int

@@ -30,11 +30,12 @@ int nb_udp_frame_build(uint8_t *buf, size_t buflen,
 		       const struct nb_udp_info *hdr, const uint8_t *payload,
 		       size_t plen);
 
-/* Where the IPv4 packet of a frame and its L4 part sit. */
+/* Where the IP packet of a frame and its L4 part sit. */
 struct nb_ipv4_loc {
 	uint16_t vlan_id; /* 0 untagged */
-	uint32_t l3, l4;  /* offsets of the IPv4 header and the L4 header */
-	uint32_t l4_len;  /* from the IPv4 total length */
+	uint32_t l3, l4;  /* offsets of the IP header and the L4 header */
+	uint32_t l4_len;  /* from the IPv4 total (IPv6 payload) length */
+	uint8_t v6;	  /* nb_ip_locate: an IPv6 packet */
 };
 
 /*
@@ -44,6 +45,15 @@ struct nb_ipv4_loc {
  */
 int nb_ipv4_locate(const uint8_t *buf, uint32_t len, uint8_t proto,
 		   struct nb_ipv4_loc *o);
+
+/*
+ * The same for IPv4 or IPv6: an IPv6 header (version, payload length
+ * within the frame) and its hop-by-hop, routing and destination options
+ * headers are skipped to proto; a fragment, or more than four extension
+ * headers, is not ours (-EPROTO).
+ */
+int nb_ip_locate(const uint8_t *buf, uint32_t len, uint8_t proto,
+		 struct nb_ipv4_loc *o);
 
 /*
  * Parse an IPv4/UDP frame of len bytes: version, IHL, total length, UDP

@@ -153,7 +153,8 @@ const struct nb_option nb_options[] = {
 	HEADING("Header stacks (loopback tests)"),
 	FLAG("ipv6", '6', stack.ipv6,
 	     "IPv6 frames (the default addresses from the benchmarking prefix "
-	     "2001:2::/48, RFC 5180); an IPv6 --dst-ip implies it",
+	     "2001:2::/48, RFC 5180), --tcp's too; an IPv6 --dst-ip implies "
+	     "it",
 	     0, NB_IN_LOOP),
 	{"qinq", 0, "OUTER,INNER", nb_opt_qinq,
 	 "two VLAN tags: the outer (service) tag, TPID 0x88a8 unless --tpid, "

@@ -145,11 +145,24 @@ check_tags(const struct nb_config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
-/* Only the loopback generator and sink carry the stack so far. */
+/* Beyond plain IPv4, no more than the IPv6 family. */
+static int
+only_ipv6(const struct nb_config *cfg)
+{
+	const struct nb_stack_cfg *k = &cfg->stack;
+
+	return !k->outer_vid && k->pcp <= 0 && !k->nb_dscp && !k->ecn &&
+	       k->tun.kind == NB_ENCAP_NONE;
+}
+
+/* The loopback generator and sink carry every stack; closed-loop TCP
+ * (outside peer mode) IPv4 or IPv6; the rest plain IPv4 so far. */
 static int
 check_where(const struct nb_config *cfg, char *err, size_t errlen)
 {
-	const char *what = cfg->tcp			   ? "--tcp"
+	const char *what = cfg->tcp && cfg->mode != NB_MODE_LOOPBACK
+				   ? "--tcp in peer mode"
+			   : cfg->tcp			   ? "--tcp"
 			   : cfg->replay.active		   ? "--replay"
 			   : cfg->reflector		   ? "--reflector"
 			   : cfg->mode != NB_MODE_LOOPBACK ? "peer mode"
@@ -157,6 +170,15 @@ check_where(const struct nb_config *cfg, char *err, size_t errlen)
 
 	if (what == NULL || !nb_stack_beyond_plain(cfg))
 		return 0;
+	if (cfg->tcp && cfg->mode == NB_MODE_LOOPBACK) {
+		if (only_ipv6(cfg))
+			return 0;
+		snprintf(err, errlen,
+			 "--tcp carries IPv4 or IPv6 (with --vlan ID): QinQ, "
+			 "--pcp, --dscp, --ecn and --encap are for UDP "
+			 "loopback tests");
+		return -EINVAL;
+	}
 	snprintf(err, errlen,
 		 "%s carries plain IPv4 (with --vlan ID) so far: IPv6, QinQ, "
 		 "--pcp, --dscp, --ecn and --encap are for loopback tests "

@@ -38,7 +38,8 @@ nb_tcp_hdr_len(const struct nb_tcp_seg *s)
 uint32_t
 nb_tcp_frame_len(const struct nb_flow *f, const struct nb_tcp_seg *s)
 {
-	return NB_ETH_HLEN + (f->vlan_id ? NB_VLAN_HLEN : 0) + NB_IPV4_HLEN +
+	return NB_ETH_HLEN + (f->vlan_id ? NB_VLAN_HLEN : 0) +
+	       (f->family == 6 ? NB_IPV6_HLEN : NB_IPV4_HLEN) +
 	       nb_tcp_hdr_len(s) + s->len;
 }
 
@@ -100,6 +101,14 @@ opts_write(uint8_t *o, const struct nb_tcp_seg *s)
 	return o;
 }
 
+/* The pseudo-header's addresses of the IPv4 or IPv6 header at ip. */
+static inline uint32_t
+addrs_sum(const uint8_t *ip)
+{
+	return (ip[0] >> 4) == 6 ? nb_csum_words(ip + 8, 8)
+				 : nb_csum_words(ip + NB_IPV4_OFF_SRC, 2);
+}
+
 /* The TCP checksum from the pseudo-header, the hl header bytes and the
  * payload's sum (its len bytes start at an even offset: hl is a multiple
  * of 4). */
@@ -107,7 +116,7 @@ static uint16_t
 hdr_csum(const uint8_t *ip, const uint8_t *tcp, uint32_t hl, uint32_t len,
 	 uint32_t payload_sum)
 {
-	uint32_t sum = nb_csum_words(ip + NB_IPV4_OFF_SRC, 2);
+	uint32_t sum = addrs_sum(ip);
 
 	sum += NB_IPPROTO_TCP + hl + len;
 	/* the stamp option alone, the usual header: a fixed count of words
@@ -140,21 +149,27 @@ nb_tcp_frame_csum_ok(const uint8_t *buf, const struct nb_tcp_seg *s,
 	return same ? 2 : 1;
 }
 
-/* Headers of s from f's addressing for a frame of len bytes (the IPv4
- * checksum written, the TCP checksum left 0), the IPv4 and TCP header
- * pointers out.  Returns the TCP header's length. */
+/* Headers of s from f's addressing for a frame of len bytes (an IPv4
+ * header's checksum written, the TCP checksum left 0), the IP and TCP
+ * header pointers out.  Returns the TCP header's length. */
 static uint32_t
 hdrs_write(uint8_t *buf, uint32_t len, const struct nb_flow *f,
 	   const struct nb_tcp_seg *s, uint8_t **ip_out, uint8_t **tcp_out)
 {
 	uint32_t hl = nb_tcp_hdr_len(s);
-	uint32_t l3 = nb_eth_hdr_write(buf, f->dst_mac, f->src_mac, f->vlan_id,
-				       NB_ETHERTYPE_IPV4);
-	uint8_t *ip = buf + l3, *tcp;
+	uint8_t v6 = f->family == 6;
+	uint32_t l3 =
+		nb_eth_hdr_write(buf, f->dst_mac, f->src_mac, f->vlan_id,
+				 v6 ? NB_ETHERTYPE_IPV6 : NB_ETHERTYPE_IPV4);
+	uint32_t iphl = v6 ? NB_IPV6_HLEN : NB_IPV4_HLEN;
+	uint8_t *ip = buf + l3, *tcp, src[4], dst[4];
 
-	nb_ipv4_hdr_write(ip, (uint16_t)(len - l3), f->stream_id, f->ttl,
-			  NB_IPPROTO_TCP, f->src_ip, f->dst_ip);
-	tcp = ip + NB_IPV4_HLEN;
+	nb_put_be32(src, f->src_ip);
+	nb_put_be32(dst, f->dst_ip);
+	tcp = ip + nb_ip_hdr_write(ip, v6 ? 6 : 4, len - l3 - iphl,
+				   f->stream_id, f->ttl, 0, NB_IPPROTO_TCP,
+				   v6 ? f->src_ip6 : src,
+				   v6 ? f->dst_ip6 : dst);
 	nb_put_be16(tcp + NB_L4_OFF_SPORT, f->src_port);
 	nb_put_be16(tcp + NB_L4_OFF_DPORT, f->dst_port);
 	nb_put_be32(tcp + NB_TCP_OFF_SEQ, s->seq);
@@ -247,14 +262,19 @@ nb_tcp_tmpl_init(struct nb_tcp_tmpl *t, const struct nb_flow *f)
 	s.wscale = NB_TCP_WSCALE_NONE;
 	s.has_stamp = 1; /* flags, seq, ack, window and stamp 0 */
 	hl = hdrs_write(t->b, nb_tcp_frame_len(f, &s), f, &s, &ip, &tcp);
-	nb_put_be16(ip + NB_IPV4_OFF_LEN, 0);
-	nb_put_be16(ip + NB_IPV4_OFF_CSUM, 0);
+	t->v6 = f->family == 6;
+	if (t->v6) {
+		nb_put_be16(ip + 4, 0); /* the payload length */
+	} else {
+		nb_put_be16(ip + NB_IPV4_OFF_LEN, 0);
+		nb_put_be16(ip + NB_IPV4_OFF_CSUM, 0);
+		t->ip_sum = nb_csum_partial(ip, NB_IPV4_HLEN, 0);
+	}
 	t->l3 = (uint8_t)(ip - t->b);
 	t->l4 = (uint8_t)(tcp - t->b);
 	t->hlen = (uint8_t)(t->l4 + hl);
-	t->ip_sum = nb_csum_partial(ip, NB_IPV4_HLEN, 0);
-	t->tcp_sum = nb_csum_partial(ip + NB_IPV4_OFF_SRC, 8, 0) +
-		     NB_IPPROTO_TCP + nb_csum_partial(tcp, hl, 0);
+	t->tcp_sum =
+		addrs_sum(ip) + NB_IPPROTO_TCP + nb_csum_partial(tcp, hl, 0);
 }
 
 /* A segment the template is for (nb_tcp_tmpl_build's list). */
@@ -277,9 +297,14 @@ tmpl_write(const struct nb_tcp_tmpl *t, uint8_t *buf,
 	uint64_t st = s->stamp_ns & ((UINT64_C(1) << 48) - 1);
 
 	memcpy(buf, t->b, NB_TCP_TMPL_MAX);
-	nb_put_be16(ip + NB_IPV4_OFF_LEN, (uint16_t)(t->hlen - t->l3 + s->len));
-	nb_put_be16(ip + NB_IPV4_OFF_CSUM,
-		    nb_csum_fold(t->ip_sum + t->hlen - t->l3 + s->len));
+	if (t->v6) {
+		nb_put_be16(ip + 4, (uint16_t)tlen);
+	} else {
+		nb_put_be16(ip + NB_IPV4_OFF_LEN,
+			    (uint16_t)(t->hlen - t->l3 + s->len));
+		nb_put_be16(ip + NB_IPV4_OFF_CSUM,
+			    nb_csum_fold(t->ip_sum + t->hlen - t->l3 + s->len));
+	}
 	nb_put_be32(tcp + NB_TCP_OFF_ACK, s->ack);
 	tcp[NB_TCP_OFF_FLAGS] = s->flags;
 	nb_put_be16(tcp + NB_TCP_OFF_WIN, (uint16_t)s->wnd);
@@ -395,25 +420,59 @@ opts_parse(const uint8_t *o, uint32_t n, int syn, struct nb_tcp_seg *s)
 	return 0;
 }
 
+/* The TCP header at tcp, for fast_shape(): the stamp option alone. */
+static inline int
+fast_tcp(const uint8_t *tcp)
+{
+	return (tcp[NB_TCP_OFF_DOFF] >> 4) ==
+		       (NB_TCP_HLEN + NB_TCP_STAMP_LEN) / 4 &&
+	       memcmp(tcp + NB_TCP_HLEN, stamp_head, sizeof(stamp_head)) == 0;
+}
+
+/* fast_shape() for IPv6 without extension headers. */
+static uint32_t
+fast_shape6(const uint8_t *buf, uint32_t len, struct nb_ipv4_loc *loc)
+{
+	const uint8_t *ip = buf + NB_ETH_HLEN, *tcp = ip + NB_IPV6_HLEN;
+	const uint32_t hl = NB_TCP_HLEN + NB_TCP_STAMP_LEN;
+	uint32_t plen;
+
+	if (len < NB_ETH_HLEN + NB_IPV6_HLEN + hl || (ip[0] >> 4) != 6 ||
+	    ip[6] != NB_IPPROTO_TCP || !fast_tcp(tcp))
+		return 0;
+	plen = nb_get_be16(ip + 4);
+	if (plen < hl || NB_ETH_HLEN + NB_IPV6_HLEN + plen > len)
+		return 0;
+	loc->vlan_id = 0;
+	loc->l3 = NB_ETH_HLEN;
+	loc->l4 = NB_ETH_HLEN + NB_IPV6_HLEN;
+	loc->l4_len = plen;
+	loc->v6 = 1;
+	return hl;
+}
+
 /*
  * The frame a peer of this tool sends most, found from fixed offsets:
  * untagged IPv4 without options (not a fragment, its header sum right)
- * and TCP with the stamp option alone.  The IPv4 and TCP header lengths
- * out, or 0 for any other frame (the general parser's business; it
- * accepts every frame accepted here, with the same result).
+ * or IPv6 without extension headers, and TCP with the stamp option
+ * alone.  The TCP header's length out, or 0 for any other frame (the
+ * general parser's business; it accepts every frame accepted here, with
+ * the same result).
  */
 static uint32_t
 fast_shape(const uint8_t *buf, uint32_t len, struct nb_ipv4_loc *loc)
 {
 	const uint8_t *ip = buf + NB_ETH_HLEN, *tcp = ip + NB_IPV4_HLEN;
 	const uint32_t hl = NB_TCP_HLEN + NB_TCP_STAMP_LEN;
-	uint16_t tot;
+	uint16_t tot, et;
 
-	if (len < NB_ETH_HLEN + NB_IPV4_HLEN + hl ||
-	    nb_get_be16(buf + NB_ETH_OFF_TYPE) != NB_ETHERTYPE_IPV4 ||
-	    ip[0] != 0x45 || ip[NB_IPV4_OFF_PROTO] != NB_IPPROTO_TCP ||
-	    (tcp[NB_TCP_OFF_DOFF] >> 4) != hl / 4 ||
-	    memcmp(tcp + NB_TCP_HLEN, stamp_head, sizeof(stamp_head)) != 0)
+	if (len < NB_ETH_HLEN + NB_IPV4_HLEN + hl)
+		return 0;
+	et = nb_get_be16(buf + NB_ETH_OFF_TYPE);
+	if (et == NB_ETHERTYPE_IPV6)
+		return fast_shape6(buf, len, loc);
+	if (et != NB_ETHERTYPE_IPV4 || ip[0] != 0x45 ||
+	    ip[NB_IPV4_OFF_PROTO] != NB_IPPROTO_TCP || !fast_tcp(tcp))
 		return 0;
 	tot = nb_get_be16(ip + NB_IPV4_OFF_LEN);
 	if (tot < NB_IPV4_HLEN + hl || NB_ETH_HLEN + (uint32_t)tot > len ||
@@ -424,7 +483,37 @@ fast_shape(const uint8_t *buf, uint32_t len, struct nb_ipv4_loc *loc)
 	loc->l3 = NB_ETH_HLEN;
 	loc->l4 = NB_ETH_HLEN + NB_IPV4_HLEN;
 	loc->l4_len = (uint32_t)tot - NB_IPV4_HLEN;
+	loc->v6 = 0;
 	return hl;
+}
+
+/* f's addressing from the frame in buf whose IP header loc found. */
+static void
+flow_from(const uint8_t *buf, const struct nb_ipv4_loc *loc, struct nb_flow *f)
+{
+	const uint8_t *ip = buf + loc->l3, *tcp = buf + loc->l4;
+
+	memcpy(f->dst_mac, buf + NB_ETH_OFF_DST, 6);
+	memcpy(f->src_mac, buf + NB_ETH_OFF_SRC, 6);
+	f->vlan_id = loc->vlan_id;
+	f->proto = NB_IPPROTO_TCP;
+	if (loc->v6) {
+		f->family = 6;
+		f->ttl = ip[7];
+		f->src_ip = 0;
+		f->dst_ip = 0;
+		memcpy(f->src_ip6, ip + 8, 16);
+		memcpy(f->dst_ip6, ip + 24, 16);
+		f->stream_id = nb_get_be16(ip + 2); /* flow label, low 16 */
+	} else {
+		f->family = 4;
+		f->ttl = ip[NB_IPV4_OFF_TTL];
+		f->src_ip = nb_get_be32(ip + NB_IPV4_OFF_SRC);
+		f->dst_ip = nb_get_be32(ip + NB_IPV4_OFF_DST);
+		f->stream_id = nb_get_be16(ip + NB_IPV4_OFF_ID);
+	}
+	f->src_port = nb_get_be16(tcp + NB_L4_OFF_SPORT);
+	f->dst_port = nb_get_be16(tcp + NB_L4_OFF_DPORT);
 }
 
 static int
@@ -435,7 +524,7 @@ frame_parse(const uint8_t *buf, uint32_t len, int check_csum, struct nb_flow *f,
 	const uint8_t *ip, *tcp;
 	uint32_t hl = fast ? fast_shape(buf, len, &loc) : 0;
 
-	if (hl == 0 && (nb_ipv4_locate(buf, len, NB_IPPROTO_TCP, &loc) != 0 ||
+	if (hl == 0 && (nb_ip_locate(buf, len, NB_IPPROTO_TCP, &loc) != 0 ||
 			loc.l4_len < NB_TCP_HLEN))
 		return -EPROTO;
 	ip = buf + loc.l3;
@@ -466,16 +555,7 @@ frame_parse(const uint8_t *buf, uint32_t len, int check_csum, struct nb_flow *f,
 	s->l3_off = (uint16_t)loc.l3;
 	s->l4_off = (uint16_t)loc.l4;
 	s->hdr_len = (uint16_t)hl;
-	memcpy(f->dst_mac, buf + NB_ETH_OFF_DST, 6);
-	memcpy(f->src_mac, buf + NB_ETH_OFF_SRC, 6);
-	f->vlan_id = loc.vlan_id;
-	f->proto = NB_IPPROTO_TCP;
-	f->ttl = ip[NB_IPV4_OFF_TTL];
-	f->src_ip = nb_get_be32(ip + NB_IPV4_OFF_SRC);
-	f->dst_ip = nb_get_be32(ip + NB_IPV4_OFF_DST);
-	f->src_port = nb_get_be16(tcp + NB_L4_OFF_SPORT);
-	f->dst_port = nb_get_be16(tcp + NB_L4_OFF_DPORT);
-	f->stream_id = nb_get_be16(ip + NB_IPV4_OFF_ID);
+	flow_from(buf, &loc, f);
 	return 0;
 }
 

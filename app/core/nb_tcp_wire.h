@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The frames of closed-loop TCP, coded once (docs/protocol.md, "TCP
- * mode"): Ethernet II [802.1Q] IPv4 (20 B, DF, ID = stream id) TCP with
- * options, then the payload.  Options written:
+ * mode"): Ethernet II [802.1Q], IPv4 (20 B, DF, ID = stream id) or IPv6
+ * (40 B, flow label = stream id, no extension header), TCP with options,
+ * then the payload.  Options written:
  *   SYN, SYN-ACK  MSS (kind 2), NOP, window scale (3), NOP, NOP,
  *                 SACK-permitted (4): 12 bytes (the absent ones left out,
  *                 NOPs keeping 4-byte alignment)
@@ -32,13 +33,14 @@
 #define NB_TCP_OPT_MAX	     40
 
 /* The MSS a frame of frame_bytes (FCS included) gives: the largest TCP
- * payload and options after the Ethernet (802.1Q when vlan_id), IPv4 and
- * TCP headers. */
+ * payload and options after the Ethernet (802.1Q when vlan_id), IP (of
+ * family 4 or 6) and TCP headers. */
 static inline uint16_t
-nb_tcp_mss_for(uint16_t frame_bytes, uint16_t vlan_id)
+nb_tcp_mss_for(uint16_t frame_bytes, uint16_t vlan_id, uint8_t family)
 {
 	return (uint16_t)(frame_bytes - NB_FCS_LEN - NB_ETH_HLEN -
-			  (vlan_id ? NB_VLAN_HLEN : 0) - NB_IPV4_HLEN -
+			  (vlan_id ? NB_VLAN_HLEN : 0) -
+			  (family == 6 ? NB_IPV6_HLEN : NB_IPV4_HLEN) -
 			  NB_TCP_HLEN);
 }
 
@@ -76,12 +78,13 @@ int nb_tcp_frame_build_hdr(uint8_t *buf, size_t buflen, const struct nb_flow *f,
  * segment's headers are a copy, seven fields and two sums of a few adds.
  */
 #define NB_TCP_TMPL_MAX                                                        \
-	(NB_ETH_HLEN + NB_VLAN_HLEN + NB_IPV4_HLEN + NB_TCP_HLEN +             \
+	(NB_ETH_HLEN + NB_VLAN_HLEN + NB_IPV6_HLEN + NB_TCP_HLEN +             \
 	 NB_TCP_STAMP_LEN)
 struct nb_tcp_tmpl {
 	uint8_t b[NB_TCP_TMPL_MAX];
 	uint8_t hlen;	 /* header bytes: Ethernet to the payload */
-	uint8_t l3, l4;	 /* where the IPv4 and TCP headers start */
+	uint8_t l3, l4;	 /* where the IP and TCP headers start */
+	uint8_t v6;	 /* IPv6: a payload length, no header checksum */
 	uint32_t ip_sum; /* the IPv4 header's, total length 0 */
 	/* the pseudo-header's addresses and protocol and the TCP header's
 	 * constant bytes (ports, data offset, option kinds) */
@@ -116,10 +119,11 @@ int nb_tcp_tmpl_build_run(const struct nb_tcp_tmpl *t, uint8_t *const *bufs,
 			  const struct nb_tcp_seg *s, unsigned int r);
 
 /*
- * Parse a TCP/IPv4 frame of len bytes: Ethernet, IPv4 as
- * nb_ipv4_locate(), the data offset, every option's length, and (when
- * check_csum) the TCP checksum.  Fills f (MACs, VLAN, addresses, ports;
- * proto TCP) and s (payload pointing into buf).  0 or -EPROTO.
+ * Parse a TCP frame of len bytes: Ethernet, IPv4 or IPv6 as
+ * nb_ip_locate(), the data offset, every option's length, and (when
+ * check_csum) the TCP checksum.  Fills f (MACs, VLAN, family, addresses,
+ * ports; proto TCP; the stream id from the IPv4 ID or the flow label's
+ * low 16 bits) and s (payload pointing into buf).  0 or -EPROTO.
  */
 int nb_tcp_frame_parse(const uint8_t *buf, uint32_t len, int check_csum,
 		       struct nb_flow *f, struct nb_tcp_seg *s);

@@ -192,7 +192,8 @@ run_test(struct nb_app *app, struct tcprun *t, uint32_t msg, int header,
 	t->has_server = cfg->nb_rx_ports > 0;
 	t->loop = t->has_client && t->has_server;
 	t->n = cfg->streams;
-	t->mss = nb_tcp_mss_for(cfg->sizes.sizes[0], cfg->vlan_id);
+	t->mss = nb_tcp_mss_for(cfg->sizes.sizes[0], cfg->vlan_id,
+				cfg->stack.family);
 	t->ndir = 1;
 	t->prev = calloc(t->n, sizeof(*t->prev));
 	t->cur = calloc(t->n, sizeof(*t->cur));

@@ -111,7 +111,8 @@ void nb_tcprun_print_header(const struct tcprun *t);
  * the JSON object; why gets a failure of this test. */
 json_t *nb_tcprun_sweep_row(const struct tcprun *t, const struct nb_output *o,
 			    char *why, size_t whylen);
-void nb_tcprun_addr_text(char *b, size_t n, uint32_t ip, uint16_t port);
+void nb_tcprun_addr_text(char *b, size_t n, uint32_t ip, const uint8_t *ip6,
+			 uint16_t port);
 /* The report's parts (nb_tcprun_parts.c): each port's frames (and the
  * responder's), ping-pong's round trips, the responder's figures. */
 json_t *nb_tcprun_ports_json(const struct tcprun *t);

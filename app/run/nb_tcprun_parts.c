@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The parts of a closed-loop TCP report that are not rows: the header,
  * each port's frames, the responder's, ping-pong (nb_tcprun_int.h). */
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,8 +14,16 @@
 #include "nb_tcprun_int.h"
 
 void
-nb_tcprun_addr_text(char *b, size_t n, uint32_t ip, uint16_t port)
+nb_tcprun_addr_text(char *b, size_t n, uint32_t ip, const uint8_t *ip6,
+		    uint16_t port)
 {
+	char a[INET6_ADDRSTRLEN] = "?";
+
+	if (ip6 != NULL) {
+		inet_ntop(AF_INET6, ip6, a, sizeof(a));
+		snprintf(b, n, "[%s]:%u", a, port);
+		return;
+	}
 	snprintf(b, n, "%u.%u.%u.%u:%u", ip >> 24, (ip >> 16) & 0xff,
 		 (ip >> 8) & 0xff, ip & 0xff, port);
 }
@@ -37,9 +46,8 @@ nb_tcprun_ports_json(const struct tcprun *t)
 		json_array_append_new(
 			a,
 			json_pack("{s:i, s:s, s:I, s:I, s:I, s:I, s:I, s:I, "
-				  "s:I, s:I, s:I, s:I, s:I, s:{s:I, s:I, s:I, "
-				  "s:I, "
-				  "s:I, s:I}}",
+				  "s:I, s:I, s:I, s:I, s:I, s:I, s:{s:I, s:I, "
+				  "s:I, s:I, s:I, s:I}}",
 				  "port", js[i]->port, "role",
 				  js[i]->server ? "server" : "client",
 				  "tool_tx_packets", (json_int_t)js[i]->tx_pkts,
@@ -48,9 +56,10 @@ nb_tcprun_ports_json(const struct tcprun *t)
 				  "bad_checksum", (json_int_t)js[i]->bad_csum,
 				  "stray", (json_int_t)js[i]->stray,
 				  "arp_answered",
-				  (json_int_t)js[i]->arp_answered, "alloc_fail",
-				  (json_int_t)js[i]->alloc_fail, "reclaimed",
-				  (json_int_t)js[i]->reclaimed,
+				  (json_int_t)js[i]->arp_answered,
+				  "nd_answered", (json_int_t)js[i]->nd_answered,
+				  "alloc_fail", (json_int_t)js[i]->alloc_fail,
+				  "reclaimed", (json_int_t)js[i]->reclaimed,
 				  "half_open_dropped",
 				  (json_int_t)js[i]->half_open_dropped,
 				  "rx_bytes", (json_int_t)js[i]->rx_bytes,
@@ -84,7 +93,8 @@ nb_tcprun_ports_text(const struct tcprun *t, FILE *f)
 			fprintf(f,
 				"frames: port %u (%s) sent %llu, received "
 				"%llu; foreign %llu, bad checksum %llu, stray "
-				"(RST sent) %llu, ARP answered %llu\n",
+				"(RST sent) %llu, ARP answered %llu, "
+				"neighbour solicitations answered %llu\n",
 				js[i]->port,
 				js[i]->server ? "server" : "client",
 				(unsigned long long)js[i]->tx_pkts,
@@ -92,7 +102,8 @@ nb_tcprun_ports_text(const struct tcprun *t, FILE *f)
 				(unsigned long long)js[i]->foreign,
 				(unsigned long long)js[i]->bad_csum,
 				(unsigned long long)js[i]->stray,
-				(unsigned long long)js[i]->arp_answered);
+				(unsigned long long)js[i]->arp_answered,
+				(unsigned long long)js[i]->nd_answered);
 	if (t->rhdr == NULL)
 		return;
 	fprintf(f,
@@ -218,18 +229,22 @@ void
 nb_tcprun_print_header(const struct tcprun *t)
 {
 	const struct nb_config *cfg = &t->app->cfg;
-	char a1[40], a2[40];
+	int v6 = cfg->stack.family == 6;
+	char a1[64], a2[64];
 	uint16_t i;
 
 	for (i = 0; i < t->app->nb_ports; i++)
 		nb_setup_print_test_port(stdout, &t->app->ports[i]);
-	nb_tcprun_addr_text(a1, sizeof(a1), cfg->src_ip, NB_DEFAULT_SPORT_BASE);
-	nb_tcprun_addr_text(a2, sizeof(a2), cfg->dst_ip, TCP_DPORT);
+	nb_tcprun_addr_text(a1, sizeof(a1), cfg->src_ip,
+			    v6 ? cfg->stack.src6.a : NULL,
+			    NB_DEFAULT_SPORT_BASE);
+	nb_tcprun_addr_text(a2, sizeof(a2), cfg->dst_ip,
+			    v6 ? cfg->stack.dst6.a : NULL, TCP_DPORT);
 	if (t->is_peer) {
 		const struct nb_tcppeer *p = &t->pp;
 
-		nb_tcprun_addr_text(a1, sizeof(a1), p->ip, p->sport_base);
-		nb_tcprun_addr_text(a2, sizeof(a2), p->peer_ip, p->dport);
+		nb_tcprun_addr_text(a1, sizeof(a1), p->ip, NULL, p->sport_base);
+		nb_tcprun_addr_text(a2, sizeof(a2), p->peer_ip, NULL, p->dport);
 		printf("Peer TCP test (%s): %u connection%s %s%s -> %s "
 		       "(responder %02x:%02x:%02x:%02x:%02x:%02x), MSS %u, "
 		       "window %u, SACK %s, delayed ACK %s, %s",

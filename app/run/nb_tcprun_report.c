@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* What a closed-loop TCP test reports: snapshots of the connections,
  * interval rows, the end's rows and the JSON document (nb_tcprun.h). */
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,6 +188,18 @@ end_secs(const struct tcprun *t, double fallback, int sender)
 	return last ? (double)last / 1e9 : fallback;
 }
 
+/* f's source (dst 0) or destination address, as iperf3 writes it. */
+static json_t *
+jhost(const struct nb_flow *f, int dst)
+{
+	char a[INET6_ADDRSTRLEN] = "?";
+
+	if (f->family != 6)
+		return jip4(dst ? f->dst_ip : f->src_ip);
+	inet_ntop(AF_INET6, dst ? f->dst_ip6 : f->src_ip6, a, sizeof(a));
+	return json_string(a);
+}
+
 /* One connection's line of start.connected[]. */
 static json_t *
 conn_json(const struct tcprun *t, uint32_t i, const struct nb_tcp_snap *s)
@@ -196,8 +209,8 @@ conn_json(const struct tcprun *t, uint32_t i, const struct nb_tcp_snap *s)
 
 	return json_pack(
 		"{s:i, s:o, s:i, s:o, s:i, s:s, s:s, s:s}", "socket",
-		(int)i + 1, "local_host", jip4(f->src_ip), "local_port",
-		f->src_port, "remote_host", jip4(f->dst_ip), "remote_port",
+		(int)i + 1, "local_host", jhost(f, 0), "local_port",
+		f->src_port, "remote_host", jhost(f, 1), "remote_port",
 		f->dst_port, "client_state",
 		t->cj ? nb_tcp_state_name(nb_tcprun_rev(t) ? s->sstate
 							   : s->cstate)
@@ -439,12 +452,16 @@ start_json(const struct tcprun *t, json_t *conn, uint32_t n)
 {
 	const struct nb_config *cfg = &t->app->cfg;
 	uint64_t bytes = t->is_peer ? t->pp.bytes : cfg->bytes;
-	char a1[40];
+	char a1[64];
 
 	if (t->is_peer)
-		nb_tcprun_addr_text(a1, sizeof(a1), t->pp.peer_ip, t->pp.dport);
+		nb_tcprun_addr_text(a1, sizeof(a1), t->pp.peer_ip, NULL,
+				    t->pp.dport);
 	else
-		nb_tcprun_addr_text(a1, sizeof(a1), cfg->dst_ip, TCP_DPORT);
+		nb_tcprun_addr_text(a1, sizeof(a1), cfg->dst_ip,
+				    cfg->stack.family == 6 ? cfg->stack.dst6.a
+							   : NULL,
+				    TCP_DPORT);
 	return json_pack(
 		"{s:o, s:s, s:{s:s, s:i}, s:i, s:{s:s, s:i, s:i, s:i, s:f, "
 		"s:I, s:i, s:i, s:i}}",

@@ -5,6 +5,7 @@
  * cap, the jobs onto the runtime's "tcp" workers, the clients' next hop
  * (ARP), and their tear-down.
  */
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include <rte_memzone.h>
 
 #include "nb_l2.h"
+#include "nb_l2_v6.h"
 #include "nb_run.h"
 #include "nb_setup.h"
 #include "nb_tcp_engine.h"
@@ -54,6 +56,13 @@ end_flow(const struct tcprun *t, int server, uint32_t i, struct nb_flow *f)
 	memcpy(f->dst_mac, server ? tx_mac : rx_mac, 6);
 	f->src_ip = server ? sip : cip;
 	f->dst_ip = server ? cip : sip;
+	f->family = t->is_peer ? 4 : cfg->stack.family;
+	if (f->family == 6) { /* --src-ip is the client's */
+		memcpy(f->src_ip6,
+		       server ? cfg->stack.dst6.a : cfg->stack.src6.a, 16);
+		memcpy(f->dst_ip6,
+		       server ? cfg->stack.src6.a : cfg->stack.dst6.a, 16);
+	}
 	f->src_port = server ? dport : cport;
 	f->dst_port = server ? cport : dport;
 }
@@ -102,11 +111,27 @@ job_pools(const struct tcprun *t, struct nb_tcpjob *j, int socket, char *err,
 	return 0;
 }
 
+/* Job j's own addresses (ARP and neighbour discovery answer for them),
+ * its listening port and whether SYNs bind its ends. */
+static void
+job_addr(const struct tcprun *t, struct nb_tcpjob *j, int server)
+{
+	const struct nb_config *cfg = &t->app->cfg;
+
+	memcpy(j->mac, t->app->ports[server && t->loop ? 1 : 0].desc.mac, 6);
+	j->ip = t->is_peer ? t->pp.ip : server ? cfg->dst_ip : cfg->src_ip;
+	j->family = t->is_peer ? 4 : cfg->stack.family;
+	if (j->family == 6)
+		memcpy(j->ip6, server ? cfg->stack.dst6.a : cfg->stack.src6.a,
+		       16);
+	j->listen_port = t->is_peer ? t->pp.dport : TCP_DPORT;
+	j->accept_any = server && !t->loop && !t->is_peer;
+}
+
 /* The ends of one side on a port: addressing, state, pools. */
 static struct nb_tcpjob *
 job_make(struct tcprun *t, uint16_t port, int server, char *err, size_t errlen)
 {
-	const struct nb_config *cfg = &t->app->cfg;
 	int socket = nb_port_socket(port);
 	int takes_data = t->is_peer ? (server ? t->pp.c2r : t->pp.r2c) : server;
 	struct nb_tcpjob *j;
@@ -157,16 +182,13 @@ job_make(struct tcprun *t, uint16_t port, int server, char *err, size_t errlen)
 			nb_hist_init(j->rtt);
 		}
 	}
-	memcpy(j->mac, t->app->ports[server && t->loop ? 1 : 0].desc.mac, 6);
 	j->isn = nb_tcp_isn_process();
 	if (j->isn == NULL) {
 		snprintf(err, errlen,
 			 "cannot read random bytes for the TCP ISN secret");
 		goto fail;
 	}
-	j->ip = t->is_peer ? t->pp.ip : server ? cfg->dst_ip : cfg->src_ip;
-	j->listen_port = t->is_peer ? t->pp.dport : TCP_DPORT;
-	j->accept_any = server && !t->loop && !t->is_peer;
+	job_addr(t, j, server);
 	if (j->accept_any)
 		return j; /* the ends are bound by the SYNs that come */
 	for (i = 0; i < t->n; i++) {
@@ -331,8 +353,8 @@ nb_tcprun_build(struct tcprun *t, char *err, size_t errlen)
 		/* RFC 6528's ISS for the end's 4-tuple (a listener facing
 		 * other hosts takes its ends' from the SYNs that come) */
 		if (!t->sj->accept_any)
-			p.iss = nb_tcp_isn_now(t->sj->isn, f->src_ip,
-					       f->src_port, f->dst_ip,
+			p.iss = nb_tcp_isn_now(t->sj->isn, nb_flow_ip32(f, 0),
+					       f->src_port, nb_flow_ip32(f, 1),
 					       f->dst_port);
 		nb_tcp_listen(&t->sj->ends[k].c, &p);
 		if (t->msg)
@@ -381,8 +403,38 @@ nb_tcprun_free(struct tcprun *t)
 	json_decref(t->intervals);
 }
 
-/* The clients' next hop when it is another host: --dst-mac, or ARP for
- * --dst-ip on the port (before the workers start). */
+/* A request for the --dst-ip's MAC into q (ARP, or a neighbour
+ * solicitation in an IPv6 test); its length, or <= 0. */
+static int
+resolve_ask(const struct nb_config *cfg, const uint8_t *mine,
+	    struct rte_mbuf *q)
+{
+	uint8_t *b = rte_pktmbuf_mtod(q, uint8_t *);
+	size_t room = rte_pktmbuf_tailroom(q);
+
+	if (cfg->stack.family == 6)
+		return nb_ndp_solicit(b, room, mine, cfg->stack.src6.a,
+				      cfg->vlan_id, cfg->stack.dst6.a);
+	return nb_arp_request(b, room, mine, cfg->src_ip, cfg->vlan_id,
+			      cfg->dst_ip);
+}
+
+/* m answers resolve_ask(): the MAC into mac, 1; else 0. */
+static int
+resolve_heard(const struct nb_config *cfg, const struct rte_mbuf *m,
+	      uint8_t mac[6])
+{
+	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
+
+	if (cfg->stack.family == 6)
+		return nb_ndp_advert_is(d, m->data_len, cfg->stack.dst6.a,
+					mac) == 1;
+	return nb_arp_sender_is(d, m->data_len, cfg->dst_ip, mac) == 1;
+}
+
+/* The clients' next hop when it is another host: --dst-mac, or ARP (an
+ * IPv6 test: neighbour discovery) for --dst-ip on the port (before the
+ * workers start). */
 int
 nb_tcprun_resolve_peer(struct tcprun *t, char *err, size_t errlen)
 {
@@ -395,6 +447,7 @@ nb_tcprun_resolve_peer(struct tcprun *t, char *err, size_t errlen)
 	uint64_t next = 0;
 	uint16_t n, k;
 	int len, found = 0;
+	char a[INET6_ADDRSTRLEN] = "?";
 
 	if (!t->has_client)
 		return 0; /* a listener learns its peers from their SYNs */
@@ -415,10 +468,7 @@ nb_tcprun_resolve_peer(struct tcprun *t, char *err, size_t errlen)
 			struct rte_mbuf *q = rte_pktmbuf_alloc(mp);
 
 			if (q != NULL) {
-				len = nb_arp_request(
-					rte_pktmbuf_mtod(q, uint8_t *),
-					rte_pktmbuf_tailroom(q), mine,
-					cfg->src_ip, cfg->vlan_id, cfg->dst_ip);
+				len = resolve_ask(cfg, mine, q);
 				q->data_len = (uint16_t)(len > 0 ? len : 0);
 				q->pkt_len = q->data_len;
 				if (len <= 0 || nb_port_tx(port, 0, &q, 1) != 1)
@@ -428,22 +478,25 @@ nb_tcprun_resolve_peer(struct tcprun *t, char *err, size_t errlen)
 		}
 		n = nb_port_rx(port, 0, m, NB_BURST);
 		for (k = 0; k < n; k++) {
-			if (!found &&
-			    nb_arp_sender_is(
-				    rte_pktmbuf_mtod(m[k], const uint8_t *),
-				    m[k]->data_len, cfg->dst_ip,
-				    t->peer_mac) == 1)
+			if (!found && resolve_heard(cfg, m[k], t->peer_mac))
 				found = 1;
 			rte_pktmbuf_free(m[k]);
 		}
 		nb_run_sleep_us(1000);
 	}
 	if (!found) {
+		if (cfg->stack.family == 6)
+			inet_ntop(AF_INET6, cfg->stack.dst6.a, a, sizeof(a));
+		else
+			snprintf(a, sizeof(a), "%u.%u.%u.%u", cfg->dst_ip >> 24,
+				 (cfg->dst_ip >> 16) & 0xff,
+				 (cfg->dst_ip >> 8) & 0xff, cfg->dst_ip & 0xff);
 		snprintf(err, errlen,
-			 "no ARP answer for --dst-ip %u.%u.%u.%u on port %u "
-			 "within 3 s (give --dst-mac, or check the address)",
-			 cfg->dst_ip >> 24, (cfg->dst_ip >> 16) & 0xff,
-			 (cfg->dst_ip >> 8) & 0xff, cfg->dst_ip & 0xff, port);
+			 "no %s answer for --dst-ip %s on port %u within 3 s "
+			 "(give --dst-mac, or check the address)",
+			 cfg->stack.family == 6 ? "neighbour advertisement"
+						: "ARP",
+			 a, port);
 		return -1;
 	}
 	return 0;

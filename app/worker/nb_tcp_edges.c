@@ -8,6 +8,7 @@
 #include <rte_ring.h>
 
 #include "nb_l2.h"
+#include "nb_l2_v6.h"
 #include "nb_tcp_wire.h"
 
 /* Listen again on end e with its ISS for the SYN of flow f (ours the
@@ -17,8 +18,8 @@ listen_for(struct nb_tcpjob *j, struct nb_tcp_end *e, const struct nb_flow *f)
 {
 	struct nb_tcp_params p = j->params;
 
-	p.iss = nb_tcp_isn_now(j->isn, f->dst_ip, f->dst_port, f->src_ip,
-			       f->src_port);
+	p.iss = nb_tcp_isn_now(j->isn, nb_flow_ip32(f, 1), f->dst_port,
+			       nb_flow_ip32(f, 0), f->src_port);
 	nb_tcp_listen(&e->c, &p);
 	if (j->pp_msg)
 		nb_tcp_send_limit(&e->c, 0);
@@ -110,6 +111,15 @@ nb_tcpw_end_done(struct nb_tcpjob *j, struct nb_tcp_end *e, uint64_t now)
 	j->finished++;
 }
 
+/* f is to this side's address (in this side's family). */
+static inline int
+to_us(const struct nb_tcpjob *j, const struct nb_flow *f)
+{
+	if (j->family == 6)
+		return f->family == 6 && memcmp(f->dst_ip6, j->ip6, 16) == 0;
+	return f->family != 6 && f->dst_ip == j->ip;
+}
+
 /* accept_any: the end of this 4-tuple (a half-open one moved to the
  * connections once its handshake is done), or for a SYN to our port a
  * free one bound to it (its addressing from the SYN). */
@@ -130,7 +140,7 @@ nb_tcpw_demux_any(struct nb_tcpjob *j, const struct nb_flow *f,
 		}
 	}
 	if (!(s->flags & NB_TCP_SYN) || (s->flags & NB_TCP_ACK) ||
-	    f->dst_port != j->listen_port || f->dst_ip != j->ip)
+	    f->dst_port != j->listen_port || !to_us(j, f))
 		return NULL;
 	e = take_end(j);
 	if (e == NULL)
@@ -140,8 +150,11 @@ nb_tcpw_demux_any(struct nb_tcpjob *j, const struct nb_flow *f,
 	memcpy(e->f.dst_mac, f->src_mac, 6);
 	memcpy(e->f.src_mac, j->mac, 6);
 	e->f.vlan_id = f->vlan_id;
-	e->f.src_ip = j->ip;
+	e->f.family = f->family;
+	e->f.src_ip = f->dst_ip;
 	e->f.dst_ip = f->src_ip;
+	memcpy(e->f.src_ip6, f->dst_ip6, 16);
+	memcpy(e->f.dst_ip6, f->src_ip6, 16);
 	e->f.src_port = j->listen_port;
 	e->f.dst_port = f->src_port;
 	nb_tcp_tmpl_init(&e->tmpl, &e->f);
@@ -177,8 +190,35 @@ nb_tcpw_to_control(struct nb_tcpjob *j, uint16_t q, struct rte_mbuf *m)
 	return 1;
 }
 
-/* Not TCP for us: an ARP request for our address is answered (a kernel
- * peer must resolve us), everything else counted. */
+/* An answer to frame d (of len bytes) for this side's address, if it
+ * asks for one: ARP for an IPv4 test, neighbour discovery for IPv6.
+ * Returns the answer's length in out, or 0. */
+static int
+answer_for(struct nb_tcpjob *j, const uint8_t *d, uint32_t len, uint8_t *out,
+	   uint16_t room)
+{
+	uint16_t et = nb_get_be16(d + NB_ETH_OFF_TYPE);
+	int n;
+
+	if (et == NB_ETHERTYPE_VLAN)
+		et = nb_get_be16(d + NB_VLAN_OFF_TYPE);
+	if (j->family == 6) {
+		if (et != NB_ETHERTYPE_IPV6)
+			return 0;
+		n = nb_ndp_answer(d, len, j->mac, j->ip6, out, room);
+		j->nd_answered += n > 0;
+		return n > 0 ? n : 0;
+	}
+	if (et != NB_ETHERTYPE_ARP || j->ip == 0)
+		return 0;
+	n = nb_arp_answer(d, len, j->mac, j->ip, out, room);
+	j->arp_answered += n > 0;
+	return n > 0 ? n : 0;
+}
+
+/* Not TCP for us: an ARP request or a neighbour solicitation for our
+ * address is answered (a kernel peer must resolve us), everything else
+ * counted. */
 void
 nb_tcpw_foreign(struct nb_tcpjob *j, const uint8_t *d, uint32_t len)
 {
@@ -186,29 +226,23 @@ nb_tcpw_foreign(struct nb_tcpjob *j, const uint8_t *d, uint32_t len)
 	int n;
 
 	j->foreign++;
-	if (j->ip == 0 || j->ctl_rings != NULL || len < 42 ||
+	if (j->ctl_rings != NULL || len < 42 ||
 	    j->pend_head + j->nb_pend >= NB_BURST)
-		return;
-	/* ARP, tagged or not */
-	if (nb_get_be16(d + NB_ETH_OFF_TYPE) != NB_ETHERTYPE_ARP &&
-	    (nb_get_be16(d + NB_ETH_OFF_TYPE) != NB_ETHERTYPE_VLAN ||
-	     nb_get_be16(d + NB_VLAN_OFF_TYPE) != NB_ETHERTYPE_ARP))
 		return;
 	m = rte_pktmbuf_alloc(j->pool);
 	if (m == NULL) {
 		j->alloc_fail++;
 		return;
 	}
-	n = nb_arp_answer(d, len, j->mac, j->ip, rte_pktmbuf_mtod(m, uint8_t *),
-			  rte_pktmbuf_tailroom(m));
-	if (n <= 0) {
+	n = answer_for(j, d, len, rte_pktmbuf_mtod(m, uint8_t *),
+		       rte_pktmbuf_tailroom(m));
+	if (n == 0) {
 		rte_pktmbuf_free(m);
 		return;
 	}
 	m->data_len = (uint16_t)n;
 	m->pkt_len = (uint32_t)n;
 	nb_tcpw_pend_push(j, m);
-	j->arp_answered++;
 }
 
 /* A frame to send: built into a fresh mbuf and queued after pend[]. */
@@ -246,13 +280,7 @@ nb_tcpw_send_rst(struct nb_tcpjob *j, const struct nb_flow *in,
 		j->alloc_fail++;
 		return;
 	}
-	f = *in;
-	memcpy(f.dst_mac, in->src_mac, 6);
-	memcpy(f.src_mac, in->dst_mac, 6);
-	f.src_ip = in->dst_ip;
-	f.dst_ip = in->src_ip;
-	f.src_port = in->dst_port;
-	f.dst_port = in->src_port;
+	nb_flow_reverse(&f, in);
 	f.stream_id = 0;
 	f.ttl = 64;
 	nb_tcpw_emit(j, &f, &r, m);
@@ -268,8 +296,8 @@ nb_tcpw_open_all(struct nb_tcpjob *j, uint64_t now)
 	for (i = 0; i < j->n; i++) {
 		const struct nb_flow *f = &j->ends[i].f;
 
-		p.iss = nb_tcp_isn_now(j->isn, f->src_ip, f->src_port,
-				       f->dst_ip, f->dst_port);
+		p.iss = nb_tcp_isn_now(j->isn, nb_flow_ip32(f, 0), f->src_port,
+				       nb_flow_ip32(f, 1), f->dst_port);
 		if (p.send_bytes != UINT64_MAX)
 			p.send_bytes = j->bytes_each + (i < j->bytes_rest);
 		j->ends[i].open_ns = now;

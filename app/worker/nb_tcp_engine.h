@@ -80,6 +80,9 @@ struct nb_tcpjob {
 	uint8_t accept_any;
 	uint8_t mac[6]; /* this port's, for ARP */
 	uint32_t ip;	/* this side's: ARP requests for it are answered */
+	/* an IPv6 test's (family 6): neighbour solicitations answered */
+	uint8_t family;
+	uint8_t ip6[16];
 	/* RX queues polled, 0..nb_rxq-1 (TX on queue); peer mode: a control
 	 * session's frames (UDP 7201, ARP, ICMP) go into ctl_rings[q] for
 	 * the control lcore, which answers ARP then */
@@ -139,7 +142,7 @@ struct nb_tcpjob {
 	uint64_t foreign;  /* not TCP/IPv4 for us (ARP, LLDP, junk) */
 	uint64_t bad_csum; /* TCP with a wrong checksum */
 	uint64_t stray;	   /* TCP for no connection of ours: RST sent */
-	uint64_t arp_answered;
+	uint64_t arp_answered, nd_answered;
 	uint64_t accepted;  /* accept_any: ends whose handshake completed */
 	uint64_t reclaimed; /* ... a half-open end given to a new SYN (none
 			     * free) */

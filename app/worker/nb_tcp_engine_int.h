@@ -17,7 +17,7 @@ static inline int
 nb_tcpw_same_tuple(const struct nb_tcp_end *e, const struct nb_flow *f)
 {
 	return f->src_port == e->f.dst_port && f->dst_port == e->f.src_port &&
-	       f->src_ip == e->f.dst_ip && f->dst_ip == e->f.src_ip;
+	       nb_flow_ips_reversed(&e->f, f);
 }
 
 /* A frame to send after the others pending. */
@@ -37,7 +37,8 @@ struct nb_tcp_end *nb_tcpw_demux_any(struct nb_tcpjob *j,
 /* Peer mode: a control session's frame to the control lcore (1: the
  * mbuf is the ring's now, or freed when the ring is full). */
 int nb_tcpw_to_control(struct nb_tcpjob *j, uint16_t q, struct rte_mbuf *m);
-/* Not TCP for us: counted; an ARP request for our address answered. */
+/* Not TCP for us: counted; an ARP request or a neighbour solicitation
+ * for our address answered. */
 void nb_tcpw_foreign(struct nb_tcpjob *j, const uint8_t *d, uint32_t len);
 /* s of flow f built into m (of the job's pool) and queued after pend[];
  * -1: it did not fit (m freed). */

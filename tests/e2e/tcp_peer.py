@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The kernel's end of test_tcp_kernel.py, run inside a network namespace.
 
-    tcp_peer.py sink PORT            accept one connection, count its bytes
+    tcp_peer.py sink PORT [ADDR]     accept one connection, count its bytes
                                      to EOF, print "bytes N eof", close
-    tcp_peer.py echo PORT            accept one connection, send back what
+                                     (ADDR: 0.0.0.0, or :: for IPv6)
+    tcp_peer.py echo PORT [ADDR]     accept one connection, send back what
                                      comes, print "echoed N eof"
     tcp_peer.py send HOST PORT N     connect, send N bytes of dpdk-nbench's
                                      stream pattern (docs/protocol.md),
@@ -27,10 +28,15 @@ def pattern():
     return bytes(t)
 
 
-def sink(port):
-    s = socket.socket()
+def listener(port, addr):
+    s = socket.socket(socket.AF_INET6 if ":" in addr else socket.AF_INET)
     s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    s.bind(("0.0.0.0", port))
+    s.bind((addr, port))
+    return s
+
+
+def sink(port, addr):
+    s = listener(port, addr)
     s.listen(1)
     print("listening", flush=True)
     c, _ = s.accept()
@@ -44,11 +50,9 @@ def sink(port):
     c.close()
 
 
-def echo(port):
+def echo(port, addr):
     """Send back every byte, until EOF (a request/response server)."""
-    s = socket.socket()
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    s.bind(("0.0.0.0", port))
+    s = listener(port, addr)
     s.listen(1)
     print("listening", flush=True)
     c, _ = s.accept()
@@ -90,9 +94,8 @@ def send(host, port, total):
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "sink":
-        sink(int(sys.argv[2]))
-    elif sys.argv[1] == "echo":
-        echo(int(sys.argv[2]))
+    if sys.argv[1] in ("sink", "echo"):
+        where = sys.argv[3] if len(sys.argv) > 3 else "0.0.0.0"
+        (sink if sys.argv[1] == "sink" else echo)(int(sys.argv[2]), where)
     else:
         send(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))

@@ -77,7 +77,7 @@ class Errors(unittest.TestCase):
             # the MTU a QinQ frame needs
             (["--qinq", "1,2", "--size", "1522", "--mtu", "1500"],
              "--mtu 1500 is too small"),
-            (["-6", "--tcp"], "--tcp carries plain IPv4"),
+            (["-6", "--tcp", "--dscp", "46"], "--tcp carries IPv4 or IPv6"),
             # --flows': empty, overlapping and too narrow ranges, and
             # what it cannot go with
             (["--flows", "8", "--flow-src-port", "9-8"], "range is empty"),

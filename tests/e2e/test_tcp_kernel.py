@@ -15,11 +15,9 @@ in network namespaces:
                st1, towards the receiver)."""
 import json
 import os
-import re
 import signal
 import subprocess
 import time
-import unittest
 
 import nbe2e
 
@@ -87,6 +85,42 @@ class NetCase(nbe2e.E2ECase):
         self.assertOk(r, code)
         return r.json()
 
+    def capture(self, ns, dev):
+        """dumpcap on dev in ns, headers only; returns (Popen, file) once
+        it says it captures."""
+        path = os.path.join(self.tmpdir, dev + ".pcapng")
+        p = self.bg(ns, ["dumpcap", "-i", dev, "-s", "160", "-B", "64",
+                         "-w", path])
+        deadline = time.monotonic() + 20
+        line = ""
+        while "Capturing on" not in line and time.monotonic() < deadline:
+            line = p.stderr.readline()
+            if not line and p.poll() is not None:
+                self.fail("dumpcap ended: %s" % p.stderr.read())
+        self.assertIn("Capturing on", line)
+        return p, path
+
+    def assert_clean_conversation(self, path, retransmits, extra=""):
+        """tshark finds no TCP analysis flag in the capture but
+        retransmissions (at most the tool's count) and window updates,
+        nothing matching extra (a display filter), and both FINs.
+        Returns the tshark command to read it further."""
+        tsh = ["tshark", "-r", path, "-n"]
+        bad = sh(*tsh, "-Y", "(tcp.analysis.flags && "
+                 "!tcp.analysis.window_update && "
+                 "!tcp.analysis.retransmission && "
+                 "!tcp.analysis.fast_retransmission)" + extra,
+                 timeout=180).stdout
+        self.assertEqual(bad.strip(), "", bad[:3000])
+        rexmit = sh(*tsh, "-Y", "tcp.analysis.retransmission || "
+                    "tcp.analysis.fast_retransmission",
+                    timeout=180).stdout.strip()
+        n_rexmit = len(rexmit.splitlines()) if rexmit else 0
+        self.assertLessEqual(n_rexmit, retransmits)
+        fins = sh(*tsh, "-Y", "tcp.flags.fin == 1", timeout=180).stdout
+        self.assertEqual(len(fins.strip().splitlines()), 2, fins)
+        return tsh
+
     def bg(self, ns, argv):
         p = subprocess.Popen(["ip", "netns", "exec", ns] + argv,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -116,21 +150,6 @@ class KernelPeer(NetCase):
         sh("ip", "-n", self.k, "link", "set", "vk", "up")
         sh("ip", "-n", self.k, "addr", "add", "198.19.0.100/15", "dev", "vk")
 
-    def capture(self):
-        """dumpcap on vk, headers only; returns (Popen, file) once it
-        says it captures."""
-        path = os.path.join(self.tmpdir, "vk.pcapng")
-        p = self.bg(self.k, ["dumpcap", "-i", "vk", "-s", "160", "-B", "64",
-                             "-w", path])
-        deadline = time.monotonic() + 20
-        line = ""
-        while "Capturing on" not in line and time.monotonic() < deadline:
-            line = p.stderr.readline()
-            if not line and p.poll() is not None:
-                self.fail("dumpcap ended: %s" % p.stderr.read())
-        self.assertIn("Capturing on", line)
-        return p, path
-
     def test_client_to_kernel(self):
         """The tool connects to a kernel listener and sends -n 20M: the
         kernel counts exactly 20 MiB and reads a clean EOF; tshark decodes
@@ -138,7 +157,7 @@ class KernelPeer(NetCase):
         most as many as the tool reports, and both FINs."""
         sink = self.bg(self.k, ["/usr/bin/python3", PEER, "sink", "5201"])
         self.assertEqual(sink.stdout.readline().strip(), "listening")
-        cap, path = self.capture()
+        cap, path = self.capture(self.k, "vk")
         d = self.tool(self.a, ["vt0"], ["--tx-port", "0", "--dst-ip",
                                         "198.19.0.100", "-n", "20M"])
         out, err = sink.communicate(timeout=30)
@@ -159,19 +178,8 @@ class KernelPeer(NetCase):
         port = nb["ports"][0]
         self.assertEqual(port["bad_checksum"], 0)
         self.assertEqual(port["stray"], 0)
-        tsh = ["tshark", "-r", path, "-n"]
-        bad = sh(*tsh, "-Y", "tcp.analysis.flags && "
-                 "!tcp.analysis.window_update && "
-                 "!tcp.analysis.retransmission && "
-                 "!tcp.analysis.fast_retransmission", timeout=120).stdout
-        self.assertEqual(bad.strip(), "", bad[:3000])
-        rexmit = sh(*tsh, "-Y", "tcp.analysis.retransmission || "
-                    "tcp.analysis.fast_retransmission",
-                    timeout=120).stdout.strip()
-        n_rexmit = len(rexmit.splitlines()) if rexmit else 0
-        self.assertLessEqual(n_rexmit, end["sum_sent"]["retransmits"])
-        fins = sh(*tsh, "-Y", "tcp.flags.fin == 1", timeout=120).stdout
-        self.assertEqual(len(fins.strip().splitlines()), 2, fins)
+        tsh = self.assert_clean_conversation(
+            path, end["sum_sent"]["retransmits"])
         syn = sh(*tsh, "-Y", "tcp.flags.syn == 1 && tcp.flags.ack == 0",
                  "-T", "fields", "-e", "tcp.options.mss_val", "-e",
                  "tcp.options.wscale.shift", "-e", "tcp.options.sack_perm",
