@@ -10,6 +10,7 @@
 #include "nb_ctl.h"
 #include "nb_ctlio.h"
 #include "nb_frame.h"
+#include "nb_l2_v6.h"
 #include "nb_log.h"
 #include "nb_pool.h"
 #include "nb_port.h"
@@ -305,7 +306,8 @@ nb_ctlio_free(struct nb_ctlio *io)
 			"dpdk-nbench: control I/O on port %u: sent %llu "
 			"(%llu after a refusal, %llu through a worker, %llu "
 			"dropped), ARP answered "
-			"%llu (rate-limited %llu), ICMP answered %llu "
+			"%llu, neighbour solicitations answered %llu "
+			"(rate-limited %llu), ICMP answered %llu "
 			"(rate-limited %llu), bad %llu, stray %llu, shed "
 			"%llu\n",
 			io->port, (unsigned long long)io->tx_frames,
@@ -313,6 +315,7 @@ nb_ctlio_free(struct nb_ctlio *io)
 			(unsigned long long)io->tx_handed,
 			(unsigned long long)io->tx_fail,
 			(unsigned long long)io->arp_answered,
+			(unsigned long long)io->nd_answered,
 			(unsigned long long)io->arp_limited,
 			(unsigned long long)io->icmp_answered,
 			(unsigned long long)io->icmp_limited,
@@ -398,9 +401,18 @@ nb_ctlio_send_frame(struct nb_ctlio *io, const uint8_t *frame, uint16_t len)
 	return -ENOBUFS;
 }
 
+void
+nb_ctlio_set_ip6(struct nb_ctlio *io, const uint8_t ip6[16])
+{
+	io->v6 = 1;
+	memcpy(io->ip6, ip6, 16);
+	io->ip = nb_ip6_key(ip6);
+}
+
 int
 nb_ctlio_send_msg(struct nb_ctlio *io, const uint8_t dst_mac[6],
-		  uint32_t dst_ip, const uint8_t *payload, uint16_t len)
+		  uint32_t dst_ip, const uint8_t *dst_ip6,
+		  const uint8_t *payload, uint16_t len)
 {
 	uint8_t frame[1600];
 	struct nb_udp_info h;
@@ -412,6 +424,13 @@ nb_ctlio_send_msg(struct nb_ctlio *io, const uint8_t dst_mac[6],
 	h.vlan_id = io->vlan_id;
 	h.src_ip = io->ip;
 	h.dst_ip = dst_ip;
+	h.v6 = io->v6;
+	if (io->v6) {
+		if (dst_ip6 == NULL)
+			return -EINVAL;
+		memcpy(h.src_ip6, io->ip6, 16);
+		memcpy(h.dst_ip6, dst_ip6, 16);
+	}
 	h.src_port = NB_CONTROL_UDP_PORT;
 	h.dst_port = NB_CONTROL_UDP_PORT;
 	n = nb_udp_frame_build(frame, sizeof(frame), &h, payload, len);
@@ -424,6 +443,51 @@ static uint64_t
 now_ns(const struct nb_ctlio *io)
 {
 	return nb_clock_ns(&io->clk, nb_glue_tsc());
+}
+
+/* u is to our address. */
+static int
+addressed_to_us(const struct nb_ctlio *io, const struct nb_udp_info *u)
+{
+	return io->v6 ? memcmp(u->dst_ip6, io->ip6, 16) == 0
+		      : u->dst_ip == io->ip;
+}
+
+/* An answer in out (n bytes, 0: none) within bucket t's rate. */
+static void
+answer(struct nb_ctlio *io, const uint8_t *out, int n, struct nb_tokens *t,
+       uint64_t *answered, uint64_t *limited)
+{
+	if (n <= 0)
+		return;
+	if (!nb_tokens_take(t, now_ns(io))) {
+		(*limited)++;
+		return;
+	}
+	if (nb_ctlio_send_frame(io, out, (uint16_t)n) == 0)
+		(*answered)++;
+}
+
+/* ICMPv6 over IPv6 control: an advertisement to the session's resolver
+ * (on_arp), a solicitation for our address and an echo request to it
+ * answered, each within its bucket (as ARP and ICMP echo). */
+static void
+handle_icmp6(struct nb_ctlio *io, const uint8_t *p, uint32_t len)
+{
+	uint8_t out[NB_FRAME_MAX];
+
+	if (!io->v6) {
+		io->stray++;
+		return;
+	}
+	if (io->on_arp != NULL)
+		io->on_arp(io->ctx, p, len);
+	answer(io, out,
+	       nb_ndp_answer(p, len, io->mac, io->ip6, out, sizeof(out)),
+	       &io->arp_tokens, &io->nd_answered, &io->arp_limited);
+	answer(io, out,
+	       nb_icmp6_echo_answer(p, len, io->mac, io->ip6, out, sizeof(out)),
+	       &io->icmp_tokens, &io->icmp_answered, &io->icmp_limited);
 }
 
 /* One frame, of the kind the worker (or our own poll) found it to be. */
@@ -451,16 +515,24 @@ handle(struct nb_ctlio *io, struct rte_mbuf *m, enum nb_frame_kind kind)
 		}
 		/*
 		 * Another host's conversation, flooded to us: neither our
-		 * MAC nor our address.
+		 * MAC nor our address; or of the other family.
 		 */
-		if (u.dst_ip != io->ip && memcmp(u.dst_mac, io->mac, 6) != 0) {
+		if (u.v6 != io->v6 || (!addressed_to_us(io, &u) &&
+				       memcmp(u.dst_mac, io->mac, 6) != 0)) {
 			io->stray++;
 			return;
 		}
 		io->rx_ctl++;
 		deliver(io, &u);
 		return;
+	case NB_FRAME_ICMP6:
+		handle_icmp6(io, p, len);
+		return;
 	case NB_FRAME_ARP:
+		if (io->v6) {
+			io->stray++;
+			return;
+		}
 		if (io->on_arp != NULL)
 			io->on_arp(io->ctx, p, len);
 		n = nb_arp_answer(p, len, io->mac, io->ip, out, sizeof(out));
@@ -475,6 +547,10 @@ handle(struct nb_ctlio *io, struct rte_mbuf *m, enum nb_frame_kind kind)
 			io->arp_answered++;
 		return;
 	case NB_FRAME_ICMP:
+		if (io->v6) {
+			io->stray++;
+			return;
+		}
 		n = nb_icmp_echo_answer(p, len, io->mac, io->ip, out,
 					sizeof(out));
 		if (n <= 0)

@@ -28,7 +28,8 @@ struct nb_ctlio;
 
 /* Called for every valid control datagram (UDP to port 7201). */
 typedef void (*nb_ctlio_msg_fn)(void *ctx, const struct nb_udp_info *u);
-/* Called for ARP frames sent by someone (resolution of --peer IP). */
+/* Called for ARP frames sent by someone, and over IPv6 for ICMPv6 ones
+ * (resolution of --peer IP). */
 typedef void (*nb_ctlio_arp_fn)(void *ctx, const uint8_t *frame, uint32_t len);
 
 struct nb_ctlio {
@@ -80,7 +81,9 @@ struct nb_ctlio {
 	struct nb_clock clk; /* timer cycles -> ns, for the buckets */
 	struct nb_tokens arp_tokens, icmp_tokens;
 	uint8_t mac[6];
-	uint32_t ip;
+	uint32_t ip; /* IPv4; over IPv6 (v6) ip6's nb_ip6_key */
+	uint8_t v6;  /* control over IPv6 (nb_ctlio_set_ip6) */
+	uint8_t ip6[16];
 	uint16_t vlan_id;
 	nb_ctlio_msg_fn on_msg;
 	nb_ctlio_arp_fn on_arp;
@@ -107,6 +110,7 @@ struct nb_ctlio {
 	uint64_t rx_shed;     /* of those, from others than the session's
 			       * peer, over a poll's budget: dropped unread */
 	uint64_t rx_ctl, rx_bad, arp_answered, icmp_answered, stray;
+	uint64_t nd_answered;		    /* neighbour solicitations (IPv6) */
 	uint64_t arp_limited, icmp_limited; /* replies the buckets refused */
 };
 
@@ -126,6 +130,13 @@ int nb_ctlio_init(struct nb_ctlio *io, uint16_t port, uint16_t nb_rxq,
 		  uint16_t txq, int shared_txq, const uint8_t mac[6],
 		  uint32_t ip, uint16_t vlan_id);
 void nb_ctlio_free(struct nb_ctlio *io);
+
+/*
+ * Control over IPv6 from this address (before any frame): datagrams to
+ * and from it only (IPv4 ones are stray), neighbour solicitations for it
+ * and ICMPv6 echo to it answered instead of ARP and ICMP.
+ */
+void nb_ctlio_set_ip6(struct nb_ctlio *io, const uint8_t ip6[16]);
 
 /*
  * Shared TX queue, before the workers start: from now on the frames go on
@@ -151,9 +162,11 @@ void nb_ctlio_tx_back(struct nb_ctlio *io, struct rte_mbuf **left, uint16_t n,
 int nb_ctlio_send_frame(struct nb_ctlio *io, const uint8_t *frame,
 			uint16_t len);
 
-/* Send payload as a UDP datagram 7201 -> 7201 to dst. */
+/* Send payload as a UDP datagram 7201 -> 7201 to dst: dst_ip, or over
+ * IPv6 dst_ip6. */
 int nb_ctlio_send_msg(struct nb_ctlio *io, const uint8_t dst_mac[6],
-		      uint32_t dst_ip, const uint8_t *payload, uint16_t len);
+		      uint32_t dst_ip, const uint8_t *dst_ip6,
+		      const uint8_t *payload, uint16_t len);
 
 /*
  * Offer the waiting frames again, then handle what has arrived; returns the

@@ -123,8 +123,9 @@ struct nb_config {
 	/* peer side */
 	int have_peer;
 	uint8_t peer_mac[6];
-	int peer_is_ip; /* --peer gave an IPv4 address: ARP for it */
+	int peer_is_ip; /* --peer gave an IP address: ARP (NDP) for it */
 	uint32_t peer_ip;
+	struct nb_ip peer_ip6; /* --peer's IPv6 address (family 6) */
 	int reflector;	       /* the peer only swaps MACs and returns frames */
 	uint16_t port;	       /* the port facing the peer */
 	int have_port;	       /* --port given (else the first test port) */
@@ -136,7 +137,8 @@ struct nb_config {
 	int pingpong;	       /* client: probes only, one outstanding */
 	double peer_timeout;   /* seconds without an answer = peer gone */
 	int have_ip;
-	uint32_t ip; /* this side's IPv4 in peer mode */
+	uint32_t ip;	  /* this side's IPv4 in peer mode */
+	struct nb_ip ip6; /* ... or IPv6 (family 6) */
 	int dst_ip_set;
 
 	/* security: parsed by nb_opt_peer.c, used by app/peer */

@@ -180,18 +180,28 @@ nb_flow_ips_reversed(const struct nb_flow *a, const struct nb_flow *b)
 	       a->dst_ip == b->src_ip;
 }
 
+/* An IPv6 address in 32 bits: its four words XORed, big endian (a key
+ * for what takes an IPv4 address, never an address). */
+static inline uint32_t
+nb_ip6_key(const uint8_t a[16])
+{
+	uint32_t k = 0;
+	int i;
+
+	for (i = 0; i < 16; i += 4)
+		k ^= (uint32_t)a[i] << 24 | (uint32_t)a[i + 1] << 16 |
+		     (uint32_t)a[i + 2] << 8 | a[i + 3];
+	return k;
+}
+
 /* f's source (dst 0) or destination address in 32 bits: an IPv4 one as
- * it is, an IPv6 one's four words XORed (a key, not an address). */
+ * it is, an IPv6 one's nb_ip6_key. */
 static inline uint32_t
 nb_flow_ip32(const struct nb_flow *f, int dst)
 {
-	const uint8_t *a = dst ? f->dst_ip6 : f->src_ip6;
-	uint32_t w[4];
-
 	if (f->family != 6)
 		return dst ? f->dst_ip : f->src_ip;
-	memcpy(w, a, 16);
-	return w[0] ^ w[1] ^ w[2] ^ w[3];
+	return nb_ip6_key(dst ? f->dst_ip6 : f->src_ip6);
 }
 
 /* out: the flow that answers in: its MACs, addresses and ports swapped,

@@ -25,12 +25,11 @@ enum nb_frame_kind {
 	NB_FRAME_WARMUP,
 	NB_FRAME_PROBE,	   /* latency probe: reflected, or an RTT sample */
 	NB_FRAME_FRAGMENT, /* an IPv4 or IPv6 fragment: counted, not parsed */
-	NB_FRAME_ICMP6,	   /* ICMPv6 (neighbour discovery, echo): counted
-			    * as foreign; no control lcore answers it yet */
 	/* from here on: frames the control lcore handles (keep last) */
-	NB_FRAME_CONTROL, /* UDP to NB_CONTROL_UDP_PORT */
+	NB_FRAME_CONTROL, /* UDP to NB_CONTROL_UDP_PORT, over IPv4 or IPv6 */
 	NB_FRAME_ARP,
-	NB_FRAME_ICMP, /* IPv4 ICMP (echo is answered by control) */
+	NB_FRAME_ICMP,	/* IPv4 ICMP (echo is answered by control) */
+	NB_FRAME_ICMP6, /* ICMPv6: neighbour discovery, echo */
 };
 
 struct nb_stamp {
@@ -284,8 +283,7 @@ next:
 			return NB_FRAME_FOREIGN;
 		dport = nb_get_be16(p + w.off + NB_L4_OFF_DPORT);
 		if (dport == NB_CONTROL_UDP_PORT)
-			return w.depth || s->v6 ? NB_FRAME_FOREIGN
-						: NB_FRAME_CONTROL;
+			return w.depth ? NB_FRAME_FOREIGN : NB_FRAME_CONTROL;
 		if (dport == NB_VXLAN_UDP_PORT) {
 			if (nb_walk_tunnel(&w) != 0)
 				return NB_FRAME_FOREIGN;

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "nb_frame.h"
@@ -49,29 +51,51 @@ l2_parse(const uint8_t *p, uint32_t len, uint16_t *ethertype, uint16_t *vlan)
 	return off;
 }
 
+struct nb_addr_text
+nb_addr_text(uint32_t ip, const uint8_t *ip6)
+{
+	struct nb_addr_text t = {"?"};
+
+	if (ip6 != NULL)
+		inet_ntop(AF_INET6, ip6, t.s, sizeof(t.s));
+	else
+		snprintf(t.s, sizeof(t.s), "%u.%u.%u.%u", ip >> 24,
+			 (ip >> 16) & 0xff, (ip >> 8) & 0xff, ip & 0xff);
+	return t;
+}
+
+struct nb_addr_text
+nb_udp_src_text(const struct nb_udp_info *u)
+{
+	return nb_addr_text(u->src_ip, u->v6 ? u->src_ip6 : NULL);
+}
+
 int
 nb_udp_frame_build(uint8_t *buf, size_t buflen, const struct nb_udp_info *h,
 		   const uint8_t *payload, size_t plen)
 {
 	uint32_t l3, len;
 	uint16_t c, ulen;
-	uint8_t *udp;
+	uint8_t *udp, src[4], dst[4];
 
 	if (h->vlan_id > 4094 || plen > 9000)
 		return -EINVAL;
 	ulen = (uint16_t)(NB_UDP_HLEN + plen);
-	len = NB_ETH_HLEN + (h->vlan_id ? NB_VLAN_HLEN : 0) + NB_IPV4_HLEN +
-	      ulen;
+	len = NB_ETH_HLEN + (h->vlan_id ? NB_VLAN_HLEN : 0) +
+	      (h->v6 ? NB_IPV6_HLEN : NB_IPV4_HLEN) + ulen;
 	if (len < NB_MIN_WIRE)
 		len = NB_MIN_WIRE;
 	if (buflen < len)
 		return -ENOSPC;
 	memset(buf, 0, len);
 	l3 = nb_eth_hdr_write(buf, h->dst_mac, h->src_mac, h->vlan_id,
-			      NB_ETHERTYPE_IPV4);
-	nb_ipv4_hdr_write(buf + l3, (uint16_t)(NB_IPV4_HLEN + ulen), 0, 0,
-			  NB_IPPROTO_UDP, h->src_ip, h->dst_ip);
-	udp = buf + l3 + NB_IPV4_HLEN;
+			      h->v6 ? NB_ETHERTYPE_IPV6 : NB_ETHERTYPE_IPV4);
+	nb_put_be32(src, h->src_ip);
+	nb_put_be32(dst, h->dst_ip);
+	udp = buf + l3 +
+	      nb_ip_hdr_write(buf + l3, h->v6 ? 6 : 4, ulen, 0, 0, 0,
+			      NB_IPPROTO_UDP, h->v6 ? h->src_ip6 : src,
+			      h->v6 ? h->dst_ip6 : dst);
 	nb_put_be16(udp + NB_L4_OFF_SPORT, h->src_port);
 	nb_put_be16(udp + NB_L4_OFF_DPORT, h->dst_port);
 	nb_put_be16(udp + NB_UDP_OFF_LEN, ulen);
@@ -162,7 +186,7 @@ nb_udp_frame_parse(const uint8_t *p, uint32_t len, struct nb_udp_info *o)
 	const uint8_t *ip, *udp;
 	uint16_t ulen;
 
-	if (nb_ipv4_locate(p, len, NB_IPPROTO_UDP, &loc) != 0 ||
+	if (nb_ip_locate(p, len, NB_IPPROTO_UDP, &loc) != 0 ||
 	    loc.l4_len < NB_UDP_HLEN)
 		return -EPROTO;
 	ip = p + loc.l3;
@@ -170,14 +194,25 @@ nb_udp_frame_parse(const uint8_t *p, uint32_t len, struct nb_udp_info *o)
 	ulen = nb_get_be16(udp + NB_UDP_OFF_LEN);
 	if (ulen < NB_UDP_HLEN || ulen > loc.l4_len)
 		return -EPROTO;
-	if (nb_get_be16(udp + NB_UDP_OFF_CSUM) != 0 &&
+	/* IPv4 may leave the checksum out (0); IPv6 may not */
+	if ((nb_get_be16(udp + NB_UDP_OFF_CSUM) != 0 || loc.v6) &&
 	    nb_l4_csum(ip, NB_IPPROTO_UDP, udp, ulen) != 0)
+		return -EPROTO;
+	if (loc.v6 && nb_get_be16(udp + NB_UDP_OFF_CSUM) == 0)
 		return -EPROTO;
 	o->vlan_id = loc.vlan_id;
 	memcpy(o->dst_mac, p + NB_ETH_OFF_DST, 6);
 	memcpy(o->src_mac, p + NB_ETH_OFF_SRC, 6);
-	o->src_ip = nb_get_be32(ip + NB_IPV4_OFF_SRC);
-	o->dst_ip = nb_get_be32(ip + NB_IPV4_OFF_DST);
+	o->v6 = loc.v6;
+	if (loc.v6) {
+		memcpy(o->src_ip6, ip + 8, 16);
+		memcpy(o->dst_ip6, ip + 24, 16);
+		o->src_ip = nb_ip6_key(o->src_ip6);
+		o->dst_ip = nb_ip6_key(o->dst_ip6);
+	} else {
+		o->src_ip = nb_get_be32(ip + NB_IPV4_OFF_SRC);
+		o->dst_ip = nb_get_be32(ip + NB_IPV4_OFF_DST);
+	}
 	o->src_port = nb_get_be16(udp + NB_L4_OFF_SPORT);
 	o->dst_port = nb_get_be16(udp + NB_L4_OFF_DPORT);
 	o->payload = udp + NB_UDP_HLEN;

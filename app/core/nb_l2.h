@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The frames the control lcore sends and answers besides data: UDP/IPv4
- * datagrams carrying control messages, ARP and ICMP echo.  Pure: byte
+ * The frames the control lcore sends and answers besides data: UDP
+ * datagrams over IPv4 or IPv6 carrying control messages, ARP and ICMP
+ * echo (nb_l2_v6.h: neighbour discovery, ICMPv6 echo).  Pure: byte
  * buffers in, byte buffers out; every parser checks every length.
  */
 #ifndef NB_L2_H
@@ -14,16 +15,32 @@
 
 struct nb_udp_info {
 	uint8_t src_mac[6], dst_mac[6];
-	uint16_t vlan_id;	 /* 0 untagged */
-	uint32_t src_ip, dst_ip; /* host order */
+	uint16_t vlan_id; /* 0 untagged */
+	/* host order; over IPv6 (v6) each address's nb_ip6_key: a key for
+	 * what is keyed by an address, the addresses in src_ip6, dst_ip6 */
+	uint32_t src_ip, dst_ip;
+	uint8_t v6;
+	uint8_t src_ip6[16], dst_ip6[16];
 	uint16_t src_port, dst_port;
 	const uint8_t *payload; /* inside the parsed buffer */
 	uint16_t payload_len;	/* from the UDP length field */
 };
 
+/* An address as text, by value (for printf). */
+struct nb_addr_text {
+	char s[48];
+};
+
+/* ip (host order), or ip6 when not NULL, as text. */
+struct nb_addr_text nb_addr_text(uint32_t ip, const uint8_t *ip6);
+
+/* u's source address as text. */
+struct nb_addr_text nb_udp_src_text(const struct nb_udp_info *u);
+
 /*
  * Build an Ethernet [802.1Q] IPv4 UDP frame around payload, with valid IPv4
- * and UDP checksums, padded to 60 bytes.  Returns the frame length (no
+ * and UDP checksums, padded to 60 bytes; with hdr->v6 IPv6 (hop limit 64,
+ * src_ip6 to dst_ip6) and its UDP checksum.  Returns the frame length (no
  * FCS) or -ENOSPC / -EINVAL.
  */
 int nb_udp_frame_build(uint8_t *buf, size_t buflen,
@@ -56,9 +73,10 @@ int nb_ip_locate(const uint8_t *buf, uint32_t len, uint8_t proto,
 		 struct nb_ipv4_loc *o);
 
 /*
- * Parse an IPv4/UDP frame of len bytes: version, IHL, total length, UDP
- * length and both checksums must be right (a zero UDP checksum is
- * accepted, as IPv4 allows).  Returns 0 or -EPROTO.
+ * Parse a UDP frame of len bytes over IPv4 (version, IHL, total length,
+ * UDP length and both checksums must be right; a zero UDP checksum is
+ * accepted, as IPv4 allows) or IPv6 (as nb_ip_locate(); the UDP checksum
+ * must be there and right, RFC 8200 8.1).  Returns 0 or -EPROTO.
  */
 int nb_udp_frame_parse(const uint8_t *buf, uint32_t len,
 		       struct nb_udp_info *out);

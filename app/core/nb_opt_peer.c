@@ -13,6 +13,7 @@
 
 #include "nb_opt_values.h"
 #include "nb_options.h"
+#include "nb_stack.h"
 
 #define WHY(...) snprintf(why, whylen, __VA_ARGS__)
 
@@ -48,11 +49,13 @@ nb_opt_peer(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
 	if (nb_parse_mac(val, cfg->peer_mac) == 0) {
 		cfg->peer_is_ip = 0;
-	} else if (nb_parse_ipv4(val, &cfg->peer_ip) == 0) {
+	} else if (nb_parse_ipv4(val, &cfg->peer_ip) == 0 ||
+		   (strchr(val, ':') != NULL &&
+		    nb_opt_ipv6_addr(&cfg->peer_ip6, val) == 0)) {
 		cfg->peer_is_ip = 1;
 	} else {
-		WHY("expected the peer's MAC address (02:00:00:00:00:02) or "
-		    "IPv4 address (198.19.0.1)");
+		WHY("expected the peer's MAC address (02:00:00:00:00:02), "
+		    "IPv4 address (198.19.0.1) or IPv6 address (2001:db8::2)");
 		return -EINVAL;
 	}
 	cfg->have_peer = 1;

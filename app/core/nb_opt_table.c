@@ -47,8 +47,10 @@ const struct nb_option nb_options[] = {
 	 0, NB_IN_LOOP},
 	HEADING("Peer test (client, responder, reflector)"),
 	{"peer", 'c', "MAC|IP", nb_opt_peer,
-	 "client: the responder's MAC, or its IPv4 address (found by ARP); "
-	 "with --reflector, the MAC of a peer that swaps MACs and returns "
+	 "client: the responder's MAC, or its IPv4 address (found by ARP) "
+	 "or IPv6 address (found by neighbour discovery; the control "
+	 "protocol and the test over IPv6); with --reflector, the MAC of a "
+	 "peer that swaps MACs and returns "
 	 "every frame (e.g. testpmd macswap)",
 	 0, NB_IN_CLI | NB_IN_REFL},
 	FLAG("reflector", 0, reflector,
@@ -62,8 +64,9 @@ const struct nb_option nb_options[] = {
 	     NB_IN_CLI),
 	FLAG("bidir", 0, bidir, "peer test: both sides send", 0, NB_IN_CLI),
 	{"ip", 0, "IP", nb_opt_my_ip,
-	 "this side's IPv4 in peer mode, answered to ARP and ping "
-	 "[client 198.18.0.1, responder 198.19.0.1]",
+	 "this side's IPv4 or IPv6 address in peer mode, answered to ARP "
+	 "(neighbour discovery) and ping; IPv6 puts the control protocol "
+	 "and the test on IPv6 [client 198.18.0.1, responder 198.19.0.1]",
 	 0, NB_IN_CLI | NB_IN_RSP},
 	FLAG("one-off", '1', one_off, "responder: serve one test, then exit", 0,
 	     NB_IN_RSP),
@@ -153,9 +156,9 @@ const struct nb_option nb_options[] = {
 	HEADING("Header stacks (loopback tests)"),
 	FLAG("ipv6", '6', stack.ipv6,
 	     "IPv6 frames (the default addresses from the benchmarking prefix "
-	     "2001:2::/48, RFC 5180), --tcp's too; an IPv6 --dst-ip implies "
-	     "it",
-	     0, NB_IN_LOOP),
+	     "2001:2::/48, RFC 5180), --tcp's too; a client's control "
+	     "protocol too; an IPv6 --dst-ip or --peer implies it",
+	     0, NB_IN_LOOP | NB_IN_CLI | NB_IN_REFL),
 	{"qinq", 0, "OUTER,INNER", nb_opt_qinq,
 	 "two VLAN tags: the outer (service) tag, TPID 0x88a8 unless --tpid, "
 	 "then an 802.1Q tag",

@@ -245,7 +245,7 @@ int
 nb_opt_my_ip(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
 	cfg->have_ip = 1;
-	return opt_ip(&cfg->ip, val, why, whylen);
+	return opt_ip46(&cfg->ip, &cfg->ip6, val, why, whylen);
 }
 
 int

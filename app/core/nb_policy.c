@@ -34,9 +34,9 @@ nb_policy_answerable(const uint8_t mac[6], uint32_t ip)
 	       ip != 0xffffffffu && (ip >> 24) != 127 && (ip >> 28) != 0xe;
 }
 
-int
-nb_policy_peer(const struct nb_config *cfg, const uint8_t mac[6], uint32_t ip,
-	       char *why, size_t whylen)
+/* A source MAC a peer can have. */
+static int
+peer_mac_ok(const uint8_t mac[6], char *why, size_t whylen)
 {
 	static const uint8_t zero[6];
 
@@ -48,6 +48,15 @@ nb_policy_peer(const struct nb_config *cfg, const uint8_t mac[6], uint32_t ip,
 		WHY("the zero MAC cannot be a peer");
 		return -EACCES;
 	}
+	return 0;
+}
+
+int
+nb_policy_peer(const struct nb_config *cfg, const uint8_t mac[6], uint32_t ip,
+	       char *why, size_t whylen)
+{
+	if (peer_mac_ok(mac, why, whylen) != 0)
+		return -EACCES;
 	if (ip == 0 || ip == 0xffffffffu || (ip >> 24) == 127 ||
 	    (ip >> 28) == 0xe) {
 		WHY("source %u.%u.%u.%u cannot be a peer (zero, broadcast, "
@@ -63,6 +72,52 @@ nb_policy_peer(const struct nb_config *cfg, const uint8_t mac[6], uint32_t ip,
 		return -EACCES;
 	}
 	return 0;
+}
+
+/* An IPv6 source anything may be sent back to. */
+static int
+answerable6(const uint8_t mac[6], const uint8_t ip6[16])
+{
+	static const uint8_t zero[15];
+
+	return nb_policy_answerable(mac, 1) && ip6[0] != 0xff &&
+	       !(memcmp(ip6, zero, 15) == 0 && ip6[15] <= 1);
+}
+
+int
+nb_policy_answerable_u(const struct nb_udp_info *u)
+{
+	return u->v6 ? answerable6(u->src_mac, u->src_ip6)
+		     : nb_policy_answerable(u->src_mac, u->src_ip);
+}
+
+int
+nb_policy_peer_u(const struct nb_config *cfg, const struct nb_udp_info *u,
+		 char *why, size_t whylen)
+{
+	uint32_t i;
+
+	if (!u->v6)
+		return nb_policy_peer(cfg, u->src_mac, u->src_ip, why, whylen);
+	if (peer_mac_ok(u->src_mac, why, whylen) != 0)
+		return -EACCES;
+	if (!answerable6(u->src_mac, u->src_ip6)) {
+		WHY("source %s cannot be a peer (unspecified, loopback or "
+		    "multicast)",
+		    nb_udp_src_text(u).s);
+		return -EACCES;
+	}
+	for (i = 0; i < cfg->nb_allow; i++)
+		if (!cfg->allow[i].is_ip &&
+		    memcmp(cfg->allow[i].mac, u->src_mac, 6) == 0)
+			return 0;
+	if (cfg->nb_allow == 0)
+		return 0;
+	WHY("%02x:%02x:%02x:%02x:%02x:%02x (%s) is not allowed here (--allow: "
+	    "its prefixes are IPv4, an IPv6 client is allowed by its MAC)",
+	    u->src_mac[0], u->src_mac[1], u->src_mac[2], u->src_mac[3],
+	    u->src_mac[4], u->src_mac[5], nb_udp_src_text(u).s);
+	return -EACCES;
 }
 
 /* The request's rate in the unit of the cap (frames/s or bits/s). */

@@ -13,6 +13,7 @@
 
 #include "nb_config.h"
 #include "nb_ctl.h"
+#include "nb_l2.h"
 #include "nb_tokens.h"
 
 /*
@@ -32,6 +33,15 @@ int nb_policy_peer(const struct nb_config *cfg, const uint8_t mac[6],
  * The address rules of nb_policy_peer without --allow.
  */
 int nb_policy_answerable(const uint8_t mac[6], uint32_t ip);
+
+/*
+ * The two above for the source of datagram u: over IPv6 an address is
+ * refused when unspecified (::), loopback (::1) or multicast (ff00::/8),
+ * and --allow's prefixes (IPv4) match no IPv6 source: only its MACs do.
+ */
+int nb_policy_peer_u(const struct nb_config *cfg, const struct nb_udp_info *u,
+		     char *why, size_t whylen);
+int nb_policy_answerable_u(const struct nb_udp_info *u);
 
 /*
  * Does the test fit the responder's caps?  Duration plus warm-up at most

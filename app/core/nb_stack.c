@@ -65,6 +65,74 @@ check_sources(const struct nb_config *cfg, char *err, size_t errlen)
 	return -EINVAL;
 }
 
+/* An IPv6 address a peer can have: not ::, ::1 or multicast. */
+static int
+unicast6(const struct nb_ip *ip)
+{
+	static const uint8_t zero[15];
+
+	return ip->a[0] != 0xff && !(memcmp(ip->a, zero, 15) == 0 &&
+				     (ip->a[15] == 0 || ip->a[15] == 1));
+}
+
+/* Two addresses for one end (a peer option and --src-ip/--dst-ip). */
+static int
+one_address(struct nb_ip *have, const struct nb_ip *opt, const char *what,
+	    char *err, size_t errlen)
+{
+	if (have->family == 6 && memcmp(have->a, opt->a, 16) != 0) {
+		snprintf(err, errlen, "%s name two addresses for one end",
+			 what);
+		return -EINVAL;
+	}
+	*have = *opt;
+	return 0;
+}
+
+/*
+ * Peer mode over IPv6: an IPv6 --ip (this side's) or --peer (the
+ * responder's), or -6, puts the control protocol and the test on IPv6;
+ * a client's addresses are then --ip or --src-ip [2001:2::1] and --peer
+ * or --dst-ip [2001:2:0:1::1].  Not mixed with IPv4 ones.
+ */
+static int
+check_peer_family(struct nb_config *cfg, char *err, size_t errlen)
+{
+	struct nb_stack_cfg *k = &cfg->stack;
+	int v6;
+
+	if ((cfg->ip6.family == 6 && !unicast6(&cfg->ip6)) ||
+	    (cfg->peer_ip6.family == 6 && !unicast6(&cfg->peer_ip6))) {
+		snprintf(err, errlen,
+			 "%s: a peer's IPv6 address is unicast (not ::, ::1 "
+			 "or multicast)",
+			 cfg->ip6.family == 6 && !unicast6(&cfg->ip6)
+				 ? "--ip"
+				 : "--peer");
+		return -EINVAL;
+	}
+	if (cfg->mode == NB_MODE_RESPONDER || cfg->mode == NB_MODE_PORTS)
+		return 0;
+	if ((cfg->peer_ip6.family == 6 &&
+	     one_address(&k->dst6, &cfg->peer_ip6, "--peer and --dst-ip", err,
+			 errlen) != 0) ||
+	    (cfg->ip6.family == 6 &&
+	     one_address(&k->src6, &cfg->ip6, "--ip and --src-ip", err,
+			 errlen) != 0))
+		return -EINVAL;
+	v6 = k->ipv6 || k->src6.family || k->dst6.family;
+	if (v6 && ((cfg->peer_is_ip && cfg->peer_ip6.family != 6) ||
+		   (cfg->have_ip && cfg->ip6.family != 6))) {
+		snprintf(err, errlen,
+			 "%s gives an IPv4 address to an IPv6 test (-6 or "
+			 "IPv6 addresses elsewhere)",
+			 cfg->have_ip && cfg->ip6.family != 6 ? "--ip"
+							      : "--peer");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* The family of the test's (inner) addresses. */
 static int
 check_family(struct nb_config *cfg, char *err, size_t errlen)
@@ -170,6 +238,10 @@ check_where(const struct nb_config *cfg, char *err, size_t errlen)
 
 	if (what == NULL || !nb_stack_beyond_plain(cfg))
 		return 0;
+	/* a client's UDP test and a reflector test: over IPv6 too */
+	if ((cfg->mode == NB_MODE_CLIENT || cfg->mode == NB_MODE_REFLECTOR) &&
+	    !cfg->tcp && !cfg->replay.active && only_ipv6(cfg))
+		return 0;
 	if (cfg->tcp && cfg->mode == NB_MODE_LOOPBACK) {
 		if (only_ipv6(cfg))
 			return 0;
@@ -180,9 +252,10 @@ check_where(const struct nb_config *cfg, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	snprintf(err, errlen,
-		 "%s carries plain IPv4 (with --vlan ID) so far: IPv6, QinQ, "
-		 "--pcp, --dscp, --ecn and --encap are for loopback tests "
-		 "(--tx-port/--rx-port)",
+		 "%s carries plain IPv4 (with --vlan ID) so far: IPv6 is for "
+		 "loopback, reflector and UDP peer tests and --tcp outside "
+		 "peer mode; QinQ, --pcp, --dscp, --ecn and --encap for "
+		 "loopback tests (--tx-port/--rx-port)",
 		 what);
 	return -EINVAL;
 }
@@ -229,7 +302,8 @@ check_sizes(struct nb_config *cfg, char *err, size_t errlen)
 int
 nb_stack_check(struct nb_config *cfg, char *err, size_t errlen)
 {
-	if (check_sources(cfg, err, errlen) != 0 ||
+	if (check_peer_family(cfg, err, errlen) != 0 ||
+	    check_sources(cfg, err, errlen) != 0 ||
 	    check_family(cfg, err, errlen) != 0 ||
 	    check_tunnel(cfg, err, errlen) != 0 ||
 	    check_tags(cfg, err, errlen) != 0 ||

@@ -69,9 +69,9 @@ on_msg(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
 	 * may be a guess); after it, by both */
 	int from_peer = pr->cli.state == NB_CLI_HELLO
 				? memcmp(u->src_mac, pr->peer_mac, 6) == 0 ||
-					  u->src_ip == pr->peer_ip
+					  nb_peer_addr_is(pr, u)
 				: memcmp(u->src_mac, pr->peer_mac, 6) == 0 &&
-					  u->src_ip == pr->peer_ip;
+					  nb_peer_addr_is(pr, u);
 	int ok = from_peer && authentic(pr, u, m);
 
 	switch (nb_cli_route(&pr->cli, m, from_peer, ok)) {
@@ -94,16 +94,15 @@ on_msg(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
 			return;
 		if (m->type == NB_CTL_WELCOME &&
 		    (memcmp(u->src_mac, pr->peer_mac, 6) != 0 ||
-		     u->src_ip != pr->peer_ip)) {
+		     !nb_peer_addr_is(pr, u))) {
 			/* The frames reached it anyway (flooding, a virtual
 			 * link): say so, and use its real address. */
 			NB_LOG(WARNING,
 			       "warning: the responder answers from " NB_MAC_FMT
-			       " " NB_IP4_FMT
-			       ", not the address asked for; using it",
-			       NB_MAC_ARGS(u->src_mac), NB_IP4_ARGS(u->src_ip));
+			       " %s, not the address asked for; using it",
+			       NB_MAC_ARGS(u->src_mac), nb_udp_src_text(u).s);
 			memcpy(pr->peer_mac, u->src_mac, 6);
-			pr->peer_ip = u->src_ip;
+			nb_peer_addr_take(pr, u);
 		}
 		break;
 	}
@@ -531,6 +530,24 @@ peer_trial_done(void *ctx, struct nb_app *app)
 	nb_peertest_free(ctx);
 }
 
+/* The responder's address and ours (IPv4, or both IPv6: nb_stack.c),
+ * the port and the control I/O; an exit code. */
+static int
+client_open(struct nb_peer *pr, struct nb_app *app)
+{
+	const struct nb_config *cfg = &app->cfg;
+
+	pr->peer_ip = cfg->peer_is_ip	? cfg->peer_ip
+		      : cfg->dst_ip_set ? cfg->dst_ip
+					: NB_DEFAULT_DST_IP;
+	if (cfg->stack.family == 6) {
+		memcpy(pr->peer_ip6, cfg->stack.dst6.a, 16);
+		pr->peer_ip = nb_ip6_key(pr->peer_ip6);
+	}
+	return nb_peer_open(pr, app, 1, cfg->have_ip ? cfg->ip : cfg->src_ip,
+			    cfg->stack.family == 6 ? cfg->stack.src6.a : NULL);
+}
+
 /*
  * --pingpong with a --msg-size range: a session per size, one after the
  * other (a connection each, as the loopback sweep), a row per size; the
@@ -592,20 +609,20 @@ nb_client_main(struct nb_app *app)
 	/* a replay's file first: the port is set up for its largest frame */
 	if (nb_replay_setup(app) != 0)
 		return 1;
-	pr.peer_ip = cfg->peer_is_ip   ? cfg->peer_ip
-		     : cfg->dst_ip_set ? cfg->dst_ip
-				       : NB_DEFAULT_DST_IP;
-	ret = nb_peer_open(&pr, app, 1, cfg->have_ip ? cfg->ip : cfg->src_ip);
+	ret = client_open(&pr, app);
 	if (ret != 0)
 		return ret;
 	nb_app_phase(NB_PHASE_CONNECTING);
 	if (cfg->peer_is_ip && nb_peer_resolve(&pr) != 0) {
-		code = fail(&pr, "%s",
+		const char *how = pr.io.v6 ? "neighbour discovery" : "ARP";
+
+		code = fail(&pr,
 			    nb_force_quit ? "interrupted while resolving the "
-					    "--peer address (ARP)"
-					  : "no ARP answer from the --peer "
+					    "--peer address (%s)"
+					  : "no %s answer from the --peer "
 					    "address (is a responder there, on "
-					    "this link?)");
+					    "this link?)",
+			    how);
 		goto out;
 	}
 	link_bps = (uint64_t)app->ports[0].desc.link_speed * 1000000;

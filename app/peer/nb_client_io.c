@@ -83,7 +83,8 @@ nb_client_partial(struct nb_peer *pr, const char *why)
 	if (!pr->in_suite)
 		d.u.done.flags = NB_CTL_DONE_F_LEAVING;
 	if (pr->auth.on)
-		nb_peer_send_raw(pr, &d, pr->peer_mac, pr->peer_ip, &pr->auth);
+		nb_peer_send_raw(pr, &d, pr->peer_mac, pr->peer_ip,
+				 pr->peer_ip6, &pr->auth);
 	if (pr->tcp != NULL) /* this end's figures, and why */
 		return nb_tcprun_peer_report(pr->tcp, NULL, 0, 0,
 					     why[0] ? why

@@ -33,18 +33,26 @@ safe_conf(struct safe_conf *s, const struct nb_ctl_conf *c)
 	nb_escape(c->driver, sizeof(c->driver), s->driver, sizeof(s->driver));
 }
 
+/* The responder's address as text: its own word (WELCOME) over IPv4,
+ * the one we talk to over IPv6. */
+static struct nb_addr_text
+their_addr(const struct nb_peer *pr)
+{
+	return nb_addr_text(pr->theirs.ipv4, pr->io.v6 ? pr->peer_ip6 : NULL);
+}
+
 static void
-print_conf(const char *who, const struct nb_ctl_conf *c)
+print_conf(const char *who, const struct nb_ctl_conf *c, const char *ip)
 {
 	struct safe_conf s;
 
 	safe_conf(&s, c);
 	printf("%s:\n  node %s\n  cpu %s\n  os %s\n  dpdk-nbench %s, %s\n"
 	       "  driver %s, link %u Mbps, numa %d\n  queues rx %u tx %u, "
-	       "workers %u\n  mac " NB_MAC_FMT " ip " NB_IP4_FMT "\n",
+	       "workers %u\n  mac " NB_MAC_FMT " ip %s\n",
 	       who, s.host, s.cpu, s.os, s.ver, s.dpdk, s.driver,
 	       c->link_speed_mbps, c->numa_node, c->nb_rxq, c->nb_txq,
-	       c->nb_workers, NB_MAC_ARGS(c->mac), NB_IP4_ARGS(c->ipv4));
+	       c->nb_workers, NB_MAC_ARGS(c->mac), ip);
 	if (c->tsc_bound_ppb)
 		printf("  clock tsc at %.6f GHz, +-%.3f ppm against "
 		       "CLOCK_MONOTONIC_RAW\n",
@@ -158,10 +166,13 @@ nb_client_report_conf(struct nb_peer *pr)
 	/* this end's lcores (no test planned: no crossings yet) */
 	nb_setup_numa(pr->app);
 	if (!pr->app->cfg.json) {
-		print_conf("local", &pr->mine);
+		print_conf(
+			"local", &pr->mine,
+			nb_addr_text(pr->io.ip, pr->io.v6 ? pr->io.ip6 : NULL)
+				.s);
 		nb_numa_text(l, numa, sizeof(numa));
 		printf("  numa %s\n", numa);
-		print_conf("remote", &pr->theirs);
+		print_conf("remote", &pr->theirs, their_addr(pr).s);
 		return;
 	}
 	doc = json_object();
@@ -182,16 +193,16 @@ nb_client_report_header(struct nb_peer *pr, const struct nb_ctl_params *p)
 		return;
 	nb_escape(pr->theirs.host, sizeof(pr->theirs.host), host, sizeof(host));
 	if (cfg->pingpong) {
-		printf("Ping-pong test with %s (" NB_IP4_FMT "): round trips "
+		printf("Ping-pong test with %s (%s): round trips "
 		       "of one %s probe at a time (%u B), %.2f s\n",
-		       host, NB_IP4_ARGS(pr->theirs.ipv4),
+		       host, their_addr(pr).s,
 		       cfg->proto == NB_IPPROTO_TCP ? "TCP-framed" : "UDP",
 		       cfg->sizes.sizes[0], cfg->duration);
 		fflush(stdout);
 		return;
 	}
-	printf("Peer test with %s (" NB_IP4_FMT "): %s, %u stream%s, %s\n",
-	       host, NB_IP4_ARGS(pr->theirs.ipv4),
+	printf("Peer test with %s (%s): %s, %u stream%s, %s\n", host,
+	       their_addr(pr).s,
 	       p->direction == NB_CTL_DIR_BIDIR	    ? "both ways"
 	       : p->direction == NB_CTL_DIR_REVERSE ? "responder -> client "
 						      "(reverse)"

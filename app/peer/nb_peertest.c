@@ -59,6 +59,14 @@ params_to_cfg(struct nb_peer *pr, const struct nb_ctl_params *p)
 	memcpy(cfg->dst_mac, pr->peer_mac, 6);
 	cfg->src_ip = pr->io.ip;
 	cfg->dst_ip = pr->peer_ip;
+	/* the test's family is the control protocol's */
+	cfg->stack.family = pr->io.v6 ? 6 : 4;
+	if (pr->io.v6) {
+		cfg->stack.src6.family = 6;
+		cfg->stack.dst6.family = 6;
+		memcpy(cfg->stack.src6.a, pr->io.ip6, 16);
+		memcpy(cfg->stack.dst6.a, pr->peer_ip6, 16);
+	}
 }
 
 /* The responder reflects probes: each worker on the TX queue of its first
@@ -147,6 +155,9 @@ prober_setup(struct nb_peer *pr, char *err, size_t errlen)
 	f.proto = cfg->proto;
 	f.src_ip = pr->io.ip;
 	f.dst_ip = pr->peer_ip;
+	f.family = pr->io.v6 ? 6 : 4;
+	memcpy(f.src_ip6, pr->io.ip6, 16);
+	memcpy(f.dst_ip6, pr->peer_ip6, 16);
 	f.src_port = (uint16_t)(NB_DEFAULT_SPORT_BASE + cfg->streams);
 	f.dst_port = NB_DEFAULT_DPORT;
 	f.stream_id = (uint16_t)cfg->streams;
@@ -342,6 +353,12 @@ nb_peertest_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 	unsigned int i, k;
 	int ret;
 
+	if (p->tcp && pr->io.v6) {
+		snprintf(err, errlen,
+			 "closed-loop TCP with a responder runs over IPv4 so "
+			 "far (this session is IPv6)");
+		return -EINVAL;
+	}
 	if (p->tcp)
 		return tcp_setup(pr, p, err, errlen);
 	params_to_cfg(pr, p);

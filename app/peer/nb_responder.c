@@ -46,7 +46,8 @@ abort_session(struct nb_peer *pr, const char *why)
 	e.seq = pr->link.next_seq;
 	e.u.error.code = NB_CTL_CODE_INTERNAL;
 	snprintf(e.u.error.reason, sizeof(e.u.error.reason), "%s", why);
-	nb_peer_send_raw(pr, &e, pr->peer_mac, pr->peer_ip, &pr->auth);
+	nb_peer_send_raw(pr, &e, pr->peer_mac, pr->peer_ip, pr->peer_ip6,
+			 &pr->auth);
 }
 
 static void
@@ -128,9 +129,8 @@ note(struct nb_peer *pr, enum nb_refusal c, const struct nb_udp_info *u,
 
 	if (!nb_refusal_note(&pr->refusals, c, nb_peer_now(pr), &more))
 		return;
-	NB_LOG(NOTICE,
-	       "refused " NB_MAC_FMT " (" NB_IP4_FMT "): %s%s%.0" PRIu64 "%s",
-	       NB_MAC_ARGS(u->src_mac), NB_IP4_ARGS(u->src_ip),
+	NB_LOG(NOTICE, "refused " NB_MAC_FMT " (%s): %s%s%.0" PRIu64 "%s",
+	       NB_MAC_ARGS(u->src_mac), nb_udp_src_text(u).s,
 	       why != NULL ? why : nb_refusal_name(c), more ? " [and " : "",
 	       more, more ? " more of this cause in the last second]" : "");
 	if (more)
@@ -167,7 +167,7 @@ answer(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *r,
 	int len;
 
 	r->tagged = a != NULL;
-	if (!nb_policy_answerable(u->src_mac, u->src_ip)) {
+	if (!nb_policy_answerable_u(u)) {
 		note(pr, NB_REF_POLICY, u, "no answer to a group address");
 		return -1;
 	}
@@ -176,7 +176,7 @@ answer(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *r,
 		note(pr, NB_REF_AMPLIFY, u, NULL);
 		return -1;
 	}
-	nb_peer_send_raw(pr, r, u->src_mac, u->src_ip, a);
+	nb_peer_send_raw(pr, r, u->src_mac, u->src_ip, u->src_ip6, a);
 	return 0;
 }
 
@@ -276,7 +276,7 @@ answer_hello(struct nb_peer *pr, const struct nb_udp_info *u,
 
 	if (!may_check(pr, &pr->hello_lim, u, m->session, nb_peer_now(pr)))
 		return;
-	if (nb_policy_peer(cfg, u->src_mac, u->src_ip, why, sizeof(why)) != 0) {
+	if (nb_policy_peer_u(cfg, u, why, sizeof(why)) != 0) {
 		refuse(pr, u, m->session, 1, NB_CTL_CODE_POLICY, NB_REF_POLICY,
 		       why, NULL);
 		return;
@@ -297,8 +297,8 @@ answer_hello(struct nb_peer *pr, const struct nb_udp_info *u,
 	nb_auth_derive(&a, cfg->psk, cfg->psk_len, m->u.conf.nonce,
 		       r.u.conf.nonce, m->session);
 	answer(pr, u, &r, &a);
-	NB_LOG(DEBUG, "WELCOME to " NB_IP4_FMT " session %08x",
-	       NB_IP4_ARGS(u->src_ip), m->session);
+	NB_LOG(DEBUG, "WELCOME to %s session %08x", nb_udp_src_text(u).s,
+	       m->session);
 }
 
 /*
@@ -323,7 +323,7 @@ open_session(struct nb_peer *pr, const struct nb_udp_info *u,
 
 	if (!may_check(pr, &pr->open_lim, u, m->session, now))
 		return -1;
-	if (nb_policy_peer(cfg, u->src_mac, u->src_ip, why, sizeof(why)) != 0) {
+	if (nb_policy_peer_u(cfg, u, why, sizeof(why)) != 0) {
 		note(pr, NB_REF_POLICY, u, why);
 		return -1;
 	}
@@ -372,7 +372,7 @@ open_session(struct nb_peer *pr, const struct nb_udp_info *u,
 	pr->auth = a;
 	pr->session = m->session;
 	memcpy(pr->peer_mac, u->src_mac, 6);
-	pr->peer_ip = u->src_ip;
+	nb_peer_addr_take(pr, u);
 	nb_ctlio_set_peer(&pr->io, pr->peer_mac);
 	nb_app_phase(NB_PHASE_SESSION);
 	pr->opened_ns = now;
@@ -381,9 +381,8 @@ open_session(struct nb_peer *pr, const struct nb_udp_info *u,
 	pr->sessions_opened++;
 	/* the session's test has the client's id on both ends */
 	nb_app_set_cookie(pr->app, pf->client_nonce, sizeof(pf->client_nonce));
-	NB_LOG(INFO,
-	       "session %08x opened: client " NB_MAC_FMT " (" NB_IP4_FMT ")%s",
-	       m->session, NB_MAC_ARGS(u->src_mac), NB_IP4_ARGS(u->src_ip),
+	NB_LOG(INFO, "session %08x opened: client " NB_MAC_FMT " (%s)%s",
+	       m->session, NB_MAC_ARGS(u->src_mac), nb_udp_src_text(u).s,
 	       cfg->psk_len ? ", authenticated" : "");
 	return 0;
 }
@@ -448,7 +447,8 @@ echo_clock(struct nb_peer *pr, const struct nb_ctl_msg *m)
 	r.u.ka.echo_delay_ns = r.u.ka.sender_ns - t2;
 	if (r.u.ka.echo_ns == 0)
 		r.u.ka.echo_delay_ns = 0;
-	nb_peer_send_raw(pr, &r, pr->peer_mac, pr->peer_ip, &pr->auth);
+	nb_peer_send_raw(pr, &r, pr->peer_mac, pr->peer_ip, pr->peer_ip6,
+			 &pr->auth);
 }
 
 /*
@@ -461,7 +461,7 @@ admit(struct nb_peer *pr, const struct nb_udp_info *u,
       const struct nb_ctl_msg *m)
 {
 	int from_peer = memcmp(u->src_mac, pr->peer_mac, 6) == 0 &&
-			u->src_ip == pr->peer_ip;
+			nb_peer_addr_is(pr, u);
 
 	switch (nb_rsp_gate(&pr->rsp, m, from_peer)) {
 	case NB_RSP_DROP:
@@ -473,10 +473,10 @@ admit(struct nb_peer *pr, const struct nb_udp_info *u,
 	case NB_RSP_FOREIGN:
 		note(pr, NB_REF_FOREIGN, u, NULL);
 		NB_LOG(DEBUG,
-		       "%s of session %08x from " NB_IP4_FMT
-		       ": not the session's client, ignored",
+		       "%s of session %08x from %s: not the session's "
+		       "client, ignored",
 		       nb_ctl_type_name(m->type), m->session,
-		       NB_IP4_ARGS(u->src_ip));
+		       nb_udp_src_text(u).s);
 		return -1;
 	case NB_RSP_HELLO:
 		answer_hello(pr, u, m);
@@ -631,16 +631,18 @@ nb_responder_main(struct nb_app *app)
 		&pr.rsp, (cfg->psk_len ? NB_POSTURE_KEY : 0) |
 				 (cfg->allow_quit ? NB_POSTURE_ALLOW_QUIT : 0));
 	ret = nb_peer_open(&pr, app, 0,
-			   cfg->have_ip ? cfg->ip : NB_DEFAULT_DST_IP);
+			   cfg->have_ip ? cfg->ip : NB_DEFAULT_DST_IP,
+			   cfg->ip6.family == 6 ? cfg->ip6.a : NULL);
 	if (ret != 0) {
 		nb_rsp_drop_key(&app->cfg);
 		return 1;
 	}
 	mac = app->ports[0].desc.mac;
 	printf("dpdk-nbench responder on port %u (%s) mac " NB_MAC_FMT
-	       " ip " NB_IP4_FMT ", control UDP port %d\n",
+	       " ip %s, control UDP port %d\n",
 	       cfg->port, app->ports[0].desc.name, NB_MAC_ARGS(mac),
-	       NB_IP4_ARGS(pr.io.ip), NB_CONTROL_UDP_PORT);
+	       nb_addr_text(pr.io.ip, pr.io.v6 ? pr.io.ip6 : NULL).s,
+	       NB_CONTROL_UDP_PORT);
 	if (cfg->impair.active) {
 		char spec[NB_IMPAIR_SPEC_LEN];
 

@@ -17,6 +17,7 @@
 #include <rte_version.h>
 
 #include "nb_frame.h"
+#include "nb_l2_v6.h"
 #include "nb_log.h"
 #include "nb_run.h"
 #include "nb_seam.h"
@@ -113,7 +114,7 @@ fill_conf(struct nb_peer *pr)
 
 int
 nb_peer_send_raw(struct nb_peer *pr, struct nb_ctl_msg *m, const uint8_t mac[6],
-		 uint32_t ip, const struct nb_auth *a)
+		 uint32_t ip, const uint8_t *ip6, const struct nb_auth *a)
 {
 	uint8_t buf[NB_CTL_MAX_LEN];
 	int n;
@@ -124,7 +125,7 @@ nb_peer_send_raw(struct nb_peer *pr, struct nb_ctl_msg *m, const uint8_t mac[6],
 		return n;
 	if (a != NULL)
 		nb_auth_sign(a, buf, (size_t)n);
-	return nb_ctlio_send_msg(&pr->io, mac, ip, buf, (uint16_t)n);
+	return nb_ctlio_send_msg(&pr->io, mac, ip, ip6, buf, (uint16_t)n);
 }
 
 int
@@ -146,8 +147,8 @@ nb_peer_service(struct nb_peer *pr)
 	}
 	switch (nb_link_poll(&pr->link, nb_peer_now(pr), &buf, &len)) {
 	case NB_LINK_TRANSMIT:
-		nb_ctlio_send_msg(&pr->io, pr->peer_mac, pr->peer_ip, buf,
-				  (uint16_t)len);
+		nb_ctlio_send_msg(&pr->io, pr->peer_mac, pr->peer_ip,
+				  pr->peer_ip6, buf, (uint16_t)len);
 		return 0;
 	case NB_LINK_TIMEOUT:
 		return -ETIMEDOUT;
@@ -197,7 +198,7 @@ nb_peer_accept(struct nb_peer *pr, const struct nb_udp_info *u,
 		return 0;
 	nb_ctl_msg_init(&ack, NB_CTL_ACK, m->session);
 	ack.seq = m->seq;
-	nb_peer_send_raw(pr, &ack, u->src_mac, u->src_ip,
+	nb_peer_send_raw(pr, &ack, u->src_mac, u->src_ip, u->src_ip6,
 			 pr->auth.on ? &pr->auth : NULL);
 	if (fresh == 0)
 		return 0;
@@ -237,7 +238,7 @@ version_mismatch(struct nb_peer *pr, const struct nb_udp_info *u,
 	/* never more bytes back than came in (every version's HELLO is
 	 * longer than this answer), never to a group address */
 	if (len < 0 || (size_t)len > u->payload_len ||
-	    !nb_policy_answerable(u->src_mac, u->src_ip)) {
+	    !nb_policy_answerable_u(u)) {
 		nb_refusal_note(&pr->refusals, NB_REF_AMPLIFY, nb_peer_now(pr),
 				&more);
 		return;
@@ -246,10 +247,10 @@ version_mismatch(struct nb_peer *pr, const struct nb_udp_info *u,
 			    &more))
 		NB_LOG(WARNING,
 		       "control message of another protocol version "
-		       "from " NB_IP4_FMT ": version mismatch%s%.0" PRIu64 "%s",
-		       NB_IP4_ARGS(u->src_ip), more ? " [and " : "", more,
+		       "from %s: version mismatch%s%.0" PRIu64 "%s",
+		       nb_udp_src_text(u).s, more ? " [and " : "", more,
 		       more ? " more in the last second]" : "");
-	nb_peer_send_raw(pr, &e, u->src_mac, u->src_ip, NULL);
+	nb_peer_send_raw(pr, &e, u->src_mac, u->src_ip, u->src_ip6, NULL);
 }
 
 /* nb_ctlio's callback for every control datagram addressed to us. */
@@ -295,7 +296,8 @@ on_arp(void *ctx, const uint8_t *frame, uint32_t len)
 	uint8_t mac[6];
 
 	if (!pr->arp_done &&
-	    nb_arp_sender_is(frame, len, pr->peer_ip, mac) == 1) {
+	    (pr->io.v6 ? nb_ndp_advert_is(frame, len, pr->peer_ip6, mac)
+		       : nb_arp_sender_is(frame, len, pr->peer_ip, mac)) == 1) {
 		memcpy(pr->peer_mac, mac, 6);
 		pr->arp_done = 1;
 	}
@@ -305,9 +307,13 @@ int
 nb_peer_resolve(struct nb_peer *pr)
 {
 	uint64_t deadline = nb_peer_now(pr) + pr->timeout_ns, next = 0;
-	uint8_t frame[64];
-	int n = nb_arp_request(frame, sizeof(frame), pr->io.mac, pr->io.ip,
-			       pr->io.vlan_id, pr->peer_ip);
+	uint8_t frame[128];
+	int n = pr->io.v6 ? nb_ndp_solicit(frame, sizeof(frame), pr->io.mac,
+					   pr->io.ip6, pr->io.vlan_id,
+					   pr->peer_ip6)
+			  : nb_arp_request(frame, sizeof(frame), pr->io.mac,
+					   pr->io.ip, pr->io.vlan_id,
+					   pr->peer_ip);
 
 	if (n < 0)
 		return n;
@@ -326,7 +332,8 @@ nb_peer_resolve(struct nb_peer *pr)
 }
 
 int
-nb_peer_open(struct nb_peer *pr, struct nb_app *app, int client, uint32_t ip)
+nb_peer_open(struct nb_peer *pr, struct nb_app *app, int client, uint32_t ip,
+	     const uint8_t *ip6)
 {
 	struct nb_config *cfg = &app->cfg;
 	struct nb_setup_req req = {
@@ -385,6 +392,8 @@ nb_peer_open(struct nb_peer *pr, struct nb_app *app, int client, uint32_t ip)
 				  "memory?)");
 		return 1;
 	}
+	if (ip6 != NULL)
+		nb_ctlio_set_ip6(&pr->io, ip6);
 	pr->io.on_msg = on_datagram;
 	pr->io.ctx = pr;
 	nb_link_init(&pr->link, RTO_MIN_NS, RTO_MAX_NS, pr->timeout_ns);

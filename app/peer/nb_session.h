@@ -10,6 +10,7 @@
 #define NB_SESSION_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "nb_app.h"
 #include "nb_auth.h"
@@ -51,7 +52,8 @@ struct nb_peer {
 	/* client: how the responder set its side up (ACCEPT) */
 	struct nb_offload_plan peer_offload;
 	struct nb_numa_brief peer_numa;
-	uint32_t peer_ip;
+	uint32_t peer_ip; /* over IPv6 (io.v6): peer_ip6's nb_ip6_key */
+	uint8_t peer_ip6[16];
 	uint64_t timeout_ns;
 	uint64_t last_heard;
 	struct nb_ctl_conf mine, theirs;
@@ -129,18 +131,36 @@ void nb_peer_nap(const struct nb_peer *pr);
  * waits for clients, link or no link.  Returns an exit code (0 ok).
  */
 int nb_peer_open(struct nb_peer *pr, struct nb_app *app, int client,
-		 uint32_t ip);
+		 uint32_t ip, const uint8_t *ip6);
 void nb_peer_close(struct nb_peer *pr);
 
-/* Client, --peer IP: ask by ARP (every 200 ms) until answered (the MAC
- * goes to pr->peer_mac) or --peer-timeout; 0 or -ETIMEDOUT. */
+/* Client, --peer IP: ask by ARP (over IPv6 a neighbour solicitation;
+ * every 200 ms) until answered (the MAC goes to pr->peer_mac) or
+ * --peer-timeout; 0 or -ETIMEDOUT. */
 int nb_peer_resolve(struct nb_peer *pr);
 
-/* Send m once (no retransmission), to mac/ip; tagged and signed with a,
- * or untagged with a NULL. */
+/* Send m once (no retransmission), to mac/ip (over IPv6 to ip6);
+ * tagged and signed with a, or untagged with a NULL. */
 int nb_peer_send_raw(struct nb_peer *pr, struct nb_ctl_msg *m,
-		     const uint8_t mac[6], uint32_t ip,
+		     const uint8_t mac[6], uint32_t ip, const uint8_t *ip6,
 		     const struct nb_auth *a);
+
+/* u is from the session peer's address (IPv4, or over IPv6 all 16
+ * bytes of it). */
+static inline int
+nb_peer_addr_is(const struct nb_peer *pr, const struct nb_udp_info *u)
+{
+	return u->src_ip == pr->peer_ip &&
+	       (!u->v6 || memcmp(u->src_ip6, pr->peer_ip6, 16) == 0);
+}
+
+/* u's source address becomes the session peer's. */
+static inline void
+nb_peer_addr_take(struct nb_peer *pr, const struct nb_udp_info *u)
+{
+	pr->peer_ip = u->src_ip;
+	memcpy(pr->peer_ip6, u->src_ip6, 16);
+}
 /* Retransmit what is due; -ETIMEDOUT when the peer stopped answering. */
 int nb_peer_service(struct nb_peer *pr);
 /* Send reliably, tagged once the session has its keys; waits (polling)

@@ -493,6 +493,7 @@ rsp_control(const struct nb_ctlio *io, struct rte_tel_data *d)
 	rte_tel_data_add_dict_u64(c, "tx_fail", io->tx_fail);
 	rte_tel_data_add_dict_u64(c, "arp_answered", io->arp_answered);
 	rte_tel_data_add_dict_u64(c, "arp_limited", io->arp_limited);
+	rte_tel_data_add_dict_u64(c, "nd_answered", io->nd_answered);
 	rte_tel_data_add_dict_u64(c, "icmp_answered", io->icmp_answered);
 	rte_tel_data_add_dict_u64(c, "icmp_limited", io->icmp_limited);
 	rte_tel_data_add_dict_container(d, "control", c, 0);

@@ -570,6 +570,20 @@ class E2ECase(unittest.TestCase):
                 p.wait()
             p.stderr.close()
 
+    @staticmethod
+    def netns_nbench(ns, dev, cpu, tool):
+        """dpdk-nbench started in network namespace ns on af_packet over
+        dev (two queue pairs), every lcore on CPU cpu; a Popen of its own
+        process group (text pipes)."""
+        eal = ["--no-pci", "--lcores", "0@%d,1@%d,2@%d" % (cpu, cpu, cpu),
+               "--file-prefix", unique(dev), "--log-level",
+               "lib.eal:error", "--vdev",
+               "net_af_packet0,iface=%s,qpairs=2" % dev]
+        argv = ["ip", "netns", "exec", ns, BIN] + eal + ["--"] + tool
+        return subprocess.Popen(argv, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True,
+                                start_new_session=True)
+
     def veth_namespace(self, tag, pairs=(("pa", "pb"),), bridge=None):
         """A network namespace of this test (removed at its end) with veth
         pairs, up, IPv6 off on each end (no frames of the kernel's own on

@@ -102,14 +102,22 @@ class Errors(unittest.TestCase):
                 self.assertIn(frag, p.stderr)
                 self.assertNotIn("EAL", p.stderr)
         for args, frag in [
-                (["--peer", "02:00:00:00:00:01", "-6"],
-                 "--ipv6 is for a loopback test"),
+                (["--peer", "198.19.0.1", "-6"],
+                 "--peer gives an IPv4 address to an IPv6 test"),
                 (["--peer", "02:00:00:00:00:01", "--dst-ip",
-                  "2001:db8::1"], "peer mode carries plain IPv4"),
+                  "2001:db8::1", "--tcp"],
+                 "--tcp in peer mode carries plain IPv4"),
+                (["--peer", "ff02::1"], "is unicast"),
+                (["--peer", "2001:db8::2", "--dst-ip", "2001:db8::3"],
+                 "two addresses for one end"),
+                (["--peer", "2001:db8::2", "--ip", "198.18.0.1"],
+                 "--ip gives an IPv4 address"),
+                (["--ip", "ff02::1"], "--ip: a peer's IPv6 address is "
+                 "unicast"),
                 (["--peer", "02:00:00:00:00:01", "--vlan", "1.2"],
                  "peer mode carries plain IPv4"),
-                (["--peer", "02:00:00:00:00:01", "--reflector", "--dst-ip",
-                  "2001:db8::1"], "--reflector carries plain IPv4")]:
+                (["--peer", "02:00:00:00:00:01", "--reflector", "--vlan",
+                  "1.2"], "--reflector carries plain IPv4")]:
             with self.subTest(args=args):
                 p = run(["--"] + args)
                 self.assertEqual(p.returncode, 2, p.stderr)

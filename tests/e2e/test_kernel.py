@@ -16,7 +16,6 @@ import signal
 import subprocess
 import sys
 import time
-import unittest
 
 import nbe2e
 
@@ -67,15 +66,7 @@ class KernelPath(nbe2e.E2ECase):
                   "/sys/class/net/v%s/address" % end).stdout.strip()
 
     def nbench(self, end, cpu, tool):
-        eal = ["--no-pci", "--lcores", "0@%d,1@%d,2@%d" % (cpu, cpu, cpu),
-               "--file-prefix", nbe2e.unique(end), "--log-level",
-               "lib.eal:error", "--vdev",
-               "net_af_packet0,iface=v%s,qpairs=2" % end]
-        argv = ["ip", "netns", "exec", self.ns[end], nbe2e.BIN] + eal + \
-            ["--"] + tool
-        return subprocess.Popen(argv, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True,
-                                start_new_session=True)
+        return self.netns_nbench(self.ns[end], "v" + end, cpu, tool)
 
     def kill(self, p):
         if p.poll() is None:

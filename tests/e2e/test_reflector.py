@@ -75,6 +75,31 @@ class Reflector(nbe2e.E2ECase):
         # (testpmd's own memif counters cannot be compared: the memif PMD
         # clears them when our side disconnects, before we can read them.)
 
+    def test_testpmd_macswap_ipv6(self):
+        """-6: IPv6 frames go through testpmd's macswap and come back,
+        every one counted, with its round trip."""
+        if TESTPMD is None:
+            self.fail("dpdk-testpmd not installed (package dpdk)")
+        sock = os.path.join(self.tmpdir, "refl6.sock")
+        tp = self.start_testpmd(sock)
+        n = 100000
+        eal = self.nb.eal(["--vdev",
+                           "net_memif0,role=client,socket=%s,rsize=14"
+                           % sock], workers=1)
+        r = self.nb.run(eal, ["--peer", "02:00:00:00:00:99", "--reflector",
+                              "-6", "--rate", "200M", "--size", "256",
+                              "--packets", str(n), "--streams", "2",
+                              "--json"], name="refl6")
+        self.assertOk(r)
+        self.stop_testpmd(tp)
+        d = r.json()
+        e = d["end"]
+        self.assertEqual(d["start"]["test_start"]["stack"]["family"], 6)
+        self.assertEqual(e["sum_sent"]["packets"], n)
+        self.assertEqual(e["sum_received"]["packets"], n)
+        self.assertEqual(e["sum_received"]["lost_packets"], 0)
+        self.assertEqual(e["sum_received"]["latency"]["count"], n)
+
     def test_suite_through_testpmd(self):
         """--test in the reflector topology: each trial goes out and
         comes back through testpmd; a rate it forwards without loss passes

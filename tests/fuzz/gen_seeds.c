@@ -582,9 +582,10 @@ icmp_frame(uint8_t *f, uint8_t type, uint16_t vlan, uint32_t dst,
 	return (int)len;
 }
 
-/* A UDP datagram to the control port carrying a KEEPALIVE. */
+/* A UDP datagram to the control port carrying a KEEPALIVE (over IPv6
+ * when v6). */
 static int
-control_frame(uint8_t *f, size_t cap, uint16_t vlan)
+control_frame(uint8_t *f, size_t cap, uint16_t vlan, int v6)
 {
 	struct nb_udp_info h;
 	struct nb_ctl_msg m;
@@ -603,6 +604,9 @@ control_frame(uint8_t *f, size_t cap, uint16_t vlan)
 	h.dst_ip = NB_DEFAULT_DST_IP;
 	h.src_port = NB_CONTROL_UDP_PORT;
 	h.dst_port = NB_CONTROL_UDP_PORT;
+	h.v6 = (uint8_t)v6;
+	memcpy(h.src_ip6, (uint8_t[16]){0x20, 0x01, 0x0d, 0xb8, [15] = 1}, 16);
+	memcpy(h.dst_ip6, (uint8_t[16]){0x20, 0x01, 0x0d, 0xb8, [15] = 2}, 16);
 	return nb_udp_frame_build(f, cap, &h, msg, (size_t)n);
 }
 
@@ -814,7 +818,7 @@ frame_seeds(void)
 		put("frame", name, d, flow_desc(d, &fl, v[i].size, v[i].sel));
 	}
 	pre[2] = 0;
-	n = control_frame(f, sizeof(f), 0);
+	n = control_frame(f, sizeof(f), 0, 0);
 	put_sel("frame", "control", pre, 3, f, (size_t)n);
 	n = nb_arp_request(f, sizeof(f), mac, NB_DEFAULT_SRC_IP, 0,
 			   NB_DEFAULT_DST_IP);
@@ -867,10 +871,12 @@ l2_seeds(void)
 
 	sel[1] = 255; /* 2040-byte output buffer */
 	sel[0] = 0;
-	n = control_frame(f, sizeof(f), 0);
+	n = control_frame(f, sizeof(f), 0, 0);
 	put_sel("l2", "udp", sel, 2, f, (size_t)n);
-	n = control_frame(f, sizeof(f), 100);
+	n = control_frame(f, sizeof(f), 100, 0);
 	put_sel("l2", "udp-vlan", sel, 2, f, (size_t)n);
+	n = control_frame(f, sizeof(f), 0, 1);
+	put_sel("l2", "udp6", sel, 2, f, (size_t)n);
 
 	sel[0] = 1;
 	n = nb_arp_request(f, sizeof(f), mac, NB_DEFAULT_SRC_IP, 0,
@@ -1104,7 +1110,7 @@ replay_seeds(void)
 			put("replay", "udp-fragment", f, (size_t)n);
 		}
 	}
-	n = control_frame(f, sizeof(f), 0);
+	n = control_frame(f, sizeof(f), 0, 0);
 	put("replay", "control", f, (size_t)n);
 }
 

@@ -353,6 +353,10 @@ def variants():
          "arp", None),
         ("control in a tunnel", e / IP() / GRE() / IP() /
          UDP(dport=7201) / Raw(bytes(40)), "foreign", None),
+        ("control over ipv6", e / v6 / UDP(sport=7201, dport=7201) /
+         Raw(bytes(40)), "control", None),
+        ("control over ipv6, hop-by-hop", e / v6 / IPv6ExtHdrHopByHop() /
+         UDP(dport=7201) / Raw(bytes(40)), "control", None),
         ("three tags", e / Dot1AD(vlan=1) / Dot1Q(vlan=2) / Dot1Q(vlan=3) /
          inner4, "foreign", None),
         ("mpls no bottom", e / MPLS(label=1, s=0) / MPLS(label=2, s=0) /

@@ -30,9 +30,10 @@
 #include "nb_options.h"
 #include "nb_stack.h"
 
+/* enum nb_frame_kind's names, in its order */
 static const char *const kinds[] = {
-	"foreign", "data",    "warmup", "probe", "fragment",
-	"icmp6",   "control", "arp",	"icmp",
+	"foreign", "data", "warmup", "probe", "fragment",
+	"control", "arp",  "icmp",   "icmp6",
 };
 
 static int

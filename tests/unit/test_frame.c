@@ -988,7 +988,7 @@ test_random_frames(void **state)
 		}
 		memset(&st, 0, sizeof(st));
 		k = nb_frame_parse(b, len, frame_len, &st);
-		assert_true(k >= NB_FRAME_FOREIGN && k <= NB_FRAME_ICMP);
+		assert_true(k >= NB_FRAME_FOREIGN && k <= NB_FRAME_ICMP6);
 		counts[k]++;
 		if (k == NB_FRAME_DATA || k == NB_FRAME_WARMUP ||
 		    k == NB_FRAME_CONTROL) {

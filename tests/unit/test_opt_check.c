@@ -72,6 +72,68 @@ test_client_replay_checks(void **state)
 	}
 }
 
+/* Peer mode over IPv6: --peer and --ip (or --src-ip/--dst-ip, or -6
+ * with the defaults) give the client's addresses, checked for family. */
+static void
+test_peer_ipv6(void **state)
+{
+	static const uint8_t r6[16] = {0x20, 0x01, 0x0d, 0xb8, [15] = 2};
+	static const uint8_t c6[16] = {0x20, 0x01, 0x0d, 0xb8, [15] = 1};
+	static const uint8_t def_dst[16] = {0x20, 0x01, 0, 2,	    0,
+					    0,	  0,	1, [15] = 1};
+	struct nb_config cfg;
+	char err[256];
+
+#define REFUSED(needle, ...)                                                   \
+	do {                                                                   \
+		assert_int_equal(CHECK(err, __VA_ARGS__), -EINVAL);            \
+		if (strstr(err, (needle)) == NULL)                             \
+			fail_msg("'%s' does not name '%s'", err, (needle));    \
+	} while (0)
+	(void)state;
+	assert_int_equal(CHECK_CFG(&cfg, err, "--peer", "2001:db8::2", "--ip",
+				   "2001:db8::1"),
+			 0);
+	assert_int_equal(cfg.mode, NB_MODE_CLIENT);
+	assert_int_equal(cfg.peer_is_ip, 1);
+	assert_int_equal(cfg.stack.family, 6);
+	assert_memory_equal(cfg.stack.dst6.a, r6, 16);
+	assert_memory_equal(cfg.stack.src6.a, c6, 16);
+	/* --peer a MAC, -6: the default addresses */
+	assert_int_equal(
+		CHECK_CFG(&cfg, err, "--peer", "02:00:00:00:00:02", "-6"), 0);
+	assert_int_equal(cfg.peer_is_ip, 0);
+	assert_int_equal(cfg.stack.family, 6);
+	assert_memory_equal(cfg.stack.dst6.a, def_dst, 16);
+	/* the same address twice is one */
+	assert_int_equal(CHECK_CFG(&cfg, err, "--peer", "2001:db8::2",
+				   "--dst-ip", "2001:db8::2"),
+			 0);
+	/* a responder over IPv6 */
+	assert_int_equal(CHECK_CFG(&cfg, err, "--ip", "2001:db8::2"), 0);
+	assert_int_equal(cfg.mode, NB_MODE_RESPONDER);
+	assert_int_equal(cfg.ip6.family, 6);
+	assert_memory_equal(cfg.ip6.a, r6, 16);
+	REFUSED("two addresses for one end", "--peer", "2001:db8::2",
+		"--dst-ip", "2001:db8::3");
+	REFUSED("--peer gives an IPv4 address", "--peer", "198.19.0.1", "--ip",
+		"2001:db8::1");
+	REFUSED("--ip gives an IPv4 address", "--peer", "2001:db8::2", "--ip",
+		"198.18.0.1");
+	REFUSED("is unicast", "--peer", "ff02::1");
+	REFUSED("is unicast", "--ip", "::");
+	REFUSED("--tcp in peer mode carries plain IPv4", "--peer",
+		"2001:db8::2", "--tcp");
+	/* a reflector test: IPv6, not more */
+	assert_int_equal(CHECK_CFG(&cfg, err, "--peer", "02:00:00:00:00:02",
+				   "--reflector", "-6"),
+			 0);
+	assert_int_equal(cfg.stack.family, 6);
+	REFUSED("--reflector carries plain IPv4", "--peer", "02:00:00:00:00:02",
+		"--reflector", "--vlan", "1.2");
+}
+#undef REFUSED
+
 /* --tcp: its defaults, and what it refuses with a reason. */
 /* --gaps: a loopback's receivers time what this process sends */
 static void
@@ -679,6 +741,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tcp_checks),
+		cmocka_unit_test(test_peer_ipv6),
 		cmocka_unit_test(test_gaps_checks),
 		cmocka_unit_test(test_client_replay_checks),
 		cmocka_unit_test(test_config_check),
