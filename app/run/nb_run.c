@@ -13,6 +13,7 @@
 #include "nb_auth.h"
 #include "nb_capture.h"
 #include "nb_devcaps.h"
+#include "nb_mcast_join.h"
 #include "nb_phase.h"
 #include "nb_port.h"
 #include "nb_run.h"
@@ -551,6 +552,7 @@ nb_run_local(struct nb_app *app, int with_stats)
 				 NB_TX_STALL_S);
 			run->tx_stop = 1;
 		}
+		nb_mcast_tick(app); /* a group's reports, when due */
 		nb_run_sleep_us(5000);
 	}
 	loop_end = rte_get_tsc_cycles();
