@@ -9,7 +9,7 @@
 #include "nb_log.h"
 #include "nb_mcast.h"
 #include "nb_mcast_join.h"
-#include "nb_run.h"
+#include "nb_seam.h"
 #include "nb_tsc.h"
 
 #define MCAST_POOL_N 63
@@ -99,7 +99,7 @@ nb_mcast_members(struct nb_app *app, int join)
 	}
 	for (round = 0; round < NB_MCAST_ROBUSTNESS; round++) {
 		if (round)
-			nb_run_sleep_us(MCAST_GAP_US);
+			nb_glue_nap_us(MCAST_GAP_US);
 		n = send_round(app, mp, &g, join);
 	}
 	if (join && n)
