@@ -18,8 +18,8 @@ nb_report_rxports_text(FILE *f, const struct nb_result *r)
 	if (!r->fanout || r->nb_rxports == 0)
 		return;
 	fprintf(f,
-		"Receiving ports (%llu frames sent to each; the rows above "
-		"add up every port's):\n",
+		"Receiving ports (%llu frames sent; the rows above add up "
+		"what every port received):\n",
 		(unsigned long long)r->rx_sent);
 	for (i = 0; i < r->nb_rxports; i++) {
 		const struct nb_rxport_result *p = &r->rxports[i];

@@ -109,6 +109,7 @@ print_header(struct nb_app *app)
 		printf(" after %.2f s warm-up", cfg->omit);
 	printf("\n");
 	print_stack(cfg);
+	nb_mcast_header(app);
 	if (r->numa.nb_nodes > 1 || r->numa.nb_mismatch) {
 		char numa[512];
 

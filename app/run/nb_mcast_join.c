@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Membership reports and per-port results: see nb_mcast_join.h. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
+
+#include <arpa/inet.h>
 
 #include <rte_cycles.h>
 #include <rte_mbuf.h>
@@ -141,4 +144,46 @@ nb_mcast_collect(struct nb_app *app)
 		p->joined = nb_mcast_joins(cfg, cfg->rx_ports[i]);
 		p->lost = r->rx_sent > p->unique ? r->rx_sent - p->unique : 0;
 	}
+}
+
+/* The receiving ports that do (joined 1) or do not join, after what. */
+static void
+print_ports(const struct nb_config *cfg, int joined, const char *what)
+{
+	uint16_t i;
+	int n = 0;
+
+	for (i = 0; i < cfg->nb_rx_ports; i++)
+		if (nb_mcast_joins(cfg, cfg->rx_ports[i]) == joined)
+			printf("%s%u", n++ ? ", " : what, cfg->rx_ports[i]);
+}
+
+void
+nb_mcast_header(const struct nb_app *app)
+{
+	const struct nb_config *cfg = &app->cfg;
+	char ip[64];
+	struct nb_ip g;
+	int fanout = nb_mcast_fanout(cfg, &g);
+
+	if (fanout == NB_FANOUT_MAC) {
+		printf("fan-out: to %02x:%02x:%02x:%02x:%02x:%02x, every "
+		       "receiving port counted on its own\n",
+		       cfg->dst_mac[0], cfg->dst_mac[1], cfg->dst_mac[2],
+		       cfg->dst_mac[3], cfg->dst_mac[4], cfg->dst_mac[5]);
+		return;
+	}
+	if (fanout != NB_FANOUT_GROUP)
+		return;
+	if (inet_ntop(g.family == 6 ? AF_INET6 : AF_INET, g.a, ip,
+		      sizeof(ip)) == NULL)
+		snprintf(ip, sizeof(ip), "?");
+	printf("multicast: group %s (", ip);
+	if (g.family == 6)
+		printf("MLDv2)");
+	else
+		printf("IGMPv%d)", cfg->igmp_version);
+	print_ports(cfg, 1, ", joined by port ");
+	print_ports(cfg, 0, "; not joined: port ");
+	printf("\n");
 }

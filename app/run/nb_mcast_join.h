@@ -16,6 +16,9 @@
 /* Reports (join 1) or leaves (join 0) from every port that joins; a
  * no-op when none does.  Returns how many ports sent. */
 int nb_mcast_members(struct nb_app *app, int join);
+/* The text header's line: "multicast: group 239.1.1.1 (IGMPv3), joined
+ * by port 1, 2; not by port 3" (nothing for a unicast test). */
+void nb_mcast_header(const struct nb_app *app);
 /* While a test runs: the reports again when they are due. */
 void nb_mcast_tick(struct nb_app *app);
 /* A fan-out test's receiving ports into app->result (after
