@@ -156,6 +156,10 @@ nb_mcast_fanout(const struct nb_config *cfg, struct nb_ip *group)
 	const struct nb_tunnel *t = &cfg->stack.tun;
 	struct nb_ip ip = {.family = 4};
 
+	if (group != NULL)
+		memset(group, 0, sizeof(*group));
+	if (cfg->mode != NB_MODE_LOOPBACK)
+		return 0; /* a reflector's or peer's port sends and receives */
 	if (t->kind == NB_ENCAP_VXLAN || t->kind == NB_ENCAP_GRE)
 		ip = t->dst; /* the outer header's, which the switch sees */
 	else if (cfg->stack.dst6.family == 6)

@@ -62,8 +62,9 @@ int nb_mld_frame(uint8_t *buf, size_t cap, const uint8_t src_mac[6],
 #define NB_FANOUT_GROUP 1 /* --dst-ip is a group: its ports may join */
 #define NB_FANOUT_MAC	2 /* --dst-mac broadcast/multicast, no group */
 
-/* What the test's destination is: NB_FANOUT_GROUP, NB_FANOUT_MAC, or 0
- * (a unicast test).  group (may be NULL) gets the group. */
+/* What a loopback test's destination is: NB_FANOUT_GROUP, NB_FANOUT_MAC,
+ * or 0 (a unicast test, or another mode).  group (may be NULL) gets the
+ * destination address. */
 int nb_mcast_fanout(const struct nb_config *cfg, struct nb_ip *group);
 
 /* Does receiving port `port` join the test's group (--join)?  0 when the

@@ -52,10 +52,12 @@ send_one(struct nb_app *app, struct rte_mempool *mp, uint16_t idx,
 	return 0;
 }
 
-/* One round from every port that joins; how many ports sent. */
+/* One round from every port that joins; how many ports sent.  running:
+ * the workers run, and an 802.3ad bond's queues are its keep job's
+ * (nb_keep), so a bond port skips the round. */
 static int
 send_round(struct nb_app *app, struct rte_mempool *mp, const struct nb_ip *g,
-	   int join)
+	   int join, int running)
 {
 	const struct nb_config *cfg = &app->cfg;
 	uint16_t i;
@@ -63,7 +65,8 @@ send_round(struct nb_app *app, struct rte_mempool *mp, const struct nb_ip *g,
 
 	for (i = 0; i < app->nb_ports; i++) {
 		if (i < cfg->nb_tx_ports ||
-		    !nb_mcast_joins(cfg, app->port_ids[i]))
+		    !nb_mcast_joins(cfg, app->port_ids[i]) ||
+		    (running && app->ports[i].lacp))
 			continue;
 		rc = send_one(app, mp, i, g, join);
 		if (rc == 0)
@@ -103,7 +106,7 @@ nb_mcast_members(struct nb_app *app, int join)
 	for (round = 0; round < NB_MCAST_ROBUSTNESS; round++) {
 		if (round)
 			nb_glue_nap_us(MCAST_GAP_US);
-		n = send_round(app, mp, &g, join);
+		n = send_round(app, mp, &g, join, 0);
 	}
 	if (join && n)
 		app->mcast_due = rte_get_tsc_cycles() +
@@ -122,7 +125,7 @@ nb_mcast_tick(struct nb_app *app)
 	app->mcast_due += (uint64_t)NB_MCAST_REPORT_S * nb_tsc_hz();
 	mp = mcast_pool(app);
 	if (mp != NULL && nb_mcast_fanout(&app->cfg, &g) == NB_FANOUT_GROUP)
-		send_round(app, mp, &g, 1);
+		send_round(app, mp, &g, 1, 1);
 }
 
 void

@@ -60,6 +60,13 @@ test_fanout_and_joins(void **state)
 	assert_int_equal(nb_mcast_fanout(&cfg, NULL), NB_FANOUT_MAC);
 	assert_false(nb_mcast_joins(&cfg, 1));
 
+	/* a reflector's port sends and receives: no fan-out, no join */
+	assert_int_equal(CHECK_CFG(&cfg, err, "--peer", "02:00:00:00:00:01",
+				   "--reflector", "--dst-ip", "239.1.1.1"),
+			 0);
+	assert_int_equal(nb_mcast_fanout(&cfg, NULL), 0);
+	assert_false(nb_mcast_joins(&cfg, cfg.port));
+
 	/* unicast: no fan-out, pairs as before */
 	assert_int_equal(
 		CHECK_CFG(&cfg, err, "--tx-port", "0", "--rx-port", "1"), 0);
