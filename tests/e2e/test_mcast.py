@@ -15,6 +15,7 @@ bridge's own view:
   mcast_flood on (every port gets every frame: "flooded") and drops it
   toward ports with mcast_flood off (all 0: "not forwarded").
 - IPv6: ports 1 and 2 join ff0e::1 with MLDv2 reports, port 3 does not.
+- Broadcast (--dst-mac ff:ff:ff:ff:ff:ff): every port gets every frame.
 """
 import json
 import os
@@ -44,6 +45,7 @@ class McastBase(nbe2e.E2ECase):
 
     BR_PORTS = ("b1", "b2", "b3")
     IPV6, QUERIER = False, True
+    dst = GROUP4  # what the IPv4 capture counts
 
     def bridge_ipv6(self):
         """The bridge's link-local address, which its MLD queries come
@@ -85,7 +87,8 @@ class McastBase(nbe2e.E2ECase):
         """tshark on the three bridge ports (what the bridge sends toward
         each receiver), the group's UDP frames only."""
         self.pcap = os.path.join(self.tmpdir, "group.pcapng")
-        filt = "udp and dst host %s" % (GROUP6 if family == 6 else GROUP4)
+        filt = "udp and dst host %s" % (GROUP6 if family == 6 else
+                                        self.dst)
         # -f before the -i's: the filter of every interface
         argv = [TSHARK, "-n", "-B", "16", "-f", filt]
         for b in self.BR_PORTS:
@@ -118,7 +121,7 @@ class McastBase(nbe2e.E2ECase):
                     ports.add(e.get("port"))
         return ports
 
-    def run_mcast(self, opts, name, group=GROUP4, watch=None):
+    def run_mcast(self, opts, name, dst_ip=GROUP4, watch=None):
         """The test, with the mdb read every 50 ms while it runs (watch:
         the group whose ports to collect)."""
         seen, stop = set(), threading.Event()
@@ -140,7 +143,7 @@ class McastBase(nbe2e.E2ECase):
                 "--vdev", "net_af_packet%d,iface=p%d,framecnt=4096" % (i, i))])
         try:
             r = self.nb.run(eal, ["--tx-port", "0", "--rx-port", "1,2,3",
-                                  "--dst-ip", group, "--packets", str(N),
+                                  "--dst-ip", dst_ip, "--packets", str(N),
                                   "--rate", RATE, "--json"] + opts,
                             name=name, wrap=self.wrap)
         finally:
@@ -203,7 +206,7 @@ class Joined6(McastBase):
 
     def test_mldv2_two_of_three_join(self):
         self.capture(6)
-        d, seen = self.run_mcast(["--join", "1,2"], "mld2", group=GROUP6,
+        d, seen = self.run_mcast(["--join", "1,2"], "mld2", dst_ip=GROUP6,
                                  watch=GROUP6)
         self.check_joined_two(d, seen, GROUP6)
 
@@ -252,6 +255,27 @@ class NoQuerier(McastBase):
         self.assertEqual(rx[3]["verdict"],
                          "not joined, received 0: not forwarded")
         self.assertEqual(bridge["b3"], 0)
+
+
+class Broadcast(McastBase):
+
+    dst = "198.19.0.1"
+
+    def test_broadcast_reaches_every_port(self):
+        """--dst-mac ff:ff:ff:ff:ff:ff: the bridge floods it to every
+        port, and no port joins anything."""
+        self.capture(4)
+        d, _ = self.run_mcast(["--dst-mac", "ff:ff:ff:ff:ff:ff"], "bcast",
+                              dst_ip="198.19.0.1")
+        rx = self.rx_ports(d)
+        bridge = self.group_frames()
+        for port in (1, 2, 3):
+            p = rx[port]
+            self.assertFalse(p["joined"])
+            self.assertEqual((p["received"], p["unique"], p["lost"]),
+                             (N, N, 0))
+            self.assertEqual(p["verdict"], "received %d of %d" % (N, N))
+            self.assertEqual(bridge["b%d" % port], N)
 
 
 if __name__ == "__main__":
