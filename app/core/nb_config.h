@@ -37,6 +37,13 @@ struct nb_allow {
 	uint32_t ip, mask; /* host order; mask from the prefix length */
 };
 
+/* --join: the receiving ports that join the group */
+enum nb_join {
+	NB_JOIN_ALL = 0, /* every receiving port (the default) */
+	NB_JOIN_NONE,
+	NB_JOIN_LIST, /* those in join_ports */
+};
+
 enum nb_mode {
 	NB_MODE_NONE = 0, /* nothing asked for: a usage error until peer mode */
 	NB_MODE_PORTS,	  /* --list-ports: bring ports up, report, exit */
@@ -140,6 +147,13 @@ struct nb_config {
 	uint32_t ip;	  /* this side's IPv4 in peer mode */
 	struct nb_ip ip6; /* ... or IPv6 (family 6) */
 	int dst_ip_set;
+
+	/* a loopback test to a multicast group (nb_mcast.h): which
+	 * receiving ports join it (--join), with which IGMP (--igmp) */
+	int join_mode; /* NB_JOIN_ALL (the default), NB_JOIN_NONE, _LIST */
+	uint16_t nb_join;
+	uint16_t join_ports[NB_MAX_PORTS];
+	int igmp_version; /* 2 or 3 [3]; IPv6 groups: MLDv2 */
 
 	/* security: parsed by nb_opt_peer.c, used by app/peer */
 	char auth_key[256];	 /* --auth-key FILE (client and responder) */

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "nb_mcast.h"
+#include "nb_options.h"
 
 #define RECORD_CHANGE_TO_INCLUDE 3
 #define RECORD_CHANGE_TO_EXCLUDE 4
@@ -146,4 +148,111 @@ nb_mld_frame(uint8_t *buf, size_t cap, const uint8_t src_mac[6], uint16_t vlan,
 	sum = nb_csum_partial(ip + 8, 32, 0) + 28 + NB_IPPROTO_ICMPV6;
 	nb_put_be16(m + 2, nb_csum_fold(nb_csum_partial(m, 28, sum)));
 	return (int)len;
+}
+
+int
+nb_mcast_fanout(const struct nb_config *cfg, struct nb_ip *group)
+{
+	const struct nb_tunnel *t = &cfg->stack.tun;
+	struct nb_ip ip = {.family = 4};
+
+	if (group != NULL)
+		memset(group, 0, sizeof(*group));
+	if (cfg->mode != NB_MODE_LOOPBACK)
+		return 0; /* a reflector's or peer's port sends and receives */
+	if (t->kind == NB_ENCAP_VXLAN || t->kind == NB_ENCAP_GRE)
+		ip = t->dst; /* the outer header's, which the switch sees */
+	else if (cfg->stack.dst6.family == 6)
+		ip = cfg->stack.dst6;
+	else
+		nb_put_be32(ip.a, cfg->dst_ip);
+	if (group != NULL)
+		*group = ip;
+	if (nb_ip_is_multicast(&ip))
+		return NB_FANOUT_GROUP;
+	return cfg->have_dst_mac && (cfg->dst_mac[0] & 1) ? NB_FANOUT_MAC : 0;
+}
+
+int
+nb_mcast_joins(const struct nb_config *cfg, uint16_t port)
+{
+	uint16_t i;
+
+	if (nb_mcast_fanout(cfg, NULL) != NB_FANOUT_GROUP ||
+	    cfg->join_mode == NB_JOIN_NONE)
+		return 0;
+	if (cfg->join_mode == NB_JOIN_ALL)
+		return 1;
+	for (i = 0; i < cfg->nb_join; i++)
+		if (cfg->join_ports[i] == port)
+			return 1;
+	return 0;
+}
+
+/* port is among --rx-port */
+static int
+receives(const struct nb_config *cfg, uint16_t port)
+{
+	uint16_t i;
+
+	for (i = 0; i < cfg->nb_rx_ports; i++)
+		if (cfg->rx_ports[i] == port)
+			return 1;
+	return 0;
+}
+
+int
+nb_mcast_check(const struct nb_config *cfg, char *err, size_t errlen)
+{
+	int join = nb_option_given(cfg, "join"), igmp;
+	struct nb_ip group;
+	uint16_t i;
+
+	igmp = nb_option_given(cfg, "igmp");
+	if (!join && !igmp)
+		return 0;
+	if (cfg->mode != NB_MODE_LOOPBACK || cfg->nb_tx_ports == 0 ||
+	    nb_mcast_fanout(cfg, &group) != NB_FANOUT_GROUP) {
+		snprintf(err, errlen,
+			 "--%s goes with a multicast --dst-ip (e.g. 239.1.1.1 "
+			 "or ff0e::1) in a loopback test",
+			 join ? "join" : "igmp");
+		return -EINVAL;
+	}
+	if (igmp && group.family == 6) {
+		snprintf(err, errlen,
+			 "--igmp is for an IPv4 group; an IPv6 group is "
+			 "joined with MLDv2");
+		return -EINVAL;
+	}
+	for (i = 0; cfg->join_mode == NB_JOIN_LIST && i < cfg->nb_join; i++)
+		if (!receives(cfg, cfg->join_ports[i])) {
+			snprintf(err, errlen,
+				 "--join: port %u is no --rx-port (only a "
+				 "receiving port joins the group)",
+				 cfg->join_ports[i]);
+			return -EINVAL;
+		}
+	return 0;
+}
+
+void
+nb_mcast_verdict(char *buf, size_t len, int fanout, int joined, uint64_t sent,
+		 uint64_t unique)
+{
+	unsigned long long s = sent, u = unique;
+
+	if (fanout != NB_FANOUT_GROUP)
+		snprintf(buf, len, "received %llu of %llu%s", u, s,
+			 u == s ? "" : ": frames missing");
+	else if (joined && u == 0)
+		snprintf(buf, len,
+			 "joined, received 0: the group was not forwarded");
+	else if (joined)
+		snprintf(buf, len, "joined, received %llu of %llu%s", u, s,
+			 u == s ? ": forwarded" : ": frames missing");
+	else if (u > 0)
+		snprintf(buf, len, "not joined, received %llu: flooded", u);
+	else
+		snprintf(buf, len, "not joined, received 0: not forwarded");
 }

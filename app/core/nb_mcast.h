@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nb_config.h"
 #include "nb_frame.h"
 
 #define NB_IGMP_ALL_ROUTERS 0xe0000002u /* 224.0.0.2: IGMPv2 leaves */
@@ -52,5 +53,44 @@ int nb_igmp_frame(uint8_t *buf, size_t cap, const uint8_t src_mac[6],
  */
 int nb_mld_frame(uint8_t *buf, size_t cap, const uint8_t src_mac[6],
 		 uint16_t vlan, const uint8_t group[16], int join);
+
+/*
+ * A loopback test to a group (--dst-ip 239.1.1.1 or ff0e::1) or to a
+ * broadcast or multicast --dst-mac: one TX port may face several RX
+ * ports, each of which gets every frame the network forwards to it.
+ */
+#define NB_FANOUT_GROUP 1 /* --dst-ip is a group: its ports may join */
+#define NB_FANOUT_MAC	2 /* --dst-mac broadcast/multicast, no group */
+
+/* What a loopback test's destination is: NB_FANOUT_GROUP, NB_FANOUT_MAC,
+ * or 0 (a unicast test, or another mode).  group (may be NULL) gets the
+ * destination address. */
+int nb_mcast_fanout(const struct nb_config *cfg, struct nb_ip *group);
+
+/* Does receiving port `port` join the test's group (--join)?  0 when the
+ * destination is no group. */
+int nb_mcast_joins(const struct nb_config *cfg, uint16_t port);
+
+/*
+ * The options a group test takes, with everything else given: --join and
+ * --igmp only with a group --dst-ip in a loopback test (--igmp: IPv4),
+ * --join's ports among --rx-port.  0, or -EINVAL with err said.
+ */
+int nb_mcast_check(const struct nb_config *cfg, char *err, size_t errlen);
+
+/* Membership reports per join and leave (a host's robustness, RFC 3376
+ * 8.1), and the interval of the reports repeated while a test runs (a
+ * snooping switch ages a membership out after 260 s by default). */
+#define NB_MCAST_ROBUSTNESS 2
+#define NB_MCAST_REPORT_S   60
+
+/*
+ * A receiving port's verdict in a fan-out test, from whether it joined,
+ * what the test sent and what reached it (unique: distinct frames):
+ * "joined, received 0: the group was not forwarded", "not joined,
+ * received 12: flooded", ...  fanout as nb_mcast_fanout() gave.
+ */
+void nb_mcast_verdict(char *buf, size_t len, int fanout, int joined,
+		      uint64_t sent, uint64_t unique);
 
 #endif /* NB_MCAST_H */

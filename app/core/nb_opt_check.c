@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "nb_frame.h"
+#include "nb_mcast.h"
 #include "nb_options.h"
 #include "nb_flows_opt.h"
 #include "nb_stack.h"
@@ -211,10 +212,15 @@ check_loopback(const struct nb_config *cfg, char *err, size_t errlen)
 					 cfg->tx_ports[i]);
 				return -EINVAL;
 			}
+	/* to a group or a broadcast MAC: one sender, any receivers */
+	if (cfg->nb_tx_ports == 1 && nb_mcast_fanout(cfg, NULL))
+		return 0;
 	if (cfg->nb_tx_ports != cfg->nb_rx_ports) {
 		snprintf(err, errlen,
 			 "--tx-port and --rx-port must list the same number of "
-			 "ports (TX port i faces RX port i)");
+			 "ports (TX port i faces RX port i; one --tx-port may "
+			 "face several with a multicast --dst-ip or a "
+			 "broadcast --dst-mac)");
 		return -EINVAL;
 	}
 	return 0;
@@ -555,6 +561,7 @@ nb_config_check(struct nb_config *cfg, char *err, size_t errlen)
 	if (check_length(cfg, err, errlen) != 0 ||
 	    nb_stack_check(cfg, err, errlen) != 0 ||
 	    nb_flows_cfg_check(cfg, err, errlen) != 0 ||
+	    nb_mcast_check(cfg, err, errlen) != 0 ||
 	    check_frame_sizes(cfg, err, errlen) != 0)
 		return -EINVAL;
 	return 0;

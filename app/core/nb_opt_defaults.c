@@ -34,5 +34,6 @@ nb_config_defaults(struct nb_config *cfg)
 	cfg->max_rate.value = 10e9;
 	cfg->max_time = 3600;
 	cfg->format = 'a';
+	cfg->igmp_version = 3;
 	nb_suite_defaults(cfg);
 }

@@ -45,6 +45,15 @@ const struct nb_option nb_options[] = {
 	 "loopback test: ports that receive, e.g. 1 or 1,3; alone, a "
 	 "receive-only test of another generator's frames",
 	 0, NB_IN_LOOP},
+	{"join", 0, "all|none|LIST", nb_opt_join,
+	 "loopback test to a multicast --dst-ip: the receiving ports that "
+	 "join the group (IGMP or MLDv2 reports before the test, every 60 s "
+	 "in it, leaves after it) [all]",
+	 0, NB_IN_LOOP},
+	{"igmp", 0, "2|3", nb_opt_igmp,
+	 "the IGMP version of --join's reports to an IPv4 group (an IPv6 "
+	 "group: MLDv2) [3]",
+	 0, NB_IN_LOOP},
 	HEADING("Peer test (client, responder, reflector)"),
 	{"peer", 'c', "MAC|IP", nb_opt_peer,
 	 "client: the responder's MAC, or its IPv4 address (found by ARP) "

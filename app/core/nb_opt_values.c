@@ -91,6 +91,34 @@ nb_opt_rx_port(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 			       whylen);
 }
 
+int
+nb_opt_join(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	cfg->nb_join = 0;
+	if (strcmp(val, "all") == 0 || strcmp(val, "none") == 0) {
+		cfg->join_mode = val[0] == 'a' ? NB_JOIN_ALL : NB_JOIN_NONE;
+		return 0;
+	}
+	cfg->join_mode = NB_JOIN_LIST;
+	if (val[0] < '0' || val[0] > '9') {
+		WHY("expected all, none or receiving ports such as 1,2");
+		return -EINVAL;
+	}
+	return parse_port_list(val, cfg->join_ports, &cfg->nb_join, why,
+			       whylen);
+}
+
+int
+nb_opt_igmp(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	if (strcmp(val, "2") != 0 && strcmp(val, "3") != 0) {
+		WHY("expected 2 or 3 (the IGMP version of the reports)");
+		return -EINVAL;
+	}
+	cfg->igmp_version = val[0] - '0';
+	return 0;
+}
+
 /* A rate, and why it is refused: a reason for a value, examples for syntax. */
 int
 nb_opt_rate_value(const char *val, struct nb_rate_spec *r, char *why,

@@ -32,6 +32,8 @@ int nb_opt_rate_value(const char *val, struct nb_rate_spec *r, char *why,
 NB_OPT_PARSER(nb_opt_list_ports);
 NB_OPT_PARSER(nb_opt_tx_port);
 NB_OPT_PARSER(nb_opt_rx_port);
+NB_OPT_PARSER(nb_opt_join);
+NB_OPT_PARSER(nb_opt_igmp);
 NB_OPT_PARSER(nb_opt_rate);
 NB_OPT_PARSER(nb_opt_size);
 NB_OPT_PARSER(nb_opt_proto);

@@ -588,6 +588,8 @@ nb_json_end(const struct nb_result *r)
 		side_json(r->tx_seconds, r->sum.tx_pkts, r->sum.tx_bytes, 1));
 	json_object_set_new(end, "sum_received", receiver_json(r, &r->sum, 1));
 	json_object_set_new(end, "rate", rate_json(r));
+	if ((arr = nb_json_rxports(r)) != NULL)
+		json_object_set_new(end, "rx_ports", arr);
 	if (r->rx_only)
 		json_object_set_new(end, "receive_only", rxonly_end_json(r));
 	json_object_set_new(end, "tx_dropped", jint(r->tx_dropped));

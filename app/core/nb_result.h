@@ -68,6 +68,17 @@ struct nb_port_result {
 	uint64_t q_rx_pkts[NB_PMD_QUEUES], q_rx_bytes[NB_PMD_QUEUES];
 };
 
+/* A receiving port of a fan-out test (one TX port to a group or a
+ * broadcast MAC, nb_mcast.h): what reached it of the frames sent. */
+struct nb_rxport_result {
+	uint16_t port;
+	int joined;	   /* it joined the group (--join) */
+	uint64_t received; /* data frames, duplicates included */
+	uint64_t unique;   /* distinct frames */
+	uint64_t lost;	   /* sent - unique, >= 0 */
+	uint64_t out_of_order, duplicates;
+};
+
 /* What one queue of a port carried in an interval: every frame the tool's
  * jobs on it sent or received (warm-up too, as the end's queue rows). */
 struct nb_iv_queue {
@@ -162,6 +173,13 @@ struct nb_result {
 
 	uint32_t nb_ports;
 	struct nb_port_result ports[NB_MAX_PORTS];
+
+	/* a fan-out test (fanout: NB_FANOUT_*, 0 none): each receiving
+	 * port's share, against rx_sent, every data frame sent */
+	int fanout;
+	uint64_t rx_sent;
+	uint16_t nb_rxports;
+	struct nb_rxport_result rxports[NB_MAX_PORTS];
 
 	/* iperf3's start.cookie: this test's id in hex (in peer mode the
 	 * client's nonce, the same on both ends); empty: none */
@@ -270,6 +288,11 @@ void nb_interval_row(const struct nb_interval *iv, int k,
 
 /* The clock for a text header: "tsc at 2.596152 GHz (+-0.20 ppm ...)". */
 void nb_clock_text(char *buf, size_t len, const struct nb_result *r);
+
+/* A fan-out test's receiving ports (nothing without): text lines, and
+ * JSON end.rx_ports[] (NULL without). */
+void nb_report_rxports_text(FILE *f, const struct nb_result *r);
+json_t *nb_json_rxports(const struct nb_result *r);
 
 /* Text: iperf3-like sender/receiver rows, port counters, warnings. */
 void nb_report_text(FILE *f, const struct nb_result *r);

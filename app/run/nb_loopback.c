@@ -16,6 +16,7 @@
 #include "nb_flows_opt.h"
 #include "nb_log.h"
 #include "nb_loopback.h"
+#include "nb_mcast_join.h"
 #include "nb_run.h"
 #include "nb_setup.h"
 #include "nb_stack.h"
@@ -108,6 +109,7 @@ print_header(struct nb_app *app)
 		printf(" after %.2f s warm-up", cfg->omit);
 	printf("\n");
 	print_stack(cfg);
+	nb_mcast_header(app);
 	if (r->numa.nb_nodes > 1 || r->numa.nb_mismatch) {
 		char numa[512];
 
@@ -211,29 +213,17 @@ write_per_flow(struct nb_app *app)
 	return 0;
 }
 
-int
-nb_loopback_main(struct nb_app *app)
+/* The open-loop test (or suite) on ports set up; the exit code. */
+static int
+open_loop(struct nb_app *app)
 {
-	static const struct nb_setup_req req_tmpl = {
-		.link_hint = "cable, peer, or memif partner missing",
-		.lacp_wait = 1,
-	};
 	struct nb_config *cfg = &app->cfg;
 	struct nb_result *r = &app->result;
-	struct nb_setup_req req = req_tmpl;
-	uint16_t ids[2 * NB_MAX_PORTS], n, i;
 	uint64_t link_bps = 0;
 	char err[1024];
+	uint16_t i;
 	int ret;
 
-	n = port_list(cfg, ids);
-	req.nb_queues = (uint16_t)cfg->queues;
-	if (nb_replay_setup(app) != 0)
-		return 1;
-	if (nb_setup_ports(app, ids, n, &req) != 0)
-		return 1;
-	if (cfg->tcp)
-		return nb_tcprun_main(app);
 	for (i = 0; i < cfg->nb_tx_ports; i++)
 		link_bps += (uint64_t)app->ports[i].desc.link_speed * 1000000;
 	if (cfg->suite || cfg->sweep.n)
@@ -268,6 +258,7 @@ nb_loopback_main(struct nb_app *app)
 	r->start_time = (int64_t)time(NULL);
 	nb_out_begin(&app->out, r);
 	nb_run_local(app, 1);
+	nb_mcast_collect(app);
 	nb_out_progress_end(&app->out);
 	nb_stats_close(app);
 	if (!r->error[0] && r->nb_streams == 0 && !cfg->rx_only)
@@ -289,4 +280,31 @@ nb_loopback_main(struct nb_app *app)
 		return 1;
 	}
 	return r->interrupted ? 1 : 0;
+}
+
+int
+nb_loopback_main(struct nb_app *app)
+{
+	static const struct nb_setup_req req_tmpl = {
+		.link_hint = "cable, peer, or memif partner missing",
+		.lacp_wait = 1,
+	};
+	struct nb_config *cfg = &app->cfg;
+	struct nb_setup_req req = req_tmpl;
+	uint16_t ids[2 * NB_MAX_PORTS], n;
+	int ret;
+
+	n = port_list(cfg, ids);
+	req.nb_queues = (uint16_t)cfg->queues;
+	if (nb_replay_setup(app) != 0)
+		return 1;
+	if (nb_setup_ports(app, ids, n, &req) != 0)
+		return 1;
+	if (cfg->tcp)
+		return nb_tcprun_main(app);
+	/* a group's receivers join before the test and leave after it */
+	nb_mcast_members(app, 1);
+	ret = open_loop(app);
+	nb_mcast_members(app, 0);
+	return ret;
 }

@@ -13,6 +13,8 @@
 #include "nb_auth.h"
 #include "nb_capture.h"
 #include "nb_devcaps.h"
+#include "nb_mcast.h"
+#include "nb_mcast_join.h"
 #include "nb_phase.h"
 #include "nb_port.h"
 #include "nb_run.h"
@@ -320,6 +322,16 @@ nb_run_end_senders(struct nb_app *app, int force)
 	}
 }
 
+/* How many copies of each frame sent may arrive: one, or in a fan-out
+ * test (one TX port to a group or broadcast) one per receiving port. */
+static uint64_t
+rx_copies(const struct nb_config *cfg)
+{
+	return cfg->nb_tx_ports == 1 && nb_mcast_fanout(cfg, NULL)
+		       ? cfg->nb_rx_ports
+		       : 1;
+}
+
 void
 nb_run_drain(struct nb_app *app, int force, int local_senders)
 {
@@ -332,7 +344,7 @@ nb_run_drain(struct nb_app *app, int force, int local_senders)
 	nb_run_end_senders(app, force);
 	nb_jobs_totals(&app->jobs, &t);
 	if (local_senders)
-		expect = t.tx_data;
+		expect = t.tx_data * rx_copies(&app->cfg);
 	now = rte_get_tsc_cycles();
 	end = now + (uint64_t)(app->cfg.drain * hz);
 	idle_since = now;
@@ -551,6 +563,7 @@ nb_run_local(struct nb_app *app, int with_stats)
 				 NB_TX_STALL_S);
 			run->tx_stop = 1;
 		}
+		nb_mcast_tick(app); /* a group's reports, when due */
 		nb_run_sleep_us(5000);
 	}
 	loop_end = rte_get_tsc_cycles();

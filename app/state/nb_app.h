@@ -61,6 +61,9 @@ struct nb_app {
 	 * once it is read: telemetry's /nbench/tester counts from it) */
 	struct nb_tester_sample noise0;
 	volatile int noise0_ready;
+	/* a test to a group with ports that joined: when the control lcore
+	 * sends their membership reports again (TSC; 0: never) */
+	uint64_t mcast_due;
 };
 
 /* Set by SIGINT/SIGTERM: stop what runs, report, exit. */

@@ -109,6 +109,12 @@ void nb_jobs_flows_free(struct nb_jobs *js);
 void nb_jobs_read_flows(const struct nb_jobs *js, uint32_t n, uint32_t ns,
 			struct nb_flow_rx *rx, uint64_t *sent,
 			struct nb_flow_rec *rec);
+/* What the receive jobs of port counted of the test's streams (after the
+ * workers are done): out's received, unique, out_of_order, duplicates
+ * (lost is the caller's: it knows what was sent). */
+struct nb_rxport_result;
+void nb_jobs_read_rxport(const struct nb_jobs *js, uint16_t port,
+			 struct nb_rxport_result *out);
 /* What the impairment did, summed over the receive jobs (workers write
  * these; read when they are done, or as a snapshot). */
 void nb_jobs_impair_counts(const struct nb_jobs *js,

@@ -63,6 +63,21 @@ chk_rx_port(const struct nb_config *c)
 }
 
 static void
+chk_join(const struct nb_config *c)
+{
+	assert_int_equal(c->join_mode, NB_JOIN_LIST);
+	assert_int_equal(c->nb_join, 2);
+	assert_int_equal(c->join_ports[0], 1);
+	assert_int_equal(c->join_ports[1], 3);
+}
+
+static void
+chk_igmp(const struct nb_config *c)
+{
+	assert_int_equal(c->igmp_version, 2);
+}
+
+static void
 chk_rate(const struct nb_config *c)
 {
 	assert_int_equal(c->rate.kind, NB_RATE_BPS_L2);
@@ -710,6 +725,8 @@ const struct opt_case cases[] = {
 	 chk_tx_port,
 	 {"", "32", "0,,1", "0,", "1,1", NULL}},
 	{"rx-port", 0, "1", chk_rx_port, {"x", ",1", "-1", "1 ", NULL}},
+	{"join", 0, "1,3", chk_join, {"some", "1,1", "32", "", NULL}},
+	{"igmp", 0, "2", chk_igmp, {"1", "4", "v3", "", NULL}},
 	{"rate",
 	 'b',
 	 "2.5Gl2",
