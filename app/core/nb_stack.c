@@ -238,9 +238,9 @@ check_where(const struct nb_config *cfg, char *err, size_t errlen)
 
 	if (what == NULL || !nb_stack_beyond_plain(cfg))
 		return 0;
-	/* a client's UDP test and a reflector test: over IPv6 too */
+	/* a client's test (UDP or TCP) and a reflector test: over IPv6 */
 	if ((cfg->mode == NB_MODE_CLIENT || cfg->mode == NB_MODE_REFLECTOR) &&
-	    !cfg->tcp && !cfg->replay.active && only_ipv6(cfg))
+	    !cfg->replay.active && only_ipv6(cfg))
 		return 0;
 	if (cfg->tcp && cfg->mode == NB_MODE_LOOPBACK) {
 		if (only_ipv6(cfg))

@@ -303,6 +303,9 @@ tcp_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 	memcpy(pp.peer_alt, pr->peer_macs.mac, sizeof(pp.peer_alt));
 	pp.ip = pr->io.ip;
 	pp.peer_ip = pr->peer_ip;
+	pp.family = pr->io.v6 ? 6 : 4;
+	memcpy(pp.ip6, pr->io.ip6, 16);
+	memcpy(pp.peer_ip6, pr->peer_ip6, 16);
 	pp.sport_base = p->sport_base;
 	pp.dport = p->dport;
 	pp.streams = p->streams;
@@ -353,12 +356,6 @@ nb_peertest_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 	unsigned int i, k;
 	int ret;
 
-	if (p->tcp && pr->io.v6) {
-		snprintf(err, errlen,
-			 "closed-loop TCP with a responder runs over IPv4 so "
-			 "far (this session is IPv6)");
-		return -EINVAL;
-	}
 	if (p->tcp)
 		return tcp_setup(pr, p, err, errlen);
 	params_to_cfg(pr, p);

@@ -43,6 +43,8 @@ struct nb_tcppeer {
 	uint8_t nb_peer_alt;
 	uint8_t peer_alt[NB_TCP_ALT_MACS][6];
 	uint32_t ip, peer_ip;
+	uint8_t family; /* 6: the session's IPv6 addresses below */
+	uint8_t ip6[16], peer_ip6[16];
 	uint16_t sport_base, dport;
 	uint32_t streams;
 	uint16_t frame; /* the largest frame: the MSS */

@@ -243,8 +243,12 @@ nb_tcprun_print_header(const struct tcprun *t)
 	if (t->is_peer) {
 		const struct nb_tcppeer *p = &t->pp;
 
-		nb_tcprun_addr_text(a1, sizeof(a1), p->ip, NULL, p->sport_base);
-		nb_tcprun_addr_text(a2, sizeof(a2), p->peer_ip, NULL, p->dport);
+		nb_tcprun_addr_text(a1, sizeof(a1), p->ip,
+				    p->family == 6 ? p->ip6 : NULL,
+				    p->sport_base);
+		nb_tcprun_addr_text(a2, sizeof(a2), p->peer_ip,
+				    p->family == 6 ? p->peer_ip6 : NULL,
+				    p->dport);
 		printf("Peer TCP test (%s): %u connection%s %s%s -> %s "
 		       "(responder %02x:%02x:%02x:%02x:%02x:%02x), MSS %u, "
 		       "window %u, SACK %s, delayed ACK %s, %s",

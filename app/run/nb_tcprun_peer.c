@@ -41,7 +41,7 @@ nb_tcprun_peer_new(struct nb_app *app, const struct nb_tcppeer *pp, char *err,
 	t->has_client = !pp->responder;
 	t->has_server = pp->responder;
 	t->n = pp->streams;
-	t->mss = nb_tcp_mss_for(pp->frame, pp->vlan_id, 4);
+	t->mss = nb_tcp_mss_for(pp->frame, pp->vlan_id, pp->family);
 	memcpy(t->peer_mac, pp->peer_mac, 6);
 	/* both ways: the client's rows of each direction */
 	t->ndir = !pp->responder && pp->c2r && pp->r2c ? 2 : 1;

@@ -455,7 +455,8 @@ start_json(const struct tcprun *t, json_t *conn, uint32_t n)
 	char a1[64];
 
 	if (t->is_peer)
-		nb_tcprun_addr_text(a1, sizeof(a1), t->pp.peer_ip, NULL,
+		nb_tcprun_addr_text(a1, sizeof(a1), t->pp.peer_ip,
+				    t->pp.family == 6 ? t->pp.peer_ip6 : NULL,
 				    t->pp.dport);
 	else
 		nb_tcprun_addr_text(a1, sizeof(a1), cfg->dst_ip,

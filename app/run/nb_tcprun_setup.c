@@ -39,7 +39,10 @@ end_flow(const struct tcprun *t, int server, uint32_t i, struct nb_flow *f)
 		cfg->have_src_mac ? cfg->src_mac : t->app->ports[0].desc.mac;
 	const uint8_t *rx_mac = t->peer_mac;
 	uint32_t cip = cfg->src_ip, sip = cfg->dst_ip;
+	/* IPv6: --src-ip is the client's */
+	const uint8_t *cip6 = cfg->stack.src6.a, *sip6 = cfg->stack.dst6.a;
 
+	f->family = t->is_peer ? t->pp.family : cfg->stack.family;
 	if (t->is_peer) { /* this end's port, the peer's addresses */
 		tx_mac = t->app->ports[0].desc.mac;
 		rx_mac = t->pp.peer_mac;
@@ -47,6 +50,8 @@ end_flow(const struct tcprun *t, int server, uint32_t i, struct nb_flow *f)
 			rx_mac = tx_mac, tx_mac = t->pp.peer_mac;
 		cip = server ? t->pp.peer_ip : t->pp.ip;
 		sip = server ? t->pp.ip : t->pp.peer_ip;
+		cip6 = server ? t->pp.peer_ip6 : t->pp.ip6;
+		sip6 = server ? t->pp.ip6 : t->pp.peer_ip6;
 	}
 	f->proto = NB_IPPROTO_TCP;
 	f->vlan_id = t->is_peer ? t->pp.vlan_id : cfg->vlan_id;
@@ -56,12 +61,9 @@ end_flow(const struct tcprun *t, int server, uint32_t i, struct nb_flow *f)
 	memcpy(f->dst_mac, server ? tx_mac : rx_mac, 6);
 	f->src_ip = server ? sip : cip;
 	f->dst_ip = server ? cip : sip;
-	f->family = t->is_peer ? 4 : cfg->stack.family;
-	if (f->family == 6) { /* --src-ip is the client's */
-		memcpy(f->src_ip6,
-		       server ? cfg->stack.dst6.a : cfg->stack.src6.a, 16);
-		memcpy(f->dst_ip6,
-		       server ? cfg->stack.src6.a : cfg->stack.dst6.a, 16);
+	if (f->family == 6) {
+		memcpy(f->src_ip6, server ? sip6 : cip6, 16);
+		memcpy(f->dst_ip6, server ? cip6 : sip6, 16);
 	}
 	f->src_port = server ? dport : cport;
 	f->dst_port = server ? cport : dport;
@@ -120,9 +122,12 @@ job_addr(const struct tcprun *t, struct nb_tcpjob *j, int server)
 
 	memcpy(j->mac, t->app->ports[server && t->loop ? 1 : 0].desc.mac, 6);
 	j->ip = t->is_peer ? t->pp.ip : server ? cfg->dst_ip : cfg->src_ip;
-	j->family = t->is_peer ? 4 : cfg->stack.family;
+	j->family = t->is_peer ? t->pp.family : cfg->stack.family;
 	if (j->family == 6)
-		memcpy(j->ip6, server ? cfg->stack.dst6.a : cfg->stack.src6.a,
+		memcpy(j->ip6,
+		       t->is_peer ? t->pp.ip6
+		       : server	  ? cfg->stack.dst6.a
+				  : cfg->stack.src6.a,
 		       16);
 	j->listen_port = t->is_peer ? t->pp.dport : TCP_DPORT;
 	j->accept_any = server && !t->loop && !t->is_peer;

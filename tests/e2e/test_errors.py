@@ -105,7 +105,7 @@ class Errors(unittest.TestCase):
                 (["--peer", "198.19.0.1", "-6"],
                  "--peer gives an IPv4 address to an IPv6 test"),
                 (["--peer", "02:00:00:00:00:01", "--dst-ip",
-                  "2001:db8::1", "--tcp"],
+                  "2001:db8::1", "--tcp", "--vlan", "1.2"],
                  "--tcp in peer mode carries plain IPv4"),
                 (["--peer", "ff02::1"], "is unicast"),
                 (["--peer", "2001:db8::2", "--dst-ip", "2001:db8::3"],

@@ -165,6 +165,24 @@ class PeerOverIPv6(nbe2e.E2ECase):
         self.assertGreater(rtt["probes_sent"], 100)
         self.assertEqual(rtt["probes_returned"], rtt["probes_sent"])
 
+    def test_tcp_both_ways(self):
+        """Closed-loop TCP with the responder over IPv6: -n 20M to it and
+        -R -n 10M from it arrive exactly, every byte checked, the
+        connection between the two IPv6 addresses with IPv6's MSS."""
+        self.responder()
+        mib = 1024 * 1024
+        for extra, total in (([], 20 * mib), (["-R"], 10 * mib)):
+            d = self.client(["--tcp", "-n", str(total // mib) + "M"] +
+                            extra)
+            nb, e = d["nbench"], d["end"]
+            self.assertNotIn("error", d)
+            self.assertEqual(e["sum_sent"]["bytes"], total)
+            self.assertEqual(e["sum_received"]["bytes"], total)
+            self.assertEqual(nb["bad_bytes"], 0)
+            self.assertEqual(d["start"]["tcp_mss_default"], 1440)
+            c = d["start"]["connected"][0]
+            self.assertEqual((c["local_host"], c["remote_host"]), (C6, R6))
+
 
 if __name__ == "__main__":
     nbe2e.main()

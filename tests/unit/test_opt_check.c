@@ -122,8 +122,12 @@ test_peer_ipv6(void **state)
 		"198.18.0.1");
 	REFUSED("is unicast", "--peer", "ff02::1");
 	REFUSED("is unicast", "--ip", "::");
+	/* closed-loop TCP with a responder over IPv6; not QinQ */
+	assert_int_equal(CHECK_CFG(&cfg, err, "--peer", "2001:db8::2", "--tcp"),
+			 0);
+	assert_int_equal(cfg.stack.family, 6);
 	REFUSED("--tcp in peer mode carries plain IPv4", "--peer",
-		"2001:db8::2", "--tcp");
+		"2001:db8::2", "--tcp", "--vlan", "1.2");
 	/* a reflector test: IPv6, not more */
 	assert_int_equal(CHECK_CFG(&cfg, err, "--peer", "02:00:00:00:00:02",
 				   "--reflector", "-6"),
