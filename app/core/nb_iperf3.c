@@ -29,15 +29,17 @@ target_bitrate(const struct nb_result *r)
 	return jint(r->req_pps > 0 ? (uint64_t)(r->req_l2_bps + 0.5) : 0);
 }
 
-/* The data's destination address, of either family. */
+/* The data's destination (or with src its source) address, of either
+ * family. */
 static json_t *
-host(const struct nb_config *cfg)
+addr(const struct nb_config *cfg, int src)
 {
 	char buf[INET6_ADDRSTRLEN];
 
 	if (cfg->stack.family != 6)
-		return jip4(cfg->dst_ip);
-	inet_ntop(AF_INET6, cfg->stack.dst6.a, buf, sizeof(buf));
+		return jip4(src ? cfg->src_ip : cfg->dst_ip);
+	inet_ntop(AF_INET6, src ? cfg->stack.src6.a : cfg->stack.dst6.a, buf,
+		  sizeof(buf));
 	return json_string(buf);
 }
 
@@ -54,15 +56,15 @@ nb_iperf3_start(json_t *start, json_t *ts, const struct nb_result *r)
 		json_array_append_new(
 			conn, json_pack("{s:o,s:o,s:o,s:o,s:o}", "socket",
 					jint(r->streams[k].id), "local_host",
-					jip4(cfg->src_ip), "local_port",
+					addr(cfg, 1), "local_port",
 					jint(NB_DEFAULT_SPORT_BASE +
 					     r->streams[k].id),
-					"remote_host", jip4(cfg->dst_ip),
+					"remote_host", addr(cfg, 0),
 					"remote_port", jint(NB_DEFAULT_DPORT)));
 	json_object_set_new(start, "connected", conn);
 	/* the peer's control port; in loopback the data destination */
 	json_object_set_new(start, "connecting_to",
-			    json_pack("{s:o,s:o}", "host", host(cfg), "port",
+			    json_pack("{s:o,s:o}", "host", addr(cfg, 0), "port",
 				      jint(is_peer(r) ? NB_CONTROL_UDP_PORT
 						      : NB_DEFAULT_DPORT)));
 	json_object_set_new(start, "cookie", json_string(r->cookie));

@@ -127,6 +127,8 @@ class PeerOverIPv6(nbe2e.E2ECase):
             os.killpg(cap.pid, signal.SIGINT)
             self.tshark_end(cap, 30)
         e = d["end"]
+        c = d["start"]["connected"][0]
+        self.assertEqual((c["local_host"], c["remote_host"]), (C6, R6))
         sent = e["sum_sent"]["packets"]
         self.assertGreater(sent, 4000)
         self.assertEqual(e["sum_received"]["packets"], sent)
