@@ -9,8 +9,9 @@ Sums the instructions callgrind puts on the source lines of the per-frame
 work: nb_sink.h's helpers and the frame loop of nb_sink_step (from its
 `for (i = 0; i < n; i++)` to the burst's rte_pktmbuf_free_bulk), and the
 files only that work uses (the parser, the sequence tracker, the
-histogram, jitter, and nb_flows_rx.h's per-flow counts: its two record
-functions, not what runs at setup or for the report).  Lines run once a poll (the
+histogram, jitter, and nb_flows_rx.h's per-flow counts: its record
+functions and the stream's flow cursor, not what runs at setup or for the
+report).  Lines run once a poll (the
 receive call, the clock) are not counted; so the figure compares sinks,
 not PMDs."""
 import os
@@ -46,7 +47,7 @@ def wanted():
     free = line_of(sink, "rte_pktmbuf_free_bulk(pkts, nfree);", loop)
     fx = FILES["nb_flows_rx.h"]
     rec = line_of(fx, "nb_flow_rx_record(struct nb_flow_rx *r")
-    rec_end = line_of(fx, "}", line_of(fx, "nb_flow_rx_record_next(struct"))
+    rec_end = line_of(fx, "}", line_of(fx, "nb_flow_rx_count(struct"))
     keep = {k: (lambda n: True) for k in FILES}
     keep["nb_sink.h"] = lambda n: n < step or loop <= n < free
     keep["nb_flows_rx.h"] = lambda n: rec <= n <= rec_end

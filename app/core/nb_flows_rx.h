@@ -100,6 +100,46 @@ nb_flow_rx_record_next(struct nb_flow_rx *r, uint64_t seq, uint64_t lat_ns)
 	r->lat[31u - (unsigned int)__builtin_clz(l | 1)]++;
 }
 
+/*
+ * A stream's flow cursor: the frame numbered u (unwrapped by the stream's
+ * tracker, nb_seq), new or not, is of the stream's flow u mod nflows.
+ * expected is the number the tracker expected (its next before this
+ * frame) and *cur that number's flow.  In order (u == expected) the flow
+ * is *cur and the cursor steps, with no division; above expected (a gap)
+ * the cursor follows u's flow; below it (late, reordered, a duplicate) it
+ * stays.  Returns u's flow.
+ */
+static inline uint32_t
+nb_flow_rx_step(uint32_t *cur, uint32_t nflows, uint64_t u, uint64_t expected)
+{
+	uint32_t k;
+
+	if (__builtin_expect(u == expected, 1))
+		k = *cur;
+	else if (u < expected)
+		return (uint32_t)(u % nflows);
+	else
+		k = (uint32_t)(u % nflows);
+	*cur = k + 1 == nflows ? 0 : k + 1;
+	return k;
+}
+
+/*
+ * One frame of a stream whose flows are flows[nflows], its cursor *cur
+ * (nb_flow_rx_step): counted in its flow's record.
+ */
+static inline void
+nb_flow_rx_count(struct nb_flow_rx *flows, uint32_t nflows, uint32_t *cur,
+		 uint64_t u, uint64_t expected, int is_new, uint64_t lat_ns)
+{
+	uint32_t k = nb_flow_rx_step(cur, nflows, u, expected);
+
+	if (__builtin_expect(u == expected, 1))
+		nb_flow_rx_record_next(&flows[k], u, lat_ns);
+	else
+		nb_flow_rx_record(&flows[k], u, is_new, lat_ns);
+}
+
 /* Fold b into a (the same flow, counted by another receiver). */
 void nb_flow_rx_merge(struct nb_flow_rx *a, const struct nb_flow_rx *b);
 
