@@ -15,7 +15,12 @@
 #              (nb_sink.h's frame loop and what it inlines: the parser,
 #              the sequence tracker, the histogram, jitter and the
 #              per-flow counts) over the frames; the PMD's receive and
-#              the mbuf free, the same in both, are left out.
+#              the mbuf free, the same in both, are left out.  The same
+#              run simulates the caches (callgrind --cache-sim=yes): D1
+#              48 KiB 12-way, LL 2 MiB 16-way (one core's L2 on the
+#              reference host: a model, so the figures do not depend on
+#              what the guest says its L3 is), and gives the D1 and LL
+#              read and write misses a frame on the same lines.
 #
 #   sudo scripts/flows_instructions.sh        # about 10 minutes
 #
@@ -82,12 +87,15 @@ for kind in one flows; do
 	args=()
 	if [ $kind = flows ]; then args=(--flows 65536); fi
 	ip netns exec "$ns" valgrind --tool=callgrind --fair-sched=yes \
+		--cache-sim=yes --D1=49152,12,64 --LL=2097152,16,64 \
 		--callgrind-out-file="$tmp/s$kind.out" "$DBG/app/dpdk-nbench" \
 		"${EAL[@]}" --file-prefix "cgs$kind" \
 		--vdev net_af_packet0,iface=va \
 		--vdev net_af_packet1,iface=vb,framecnt=16384 -- --tx-port 0 \
 		--rx-port 1 --rate 20kpps --size 64 --packets 65536 --time 0 \
 		--json "${args[@]}" >"$tmp/s$kind.json" 2>"$tmp/s$kind.err"
+	label="sink, $([ $kind = one ] && echo 'one flow a stream' || echo '65,536 flows')"
+	/usr/bin/python3 scripts/cg_sink_lines.py "$tmp/s$kind.out" 65536 "$label"
 	/usr/bin/python3 scripts/cg_sink_lines.py "$tmp/s$kind.out" 65536 \
-		"sink, $([ $kind = one ] && echo 'one flow a stream' || echo '65,536 flows')"
+		"$label, cache misses" D1mr D1mw DLmr DLmw
 done

@@ -125,8 +125,8 @@ nb_sink_count(struct nb_rxjob *j, struct nb_rx_stream *s, uint64_t seq,
 		uint64_t u, expected = s->seq.next;
 		int is_new = nb_seq_update_in(&s->seq, seq, &u);
 
-		nb_flow_rx_count(s->flows, s->nflows, &s->fk_next, u, expected,
-				 is_new, lat);
+		nb_flow_rx_count(s->flows, s->flows_ext, s->nflows, &s->fk_next,
+				 u, expected, is_new, lat);
 	} else {
 		uint64_t u;
 
