@@ -3,7 +3,7 @@
 """The sink's instructions a frame from a callgrind profile of a build with
 debug info (scripts/flows_instructions.sh):
 
-    cg_sink_lines.py CALLGRIND.OUT FRAMES LABEL [EVENT...]
+    cg_sink_lines.py [--minus OUT0 FRAMES0] CALLGRIND.OUT FRAMES LABEL [EVENT...]
 
 Sums the instructions callgrind puts on the source lines of the per-frame
 work: nb_sink.h's helpers and the frame loop of nb_sink_step (from its
@@ -11,9 +11,13 @@ work: nb_sink.h's helpers and the frame loop of nb_sink_step (from its
 files only that work uses (the parser, the sequence tracker, the
 histogram, jitter, and nb_flows_rx.h's per-flow counts: its record
 functions and the stream's flow cursor, not what runs at setup or for the
-report).  Lines run once a poll (the
-receive call, the clock) are not counted; so the figure compares sinks,
-not PMDs.
+report).  Lines run once a poll (the receive call, the clock) are not
+counted; so the figure compares sinks, not PMDs.
+
+With --minus, a profile of the same binary with fewer frames: the counts
+of the frames between the two (FRAMES - FRAMES0 of them), so a sink that
+has seen each flow once already (the steady state) is measured apart
+from each flow's first frame.
 
 With EVENTs (a profile taken with --cache-sim=yes: Ir, D1mr, D1mw, DLmr,
 DLmw...) each event's count a frame on those lines, in one line."""
@@ -94,16 +98,28 @@ def count(out, event=None):
 
 
 def main(argv):
+    base, frames0 = None, 0
+    if len(argv) > 3 and argv[1] == "--minus":
+        base, frames0 = argv[2], int(argv[3])
+        argv = argv[:1] + argv[4:]
     if len(argv) < 4:
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    frames = int(argv[2])
+    frames = int(argv[2]) - frames0
+
+    def tally(event):
+        tot = count(argv[1], event)
+        if base is not None:
+            for k, v in count(base, event).items():
+                tot[k] = tot.get(k, 0) - v
+        return tot
+
     if len(argv) > 4:
         print("%s: %s a frame" % (argv[3], ", ".join(
-            "%s %.3f" % (ev, sum(count(argv[1], ev).values()) / frames)
+            "%s %.3f" % (ev, sum(tally(ev).values()) / frames)
             for ev in argv[4:])))
         return 0
-    tot = count(argv[1], "Ir")
+    tot = tally("Ir")
     parts = ", ".join("%s %.1f" % (k, v / frames)
                       for k, v in sorted(tot.items()) if v)
     print("%s: %.1f instructions a frame (%s)"

@@ -82,6 +82,19 @@ walk_check(struct walk *w)
 	}
 }
 
+/* Frames n[0..count) in turn; is_new[i] as walk_frame's (NULL: all new),
+ * then each flow's counts checked. */
+static void
+walk_frames(struct walk *w, const uint64_t *n, const int *is_new,
+	    unsigned int count)
+{
+	unsigned int i;
+
+	for (i = 0; i < count; i++)
+		walk_frame(w, n[i], is_new == NULL || is_new[i]);
+	walk_check(w);
+}
+
 static void
 test_in_order(void **state)
 {
@@ -104,15 +117,12 @@ test_gap(void **state)
 {
 	static const uint64_t frames[] = {0, 1, 2, 7, 8, 9, 30, 31, 32};
 	struct walk w;
-	unsigned int i;
 
 	(void)state;
 	/* 3..6 and 10..29 lost: the cursor follows the frame after each
 	 * gap, and counts on in order from it */
 	walk_init(&w, 7, 0);
-	for (i = 0; i < sizeof(frames) / sizeof(frames[0]); i++)
-		walk_frame(&w, frames[i], 1);
-	walk_check(&w);
+	walk_frames(&w, frames, NULL, sizeof(frames) / sizeof(frames[0]));
 	assert_int_equal(w.rx[2].unique, 3); /* 2, 9, 30 */
 	assert_int_equal(w.rx[3].unique, 1); /* 31 */
 	assert_int_equal(w.rx[5].unique, 0);
@@ -125,13 +135,10 @@ test_late_and_dups(void **state)
 	static const uint64_t frames[] = {0, 1, 2, 5, 6, 4, 3, 7, 1, 4, 8};
 	static const int is_new[] = {1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1};
 	struct walk w;
-	unsigned int i;
 
 	(void)state;
 	walk_init(&w, 3, 0);
-	for (i = 0; i < sizeof(frames) / sizeof(frames[0]); i++)
-		walk_frame(&w, frames[i], is_new[i]);
-	walk_check(&w);
+	walk_frames(&w, frames, is_new, sizeof(frames) / sizeof(frames[0]));
 	/* flow 0 (0, 6, 3): 3 came after 6, reordered within the flow;
 	 * flow 1 (1, 4, 7): 4 came late in the stream but after 1, in
 	 * order within its flow */
@@ -151,9 +158,9 @@ test_wire_wrap(void **state)
 	(void)state;
 	/* the 48-bit wire number wraps to 0 at 2^48; the tracker unwraps
 	 * it to 64 bits, so the cursor sees 2^48, 2^48 + 1, ... and the
-	 * flows go on as the sender's 64-bit count's: 2^48 mod 7 is 2^48's,
-	 * not 0's.  A late frame from before the wrap, then a gap across
-	 * it. */
+	 * flows go on as the sender's 64-bit count's: 2^48's flow is
+	 * 2^48 mod 7, not 0.  Then a duplicate from before the wrap, a gap
+	 * and a late frame over it. */
 	walk_init(&w, 7, top - 6);
 	for (n = top - 6; n < top + 5; n++)
 		walk_frame(&w, n, 1);
@@ -171,13 +178,10 @@ test_one_flow(void **state)
 	static const uint64_t frames[] = {0, 1, 5, 3, 3, 6, 2};
 	static const int is_new[] = {1, 1, 1, 1, 0, 1, 1};
 	struct walk w;
-	unsigned int i;
 
 	(void)state;
 	walk_init(&w, 1, 0);
-	for (i = 0; i < sizeof(frames) / sizeof(frames[0]); i++)
-		walk_frame(&w, frames[i], is_new[i]);
-	walk_check(&w);
+	walk_frames(&w, frames, is_new, sizeof(frames) / sizeof(frames[0]));
 	assert_int_equal(w.cur, 0);
 	assert_int_equal(w.rx[0].unique, 6);
 	assert_int_equal(w.rx[0].reordered, 2); /* 3 and 2 */
