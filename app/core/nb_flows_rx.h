@@ -138,7 +138,7 @@ nb_flow_cnt_next(struct nb_flow_cnt *c, struct nb_flow_cnt_ext *x, uint64_t seq,
 			lat_ns > UINT32_MAX ? UINT32_MAX : (uint32_t)lat_ns);
 }
 
-/* A flow's counts as the report's record (queue 0: the caller's). */
+/* A flow's counts as the report's record (queue 0: the caller sets it). */
 void nb_flow_cnt_read(const struct nb_flow_cnt *c,
 		      const struct nb_flow_cnt_ext *x, struct nb_flow_rx *r);
 
