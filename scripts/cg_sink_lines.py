@@ -3,16 +3,24 @@
 """The sink's instructions a frame from a callgrind profile of a build with
 debug info (scripts/flows_instructions.sh):
 
-    cg_sink_lines.py CALLGRIND.OUT FRAMES LABEL
+    cg_sink_lines.py [--minus OUT0 FRAMES0] CALLGRIND.OUT FRAMES LABEL [EVENT...]
 
 Sums the instructions callgrind puts on the source lines of the per-frame
 work: nb_sink.h's helpers and the frame loop of nb_sink_step (from its
 `for (i = 0; i < n; i++)` to the burst's rte_pktmbuf_free_bulk), and the
 files only that work uses (the parser, the sequence tracker, the
-histogram, jitter, and nb_flows_rx.h's per-flow counts: its two record
-functions, not what runs at setup or for the report).  Lines run once a poll (the
-receive call, the clock) are not counted; so the figure compares sinks,
-not PMDs."""
+histogram, jitter, and nb_flows_rx.h's per-flow counts: its record
+functions and the stream's flow cursor, not what runs at setup or for the
+report).  Lines run once a poll (the receive call, the clock) are not
+counted; so the figure compares sinks, not PMDs.
+
+With --minus, a profile of the same binary with fewer frames: the counts
+of the frames between the two (FRAMES - FRAMES0 of them), so a sink that
+has seen each flow once already (the steady state) is measured apart
+from each flow's first frame.
+
+With EVENTs (a profile taken with --cache-sim=yes: Ir, D1mr, D1mw, DLmr,
+DLmw...) each event's count a frame on those lines, in one line."""
 import os
 import re
 import subprocess
@@ -45,18 +53,19 @@ def wanted():
     loop = line_of(sink, "for (i = 0; i < n; i++) {", step)
     free = line_of(sink, "rte_pktmbuf_free_bulk(pkts, nfree);", loop)
     fx = FILES["nb_flows_rx.h"]
-    rec = line_of(fx, "nb_flow_rx_record(struct nb_flow_rx *r")
-    rec_end = line_of(fx, "}", line_of(fx, "nb_flow_rx_record_next(struct"))
+    rec = line_of(fx, "nb_flow_cnt_lat(struct nb_flow_cnt *c")
+    rec_end = line_of(fx, "}", line_of(fx, "nb_flow_rx_count(struct nb_flow_cnt"))
     keep = {k: (lambda n: True) for k in FILES}
     keep["nb_sink.h"] = lambda n: n < step or loop <= n < free
     keep["nb_flows_rx.h"] = lambda n: rec <= n <= rec_end
     return keep
 
 
-def count(out):
+def count(out, event=None):
+    show = ["--show=" + event, "--sort=" + event] if event else []
     txt = subprocess.run(
         ["callgrind_annotate", "--auto=yes", "--show-percs=no",
-         "--context=100000", "--threshold=100", out],
+         "--context=100000", "--threshold=100"] + show + [out],
         check=True, capture_output=True, text=True).stdout
     keep, tot, cur, n, head = wanted(), {}, None, 0, False
     for line in txt.splitlines():
@@ -89,11 +98,28 @@ def count(out):
 
 
 def main(argv):
-    if len(argv) != 4:
+    base, frames0 = None, 0
+    if len(argv) > 3 and argv[1] == "--minus":
+        base, frames0 = argv[2], int(argv[3])
+        argv = argv[:1] + argv[4:]
+    if len(argv) < 4:
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    tot = count(argv[1])
-    frames = int(argv[2])
+    frames = int(argv[2]) - frames0
+
+    def tally(event):
+        tot = count(argv[1], event)
+        if base is not None:
+            for k, v in count(base, event).items():
+                tot[k] = tot.get(k, 0) - v
+        return tot
+
+    if len(argv) > 4:
+        print("%s: %s a frame" % (argv[3], ", ".join(
+            "%s %.3f" % (ev, sum(tally(ev).values()) / frames)
+            for ev in argv[4:])))
+        return 0
+    tot = tally("Ir")
     parts = ", ".join("%s %.1f" % (k, v / frames)
                       for k, v in sorted(tot.items()) if v)
     print("%s: %.1f instructions a frame (%s)"

@@ -10,14 +10,22 @@
 #              960,000 frames, the difference over the 640,000 frames
 #              between them (which removes start-up).
 #   sink       af_packet on a veth pair of a namespace of its own, 65,536
-#              frames of 64 B at 20 kpps, a build with debug info: the
-#              instructions on the source lines of the per-frame work
-#              (nb_sink.h's frame loop and what it inlines: the parser,
-#              the sequence tracker, the histogram, jitter and the
+#              and 196,608 frames of 64 B at 20 kpps, a build with debug
+#              info: the instructions on the source lines of the per-frame
+#              work (nb_sink.h's frame loop and what it inlines: the
+#              parser, the sequence tracker, the histogram, jitter and the
 #              per-flow counts) over the frames; the PMD's receive and
-#              the mbuf free, the same in both, are left out.
+#              the mbuf free, the same in both, are left out.  The first
+#              65,536 frames are each flow's first; the difference
+#              between the runs (frames 65,537-196,608, each flow's second
+#              and third) is the steady state of a longer test.  The same
+#              run simulates the caches (callgrind --cache-sim=yes): D1
+#              48 KiB 12-way, LL 2 MiB 16-way (one core's L2 on the
+#              reference host: a model, so the figures do not depend on
+#              what the guest says its L3 is), and gives the D1 and LL
+#              read and write misses a frame on the same lines.
 #
-#   sudo scripts/flows_instructions.sh        # about 10 minutes
+#   sudo scripts/flows_instructions.sh        # about 20 minutes
 #
 # Needs valgrind (Debian package valgrind) and root (hugepages are not
 # used: --no-huge; the namespace needs root).
@@ -78,16 +86,27 @@ for d in va vb; do
 	ip netns exec "$ns" sysctl -qw "net.ipv6.conf.$d.disable_ipv6=1"
 	ip -n "$ns" link set "$d" up
 done
+sink() { # NAME FRAMES ARGS...
+	ip netns exec "$ns" valgrind --tool=callgrind --fair-sched=yes \
+		--cache-sim=yes --D1=49152,12,64 --LL=2097152,16,64 \
+		--callgrind-out-file="$tmp/$1.out" "$DBG/app/dpdk-nbench" \
+		"${EAL[@]}" --file-prefix "cg$1" \
+		--vdev net_af_packet0,iface=va \
+		--vdev net_af_packet1,iface=vb,framecnt=16384 -- --tx-port 0 \
+		--rx-port 1 --rate 20kpps --size 64 --packets "$2" --time 0 \
+		--json "${@:3}" >"$tmp/$1.json" 2>"$tmp/$1.err"
+}
 for kind in one flows; do
 	args=()
 	if [ $kind = flows ]; then args=(--flows 65536); fi
-	ip netns exec "$ns" valgrind --tool=callgrind --fair-sched=yes \
-		--callgrind-out-file="$tmp/s$kind.out" "$DBG/app/dpdk-nbench" \
-		"${EAL[@]}" --file-prefix "cgs$kind" \
-		--vdev net_af_packet0,iface=va \
-		--vdev net_af_packet1,iface=vb,framecnt=16384 -- --tx-port 0 \
-		--rx-port 1 --rate 20kpps --size 64 --packets 65536 --time 0 \
-		--json "${args[@]}" >"$tmp/s$kind.json" 2>"$tmp/s$kind.err"
-	/usr/bin/python3 scripts/cg_sink_lines.py "$tmp/s$kind.out" 65536 \
-		"sink, $([ $kind = one ] && echo 'one flow a stream' || echo '65,536 flows')"
+	sink "s${kind}1" 65536 "${args[@]}"
+	sink "s${kind}3" 196608 "${args[@]}"
+	label="sink, $([ $kind = one ] && echo 'one flow a stream' || echo '65,536 flows')"
+	/usr/bin/python3 scripts/cg_sink_lines.py "$tmp/s${kind}1.out" 65536 \
+		"$label, frames 1-65,536"
+	/usr/bin/python3 scripts/cg_sink_lines.py --minus "$tmp/s${kind}1.out" \
+		65536 "$tmp/s${kind}3.out" 196608 "$label, frames 65,537-196,608"
+	/usr/bin/python3 scripts/cg_sink_lines.py --minus "$tmp/s${kind}1.out" \
+		65536 "$tmp/s${kind}3.out" 196608 \
+		"$label, frames 65,537-196,608, cache misses" D1mr D1mw DLmr DLmw
 done

@@ -4,6 +4,27 @@
 #include "nb_flows_rx.h"
 
 void
+nb_flow_cnt_read(const struct nb_flow_cnt *c, const struct nb_flow_cnt_ext *x,
+		 struct nb_flow_rx *r)
+{
+	unsigned int b;
+
+	nb_flow_rx_init(r);
+	r->dups = x->dups;
+	r->reordered = x->reordered;
+	r->next = c->next;
+	r->lat_sum = c->lat_sum;
+	r->lat_min = c->lat_min;
+	r->lat_max = c->lat_max;
+	for (b = 0; b < NB_FLOW_LAT_BINS; b++) {
+		uint64_t v = c->lat[b] + ((uint64_t)x->lat_hi[b] << 8);
+
+		r->unique += v;
+		r->lat[b] = (uint32_t)v;
+	}
+}
+
+void
 nb_flow_rx_merge(struct nb_flow_rx *a, const struct nb_flow_rx *b)
 {
 	unsigned int i;

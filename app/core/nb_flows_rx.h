@@ -26,6 +26,7 @@
 
 #define NB_FLOW_LAT_BINS 32 /* latency bin b: [2^b, 2^(b+1)) ns; 0 has 0 */
 
+/* A flow's figures for the report (nb_flow_cnt_read, merged). */
 struct nb_flow_rx {
 	uint64_t unique;	   /* new frames (the stream's tracker) */
 	uint64_t dups;		   /* duplicates and frames too late to tell */
@@ -49,7 +50,7 @@ nb_flow_lat_bin(uint64_t v)
 	return 31u - (unsigned int)__builtin_clz(l | 1);
 }
 
-/* A flow with nothing counted yet. */
+/* A flow with nothing counted yet (the report's record). */
 static inline void
 nb_flow_rx_init(struct nb_flow_rx *r)
 {
@@ -58,29 +59,70 @@ nb_flow_rx_init(struct nb_flow_rx *r)
 }
 
 /*
- * One frame of flow r (nb_flow_rx_init'd): its sequence number in the
+ * What a receive job counts of a flow, per frame: one cache line, so a
+ * frame of one of many flows touches one line.  The latency bins keep
+ * their low 8 bits here; a bin's carries, and what only a frame out of
+ * order counts, are in the flow's struct nb_flow_cnt_ext, touched once
+ * in 256 frames of a bin.  A new frame goes in exactly one bin: the
+ * bins' sum is the flow's new frames.
+ */
+struct nb_flow_cnt {
+	uint64_t next;		       /* highest sequence number seen + 1 */
+	uint32_t lat_min, lat_max;     /* min: UINT32_MAX until a frame came */
+	uint64_t lat_sum;	       /* ns, of the new frames */
+	uint8_t lat[NB_FLOW_LAT_BINS]; /* bin b's count mod 256 */
+} __attribute__((aligned(64)));
+
+struct nb_flow_cnt_ext {
+	uint64_t dups;	    /* duplicates and frames too late to tell */
+	uint64_t reordered; /* new, but below the flow's next */
+	uint32_t lat_hi[NB_FLOW_LAT_BINS]; /* bin b's count / 256 */
+};
+
+/* A flow with nothing counted yet. */
+static inline void
+nb_flow_cnt_init(struct nb_flow_cnt *c, struct nb_flow_cnt_ext *x)
+{
+	memset(c, 0, sizeof(*c));
+	memset(x, 0, sizeof(*x));
+	c->lat_min = UINT32_MAX;
+}
+
+/* A new frame's latency l ns (min and max are stored only when they
+ * change: after a flow's first frame, seldom). */
+static inline void
+nb_flow_cnt_lat(struct nb_flow_cnt *c, struct nb_flow_cnt_ext *x, uint32_t l)
+{
+	unsigned int b = 31u - (unsigned int)__builtin_clz(l | 1);
+
+	c->lat_sum += l;
+	if (__builtin_expect(l < c->lat_min, 0))
+		c->lat_min = l;
+	if (__builtin_expect(l > c->lat_max, 0))
+		c->lat_max = l;
+	if (__builtin_expect(++c->lat[b] == 0, 0))
+		x->lat_hi[b]++;
+}
+
+/*
+ * One frame of a flow (nb_flow_cnt_init'd): its sequence number in the
  * stream (unwrapped), whether the stream's tracker found it new, its
  * latency.  Branches only on what the wire decides (new, in order).
  */
 static inline void
-nb_flow_rx_record(struct nb_flow_rx *r, uint64_t seq, int is_new,
-		  uint64_t lat_ns)
+nb_flow_cnt_record(struct nb_flow_cnt *c, struct nb_flow_cnt_ext *x,
+		   uint64_t seq, int is_new, uint64_t lat_ns)
 {
-	uint32_t l = lat_ns > UINT32_MAX ? UINT32_MAX : (uint32_t)lat_ns;
-
 	if (!is_new) {
-		r->dups++;
+		x->dups++;
 		return;
 	}
-	r->unique++;
-	if (seq + 1 > r->next)
-		r->next = seq + 1;
+	if (seq + 1 > c->next)
+		c->next = seq + 1;
 	else
-		r->reordered++;
-	r->lat_sum += l;
-	r->lat_min = l < r->lat_min ? l : r->lat_min;
-	r->lat_max = l > r->lat_max ? l : r->lat_max;
-	r->lat[31u - (unsigned int)__builtin_clz(l | 1)]++;
+		x->reordered++;
+	nb_flow_cnt_lat(c, x,
+			lat_ns > UINT32_MAX ? UINT32_MAX : (uint32_t)lat_ns);
 }
 
 /*
@@ -88,16 +130,57 @@ nb_flow_rx_record(struct nb_flow_rx *r, uint64_t seq, int is_new,
  * is new, and above every frame of its flow so far.
  */
 static inline void
-nb_flow_rx_record_next(struct nb_flow_rx *r, uint64_t seq, uint64_t lat_ns)
+nb_flow_cnt_next(struct nb_flow_cnt *c, struct nb_flow_cnt_ext *x, uint64_t seq,
+		 uint64_t lat_ns)
 {
-	uint32_t l = lat_ns > UINT32_MAX ? UINT32_MAX : (uint32_t)lat_ns;
+	c->next = seq + 1;
+	nb_flow_cnt_lat(c, x,
+			lat_ns > UINT32_MAX ? UINT32_MAX : (uint32_t)lat_ns);
+}
 
-	r->unique++;
-	r->next = seq + 1;
-	r->lat_sum += l;
-	r->lat_min = l < r->lat_min ? l : r->lat_min;
-	r->lat_max = l > r->lat_max ? l : r->lat_max;
-	r->lat[31u - (unsigned int)__builtin_clz(l | 1)]++;
+/* A flow's counts as the report's record (queue 0: the caller sets it). */
+void nb_flow_cnt_read(const struct nb_flow_cnt *c,
+		      const struct nb_flow_cnt_ext *x, struct nb_flow_rx *r);
+
+/*
+ * A stream's flow cursor: the frame numbered u (unwrapped by the stream's
+ * tracker, nb_seq), new or not, is of the stream's flow u mod nflows.
+ * expected is the number the tracker expected (its next before this
+ * frame) and *cur that number's flow.  In order (u == expected) the flow
+ * is *cur and the cursor steps, with no division; above expected (a gap)
+ * the cursor follows u's flow; below it (late, reordered, a duplicate) it
+ * stays.  Returns u's flow.
+ */
+static inline uint32_t
+nb_flow_rx_step(uint32_t *cur, uint32_t nflows, uint64_t u, uint64_t expected)
+{
+	uint32_t k;
+
+	if (__builtin_expect(u == expected, 1))
+		k = *cur;
+	else if (u < expected)
+		return (uint32_t)(u % nflows);
+	else
+		k = (uint32_t)(u % nflows);
+	*cur = k + 1 == nflows ? 0 : k + 1;
+	return k;
+}
+
+/*
+ * One frame of a stream whose flows' counts are cnt[nflows] and
+ * ext[nflows], its cursor *cur (nb_flow_rx_step): counted in its flow's.
+ */
+static inline void
+nb_flow_rx_count(struct nb_flow_cnt *cnt, struct nb_flow_cnt_ext *ext,
+		 uint32_t nflows, uint32_t *cur, uint64_t u, uint64_t expected,
+		 int is_new, uint64_t lat_ns)
+{
+	uint32_t k = nb_flow_rx_step(cur, nflows, u, expected);
+
+	if (__builtin_expect(u == expected, 1))
+		nb_flow_cnt_next(&cnt[k], &ext[k], u, lat_ns);
+	else
+		nb_flow_cnt_record(&cnt[k], &ext[k], u, is_new, lat_ns);
 }
 
 /* Fold b into a (the same flow, counted by another receiver). */

@@ -63,17 +63,26 @@ tx_flows(struct nb_txjob *j, const struct nb_config *cfg, uint32_t ns)
 static int
 rx_flows(struct nb_rxjob *j, uint32_t n)
 {
-	struct nb_flow_rx *fr;
+	struct nb_flow_cnt *fc;
+	struct nb_flow_cnt_ext *fx;
 	uint32_t s;
 
-	fr = rte_malloc_socket("nb_flow_rx", sizeof(*fr) * n,
+	fc = rte_malloc_socket("nb_flow_cnt", sizeof(*fc) * n,
 			       RTE_CACHE_LINE_SIZE, nb_port_socket(j->port));
-	if (fr == NULL)
+	fx = rte_malloc_socket("nb_flow_cnt_ext", sizeof(*fx) * n,
+			       RTE_CACHE_LINE_SIZE, nb_port_socket(j->port));
+	if (fc == NULL || fx == NULL) {
+		rte_free(fc);
+		rte_free(fx);
 		return -ENOMEM;
+	}
 	for (s = 0; s < n; s++)
-		nb_flow_rx_init(&fr[s]);
+		nb_flow_cnt_init(&fc[s], &fx[s]);
 	for (s = 0; s < j->nb_streams; s++) {
-		j->streams[s].flows = fr + flows_before(n, j->nb_streams, s);
+		uint32_t first = flows_before(n, j->nb_streams, s);
+
+		j->streams[s].flows = fc + first;
+		j->streams[s].flows_ext = fx + first;
 		j->streams[s].nflows = nb_flows_of_stream(n, j->nb_streams, s);
 		j->streams[s].fk_next = 0;
 	}
@@ -101,8 +110,8 @@ nomem:
 		 "out of hugepage memory for --flows %u: %zu bytes a flow and "
 		 "receive queue (%u of those here) and %zu a flow to send "
 		 "(see hugepages.md)",
-		 n, sizeof(struct nb_flow_rx), js->nb_rx,
-		 sizeof(struct nb_flow_rec));
+		 n, sizeof(struct nb_flow_cnt) + sizeof(struct nb_flow_cnt_ext),
+		 js->nb_rx, sizeof(struct nb_flow_rec));
 	return -ENOMEM;
 }
 
@@ -116,8 +125,10 @@ nb_jobs_flows_free(struct nb_jobs *js)
 			rte_free(
 				(void *)(uintptr_t)js->tx[i]->cnt_data[0].frec);
 	for (i = 0; i < js->nb_rx; i++)
-		if (js->rx[i]->nb_streams > 0)
+		if (js->rx[i]->nb_streams > 0) {
 			rte_free(js->rx[i]->streams[0].flows);
+			rte_free(js->rx[i]->streams[0].flows_ext);
+		}
 }
 
 void
@@ -153,10 +164,12 @@ nb_jobs_read_flows(const struct nb_jobs *js, uint32_t n, uint32_t ns,
 			const struct nb_rx_stream *st = &j->streams[s];
 
 			for (f = 0; st->flows != NULL && f < st->nflows; f++) {
-				struct nb_flow_rx c = st->flows[f];
+				struct nb_flow_rx c;
 
 				if (s + f * ns >= n)
 					break;
+				nb_flow_cnt_read(&st->flows[f],
+						 &st->flows_ext[f], &c);
 				/* what came, came on this job's queue */
 				c.queue =
 					c.unique || c.dups ? j->queue + 1u : 0;

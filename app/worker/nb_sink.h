@@ -113,30 +113,6 @@ nb_reflect_ok(struct nb_rxjob *j, const struct rte_mbuf *m, uint64_t now_ns)
 	return 1;
 }
 
-/*
- * --flows: the frame numbered u (unwrapped), new or not, is of the
- * stream's flow u mod nflows.  expected is what the stream's tracker
- * expected (its next before this frame), whose flow fk_next keeps: in
- * order, no division.
- */
-static __rte_always_inline void
-nb_sink_flow(struct nb_rx_stream *s, uint64_t u, uint64_t expected, int is_new,
-	     uint64_t lat)
-{
-	uint32_t k;
-
-	if (likely(u == expected)) {
-		k = s->fk_next;
-		s->fk_next = k + 1 == s->nflows ? 0 : k + 1;
-		nb_flow_rx_record_next(&s->flows[k], u, lat);
-		return;
-	}
-	k = (uint32_t)(u % s->nflows);
-	if (u > expected)
-		s->fk_next = k + 1 == s->nflows ? 0 : k + 1;
-	nb_flow_rx_record(&s->flows[k], u, is_new, lat);
-}
-
 /* A data frame of a stream of job j, counted at receive time rx_ns
  * (flows: a constant, --flows' per-flow counts too). */
 static __rte_always_inline void
@@ -149,7 +125,8 @@ nb_sink_count(struct nb_rxjob *j, struct nb_rx_stream *s, uint64_t seq,
 		uint64_t u, expected = s->seq.next;
 		int is_new = nb_seq_update_in(&s->seq, seq, &u);
 
-		nb_sink_flow(s, u, expected, is_new, lat);
+		nb_flow_rx_count(s->flows, s->flows_ext, s->nflows, &s->fk_next,
+				 u, expected, is_new, lat);
 	} else {
 		uint64_t u;
 

@@ -149,10 +149,12 @@ struct nb_rx_stream {
 	struct nb_seq seq;
 	struct nb_jitter jit;
 	uint64_t bytes; /* L2 incl. FCS, data frames */
-	/* --flows: the stream's flows [nflows]; the frame unwrapped number
-	 * u is of flow u mod nflows: fk_next is seq.next's, so the in-order
-	 * case needs no division */
-	struct nb_flow_rx *flows;
+	/* --flows: the stream's flows' counts [nflows] (what every frame
+	 * touches, and the rest); the frame unwrapped number u is of flow u
+	 * mod nflows: fk_next is seq.next's, so the in-order case needs no
+	 * division */
+	struct nb_flow_cnt *flows;
+	struct nb_flow_cnt_ext *flows_ext;
 	uint32_t nflows, fk_next;
 	struct nb_hist hist;
 } __rte_cache_aligned;
