@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Instructions a frame of the generator and the sink with --flows 65536
-# against one flow a stream, counted by valgrind's callgrind (the same
+# against one flow a stream (without --flows, and with --flows 1: the
+# per-flow engine at one flow), counted by valgrind's callgrind (the same
 # figure for the same binary whatever else the host does; docs/performance.md,
 # "Flows"):
 #
@@ -25,7 +26,7 @@
 #              what the guest says its L3 is), and gives the D1 and LL
 #              read and write misses a frame on the same lines.
 #
-#   sudo scripts/flows_instructions.sh        # about 20 minutes
+#   sudo scripts/flows_instructions.sh        # about 30 minutes
 #
 # Needs valgrind (Debian package valgrind) and root (hugepages are not
 # used: --no-huge; the namespace needs root).
@@ -69,15 +70,29 @@ gen() { # NAME FRAMES ARGS...
 		--rx-port 1 --rate max --size 64 --packets "$2" --time 0 --json \
 		"${@:3}" >"$tmp/$1.json" 2>"$tmp/$1.err"
 }
-for kind in one flows; do
-	args=()
-	if [ $kind = flows ]; then args=(--flows 65536); fi
+# one: no --flows (nothing counted per flow); flows1: --flows 1 (the
+# per-flow engine, one flow); flows: --flows 65536
+kind_args() {
+	case $1 in
+	flows1) echo --flows 1 ;;
+	flows) echo --flows 65536 ;;
+	esac
+}
+kind_label() {
+	case $1 in
+	one) echo "one flow a stream" ;;
+	flows1) echo "--flows 1" ;;
+	flows) echo "65,536 flows" ;;
+	esac
+}
+for kind in one flows1 flows; do
+	read -r -a args <<<"$(kind_args $kind)"
 	gen "g${kind}1" 320000 "${args[@]}"
 	gen "g${kind}3" 960000 "${args[@]}"
 	a=$(incl engine_gen_udp "$tmp/g${kind}1.out")
 	b=$(incl engine_gen_udp "$tmp/g${kind}3.out")
-	awk -v a="$a" -v b="$b" -v k="$kind" \
-		'BEGIN { printf "generator, %s: %.1f instructions a frame\n", k == "one" ? "one flow a stream" : "65,536 flows", (b - a) / 640000 }'
+	awk -v a="$a" -v b="$b" -v k="$(kind_label $kind)" \
+		'BEGIN { printf "generator, %s: %.1f instructions a frame\n", k, (b - a) / 640000 }'
 done
 
 ip netns add "$ns"
@@ -96,12 +111,11 @@ sink() { # NAME FRAMES ARGS...
 		--rx-port 1 --rate 20kpps --size 64 --packets "$2" --time 0 \
 		--json "${@:3}" >"$tmp/$1.json" 2>"$tmp/$1.err"
 }
-for kind in one flows; do
-	args=()
-	if [ $kind = flows ]; then args=(--flows 65536); fi
+for kind in one flows1 flows; do
+	read -r -a args <<<"$(kind_args $kind)"
 	sink "s${kind}1" 65536 "${args[@]}"
 	sink "s${kind}3" 196608 "${args[@]}"
-	label="sink, $([ $kind = one ] && echo 'one flow a stream' || echo '65,536 flows')"
+	label="sink, $(kind_label $kind)"
 	/usr/bin/python3 scripts/cg_sink_lines.py "$tmp/s${kind}1.out" 65536 \
 		"$label, frames 1-65,536"
 	/usr/bin/python3 scripts/cg_sink_lines.py --minus "$tmp/s${kind}1.out" \
