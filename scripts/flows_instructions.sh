@@ -6,7 +6,8 @@
 # figure for the same binary whatever else the host does; docs/performance.md,
 # "Flows"):
 #
-#   generator  net_null, 64 B: the engine function's instructions
+#   generator  net_null, 64 B (and VXLAN around 64 B): the engine
+#              function's instructions
 #              (inclusive: the PMD call, mbuf allocation) for 320,000 and
 #              960,000 frames, the difference over the 640,000 frames
 #              between them (which removes start-up).
@@ -63,12 +64,12 @@ incl() {
 		awk -v f="$1" '!found && $0 ~ ":" f " " { gsub(",", "", $1); print $1; found = 1 }'
 }
 
-gen() { # NAME FRAMES ARGS...
+gen() { # NAME FRAMES SIZE ARGS...
 	valgrind --tool=callgrind --callgrind-out-file="$tmp/$1.out" \
 		"$REL/app/dpdk-nbench" "${EAL[@]}" --file-prefix "cg$1" \
 		--vdev net_null0 --vdev net_null1,no-rx=1 -- --tx-port 0 \
-		--rx-port 1 --rate max --size 64 --packets "$2" --time 0 --json \
-		"${@:3}" >"$tmp/$1.json" 2>"$tmp/$1.err"
+		--rx-port 1 --rate max --size "$3" --packets "$2" --time 0 \
+		--json "${@:4}" >"$tmp/$1.json" 2>"$tmp/$1.err"
 }
 # one: no --flows (nothing counted per flow); flows1: --flows 1 (the
 # per-flow engine, one flow); flows: --flows 65536
@@ -87,13 +88,21 @@ kind_label() {
 }
 for kind in one flows1 flows; do
 	read -r -a args <<<"$(kind_args $kind)"
-	gen "g${kind}1" 320000 "${args[@]}"
-	gen "g${kind}3" 960000 "${args[@]}"
+	gen "g${kind}1" 320000 64 "${args[@]}"
+	gen "g${kind}3" 960000 64 "${args[@]}"
 	a=$(incl engine_gen_udp "$tmp/g${kind}1.out")
 	b=$(incl engine_gen_udp "$tmp/g${kind}3.out")
 	awk -v a="$a" -v b="$b" -v k="$(kind_label $kind)" \
 		'BEGIN { printf "generator, %s: %.1f instructions a frame\n", k, (b - a) / 640000 }'
 done
+# the header stacks' target beside it: VXLAN over IPv4 around a 64 B
+# inner frame (114 B), against the plain 64 B of "one flow a stream"
+gen gvx1 320000 114 --encap vxlan:1
+gen gvx3 960000 114 --encap vxlan:1
+a=$(incl engine_gen_udp "$tmp/gvx1.out")
+b=$(incl engine_gen_udp "$tmp/gvx3.out")
+awk -v a="$a" -v b="$b" \
+	'BEGIN { printf "generator, VXLAN, 64 B inner: %.1f instructions a frame\n", (b - a) / 640000 }' 
 
 ip netns add "$ns"
 ip -n "$ns" link add va type veth peer name vb
