@@ -470,24 +470,32 @@ answer(struct nb_ctlio *io, const uint8_t *out, int n, struct nb_tokens *t,
 
 /* ICMPv6 over IPv6 control: an advertisement to the session's resolver
  * (on_arp), a solicitation for our address and an echo request to it
- * answered, each within its bucket (as ARP and ICMP echo). */
+ * answered, each within its bucket (as ARP and ICMP echo).  The type is
+ * read where the parsers want it (no extension header), so a frame meets
+ * one strict parser: one checksum pass, however large a flood's frames. */
 static void
 handle_icmp6(struct nb_ctlio *io, const uint8_t *p, uint32_t len)
 {
-	uint8_t out[NB_FRAME_MAX];
+	uint32_t at = NB_ETH_HLEN + NB_IPV6_HLEN +
+		      (nb_get_be16(p + NB_ETH_OFF_TYPE) == NB_ETHERTYPE_VLAN
+			       ? NB_VLAN_HLEN
+			       : 0);
+	uint8_t out[NB_FRAME_MAX], type = io->v6 && len > at ? p[at] : 0;
 
-	if (!io->v6) {
-		io->stray++;
-		return;
-	}
-	if (io->on_arp != NULL)
+	if (type == NB_ICMP6_NA && io->on_arp != NULL)
 		io->on_arp(io->ctx, p, len);
-	answer(io, out,
-	       nb_ndp_answer(p, len, io->mac, io->ip6, out, sizeof(out)),
-	       &io->arp_tokens, &io->nd_answered, &io->arp_limited);
-	answer(io, out,
-	       nb_icmp6_echo_answer(p, len, io->mac, io->ip6, out, sizeof(out)),
-	       &io->icmp_tokens, &io->icmp_answered, &io->icmp_limited);
+	else if (type == NB_ICMP6_NS)
+		answer(io, out,
+		       nb_ndp_answer(p, len, io->mac, io->ip6, out,
+				     sizeof(out)),
+		       &io->arp_tokens, &io->nd_answered, &io->arp_limited);
+	else if (type == NB_ICMP6_ECHO_REQUEST)
+		answer(io, out,
+		       nb_icmp6_echo_answer(p, len, io->mac, io->ip6, out,
+					    sizeof(out)),
+		       &io->icmp_tokens, &io->icmp_answered, &io->icmp_limited);
+	else if (type != NB_ICMP6_NA)
+		io->stray++;
 }
 
 /* One frame, of the kind the worker (or our own poll) found it to be. */

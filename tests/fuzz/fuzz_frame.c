@@ -79,7 +79,7 @@ parse_mode(struct nb_fuzz_in *in)
 		frame_len = len + slack;
 	memset(&s, 0, sizeof(s));
 	k = nb_frame_parse(p, len, frame_len, &s);
-	NB_FUZZ_CHECK(k <= NB_FRAME_ICMP);
+	NB_FUZZ_CHECK(k <= NB_FRAME_ICMP6);
 	if (frame_len < len)
 		NB_FUZZ_CHECK(k == NB_FRAME_FOREIGN);
 	/* a probe never comes from inside a tunnel */
@@ -192,8 +192,9 @@ build_mode(struct nb_fuzz_in *in)
 
 	memset(&s, 0, sizeof(s));
 	k = nb_frame_parse(buf, (uint32_t)wire, (uint32_t)wire, &s);
+	/* control over IPv4 or IPv6, outside a tunnel */
 	if (udp && f.dst_port == NB_CONTROL_UDP_PORT) {
-		NB_FUZZ_CHECK(k == (f.family != 6 && f.tun.kind == NB_ENCAP_NONE
+		NB_FUZZ_CHECK(k == (f.tun.kind == NB_ENCAP_NONE
 					    ? NB_FRAME_CONTROL
 					    : NB_FRAME_FOREIGN));
 		goto out;
