@@ -71,6 +71,41 @@ struct nb_stack_cfg {
 	struct nb_tunnel tun; /* --encap, --tunnel-src, --tunnel-dst */
 };
 
+/*
+ * Many ports in one test (nb_mesh.h): --ports and --mesh as given, then
+ * (nb_mesh_check) the pairs, source-major, and where each source's
+ * pairs and streams begin.
+ */
+#define NB_MESH_MAX_PORTS 16
+#define NB_MESH_MAX_PAIRS (NB_MESH_MAX_PORTS * (NB_MESH_MAX_PORTS - 1))
+enum nb_mesh_kind {
+	NB_MESH_NONE = 0,
+	NB_MESH_PAIRS,	     /* 1<->2, 3<->4, ... */
+	NB_MESH_FULL,	     /* every port to every other (RFC 2889 5.1) */
+	NB_MESH_ONE_TO_MANY, /* the first port to the others (5.2) */
+	NB_MESH_MANY_TO_ONE, /* the others to the first (5.2) */
+	NB_MESH_BACKBONE,    /* each of the first half to each of the
+			      * second, and back (5.2's many-to-many) */
+	NB_MESH_LIST,	     /* S>D,S>D,... as given */
+};
+struct nb_mesh_pair {
+	uint8_t src, dst; /* indices into ports[] */
+};
+struct nb_mesh_cfg {
+	int kind;
+	uint16_t nb_ports;
+	uint16_t ports[NB_MESH_MAX_PORTS]; /* --ports (or the list's) */
+	uint16_t nb_given; /* --mesh S>D,...: the pairs as port ids */
+	uint16_t given_src[NB_MESH_MAX_PAIRS], given_dst[NB_MESH_MAX_PAIRS];
+	/* derived */
+	uint16_t nb_pairs;
+	struct nb_mesh_pair pairs[NB_MESH_MAX_PAIRS];
+	uint32_t per_pair;			/* streams a pair */
+	uint16_t nb_dst[NB_MESH_MAX_PORTS];	/* pairs of source i */
+	uint16_t first_pair[NB_MESH_MAX_PORTS]; /* its first pair */
+	uint32_t base[NB_MESH_MAX_PORTS];	/* its first stream */
+};
+
 /* --flows and its options (nb_opt_flows.c) */
 struct nb_flows_cfg {
 	struct nb_flows_spec spec; /* n 0: no --flows (one flow a stream) */
@@ -96,6 +131,7 @@ struct nb_config {
 	uint32_t src_ip, dst_ip;
 	struct nb_stack_cfg stack; /* IPv6, QinQ, classes, tunnels */
 	struct nb_flows_cfg flows; /* --flows */
+	struct nb_mesh_cfg mesh;   /* --ports, --mesh */
 	int have_src_mac, have_dst_mac;
 	uint8_t src_mac[6], dst_mac[6];
 

@@ -10,6 +10,7 @@
 
 #include "nb_frame.h"
 #include "nb_mcast.h"
+#include "nb_mesh.h"
 #include "nb_options.h"
 #include "nb_flows_opt.h"
 #include "nb_stack.h"
@@ -195,6 +196,9 @@ check_loopback(const struct nb_config *cfg, char *err, size_t errlen)
 	 * frames (check_rx_only) */
 	if (cfg->nb_tx_ports == 0 && cfg->nb_rx_ports > 0)
 		return 0;
+	/* --ports: a port may send and receive (nb_mesh_check) */
+	if (cfg->mesh.nb_pairs)
+		return 0;
 	if (cfg->nb_tx_ports == 0 || cfg->nb_rx_ports == 0) {
 		snprintf(err, errlen,
 			 "a loopback test needs --rx-port as well as "
@@ -221,6 +225,44 @@ check_loopback(const struct nb_config *cfg, char *err, size_t errlen)
 			 "ports (TX port i faces RX port i; one --tx-port may "
 			 "face several with a multicast --dst-ip or a "
 			 "broadcast --dst-mac)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* What a test of many ports (--ports, --mesh) cannot go with. */
+static int
+check_mesh(const struct nb_config *cfg, char *err, size_t errlen)
+{
+	static const struct {
+		const char *opt, *why;
+	} clash[] = {
+		{"tx-port", "--ports lists every port of the test"},
+		{"rx-port", "--ports lists every port of the test"},
+		{"dst-mac", "each pair's frames go to its destination port's "
+			    "MAC"},
+		{"src-mac", "each port sends with its own MAC"},
+		{"flows", "not yet with --ports"},
+		{"replay", "a mesh sends the tool's own frames"},
+		{"join", "a mesh sends unicast frames"},
+		{"tcp", "a mesh is open-loop UDP"},
+	};
+	size_t i;
+
+	if (cfg->mesh.nb_ports == 0 && cfg->mesh.kind == NB_MESH_NONE)
+		return 0;
+	for (i = 0; i < sizeof(clash) / sizeof(clash[0]); i++)
+		if (given(cfg, clash[i].opt)) {
+			snprintf(err, errlen,
+				 "--ports and --mesh cannot be combined with "
+				 "--%s (%s)",
+				 clash[i].opt, clash[i].why);
+			return -EINVAL;
+		}
+	if (nb_mcast_fanout(cfg, NULL)) {
+		snprintf(err, errlen,
+			 "--ports and --mesh send unicast frames to each "
+			 "destination port's MAC, not to a multicast --dst-ip");
 		return -EINVAL;
 	}
 	return 0;
@@ -545,7 +587,9 @@ nb_config_check(struct nb_config *cfg, char *err, size_t errlen)
 	if (check_mtu(cfg, err, errlen) != 0)
 		return -EINVAL;
 	if (cfg->mode == NB_MODE_LOOPBACK &&
-	    check_loopback(cfg, err, errlen) != 0)
+	    (check_mesh(cfg, err, errlen) != 0 ||
+	     nb_mesh_check(cfg, err, errlen) != 0 ||
+	     check_loopback(cfg, err, errlen) != 0))
 		return -EINVAL;
 	if (check_replay(cfg, err, errlen) != 0 ||
 	    check_tcp(cfg, err, errlen) != 0 ||

@@ -9,6 +9,7 @@
 #include "nb_opt_values.h"
 #include "nb_options.h"
 #include "nb_flows_opt.h"
+#include "nb_mesh.h"
 #include "nb_stack.h"
 #include "nb_suite_opts.h"
 
@@ -44,6 +45,18 @@ const struct nb_option nb_options[] = {
 	{"rx-port", 0, "LIST", nb_opt_rx_port,
 	 "loopback test: ports that receive, e.g. 1 or 1,3; alone, a "
 	 "receive-only test of another generator's frames",
+	 0, NB_IN_LOOP},
+	{"ports", 0, "LIST", nb_opt_ports,
+	 "a test of many ports (2 to 16, e.g. 0,1,2,3): every pair of "
+	 "--mesh gets streams of its own and a row in the pair matrix; "
+	 "--streams is then per pair",
+	 0, NB_IN_LOOP},
+	{"mesh", 0, "full|pairs|one-to-many|many-to-one|backbone|S>D,...",
+	 nb_opt_mesh,
+	 "who sends to whom among --ports: every port to every other "
+	 "(RFC 2889 5.1), 1st<->2nd, 3rd<->4th..., the 1st to the others, the "
+	 "others to the 1st, each of the first half to each of the second "
+	 "and back (5.2), or pairs of port ids [full]",
 	 0, NB_IN_LOOP},
 	{"join", 0, "all|none|LIST", nb_opt_join,
 	 "loopback test to a multicast --dst-ip: the receiving ports that "

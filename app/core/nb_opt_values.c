@@ -16,8 +16,8 @@
 
 #define WHY(...) snprintf(why, whylen, __VA_ARGS__)
 
-static int
-parse_port_list(const char *val, uint16_t *ports, uint16_t *nb, char *why,
+int
+nb_parse_port_list(const char *val, uint16_t *ports, uint16_t *nb, char *why,
 		size_t whylen)
 {
 	char buf[256], *tok, *save = NULL;
@@ -75,7 +75,7 @@ nb_opt_tx_port(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 		return -EINVAL;
 	}
 	cfg->mode = NB_MODE_LOOPBACK;
-	return parse_port_list(val, cfg->tx_ports, &cfg->nb_tx_ports, why,
+	return nb_parse_port_list(val, cfg->tx_ports, &cfg->nb_tx_ports, why,
 			       whylen);
 }
 
@@ -87,7 +87,7 @@ nb_opt_rx_port(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 		return -EINVAL;
 	}
 	cfg->mode = NB_MODE_LOOPBACK;
-	return parse_port_list(val, cfg->rx_ports, &cfg->nb_rx_ports, why,
+	return nb_parse_port_list(val, cfg->rx_ports, &cfg->nb_rx_ports, why,
 			       whylen);
 }
 
@@ -104,7 +104,7 @@ nb_opt_join(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 		WHY("expected all, none or receiving ports such as 1,2");
 		return -EINVAL;
 	}
-	return parse_port_list(val, cfg->join_ports, &cfg->nb_join, why,
+	return nb_parse_port_list(val, cfg->join_ports, &cfg->nb_join, why,
 			       whylen);
 }
 

@@ -20,6 +20,11 @@
 int nb_opt_seconds(double *dst, double max, const char *val, char *why,
 		   size_t whylen);
 
+/* A list of distinct port ids 0..NB_MAX_PORTS-1 ("0,2,3"), else a
+ * reason. */
+int nb_parse_port_list(const char *val, uint16_t *ports, uint16_t *nb,
+		       char *why, size_t whylen);
+
 /* A count 1..max into *dst, else a reason. */
 int nb_opt_count(uint32_t *dst, uint32_t max, const char *val, char *why,
 		 size_t whylen);

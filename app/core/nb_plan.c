@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "nb_math.h"
+#include "nb_mesh.h"
 #include "nb_pacer.h"
 #include "nb_plan.h"
 
@@ -93,16 +94,22 @@ split_streams(struct nb_plan *plan, const struct nb_config *cfg,
 
 	for (i = 0; i < ntx; i++) {
 		struct nb_job *j = &plan->jobs[i];
+		uint32_t first = i, stride = ntx, n, k;
 
-		j->first_stream = (uint16_t)i;
-		j->stream_stride = (uint16_t)ntx;
-		j->nb_streams = 0;
+		n = (cfg->streams + ntx - 1 - i) / ntx;
+		if (cfg->mesh.nb_pairs) /* the port's own pairs' streams */
+			nb_mesh_job_streams(&cfg->mesh,
+					    (uint16_t)nb_mesh_port_index(
+						    &cfg->mesh, j->port),
+					    j->queue, cfg->queues, &first,
+					    &stride, &n);
+		j->first_stream = (uint16_t)first;
+		j->stream_stride = (uint16_t)stride;
+		j->nb_streams = n;
 		j->packets = 0;
-		for (s = i; s < cfg->streams; s += ntx) {
-			j->nb_streams++;
+		for (k = 0, s = first; k < n; k++, s += stride)
 			j->packets +=
 				nb_split_count(total_packets, cfg->streams, s);
-		}
 		if (rate_num == 0 || j->nb_streams == 0) {
 			j->rate_num = 0;
 			j->rate_den = 1;
@@ -162,7 +169,9 @@ nb_plan_jobs(struct nb_plan *plan, const struct nb_config *cfg,
 	}
 	for (i = 0; i < cfg->nb_tx_ports; i++)
 		for (q = 0; q < cfg->queues; q++)
-			if (add_job(plan, 1, cfg->tx_ports[i], cfg->rx_ports[i],
+			if (add_job(plan, 1, cfg->tx_ports[i],
+				    cfg->mesh.nb_pairs ? cfg->tx_ports[i]
+						       : cfg->rx_ports[i],
 				    (uint16_t)q, err, errlen))
 				return -EINVAL;
 	plan->nb_tx_jobs = plan->nb_jobs;

@@ -590,6 +590,8 @@ nb_json_end(const struct nb_result *r)
 	json_object_set_new(end, "rate", rate_json(r));
 	if ((arr = nb_json_rxports(r)) != NULL)
 		json_object_set_new(end, "rx_ports", arr);
+	if ((arr = nb_json_mesh(r)) != NULL)
+		json_object_set_new(end, "mesh", arr);
 	if (r->rx_only)
 		json_object_set_new(end, "receive_only", rxonly_end_json(r));
 	json_object_set_new(end, "tx_dropped", jint(r->tx_dropped));

@@ -664,6 +664,7 @@ nb_report_text(FILE *f, const struct nb_result *r)
 	if (!pingpong)
 		rate_text(f, r, fmt);
 	nb_report_rxports_text(f, r);
+	nb_report_mesh_text(f, r);
 	for (i = 0; i < r->nb_ports; i++) {
 		if (strcmp(r->ports[i].role, "peer") == 0)
 			responder_port_text(f, &r->ports[i]);

@@ -126,6 +126,8 @@ nb_result_free(struct nb_result *r)
 	free(r->streams);
 	free(r->gaps);
 	free(r->classes);
+	free(r->mesh);
+	r->mesh = NULL;
 	flows_free(r);
 	r->intervals = NULL;
 	r->streams = NULL;

@@ -79,6 +79,33 @@ struct nb_rxport_result {
 	uint64_t out_of_order, duplicates;
 };
 
+/* A test of many ports (--ports, nb_mesh.h): what each pair lost, and
+ * each port's share (nb_mesh_collect, after the workers are done). */
+struct nb_mesh_pair_result {
+	uint16_t src, dst;	   /* port ids */
+	uint64_t sent;		   /* measured phase */
+	uint64_t received, unique; /* at dst: every copy, distinct frames */
+	uint64_t lost;		   /* sent - unique, >= 0 */
+	uint64_t out_of_order, duplicates;
+	uint64_t elsewhere; /* its frames taken in by the other ports */
+	uint64_t lat_n, lat_min, lat_p50, lat_p99, lat_max; /* ns, at dst */
+	double lat_mean;
+};
+struct nb_mesh_port_result {
+	uint16_t port;
+	uint64_t sent;	   /* of the pairs from it */
+	uint64_t received; /* distinct frames of the pairs into it */
+	uint64_t lost_in;  /* lost of the pairs into it */
+	uint64_t foreign;  /* frames of pairs to other ports it took in */
+};
+struct nb_mesh_result {
+	int kind; /* NB_MESH_* */
+	uint32_t per_pair;
+	uint16_t nb_pairs, nb_ports;
+	struct nb_mesh_pair_result pairs[NB_MESH_MAX_PAIRS];
+	struct nb_mesh_port_result ports[NB_MESH_MAX_PORTS];
+};
+
 /* What one queue of a port carried in an interval: every frame the tool's
  * jobs on it sent or received (warm-up too, as the end's queue rows). */
 struct nb_iv_queue {
@@ -180,6 +207,8 @@ struct nb_result {
 	uint64_t rx_sent;
 	uint16_t nb_rxports;
 	struct nb_rxport_result rxports[NB_MAX_PORTS];
+	/* a test of many ports (--ports): NULL otherwise */
+	struct nb_mesh_result *mesh;
 
 	/* iperf3's start.cookie: this test's id in hex (in peer mode the
 	 * client's nonce, the same on both ends); empty: none */
@@ -293,6 +322,10 @@ void nb_clock_text(char *buf, size_t len, const struct nb_result *r);
  * JSON end.rx_ports[] (NULL without). */
 void nb_report_rxports_text(FILE *f, const struct nb_result *r);
 json_t *nb_json_rxports(const struct nb_result *r);
+/* A test of many ports: the pair matrix and the ports' totals after the
+ * stream rows (nb_report_mesh.c); JSON end.mesh (NULL without). */
+void nb_report_mesh_text(FILE *f, const struct nb_result *r);
+json_t *nb_json_mesh(const struct nb_result *r);
 
 /* Text: iperf3-like sender/receiver rows, port counters, warnings. */
 void nb_report_text(FILE *f, const struct nb_result *r);

@@ -17,6 +17,7 @@
 #include "nb_log.h"
 #include "nb_loopback.h"
 #include "nb_mcast_join.h"
+#include "nb_mesh_run.h"
 #include "nb_run.h"
 #include "nb_setup.h"
 #include "nb_stack.h"
@@ -110,6 +111,7 @@ print_header(struct nb_app *app)
 	printf("\n");
 	print_stack(cfg);
 	nb_mcast_header(app);
+	nb_mesh_header(app);
 	if (r->numa.nb_nodes > 1 || r->numa.nb_mismatch) {
 		char numa[512];
 
@@ -259,6 +261,8 @@ open_loop(struct nb_app *app)
 	nb_out_begin(&app->out, r);
 	nb_run_local(app, 1);
 	nb_mcast_collect(app);
+	if (nb_mesh_collect(app) != 0)
+		nb_app_error(app, "out of memory for the pair results");
 	nb_out_progress_end(&app->out);
 	nb_stats_close(app);
 	if (!r->error[0] && r->nb_streams == 0 && !cfg->rx_only)

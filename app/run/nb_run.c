@@ -17,6 +17,7 @@
 #include "nb_mcast_join.h"
 #include "nb_phase.h"
 #include "nb_port.h"
+#include "nb_mesh_run.h"
 #include "nb_run.h"
 #include "nb_seam.h"
 #include "nb_setup.h"
@@ -521,6 +522,7 @@ nb_run_local(struct nb_app *app, int with_stats)
 	unsigned int i;
 	int interrupted = 0;
 
+	nb_mesh_learn(app); /* many ports: a switch learns each first */
 	/*
 	 * Frames that queued while the links came up (LLDP, STP, ...): a NIC
 	 * has counted them already; read and drop them before the counters

@@ -18,6 +18,7 @@
 
 #include "nb_devcaps.h"
 #include "nb_jobs.h"
+#include "nb_mesh.h"
 #include "nb_tester.h"
 #include "nb_port.h"
 #include "nb_stack.h"
@@ -89,16 +90,27 @@ hdr_kind(const struct nb_tmpl *t)
 /* hw_csum: the TX port fills the L4 checksums (nb_offload_tx_l4) */
 static int
 build_templates(struct nb_txjob *j, const struct nb_config *cfg,
-		const struct nb_port_desc *tx, const struct nb_port_desc *rx,
-		int hw_csum, char *err, size_t errlen)
+		const struct nb_port_desc *tx,
+		const struct nb_jobs_ports *ports,
+		const struct nb_port_desc *rx, int hw_csum, char *err,
+		size_t errlen)
 {
 	uint8_t frame[NB_FRAME_MAX];
 	struct nb_flow f;
 	uint32_t k, i;
 
 	for (k = 0; k < j->nb_streams; k++) {
-		stream_flow(&f, cfg, tx, rx,
-			    j->first_stream + k * j->stream_stride);
+		uint32_t s = j->first_stream + k * j->stream_stride;
+		/* a mesh: the pair's destination port */
+		const struct nb_port_desc *to =
+			cfg->mesh.nb_pairs
+				? port_desc(ports,
+					    nb_mesh_stream_dst(&cfg->mesh, s))
+				: rx;
+
+		if (to == NULL)
+			to = tx;
+		stream_flow(&f, cfg, tx, to, s);
 		for (i = 0; i < j->nb_sizes; i++) {
 			uint32_t sz = cfg->sizes.sizes[i];
 			struct nb_tmpl *w = &j->tmpl_warm[k * j->nb_sizes + i];
@@ -188,7 +200,7 @@ build_txjob(struct nb_jobs *js, const struct nb_config *cfg,
 		goto nomem;
 	txp = port_of(ports, job->port);
 	ret = build_templates(
-		j, cfg, tx, rx != NULL ? rx : tx,
+		j, cfg, tx, ports, rx != NULL ? rx : tx,
 		txp != NULL &&
 			nb_offload_tx_l4(&txp->caps, txp->tx_csum, cfg->proto),
 		err, errlen);
@@ -550,17 +562,6 @@ port_slot(struct nb_counts *c, uint16_t port_id)
 		return NULL;
 	c->ports[c->nb_ports].port_id = port_id;
 	return &c->ports[c->nb_ports++];
-}
-
-const struct nb_port_counts *
-nb_counts_port(const struct nb_counts *c, uint16_t port_id)
-{
-	uint16_t i;
-
-	for (i = 0; i < c->nb_ports; i++)
-		if (c->ports[i].port_id == port_id)
-			return &c->ports[i];
-	return NULL;
 }
 
 /* Queue q has a job on this port. */

@@ -115,6 +115,13 @@ void nb_jobs_read_flows(const struct nb_jobs *js, uint32_t n, uint32_t ns,
 struct nb_rxport_result;
 void nb_jobs_read_rxport(const struct nb_jobs *js, uint16_t port,
 			 struct nb_rxport_result *out);
+/* Adds what the receive jobs of port counted of stream s to out's
+ * received, unique, out_of_order and duplicates, and its latency to h
+ * (NULL: not wanted); after the workers are done.  A test of many
+ * ports reads each pair's destination and the other ports so. */
+void nb_jobs_read_port_stream(const struct nb_jobs *js, uint16_t port,
+			      uint32_t s, struct nb_rxport_result *out,
+			      struct nb_hist *h);
 /* What the impairment did, summed over the receive jobs (workers write
  * these; read when they are done, or as a snapshot). */
 void nb_jobs_impair_counts(const struct nb_jobs *js,

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * A fan-out test's receiving ports one by one (nb_mcast.h): each port's
- * receive jobs keep their own per-stream sequence state, so what reached
- * one port is summed over its jobs alone, never merged with another
- * port's copy of the same frames.
+ * The counts port by port: a fan-out test's receiving ports (nb_mcast.h)
+ * and a mesh's pairs (nb_mesh.h).  Each port's receive jobs keep their
+ * own per-stream sequence state, so what reached one port is summed over
+ * its jobs alone, never merged with another port's copy of the same
+ * frames.
  */
 #include <string.h>
 
@@ -33,4 +34,37 @@ nb_jobs_read_rxport(const struct nb_jobs *js, uint16_t port,
 			out->duplicates += q->duplicates;
 		}
 	}
+}
+
+void
+nb_jobs_read_port_stream(const struct nb_jobs *js, uint16_t port, uint32_t s,
+			 struct nb_rxport_result *out, struct nb_hist *h)
+{
+	unsigned int i;
+
+	for (i = 0; i < js->nb_rx; i++) {
+		const struct nb_rxjob *j = js->rx[i];
+		const struct nb_rx_stream *st;
+
+		if (j->port != port || j->streams == NULL || s >= j->nb_streams)
+			continue;
+		st = &j->streams[s];
+		out->received += st->seq.received;
+		out->unique += st->seq.unique;
+		out->out_of_order += st->seq.out_of_order;
+		out->duplicates += st->seq.duplicates;
+		if (h != NULL)
+			nb_hist_merge(h, &st->hist);
+	}
+}
+
+const struct nb_port_counts *
+nb_counts_port(const struct nb_counts *c, uint16_t port_id)
+{
+	uint16_t i;
+
+	for (i = 0; i < c->nb_ports; i++)
+		if (c->ports[i].port_id == port_id)
+			return &c->ports[i];
+	return NULL;
 }

@@ -72,6 +72,27 @@ chk_join(const struct nb_config *c)
 }
 
 static void
+chk_ports(const struct nb_config *c)
+{
+	assert_int_equal(c->mode, NB_MODE_LOOPBACK);
+	assert_int_equal(c->mesh.nb_ports, 3);
+	assert_int_equal(c->mesh.ports[0], 0);
+	assert_int_equal(c->mesh.ports[1], 2);
+	assert_int_equal(c->mesh.ports[2], 5);
+}
+
+static void
+chk_mesh(const struct nb_config *c)
+{
+	assert_int_equal(c->mesh.kind, NB_MESH_LIST);
+	assert_int_equal(c->mesh.nb_given, 2);
+	assert_int_equal(c->mesh.given_src[0], 0);
+	assert_int_equal(c->mesh.given_dst[0], 2);
+	assert_int_equal(c->mesh.given_src[1], 1);
+	assert_int_equal(c->mesh.given_dst[1], 2);
+}
+
+static void
 chk_igmp(const struct nb_config *c)
 {
 	assert_int_equal(c->igmp_version, 2);
@@ -726,6 +747,17 @@ const struct opt_case cases[] = {
 	 {"", "32", "0,,1", "0,", "1,1", NULL}},
 	{"rx-port", 0, "1", chk_rx_port, {"x", ",1", "-1", "1 ", NULL}},
 	{"join", 0, "1,3", chk_join, {"some", "1,1", "32", "", NULL}},
+	{"ports",
+	 0,
+	 "0,2,5",
+	 chk_ports,
+	 {"0", "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16", "0,0", "x", "",
+	  NULL}},
+	{"mesh",
+	 0,
+	 "0>2,1>2",
+	 chk_mesh,
+	 {"ring", "0>0", "0>2,0>2", "0>", "0>2,", NULL}},
 	{"igmp", 0, "2", chk_igmp, {"1", "4", "v3", "", NULL}},
 	{"rate",
 	 'b',
