@@ -204,7 +204,7 @@ def group_kw(session):
 AUTO_KEY = True
 _suite_key = None
 # with these a process runs no peer test, or takes no key: left alone
-_NOT_PEER = {"--tx-port", "--rx-port", "--list-ports", "--help", "-h",
+_NOT_PEER = {"--tx-port", "--rx-port", "--ports", "--mesh", "--list-ports", "--help", "-h",
              "--version", "-V", "--reflector", "--config", "--auth-key",
              "--no-auth"}
 

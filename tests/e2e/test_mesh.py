@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""Many ports in one test (--ports, --mesh), against oracles of their own:
+
+- BridgeMesh: a Linux bridge with 4 veth ports (af_packet on the far
+  ends) is the switch.  Every bridge port's egress is an HTB with one
+  class per source port, chosen by the frame's source MAC (a tc flower
+  filter), so each class's sent counter is exactly one pair's frames the
+  bridge forwarded; port 3's tree is capped at 100 Mbit/s.  A full mesh
+  at 50 Mbit/s a pair (a tenth of both under the sanitizers) offers 150
+  Mbit/s into port 3: the three pairs into it lose, no other pair loses a
+  frame, and every pair's forwarded count equals its class's.  No frame of a pair reaches another port (the
+  learning frames taught the bridge first).
+- Eight bridge ports, full mesh (56 pairs): every pair's frames arrive,
+  counted exactly.
+- Sixteen memif ports (8 cables): --mesh pairs delivers every pair;
+  a full mesh over cables delivers only the pairs to each port's cable
+  partner, and every other pair's frames show, exactly, as taken in
+  elsewhere (by the partner).
+"""
+import json
+import os
+import subprocess
+import unittest
+
+import nbe2e
+
+# a tenth under the sanitizers (their receivers are slower)
+RATE_PAIR_MBIT = 5 if nbe2e.SANITIZED else 50
+CAP_MBIT = 2 * RATE_PAIR_MBIT
+
+
+def sh(*argv):
+    return subprocess.run(argv, check=True, capture_output=True, text=True)
+
+
+class BridgeBase(nbe2e.E2ECase):
+    NPORTS = 4
+
+    def setUp(self):
+        super().setUp()
+        pairs = [("p%d" % i, "b%d" % i) for i in range(self.NPORTS)]
+        self.veth_namespace("nsx", pairs, bridge="brx")
+        self.ip = ["ip", "-n", self.ns]
+        for a, b in pairs:
+            for d in (a, b):
+                subprocess.run(self.wrap + ["ethtool", "-K", d, "tx", "off",
+                                            "tso", "off", "gso", "off"],
+                               capture_output=True)
+        self.macs = [self.mac("p%d" % i) for i in range(self.NPORTS)]
+
+    def mac(self, dev):
+        d = json.loads(sh(*self.ip, "-j", "link", "show", dev).stdout)
+        return d[0]["address"]
+
+    def eal(self):
+        vdevs = []
+        for i in range(self.NPORTS):
+            vdevs += ["--vdev",
+                      "net_af_packet%d,iface=p%d,framecnt=4096" % (i, i)]
+        return self.nb.eal(vdevs)
+
+    def mesh(self, d):
+        m = d["end"]["mesh"]
+        return {(p["src"], p["dst"]): p for p in m["pairs"]}, m
+
+
+class BridgeMesh(BridgeBase):
+
+    def classes(self, k, cap_mbit):
+        """Bridge port k's egress: an HTB tree capped at cap_mbit, a class
+        1:1j per source port j (by source MAC, IPv4 frames only: the
+        learning frames go to the default class 1:99)."""
+        dev = "b%d" % k
+        tc = ["ip", "netns", "exec", self.ns, "tc"]
+        sh(*tc, "qdisc", "add", "dev", dev, "root", "handle", "1:", "htb",
+           "default", "99")
+        sh(*tc, "class", "add", "dev", dev, "parent", "1:", "classid", "1:1",
+           "htb", "rate", "%dmbit" % cap_mbit, "ceil", "%dmbit" % cap_mbit)
+        for j in range(self.NPORTS):
+            if j == k:
+                continue
+            sh(*tc, "class", "add", "dev", dev, "parent", "1:1", "classid",
+               "1:1%d" % j, "htb", "rate", "%dmbit" % (cap_mbit // 4),
+               "ceil", "%dmbit" % cap_mbit)
+            # a short queue: what waits in it leaves before the drain
+            sh(*tc, "qdisc", "add", "dev", dev, "parent", "1:1%d" % j,
+               "pfifo", "limit", "100")
+            # the source MAC: 4 bytes at -8 and 2 at -4 from the IP header
+            mac = self.macs[j].replace(":", "")
+            sh(*tc, "filter", "add", "dev", dev, "parent", "1:", "protocol",
+               "ip", "prio", "1", "u32", "match", "u32", "0x" + mac[:8],
+               "0xffffffff", "at", "-8", "match", "u16", "0x" + mac[8:],
+               "0xffff", "at", "-4", "flowid", "1:1%d" % j)
+        sh(*tc, "class", "add", "dev", dev, "parent", "1:1", "classid",
+           "1:99", "htb", "rate", "1mbit", "ceil", "%dmbit" % cap_mbit)
+
+    def class_sent(self, k):
+        """{source port j: frames class 1:1j of bridge port k sent} (tc's
+        text: iproute2 6.1 prints no JSON for HTB classes)"""
+        out = sh("ip", "netns", "exec", self.ns, "tc", "-s", "class", "show",
+                 "dev", "b%d" % k).stdout
+        sent, cls = {}, None
+        for line in out.splitlines():
+            w = line.split()
+            if w[:2] == ["class", "htb"]:
+                cls = w[2]
+            elif w[:1] == ["Sent"] and cls is not None:
+                if cls.startswith("1:1") and len(cls) == 4:
+                    sent[int(cls[3])] = int(w[3])
+                cls = None
+        return sent
+
+    def test_full_mesh_one_port_capped(self):
+        for k in range(self.NPORTS):
+            self.classes(k, CAP_MBIT if k == 3 else 10000)
+        npairs = self.NPORTS * (self.NPORTS - 1)
+        r = self.nb.run(self.eal(), [
+            "--ports", "0,1,2,3", "--size", "1518", "--rate",
+            "%dM" % (RATE_PAIR_MBIT * npairs), "--time", "2", "--json"],
+            name="mesh4", wrap=self.wrap)
+        self.assertOk(r)
+        d = r.json()
+        pairs, m = self.mesh(d)
+        self.assertEqual(m["pattern"], "full")
+        self.assertEqual(len(pairs), npairs)
+        sent = {k: self.class_sent(k) for k in range(self.NPORTS)}
+        print("tc classes' frames:", sent)
+        for (s, t), p in sorted(pairs.items()):
+            # every frame sent is forwarded or lost, and the bridge's
+            # class for the pair sent exactly what the tool forwarded
+            self.assertEqual(p["sent"], p["forwarded"] + p["lost"], p)
+            self.assertEqual(p["forwarded"], sent[t][s], (s, t, p))
+            self.assertEqual((p["elsewhere"], p["duplicates"]), (0, 0), p)
+            if t == 3:
+                # 150 Mbit/s offered into 100: about a third lost
+                self.assertGreater(p["lost_percent"], 10, p)
+            else:
+                self.assertEqual(p["lost"], 0, p)
+            self.assertGreater(p["sent"], 0)
+        ports = {p["port"]: p for p in m["ports"]}
+        for k in range(self.NPORTS):
+            into = [p for (s, t), p in pairs.items() if t == k]
+            self.assertEqual(ports[k]["received"],
+                             sum(p["forwarded"] for p in into))
+            self.assertEqual(ports[k]["lost_in"],
+                             sum(p["lost"] for p in into))
+            self.assertEqual(ports[k]["foreign"], 0)
+        # the stream rows add up to the pairs
+        self.assertEqual(d["end"]["sum_sent"]["packets"],
+                         sum(p["sent"] for p in pairs.values()))
+
+
+class BridgeMesh8(BridgeBase):
+    NPORTS = 8
+
+    def test_full_mesh_eight_ports(self):
+        npairs, each = 56, 100
+        r = self.nb.run(self.eal(), [
+            "--ports", "0,1,2,3,4,5,6,7", "--size", "64", "--rate",
+            "%dkpps" % (npairs // 4), "--packets", str(npairs * each),
+            "--json"], name="mesh8", wrap=self.wrap, timeout=120)
+        self.assertOk(r)
+        pairs, m = self.mesh(r.json())
+        self.assertEqual(len(pairs), npairs)
+        for p in pairs.values():
+            self.assertEqual((p["sent"], p["forwarded"], p["lost"],
+                              p["elsewhere"]), (each, each, 0, 0), p)
+            self.assertEqual(p["latency"]["count"], each)
+
+
+class Memif16(nbe2e.E2ECase):
+    """Eight memif cables: ports 2i and 2i+1 face each other."""
+
+    def eal(self):
+        vdevs = []
+        for c in range(8):
+            sock = os.path.join(self.tmpdir, nbe2e.unique("s") + ".sock")
+            for k, role in enumerate(("server", "client")):
+                vdevs += ["--vdev", "net_memif%d,role=%s,socket=%s,rsize=10"
+                          % (2 * c + k, role, sock)]
+        return self.nb.eal(vdevs)
+
+    def test_pairs(self):
+        each = 500
+        r = self.nb.run(self.eal(), [
+            "--ports", ",".join(str(i) for i in range(16)), "--mesh",
+            "pairs", "--rate", "16kpps", "--packets", str(16 * each),
+            "--json"], name="memif16p", timeout=120)
+        self.assertOk(r)
+        m = r.json()["end"]["mesh"]
+        self.assertEqual(len(m["pairs"]), 16)
+        for p in m["pairs"]:
+            self.assertEqual(p["dst"], p["src"] ^ 1)
+            self.assertEqual((p["sent"], p["forwarded"], p["lost"]),
+                             (each, each, 0), p)
+
+    def test_full_mesh_over_cables(self):
+        each = 20
+        r = self.nb.run(self.eal(), [
+            "--ports", ",".join(str(i) for i in range(16)), "--rate",
+            "24kpps", "--packets", str(240 * each), "--json"],
+            name="memif16f", timeout=120)
+        self.assertOk(r)
+        m = r.json()["end"]["mesh"]
+        self.assertEqual(len(m["pairs"]), 240)
+        for p in m["pairs"]:
+            self.assertEqual(p["sent"], each, p)
+            if p["dst"] == p["src"] ^ 1:
+                self.assertEqual((p["forwarded"], p["elsewhere"]),
+                                 (each, 0), p)
+            else:  # the cable took them to the source's partner
+                self.assertEqual((p["forwarded"], p["lost"],
+                                  p["elsewhere"]), (0, each, each), p)
+        for q in m["ports"]:
+            # what a port took in that was not for it: its partner's
+            # frames to the 14 other ports
+            self.assertEqual(q["foreign"], 14 * each, q)
+
+
+if __name__ == "__main__":
+    unittest.main()
