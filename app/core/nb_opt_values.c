@@ -18,7 +18,7 @@
 
 int
 nb_parse_port_list(const char *val, uint16_t *ports, uint16_t *nb, char *why,
-		size_t whylen)
+		   size_t whylen)
 {
 	char buf[256], *tok, *save = NULL;
 	uint32_t id;
@@ -76,7 +76,7 @@ nb_opt_tx_port(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 	}
 	cfg->mode = NB_MODE_LOOPBACK;
 	return nb_parse_port_list(val, cfg->tx_ports, &cfg->nb_tx_ports, why,
-			       whylen);
+				  whylen);
 }
 
 int
@@ -88,7 +88,7 @@ nb_opt_rx_port(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 	}
 	cfg->mode = NB_MODE_LOOPBACK;
 	return nb_parse_port_list(val, cfg->rx_ports, &cfg->nb_rx_ports, why,
-			       whylen);
+				  whylen);
 }
 
 int
@@ -105,7 +105,7 @@ nb_opt_join(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 		return -EINVAL;
 	}
 	return nb_parse_port_list(val, cfg->join_ports, &cfg->nb_join, why,
-			       whylen);
+				  whylen);
 }
 
 int
