@@ -90,6 +90,8 @@ enum nb_mesh_kind {
 };
 struct nb_mesh_pair {
 	uint8_t src, dst; /* indices into ports[] */
+	uint8_t weight;	  /* streams: weight x per_pair (1 but for a test
+			   * that sets it: congestion's 100 % pair) */
 };
 struct nb_mesh_cfg {
 	int kind;
@@ -97,11 +99,13 @@ struct nb_mesh_cfg {
 	uint16_t ports[NB_MESH_MAX_PORTS]; /* --ports (or the list's) */
 	uint16_t nb_given; /* --mesh S>D,...: the pairs as port ids */
 	uint16_t given_src[NB_MESH_MAX_PAIRS], given_dst[NB_MESH_MAX_PAIRS];
+	uint8_t given_weight[NB_MESH_MAX_PAIRS]; /* 0: 1 */
 	/* derived */
 	uint16_t nb_pairs;
 	struct nb_mesh_pair pairs[NB_MESH_MAX_PAIRS];
 	uint32_t per_pair;			/* streams a pair */
 	uint16_t nb_dst[NB_MESH_MAX_PORTS];	/* pairs of source i */
+	uint16_t cycle[NB_MESH_MAX_PORTS];	/* their weights' sum */
 	uint16_t first_pair[NB_MESH_MAX_PORTS]; /* its first pair */
 	uint32_t base[NB_MESH_MAX_PORTS];	/* its first stream */
 };

@@ -192,6 +192,8 @@ list_ports(struct nb_mesh_cfg *m, char *err, size_t errlen)
 			(uint8_t)nb_mesh_port_index(m, m->given_src[k]);
 		m->pairs[k].dst =
 			(uint8_t)nb_mesh_port_index(m, m->given_dst[k]);
+		m->pairs[k].weight =
+			m->given_weight[k] ? m->given_weight[k] : 1;
 	}
 	m->nb_pairs = m->nb_given;
 	return 0;
@@ -249,7 +251,8 @@ derive_pairs(struct nb_mesh_cfg *m, char *err, size_t errlen)
 		for (j = 0; j < n; j++)
 			if (i != j && pattern_has(m->kind, i, j, n)) {
 				m->pairs[m->nb_pairs].src = (uint8_t)i;
-				m->pairs[m->nb_pairs++].dst = (uint8_t)j;
+				m->pairs[m->nb_pairs].dst = (uint8_t)j;
+				m->pairs[m->nb_pairs++].weight = 1;
 			}
 	return 0;
 }
@@ -265,15 +268,17 @@ derive_layout(struct nb_config *cfg)
 
 	qsort(m->pairs, m->nb_pairs, sizeof(m->pairs[0]), pair_cmp);
 	memset(m->nb_dst, 0, sizeof(m->nb_dst));
+	memset(m->cycle, 0, sizeof(m->cycle));
 	for (k = m->nb_pairs; k-- > 0;) {
 		m->nb_dst[m->pairs[k].src]++;
+		m->cycle[m->pairs[k].src] += m->pairs[k].weight;
 		m->first_pair[m->pairs[k].src] = k;
 		rx[m->pairs[k].dst] = 1;
 	}
 	cfg->nb_tx_ports = cfg->nb_rx_ports = 0;
 	for (i = 0; i < m->nb_ports; i++) {
 		m->base[i] = base;
-		base += (uint32_t)m->nb_dst[i] * m->per_pair;
+		base += (uint32_t)m->cycle[i] * m->per_pair;
 		if (m->nb_dst[i])
 			cfg->tx_ports[cfg->nb_tx_ports++] = m->ports[i];
 		if (rx[i])
@@ -286,7 +291,8 @@ int
 nb_mesh_check(struct nb_config *cfg, char *err, size_t errlen)
 {
 	struct nb_mesh_cfg *m = &cfg->mesh;
-	uint64_t total;
+	uint64_t total = 0;
+	uint16_t k;
 
 	if (m->nb_ports == 0 && m->kind == NB_MESH_NONE)
 		return 0;
@@ -309,7 +315,8 @@ nb_mesh_check(struct nb_config *cfg, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	m->per_pair = cfg->streams ? cfg->streams : 1;
-	total = (uint64_t)m->nb_pairs * m->per_pair;
+	for (k = 0; k < m->nb_pairs; k++)
+		total += (uint64_t)m->pairs[k].weight * m->per_pair;
 	if (total > NB_MAX_STREAMS) {
 		snprintf(err, errlen,
 			 "%u pairs x %u streams a pair = %llu streams, more "
@@ -327,12 +334,18 @@ nb_mesh_stream_pair(const struct nb_mesh_cfg *m, uint32_t s)
 {
 	uint16_t i = m->nb_ports;
 
+	uint32_t k, pos;
+
 	while (i > 0 && (m->base[i - 1] > s || m->nb_dst[i - 1] == 0))
 		i--;
 	if (i == 0)
 		return 0;
 	i--;
-	return m->first_pair[i] + (s - m->base[i]) % m->nb_dst[i];
+	/* the position in the source's cycle of its pairs' weights */
+	pos = (s - m->base[i]) % m->cycle[i];
+	for (k = m->first_pair[i]; pos >= m->pairs[k].weight; k++)
+		pos -= m->pairs[k].weight;
+	return k;
 }
 
 uint16_t
@@ -346,7 +359,7 @@ nb_mesh_job_streams(const struct nb_mesh_cfg *m, uint16_t i, uint32_t q,
 		    uint32_t nq, uint32_t *first, uint32_t *stride,
 		    uint32_t *count)
 {
-	uint32_t n = (uint32_t)m->nb_dst[i] * m->per_pair;
+	uint32_t n = (uint32_t)m->cycle[i] * m->per_pair;
 
 	*first = m->base[i] + q;
 	*stride = nq;

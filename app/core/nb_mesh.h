@@ -7,11 +7,13 @@
  * and RX port lists, and the map from stream to pair.
  *
  * Streams are numbered source port by source port (in --ports order);
- * source i's streams are base_i .. base_i + D_i * m - 1, where D_i is the
- * number of its destinations and m the streams a pair (--streams).  Its
- * local stream l is pair k = l mod D_i of its own (in destination order),
- * copy l / D_i.  With Q queues a port's TX queue q sends its local streams
- * q, q + Q, ...: an arithmetic run, as every TX job's streams are.
+ * source i's streams are base_i .. base_i + C_i * m - 1, where C_i is
+ * the sum of its pairs' weights (1 each, unless a test sets them: its
+ * number of destinations) and m the streams a pair (--streams).  Its
+ * local stream l falls at position l mod C_i of the cycle of its pairs,
+ * each taking weight places in destination order.  With Q queues a
+ * port's TX queue q sends its local streams q, q + Q, ...: an arithmetic
+ * run, as every TX job's streams are; every stream gets the same rate.
  */
 #ifndef NB_MESH_H
 #define NB_MESH_H

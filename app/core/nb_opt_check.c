@@ -11,6 +11,7 @@
 #include "nb_frame.h"
 #include "nb_mcast.h"
 #include "nb_mesh.h"
+#include "nb_rfc2889.h"
 #include "nb_options.h"
 #include "nb_flows_opt.h"
 #include "nb_stack.h"
@@ -585,6 +586,8 @@ nb_config_check(struct nb_config *cfg, char *err, size_t errlen)
 	if (cfg->mode == NB_MODE_CLIENT && check_client(cfg, err, errlen) != 0)
 		return -EINVAL;
 	if (check_mtu(cfg, err, errlen) != 0)
+		return -EINVAL;
+	if (nb_rfc2889_check(cfg, err, errlen) != 0)
 		return -EINVAL;
 	if (cfg->mode == NB_MODE_LOOPBACK &&
 	    (check_mesh(cfg, err, errlen) != 0 ||

@@ -10,18 +10,50 @@
 
 #define WHY(...) snprintf(why, whylen, __VA_ARGS__)
 
-static const char *const suite_names[NB_SUITE_KINDS] = {"throughput", "latency",
-							"loss", "back-to-back"};
+static const struct {
+	unsigned int bit;
+	const char *name, *section;
+} kinds[] = {
+	{NB_SUITE_THROUGHPUT, "throughput", "RFC 2544 26.1"},
+	{NB_SUITE_LATENCY, "latency", "RFC 2544 26.2"},
+	{NB_SUITE_LOSS, "loss", "RFC 2544 26.3"},
+	{NB_SUITE_B2B, "back-to-back", "RFC 2544 26.4"},
+	{NB_SUITE_FWD_RATE, "forwarding-rate", "RFC 2889 5.1/5.2"},
+	{NB_SUITE_CONGESTION, "congestion", "RFC 2889 5.5"},
+	{NB_SUITE_ADDR_CACHE, "address-caching", "RFC 2889 5.7"},
+	{NB_SUITE_ADDR_LEARN, "address-learning", "RFC 2889 5.8"},
+	{NB_SUITE_BROADCAST, "broadcast", "RFC 2889 5.10"},
+};
+#define NB_KINDS (sizeof(kinds) / sizeof(kinds[0]))
+
+const unsigned int nb_suite_kinds[] = {
+	NB_SUITE_THROUGHPUT, NB_SUITE_LATENCY,
+	NB_SUITE_LOSS,	     NB_SUITE_B2B,
+	NB_SUITE_FWD_RATE,   NB_SUITE_CONGESTION,
+	NB_SUITE_ADDR_CACHE, NB_SUITE_ADDR_LEARN,
+	NB_SUITE_BROADCAST,  0,
+};
 
 const char *
 nb_suite_name(unsigned int bit)
 {
-	unsigned int i;
+	size_t i;
 
-	for (i = 0; i < NB_SUITE_KINDS; i++)
-		if (bit == (1u << i))
-			return suite_names[i];
+	for (i = 0; i < NB_KINDS; i++)
+		if (bit == kinds[i].bit)
+			return kinds[i].name;
 	return "?";
+}
+
+const char *
+nb_suite_section(unsigned int bit)
+{
+	size_t i;
+
+	for (i = 0; i < NB_KINDS; i++)
+		if (bit == kinds[i].bit)
+			return kinds[i].section;
+	return "";
 }
 
 static void
@@ -34,32 +66,37 @@ given(struct nb_config *cfg, const char *opt)
 int
 nb_opt_test(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
-	char buf[128], *tok, *save = NULL;
-	unsigned int bits = 0, i;
+	char buf[256], *tok, *save = NULL;
+	unsigned int bits = 0;
+	size_t i;
 
 	if (strlen(val) >= sizeof(buf) || val[0] == '\0' ||
 	    val[strlen(val) - 1] == ',' || strstr(val, ",,") != NULL) {
-		WHY("expected throughput, latency, loss, back-to-back or a "
-		    "comma-separated list of them");
+		WHY("expected throughput, latency, loss, back-to-back, "
+		    "forwarding-rate, congestion, address-caching, "
+		    "address-learning, broadcast or a comma-separated list of "
+		    "them");
 		return -EINVAL;
 	}
 	strcpy(buf, val);
 	for (tok = strtok_r(buf, ",", &save); tok != NULL;
 	     tok = strtok_r(NULL, ",", &save)) {
-		for (i = 0; i < NB_SUITE_KINDS; i++)
-			if (strcmp(tok, suite_names[i]) == 0)
+		for (i = 0; i < NB_KINDS; i++)
+			if (strcmp(tok, kinds[i].name) == 0)
 				break;
-		if (i == NB_SUITE_KINDS && strcmp(tok, "rfc2544") == 0) {
+		if (i == NB_KINDS && strcmp(tok, "rfc2544") == 0) {
 			bits |= (1u << NB_SUITE_KINDS) - 1;
 			continue;
 		}
-		if (i == NB_SUITE_KINDS) {
+		if (i == NB_KINDS) {
 			WHY("'%s' is no test: expected throughput, latency, "
-			    "loss, back-to-back or rfc2544 (all four)",
+			    "loss, back-to-back, rfc2544 (those four), "
+			    "forwarding-rate, congestion, address-caching, "
+			    "address-learning or broadcast",
 			    tok);
 			return -EINVAL;
 		}
-		bits |= 1u << i;
+		bits |= kinds[i].bit;
 	}
 	cfg->suite = bits;
 	return 0;

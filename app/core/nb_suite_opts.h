@@ -18,9 +18,27 @@
 #define NB_SUITE_LOSS	    (1u << 2)
 #define NB_SUITE_B2B	    (1u << 3)
 #define NB_SUITE_KINDS	    4
+/*
+ * RFC 2889's tests (--test), above NB_SUITE_SWEEP's bit: each has its
+ * section (nb_suite_section) and runs on --ports (nb_rfc2889.h).
+ */
+#define NB_SUITE_FWD_RATE   (1u << 9)  /* 5.1, 5.2: forwarding rates */
+#define NB_SUITE_CONGESTION (1u << 10) /* 5.5: head-of-line blocking */
+#define NB_SUITE_ADDR_CACHE (1u << 11) /* 5.7: address caching capacity */
+#define NB_SUITE_ADDR_LEARN (1u << 12) /* 5.8: address learning rate */
+#define NB_SUITE_BROADCAST  (1u << 13) /* 5.10: broadcast forwarding */
+#define NB_SUITE_RFC2889                                                       \
+	(NB_SUITE_FWD_RATE | NB_SUITE_CONGESTION | NB_SUITE_ADDR_CACHE |       \
+	 NB_SUITE_ADDR_LEARN | NB_SUITE_BROADCAST)
 
-/* "throughput", "latency", "loss", "back-to-back" */
+/* "throughput", "latency", "loss", "back-to-back", and RFC 2889's
+ * "forwarding-rate", "congestion", "address-caching",
+ * "address-learning", "broadcast"; "?" for no kind */
 const char *nb_suite_name(unsigned int bit);
+/* "RFC 2544 26.1", "RFC 2889 5.7", ... */
+const char *nb_suite_section(unsigned int bit);
+/* Every kind's bit, in the order a suite runs them (0-terminated). */
+extern const unsigned int nb_suite_kinds[];
 
 int nb_opt_test(struct nb_config *cfg, const char *val, char *why,
 		size_t whylen);

@@ -6,6 +6,7 @@
 
 #include "nb_hist.h"
 #include "nb_suite_opts.h"
+#include "nb_rfc2889.h"
 #include "nb_suite_report.h"
 
 #define L1_OVERHEAD 20 /* preamble, SFD and inter-frame gap */
@@ -42,6 +43,10 @@ nb_suite_report_init(struct nb_suite_report *s, const struct nb_config *cfg,
 void
 nb_suite_report_free(struct nb_suite_report *s)
 {
+	uint32_t i;
+
+	for (i = 0; i < s->nb_rows; i++)
+		json_decref(s->rows[i].detail);
 	free(s->trials);
 	free(s->rows);
 	s->trials = NULL;
@@ -128,9 +133,9 @@ nb_suite_text_begin(FILE *f, const struct nb_suite_report *s)
 	uint32_t i;
 
 	fprintf(f, "Suite (%s):", s->topology);
-	for (k = 0; k < NB_SUITE_KINDS; k++)
-		if (s->kinds & (1u << k))
-			fprintf(f, " %s", nb_suite_name(1u << k));
+	for (k = 0; nb_suite_kinds[k]; k++)
+		if (s->kinds & nb_suite_kinds[k])
+			fprintf(f, " %s", nb_suite_name(nb_suite_kinds[k]));
 	if (s->kinds & NB_SUITE_SWEEP)
 		fprintf(f, " size sweep");
 	fprintf(f, "; sizes");
@@ -344,6 +349,7 @@ nb_suite_text(FILE *f, const struct nb_suite_report *s)
 	text_latency(f, s);
 	text_loss(f, s);
 	text_b2b(f, s);
+	nb_rfc2889_text(f, s);
 	fprintf(f, "\n%u trials in %.1f s%s\n", s->nb_trials, s->seconds,
 		s->interrupted ? "; interrupted: the suite is incomplete" : "");
 	fflush(f);
@@ -396,6 +402,14 @@ row_json(const struct nb_suite_report *s, const struct nb_suite_row *r)
 			      "max_pps", r->max_pps, "complete", r->valid);
 	uint32_t g;
 
+	if (r->kind & NB_SUITE_RFC2889) {
+		json_object_set_new(o, "section",
+				    json_string(nb_suite_section(r->kind)));
+		if (r->detail != NULL)
+			json_object_update(o, r->detail);
+		return o;
+	}
+
 	if (r->kind == NB_SUITE_THROUGHPUT) {
 		json_t *a = json_array();
 
@@ -447,10 +461,11 @@ nb_suite_json(const struct nb_suite_report *s)
 	unsigned int k;
 	uint32_t i;
 
-	for (k = 0; k < NB_SUITE_KINDS; k++)
-		if (s->kinds & (1u << k))
+	for (k = 0; nb_suite_kinds[k]; k++)
+		if (s->kinds & nb_suite_kinds[k])
 			json_array_append_new(
-				tests, json_string(nb_suite_name(1u << k)));
+				tests,
+				json_string(nb_suite_name(nb_suite_kinds[k])));
 	if (s->kinds & NB_SUITE_SWEEP)
 		json_array_append_new(tests, json_string("sweep"));
 	for (i = 0; i < c->sweep.n; i++)

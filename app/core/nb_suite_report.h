@@ -66,6 +66,10 @@ struct nb_suite_row {
 	/* latency and sweep: the trial's figures */
 	struct nb_trial_rec t;
 	int valid; /* latency/sweep: t set; others: finished */
+	/* RFC 2889's tests (NB_SUITE_RFC2889): the test's own figures, an
+	 * object whose members row_json adds to the row; the report owns
+	 * it once the row is added (nb_rfc2889.h writes the text) */
+	json_t *detail;
 };
 
 struct nb_suite_report {

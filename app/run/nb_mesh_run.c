@@ -130,7 +130,7 @@ read_pair(const struct nb_app *app, uint32_t k, struct nb_mesh_pair_result *p,
 	nb_hist_init(h);
 	p->src = m->ports[src];
 	p->dst = m->ports[dst];
-	for (s = m->base[src]; s < m->base[src] + m->nb_dst[src] * m->per_pair;
+	for (s = m->base[src]; s < m->base[src] + m->cycle[src] * m->per_pair;
 	     s++) {
 		if (nb_mesh_stream_pair(m, s) != k)
 			continue;

@@ -17,224 +17,21 @@
 #include "nb_phase.h"
 #include "nb_run.h"
 #include "nb_setup.h"
+#include "nb_mcast_join.h"
+#include "nb_mesh_run.h"
+#include "nb_rfc2889_run.h"
 #include "nb_suite.h"
+#include "nb_suite_int.h"
 #include "nb_suite_opts.h"
 #include "nb_suite_plan.h"
 #include "nb_suite_report.h"
-
-struct suite {
-	struct nb_app *app;
-	const struct nb_suite_runner *runner;
-	struct nb_suite_report rep;
-	uint64_t link_bps;
-	struct nb_rate_spec user_rate;
-	double user_duration;
-	uint64_t user_packets, user_bytes;
-	double t0;
-	int need_settle;
-	int failed; /* a trial could not run */
-};
-
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int
-stopped(const struct suite *x)
-{
-	return nb_force_quit || x->failed;
-}
-
-/* --settle seconds between trials; Ctrl-C ends the wait. */
-static void
-settle(struct suite *x)
-{
-	double end = now_s() + x->app->cfg.settle;
-
-	if (x->need_settle)
-		nb_app_phase(NB_PHASE_SUITE_PAUSE);
-	while (x->need_settle && !nb_force_quit && now_s() < end)
-		nb_run_sleep_us(10000);
-	/* the next trial's set-up until it runs */
-	if (x->need_settle)
-		nb_app_phase(NB_PHASE_SETUP);
-	x->need_settle = 1;
-}
-
-static void
-one_size(struct nb_size_list *l, uint16_t size)
-{
-	memset(l, 0, sizeof(*l));
-	l->nb_sizes = 1;
-	l->sizes[0] = size;
-	l->nb_pattern = 1;
-}
-
-static void
-emit_trial(struct suite *x, const struct nb_trial_rec *t)
-{
-	const struct nb_output *o = &x->app->out;
-
-	if (nb_suite_add_trial(&x->rep, t) != 0)
-		x->failed = 1;
-	if (o->kind == NB_OUT_TEXT && !o->quiet)
-		nb_suite_text_trial(o->f, t);
-	else if (o->kind == NB_OUT_JSON_STREAM)
-		nb_out_event(o, "trial", nb_suite_json_trial(t));
-	else if (o->kind == NB_OUT_CSV)
-		nb_suite_csv_trial(o->f, t);
-}
-
-/*
- * One trial: t->size, t->req_pps (0: as fast as possible), t->seconds or
- * t->burst frames in; what it measured out.  Returns 0, or -1 when it
- * could not run (the suite's error set) or Ctrl-C ended it.
- */
-static int
-trial(struct suite *x, struct nb_trial_rec *t)
-{
-	struct nb_app *app = x->app;
-	struct nb_config *cfg = &app->cfg;
-	const struct nb_result *r = NULL;
-	struct nb_rate_spec spec = {.kind = NB_RATE_PPS, .value = t->req_pps};
-	struct nb_rate rate = {.unlimited = 1};
-	char err[320];
-
-	settle(x);
-	if (nb_force_quit)
-		return -1;
-	one_size(&cfg->sizes, t->size);
-	cfg->duration = t->seconds; /* 0 with a burst: until it is sent */
-	cfg->packets = t->burst;
-	cfg->bytes = 0;
-	cfg->omit = 0;
-	if (t->req_pps > 0 &&
-	    nb_rate_resolve(&spec, &cfg->sizes, 0, &rate) != 0) {
-		snprintf(x->rep.error, sizeof(x->rep.error),
-			 "rate %.3f pps cannot be resolved", t->req_pps);
-		x->failed = 1;
-		return -1;
-	}
-	t->start_s = now_s() - x->t0;
-	if (x->runner->run(x->runner->ctx, app,
-			   rate.unlimited ? 0 : rate.pps_num, rate.pps_den,
-			   t->burst, &r, err, sizeof(err)) != 0) {
-		snprintf(x->rep.error, sizeof(x->rep.error), "%s", err);
-		x->failed = 1;
-		return -1;
-	}
-	nb_suite_trial_measured(t, r, cfg->loss_tol[0]);
-	t->interrupted = t->interrupted || nb_force_quit;
-	t->index = x->rep.nb_trials + 1;
-	if (r->error[0]) {
-		snprintf(x->rep.error, sizeof(x->rep.error), "%s", r->error);
-		x->failed = 1;
-	}
-	x->runner->done(x->runner->ctx, app);
-	emit_trial(x, t);
-	return t->interrupted || x->failed ? -1 : 0;
-}
-
-/* The most the sender offers at one size: --rate (max: the line rate). */
-static int
-ceiling(struct suite *x, uint16_t size, unsigned int kind, double *pps)
-{
-	struct nb_size_list l;
-	struct nb_rate rate;
-	struct nb_trial_rec t;
-	int ret;
-
-	one_size(&l, size);
-	ret = nb_rate_resolve(&x->user_rate, &l, x->link_bps, &rate);
-	if (ret != 0) {
-		snprintf(x->rep.error, sizeof(x->rep.error),
-			 ret == -ENOTSUP ? "--rate in percent needs the link "
-					   "speed, and the TX port reports none"
-					 : "cannot resolve --rate");
-		x->failed = 1;
-		return -1;
-	}
-	if (!rate.unlimited) {
-		*pps = (double)rate.pps_num / (double)rate.pps_den;
-		return 0;
-	}
-	if (x->link_bps > 0) {
-		*pps = (double)x->link_bps / ((size + 20) * 8.0);
-		return 0;
-	}
-	/* No link speed and no --rate: the sender's own maximum, measured
-	 * by a first trial at full speed. */
-	memset(&t, 0, sizeof(t));
-	t.kind = kind;
-	t.size = size;
-	t.seconds = x->app->cfg.first_trial;
-	if (trial(x, &t) != 0)
-		return -1;
-	*pps = t.tx_pps;
-	return *pps > 0 ? 0 : -1;
-}
-
-static void
-throughput(struct suite *x, uint16_t size, struct nb_suite_row *row)
-{
-	const struct nb_config *cfg = &x->app->cfg;
-	struct nb_search_cfg sc;
-	struct nb_search s;
-	struct nb_trial_req q;
-	double start = now_s();
-	uint32_t n0 = x->rep.nb_trials, g;
-
-	memset(row, 0, sizeof(*row));
-	row->kind = NB_SUITE_THROUGHPUT;
-	row->size = size;
-	if (ceiling(x, size, NB_SUITE_THROUGHPUT, &row->max_pps) != 0)
-		return;
-	nb_suite_throughput_search(cfg, x->link_bps, size, row->max_pps, &sc);
-	if (nb_search_init(&s, &sc) != 0) {
-		snprintf(x->rep.error, sizeof(x->rep.error),
-			 "the throughput search cannot start (maximum %.3f "
-			 "pps, precision %.3f pps)",
-			 sc.max, sc.width);
-		x->failed = 1;
-		return;
-	}
-	while (!stopped(x) && nb_search_next(&s, &q)) {
-		struct nb_trial_rec t;
-
-		memset(&t, 0, sizeof(t));
-		t.kind = NB_SUITE_THROUGHPUT;
-		t.size = size;
-		t.req_pps = q.value;
-		t.seconds = q.seconds;
-		t.phase = q.phase;
-		t.retry = q.retry;
-		if (trial(x, &t) != 0)
-			break;
-		/* a rate not reached counts as a failure at that rate */
-		nb_search_report(&s, nb_suite_search_loss(&t));
-	}
-	row->nb_goals = sc.nb_goals;
-	for (g = 0; g < sc.nb_goals; g++) {
-		row->tol[g] = sc.tolerance[g];
-		nb_search_result(&s, g, &row->lower[g], &row->upper[g]);
-	}
-	row->gave_up = s.gave_up;
-	row->valid = s.finished && !s.gave_up;
-	row->trials = x->rep.nb_trials - n0;
-	row->seconds = now_s() - start;
-}
 
 static void
 latency(struct suite *x, uint16_t size, const struct nb_suite_row *thr,
 	struct nb_suite_row *row)
 {
 	const struct nb_config *cfg = &x->app->cfg;
-	double start = now_s();
+	double start = nb_suite_now();
 
 	memset(row, 0, sizeof(*row));
 	row->kind = NB_SUITE_LATENCY;
@@ -248,10 +45,10 @@ latency(struct suite *x, uint16_t size, const struct nb_suite_row *thr,
 	row->t.size = size;
 	row->t.req_pps = row->load_pps;
 	row->t.seconds = cfg->trial_time;
-	if (trial(x, &row->t) == 0)
+	if (nb_suite_trial(x, &row->t) == 0)
 		row->valid = 1;
 	row->trials = 1;
-	row->seconds = now_s() - start;
+	row->seconds = nb_suite_now() - start;
 }
 
 static void
@@ -259,16 +56,16 @@ loss(struct suite *x, uint16_t size, struct nb_suite_row *row)
 {
 	const struct nb_config *cfg = &x->app->cfg;
 	struct nb_ladder l;
-	double share, start = now_s();
+	double share, start = nb_suite_now();
 	uint32_t n0 = x->rep.nb_trials;
 
 	memset(row, 0, sizeof(*row));
 	row->kind = NB_SUITE_LOSS;
 	row->size = size;
-	if (ceiling(x, size, NB_SUITE_LOSS, &row->max_pps) != 0)
+	if (nb_suite_ceiling(x, size, NB_SUITE_LOSS, &row->max_pps) != 0)
 		return;
 	nb_ladder_init(&l, cfg->loss_step);
-	while (!stopped(x) && nb_ladder_next(&l, &share)) {
+	while (!nb_suite_stopped(x) && nb_ladder_next(&l, &share)) {
 		struct nb_trial_rec t;
 
 		memset(&t, 0, sizeof(t));
@@ -276,7 +73,7 @@ loss(struct suite *x, uint16_t size, struct nb_suite_row *row)
 		t.size = size;
 		t.req_pps = share * row->max_pps;
 		t.seconds = cfg->trial_time;
-		if (trial(x, &t) != 0)
+		if (nb_suite_trial(x, &t) != 0)
 			break;
 		nb_ladder_report(&l, t.lost);
 		if (t.lost == 0 && row->clean_share == 0)
@@ -284,22 +81,22 @@ loss(struct suite *x, uint16_t size, struct nb_suite_row *row)
 	}
 	row->valid = l.finished || !nb_ladder_next(&l, &share);
 	row->trials = x->rep.nb_trials - n0;
-	row->seconds = now_s() - start;
+	row->seconds = nb_suite_now() - start;
 }
 
 static void
 back_to_back(struct suite *x, uint16_t size, struct nb_suite_row *row)
 {
 	const struct nb_config *cfg = &x->app->cfg;
-	double start = now_s(), sum = 0;
+	double start = nb_suite_now(), sum = 0;
 	uint32_t n0 = x->rep.nb_trials, k;
 
 	memset(row, 0, sizeof(*row));
 	row->kind = NB_SUITE_B2B;
 	row->size = size;
-	if (ceiling(x, size, NB_SUITE_B2B, &row->max_pps) != 0)
+	if (nb_suite_ceiling(x, size, NB_SUITE_B2B, &row->max_pps) != 0)
 		return;
-	for (k = 1; k <= cfg->trials && !stopped(x); k++) {
+	for (k = 1; k <= cfg->trials && !nb_suite_stopped(x); k++) {
 		struct nb_search_cfg sc;
 		struct nb_search s;
 		struct nb_trial_req q;
@@ -308,7 +105,7 @@ back_to_back(struct suite *x, uint16_t size, struct nb_suite_row *row)
 		nb_suite_b2b_search(row->max_pps, cfg->trial_time, &sc);
 		if (nb_search_init(&s, &sc) != 0)
 			break;
-		while (!stopped(x) && nb_search_next(&s, &q)) {
+		while (!nb_suite_stopped(x) && nb_search_next(&s, &q)) {
 			struct nb_trial_rec t;
 
 			memset(&t, 0, sizeof(t));
@@ -318,7 +115,7 @@ back_to_back(struct suite *x, uint16_t size, struct nb_suite_row *row)
 			t.req_pps = row->max_pps;
 			t.burst = (uint64_t)q.value;
 			t.retry = q.retry;
-			if (trial(x, &t) != 0)
+			if (nb_suite_trial(x, &t) != 0)
 				break;
 			nb_search_report(&s, t.loss);
 		}
@@ -335,7 +132,7 @@ back_to_back(struct suite *x, uint16_t size, struct nb_suite_row *row)
 	row->burst_mean = row->repeats ? sum / row->repeats : 0;
 	row->valid = row->repeats == cfg->trials;
 	row->trials = x->rep.nb_trials - n0;
-	row->seconds = now_s() - start;
+	row->seconds = nb_suite_now() - start;
 }
 
 /* A size sweep without --test: the test as asked, once per size. */
@@ -344,12 +141,12 @@ sweep_one(struct suite *x, uint16_t size, struct nb_suite_row *row)
 {
 	struct nb_size_list l;
 	struct nb_rate rate;
-	double start = now_s();
+	double start = nb_suite_now();
 
 	memset(row, 0, sizeof(*row));
 	row->kind = NB_SUITE_SWEEP;
 	row->size = size;
-	one_size(&l, size);
+	nb_suite_one_size(&l, size);
 	if (nb_rate_resolve(&x->user_rate, &l, x->link_bps, &rate) != 0) {
 		snprintf(x->rep.error, sizeof(x->rep.error),
 			 "--rate in percent needs the link speed, and the TX "
@@ -365,10 +162,10 @@ sweep_one(struct suite *x, uint16_t size, struct nb_suite_row *row)
 	row->t.seconds = x->user_duration;
 	row->t.burst = x->user_bytes ? nb_bytes_to_packets(x->user_bytes, &l)
 				     : x->user_packets;
-	if (trial(x, &row->t) == 0)
+	if (nb_suite_trial(x, &row->t) == 0)
 		row->valid = 1;
 	row->trials = 1;
-	row->seconds = now_s() - start;
+	row->seconds = nb_suite_now() - start;
 }
 
 static void
@@ -383,21 +180,23 @@ run_size(struct suite *x, uint16_t size)
 		return;
 	}
 	if (kinds & NB_SUITE_THROUGHPUT) {
-		throughput(x, size, &thr);
+		nb_suite_throughput(x, size, NB_SUITE_THROUGHPUT, &thr);
 		nb_suite_add_row(&x->rep, &thr);
 	}
-	if ((kinds & NB_SUITE_LATENCY) && !stopped(x)) {
+	if ((kinds & NB_SUITE_LATENCY) && !nb_suite_stopped(x)) {
 		latency(x, size, &thr, &row);
 		nb_suite_add_row(&x->rep, &row);
 	}
-	if ((kinds & NB_SUITE_LOSS) && !stopped(x)) {
+	if ((kinds & NB_SUITE_LOSS) && !nb_suite_stopped(x)) {
 		loss(x, size, &row);
 		nb_suite_add_row(&x->rep, &row);
 	}
-	if ((kinds & NB_SUITE_B2B) && !stopped(x)) {
+	if ((kinds & NB_SUITE_B2B) && !nb_suite_stopped(x)) {
 		back_to_back(x, size, &row);
 		nb_suite_add_row(&x->rep, &row);
 	}
+	if ((kinds & NB_SUITE_RFC2889) && !nb_suite_stopped(x))
+		nb_rfc2889_size(x, size);
 }
 
 /* A trial on this process's ports. */
@@ -413,6 +212,13 @@ local_run(void *ctx, struct nb_app *app, uint64_t rate_num, uint64_t rate_den,
 		return -1;
 	}
 	nb_run_local(app, 0);
+	/* many ports, a fan-out: each pair's or port's share */
+	nb_mcast_collect(app);
+	if (nb_mesh_collect(app) != 0) {
+		snprintf(err, errlen, "out of memory for the pair results");
+		nb_run_free(app);
+		return -1;
+	}
 	*r = &app->result;
 	return 0;
 }
@@ -469,10 +275,10 @@ nb_suite_main(struct nb_app *app, uint64_t link_bps, const char *topology,
 			     json_incref(json_object_get(doc, "start")));
 		json_decref(doc);
 	}
-	x.t0 = now_s();
-	for (i = 0; i < cfg->sweep.n && !stopped(&x); i++)
+	x.t0 = nb_suite_now();
+	for (i = 0; i < cfg->sweep.n && !nb_suite_stopped(&x); i++)
 		run_size(&x, cfg->sweep.sizes[i]);
-	x.rep.seconds = now_s() - x.t0;
+	x.rep.seconds = nb_suite_now() - x.t0;
 	x.rep.interrupted = nb_force_quit != 0;
 	if (o->kind == NB_OUT_TEXT)
 		nb_suite_text(o->f, &x.rep);

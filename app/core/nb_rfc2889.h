@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * RFC 2889's tests (--test forwarding-rate, congestion, address-caching,
+ * address-learning, broadcast): what each needs of --ports, and their
+ * text tables.  Pure.  The runner is run/nb_rfc2889*.c; each test's
+ * figures travel in its suite row's detail object (nb_suite_report.h),
+ * which is also its JSON.
+ */
+#ifndef NB_RFC2889_H
+#define NB_RFC2889_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "nb_config.h"
+#include "nb_suite_report.h"
+
+/*
+ * Once every option is in, before the mesh is derived: RFC 2889's tests
+ * with what they need (--ports; congestion's four ports; address tests'
+ * learning, test and monitor ports).  0, or -EINVAL with the reason.
+ */
+int nb_rfc2889_check(struct nb_config *cfg, char *err, size_t errlen);
+
+/* The text tables of every RFC 2889 row of the suite, after RFC 2544's. */
+void nb_rfc2889_text(FILE *f, const struct nb_suite_report *s);
+
+/* Each test's table (nb_rfc2889_text calls them for their rows). */
+void nb_rfc2889_text_fwd(FILE *f, const struct nb_suite_row *r);
+void nb_rfc2889_text_congestion(FILE *f, const struct nb_suite_row *r);
+void nb_rfc2889_text_broadcast(FILE *f, const struct nb_suite_row *r);
+
+#endif /* NB_RFC2889_H */
