@@ -241,7 +241,7 @@ congestion_detail(const struct nb_result *r)
 			 "%llu frames",
 			 (unsigned long long)lost_c);
 	return json_pack(
-		"{s:{s:i,s:i,s:i,s:i},s:[o,o,o],s:b,s:b,s:s,s:o,s:s}", "ports",
+		"{s:{s:i,s:i,s:i,s:i},s:[o,o,o],s:b,s:b,s:s,s:o,s:s}", "roles",
 		"a", a, "b", b, "congested", c, "uncongested", d, "pairs",
 		pair_json(ac, "congested"), pair_json(ad, "uncongested"),
 		pair_json(bc, "congested"), "hol_blocking", ad->lost > 0,

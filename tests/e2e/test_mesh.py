@@ -13,6 +13,17 @@
   learning frames taught the bridge first).
 - Eight bridge ports, full mesh (56 pairs): every pair's frames arrive,
   counted exactly.
+- RFC 2889 5.5 congestion (--test congestion, ports A,B,C,D): with C's
+  bridge port capped, A>D loses nothing ("no head-of-line blocking") and
+  each pair's forwarded count equals its HTB class's; a DUT built to
+  block (two bridges joined by one capped link: A's frames to D wait
+  behind the frames to C) is reported as blocking.
+- RFC 2889 5.10 broadcast: port 0 broadcasts to three ports, one capped
+  by a tbf at 50 Mbit/s: the rate found is the tbf's (within 5 %), and
+  at it every port gets every frame, with its latency.
+- RFC 2889 5.1 forwarding rate: a full mesh into a 50 Mbit/s port: at
+  the maximum load the capped port is forwarded the tbf's rate, the
+  others all they are offered; only the pairs into it lose.
 - Sixteen memif ports (8 cables): --mesh pairs delivers every pair;
   a full mesh over cables delivers only the pairs to each port's cable
   partner, and every other pair's frames show, exactly, as taken in
@@ -64,9 +75,6 @@ class BridgeBase(nbe2e.E2ECase):
         m = d["end"]["mesh"]
         return {(p["src"], p["dst"]): p for p in m["pairs"]}, m
 
-
-class BridgeMesh(BridgeBase):
-
     def classes(self, k, cap_mbit):
         """Bridge port k's egress: an HTB tree capped at cap_mbit, a class
         1:1j per source port j (by source MAC, IPv4 frames only: the
@@ -111,6 +119,9 @@ class BridgeMesh(BridgeBase):
                 cls = None
         return sent
 
+
+class BridgeMesh(BridgeBase):
+
     def test_full_mesh_one_port_capped(self):
         for k in range(self.NPORTS):
             self.classes(k, CAP_MBIT if k == 3 else 10000)
@@ -149,6 +160,147 @@ class BridgeMesh(BridgeBase):
         # the stream rows add up to the pairs
         self.assertEqual(d["end"]["sum_sent"]["packets"],
                          sum(p["sent"] for p in pairs.values()))
+
+
+def tbf(test, dev, mbit):
+    sh("ip", "netns", "exec", test.ns, "tc", "qdisc", "add", "dev", dev,
+       "root", "tbf", "rate", "%dmbit" % mbit, "burst", "20k", "latency",
+       "20ms")
+
+
+def suite_row(test, r, kind):
+    test.assertOk(r)
+    d = r.json()
+    rows = [x for x in d["suite"]["results"] if x["test"] == kind]
+    test.assertEqual(len(rows), 1, d["suite"]["results"])
+    return rows[0], d
+
+
+SUITE = ["--size", "1518", "--settle", "0.2"]
+# a tbf's rate in 1518 B frames a second (L1: 1538 B)
+TBF_MBIT = 5 if nbe2e.SANITIZED else 50
+TBF_FPS = TBF_MBIT * 1e6 / (1538 * 8)
+
+
+class Congestion(BridgeBase):
+
+    def test_no_head_of_line_blocking(self):
+        self.classes(2, TBF_MBIT)             # C: congested
+        self.classes(3, 10000)               # D
+        r = self.nb.run(self.eal(), [
+            "--ports", "0,1,2,3", "--test", "congestion", "--rate",
+            "%dM" % (2 * TBF_MBIT), "--trial-time", "2", "--json"] + SUITE,
+            name="cong", wrap=self.wrap)
+        row, _ = suite_row(self, r, "congestion")
+        self.assertEqual(row["section"], "RFC 2889 5.5")
+        self.assertEqual(row["roles"], {"a": 0, "b": 1, "congested": 2,
+                                        "uncongested": 3})
+        self.assertFalse(row["hol_blocking"])
+        self.assertTrue(row["congested"])
+        self.assertTrue(row["verdict"].startswith(
+            "no head-of-line blocking"), row["verdict"])
+        self.assertIsNone(row["pause_frames"])   # af_packet counts none
+        tc = {k: self.class_sent(k) for k in (2, 3)}
+        pairs = {(p["src"], p["dst"]): p for p in row["pairs"]}
+        self.assertEqual(pairs[(0, 3)]["lost"], 0)
+        # B offers C twice what A does: the stream weights
+        self.assertAlmostEqual(pairs[(1, 2)]["sent"],
+                               2 * pairs[(0, 2)]["sent"], delta=2)
+        for (s, t), p in pairs.items():
+            self.assertEqual(p["forwarded"], tc[t][s], (s, t, p))
+            self.assertEqual(p["sent"], p["forwarded"] + p["lost"])
+
+
+class CongestionBlocking(BridgeBase):
+    """A DUT built to block: ports 0, 1 on bridge brx, ports 2, 3 on
+    bridge bry, the two joined by one veth link whose egress toward bry
+    is capped: what A sends to D waits in the same queue as what A and B
+    send to C."""
+
+    def setUp(self):
+        super().setUp()
+        ip = self.ip
+        sh(*ip, "link", "add", "bry", "type", "bridge")
+        sh(*ip, "link", "add", "u0", "type", "veth", "peer", "name", "u1")
+        for d, br in (("b2", "bry"), ("b3", "bry"), ("u0", "brx"),
+                      ("u1", "bry")):
+            sh(*ip, "link", "set", d, "nomaster")
+            sh(*ip, "link", "set", d, "master", br)
+        for d in ("bry", "u0", "u1"):
+            sh(*self.wrap, "sysctl", "-qw",
+               "net.ipv6.conf.%s.disable_ipv6=1" % d)
+            sh(*ip, "link", "set", d, "up")
+        tbf(self, "u0", TBF_MBIT)
+
+    def test_blocking_reported(self):
+        r = self.nb.run(self.eal(), [
+            "--ports", "0,1,2,3", "--test", "congestion", "--rate",
+            "%dM" % (2 * TBF_MBIT), "--trial-time", "2", "--json"] + SUITE,
+            name="congblk", wrap=self.wrap)
+        row, _ = suite_row(self, r, "congestion")
+        self.assertTrue(row["hol_blocking"])
+        self.assertTrue(row["verdict"].startswith("head-of-line blocking"),
+                        row["verdict"])
+        pairs = {(p["src"], p["dst"]): p for p in row["pairs"]}
+        self.assertGreater(pairs[(0, 3)]["lost"], 0)
+
+
+class Broadcast(BridgeBase):
+
+    def test_broadcast_rate_and_latency(self):
+        tbf(self, "b3", TBF_MBIT)
+        r = self.nb.run(self.eal(), [
+            "--ports", "0,1,2,3", "--test", "broadcast", "--rate",
+            "%dM" % (4 * TBF_MBIT), "--trial-time", "2", "--precision",
+            "%dk" % (20 * TBF_MBIT), "--json"] + SUITE,
+            name="bcast", wrap=self.wrap, timeout=180)
+        row, d = suite_row(self, r, "broadcast")
+        self.assertEqual(row["section"], "RFC 2889 5.10")
+        self.assertEqual(row["source"], 0)
+        # the capped port sets the rate: the tbf's, within 5 %
+        self.assertGreater(row["throughput_pps"], 0.95 * TBF_FPS)
+        self.assertLess(row["throughput_pps"], 1.05 * TBF_FPS)
+        last = d["suite"]["trials"][-1]
+        self.assertEqual(last["test"], "broadcast")
+        ports = {p["port"]: p for p in row["ports"]}
+        self.assertEqual(sorted(ports), [1, 2, 3])
+        for p in ports.values():
+            # every frame of the last trial reached every port
+            self.assertEqual((p["sent"], p["received"], p["lost"]),
+                             (last["tx_packets"], last["tx_packets"], 0), p)
+            self.assertEqual(p["latency"]["count"], p["received"])
+
+
+class ForwardingRate(BridgeBase):
+
+    def test_full_mesh_forwarding_rate(self):
+        tbf(self, "b3", TBF_MBIT)
+        # 12 pairs at 8 x the tbf in all: 2 x into port 3
+        r = self.nb.run(self.eal(), [
+            "--ports", "0,1,2,3", "--test", "forwarding-rate", "--rate",
+            "%dM" % (8 * TBF_MBIT), "--trial-time", "1", "--loss-step",
+            "25%", "--json"] + SUITE, name="fwdrate", wrap=self.wrap,
+            timeout=180)
+        row, _ = suite_row(self, r, "forwarding-rate")
+        self.assertEqual(row["section"], "RFC 2889 5.1/5.2")
+        self.assertTrue(row["complete"])
+        steps = row["steps"]
+        self.assertEqual([round(s["asked_pps"] / steps[0]["asked_pps"], 2)
+                          for s in steps[:2]], [1.0, 0.75])
+        # the ladder ends on two loads that lost nothing
+        self.assertEqual([s["loss_ratio"] for s in steps[-2:]], [0, 0])
+        self.assertGreaterEqual(row["mfr_pps"], row["fr_mol_pps"])
+        self.assertAlmostEqual(row["fr_mol_pps"], steps[0]["forwarded_pps"])
+        ports = {p["port"]: p for p in row["ports"]}
+        for k in (0, 1, 2):
+            self.assertAlmostEqual(ports[k]["forwarded_pps"],
+                                   ports[k]["offered_pps"],
+                                   delta=0.01 * ports[k]["offered_pps"])
+        self.assertGreater(ports[3]["forwarded_pps"], 0.9 * TBF_FPS)
+        self.assertLess(ports[3]["forwarded_pps"], 1.1 * TBF_FPS)
+        self.assertEqual(sorted((p["src"], p["dst"])
+                                for p in row["lossy_pairs"]),
+                         [(0, 3), (1, 3), (2, 3)])
 
 
 class BridgeMesh8(BridgeBase):
