@@ -29,5 +29,6 @@ void nb_rfc2889_text(FILE *f, const struct nb_suite_report *s);
 void nb_rfc2889_text_fwd(FILE *f, const struct nb_suite_row *r);
 void nb_rfc2889_text_congestion(FILE *f, const struct nb_suite_row *r);
 void nb_rfc2889_text_broadcast(FILE *f, const struct nb_suite_row *r);
+void nb_rfc2889_text_errored(FILE *f, const struct nb_suite_row *r);
 
 #endif /* NB_RFC2889_H */

@@ -398,4 +398,7 @@ nb_rfc2889_size(struct suite *x, uint16_t size)
 		congestion(x, size);
 	if ((kinds & NB_SUITE_BROADCAST) && !nb_suite_stopped(x))
 		broadcast(x, size);
+	if ((kinds & NB_SUITE_ERRORED) && !nb_suite_stopped(x) &&
+	    size == x->app->cfg.sweep.sizes[0])
+		nb_rfc2889_errored(x);
 }

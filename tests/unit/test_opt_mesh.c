@@ -22,6 +22,7 @@
 #include "nb_plan.h"
 #include "nb_result.h"
 #include "nb_rfc2889.h"
+#include "nb_rfc2889_err.h"
 #include "nb_suite_opts.h"
 
 #include "opt_fixtures.h"
@@ -440,6 +441,64 @@ test_rfc2889_text(void **state)
 	free(t);
 }
 
+/* 5.9's frames: their bytes, the match (padded too), the layout. */
+static void
+test_errored_frames(void **state)
+{
+	static const uint8_t src[6] = {2, 0, 0, 0, 0, 1},
+			     dst[6] = {2, 0, 0, 0, 0, 2};
+	struct nb_config cfg;
+	struct nb_suite_row r;
+	char err[ERRLEN], *t;
+	uint8_t buf[2048];
+
+	(void)state;
+	assert_int_equal(nb_err_frame(buf, 55, NB_ERR_UNDERSIZE, src, dst, 7),
+			 -1);
+	assert_int_equal(
+		nb_err_frame(buf, sizeof(buf), NB_ERR_UNDERSIZE, src, dst, 7),
+		56);
+	assert_memory_equal(buf, dst, 6);
+	assert_memory_equal(buf + 6, src, 6);
+	assert_memory_equal(buf + 12, "\x88\xb5nbench-err\x00\x00\x00\x00\x07",
+			    17);
+	assert_int_equal(buf[55], 0);
+	assert_int_equal(nb_err_match(buf, 56), NB_ERR_UNDERSIZE);
+	assert_int_equal(nb_err_match(buf, 60), NB_ERR_UNDERSIZE); /* padded */
+	assert_int_equal(nb_err_match(buf, 28), -1);
+	buf[14] = 'N';
+	assert_int_equal(nb_err_match(buf, 56), -1);
+	assert_int_equal(nb_err_frame(buf, sizeof(buf), NB_ERR_OVERSIZE, src,
+				      dst, 0x01020304),
+			 1515);
+	assert_memory_equal(buf + 24, "\x01\x01\x02\x03\x04", 5);
+	assert_int_equal(nb_err_match(buf, 1515), NB_ERR_OVERSIZE);
+	assert_int_equal(nb_err_wire_len(NB_ERR_OVERSIZE), 1519);
+	assert_string_equal(nb_err_name(NB_ERR_UNDERSIZE), "undersize");
+
+	assert_int_equal(CHECK_CFG(&cfg, err, "--ports", "3,5", "--test",
+				   "errored-frames"),
+			 0);
+	assert_int_equal(cfg.nb_tx_ports, 1);
+	assert_int_equal(cfg.tx_ports[0], 3);
+	assert_int_equal(cfg.rx_ports[0], 5);
+	assert_int_equal(cfg.mesh.nb_pairs, 0);
+	assert_int_equal(
+		CHECK(err, "--ports", "3,5,6", "--test", "errored-frames"),
+		-EINVAL);
+	assert_non_null(strstr(err, "two ports"));
+
+	memset(&r, 0, sizeof(r));
+	r.detail = json_pack("{s:[{s:s,s:i,s:i,s:i,s:s}],s:[s]}", "kinds",
+			     "kind", "undersize", "wire_bytes", 60, "sent",
+			     1000, "received", 0, "verdict", "filtered",
+			     "cannot", "bad FCS: cannot be made");
+	t = row_text(nb_rfc2889_text_errored, &r);
+	assert_string_equal(t, "  undersize     60 B  sent   1000  received "
+			       "     0  filtered\n  bad FCS: cannot be made\n");
+	free(t);
+}
+
 int
 main(void)
 {
@@ -452,6 +511,7 @@ main(void)
 		cmocka_unit_test(test_report),
 		cmocka_unit_test(test_rfc2889_layouts),
 		cmocka_unit_test(test_rfc2889_text),
+		cmocka_unit_test(test_errored_frames),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
