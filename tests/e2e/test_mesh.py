@@ -19,15 +19,16 @@
   block (two bridges joined by one capped link: A's frames to D wait
   behind the frames to C) is reported as blocking.
 - RFC 2889 5.10 broadcast: port 0 broadcasts to three ports, one capped
-  by a tbf at 20 Mbit/s: the rate found is at most the tbf's (and over
-  70 % of it), and at it every port gets every frame, with its latency.
+  by a tbf at 20 Mbit/s: the rate found is at most what the tbf passes
+  (and over 70 % of it); each port's counts and latency at it add up,
+  and the two free ports' HTB classes sent every frame of every trial.
 - RFC 2889 5.1 forwarding rate: a full mesh into a 50 Mbit/s port: at
   the maximum load the capped port is forwarded the tbf's rate, the
   others all they are offered; only the pairs into it lose.
 - RFC 2889 5.9 errored frames: a Linux bridge forwards 60-byte frames
-  (tshark on the far bridge port counts every one, by length); with a
-  BPF classifier dropping runts on that port they are "filtered" and the
-  classifier's drops are the 1000 sent; 1519-byte frames cannot be made
+  (an HTB class on the far bridge port counts every one of the test's
+  EtherType); with a BPF classifier dropping those runts on that port
+  they are "filtered" and the classifier's drops are the 1000 sent; 1519-byte frames cannot be made
   on af_packet (MTU 1500, the device's most) and frames with a bad FCS
   on any PMD: the test says so.
 - Sixteen memif ports (8 cables): --mesh pairs delivers every pair;
@@ -37,8 +38,6 @@
 """
 import json
 import os
-import shutil
-import signal
 import subprocess
 import unittest
 
@@ -83,7 +82,7 @@ class BridgeBase(nbe2e.E2ECase):
         m = d["end"]["mesh"]
         return {(p["src"], p["dst"]): p for p in m["pairs"]}, m
 
-    def classes(self, k, cap_mbit):
+    def classes(self, k, cap_mbit, sources=None):
         """Bridge port k's egress: an HTB tree capped at cap_mbit, a class
         1:1j per source port j (by source MAC, IPv4 frames only: the
         learning frames go to the default class 1:99)."""
@@ -93,7 +92,7 @@ class BridgeBase(nbe2e.E2ECase):
            "default", "99")
         sh(*tc, "class", "add", "dev", dev, "parent", "1:", "classid", "1:1",
            "htb", "rate", "%dmbit" % cap_mbit, "ceil", "%dmbit" % cap_mbit)
-        for j in range(self.NPORTS):
+        for j in range(self.NPORTS) if sources is None else sources:
             if j == k:
                 continue
             sh(*tc, "class", "add", "dev", dev, "parent", "1:1", "classid",
@@ -170,10 +169,10 @@ class BridgeMesh(BridgeBase):
                          sum(p["sent"] for p in pairs.values()))
 
 
-def tbf(test, dev, mbit):
+def tbf(test, dev, mbit, burst=20000, latency_ms=20):
     sh("ip", "netns", "exec", test.ns, "tc", "qdisc", "add", "dev", dev,
-       "root", "tbf", "rate", "%dmbit" % mbit, "burst", "20k", "latency",
-       "20ms")
+       "root", "tbf", "rate", "%dmbit" % mbit, "burst", str(burst),
+       "latency", "%dms" % latency_ms)
 
 
 def suite_row(test, r, kind):
@@ -257,8 +256,14 @@ class Broadcast(BridgeBase):
 
     def test_broadcast_rate_and_latency(self):
         mbit = TBF_MBIT * 2 // 5                  # 20 Mbit/s (2 sanitized)
-        fps = mbit * 1e6 / (1538 * 8)
-        tbf(self, "b3", mbit)
+        # tbf counts 1514 B a frame (no FCS); a 2-s trial may pass its
+        # bucket (burst) and what its queue holds (burst + 5 ms of the
+        # rate) at the end besides
+        fps = mbit * 1e6 / (1514 * 8)
+        slack = (2 * 3200 + mbit * 1e6 / 8 * 0.005) / 1514 / 2
+        tbf(self, "b3", mbit, burst=3200, latency_ms=5)
+        for k in (1, 2):
+            self.classes(k, 1000, sources=(0,))
         r = self.nb.run(self.eal(), [
             "--ports", "0,1,2,3", "--test", "broadcast", "--rate",
             "%dM" % (4 * mbit), "--trial-time", "2", "--precision",
@@ -267,21 +272,26 @@ class Broadcast(BridgeBase):
         row, d = suite_row(self, r, "broadcast")
         self.assertEqual(row["section"], "RFC 2889 5.10")
         self.assertEqual(row["source"], 0)
-        # the capped port sets the rate: never above the tbf's (5 % for
-        # its bucket), and not far below it on a quiet host (the
+        # the capped port sets the rate: never above what the tbf can
+        # pass in a trial, and not far below it on a quiet host (the
         # receivers are af_packet's: a busy host loses frames there)
-        self.assertLess(row["throughput_pps"], 1.05 * fps)
+        self.assertLess(row["throughput_pps"], 1.02 * (fps + slack))
         self.assertGreater(row["throughput_pps"], 0.7 * fps)
         last = d["suite"]["trials"][-1]
         self.assertEqual(last["test"], "broadcast")
         ports = {p["port"]: p for p in row["ports"]}
         self.assertEqual(sorted(ports), [1, 2, 3])
-        for p in ports.values():
-            # every frame of the last trial reached every port
-            self.assertEqual((p["sent"], p["received"], p["lost"]),
-                             (last["tx_packets"], last["tx_packets"], 0), p)
+        for k, p in ports.items():
+            self.assertEqual(p["sent"], last["tx_packets"])
+            self.assertEqual(p["received"] + p["lost"], p["sent"], p)
             self.assertEqual(p["latency"]["count"], p["received"])
-
+            if k != 3:  # the free ports got every frame of the last trial
+                self.assertEqual(p["lost"], 0, p)
+        # and of every trial: the HTB class counting the test's IPv4
+        # frames on their bridge ports sent all that were sent
+        sent = sum(t["tx_packets"] for t in d["suite"]["trials"])
+        for k in (1, 2):
+            self.assertEqual(self.class_sent(k), {0: sent}, k)
 
 class ForwardingRate(BridgeBase):
 
@@ -316,10 +326,8 @@ class ForwardingRate(BridgeBase):
 
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-TSHARK = shutil.which("tshark")
 
 
-@unittest.skipIf(TSHARK is None, "tshark is not installed (package tshark)")
 class Errored(BridgeBase):
     NPORTS = 2
 
@@ -335,20 +343,21 @@ class Errored(BridgeBase):
         return {k["kind"]: k for k in row["kinds"]}
 
     def test_bridge_forwards_both(self):
-        pcap = os.path.join(self.tmpdir, "b1.pcapng")
-        cap = self.tshark([TSHARK, "-n", "-B", "16", "-f",
-                           "ether proto 0x88b5", "-i", "b1", "-a",
-                           "duration:60", "-w", pcap])
+        # HTB on the far bridge port: class 1:10 counts the frames of
+        # EtherType 0x88b5 (the test's) the bridge sent toward port 1
+        tc = self.wrap + ["tc"]
+        sh(*tc, "qdisc", "add", "dev", "b1", "root", "handle", "1:", "htb",
+           "default", "99")
+        for cid in (10, 99):
+            sh(*tc, "class", "add", "dev", "b1", "parent", "1:", "classid",
+               "1:%d" % cid, "htb", "rate", "1gbit")
+        sh(*tc, "filter", "add", "dev", "b1", "parent", "1:", "protocol",
+           "0x88b5", "prio", "1", "u32", "match", "u32", "0", "0",
+           "flowid", "1:10")
         kinds = self.errored("errfwd")
-        os.killpg(cap.pid, signal.SIGINT)
-        self.tshark_end(cap, 20)
-        lens = subprocess.run(
-            [TSHARK, "-n", "-r", pcap, "-T", "fields", "-e", "frame.len"],
-            check=True, capture_output=True, text=True).stdout.split()
-        # what the bridge sent toward port 1, by length (without FCS):
-        # every runt, and no oversize frame, which af_packet's MTU of
-        # 1500 (the device's most) keeps from being made at all
-        self.assertEqual((lens.count("56"), len(lens)), (1000, 1000))
+        # every runt went through; no oversize frame, which af_packet's
+        # MTU of 1500 (the device's most) keeps from being made at all
+        self.assertEqual(self.htb_sent()["1:10"], 1000)
         u, o = kinds["undersize"], kinds["oversize"]
         self.assertEqual((u["wire_bytes"], u["sent"], u["pmd_sent"],
                           u["received"], u["verdict"]),
@@ -356,6 +365,21 @@ class Errored(BridgeBase):
         self.assertEqual((o["wire_bytes"], o["sent"]), (1519, 0))
         self.assertTrue(o["verdict"].startswith(
             "cannot be made on port 0: its MTU is 1500"), o["verdict"])
+
+    def htb_sent(self):
+        """{class: packets sent} of b1's HTB (tc's text: iproute2 6.1
+        prints no JSON for HTB classes)"""
+        out = sh(*self.wrap, "tc", "-s", "class", "show", "dev",
+                 "b1").stdout
+        sent, cls = {}, None
+        for line in out.splitlines():
+            w = line.split()
+            if w[:2] == ["class", "htb"]:
+                cls = w[2]
+            elif w[:1] == ["Sent"] and cls is not None:
+                sent[cls] = int(w[3])
+                cls = None
+        return sent
 
     def test_runts_filtered(self):
         obj = os.path.join(self.tmpdir, "runt.o")
