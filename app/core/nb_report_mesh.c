@@ -44,9 +44,8 @@ pair_rows(FILE *f, const struct nb_mesh_result *m)
 	}
 }
 
-/* The pair from port index i to j, or NULL. */
-static const struct nb_mesh_pair_result *
-pair_of(const struct nb_mesh_result *m, uint16_t src, uint16_t dst)
+const struct nb_mesh_pair_result *
+nb_mesh_pair_of(const struct nb_mesh_result *m, uint16_t src, uint16_t dst)
 {
 	uint16_t k;
 
@@ -69,8 +68,8 @@ loss_matrix(FILE *f, const struct nb_mesh_result *m)
 	for (i = 0; i < m->nb_ports; i++) {
 		fprintf(f, "  %7u", m->ports[i].port);
 		for (j = 0; j < m->nb_ports; j++) {
-			const struct nb_mesh_pair_result *p =
-				pair_of(m, m->ports[i].port, m->ports[j].port);
+			const struct nb_mesh_pair_result *p = nb_mesh_pair_of(
+				m, m->ports[i].port, m->ports[j].port);
 
 			if (p == NULL)
 				fprintf(f, " %6s", ".");

@@ -325,6 +325,9 @@ json_t *nb_json_rxports(const struct nb_result *r);
 /* A test of many ports: the pair matrix and the ports' totals after the
  * stream rows (nb_report_mesh.c); JSON end.mesh (NULL without). */
 void nb_report_mesh_text(FILE *f, const struct nb_result *r);
+/* The pair from port id src to dst, or NULL. */
+const struct nb_mesh_pair_result *
+nb_mesh_pair_of(const struct nb_mesh_result *m, uint16_t src, uint16_t dst);
 json_t *nb_json_mesh(const struct nb_result *r);
 
 /* Text: iperf3-like sender/receiver rows, port counters, warnings. */

@@ -172,17 +172,6 @@ pause_frames(const struct nb_result *r, const struct nb_mesh_result *m)
 	return n;
 }
 
-static const struct nb_mesh_pair_result *
-pair(const struct nb_mesh_result *m, uint16_t src, uint16_t dst)
-{
-	uint16_t k;
-
-	for (k = 0; k < m->nb_pairs; k++)
-		if (m->pairs[k].src == src && m->pairs[k].dst == dst)
-			return &m->pairs[k];
-	return NULL;
-}
-
 static json_t *
 pair_json(const struct nb_mesh_pair_result *p, const char *role)
 {
@@ -200,9 +189,9 @@ congestion_detail(const struct nb_result *r)
 	const struct nb_mesh_result *m = r->mesh;
 	uint16_t a = m->ports[0].port, b = m->ports[1].port,
 		 c = m->ports[2].port, d = m->ports[3].port;
-	const struct nb_mesh_pair_result *ac = pair(m, a, c),
-					 *ad = pair(m, a, d),
-					 *bc = pair(m, b, c);
+	const struct nb_mesh_pair_result *ac = nb_mesh_pair_of(m, a, c),
+					 *ad = nb_mesh_pair_of(m, a, d),
+					 *bc = nb_mesh_pair_of(m, b, c);
 	long long pause = pause_frames(r, m);
 	uint64_t lost_c = ac->lost + bc->lost;
 	char verdict[320], bp[320];

@@ -304,6 +304,25 @@ def qdisc_stats(ns, dev):
             sum(x.get("drops", 0) for x in q))
 
 
+def htb_sent(ns, dev):
+    """{class id ("1:10"): packets sent} of the HTB classes of dev in
+    network namespace ns, from tc's text (iproute2 6.1 prints no JSON
+    for HTB classes)."""
+    out = subprocess.run(
+        ["ip", "netns", "exec", ns, "tc", "-s", "class", "show", "dev",
+         dev], check=True, capture_output=True, text=True,
+        timeout=30).stdout
+    sent, cls = {}, None
+    for line in out.splitlines():
+        w = line.split()
+        if w[:2] == ["class", "htb"]:
+            cls = w[2]
+        elif w[:1] == ["Sent"] and cls is not None:
+            sent[cls] = int(w[3])
+            cls = None
+    return sent
+
+
 def unique(tag):
     return "nbe%d_%s_%d" % (os.getpid(), tag, next(_counter))
 

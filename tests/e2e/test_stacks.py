@@ -168,19 +168,6 @@ class ClassesThroughABridge(nbe2e.E2ECase):
                                 "--vdev", "net_af_packet1,iface=a1"],
                                workers=1)
 
-    def htb_sent(self):
-        """{class id: packets sent} of b1's HTB leaves."""
-        out = sh(*self.wrap, "tc", "-s", "class", "show", "dev",
-                 "b1").stdout
-        sent, cls = {}, None
-        for line in out.splitlines():
-            w = line.split()
-            if w[:2] == ["class", "htb"]:
-                cls = w[2]
-            elif w[:1] == ["Sent"] and cls is not None:
-                sent[cls] = int(w[3])
-        return sent
-
     def test_per_class_split(self):
         # two streams, DSCP 46 and 0, each offered 100 Mbit/s of 1518 B
         r = self.nb.run(self.eal, [
@@ -194,7 +181,7 @@ class ClassesThroughABridge(nbe2e.E2ECase):
         self.assertEqual(sorted(classes), [0, 46])
         self.assertEqual(classes[46]["streams"], [0])
         self.assertEqual(classes[0]["streams"], [1])
-        sent = self.htb_sent()
+        sent = nbe2e.htb_sent(self.ns, "b1")
         # every frame HTB's class sent, the tool's class received
         self.assertEqual(classes[46]["receiver"]["packets"], sent["1:10"])
         self.assertEqual(classes[0]["receiver"]["packets"], sent["1:20"])
