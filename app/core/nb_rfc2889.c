@@ -129,6 +129,15 @@ cnt(const json_t *o, const char *key)
 	return (long long)json_integer_value(json_object_get(o, key));
 }
 
+/* a member's string, "-" when it has none (a test cut short) */
+static const char *
+str(const json_t *o, const char *key)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+
+	return v != NULL ? v : "-";
+}
+
 void
 nb_rfc2889_text_fwd(FILE *f, const struct nb_suite_row *r)
 {
@@ -160,18 +169,15 @@ nb_rfc2889_text_congestion(FILE *f, const struct nb_suite_row *r)
 	const json_t *d = r->detail, *a, *e;
 	size_t i;
 
-	fprintf(f, "  %4u  %s\n", r->size,
-		json_string_value(json_object_get(d, "verdict")));
+	fprintf(f, "  %4u  %s\n", r->size, str(d, "verdict"));
 	a = json_object_get(d, "pairs");
 	json_array_foreach(a, i, e) fprintf(
 		f,
 		"        %lld>%lld  %-11s sent %lld, forwarded %lld, lost "
 		"%lld (%.3g%%)\n",
-		cnt(e, "src"), cnt(e, "dst"),
-		json_string_value(json_object_get(e, "role")), cnt(e, "sent"),
+		cnt(e, "src"), cnt(e, "dst"), str(e, "role"), cnt(e, "sent"),
 		cnt(e, "forwarded"), cnt(e, "lost"), num(e, "lost_percent"));
-	fprintf(f, "        back pressure: %s\n",
-		json_string_value(json_object_get(d, "back_pressure")));
+	fprintf(f, "        back pressure: %s\n", str(d, "back_pressure"));
 }
 
 void
@@ -209,11 +215,10 @@ nb_rfc2889_text_errored(FILE *f, const struct nb_suite_row *r)
 	size_t i;
 
 	a = json_object_get(d, "kinds");
-	json_array_foreach(a, i, e) fprintf(
-		f, "  %-10s %5lld B  sent %6lld  received %6lld  %s\n",
-		json_string_value(json_object_get(e, "kind")),
-		cnt(e, "wire_bytes"), cnt(e, "sent"), cnt(e, "received"),
-		json_string_value(json_object_get(e, "verdict")));
+	json_array_foreach(a, i, e)
+		fprintf(f, "  %-10s %5lld B  sent %6lld  received %6lld  %s\n",
+			str(e, "kind"), cnt(e, "wire_bytes"), cnt(e, "sent"),
+			cnt(e, "received"), str(e, "verdict"));
 	a = json_object_get(d, "cannot");
 	json_array_foreach(a, i, e) fprintf(f, "  %s\n", json_string_value(e));
 }
