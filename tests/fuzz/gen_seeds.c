@@ -982,6 +982,14 @@ options_seeds(void)
 	put_str("options", "pingpong",
 		"--port=0\n--peer=198.19.0.1\n--pingpong\n--reverse\n-f\nm");
 	put_str("options", "help", "--help");
+	put_str("options", "mesh",
+		"--ports\n0,1,2,3\n--mesh\nbackbone\n-P\n2\n--test\n"
+		"throughput,forwarding-rate\n--size\n64,1518");
+	put_str("options", "mesh-list",
+		"--mesh=0>2,1>2,0>3\n--rate\n1G\n--packets\n1000");
+	put_str("options", "congestion",
+		"--ports=4,5,6,7\n--test=congestion\n--rate=20G\n"
+		"--trial-time\n5");
 }
 
 static void
