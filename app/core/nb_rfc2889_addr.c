@@ -87,12 +87,15 @@ nb_rfc2889_addr_layout(struct nb_config *cfg, char *err, size_t errlen)
 	cfg->tx_csum = NB_CSUM_SW;
 	for (i = 0; i < 3; i++)
 		cfg->addr_port[i] = m->ports[i];
-	/* the learning phase's layout; each phase sets its own */
+	/* every port up (the checks see a fan-out: L to T and M); each
+	 * phase sets its own ports and MACs */
 	cfg->nb_tx_ports = 1;
 	cfg->tx_ports[0] = m->ports[0];
 	cfg->nb_rx_ports = 2;
 	cfg->rx_ports[0] = m->ports[1];
 	cfg->rx_ports[1] = m->ports[2];
+	memset(cfg->dst_mac, 0xff, 6);
+	cfg->have_dst_mac = 1;
 	cfg->streams = 1;
 	m->nb_ports = 0; /* no pairs, so no broadcast learning frames */
 	return 0;
