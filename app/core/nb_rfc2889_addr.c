@@ -138,13 +138,16 @@ addr_steps(FILE *f, const json_t *d)
 	json_array_foreach(json_object_get(d, "steps"), i, e) fprintf(
 		f,
 		"        %-7s %7lld addresses at %12.1f fps: forwarded "
-		"%lld to L, flooded %lld to M, %s (test %.1f ms after "
+		"%lld to L, flooded %lld to M, %s%s (test %.1f ms after "
 		"learning)\n",
 		json_is_true(json_object_get(e, "confirm")) ? "confirm"
 							    : "trial",
 		cnt(e, "addresses"), num(e, "learning_pps"),
 		cnt(e, "forwarded"), cnt(e, "flooded"),
 		json_is_true(json_object_get(e, "pass")) ? "pass" : "FAIL",
+		json_is_true(json_object_get(e, "rate_not_reached"))
+			? ", the learning rate not reached"
+			: "",
 		num(e, "gap_ms"));
 }
 

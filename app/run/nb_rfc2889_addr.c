@@ -129,8 +129,9 @@ addr_trial(struct suite *x, struct addr *a, uint32_t n, double pps, int confirm)
 	       a->at_m == 0 && a->at_l >= n;
 	json_array_append_new(
 		a->steps,
-		json_pack("{s:i,s:f,s:f,s:I,s:I,s:I,s:I,s:b,s:b,s:f}",
+		json_pack("{s:i,s:f,s:b,s:f,s:I,s:I,s:I,s:I,s:b,s:b,s:f}",
 			  "addresses", n, "learning_pps", pps,
+			  "rate_not_reached", learn.short_rate,
 			  "learning_achieved_pps", learn.tx_pps,
 			  "learning_sent", (json_int_t)learn.tx, "test_sent",
 			  (json_int_t)test.tx, "forwarded", (json_int_t)a->at_l,
@@ -169,11 +170,10 @@ static void
 row_end(struct suite *x, struct addr *a, struct nb_suite_row *row, uint32_t n0,
 	double start, json_t *detail)
 {
-	json_object_update(detail,
-			   json_pack("{s:o,s:f,s:f,s:o}", "ports",
-				     ports_json(&x->app->cfg), "aging_s",
-				     x->app->cfg.aging, "wait_s", a->wait_s,
-				     "steps", a->steps));
+	json_object_set_new(detail, "ports", ports_json(&x->app->cfg));
+	json_object_set_new(detail, "aging_s", json_real(x->app->cfg.aging));
+	json_object_set_new(detail, "wait_s", json_real(a->wait_s));
+	json_object_set_new(detail, "steps", a->steps);
 	row->trials = x->rep.nb_trials - n0;
 	row->seconds = nb_suite_now() - start;
 	row->detail = detail;
