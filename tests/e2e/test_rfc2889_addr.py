@@ -13,7 +13,8 @@ and no more, and floods frames to the others.
   the capacity) the bridge holds exactly that many of the test's
   addresses, all on L's bridge port.
 - address-learning learns N addresses at the rate it reports (or says it
-  hit its ceiling), and `bridge fdb show` then holds all N on L's port.
+  hit its ceiling), and `bridge fdb show` then holds all N on L's port;
+  after address-caching in the same run it learns the capacity found.
 
 The bridge's ageing time is 1.5 s; how long it really keeps an entry is
 measured (br_addr.py forget: one frame, then polled until the entry
@@ -88,14 +89,22 @@ class BridgeAddr(nbe2e.E2ECase):
         rows = r.json()["suite"]["results"]
         return rows, held
 
-    def capacity(self, cap, top):
+    def capacity(self, cap, top, then_learn=False):
         self.fdb_max(cap)
         aging = self.aging()
         rows, held = self.run_test("addrcache%d" % cap, [
-            "--test", "address-caching", "--addresses", str(top),
-            "--aging", str(aging), "--rate", "20Kpps"])
-        self.assertEqual(len(rows), 1)
+            "--test", "address-caching" +
+            (",address-learning" if then_learn else ""),
+            "--addresses", str(top), "--aging", str(aging), "--rate",
+            "20Kpps"])
+        self.assertEqual(len(rows), 2 if then_learn else 1)
         row = rows[0]
+        if then_learn:
+            # 5.8 learns the capacity 5.7 found, at the most 20 Kpps
+            self.assertEqual(rows[1]["test"], "address-learning")
+            self.assertEqual(rows[1]["addresses"], cap)
+            self.assertTrue(rows[1]["ceiling_hit"])
+            self.assertEqual(rows[1]["rate_pps"], 20000)
         print("capacity %d (bounds %s..%s, %d trials); bridge holds %s"
               % (row["capacity"], row["lower"], row["upper"], row["trials"],
                  held))
@@ -121,10 +130,11 @@ class BridgeAddr(nbe2e.E2ECase):
         # 1 + a bisection of top + the confirmation
         self.assertLessEqual(len(row["steps"]),
                              2 + math.ceil(math.log2(top)))
+        # (with 5.8 after it, what 5.8 learned last: cap addresses too)
         self.assertEqual(held, {"b0": cap})
 
     def test_capacity_1000(self):
-        self.capacity(1000, 2048)
+        self.capacity(1000, 2048, then_learn=True)
 
     def test_capacity_3000(self):
         self.capacity(3000, 4096)
