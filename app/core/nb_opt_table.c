@@ -311,8 +311,8 @@ const struct nb_option nb_options[] = {
 	 NB_IN_TEST},
 	{"addresses", 0, "N", nb_opt_addresses,
 	 "address-caching: the most addresses its search tries [65536]; "
-	 "address-learning: how many addresses to learn [the capacity "
-	 "address-caching found, when it ran before]",
+	 "address-learning alone: how many addresses to learn (after "
+	 "address-caching: the capacity it found)",
 	 0, NB_IN_TEST},
 	{"aging", 0, "S", nb_opt_aging,
 	 "address-caching and address-learning: the switch's ageing time in "
