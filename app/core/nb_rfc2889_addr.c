@@ -69,6 +69,14 @@ nb_rfc2889_addr_layout(struct nb_config *cfg, char *err, size_t errlen)
 			 name);
 		return -EINVAL;
 	}
+	if (cfg->suite == NB_SUITE_ADDR_LEARN && !cfg->addresses_set) {
+		snprintf(
+			err, errlen,
+			"--test address-learning needs --addresses N, how many "
+			"addresses to learn (or address-caching before it, "
+			"whose capacity it then learns)");
+		return -EINVAL;
+	}
 	if (!cfg->aging_set) {
 		snprintf(err, errlen,
 			 "--test %s needs --aging S, the switch's ageing time "
@@ -187,12 +195,16 @@ nb_rfc2889_text_addr_learn(FILE *f, const struct nb_suite_row *r)
 {
 	const json_t *d = r->detail;
 
-	fprintf(f, "  %4u  %9lld  %12.1f  %12.1f  %6u  %s\n", r->size,
+	fprintf(f, "  %4u  %9lld  %12.1f  %12.1f  %6u  %s%s\n", r->size,
 		cnt(d, "addresses"), num(d, "rate_pps"), num(d, "upper_pps"),
 		r->trials,
 		json_is_true(json_object_get(d, "ceiling_hit"))
 			? "the search's ceiling (--rate or the line rate): "
 			  "it learns at least that fast"
+			: "",
+		json_is_true(json_object_get(d, "sender_bound"))
+			? "the sender's limit: it did not reach the rate that "
+			  "failed"
 			: "");
 	addr_ports(f, d);
 	addr_steps(f, d);

@@ -235,6 +235,24 @@ learn_count(const struct suite *x, uint16_t size)
 	return x->app->cfg.addresses_set ? x->app->cfg.addresses : 0;
 }
 
+/* The rate that failed was one the sender did not reach: the search was
+ * bounded by the tester, not the switch. */
+static int
+sender_bound(const json_t *steps, uint64_t failed)
+{
+	size_t i;
+
+	for (i = 0; i < json_array_size(steps); i++) {
+		const json_t *e = json_array_get(steps, i);
+
+		if (json_real_value(json_object_get(e, "learning_pps")) ==
+			    (double)failed &&
+		    json_is_true(json_object_get(e, "rate_not_reached")))
+			return 1;
+	}
+	return 0;
+}
+
 void
 nb_rfc2889_addr_learn(struct suite *x, uint16_t size)
 {
@@ -270,9 +288,10 @@ nb_rfc2889_addr_learn(struct suite *x, uint16_t size)
 	}
 	row.max_pps = max;
 	row_end(x, &a, &row, n0, start,
-		json_pack("{s:i,s:f,s:o,s:f,s:f,s:b}", "addresses", n,
+		json_pack("{s:i,s:f,s:o,s:f,s:f,s:b,s:b}", "addresses", n,
 			  "rate_pps", (double)nb_bisect_result(&b), "upper_pps",
 			  b.hi > b.max ? json_null() : json_real((double)b.hi),
 			  "max_pps", max, "step_pps", (double)b.step,
-			  "ceiling_hit", b.ceiling));
+			  "ceiling_hit", b.ceiling, "sender_bound",
+			  sender_bound(a.steps, b.hi)));
 }

@@ -61,13 +61,18 @@ test_refused(void **state)
 				   "address-caching"),
 			 -EINVAL);
 	assert_non_null(strstr(err, "needs --aging"));
-	assert_int_equal(CHECK_CFG(&cfg, err, "--ports", "0,1,2,3", "--test",
+	assert_int_equal(CHECK_CFG(&cfg, err, "--ports", "0,1,2", "--test",
 				   "address-learning", "--aging", "1"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "needs --addresses N"));
+	assert_int_equal(CHECK_CFG(&cfg, err, "--ports", "0,1,2,3", "--test",
+				   "address-caching", "--aging", "1"),
 			 -EINVAL);
 	assert_non_null(strstr(err, "takes --ports L,T,M"));
 	assert_int_equal(CHECK_CFG(&cfg, err, "--ports", "0,1,2", "--test",
 				   "address-learning", "--aging", "1",
-				   "--dst-mac", "02:00:00:00:00:01"),
+				   "--addresses", "9", "--dst-mac",
+				   "02:00:00:00:00:01"),
 			 -EINVAL);
 	assert_non_null(strstr(err, "takes --ports L,T,M"));
 	assert_int_equal(CHECK_CFG(&cfg, err, "--ports", "0,1,2", "--test",
