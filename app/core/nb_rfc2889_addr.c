@@ -93,6 +93,13 @@ nb_rfc2889_addr_layout(struct nb_config *cfg, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	cfg->tx_csum = NB_CSUM_SW;
+	if (!cfg->size_given) { /* RFC 2889's minimum frame alone */
+		memset(&cfg->sizes, 0, sizeof(cfg->sizes));
+		cfg->sizes.nb_sizes = 1;
+		cfg->sizes.sizes[0] = 64;
+		cfg->sizes.nb_pattern = 1;
+		cfg->size_given = 1;
+	}
 	for (i = 0; i < 3; i++)
 		cfg->addr_port[i] = m->ports[i];
 	/* every port up (the checks see a fan-out: L to T and M); each

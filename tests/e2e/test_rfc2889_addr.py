@@ -85,12 +85,14 @@ class BridgeAddr(nbe2e.E2ECase):
             vdevs += ["--vdev",
                       "net_af_packet%d,iface=p%d,framecnt=4096" % (i, i)]
         r = self.nb.run(self.nb.eal(vdevs), [
-            "--ports", "0,1,2", "--size", "64", "--json"] + args,
+            "--ports", "0,1,2", "--json"] + args,
             name=name, wrap=self.wrap, timeout=timeout)
         # right away: the last trial's addresses are still held
         held = self.learned()
         self.assertOk(r)
         rows = r.json()["suite"]["results"]
+        # no --size: 64 B alone (RFC 2889's minimum frame)
+        self.assertEqual({row["size"] for row in rows}, {64})
         return rows, held
 
     def capacity(self, cap, top, then_learn=False):

@@ -41,6 +41,9 @@ test_layout(void **state)
 	assert_int_equal(cfg.streams, 1);
 	assert_int_equal(cfg.tx_csum, NB_CSUM_SW);
 	assert_false(cfg.addresses_set);
+	/* no --size: 64 B alone, not RFC 2544's seven */
+	assert_int_equal(cfg.sweep.n, 1);
+	assert_int_equal(cfg.sweep.sizes[0], 64);
 
 	assert_int_equal(CHECK_CFG(&cfg, err, "--ports", "0,1,2", "--test",
 				   "address-caching,address-learning",
@@ -48,6 +51,11 @@ test_layout(void **state)
 			 0);
 	assert_int_equal(cfg.suite, NB_SUITE_ADDR_CACHE | NB_SUITE_ADDR_LEARN);
 	assert_int_equal(cfg.addresses, 4096);
+	assert_int_equal(CHECK_CFG(&cfg, err, "--ports", "0,1,2", "--test",
+				   "address-caching", "--aging", "1", "--size",
+				   "64,128"),
+			 0);
+	assert_int_equal(cfg.sweep.n, 2);
 }
 
 static void
