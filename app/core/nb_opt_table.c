@@ -286,7 +286,9 @@ const struct nb_option nb_options[] = {
 	{"test", 0, "SUITES", nb_opt_test,
 	 "run trials instead of one test: throughput (the highest rate within "
 	 "--loss-tolerance), latency, loss, back-to-back, or a list; rfc2544 "
-	 "runs all four, per frame size",
+	 "runs all four, per frame size; with --ports, RFC 2889's "
+	 "forwarding-rate, congestion (--ports A,B,C,D), broadcast (--ports "
+	 "S,R1,...)",
 	 0, NB_IN_TEST},
 	{"trial-time", 0, "SECS", nb_opt_trial_time,
 	 "length of a final trial (the search starts with 1 s ones) [60]", 0,

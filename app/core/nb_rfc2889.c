@@ -13,7 +13,7 @@
 /* The kinds that lay out the ports themselves: each runs alone. */
 #define OWN_LAYOUT                                                             \
 	(NB_SUITE_CONGESTION | NB_SUITE_BROADCAST | NB_SUITE_ADDR_CACHE |      \
-	 NB_SUITE_ADDR_LEARN)
+	 NB_SUITE_ADDR_LEARN | NB_SUITE_ERRORED)
 
 /* congestion: A>C, A>D at half A's load each, B>C at all of B's */
 static int
@@ -65,6 +65,26 @@ broadcast_layout(struct nb_config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+/* errored frames: S sends them to R (two ports, no pairs) */
+static int
+errored_layout(struct nb_config *cfg, char *err, size_t errlen)
+{
+	struct nb_mesh_cfg *m = &cfg->mesh;
+
+	if (m->nb_ports != 2 || m->kind != NB_MESH_NONE) {
+		snprintf(err, errlen,
+			 "--test errored-frames takes two ports and no --mesh: "
+			 "--ports S,R (S sends the errored frames, R counts "
+			 "what the switch forwards)");
+		return -EINVAL;
+	}
+	cfg->nb_tx_ports = cfg->nb_rx_ports = 1;
+	cfg->tx_ports[0] = m->ports[0];
+	cfg->rx_ports[0] = m->ports[1];
+	m->nb_ports = 0;
+	return 0;
+}
+
 int
 nb_rfc2889_check(struct nb_config *cfg, char *err, size_t errlen)
 {
@@ -96,6 +116,8 @@ nb_rfc2889_check(struct nb_config *cfg, char *err, size_t errlen)
 		return broadcast_layout(cfg, err, errlen);
 	if (k & (NB_SUITE_ADDR_CACHE | NB_SUITE_ADDR_LEARN))
 		return nb_rfc2889_addr_layout(cfg, err, errlen);
+	if (k == NB_SUITE_ERRORED)
+		return errored_layout(cfg, err, errlen);
 	return 0;
 }
 
@@ -186,6 +208,22 @@ nb_rfc2889_text_broadcast(FILE *f, const struct nb_suite_row *r)
 	}
 }
 
+void
+nb_rfc2889_text_errored(FILE *f, const struct nb_suite_row *r)
+{
+	const json_t *d = r->detail, *a, *e;
+	size_t i;
+
+	a = json_object_get(d, "kinds");
+	json_array_foreach(a, i, e) fprintf(
+		f, "  %-10s %5lld B  sent %6lld  received %6lld  %s\n",
+		json_string_value(json_object_get(e, "kind")),
+		cnt(e, "wire_bytes"), cnt(e, "sent"), cnt(e, "received"),
+		json_string_value(json_object_get(e, "verdict")));
+	a = json_object_get(d, "cannot");
+	json_array_foreach(a, i, e) fprintf(f, "  %s\n", json_string_value(e));
+}
+
 static const struct {
 	unsigned int kind;
 	const char *head;
@@ -201,6 +239,10 @@ static const struct {
 	 "Congestion control (RFC 2889 5.5): two ports into a congested "
 	 "port, one of them also into a free one\n",
 	 nb_rfc2889_text_congestion},
+	{NB_SUITE_ERRORED,
+	 "Errored frame filtering (RFC 2889 5.9): what the switch forwards of "
+	 "frames it should drop\n",
+	 nb_rfc2889_text_errored},
 	{NB_SUITE_BROADCAST,
 	 "Broadcast forwarding and latency (RFC 2889 5.10): the highest "
 	 "rate every receiving port got all of\n",

@@ -29,6 +29,7 @@ void nb_rfc2889_text(FILE *f, const struct nb_suite_report *s);
 void nb_rfc2889_text_fwd(FILE *f, const struct nb_suite_row *r);
 void nb_rfc2889_text_congestion(FILE *f, const struct nb_suite_row *r);
 void nb_rfc2889_text_broadcast(FILE *f, const struct nb_suite_row *r);
+void nb_rfc2889_text_errored(FILE *f, const struct nb_suite_row *r);
 
 /* ---- 5.7 and 5.8 (nb_rfc2889_addr.c) ---- */
 

@@ -23,15 +23,22 @@ static const struct {
 	{NB_SUITE_ADDR_CACHE, "address-caching", "RFC 2889 5.7"},
 	{NB_SUITE_ADDR_LEARN, "address-learning", "RFC 2889 5.8"},
 	{NB_SUITE_BROADCAST, "broadcast", "RFC 2889 5.10"},
+	{NB_SUITE_ERRORED, "errored-frames", "RFC 2889 5.9"},
 };
 #define NB_KINDS (sizeof(kinds) / sizeof(kinds[0]))
 
 const unsigned int nb_suite_kinds[] = {
-	NB_SUITE_THROUGHPUT, NB_SUITE_LATENCY,
-	NB_SUITE_LOSS,	     NB_SUITE_B2B,
-	NB_SUITE_FWD_RATE,   NB_SUITE_CONGESTION,
-	NB_SUITE_ADDR_CACHE, NB_SUITE_ADDR_LEARN,
-	NB_SUITE_BROADCAST,  0,
+	NB_SUITE_THROUGHPUT,
+	NB_SUITE_LATENCY,
+	NB_SUITE_LOSS,
+	NB_SUITE_B2B,
+	NB_SUITE_FWD_RATE,
+	NB_SUITE_CONGESTION,
+	NB_SUITE_ADDR_CACHE,
+	NB_SUITE_ADDR_LEARN,
+	NB_SUITE_ERRORED,
+	NB_SUITE_BROADCAST,
+	0,
 };
 
 const char *
@@ -74,7 +81,8 @@ nb_opt_test(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 	    val[strlen(val) - 1] == ',' || strstr(val, ",,") != NULL) {
 		WHY("expected throughput, latency, loss, back-to-back, "
 		    "forwarding-rate, congestion, address-caching, "
-		    "address-learning, broadcast or a comma-separated list of "
+		    "address-learning, errored-frames, broadcast or a "
+		    "comma-separated list of "
 		    "them");
 		return -EINVAL;
 	}
@@ -84,6 +92,13 @@ nb_opt_test(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 		for (i = 0; i < NB_KINDS; i++)
 			if (strcmp(tok, kinds[i].name) == 0)
 				break;
+		if (i == NB_KINDS && strcmp(tok, "forward-pressure") == 0) {
+			WHY("RFC 2889 5.6's forward pressure needs a sender "
+			    "that puts less than the standard 12-byte gap "
+			    "between frames; DPDK's ethdev controls the gap on "
+			    "no PMD, so dpdk-nbench cannot run it");
+			return -EINVAL;
+		}
 		if (i == NB_KINDS && strcmp(tok, "rfc2544") == 0) {
 			bits |= (1u << NB_SUITE_KINDS) - 1;
 			continue;
@@ -92,7 +107,7 @@ nb_opt_test(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 			WHY("'%s' is no test: expected throughput, latency, "
 			    "loss, back-to-back, rfc2544 (those four), "
 			    "forwarding-rate, congestion, address-caching, "
-			    "address-learning or broadcast",
+			    "address-learning, errored-frames or broadcast",
 			    tok);
 			return -EINVAL;
 		}

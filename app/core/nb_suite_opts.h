@@ -27,9 +27,10 @@
 #define NB_SUITE_ADDR_CACHE (1u << 11) /* 5.7: address caching capacity */
 #define NB_SUITE_ADDR_LEARN (1u << 12) /* 5.8: address learning rate */
 #define NB_SUITE_BROADCAST  (1u << 13) /* 5.10: broadcast forwarding */
+#define NB_SUITE_ERRORED    (1u << 14) /* 5.9: errored frame filtering */
 #define NB_SUITE_RFC2889                                                       \
 	(NB_SUITE_FWD_RATE | NB_SUITE_CONGESTION | NB_SUITE_ADDR_CACHE |       \
-	 NB_SUITE_ADDR_LEARN | NB_SUITE_BROADCAST)
+	 NB_SUITE_ADDR_LEARN | NB_SUITE_BROADCAST | NB_SUITE_ERRORED)
 
 /* "throughput", "latency", "loss", "back-to-back", and RFC 2889's
  * "forwarding-rate", "congestion", "address-caching",

@@ -242,7 +242,7 @@ congestion_detail(const struct nb_result *r)
 			 "%llu frames",
 			 (unsigned long long)lost_c);
 	return json_pack(
-		"{s:{s:i,s:i,s:i,s:i},s:[o,o,o],s:b,s:b,s:s,s:o,s:s}", "ports",
+		"{s:{s:i,s:i,s:i,s:i},s:[o,o,o],s:b,s:b,s:s,s:o,s:s}", "roles",
 		"a", a, "b", b, "congested", c, "uncongested", d, "pairs",
 		pair_json(ac, "congested"), pair_json(ad, "uncongested"),
 		pair_json(bc, "congested"), "hol_blocking", ad->lost > 0,
@@ -403,4 +403,7 @@ nb_rfc2889_size(struct suite *x, uint16_t size)
 		nb_rfc2889_addr_cache(x, size);
 	if ((kinds & NB_SUITE_ADDR_LEARN) && !nb_suite_stopped(x))
 		nb_rfc2889_addr_learn(x, size);
+	if ((kinds & NB_SUITE_ERRORED) && !nb_suite_stopped(x) &&
+	    size == x->app->cfg.sweep.sizes[0])
+		nb_rfc2889_errored(x);
 }

@@ -13,5 +13,7 @@ struct suite;
 
 /* The RFC 2889 tests the suite asks for, at one frame size. */
 void nb_rfc2889_size(struct suite *x, uint16_t size);
+/* 5.9's errored frames, once (nb_rfc2889_err.c). */
+void nb_rfc2889_errored(struct suite *x);
 
 #endif /* NB_RFC2889_RUN_H */

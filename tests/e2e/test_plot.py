@@ -24,6 +24,10 @@ RESULT = os.path.join(ROOT, "tests", "data", "memif-imix-2G.json")
 #      --settle 0 --json-stream
 SUITE = os.path.join(ROOT, "tests", "data", "memif-suite.json")
 SUITE_STREAM = os.path.join(ROOT, "tests", "data", "memif-sweep.jsonl")
+# recorded on a Linux bridge of four veth ports (af_packet), the bridge
+# port of port 3 capped by a 50 Mbit/s tbf:
+#   -- --ports 0,1,2,3 --rate 400M --size 1518 --time 1 --json
+MESH = os.path.join(ROOT, "tests", "data", "bridge-mesh4.json")
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 CHARTS = ["throughput", "loss", "latency-hist", "latency-cdf"]
@@ -163,6 +167,16 @@ class Plot(unittest.TestCase):
         self.assert_pngs(p, ["t-suite-throughput.png"])
         self.assertIn("suite-latency", p.stderr)
         self.assertIn("suite-trials", p.stderr)
+
+    def test_mesh_heatmap(self):
+        """A test of many ports: the usual charts and the pair heatmap;
+        a result without end.mesh has none."""
+        p = run(["-o", os.path.join(self.dir, "out"), MESH])
+        self.assert_pngs(p, [f"bridge-mesh4-{c}.png"
+                             for c in CHARTS + ["mesh-loss"]])
+        w, h = png_size(os.path.join(self.dir, "out",
+                                     "bridge-mesh4-mesh-loss.png"))
+        self.assertGreater(w, 400)
 
 
 if __name__ == "__main__":

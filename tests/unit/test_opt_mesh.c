@@ -21,6 +21,9 @@
 #include "nb_options.h"
 #include "nb_plan.h"
 #include "nb_result.h"
+#include "nb_rfc2889.h"
+#include "nb_rfc2889_err.h"
+#include "nb_suite_opts.h"
 
 #include "opt_fixtures.h"
 
@@ -310,6 +313,192 @@ test_report(void **state)
 	free(m);
 }
 
+/* RFC 2889's tests lay out the ports: congestion's weighted pairs,
+ * broadcast's fan-out; the refusals. */
+static void
+test_rfc2889_layouts(void **state)
+{
+	struct nb_config cfg;
+	char err[ERRLEN];
+	uint32_t s, per[3] = {0};
+
+	(void)state;
+	assert_int_equal(CHECK_CFG(&cfg, err, "--ports", "4,5,6,7", "--test",
+				   "congestion"),
+			 0);
+	assert_int_equal(cfg.suite, NB_SUITE_CONGESTION);
+	assert_int_equal(cfg.mesh.nb_pairs, 3);
+	assert_true(has_pair(&cfg.mesh, 4, 6) && has_pair(&cfg.mesh, 4, 7) &&
+		    has_pair(&cfg.mesh, 5, 6));
+	/* A's two streams (one to C, one to D) and B's two to C: each
+	 * sender offers half, A half of its own to each */
+	assert_int_equal(cfg.streams, 4);
+	assert_int_equal(cfg.nb_tx_ports, 2);
+	for (s = 0; s < 4; s++)
+		per[nb_mesh_stream_pair(&cfg.mesh, s)]++;
+	assert_int_equal(per[0], 1); /* 4>6 */
+	assert_int_equal(per[1], 1); /* 4>7 */
+	assert_int_equal(per[2], 2); /* 5>6 */
+	assert_int_equal(nb_mesh_stream_dst(&cfg.mesh, 0), 6);
+	assert_int_equal(nb_mesh_stream_dst(&cfg.mesh, 1), 7);
+	assert_int_equal(nb_mesh_stream_dst(&cfg.mesh, 2), 6);
+	assert_int_equal(nb_mesh_stream_dst(&cfg.mesh, 3), 6);
+
+	assert_int_equal(
+		CHECK_CFG(&cfg, err, "--ports", "0,1,2", "--test", "broadcast"),
+		0);
+	assert_int_equal(cfg.mesh.nb_pairs, 0);
+	assert_int_equal(cfg.nb_tx_ports, 1);
+	assert_int_equal(cfg.tx_ports[0], 0);
+	assert_int_equal(cfg.nb_rx_ports, 2);
+	assert_int_equal(cfg.rx_ports[1], 2);
+	assert_memory_equal(cfg.dst_mac,
+			    ((uint8_t[]){0xff, 0xff, 0xff, 0xff, 0xff, 0xff}),
+			    6);
+
+	assert_int_equal(CHECK_CFG(&cfg, err, "--ports", "0,1,2,3", "--test",
+				   "forwarding-rate,throughput", "--mesh",
+				   "backbone"),
+			 0);
+	assert_int_equal(cfg.mesh.nb_pairs, 8);
+
+	assert_int_equal(CHECK(err, "--ports", "0,1,2", "--test", "congestion"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "four ports"));
+	assert_int_equal(CHECK(err, "--ports", "0,1,2,3", "--test",
+			       "congestion,throughput"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "give it alone"));
+	assert_int_equal(CHECK(err, "--ports", "0,1,2", "--test", "broadcast",
+			       "--dst-mac", "02:00:00:00:00:01"),
+			 -EINVAL);
+	assert_int_equal(CHECK(err, "--tx-port", "0", "--rx-port", "1",
+			       "--test", "forwarding-rate"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "--ports"));
+}
+
+static char *
+row_text(void (*fn)(FILE *, const struct nb_suite_row *),
+	 struct nb_suite_row *r)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	fn(f, r);
+	fclose(f);
+	json_decref(r->detail);
+	return text;
+}
+
+static void
+test_rfc2889_text(void **state)
+{
+	struct nb_suite_row r;
+	char *t;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	r.size = 64;
+	r.trials = 3;
+	r.detail = json_pack(
+		"{s:f,s:f,s:f,s:f,s:[],s:[{s:i,s:f,s:f}],s:[{s:i,s:i,s:i,"
+		"s:i}]}",
+		"offered_max_pps", 3e6, "fr_mol_pps", 2.5e6, "mfr_pps", 2.7e6,
+		"mfr_offered_pps", 2.7e6, "steps", "ports", "port", 3,
+		"offered_pps", 1e6, "forwarded_pps", 5e5, "lossy_pairs", "src",
+		0, "dst", 3, "sent", 100, "lost", 40);
+	t = row_text(nb_rfc2889_text_fwd, &r);
+	assert_non_null(strstr(t, "    64      3.000000      2.500000    "
+				  "2.700000        2.700000       3\n"));
+	assert_non_null(strstr(t, "port  3 at the maximum load: offered "
+				  "1.000000 Mpps, forwarded to it 0.500000"));
+	assert_non_null(strstr(t, "pair 0>3 lost 40 of 100"));
+	free(t);
+
+	r.detail = json_pack("{s:s,s:[{s:i,s:i,s:s,s:i,s:i,s:i,s:f}],s:s}",
+			     "verdict", "no head-of-line blocking: x", "pairs",
+			     "src", 0, "dst", 3, "role", "uncongested", "sent",
+			     10, "forwarded", 10, "lost", 0, "lost_percent",
+			     0.0, "back_pressure", "cannot be seen: y");
+	t = row_text(nb_rfc2889_text_congestion, &r);
+	assert_non_null(strstr(t, "    64  no head-of-line blocking: x\n"));
+	assert_non_null(strstr(t, "0>3  uncongested sent 10, forwarded 10"));
+	assert_non_null(strstr(t, "back pressure: cannot be seen: y\n"));
+	free(t);
+
+	r.detail =
+		json_pack("{s:i,s:f,s:f,s:[{s:i,s:i,s:i,s:i,s:f,s:n}]}",
+			  "source", 0, "throughput_pps", 4000.0, "upper_pps",
+			  4200.0, "ports", "port", 2, "sent", 8000, "received",
+			  8000, "lost", 0, "forwarded_pps", 4000.0, "latency");
+	t = row_text(nb_rfc2889_text_broadcast, &r);
+	assert_non_null(strstr(t, "from port 0: 0.004000 Mpps reached every "
+				  "port (upper 0.004200), 3 trials"));
+	assert_non_null(strstr(t, "port  2: received 8000 of 8000, lost 0, "
+				  "0.004000 Mpps\n"));
+	free(t);
+}
+
+/* 5.9's frames: their bytes, the match (padded too), the layout. */
+static void
+test_errored_frames(void **state)
+{
+	static const uint8_t src[6] = {2, 0, 0, 0, 0, 1},
+			     dst[6] = {2, 0, 0, 0, 0, 2};
+	struct nb_config cfg;
+	struct nb_suite_row r;
+	char err[ERRLEN], *t;
+	uint8_t buf[2048];
+
+	(void)state;
+	assert_int_equal(nb_err_frame(buf, 55, NB_ERR_UNDERSIZE, src, dst, 7),
+			 -1);
+	assert_int_equal(
+		nb_err_frame(buf, sizeof(buf), NB_ERR_UNDERSIZE, src, dst, 7),
+		56);
+	assert_memory_equal(buf, dst, 6);
+	assert_memory_equal(buf + 6, src, 6);
+	assert_memory_equal(buf + 12, "\x88\xb5nbench-err\x00\x00\x00\x00\x07",
+			    17);
+	assert_int_equal(buf[55], 0);
+	assert_int_equal(nb_err_match(buf, 56), NB_ERR_UNDERSIZE);
+	assert_int_equal(nb_err_match(buf, 60), NB_ERR_UNDERSIZE); /* padded */
+	assert_int_equal(nb_err_match(buf, 28), -1);
+	buf[14] = 'N';
+	assert_int_equal(nb_err_match(buf, 56), -1);
+	assert_int_equal(nb_err_frame(buf, sizeof(buf), NB_ERR_OVERSIZE, src,
+				      dst, 0x01020304),
+			 1515);
+	assert_memory_equal(buf + 24, "\x01\x01\x02\x03\x04", 5);
+	assert_int_equal(nb_err_match(buf, 1515), NB_ERR_OVERSIZE);
+	assert_int_equal(nb_err_wire_len(NB_ERR_OVERSIZE), 1519);
+	assert_string_equal(nb_err_name(NB_ERR_UNDERSIZE), "undersize");
+
+	assert_int_equal(CHECK_CFG(&cfg, err, "--ports", "3,5", "--test",
+				   "errored-frames"),
+			 0);
+	assert_int_equal(cfg.nb_tx_ports, 1);
+	assert_int_equal(cfg.tx_ports[0], 3);
+	assert_int_equal(cfg.rx_ports[0], 5);
+	assert_int_equal(cfg.mesh.nb_pairs, 0);
+	assert_int_equal(
+		CHECK(err, "--ports", "3,5,6", "--test", "errored-frames"),
+		-EINVAL);
+	assert_non_null(strstr(err, "two ports"));
+
+	memset(&r, 0, sizeof(r));
+	r.detail = json_pack("{s:[{s:s,s:i,s:i,s:i,s:s}],s:[s]}", "kinds",
+			     "kind", "undersize", "wire_bytes", 60, "sent",
+			     1000, "received", 0, "verdict", "filtered",
+			     "cannot", "bad FCS: cannot be made");
+	t = row_text(nb_rfc2889_text_errored, &r);
+	assert_string_equal(t, "  undersize     60 B  sent   1000  received "
+			       "     0  filtered\n  bad FCS: cannot be made\n");
+	free(t);
+}
+
 int
 main(void)
 {
@@ -320,6 +509,9 @@ main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_learning_frame),
 		cmocka_unit_test(test_report),
+		cmocka_unit_test(test_rfc2889_layouts),
+		cmocka_unit_test(test_rfc2889_text),
+		cmocka_unit_test(test_errored_frames),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
