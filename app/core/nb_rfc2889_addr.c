@@ -150,7 +150,7 @@ addr_steps(FILE *f, const json_t *d)
 	const json_t *e;
 	size_t i;
 
-	json_array_foreach(json_object_get(d, "steps"), i, e) fprintf(
+	json_array_foreach(json_object_get(d, "address_trials"), i, e) fprintf(
 		f,
 		"        %-7s %7lld addresses at %12.1f fps: forwarded "
 		"%lld to L, flooded %lld to M, %s%s (test %.1f ms after "
@@ -169,7 +169,7 @@ addr_steps(FILE *f, const json_t *d)
 static void
 addr_ports(FILE *f, const json_t *d)
 {
-	const json_t *p = json_object_get(d, "ports");
+	const json_t *p = json_object_get(d, "address_ports");
 
 	fprintf(f,
 		"        ports: learning %lld, test %lld, monitor %lld; each "
@@ -203,7 +203,7 @@ nb_rfc2889_text_addr_learn(FILE *f, const struct nb_suite_row *r)
 	const json_t *d = r->detail;
 
 	fprintf(f, "  %4u  %9lld  %12.1f  %12.1f  %6u  %s%s\n", r->size,
-		cnt(d, "addresses"), num(d, "rate_pps"), num(d, "upper_pps"),
+		cnt(d, "addresses"), num(d, "rate_pps"), num(d, "failed_pps"),
 		r->trials,
 		json_is_true(json_object_get(d, "ceiling_hit"))
 			? "the search's ceiling (--rate or the line rate): "

@@ -117,10 +117,10 @@ class BridgeAddr(nbe2e.E2ECase):
         self.assertEqual((row["lower"], row["upper"]), (cap, cap + 1))
         self.assertFalse(row["ceiling_hit"])
         self.assertTrue(row["complete"])
-        self.assertEqual(row["ports"],
+        self.assertEqual(row["address_ports"],
                          {"learning": 0, "test": 1, "monitor": 2})
         self.assertGreaterEqual(row["wait_s"], aging)
-        for s in row["steps"]:
+        for s in row["address_trials"]:
             n = s["addresses"]
             self.assertEqual((s["learning_sent"], s["test_sent"]), (n, n), s)
             self.assertEqual(s["forwarded"], n, s)
@@ -129,10 +129,10 @@ class BridgeAddr(nbe2e.E2ECase):
             self.assertEqual(s["pass"], n <= cap, s)
             # the test phase well within the ageing time
             self.assertLess(s["gap_ms"], aging * 1000 / 2, s)
-        self.assertTrue(row["steps"][-1]["confirm"])
-        self.assertEqual(row["steps"][-1]["addresses"], cap)
+        self.assertTrue(row["address_trials"][-1]["confirm"])
+        self.assertEqual(row["address_trials"][-1]["addresses"], cap)
         # 1 + a bisection of top + the confirmation
-        self.assertLessEqual(len(row["steps"]),
+        self.assertLessEqual(len(row["address_trials"]),
                              2 + math.ceil(math.log2(top)))
         # (with 5.8 after it, what 5.8 learned last: cap addresses too)
         self.assertEqual(held, {"b0": cap})
@@ -164,17 +164,19 @@ class BridgeAddr(nbe2e.E2ECase):
         self.assertEqual(row["section"], "RFC 2889 5.8")
         self.assertEqual(row["addresses"], n)
         self.assertEqual(row["max_pps"], ceiling)
-        last = row["steps"][-1]
+        last = row["address_trials"][-1]
         # a Linux bridge learns as fast as it receives: the ceiling, or
         # else a confirmed rate
         if row["ceiling_hit"]:
             self.assertEqual(row["rate_pps"], row["max_pps"])
-            self.assertEqual(len(row["steps"]), 1)
+            self.assertEqual(len(row["address_trials"]), 1)
         else:
             self.assertTrue(last["confirm"])
             self.assertGreater(row["rate_pps"], 0)
         self.assertEqual(last["learning_pps"], row["rate_pps"])
-        self.assertTrue(last["pass"])
+        # every address learned (on a busy host the sender may fall
+        # short of the rate, which fails the trial and is said)
+        self.assertTrue(last["pass"] or last["rate_not_reached"], last)
         self.assertEqual((last["flooded"], last["forwarded"]), (0, n))
 
     def test_usage(self):

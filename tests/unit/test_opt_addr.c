@@ -136,13 +136,14 @@ test_text(void **state)
 		"{s:i,s:i,s:i,s:i,s:b,s:f,s:{s:i,s:i,s:i},s:f,s:f,s:[{s:i,s:f,"
 		"s:b,s:i,s:i,s:b,s:b,s:f},{s:i,s:f,s:b,s:i,s:i,s:b,s:b,s:f}]}",
 		"capacity", 1000, "max", 2048, "lower", 1000, "upper", 1001,
-		"ceiling_hit", 0, "learning_pps", 20000.0, "ports", "learning",
-		0, "test", 1, "monitor", 2, "aging_s", 1.0, "wait_s", 1.6,
-		"steps", "addresses", 2048, "learning_pps", 20000.0,
-		"rate_not_reached", 0, "forwarded", 2048, "flooded", 1048,
-		"pass", 0, "confirm", 0, "gap_ms", 110.8, "addresses", 1000,
+		"ceiling_hit", 0, "learning_pps", 20000.0, "address_ports",
+		"learning", 0, "test", 1, "monitor", 2, "aging_s", 1.0,
+		"wait_s", 1.6, "address_trials", "addresses", 2048,
 		"learning_pps", 20000.0, "rate_not_reached", 0, "forwarded",
-		1000, "flooded", 0, "pass", 1, "confirm", 1, "gap_ms", 112.1);
+		2048, "flooded", 1048, "pass", 0, "confirm", 0, "gap_ms", 110.8,
+		"addresses", 1000, "learning_pps", 20000.0, "rate_not_reached",
+		0, "forwarded", 1000, "flooded", 0, "pass", 1, "confirm", 1,
+		"gap_ms", 112.1);
 	assert_non_null(r.detail);
 	s = text_of(nb_rfc2889_text_addr_cache, &r);
 	assert_non_null(strstr(s, "    64       1000      1000..1001  "));
@@ -163,11 +164,11 @@ test_text(void **state)
 	free(s);
 	json_decref(r.detail);
 
-	r.detail = json_pack("{s:i,s:f,s:f,s:b,s:{s:i,s:i,s:i},s:f,s:f,s:[]}",
-			     "addresses", 1000, "rate_pps", 50000.0,
-			     "upper_pps", 0.0, "ceiling_hit", 1, "ports",
-			     "learning", 0, "test", 1, "monitor", 2, "aging_s",
-			     1.5, "wait_s", 2.15, "steps");
+	r.detail = json_pack(
+		"{s:i,s:f,s:f,s:b,s:{s:i,s:i,s:i},s:f,s:f,s:[]}", "addresses",
+		1000, "rate_pps", 50000.0, "failed_pps", 0.0, "ceiling_hit", 1,
+		"address_ports", "learning", 0, "test", 1, "monitor", 2,
+		"aging_s", 1.5, "wait_s", 2.15, "address_trials");
 	s = text_of(nb_rfc2889_text_addr_learn, &r);
 	assert_non_null(strstr(s, "    64       1000       50000.0"));
 	assert_non_null(strstr(s, "the search's ceiling (--rate or the line "
