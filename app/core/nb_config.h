@@ -228,9 +228,22 @@ struct nb_config {
 	uint32_t nb_tol; /* --loss-tolerance: ascending ratios */
 	double loss_tol[NB_SEARCH_MAX_GOALS];
 	struct nb_rate_spec precision; /* --precision; MAX kind: default */
-	double latency_load;   /* --latency-load: share of throughput [0.9] */
-	double loss_step;      /* --loss-step: ladder step [0.1] */
-	uint32_t trials;       /* --trials: back-to-back repeats [50] */
+	double latency_load; /* --latency-load: share of throughput [0.9] */
+	double loss_step;    /* --loss-step: ladder step [0.1] */
+	uint32_t trials;     /* --trials: back-to-back repeats [50] */
+	/* RFC 2889 5.7/5.8 (nb_rfc2889_addr.c): --addresses (5.7: the
+	 * search's maximum [65536]; 5.8: how many to learn), --aging (the
+	 * switch's ageing time, waited out before each trial), the
+	 * learning, test and monitor ports of --ports L,T,M */
+	uint32_t addresses;
+	int addresses_set;
+	double aging; /* seconds */
+	int aging_set;
+	uint16_t addr_port[3];
+	/* how many copies of each frame sent may arrive (0: one, or one per
+	 * receiving port of a fan-out): an address trial's test phase sets
+	 * 2 (at the learning port, and flooded at the monitor port) */
+	uint16_t rx_copies;
 	const char *suite_opt; /* the first suite option given (for the
 				* message when --test is missing) */
 

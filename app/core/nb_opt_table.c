@@ -10,6 +10,7 @@
 #include "nb_options.h"
 #include "nb_flows_opt.h"
 #include "nb_mesh.h"
+#include "nb_rfc2889.h"
 #include "nb_stack.h"
 #include "nb_suite_opts.h"
 
@@ -310,6 +311,16 @@ const struct nb_option nb_options[] = {
 	{"trials", 0, "N", nb_opt_trials,
 	 "back-to-back: repeats of the burst search (RFC 2544: 50) [50]", 0,
 	 NB_IN_TEST},
+	{"addresses", 0, "N", nb_opt_addresses,
+	 "address-caching: the most addresses its search tries [65536]; "
+	 "address-learning alone: how many addresses to learn (after "
+	 "address-caching: the capacity it found)",
+	 0, NB_IN_TEST},
+	{"aging", 0, "S", nb_opt_aging,
+	 "address-caching and address-learning: the switch's ageing time in "
+	 "seconds, waited out (with a margin of 0.5 s and a tenth) before "
+	 "each trial (required by them)",
+	 0, NB_IN_TEST},
 	HEADING("Ports and queues"),
 	{"queues", 'q', "N", nb_opt_queues,
 	 "RX and TX queues per test port [1]", 0, NB_IN_TEST | NB_IN_RSP},

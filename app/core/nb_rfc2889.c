@@ -90,6 +90,8 @@ nb_rfc2889_check(struct nb_config *cfg, char *err, size_t errlen)
 {
 	unsigned int k = cfg->suite & NB_SUITE_RFC2889;
 
+	if (nb_rfc2889_addr_opts(cfg, err, errlen) != 0)
+		return -EINVAL;
 	if (k == 0)
 		return 0;
 	if (cfg->mode != NB_MODE_LOOPBACK || cfg->mesh.nb_ports == 0) {
@@ -99,7 +101,9 @@ nb_rfc2889_check(struct nb_config *cfg, char *err, size_t errlen)
 			 nb_suite_name(k & -k));
 		return -EINVAL;
 	}
-	if ((k & OWN_LAYOUT) && cfg->suite != (k & -k)) {
+	/* 5.7 then 5.8 (with the capacity found) is one layout */
+	if ((k & OWN_LAYOUT) && cfg->suite != (k & -k) &&
+	    cfg->suite != (NB_SUITE_ADDR_CACHE | NB_SUITE_ADDR_LEARN)) {
 		snprintf(err, errlen,
 			 "--test %s lays out the ports itself: give it alone",
 			 nb_suite_name(cfg->suite & OWN_LAYOUT &
@@ -110,6 +114,8 @@ nb_rfc2889_check(struct nb_config *cfg, char *err, size_t errlen)
 		return congestion_layout(cfg, err, errlen);
 	if (k == NB_SUITE_BROADCAST)
 		return broadcast_layout(cfg, err, errlen);
+	if (k & (NB_SUITE_ADDR_CACHE | NB_SUITE_ADDR_LEARN))
+		return nb_rfc2889_addr_layout(cfg, err, errlen);
 	if (k == NB_SUITE_ERRORED)
 		return errored_layout(cfg, err, errlen);
 	return 0;
@@ -246,6 +252,16 @@ static const struct {
 	 "Broadcast forwarding and latency (RFC 2889 5.10): the highest "
 	 "rate every receiving port got all of\n",
 	 nb_rfc2889_text_broadcast},
+	{NB_SUITE_ADDR_CACHE,
+	 "Address caching capacity (RFC 2889 5.7): the most addresses learned "
+	 "on one port with none of the test frames flooded\n"
+	 "  size   capacity  passed..failed  learning fps  trials\n",
+	 nb_rfc2889_text_addr_cache},
+	{NB_SUITE_ADDR_LEARN,
+	 "Address learning rate (RFC 2889 5.8): the highest learning rate at "
+	 "which every address was learned\n"
+	 "  size  addresses      rate fps  failed at fps  trials\n",
+	 nb_rfc2889_text_addr_learn},
 };
 
 void

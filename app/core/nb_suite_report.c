@@ -142,7 +142,12 @@ nb_suite_text_begin(FILE *f, const struct nb_suite_report *s)
 	for (i = 0; i < c->sweep.n; i++)
 		fprintf(f, "%s%u", i ? "," : " ", c->sweep.sizes[i]);
 	fprintf(f, " B");
-	if (s->kinds & ~NB_SUITE_SWEEP)
+	if (!(s->kinds & ~(NB_SUITE_ADDR_CACHE | NB_SUITE_ADDR_LEARN)))
+		fprintf(f,
+			"; address trials (a learning phase, then a test "
+			"phase) after a wait of %g s for the table to age out",
+			nb_rfc2889_aging_wait(c->aging));
+	else if (s->kinds & ~NB_SUITE_SWEEP)
 		fprintf(f, "; trials %g s (first %g s), settle %g s",
 			c->trial_time, c->first_trial, c->settle);
 	if (s->line_bps > 0)

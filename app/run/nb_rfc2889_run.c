@@ -8,6 +8,7 @@
 
 #include "nb_hist.h"
 #include "nb_jobs.h"
+#include "nb_rfc2889_addr.h"
 #include "nb_rfc2889_run.h"
 #include "nb_suite_int.h"
 #include "nb_suite_opts.h"
@@ -387,6 +388,10 @@ nb_rfc2889_size(struct suite *x, uint16_t size)
 		congestion(x, size);
 	if ((kinds & NB_SUITE_BROADCAST) && !nb_suite_stopped(x))
 		broadcast(x, size);
+	if ((kinds & NB_SUITE_ADDR_CACHE) && !nb_suite_stopped(x))
+		nb_rfc2889_addr_cache(x, size);
+	if ((kinds & NB_SUITE_ADDR_LEARN) && !nb_suite_stopped(x))
+		nb_rfc2889_addr_learn(x, size);
 	if ((kinds & NB_SUITE_ERRORED) && !nb_suite_stopped(x) &&
 	    size == x->app->cfg.sweep.sizes[0])
 		nb_rfc2889_errored(x);

@@ -328,6 +328,8 @@ nb_run_end_senders(struct nb_app *app, int force)
 static uint64_t
 rx_copies(const struct nb_config *cfg)
 {
+	if (cfg->rx_copies)
+		return cfg->rx_copies;
 	return cfg->nb_tx_ports == 1 && nb_mcast_fanout(cfg, NULL)
 		       ? cfg->nb_rx_ports
 		       : 1;

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "nb_jobs.h"
 #include "nb_log.h"
 #include "nb_phase.h"
 #include "nb_run.h"
@@ -208,6 +209,15 @@ local_run(void *ctx, struct nb_app *app, uint64_t rate_num, uint64_t rate_den,
 	(void)ctx;
 	if (nb_run_prepare(app, rate_num, rate_den, packets, err, errlen) !=
 	    0) {
+		nb_run_free(app);
+		return -1;
+	}
+	/* flows a test set itself (RFC 2889 5.7/5.8's MAC ranges) */
+	if (app->cfg.flows.spec.n &&
+	    (nb_result_flows(&app->result, app->cfg.flows.spec.n) != 0 ||
+	     nb_jobs_flows(&app->jobs, &app->cfg, err, errlen) != 0)) {
+		if (app->result.flow_rx == NULL)
+			snprintf(err, errlen, "out of memory for the flows");
 		nb_run_free(app);
 		return -1;
 	}

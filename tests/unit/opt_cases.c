@@ -736,6 +736,20 @@ chk_trials(const struct nb_config *c)
 	assert_int_equal(c->trials, 7);
 }
 
+static void
+chk_addresses(const struct nb_config *c)
+{
+	assert_int_equal(c->addresses, 3000);
+	assert_int_equal(c->addresses_set, 1);
+}
+
+static void
+chk_aging(const struct nb_config *c)
+{
+	assert_true(fabs(c->aging - 1.5) < 1e-12);
+	assert_int_equal(c->aging_set, 1);
+}
+
 const struct opt_case cases[] = {
 	{"help", 'h', NULL, chk_help, {NULL}},
 	{"version", 'V', NULL, chk_version, {NULL}},
@@ -967,6 +981,8 @@ const struct opt_case cases[] = {
 	 {"0%", "0.8", "101%", NULL}},
 	{"loss-step", 0, "5%", chk_loss_step, {"0.5%", "60%", "0.1", NULL}},
 	{"trials", 0, "7", chk_trials, {"0", "1001", NULL}},
+	{"addresses", 0, "3000", chk_addresses, {"0", "1048577", "x", NULL}},
+	{"aging", 0, "1.5", chk_aging, {"-1", "3601", "x", NULL}},
 };
 
 const size_t nb_cases = sizeof(cases) / sizeof(cases[0]);
