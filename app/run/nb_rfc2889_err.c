@@ -151,7 +151,9 @@ run_kinds(struct suite *x, const struct nb_port *s, const struct nb_port *r)
 	uint32_t q;
 	int kind;
 
-	mp = nb_pool_get("nb_errf", 2 * ERR_BURST + 63,
+	/* a NIC keeps sent mbufs in its TX ring until it wraps: room for
+	 * a ring of them and the bursts in hand */
+	mp = nb_pool_get("nb_errf", cfg->txd + 4 * ERR_BURST,
 			 nb_port_socket(s->desc.port_id));
 	if (mp == NULL)
 		return kinds;
