@@ -123,18 +123,6 @@ nb_rfc2889_check(struct nb_config *cfg, char *err, size_t errlen)
 
 /* ---- text ---- */
 
-static double
-num(const json_t *o, const char *key)
-{
-	return json_number_value(json_object_get(o, key));
-}
-
-static long long
-cnt(const json_t *o, const char *key)
-{
-	return (long long)json_integer_value(json_object_get(o, key));
-}
-
 /* a member's string, "-" when it has none (a test cut short) */
 static const char *
 str(const json_t *o, const char *key)
@@ -151,22 +139,25 @@ nb_rfc2889_text_fwd(FILE *f, const struct nb_suite_row *r)
 	size_t i;
 
 	fprintf(f, "  %4u  %12.6f  %12.6f  %10.6f  %14.6f  %6u\n", r->size,
-		num(d, "offered_max_pps") / 1e6, num(d, "fr_mol_pps") / 1e6,
-		num(d, "mfr_pps") / 1e6, num(d, "mfr_offered_pps") / 1e6,
-		r->trials);
+		nb_rfc2889_num(d, "offered_max_pps") / 1e6,
+		nb_rfc2889_num(d, "fr_mol_pps") / 1e6,
+		nb_rfc2889_num(d, "mfr_pps") / 1e6,
+		nb_rfc2889_num(d, "mfr_offered_pps") / 1e6, r->trials);
 	a = json_object_get(d, "ports");
 	json_array_foreach(a, i, e) fprintf(
 		f,
 		"        port %2lld at the maximum load: offered %.6f Mpps, "
 		"forwarded to it %.6f Mpps\n",
-		cnt(e, "port"), num(e, "offered_pps") / 1e6,
-		num(e, "forwarded_pps") / 1e6);
+		nb_rfc2889_cnt(e, "port"),
+		nb_rfc2889_num(e, "offered_pps") / 1e6,
+		nb_rfc2889_num(e, "forwarded_pps") / 1e6);
 	a = json_object_get(d, "lossy_pairs");
 	json_array_foreach(a, i, e) fprintf(
 		f,
 		"        pair %lld>%lld lost %lld of %lld at the maximum "
 		"load\n",
-		cnt(e, "src"), cnt(e, "dst"), cnt(e, "lost"), cnt(e, "sent"));
+		nb_rfc2889_cnt(e, "src"), nb_rfc2889_cnt(e, "dst"),
+		nb_rfc2889_cnt(e, "lost"), nb_rfc2889_cnt(e, "sent"));
 }
 
 void
@@ -181,8 +172,10 @@ nb_rfc2889_text_congestion(FILE *f, const struct nb_suite_row *r)
 		f,
 		"        %lld>%lld  %-11s sent %lld, forwarded %lld, lost "
 		"%lld (%.3g%%)\n",
-		cnt(e, "src"), cnt(e, "dst"), str(e, "role"), cnt(e, "sent"),
-		cnt(e, "forwarded"), cnt(e, "lost"), num(e, "lost_percent"));
+		nb_rfc2889_cnt(e, "src"), nb_rfc2889_cnt(e, "dst"),
+		str(e, "role"), nb_rfc2889_cnt(e, "sent"),
+		nb_rfc2889_cnt(e, "forwarded"), nb_rfc2889_cnt(e, "lost"),
+		nb_rfc2889_num(e, "lost_percent"));
 	fprintf(f, "        back pressure: %s\n", str(d, "back_pressure"));
 }
 
@@ -195,8 +188,9 @@ nb_rfc2889_text_broadcast(FILE *f, const struct nb_suite_row *r)
 	fprintf(f,
 		"  %4u  from port %lld: %.6f Mpps reached every port "
 		"(upper %.6f), %u trials\n",
-		r->size, cnt(d, "source"), num(d, "throughput_pps") / 1e6,
-		num(d, "upper_pps") / 1e6, r->trials);
+		r->size, nb_rfc2889_cnt(d, "source"),
+		nb_rfc2889_num(d, "throughput_pps") / 1e6,
+		nb_rfc2889_num(d, "upper_pps") / 1e6, r->trials);
 	a = json_object_get(d, "ports");
 	json_array_foreach(a, i, e)
 	{
@@ -204,12 +198,15 @@ nb_rfc2889_text_broadcast(FILE *f, const struct nb_suite_row *r)
 		fprintf(f,
 			"        port %2lld: received %lld of %lld, lost %lld, "
 			"%.6f Mpps",
-			cnt(e, "port"), cnt(e, "received"), cnt(e, "sent"),
-			cnt(e, "lost"), num(e, "forwarded_pps") / 1e6);
+			nb_rfc2889_cnt(e, "port"),
+			nb_rfc2889_cnt(e, "received"),
+			nb_rfc2889_cnt(e, "sent"), nb_rfc2889_cnt(e, "lost"),
+			nb_rfc2889_num(e, "forwarded_pps") / 1e6);
 		if (json_is_object(l))
 			fprintf(f, ", latency mean %.2f p99 %.2f max %.2f us",
-				num(l, "mean_ns") / 1e3, num(l, "p99_ns") / 1e3,
-				num(l, "max_ns") / 1e3);
+				nb_rfc2889_num(l, "mean_ns") / 1e3,
+				nb_rfc2889_num(l, "p99_ns") / 1e3,
+				nb_rfc2889_num(l, "max_ns") / 1e3);
 		fprintf(f, "\n");
 	}
 }
@@ -223,8 +220,9 @@ nb_rfc2889_text_errored(FILE *f, const struct nb_suite_row *r)
 	a = json_object_get(d, "kinds");
 	json_array_foreach(a, i, e)
 		fprintf(f, "  %-10s %5lld B  sent %6lld  received %6lld  %s\n",
-			str(e, "kind"), cnt(e, "wire_bytes"), cnt(e, "sent"),
-			cnt(e, "received"), str(e, "verdict"));
+			str(e, "kind"), nb_rfc2889_cnt(e, "wire_bytes"),
+			nb_rfc2889_cnt(e, "sent"),
+			nb_rfc2889_cnt(e, "received"), str(e, "verdict"));
 	a = json_object_get(d, "cannot");
 	json_array_foreach(a, i, e) fprintf(f, "  %s\n", json_string_value(e));
 }

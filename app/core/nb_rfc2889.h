@@ -22,6 +22,20 @@
  */
 int nb_rfc2889_check(struct nb_config *cfg, char *err, size_t errlen);
 
+/* A detail object's number and integer members (0 when missing), for
+ * the text tables. */
+static inline double
+nb_rfc2889_num(const json_t *o, const char *key)
+{
+	return json_number_value(json_object_get(o, key));
+}
+
+static inline long long
+nb_rfc2889_cnt(const json_t *o, const char *key)
+{
+	return (long long)json_integer_value(json_object_get(o, key));
+}
+
 /* The text tables of every RFC 2889 row of the suite, after RFC 2544's. */
 void nb_rfc2889_text(FILE *f, const struct nb_suite_report *s);
 

@@ -131,18 +131,6 @@ nb_rfc2889_addr_opts(const struct nb_config *cfg, char *err, size_t errlen)
 
 /* ---- text ---- */
 
-static double
-num(const json_t *o, const char *key)
-{
-	return json_number_value(json_object_get(o, key));
-}
-
-static long long
-cnt(const json_t *o, const char *key)
-{
-	return (long long)json_integer_value(json_object_get(o, key));
-}
-
 /* Each address trial: N, the learning rate, flooded and forwarded. */
 static void
 addr_steps(FILE *f, const json_t *d)
@@ -157,13 +145,14 @@ addr_steps(FILE *f, const json_t *d)
 		"learning)\n",
 		json_is_true(json_object_get(e, "confirm")) ? "confirm"
 							    : "trial",
-		cnt(e, "addresses"), num(e, "learning_pps"),
-		cnt(e, "forwarded"), cnt(e, "flooded"),
+		nb_rfc2889_cnt(e, "addresses"),
+		nb_rfc2889_num(e, "learning_pps"),
+		nb_rfc2889_cnt(e, "forwarded"), nb_rfc2889_cnt(e, "flooded"),
 		json_is_true(json_object_get(e, "pass")) ? "pass" : "FAIL",
 		json_is_true(json_object_get(e, "rate_not_reached"))
 			? ", the learning rate not reached"
 			: "",
-		num(e, "gap_ms"));
+		nb_rfc2889_num(e, "gap_ms"));
 }
 
 static void
@@ -174,8 +163,9 @@ addr_ports(FILE *f, const json_t *d)
 	fprintf(f,
 		"        ports: learning %lld, test %lld, monitor %lld; each "
 		"trial after a wait of %.2f s (--aging %.2f s and a margin)\n",
-		cnt(p, "learning"), cnt(p, "test"), cnt(p, "monitor"),
-		num(d, "wait_s"), num(d, "aging_s"));
+		nb_rfc2889_cnt(p, "learning"), nb_rfc2889_cnt(p, "test"),
+		nb_rfc2889_cnt(p, "monitor"), nb_rfc2889_num(d, "wait_s"),
+		nb_rfc2889_num(d, "aging_s"));
 }
 
 void
@@ -184,11 +174,11 @@ nb_rfc2889_text_addr_cache(FILE *f, const struct nb_suite_row *r)
 	const json_t *d = r->detail;
 
 	fprintf(f, "  %4u  %9lld  %8lld..%-8lld  %12.1f  %6u  %s\n", r->size,
-		cnt(d, "capacity"), cnt(d, "lower"),
+		nb_rfc2889_cnt(d, "capacity"), nb_rfc2889_cnt(d, "lower"),
 		json_is_integer(json_object_get(d, "upper"))
-			? cnt(d, "upper")
-			: cnt(d, "max") + 1,
-		num(d, "learning_pps"), r->trials,
+			? nb_rfc2889_cnt(d, "upper")
+			: nb_rfc2889_cnt(d, "max") + 1,
+		nb_rfc2889_num(d, "learning_pps"), r->trials,
 		json_is_true(json_object_get(d, "ceiling_hit"))
 			? "the search's ceiling (--addresses): the table "
 			  "holds at least that many"
@@ -203,8 +193,8 @@ nb_rfc2889_text_addr_learn(FILE *f, const struct nb_suite_row *r)
 	const json_t *d = r->detail;
 
 	fprintf(f, "  %4u  %9lld  %12.1f  %12.1f  %6u  %s%s\n", r->size,
-		cnt(d, "addresses"), num(d, "rate_pps"), num(d, "failed_pps"),
-		r->trials,
+		nb_rfc2889_cnt(d, "addresses"), nb_rfc2889_num(d, "rate_pps"),
+		nb_rfc2889_num(d, "failed_pps"), r->trials,
 		json_is_true(json_object_get(d, "ceiling_hit"))
 			? "the search's ceiling (--rate or the line rate): "
 			  "it learns at least that fast"

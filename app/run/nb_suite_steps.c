@@ -208,4 +208,3 @@ nb_suite_throughput(struct suite *x, uint16_t size, unsigned int kind,
 	row->trials = x->rep.nb_trials - n0;
 	row->seconds = nb_suite_now() - start;
 }
-
