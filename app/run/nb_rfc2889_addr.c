@@ -189,6 +189,32 @@ upper(const struct nb_bisect *b)
 	return b->hi > b->max ? json_null() : json_integer((json_int_t)b->hi);
 }
 
+/*
+ * A search to its end: each value the bisection asks for tried by a trial
+ * (the number of addresses at pps, or with by_rate n addresses at that
+ * many learning frames/s), then its result once more, the table holding
+ * it when the run ends.  Whether the search ended and its result held.
+ */
+static int
+search(struct suite *x, struct addr *a, struct nb_bisect *b, uint32_t n,
+       double pps, int by_rate)
+{
+	uint64_t v;
+	int rc;
+
+	while (!nb_suite_stopped(x) && nb_bisect_next(b, &v) &&
+	       (rc = addr_trial(x, a, by_rate ? n : (uint32_t)v,
+				by_rate ? (double)v : pps, 0)) >= 0)
+		nb_bisect_report(b, rc);
+	if (!b->done)
+		return 0;
+	v = nb_bisect_result(b);
+	if (v == 0 || b->ceiling)
+		return 1;
+	return addr_trial(x, a, by_rate ? n : (uint32_t)v,
+			  by_rate ? (double)v : pps, 1) == 1;
+}
+
 void
 nb_rfc2889_addr_cache(struct suite *x, uint16_t size)
 {
@@ -200,21 +226,12 @@ nb_rfc2889_addr_cache(struct suite *x, uint16_t size)
 	struct nb_suite_row row;
 	struct nb_bisect b;
 	struct addr a;
-	uint64_t n;
-	int rc = 0;
 
 	row_start(x, &a, NB_SUITE_ADDR_CACHE, size, &row);
 	nb_bisect_init(&b, max, 1);
 	if (nb_suite_ceiling(x, size, NB_SUITE_ADDR_CACHE, &pps) == 0)
-		while (!nb_suite_stopped(x) && nb_bisect_next(&b, &n) &&
-		       (rc = addr_trial(x, &a, (uint32_t)n, pps, 0)) >= 0)
-			nb_bisect_report(&b, rc);
+		row.valid = search(x, &a, &b, 0, pps, 0);
 	row.max_pps = pps;
-	row.valid = b.done;
-	/* the capacity once more: the table holds it when the run ends */
-	if (b.done && nb_bisect_result(&b) > 0 && !b.ceiling)
-		row.valid = addr_trial(x, &a, (uint32_t)nb_bisect_result(&b),
-				       pps, 1) == 1;
 	row_end(x, &a, &row, n0, start,
 		json_pack("{s:I,s:i,s:I,s:o,s:b,s:f}", "capacity",
 			  (json_int_t)nb_bisect_result(&b), "max", max, "lower",
@@ -263,8 +280,6 @@ nb_rfc2889_addr_learn(struct suite *x, uint16_t size)
 	struct nb_suite_row row;
 	struct nb_bisect b;
 	struct addr a;
-	uint64_t v;
-	int rc = 0;
 
 	row_start(x, &a, NB_SUITE_ADDR_LEARN, size, &row);
 	a.need_rate = 1;
@@ -275,14 +290,7 @@ nb_rfc2889_addr_learn(struct suite *x, uint16_t size)
 		/* to 1 % of the ceiling (at least 1 frame/s) */
 		step = max / 100 >= 1 ? max / 100 : 1;
 		nb_bisect_init(&b, (uint64_t)max, (uint64_t)step);
-		while (!nb_suite_stopped(x) && nb_bisect_next(&b, &v) &&
-		       (rc = addr_trial(x, &a, n, (double)v, 0)) >= 0)
-			nb_bisect_report(&b, rc);
-		row.valid = b.done;
-		if (b.done && nb_bisect_result(&b) > 0 && !b.ceiling)
-			row.valid = addr_trial(x, &a, n,
-					       (double)nb_bisect_result(&b),
-					       1) == 1;
+		row.valid = search(x, &a, &b, n, 0, 1);
 	} else if (n == 0 && !nb_suite_stopped(x)) {
 		snprintf(x->rep.error, sizeof(x->rep.error),
 			 "address-learning: no addresses to learn (give "
