@@ -34,6 +34,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct nb_tcp_app;
+
 /* TCP header flags */
 #define NB_TCP_FIN 0x01
 #define NB_TCP_SYN 0x02
@@ -199,6 +201,7 @@ struct nb_tcp_conn {
 	uint8_t rexmit_pending; /* fast retransmit of snd_una due */
 	uint8_t probe_pending;	/* zero-window probe due */
 	uint8_t sack_offer, wscale_offer, close_after_send;
+	uint8_t app_rx;	    /* app has an RX buffer: payload goes there */
 	uint16_t mss;	    /* what we send at most (payload + options) */
 	uint16_t mss_local; /* what we announced */
 	uint16_t stamp_len;
@@ -244,6 +247,8 @@ struct nb_tcp_conn {
 	uint64_t fin_off;    /* their FIN's offset once seen (0: none) */
 
 	struct nb_tcp_stats st;
+	/* the application's bytes (nb_tcp_app.h); NULL: the pattern */
+	struct nb_tcp_app *app;
 };
 
 /* The stream's byte at offset k. */

@@ -277,6 +277,10 @@ nb_tcp_ack_in(struct nb_tcp_conn *c, const struct nb_tcp_seg *s, int64_t seqoff,
 	if ((uint64_t)seqoff > c->snd_wl_seq ||
 	    ((uint64_t)seqoff == c->snd_wl_seq && ackoff >= c->snd_wl_ack)) {
 		wnd_changed = wnd != c->snd_wnd;
+		/* a zero window opened with nothing out: the persist timer
+		 * has no more to do (data sent now arms its own RTO) */
+		if (c->snd_wnd == 0 && wnd && c->snd_una == c->snd_max)
+			c->rto_due = 0;
 		c->snd_wnd = wnd;
 		c->snd_wl_seq = (uint64_t)seqoff;
 		c->snd_wl_ack = ackoff;

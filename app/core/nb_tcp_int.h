@@ -112,6 +112,22 @@ void nb_tcp_on_rto(struct nb_tcp_conn *c, uint64_t now);
 void nb_tcp_data_in(struct nb_tcp_conn *c, const struct nb_tcp_seg *s,
 		    int64_t off, uint64_t now);
 
+/* nb_tcp_app.c: an accepted segment's payload [off, off + len) (stream
+ * offsets) into the app's RX buffer; the receive window from its room */
+void nb_tcp_app_rx(struct nb_tcp_conn *c, const uint8_t *p, uint64_t off,
+		   uint32_t len);
+void nb_tcp_app_wnd(struct nb_tcp_conn *c);
+
+/* Where nb_tcp_close() puts the FIN: after the last byte the app wrote
+ * (a control connection), else after what was sent. */
+static inline uint64_t
+close_point(const struct nb_tcp_conn *c)
+{
+	if (c->app && c->snd_app != UINT64_MAX)
+		return max64(c->snd_app, 1);
+	return max64(c->snd_max, 1);
+}
+
 /* nb_tcp_sack.c: the scoreboard's sum, pruned below snd_una, updated
  * from an ACK's blocks; its first hole at or above from; the pipe */
 void nb_tcp_sb_sum(struct nb_tcp_conn *c);
