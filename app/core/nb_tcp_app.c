@@ -35,10 +35,8 @@ nb_tcp_app_write(struct nb_tcp_conn *c, struct nb_tcp_app *app,
 {
 	uint64_t room = app->tx_cap - app->tx_len;
 
-	if (c->snd_end != UINT64_MAX || c->close_after_send)
-		return 0; /* closing: the FIN's place is set */
-	if (app->prefix_only && c->snd_max > 1)
-		return 0; /* the pattern has gone out after the prefix */
+	if (app->prefix_only ? c->snd_max > 1 : c->snd_end != UINT64_MAX)
+		return 0; /* data has gone after the prefix; or closing */
 	if (n > room)
 		n = (size_t)room;
 	if (n == 0)
