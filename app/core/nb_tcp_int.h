@@ -3,7 +3,8 @@
  * Inside the TCP state machine: what its files (nb_tcp.c input and
  * state, nb_tcp_out.c output, nb_tcp_cc.c RTT, RTO and congestion
  * control, nb_tcp_sack.c the sender's SACK scoreboard, nb_tcp_rcv.c the
- * receiver, nb_tcp_pattern.c the stream's bytes) share.  Not an API: the
+ * receiver, nb_tcp_pattern.c the stream's bytes, nb_tcp_app.c a
+ * connection's application bytes) share.  Not an API: the
  * rest of the tool includes nb_tcp.h only.
  */
 #ifndef NB_TCP_INT_H
