@@ -358,4 +358,8 @@ nb_tcp_on_rto(struct nb_tcp_conn *c, uint64_t now)
 	c->nb_sacked = 0; /* RFC 2018 8: resend as if nothing was SACKed */
 	nb_tcp_sb_sum(c);
 	c->rto_due = now + c->rto_ns;
+	/* a shut window lets nothing go back: the probe's byte goes again
+	 * (persist), and the ACK it gets keeps the end alive (ack_in) */
+	if (c->snd_wnd == 0)
+		c->probe_pending = 1;
 }
