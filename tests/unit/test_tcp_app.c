@@ -81,6 +81,9 @@ static const struct nb_flow flow_ba = {
 	.dst_port = 49152,
 };
 
+/* Both ends' SACK offer and delayed ACKs (a case may change them) */
+static int link_sack = 1, link_delack;
+
 static struct link *
 link_new(uint32_t rxcap_a, uint32_t rxcap_b)
 {
@@ -88,7 +91,8 @@ link_new(uint32_t rxcap_a, uint32_t rxcap_b)
 	struct nb_tcp_params p = {
 		.mss = MSS,
 		.rcv_wnd = 65535,
-		.sack = 1,
+		.sack = (uint8_t)link_sack,
+		.delayed_ack = (uint8_t)link_delack,
 		.send_bytes = UINT64_MAX,
 	};
 
@@ -297,14 +301,13 @@ test_clean_messages(void **state)
 }
 
 static void
-test_faulty_link(void **state)
+faulty_link(void)
 {
 	struct link *l = link_new(8192, 8192);
 	static uint8_t src_a[30000], src_b[20000];
 	size_t at = 0, bt = 0, n;
 	uint64_t seed = 99;
 
-	(void)state;
 	l->drop_every = 5;
 	l->late_every = 3;
 	l->dup_every = 7;
@@ -344,6 +347,25 @@ test_faulty_link(void **state)
 	assert_int_equal(l->b.c.st.bytes_rcvd, sizeof(src_a));
 	assert_int_equal(l->a.c.st.bytes_rcvd, sizeof(src_b));
 	free(l);
+}
+
+static void
+test_faulty_link(void **state)
+{
+	(void)state;
+	faulty_link();
+}
+
+/* the same without SACK (NewReno's recovery) and with delayed ACKs */
+static void
+test_faulty_link_nosack(void **state)
+{
+	(void)state;
+	link_sack = 0;
+	link_delack = 1;
+	faulty_link();
+	link_sack = 1;
+	link_delack = 0;
 }
 
 static void
@@ -545,6 +567,7 @@ main(void)
 		cmocka_unit_test(test_copy_and_frame),
 		cmocka_unit_test(test_clean_messages),
 		cmocka_unit_test(test_faulty_link),
+		cmocka_unit_test(test_faulty_link_nosack),
 		cmocka_unit_test(test_slow_reader),
 		cmocka_unit_test(test_prefix_stream),
 		cmocka_unit_test(test_prefix_auto_check),
