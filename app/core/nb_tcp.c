@@ -90,7 +90,7 @@ nb_tcp_close(struct nb_tcp_conn *c)
 {
 	c->close_after_send = 1;
 	if (c->snd_end == UINT64_MAX)
-		c->snd_end = max64(c->snd_max, 1);
+		c->snd_end = close_point(c);
 	if (c->state == NB_TCP_SYN_SENT || c->state == NB_TCP_LISTEN)
 		nb_tcp_fail(c, NB_TCP_OK); /* never opened: nothing to close */
 }
@@ -222,7 +222,7 @@ input_predicted(struct nb_tcp_conn *c, const struct nb_tcp_seg *s, uint64_t now)
 
 	if (c->state != NB_TCP_ESTABLISHED ||
 	    (s->flags & ~NB_TCP_PSH) != NB_TCP_ACK || s->len == 0 ||
-	    s->nb_sack || c->nb_ooo || c->fin_off ||
+	    s->nb_sack || c->nb_ooo || c->fin_off || c->app_rx ||
 	    s->seq != rcv_seq(c, off) || s->ack != snd_seq(c, c->snd_una) ||
 	    s->len > c->rcv_wnd ||
 	    (c->check == NB_TCP_CHECK_ON && !s->pattern_ok) ||

@@ -22,17 +22,26 @@
  * The files: nb_tcp.c opening, closing and input by state; nb_tcp_out.c
  * output; nb_tcp_cc.c RTT, RTO and congestion control; nb_tcp_sack.c the
  * sender's SACK scoreboard; nb_tcp_rcv.c the receiver; nb_tcp_pattern.c
- * the stream's bytes; nb_tcp_int.h what they share.
+ * the stream's bytes; nb_tcp_app.c a connection's application bytes;
+ * nb_tcp_int.h what they share.
  *
- * No send buffer: byte k of a connection's stream (k from 0) is
- * nb_tcp_pattern_at(k), so a retransmission is rebuilt from its offset and
- * the receiver checks every payload byte against the same function.
+ * No send buffer for a test stream: byte k of a connection's stream (k
+ * from 0) is nb_tcp_pattern_at(k), so a retransmission is rebuilt from its
+ * offset and the receiver checks every payload byte against the same
+ * function, keeping only offset intervals of what came out of order.  A
+ * connection given an app (nb_tcp_app.h: a control connection, or a
+ * stream whose first bytes are given) carries application bytes instead:
+ * it sends from the app's TX log what was written (or the log, then the
+ * pattern), and its receiver copies payload into the app's RX ring by
+ * offset, unchecked, its window no larger than the ring's free room.
  */
 #ifndef NB_TCP_H
 #define NB_TCP_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+struct nb_tcp_app;
 
 /* TCP header flags */
 #define NB_TCP_FIN 0x01
@@ -199,6 +208,7 @@ struct nb_tcp_conn {
 	uint8_t rexmit_pending; /* fast retransmit of snd_una due */
 	uint8_t probe_pending;	/* zero-window probe due */
 	uint8_t sack_offer, wscale_offer, close_after_send;
+	uint8_t app_rx;	    /* app has an RX buffer: payload goes there */
 	uint16_t mss;	    /* what we send at most (payload + options) */
 	uint16_t mss_local; /* what we announced */
 	uint16_t stamp_len;
@@ -244,6 +254,8 @@ struct nb_tcp_conn {
 	uint64_t fin_off;    /* their FIN's offset once seen (0: none) */
 
 	struct nb_tcp_stats st;
+	/* the application's bytes (nb_tcp_app.h); NULL: the pattern */
+	struct nb_tcp_app *app;
 };
 
 /* The stream's byte at offset k. */
@@ -276,7 +288,8 @@ void nb_tcp_listen(struct nb_tcp_conn *c, const struct nb_tcp_params *p);
 
 /*
  * Take one segment in.  Its payload (if any) is checked against the
- * pattern.  May make segments due (an ACK, a retransmission, a RST).
+ * pattern (as c->check says), or with an app's RX ring kept there.  May
+ * make segments due (an ACK, a retransmission, a RST).
  */
 void nb_tcp_input(struct nb_tcp_conn *c, const struct nb_tcp_seg *s,
 		  uint64_t now);
@@ -287,7 +300,8 @@ void nb_tcp_input_general(struct nb_tcp_conn *c, const struct nb_tcp_seg *s,
 
 /*
  * The next segment to send now, filled into *s (payload: stream offset
- * data_off, len bytes; the caller writes the pattern there) and counted
+ * data_off, len bytes; the caller writes the pattern there, or with an
+ * app nb_tcp_frame_build_app() the app's bytes) and counted
  * as sent; 1 if there is one, 0 if nothing is due.
  */
 int nb_tcp_output(struct nb_tcp_conn *c, uint64_t now, struct nb_tcp_seg *s);

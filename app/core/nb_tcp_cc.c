@@ -258,6 +258,23 @@ dup_ack(struct nb_tcp_conn *c)
 	}
 }
 
+/* A zero window opened: the persist timer has no more to do (data sent
+ * now arms its own RTO), and a probe's byte the peer refused goes again
+ * at once, at the head of the next segment. */
+static void
+wnd_opened(struct nb_tcp_conn *c)
+{
+	if (c->snd_una == c->snd_max) {
+		c->rto_due = 0;
+	} else if (c->snd_max == c->snd_una + 1 && c->snd_nxt == c->snd_max &&
+		   c->snd_una < c->snd_end) {
+		c->snd_nxt = c->snd_una;
+		c->rto_due = 0;
+		c->retries = 0;
+		c->rtt_timing = 0;
+	}
+}
+
 void
 nb_tcp_ack_in(struct nb_tcp_conn *c, const struct nb_tcp_seg *s, int64_t seqoff,
 	      uint64_t now)
@@ -277,6 +294,10 @@ nb_tcp_ack_in(struct nb_tcp_conn *c, const struct nb_tcp_seg *s, int64_t seqoff,
 	if ((uint64_t)seqoff > c->snd_wl_seq ||
 	    ((uint64_t)seqoff == c->snd_wl_seq && ackoff >= c->snd_wl_ack)) {
 		wnd_changed = wnd != c->snd_wnd;
+		if (c->snd_wnd == 0 && wnd)
+			wnd_opened(c);
+		else if (wnd == 0)
+			c->retries = 0; /* a probe answered: the peer lives */
 		c->snd_wnd = wnd;
 		c->snd_wl_seq = (uint64_t)seqoff;
 		c->snd_wl_ack = ackoff;
@@ -337,4 +358,8 @@ nb_tcp_on_rto(struct nb_tcp_conn *c, uint64_t now)
 	c->nb_sacked = 0; /* RFC 2018 8: resend as if nothing was SACKed */
 	nb_tcp_sb_sum(c);
 	c->rto_due = now + c->rto_ns;
+	/* a shut window lets nothing go back: the probe's byte goes again
+	 * (persist), and the ACK it gets keeps the end alive (ack_in) */
+	if (c->snd_wnd == 0)
+		c->probe_pending = 1;
 }

@@ -3,7 +3,8 @@
  * Inside the TCP state machine: what its files (nb_tcp.c input and
  * state, nb_tcp_out.c output, nb_tcp_cc.c RTT, RTO and congestion
  * control, nb_tcp_sack.c the sender's SACK scoreboard, nb_tcp_rcv.c the
- * receiver, nb_tcp_pattern.c the stream's bytes) share.  Not an API: the
+ * receiver, nb_tcp_pattern.c the stream's bytes, nb_tcp_app.c a
+ * connection's application bytes) share.  Not an API: the
  * rest of the tool includes nb_tcp.h only.
  */
 #ifndef NB_TCP_INT_H
@@ -111,6 +112,22 @@ void nb_tcp_on_rto(struct nb_tcp_conn *c, uint64_t now);
 /* nb_tcp_rcv.c: a segment's payload and FIN at stream offset off */
 void nb_tcp_data_in(struct nb_tcp_conn *c, const struct nb_tcp_seg *s,
 		    int64_t off, uint64_t now);
+
+/* nb_tcp_app.c: an accepted segment's payload [off, off + len) (stream
+ * offsets) into the app's RX buffer; the receive window from its room */
+void nb_tcp_app_rx(struct nb_tcp_conn *c, const uint8_t *p, uint64_t off,
+		   uint32_t len);
+void nb_tcp_app_wnd(struct nb_tcp_conn *c);
+
+/* Where nb_tcp_close() puts the FIN: after the last byte the app wrote
+ * (a control connection), else after what was sent. */
+static inline uint64_t
+close_point(const struct nb_tcp_conn *c)
+{
+	if (c->app && c->snd_app != UINT64_MAX)
+		return max64(c->snd_app, 1);
+	return max64(c->snd_max, 1);
+}
 
 /* nb_tcp_sack.c: the scoreboard's sum, pruned below snd_una, updated
  * from an ACK's blocks; its first hole at or above from; the pipe */

@@ -212,7 +212,11 @@ out_new(struct nb_tcp_conn *c, uint64_t now, struct nb_tcp_seg *s, uint64_t m,
 	extra = (!c->in_recovery && c->dupacks <= 2) ? c->dupacks * m : 0;
 	lim = min64(c->cwnd + extra, c->snd_wnd);
 	len = (uint32_t)min64(m, dend - c->snd_nxt);
-	if (c->snd_nxt - c->snd_una + len <= lim) {
+	/* a window under a segment (a reader's small buffer), nothing out:
+	 * fill it, or no ACK would come to open it (RFC 1122 4.2.3.4) */
+	if (len > lim && c->snd_nxt == c->snd_una)
+		len = (uint32_t)lim;
+	if (len && c->snd_nxt - c->snd_una + len <= lim) {
 		out_data(c, now, s, c->snd_nxt, len);
 		c->snd_nxt += len;
 		c->snd_max = max64(c->snd_max, c->snd_nxt);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* TCP's receiver: in-order and out-of-order data, the payload check, the
- * peer's FIN.  Pure. */
+/* TCP's receiver: in-order and out-of-order data, the payload check (or
+ * the app's RX buffer, nb_tcp_app.c), the peer's FIN.  Pure. */
 #include "nb_tcp_int.h"
 
 #include <string.h>
@@ -124,7 +124,8 @@ fin_take(struct nb_tcp_conn *c)
 		return;
 	c->fin_rcvd = 1;
 	c->rcv_nxt++;
-	if (!c->active && c->snd_end == UINT64_MAX) /* it was endless */
+	/* it was endless (an app's reader closes when it has read all) */
+	if (!c->active && c->snd_end == UINT64_MAX && !c->app_rx)
 		c->snd_end = max64(c->snd_max, 1);
 	c->nb_ooo = 0; /* what a peer sent past its FIN is nothing */
 	ack_now(c);
@@ -145,6 +146,43 @@ fin_take(struct nb_tcp_conn *c)
 	}
 }
 
+/* Accepted payload [lo, hi) (connection offsets, inside the window):
+ * delivered in order or held as an interval, the ACK it calls for, the
+ * FIN it may complete. */
+static void
+take(struct nb_tcp_conn *c, uint64_t lo, uint64_t hi, uint64_t now)
+{
+	uint64_t dup, before;
+	int had_ooo = c->nb_ooo > 0;
+
+	if (lo == c->rcv_nxt) {
+		before = c->rcv_nxt;
+		c->rcv_nxt = hi;
+		ooo_advance(c);
+		c->st.bytes_rcvd += c->rcv_nxt - before;
+		if (had_ooo) {
+			ack_now(c); /* a hole filled: at once */
+		} else {
+			c->segs_unacked++;
+			if (!c->delayed_ack || c->segs_unacked >= 2) {
+				c->ack_pending = 1;
+			} else if (!c->delack_due) {
+				c->delack_due = now + NB_TCP_DELACK_NS;
+			}
+		}
+	} else {
+		int r = ooo_add(c, lo, hi, &dup);
+
+		c->st.ooo_segs_in++;
+		if (r <= 0)
+			c->st.ooo_dropped++;
+		if (r != 0)
+			c->st.dup_bytes_in += dup;
+		ack_now(c); /* a duplicate ACK, at once (RFC 5681) */
+	}
+	fin_take(c);
+}
+
 void
 nb_tcp_data_in(struct nb_tcp_conn *c, const struct nb_tcp_seg *s, int64_t off,
 	       uint64_t now)
@@ -152,8 +190,6 @@ nb_tcp_data_in(struct nb_tcp_conn *c, const struct nb_tcp_seg *s, int64_t off,
 	uint64_t lo = (uint64_t)off, hi = lo + s->len;
 	uint64_t wnd_hi = c->rcv_nxt + c->rcv_wnd;
 	const uint8_t *p = s->payload;
-	uint64_t dup, before;
-	int had_ooo = c->nb_ooo > 0;
 
 	if (s->flags & NB_TCP_FIN) {
 		if (!c->fin_off && hi <= wnd_hi)
@@ -181,36 +217,17 @@ nb_tcp_data_in(struct nb_tcp_conn *c, const struct nb_tcp_seg *s, int64_t off,
 		fin_take(c);
 		return;
 	}
+	if (c->app_rx) { /* the application's bytes: kept, never checked */
+		nb_tcp_app_rx(c, p, lo - 1, (uint32_t)(hi - lo));
+		take(c, lo, hi, now);
+		nb_tcp_app_wnd(c);
+		return;
+	}
 	if (check_auto(c) && lo == 1 && hi - lo >= NB_TCP_CHECK_PROBE)
 		c->check = memcmp(p, nb_tcp_pattern, NB_TCP_CHECK_PROBE) == 0
 				   ? NB_TCP_CHECK_ON
 				   : NB_TCP_CHECK_OFF;
 	if (c->check == NB_TCP_CHECK_ON && !s->pattern_ok)
 		c->st.bad_bytes += bad_count(p, lo - 1, (uint32_t)(hi - lo));
-	if (lo == c->rcv_nxt) {
-		before = c->rcv_nxt;
-		c->rcv_nxt = hi;
-		ooo_advance(c);
-		c->st.bytes_rcvd += c->rcv_nxt - before;
-		if (had_ooo) {
-			ack_now(c); /* a hole filled: at once */
-		} else {
-			c->segs_unacked++;
-			if (!c->delayed_ack || c->segs_unacked >= 2) {
-				c->ack_pending = 1;
-			} else if (!c->delack_due) {
-				c->delack_due = now + NB_TCP_DELACK_NS;
-			}
-		}
-	} else {
-		int r = ooo_add(c, lo, hi, &dup);
-
-		c->st.ooo_segs_in++;
-		if (r <= 0)
-			c->st.ooo_dropped++;
-		if (r != 0)
-			c->st.dup_bytes_in += dup;
-		ack_now(c); /* a duplicate ACK, at once (RFC 5681) */
-	}
-	fin_take(c);
+	take(c, lo, hi, now);
 }

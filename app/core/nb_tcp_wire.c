@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "nb_l2.h"
+#include "nb_tcp_app.h"
 
 static uint32_t
 syn_opts_len(const struct nb_tcp_seg *s)
@@ -193,9 +194,12 @@ too_big(const struct nb_tcp_seg *s, uint32_t len)
 	       len - NB_ETH_HLEN > 65535u;
 }
 
-int
-nb_tcp_frame_build(uint8_t *buf, size_t buflen, const struct nb_flow *f,
-		   const struct nb_tcp_seg *s, const uint8_t *payload)
+/* nb_tcp_frame_build(), or with app set the payload copied from app's
+ * bytes (nb_tcp_app_copy()) and the checksum over them. */
+static int
+frame_build(uint8_t *buf, size_t buflen, const struct nb_flow *f,
+	    const struct nb_tcp_seg *s, const uint8_t *payload,
+	    const struct nb_tcp_app *app)
 {
 	uint32_t len = nb_tcp_frame_len(f, s), hl;
 	uint32_t wire = len < NB_MIN_WIRE ? NB_MIN_WIRE : len;
@@ -204,7 +208,11 @@ nb_tcp_frame_build(uint8_t *buf, size_t buflen, const struct nb_flow *f,
 	if (too_big(s, len) || wire > buflen)
 		return -ENOSPC;
 	hl = hdrs_write(buf, len, f, s, &ip, &tcp);
-	if (s->len) {
+	if (s->len && app) {
+		if (nb_tcp_app_copy(app, s->data_off, s->len, tcp + hl) < 0)
+			return -EINVAL;
+		payload = tcp + hl;
+	} else if (s->len) {
 		if (payload) {
 			memcpy(tcp + hl, payload, s->len);
 		} else {
@@ -231,6 +239,29 @@ nb_tcp_frame_build(uint8_t *buf, size_t buflen, const struct nb_flow *f,
 			    hdr_csum(ip, tcp, hl, s->len,
 				     nb_tcp_pattern_sum(s->data_off, s->len)));
 	return (int)wire;
+}
+
+int
+nb_tcp_frame_build(uint8_t *buf, size_t buflen, const struct nb_flow *f,
+		   const struct nb_tcp_seg *s, const uint8_t *payload)
+{
+	return frame_build(buf, buflen, f, s, payload, NULL);
+}
+
+int
+nb_tcp_frame_build_app(uint8_t *buf, size_t buflen, const struct nb_flow *f,
+		       const struct nb_tcp_seg *s, const struct nb_tcp_app *app)
+{
+	const uint8_t *p;
+
+	/* no payload, or only the pattern's: the pattern's way */
+	if (!app || s->len == 0 ||
+	    (app->prefix_only && s->data_off >= app->tx_len))
+		return frame_build(buf, buflen, f, s, NULL, NULL);
+	p = nb_tcp_app_payload(app, s->data_off, s->len);
+	if (p)
+		return frame_build(buf, buflen, f, s, p, NULL);
+	return frame_build(buf, buflen, f, s, NULL, app);
 }
 
 int

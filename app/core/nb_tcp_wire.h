@@ -60,6 +60,19 @@ int nb_tcp_frame_build(uint8_t *buf, size_t buflen, const struct nb_flow *f,
 		       const struct nb_tcp_seg *s, const uint8_t *payload);
 
 /*
+ * nb_tcp_frame_build() for a connection with application bytes
+ * (nb_tcp_app.h; NULL: the pattern): the payload is app's bytes at
+ * s->data_off (the log's, then for a prefix stream the pattern's), the
+ * TCP checksum computed over them (a payload of the pattern alone takes
+ * the pattern's way, its sums precomputed).  -EINVAL when s asks for
+ * bytes app never had.
+ */
+struct nb_tcp_app;
+int nb_tcp_frame_build_app(uint8_t *buf, size_t buflen, const struct nb_flow *f,
+			   const struct nb_tcp_seg *s,
+			   const struct nb_tcp_app *app);
+
+/*
  * The headers alone of data segment s, whose payload is the stream
  * pattern at s->data_off (nb_tcp_pattern_at(), len bytes, 1..16384) and
  * goes out from there as a buffer of its own (a second mbuf attached to
