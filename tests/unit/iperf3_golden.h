@@ -96,45 +96,46 @@ static const char g_rev_params[] G_UNUSED =
 	":0,\"parallel\":2,\"reverse\":true,\"len\":131072,\"pacing_timer\""
 	":1000,\"client_version\":\"3.12\"}";
 static const char g_rev_client_results[] G_UNUSED =
-	"{\"cpu_util_total\":29.491185003347471,\"cpu_util_user\":14.583798"
-	"259317115,\"cpu_util_system\":14.583798259317115,\"sender_has_retr"
-	"ansmits\":18446744073709551615,\"congestion_used\":\"bbr\",\"strea"
-	"ms\":[{\"id\":1,\"bytes\":1048576,\"retransmits\":1844674407370955"
-	"1615,\"jitter\":0,\"errors\":0,\"packets\":0,\"start_time\":0,\"en"
-	"d_time\":0.002301},{\"id\":3,\"bytes\":0,\"retransmits\":184467440"
-	"73709551615,\"jitter\":0,\"errors\":0,\"packe";
+	"{\"cpu_util_total\":38.7497731809109,\"cpu_util_user\":38.69533659"
+	"9528218,\"cpu_util_system\":0,\"sender_has_retransmits\":184467440"
+	"73709551615,\"congestion_used\":\"bbr\",\"streams\":[{\"id\":1,\"b"
+	"ytes\":1048576,\"retransmits\":18446744073709551615,\"jitter\":0,"
+	"\"errors\":0,\"packets\":0,\"start_time\":0,\"end_time\":0.003596}"
+	",{\"id\":3,\"bytes\":0,\"retransmits\":18446744073709551615,\"jitt"
+	"er\":0,\"errors\":0,\"packets\":0,\"start_time\":0,\"end_time\":0."
+	"003672}]}";
 static const char g_rev_server_results[] G_UNUSED =
-	"{\"cpu_util_total\":23.273746933052927,\"cpu_util_user\":0,\"cpu_u"
-	"til_system\":23.238696109358571,\"sender_has_retransmits\":1,\"con"
+	"{\"cpu_util_total\":32.881433823529413,\"cpu_util_user\":0,\"cpu_u"
+	"til_system\":32.835477941176471,\"sender_has_retransmits\":1,\"con"
 	"gestion_used\":\"bbr\",\"streams\":[{\"id\":1,\"bytes\":1048576,\""
 	"retransmits\":0,\"jitter\":0,\"errors\":0,\"packets\":0,\"start_ti"
-	"me\":0,\"end_time\":0.002686},{\"id\":3,\"bytes\":0,\"retransmits"
+	"me\":0,\"end_time\":0.004253},{\"id\":3,\"bytes\":0,\"retransmits"
 	"\":0,\"jitter\":0,\"errors\":0,\"packets\":0,\"start_time\":0,\"en"
-	"d_time\":0.002716}]}";
+	"d_time\":0.004286}]}";
 /* everything the server wrote on the control connection */
 static const char g_rev_s2c[] G_UNUSED =
-	"\011\n\001\002\015\000\000\001q{\"cpu_util_total\":23.273746933052"
-	"927,\"cpu_util_user\":0,\"cpu_util_system\":23.238696109358571,\"s"
+	"\011\n\001\002\015\000\000\001q{\"cpu_util_total\":32.881433823529"
+	"413,\"cpu_util_user\":0,\"cpu_util_system\":32.835477941176471,\"s"
 	"ender_has_retransmits\":1,\"congestion_used\":\"bbr\",\"streams\":"
 	"[{\"id\":1,\"bytes\":1048576,\"retransmits\":0,\"jitter\":0,\"erro"
-	"rs\":0,\"packets\":0,\"start_time\":0,\"end_time\":0.002686},{\"id"
+	"rs\":0,\"packets\":0,\"start_time\":0,\"end_time\":0.004253},{\"id"
 	"\":3,\"bytes\":0,\"retransmits\":0,\"jitter\":0,\"errors\":0,\"pac"
-	"kets\":0,\"start_time\":0,\"end_time\":0.002716}]}\016";
+	"kets\":0,\"start_time\":0,\"end_time\":0.004286}]}\016";
 #define G_REV_S2C_LEN 379
 /* everything the client wrote */
 static const char g_rev_c2s[] G_UNUSED =
-	"wngbgt266ao4zvqs7tbv4bvtha4sppqkqe35\000\000\000\000\220{\"tcp\":t"
+	"7nb3gldx3lc7hbupawc2yotggoqu54dgxp6q\000\000\000\000\220{\"tcp\":t"
 	"rue,\"omit\":0,\"time\":0,\"num\":1048576,\"blockcount\":0,\"paral"
 	"lel\":2,\"reverse\":true,\"len\":131072,\"pacing_timer\":1000,\"cl"
-	"ient_version\":\"3.12\"}\004\000\000\001\273{\"cpu_util_total\":29"
-	".491185003347471,\"cpu_util_user\":14.583798259317115,\"cpu_util_s"
-	"ystem\":14.583798259317115,\"sender_has_retransmits\":184467440737"
-	"09551615,\"congestion_used\":\"bbr\",\"streams\":[{\"id\":1,\"byte"
-	"s\":1048576,\"retransmits\":18446744073709551615,\"jitter\":0,\"er"
-	"rors\":0,\"packets\":0,\"start_time\":0,\"end_time\":0.002301},{\""
-	"id\":3,\"bytes\":0,\"retransmits\":18446744073709551615,\"jitter\""
-	":0,\"errors\":0,\"packe\020";
-#define G_REV_C2S_LEN 591
+	"ient_version\":\"3.12\"}\004\000\000\001\250{\"cpu_util_total\":38"
+	".7497731809109,\"cpu_util_user\":38.695336599528218,\"cpu_util_sys"
+	"tem\":0,\"sender_has_retransmits\":18446744073709551615,\"congesti"
+	"on_used\":\"bbr\",\"streams\":[{\"id\":1,\"bytes\":1048576,\"retra"
+	"nsmits\":18446744073709551615,\"jitter\":0,\"errors\":0,\"packets"
+	"\":0,\"start_time\":0,\"end_time\":0.003596},{\"id\":3,\"bytes\":0"
+	",\"retransmits\":18446744073709551615,\"jitter\":0,\"errors\":0,\""
+	"packets\":0,\"start_time\":0,\"end_time\":0.003672}]}\020";
+#define G_REV_C2S_LEN 615
 
 /* iperf3 -c ... -u -b 1M -t 1 -l 200 --get-server-output --udp-counters-64bit -O 1 -w 100K */
 static const char g_json_params[] G_UNUSED =
@@ -143,41 +144,57 @@ static const char g_json_params[] G_UNUSED =
 	"pacing_timer\":1000,\"get_server_output\":1,\"udp_counters_64bit\""
 	":1,\"client_version\":\"3.12\"}";
 static const char g_json_client_results[] G_UNUSED =
-	"{\"cpu_util_total\":6.9987626017209772,\"cpu_util_user\":0.8467118"
-	"5990594977,\"cpu_util_system\":6.151601504844022,\"sender_has_retr"
-	"ansmits\":0,\"streams\":[{\"id\":1,\"bytes\":125000,\"retransmits"
-	"\":18446744073709551615,\"jitter\":0,\"errors\":0,\"packets\":1250"
-	",\"start_time\":0,\"end_time\":0.9998}]}";
+	"{\"cpu_util_total\":5.7186584742699758,\"cpu_util_user\":0,\"cpu_u"
+	"til_system\":5.7174121664568718,\"sender_has_retransmits\":0,\"str"
+	"eams\":[{\"id\":1,\"bytes\":125000,\"retransmits\":184467440737095"
+	"51615,\"jitter\":0,\"errors\":0,\"packets\":1250,\"start_time\":0,"
+	"\"end_time\":1.000043}]}";
 static const char g_json_server_results[] G_UNUSED =
-	"{\"cpu_util_total\":3.4175248173529784,\"cpu_util_user\":0.4315952"
-	"7309459561,\"cpu_util_system\":2.985779598014112,\"sender_has_retr"
-	"ansmits\":18446744073709551615,\"server_output_text\":\"Accepted c"
-	"onnection from 127.0.0.1, port 46114\\n[  5] local 127.0.0.1 port "
-	"5299 connected to 127.0.0.1 port 60269\\n[ ID] Interval           "
-	"Transfer     Bitrate         Jitter    Lost/Total Datagrams\\n[  5"
-	"]   0.00-1.00   se";
+	"{\"cpu_util_total\":3.5800442295438364,\"cpu_util_user\":0,\"cpu_u"
+	"til_system\":3.578894761172958,\"sender_has_retransmits\":18446744"
+	"073709551615,\"server_output_text\":\"Accepted connection from 127"
+	".0.0.1, port 39478\\n[  5] local 127.0.0.1 port 5299 connected to "
+	"127.0.0.1 port 57497\\n[ ID] Interval           Transfer     Bitra"
+	"te         Jitter    Lost/Total Datagrams\\n[  5]   0.00-1.00   se"
+	"c   122 KBytes  1000 Kbits/sec  0.050 ms  0/625 (0%)  (omitted)\\n"
+	"[  5]   0.00-1.00   sec   122 KBytes  1000 Kbits/sec  0.049 ms  0/"
+	"625 (0%)  \\n- - - - - - - - - - - - - - - - - - - - - - - - -\\n["
+	" ID] Interval           Transfer     Bitrate         Jitter    Los"
+	"t/Total Datagrams\\n[  5]   0.00-1.00   sec   122 KBytes  1000 Kbi"
+	"ts/sec  0.049 ms  0/625 (0%)  receiver\\n\",\"streams\":[{\"id\":1"
+	",\"bytes\":125000,\"retransmits\":18446744073709551615,\"jitter\":"
+	"4.89595077235054e-05,\"errors\":0,\"packets\":1250,\"start_time\":"
+	"0,\"end_time\":1.000482}]}";
 /* everything the server wrote on the control connection */
 static const char g_json_s2c[] G_UNUSED =
-	"\011\n\001\002\015\000\000\003\243{\"cpu_util_total\":3.4175248173"
-	"529784,\"cpu_util_user\":0.43159527309459561,\"cpu_util_system\":2"
-	".985779598014112,\"sender_has_retransmits\":18446744073709551615,"
-	"\"server_output_text\":\"Accepted connection from 127.0.0.1, port "
-	"46114\\n[  5] local 127.0.0.1 port 5299 connected to 127.0.0.1 por"
-	"t 60269\\n[ ID] Interval           Transfer     Bitrate         Ji"
-	"tter    Lost/Total Datagrams\\n[  5]   0.00-1.00   se\016";
-#define G_JSON_S2C_LEN 410
+	"\011\n\001\002\015\000\000\003\220{\"cpu_util_total\":3.5800442295"
+	"438364,\"cpu_util_user\":0,\"cpu_util_system\":3.578894761172958,"
+	"\"sender_has_retransmits\":18446744073709551615,\"server_output_te"
+	"xt\":\"Accepted connection from 127.0.0.1, port 39478\\n[  5] loca"
+	"l 127.0.0.1 port 5299 connected to 127.0.0.1 port 57497\\n[ ID] In"
+	"terval           Transfer     Bitrate         Jitter    Lost/Total"
+	" Datagrams\\n[  5]   0.00-1.00   sec   122 KBytes  1000 Kbits/sec "
+	" 0.050 ms  0/625 (0%)  (omitted)\\n[  5]   0.00-1.00   sec   122 K"
+	"Bytes  1000 Kbits/sec  0.049 ms  0/625 (0%)  \\n- - - - - - - - - "
+	"- - - - - - - - - - - - - - - -\\n[ ID] Interval           Transfe"
+	"r     Bitrate         Jitter    Lost/Total Datagrams\\n[  5]   0.0"
+	"0-1.00   sec   122 KBytes  1000 Kbits/sec  0.049 ms  0/625 (0%)  r"
+	"eceiver\\n\",\"streams\":[{\"id\":1,\"bytes\":125000,\"retransmits"
+	"\":18446744073709551615,\"jitter\":4.89595077235054e-05,\"errors\""
+	":0,\"packets\":1250,\"start_time\":0,\"end_time\":1.000482}]}\016";
+#define G_JSON_S2C_LEN 922
 /* everything the client wrote */
 static const char g_json_c2s[] G_UNUSED =
-	"xpgwcdnmfgo3sohv2ktdzqtm3o26omojgzu6\000\000\000\000\311{\"udp\":t"
+	"j3p4zuunrm3uo4ml3vaqs53mz75fvvn34x7h\000\000\000\000\311{\"udp\":t"
 	"rue,\"omit\":1,\"time\":1,\"num\":0,\"blockcount\":0,\"parallel\":"
 	"1,\"window\":102400,\"len\":200,\"bandwidth\":1000000,\"pacing_tim"
 	"er\":1000,\"get_server_output\":1,\"udp_counters_64bit\":1,\"clien"
-	"t_version\":\"3.12\"}\004\000\000\001\025{\"cpu_util_total\":6.998"
-	"7626017209772,\"cpu_util_user\":0.84671185990594977,\"cpu_util_sys"
-	"tem\":6.151601504844022,\"sender_has_retransmits\":0,\"streams\":["
-	"{\"id\":1,\"bytes\":125000,\"retransmits\":18446744073709551615,\""
-	"jitter\":0,\"errors\":0,\"packets\":1250,\"start_time\":0,\"end_ti"
-	"me\":0.9998}]}\020";
-#define G_JSON_C2S_LEN 525
+	"t_version\":\"3.12\"}\004\000\000\001\006{\"cpu_util_total\":5.718"
+	"6584742699758,\"cpu_util_user\":0,\"cpu_util_system\":5.7174121664"
+	"568718,\"sender_has_retransmits\":0,\"streams\":[{\"id\":1,\"bytes"
+	"\":125000,\"retransmits\":18446744073709551615,\"jitter\":0,\"erro"
+	"rs\":0,\"packets\":1250,\"start_time\":0,\"end_time\":1.000043}]}"
+	"\020";
+#define G_JSON_C2S_LEN 510
 
 #endif /* IPERF3_GOLDEN_H */
