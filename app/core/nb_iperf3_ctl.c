@@ -305,16 +305,67 @@ rx_fail(struct nb_ip3_rx *rx, struct nb_ip3_ev *ev, const char *what)
 	snprintf(ev->msg, sizeof(ev->msg), "%s", what);
 }
 
+/* Up to want - *have bytes of p into dst + *have; returns how many. */
+static size_t
+take(uint8_t *dst, size_t *have, size_t want, const uint8_t *p, size_t n)
+{
+	size_t k = want - *have;
+
+	if (k > n)
+		k = n;
+	memcpy(dst + *have, p, k);
+	*have += k;
+	return k;
+}
+
+/* A JSON length read: 0 if its text may follow, -1 (ev set) if not. */
+static int
+json_len_ok(struct nb_ip3_rx *rx, struct nb_ip3_ev *ev)
+{
+	size_t max = rx->cap > 0 ? rx->cap - 1 : 0;
+
+	if (max > NB_IP3_JSON_MAX)
+		max = NB_IP3_JSON_MAX;
+	rx->jlen = be32(rx->hdr);
+	if (rx->jlen == 0) {
+		rx_fail(rx, ev, "JSON message of length 0");
+		return -1;
+	}
+	if (rx->jlen > max) {
+		rx_fail(rx, ev, "");
+		snprintf(ev->msg, sizeof(ev->msg),
+			 "JSON message of %u bytes is over the limit of %zu",
+			 rx->jlen, max);
+		return -1;
+	}
+	rx->got = 0;
+	rx->phase = RX_TEXT;
+	return 0;
+}
+
+/* The whole text is in: an object, or the stream is dead. */
+static void
+json_done(struct nb_ip3_rx *rx, struct nb_ip3_ev *ev)
+{
+	rx->buf[rx->jlen] = '\0';
+	rx->phase = RX_STATE;
+	ev->json = nb_ip3_json_parse((char *)rx->buf, rx->jlen, ev->msg,
+				     sizeof(ev->msg));
+	if (ev->json == NULL) {
+		rx->dead = 1;
+		ev->type = NB_IP3_EV_ERROR;
+	} else {
+		ev->type = NB_IP3_EV_JSON;
+	}
+}
+
 size_t
 nb_ip3_rx_feed(struct nb_ip3_rx *rx, const uint8_t *p, size_t n,
 	       struct nb_ip3_ev *ev)
 {
-	size_t i = 0, k;
-	size_t max = rx->cap > 0 ? rx->cap - 1 : 0;
+	size_t i = 0;
 
 	memset(ev, 0, sizeof(*ev));
-	if (max > NB_IP3_JSON_MAX)
-		max = NB_IP3_JSON_MAX;
 	if (rx->dead) {
 		rx_fail(rx, ev, "control stream already failed");
 		return 0;
@@ -331,11 +382,7 @@ nb_ip3_rx_feed(struct nb_ip3_rx *rx, const uint8_t *p, size_t n,
 			ev->type = NB_IP3_EV_STATE;
 			return i;
 		case RX_ERRNO:
-			k = 8 - rx->hlen;
-			k = k < n - i ? k : n - i;
-			memcpy(rx->hdr + rx->hlen, p + i, k);
-			rx->hlen += k;
-			i += k;
+			i += take(rx->hdr, &rx->hlen, 8, p + i, n - i);
 			if (rx->hlen < 8)
 				break;
 			rx->hlen = 0;
@@ -345,48 +392,18 @@ nb_ip3_rx_feed(struct nb_ip3_rx *rx, const uint8_t *p, size_t n,
 			ev->state = NB_IP3_SERVER_ERROR;
 			return i;
 		case RX_LEN:
-			k = 4 - rx->hlen;
-			k = k < n - i ? k : n - i;
-			memcpy(rx->hdr + rx->hlen, p + i, k);
-			rx->hlen += k;
-			i += k;
+			i += take(rx->hdr, &rx->hlen, 4, p + i, n - i);
 			if (rx->hlen < 4)
 				break;
 			rx->hlen = 0;
-			rx->jlen = be32(rx->hdr);
-			if (rx->jlen == 0) {
-				rx_fail(rx, ev, "JSON message of length 0");
+			if (json_len_ok(rx, ev) < 0)
 				return i;
-			}
-			if (rx->jlen > max) {
-				rx_fail(rx, ev, "");
-				snprintf(ev->msg, sizeof(ev->msg),
-					 "JSON message of %u bytes is over "
-					 "the limit of %zu",
-					 rx->jlen, max);
-				return i;
-			}
-			rx->got = 0;
-			rx->phase = RX_TEXT;
 			break;
 		case RX_TEXT:
-			k = rx->jlen - rx->got;
-			k = k < n - i ? k : n - i;
-			memcpy(rx->buf + rx->got, p + i, k);
-			rx->got += k;
-			i += k;
+			i += take(rx->buf, &rx->got, rx->jlen, p + i, n - i);
 			if (rx->got < rx->jlen)
 				break;
-			rx->buf[rx->jlen] = '\0';
-			rx->phase = RX_STATE;
-			ev->json = nb_ip3_json_parse((char *)rx->buf, rx->jlen,
-						     ev->msg, sizeof(ev->msg));
-			if (ev->json == NULL) {
-				rx->dead = 1;
-				ev->type = NB_IP3_EV_ERROR;
-			} else {
-				ev->type = NB_IP3_EV_JSON;
-			}
+			json_done(rx, ev);
 			return i;
 		default:
 			rx_fail(rx, ev, "control parser in a bad state");

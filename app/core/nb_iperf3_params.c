@@ -141,20 +141,12 @@ static const char *const string_keys[] = {
 	"congestion_used", "client_version",
 };
 
-int
-nb_ip3_params_parse(const json_t *o, struct nb_ip3_params *p, char *msg,
-		    size_t msglen)
+/* The protocol: TCP or UDP, not SCTP, no authentication. */
+static int
+parse_proto(const json_t *o, struct nb_ip3_params *p, char *msg, size_t msglen)
 {
-	int64_t v;
-	size_t i;
-	int r, tcp, udp, f;
-	const json_t *j;
+	int tcp, udp;
 
-	if (!json_is_object(o)) {
-		snprintf(msg, msglen, "parameters: not a JSON object");
-		return -EINVAL;
-	}
-	memset(p, 0, sizeof(*p));
 	if (json_object_get(o, "authtoken") != NULL) {
 		snprintf(msg, msglen, "authentication is not supported");
 		return -EINVAL;
@@ -174,6 +166,16 @@ nb_ip3_params_parse(const json_t *o, struct nb_ip3_params *p, char *msg,
 		return -EINVAL;
 	}
 	p->udp = udp;
+	return 0;
+}
+
+/* The numbers, each in its range. */
+static int
+parse_ints(const json_t *o, struct nb_ip3_params *p, char *msg, size_t msglen)
+{
+	int64_t v;
+	size_t i;
+	int r;
 
 #define INT_FIELD(key, lo, hi, dst)                                            \
 	do {                                                                   \
@@ -189,10 +191,9 @@ nb_ip3_params_parse(const json_t *o, struct nb_ip3_params *p, char *msg,
 	INT_FIELD("num", 0, INT64_MAX, p->bytes);
 	INT_FIELD("blockcount", 0, INT64_MAX, p->blocks);
 	INT_FIELD("MSS", 0, MAX_MSS, p->mss);
-	p->parallel = 1;
 	INT_FIELD("parallel", 1, NB_IP3_MAX_STREAMS, p->parallel);
 	INT_FIELD("window", 0, MAX_WINDOW, p->window);
-	if (udp)
+	if (p->udp)
 		INT_FIELD("len", MIN_UDP_BLOCK, MAX_UDP_BLOCK, p->len);
 	else
 		INT_FIELD("len", 1, MAX_TCP_BLOCK, p->len);
@@ -210,7 +211,26 @@ nb_ip3_params_parse(const json_t *o, struct nb_ip3_params *p, char *msg,
 		if (get_int(o, checked_only[i].k, checked_only[i].lo,
 			    checked_only[i].hi, &v, msg, msglen) < 0)
 			return -EINVAL;
+	return 0;
+}
 
+int
+nb_ip3_params_parse(const json_t *o, struct nb_ip3_params *p, char *msg,
+		    size_t msglen)
+{
+	const json_t *j;
+	size_t i;
+	int f;
+
+	if (!json_is_object(o)) {
+		snprintf(msg, msglen, "parameters: not a JSON object");
+		return -EINVAL;
+	}
+	memset(p, 0, sizeof(*p));
+	p->parallel = 1;
+	if (parse_proto(o, p, msg, msglen) < 0 ||
+	    parse_ints(o, p, msg, msglen) < 0)
+		return -EINVAL;
 	if ((f = get_flag(o, "reverse", msg, msglen)) < 0)
 		return -EINVAL;
 	p->reverse = f;
