@@ -19,6 +19,36 @@
 #define MAX_WINDOW    (512u * 1024 * 1024)
 #define MAX_MSS	      (9 * 1024)
 
+/*
+ * A string into dst (cap bytes), cut short at a character boundary so that
+ * what we build from it again is valid UTF-8 (jansson refuses the rest).
+ */
+static void
+copy_utf8(char *dst, size_t cap, const char *src)
+{
+	size_t n = strlen(src), i, need;
+
+	if (n < cap) {
+		memcpy(dst, src, n + 1);
+		return;
+	}
+	n = cap - 1;
+	/* back to the lead byte of the last character, and keep it only if
+	 * it is whole */
+	i = n;
+	while (i > 0 && ((uint8_t)src[i - 1] & 0xc0) == 0x80)
+		i--;
+	if (i > 0 && ((uint8_t)src[i - 1] & 0x80)) {
+		uint8_t lead = (uint8_t)src[i - 1];
+
+		need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : 2;
+		if (n - (i - 1) < need)
+			n = i - 1;
+	}
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
 void
 nb_ip3_params_default(struct nb_ip3_params *p)
 {
@@ -254,8 +284,8 @@ nb_ip3_params_parse(const json_t *o, struct nb_ip3_params *p, char *msg,
 	}
 	j = json_object_get(o, "client_version");
 	if (j != NULL)
-		snprintf(p->client_version, sizeof(p->client_version), "%s",
-			 json_string_value(j));
+		copy_utf8(p->client_version, sizeof(p->client_version),
+			  json_string_value(j));
 	return 0;
 }
 
@@ -409,8 +439,8 @@ nb_ip3_results_parse(const json_t *o, struct nb_ip3_results *r, char *msg,
 			snprintf(msg, msglen, "congestion_used: not a string");
 			return -EINVAL;
 		}
-		snprintf(r->congestion_used, sizeof(r->congestion_used), "%s",
-			 json_string_value(j));
+		copy_utf8(r->congestion_used, sizeof(r->congestion_used),
+			  json_string_value(j));
 	}
 	a = json_object_get(o, "streams");
 	if (!json_is_array(a)) {

@@ -220,6 +220,19 @@ test_params_bad(void **state)
 	assert_int_equal(nb_ip3_params_parse(o, &p, msg, sizeof(msg)), 0);
 	assert_int_equal(p.parallel, 1);
 	json_decref(o);
+	/* a long client_version is cut at a character boundary: 30 bytes,
+	 * not 31 with half an e-acute */
+	o = load("{\"tcp\":true,\"client_version\":"
+		 "\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\u00e9\"}");
+	assert_int_equal(nb_ip3_params_parse(o, &p, msg, sizeof(msg)), 0);
+	assert_string_equal(p.client_version, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+	json_decref(o);
+	o = load("{\"tcp\":true,\"client_version\":"
+		 "\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaa\u00e9\"}");
+	assert_int_equal(nb_ip3_params_parse(o, &p, msg, sizeof(msg)), 0);
+	assert_string_equal(p.client_version,
+			    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaa\xc3\xa9");
+	json_decref(o);
 }
 
 /* --- results --------------------------------------------------------- */
