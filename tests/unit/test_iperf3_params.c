@@ -462,6 +462,17 @@ test_results_bad(void **state)
 			 -EINVAL);
 	assert_string_equal(msg, "streams: 129, more than 128");
 	json_decref(o);
+	/* a 3.14 server adds omitted_errors and omitted_packets: ignored */
+	o = load("{\"cpu_util_total\":1,\"cpu_util_user\":1,"
+		 "\"cpu_util_system\":1,\"sender_has_retransmits\":0,"
+		 "\"streams\":[{\"id\":1,\"bytes\":5,\"retransmits\":-1,"
+		 "\"jitter\":0,\"errors\":2,\"omitted_errors\":1,"
+		 "\"packets\":9,\"omitted_packets\":3,\"start_time\":0,"
+		 "\"end_time\":1}]}");
+	assert_int_equal(nb_ip3_results_parse(o, &r, msg, sizeof(msg)), 0);
+	assert_int_equal(r.s[0].errors, 2);
+	assert_int_equal(r.s[0].packets, 9);
+	json_decref(o);
 	/* a pre-3.2 server: no times */
 	o = load("{\"cpu_util_total\":1,\"cpu_util_user\":1,"
 		 "\"cpu_util_system\":1,\"sender_has_retransmits\":0,"
