@@ -212,6 +212,9 @@ enum nb_ip3_act {
 	NB_IP3_ACT_PEER_RESULTS,   /* st->peer holds the server's results */
 	NB_IP3_ACT_DONE,	   /* write st->out (IPERF_DONE), then close */
 	NB_IP3_ACT_ERROR,	   /* st->msg; write st->out if out_len */
+	/* the server's side only */
+	NB_IP3_ACT_PARAMS,   /* st->params: listen, then _create_streams() */
+	NB_IP3_ACT_TEST_END, /* the client's TEST_END: stop, then _exchange() */
 };
 
 enum nb_ip3_cphase {
@@ -236,6 +239,7 @@ struct nb_ip3_step {
 	unsigned int nstreams;
 	int32_t ierrno; /* with a server error, else 0 */
 	const struct nb_ip3_results *peer;
+	const struct nb_ip3_params *params; /* server: the client's */
 	char msg[NB_IP3_MSG_LEN];
 };
 
@@ -279,6 +283,70 @@ void nb_ip3_client_abort(struct nb_ip3_client *c, struct nb_ip3_step *st);
 
 /* The server closed the control connection. */
 void nb_ip3_client_eof(struct nb_ip3_client *c, struct nb_ip3_step *st);
+
+/* --- the server (a helper: the order of 3.12's server) --------------- */
+
+enum nb_ip3_sphase {
+	NB_IP3_S_COOKIE = 0, /* reading the client's cookie */
+	NB_IP3_S_WAIT_PARAMS,
+	NB_IP3_S_LISTENING, /* params given to the caller */
+	NB_IP3_S_STREAMS,   /* CREATE_STREAMS written */
+	NB_IP3_S_RUNNING,   /* TEST_START, TEST_RUNNING written */
+	NB_IP3_S_TEST_END,  /* TEST_END read */
+	NB_IP3_S_WAIT_RESULTS,
+	NB_IP3_S_RESULTS, /* the client's results given to the caller */
+	NB_IP3_S_WAIT_DONE,
+	NB_IP3_S_DONE,
+	NB_IP3_S_FAILED,
+};
+
+struct nb_ip3_server {
+	enum nb_ip3_sphase phase;
+	uint8_t cookie[NB_IP3_COOKIE_LEN];
+	size_t clen;
+	struct nb_ip3_rx rx;
+	struct nb_ip3_params p;
+	struct nb_ip3_results peer;
+	uint8_t out[16];
+};
+
+/* What a busy server writes to a second client before closing it. */
+#define NB_IP3_BUSY_BYTE 0xff
+
+void nb_ip3_server_init(struct nb_ip3_server *s, uint8_t *rxbuf, size_t rxcap);
+
+/*
+ * Bytes from the client: its cookie (then WRITE PARAM_EXCHANGE), its
+ * parameters (PARAMS, or ERROR with SERVER_ERROR bytes to write), TEST_END
+ * (TEST_END), its results (PEER_RESULTS), IPERF_DONE (DONE).
+ */
+size_t nb_ip3_server_input(struct nb_ip3_server *s, const uint8_t *p, size_t n,
+			   struct nb_ip3_step *st);
+
+/* The cookie the client's data streams must start with. */
+const uint8_t *nb_ip3_server_cookie(const struct nb_ip3_server *s);
+
+/* After PARAMS, listening: CREATE_STREAMS (WRITE). */
+void nb_ip3_server_create_streams(struct nb_ip3_server *s,
+				  struct nb_ip3_step *st);
+
+/* All streams connected: TEST_START and TEST_RUNNING (WRITE, 2 bytes). */
+void nb_ip3_server_start(struct nb_ip3_server *s, struct nb_ip3_step *st);
+
+/* After TEST_END: EXCHANGE_RESULTS (WRITE); the client's results follow. */
+void nb_ip3_server_exchange(struct nb_ip3_server *s, struct nb_ip3_step *st);
+
+/*
+ * After PEER_RESULTS: our results framed, then DISPLAY_RESULTS, into out;
+ * returns the bytes to write or a negative errno.
+ */
+int nb_ip3_server_results(struct nb_ip3_server *s,
+			  const struct nb_ip3_results *mine, uint8_t *out,
+			  size_t cap);
+
+/* A failure to report: SERVER_ERROR, i_errno and errno (WRITE, 9 bytes). */
+void nb_ip3_server_error(struct nb_ip3_server *s, int32_t ie, int32_t err,
+			 struct nb_ip3_step *st);
 
 /* --- UDP ----------------------------------------------------------- */
 

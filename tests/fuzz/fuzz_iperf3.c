@@ -10,6 +10,7 @@
  *   2  a parameters JSON text: if it parses, what we build from it parses
  *      to the same struct
  *   3  a results JSON text: the same round trip
+ *   4  a client's control bytes through the server helper
  * Nothing may read past the input, loop, leak or crash; a parser never
  * claims more bytes than it was given.
  */
@@ -95,6 +96,40 @@ fuzz_client(const uint8_t *d, size_t n, size_t chunk)
 	nb_ip3_client_eof(&c, &st);
 }
 
+static void
+fuzz_server(const uint8_t *d, size_t n, size_t chunk)
+{
+	static struct nb_ip3_server s;
+	static struct nb_ip3_results mine;
+	struct nb_ip3_step st;
+	uint8_t out[512];
+	size_t i = 0, k, used;
+
+	nb_ip3_server_init(&s, rxbuf, sizeof(rxbuf));
+	while (i < n) {
+		k = chunk < n - i ? chunk : n - i;
+		used = nb_ip3_server_input(&s, d + i, k, &st);
+		NB_FUZZ_CHECK(used <= k);
+		i += used;
+		if (st.act == NB_IP3_ACT_ERROR || st.act == NB_IP3_ACT_DONE)
+			return;
+		NB_FUZZ_CHECK(used > 0);
+		if (st.act == NB_IP3_ACT_PARAMS) {
+			NB_FUZZ_CHECK(st.params->parallel >= 1 &&
+				      st.params->parallel <=
+					      NB_IP3_MAX_STREAMS);
+			nb_ip3_server_create_streams(&s, &st);
+			nb_ip3_server_start(&s, &st);
+			NB_FUZZ_CHECK(st.act == NB_IP3_ACT_WRITE);
+		}
+		if (st.act == NB_IP3_ACT_TEST_END)
+			nb_ip3_server_exchange(&s, &st);
+		if (st.act == NB_IP3_ACT_PEER_RESULTS)
+			NB_FUZZ_CHECK(nb_ip3_server_results(&s, &mine, out,
+							    sizeof(out)) > 5);
+	}
+}
+
 static json_t *
 text(const uint8_t *d, size_t n)
 {
@@ -162,7 +197,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	buf = nb_fuzz_dup(data + 2, size - 2);
 	/* chunks of 1..256 bytes */
 	chunk = (size_t)data[1] + 1;
-	switch (data[0] & 3) {
+	switch (data[0] % 5) {
 	case 0:
 		fuzz_rx(buf, size - 2, chunk);
 		break;
@@ -172,8 +207,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 2:
 		fuzz_params(buf, size - 2);
 		break;
-	default:
+	case 3:
 		fuzz_results(buf, size - 2);
+		break;
+	default:
+		fuzz_server(buf, size - 2, chunk);
 		break;
 	}
 	free(buf);
