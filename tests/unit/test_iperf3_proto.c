@@ -1,0 +1,369 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * iperf3's protocol core (nb_iperf3_proto.h) against bytes iperf3 3.12
+ * itself wrote (iperf3_golden.h): the cookie, the control stream parser,
+ * the parameters and results documents, the UDP datagrams.  The client's
+ * state machine is in test_iperf3_client.c.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "nb_iperf3_proto.h"
+
+#include "iperf3_golden.h"
+
+static void
+test_cookie(void **state)
+{
+	uint8_t rnd[NB_IP3_COOKIE_RAND];
+	char c[NB_IP3_COOKIE_LEN];
+	uint8_t bad[NB_IP3_COOKIE_LEN];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(rnd); i++)
+		rnd[i] = (uint8_t)(i + 64); /* 64 % 32 == 0: from 'a' */
+	nb_ip3_cookie_make(rnd, c);
+	assert_string_equal(c, "abcdefghijklmnopqrstuvwxyz234567abcd");
+	assert_int_equal(nb_ip3_cookie_check((uint8_t *)c, sizeof(c)), 0);
+	/* iperf3's own cookie, the first 37 bytes it wrote */
+	assert_int_equal(nb_ip3_cookie_check((const uint8_t *)g_udp_c2s, 37),
+			 0);
+	assert_int_equal(nb_ip3_cookie_check((const uint8_t *)g_udp_c2s, 36),
+			 -1);
+	assert_int_equal(nb_ip3_cookie_check((const uint8_t *)g_udp_c2s, 38),
+			 -1);
+	assert_int_equal(nb_ip3_cookie_check(NULL, 37), -1);
+	for (i = 0; i < 5; i++) {
+		static const uint8_t wrong[] = {'A', '1', '8', '{', 0};
+
+		memcpy(bad, c, sizeof(bad));
+		bad[i * 7] = wrong[i];
+		assert_int_equal(nb_ip3_cookie_check(bad, sizeof(bad)), -1);
+	}
+	memcpy(bad, c, sizeof(bad));
+	bad[36] = 'a';
+	assert_int_equal(nb_ip3_cookie_check(bad, sizeof(bad)), -1);
+}
+
+static void
+test_state_names(void **state)
+{
+	(void)state;
+	assert_int_equal(NB_IP3_TEST_START, 1);
+	assert_int_equal(NB_IP3_TEST_END, 4);
+	assert_int_equal(NB_IP3_PARAM_EXCHANGE, 9);
+	assert_int_equal(NB_IP3_IPERF_DONE, 16);
+	assert_string_equal(nb_ip3_state_name(13), "EXCHANGE_RESULTS");
+	assert_string_equal(nb_ip3_state_name(-1), "ACCESS_DENIED");
+	assert_string_equal(nb_ip3_state_name(-2), "SERVER_ERROR");
+	assert_string_equal(nb_ip3_state_name(3), "UNKNOWN");
+	assert_string_equal(nb_ip3_ierrno_str(121),
+			    "the server is busy running a test. try again "
+			    "later");
+	assert_null(nb_ip3_ierrno_str(0));
+}
+
+static void
+test_frame(void **state)
+{
+	json_t *o = json_pack("{s:i}", "a", 1);
+	uint8_t b[16];
+
+	(void)state;
+	assert_int_equal(nb_ip3_json_frame(o, b, sizeof(b)), 11);
+	assert_memory_equal(b, "\0\0\0\7{\"a\":1}", 11);
+	assert_int_equal(nb_ip3_json_frame(o, b, 10), -ENOSPC);
+	assert_int_equal(nb_ip3_json_frame(o, b, 3), -ENOSPC);
+	json_decref(o);
+	o = json_pack("[i]", 1);
+	assert_int_equal(nb_ip3_json_frame(o, b, sizeof(b)), -EINVAL);
+	json_decref(o);
+}
+
+/* 3.12 prints -1 as 18446744073709551615; strings keep their digits. */
+static void
+test_wrapped_ints(void **state)
+{
+	char s[] = "{\"a\":18446744073709551615,\"b\":\"18446744073709551615\","
+		   "\"c\":18446744073709551614,\"d\":9223372036854775807,"
+		   "\"e\":18446744073709551615.0,\"f\":[18446744073709551615]}";
+	char msg[NB_IP3_MSG_LEN];
+	json_t *o;
+
+	(void)state;
+	o = nb_ip3_json_parse(s, strlen(s), msg, sizeof(msg));
+	assert_non_null(o);
+	assert_int_equal(json_integer_value(json_object_get(o, "a")), -1);
+	assert_string_equal(json_string_value(json_object_get(o, "b")),
+			    "18446744073709551615");
+	assert_int_equal(json_integer_value(json_object_get(o, "c")), -2);
+	assert_true(json_integer_value(json_object_get(o, "d")) == INT64_MAX);
+	assert_true(json_is_real(json_object_get(o, "e")));
+	assert_int_equal(
+		json_integer_value(json_array_get(json_object_get(o, "f"), 0)),
+		-1);
+	json_decref(o);
+}
+
+/* Feeds all of s, one byte at a time if bytewise; events into evs. */
+static int
+feed_all(struct nb_ip3_rx *rx, const uint8_t *s, size_t n, int bytewise,
+	 struct nb_ip3_ev *evs, int max)
+{
+	size_t i = 0, k;
+	int ne = 0;
+
+	while (i < n && ne < max) {
+		k = bytewise ? 1 : n - i;
+		i += nb_ip3_rx_feed(rx, s + i, k, &evs[ne]);
+		if (evs[ne].type == NB_IP3_EV_NONE)
+			continue;
+		/* after EXCHANGE_RESULTS the server's results are due */
+		if (evs[ne].type == NB_IP3_EV_STATE &&
+		    evs[ne].state == NB_IP3_EXCHANGE_RESULTS)
+			assert_int_equal(
+				nb_ip3_rx_expect(rx, NB_IP3_EXPECT_JSON), 0);
+		if (evs[ne++].type == NB_IP3_EV_ERROR)
+			break;
+	}
+	return ne;
+}
+
+static void
+test_rx_golden(void **state)
+{
+	static const int want[] = {9, 10, 1, 2, 13, 0, 14};
+	uint8_t buf[512];
+	struct nb_ip3_rx rx;
+	struct nb_ip3_ev ev[10];
+	char msg[NB_IP3_MSG_LEN];
+	int bytewise, n, i;
+	char t[sizeof(g_udp_server_results)];
+	json_t *g;
+
+	(void)state;
+	for (bytewise = 0; bytewise < 2; bytewise++) {
+		nb_ip3_rx_init(&rx, buf, sizeof(buf));
+		n = feed_all(&rx, (const uint8_t *)g_udp_s2c, G_UDP_S2C_LEN,
+			     bytewise, ev, 10);
+		assert_int_equal(n, 7);
+		for (i = 0; i < n; i++) {
+			if (want[i] == 0) {
+				assert_int_equal(ev[i].type, NB_IP3_EV_JSON);
+				continue;
+			}
+			assert_int_equal(ev[i].type, NB_IP3_EV_STATE);
+			assert_int_equal(ev[i].state, want[i]);
+		}
+		/* the same object as the server's text, -1 unwrapped */
+		memcpy(t, g_udp_server_results, sizeof(t));
+		g = nb_ip3_json_parse(t, strlen(t), msg, sizeof(msg));
+		assert_non_null(g);
+		assert_true(json_equal(g, ev[5].json));
+		assert_int_equal(json_integer_value(json_object_get(
+					 ev[5].json, "sender_has_retransmits")),
+				 -1);
+		json_decref(g);
+		json_decref(ev[5].json);
+		nb_ip3_rx_eof(&rx, &ev[0]);
+		assert_int_equal(ev[0].type, NB_IP3_EV_NONE);
+	}
+}
+
+/* One state byte or JSON message from s, after a JSON is due if json. */
+static void
+one(const char *s, size_t n, int json, size_t cap, struct nb_ip3_ev *ev)
+{
+	static uint8_t buf[4096];
+	struct nb_ip3_rx rx;
+
+	memset(ev, 0, sizeof(*ev));
+	nb_ip3_rx_init(&rx, buf, cap);
+	if (json)
+		nb_ip3_rx_expect(&rx, NB_IP3_EXPECT_JSON);
+	feed_all(&rx, (const uint8_t *)s, n, 1, ev, 1);
+	if (ev->type == NB_IP3_EV_NONE)
+		nb_ip3_rx_eof(&rx, ev);
+	if (ev->type == NB_IP3_EV_JSON)
+		json_decref(ev->json);
+}
+
+#define ONE(lit, json, cap, ev) one(lit, sizeof(lit) - 1, json, cap, ev)
+
+static void
+test_rx_errors(void **state)
+{
+	struct nb_ip3_ev ev;
+
+	(void)state;
+	ONE("\0\0\0\0", 1, 4096, &ev);
+	assert_int_equal(ev.type, NB_IP3_EV_ERROR);
+	assert_string_equal(ev.msg, "JSON message of length 0");
+	/* a buffer of 64 bytes: 63 of text at most */
+	ONE("\0\0\0\100", 1, 64, &ev);
+	assert_int_equal(ev.type, NB_IP3_EV_ERROR);
+	assert_string_equal(ev.msg,
+			    "JSON message of 64 bytes is over the limit of 63");
+	ONE("\0\0\0\2{}", 1, 3, &ev);
+	assert_int_equal(ev.type, NB_IP3_EV_JSON);
+	/* over 1 MiB whatever the buffer */
+	ONE("\0\020\0\1", 1, 4096, &ev);
+	assert_int_equal(ev.type, NB_IP3_EV_ERROR);
+	ONE("\0\0\0\4{ba}", 1, 4096, &ev);
+	assert_int_equal(ev.type, NB_IP3_EV_ERROR);
+	assert_non_null(strstr(ev.msg, "bad JSON"));
+	ONE("\0\0\0\3[1]", 1, 4096, &ev);
+	assert_string_equal(ev.msg, "JSON message is not an object");
+	ONE("\0\0\0\15{\"a\":1,\"a\":2}", 1, 4096, &ev);
+	assert_int_equal(ev.type, NB_IP3_EV_ERROR);
+	ONE("\0\0\0\20{\"a\":1}", 1, 4096, &ev);
+	assert_string_equal(ev.msg,
+			    "control connection closed inside a JSON message");
+	ONE("\0\0", 1, 4096, &ev);
+	assert_string_equal(ev.msg,
+			    "control connection closed inside a JSON length");
+	ONE("", 1, 4096, &ev);
+	assert_int_equal(ev.type, NB_IP3_EV_ERROR);
+
+	/* SERVER_ERROR, i_errno 121, errno 0 */
+	ONE("\376\0\0\0\171\0\0\0\0", 0, 16, &ev);
+	assert_int_equal(ev.type, NB_IP3_EV_SERVER_ERROR);
+	assert_int_equal(ev.ierrno, 121);
+	assert_int_equal(ev.err, 0);
+	assert_string_equal(ev.msg, "server error: the server is busy running "
+				    "a test. try again later");
+	/* i_errno 102 with errno 98 (EADDRINUSE) */
+	ONE("\376\0\0\0\146\0\0\0\142", 0, 16, &ev);
+	assert_int_equal(ev.ierrno, 102);
+	assert_int_equal(ev.err, 98);
+	assert_non_null(strstr(ev.msg, "unable to start listener for "
+				       "connections ("));
+	ONE("\376\0\0\047\017\0\0\0\0", 0, 16, &ev);
+	assert_string_equal(ev.msg, "server error: unknown i_errno 9999");
+	/* 3.12's failed authentication: i_errno 142 alone, then close */
+	ONE("\376\0\0\0\216", 0, 16, &ev);
+	assert_int_equal(ev.type, NB_IP3_EV_SERVER_ERROR);
+	assert_int_equal(ev.has_errno, 0);
+	assert_string_equal(ev.msg, "server error: test authorization failed");
+	ONE("\376\0\0", 0, 16, &ev);
+	assert_int_equal(ev.type, NB_IP3_EV_ERROR);
+	/* a negative state other than -1/-2 is just a state */
+	ONE("\375", 0, 16, &ev);
+	assert_int_equal(ev.type, NB_IP3_EV_STATE);
+	assert_int_equal(ev.state, -3);
+}
+
+static void
+test_rx_dead(void **state)
+{
+	uint8_t buf[8];
+	struct nb_ip3_rx rx;
+	struct nb_ip3_ev ev;
+	size_t k;
+
+	(void)state;
+	nb_ip3_rx_init(&rx, buf, sizeof(buf));
+	assert_int_equal(nb_ip3_rx_expect(&rx, NB_IP3_EXPECT_JSON), 0);
+	k = nb_ip3_rx_feed(&rx, (const uint8_t *)"\0\0\0\0\1", 5, &ev);
+	assert_int_equal(k, 4);
+	assert_int_equal(ev.type, NB_IP3_EV_ERROR);
+	k = nb_ip3_rx_feed(&rx, (const uint8_t *)"\1", 1, &ev);
+	assert_int_equal(k, 0);
+	assert_int_equal(ev.type, NB_IP3_EV_ERROR);
+	/* not mid-message */
+	nb_ip3_rx_init(&rx, buf, sizeof(buf));
+	nb_ip3_rx_expect(&rx, NB_IP3_EXPECT_JSON);
+	nb_ip3_rx_feed(&rx, (const uint8_t *)"\0", 1, &ev);
+	assert_int_equal(nb_ip3_rx_expect(&rx, NB_IP3_EXPECT_STATE), -EBUSY);
+}
+
+/* --- UDP ------------------------------------------------------------- */
+
+static void
+test_udp(void **state)
+{
+	/* the first datagrams of the -u runs, as iperf3 wrote them */
+	static const uint8_t d32[] = {0x00, 0x00, 0x01, 0x1f, 0x00, 0x0a,
+				      0xf3, 0xc9, 0x00, 0x00, 0x00, 0x01};
+	static const uint8_t d64[] = {0x00, 0x00, 0x01, 0x22, 0x00, 0x0e,
+				      0xcb, 0xe2, 0x00, 0x00, 0x00, 0x00,
+				      0x00, 0x00, 0x00, 0x01};
+	static const uint8_t legacy_reply[] = {0xb1, 0x68, 0xde, 0x3a};
+	static const uint8_t legacy_msg[] = {0x15, 0xcd, 0x5b, 0x07};
+	uint8_t b[64];
+	uint32_t sec, usec;
+	uint64_t cnt;
+
+	(void)state;
+	nb_ip3_udp_connect_msg(b);
+	assert_memory_equal(b, "9876", 4); /* 39 38 37 36 on the wire */
+	assert_int_equal(nb_ip3_udp_is_connect(b, 4), 1);
+	assert_int_equal(nb_ip3_udp_is_reply(b, 4), 0);
+	nb_ip3_udp_connect_reply(b);
+	assert_memory_equal(b, "6789", 4); /* 36 37 38 39 */
+	assert_int_equal(nb_ip3_udp_is_reply(b, 4), 1);
+	assert_int_equal(nb_ip3_udp_is_reply(b, 3), 0);
+	assert_int_equal(nb_ip3_udp_is_reply(b, 64), 1);
+	assert_int_equal(nb_ip3_udp_is_connect(b, 4), 0);
+	assert_int_equal(nb_ip3_udp_is_reply(legacy_reply, 4), 2);
+	assert_int_equal(nb_ip3_udp_is_connect(legacy_msg, 4), 2);
+	assert_int_equal(nb_ip3_udp_is_reply(NULL, 4), 0);
+
+	assert_int_equal(nb_ip3_udp_hdr_get(d32, 12, 0, &sec, &usec, &cnt), 12);
+	assert_int_equal(sec, 287);
+	assert_int_equal(usec, 717769);
+	assert_int_equal(cnt, 1);
+	assert_int_equal(nb_ip3_udp_hdr_put(b, 12, 0, 287, 717769, 1), 12);
+	assert_memory_equal(b, d32, 12);
+	assert_int_equal(nb_ip3_udp_hdr_get(d64, 16, 1, &sec, &usec, &cnt), 16);
+	assert_int_equal(sec, 290);
+	assert_int_equal(usec, 969698);
+	assert_int_equal(cnt, 1);
+	assert_int_equal(nb_ip3_udp_hdr_put(b, 16, 1, 290, 969698, 1), 16);
+	assert_memory_equal(b, d64, 16);
+
+	assert_int_equal(nb_ip3_udp_hdr_put(b, 16, 1, 0x01020304, 0x05060708,
+					    0x090a0b0c0d0e0f10ull),
+			 16);
+	assert_memory_equal(b,
+			    "\001\002\003\004\005\006\007\010\011\012\013\014"
+			    "\015\016\017\020",
+			    16);
+	assert_int_equal(nb_ip3_udp_hdr_get(b, 16, 1, &sec, &usec, &cnt), 16);
+	assert_true(cnt == 0x090a0b0c0d0e0f10ull);
+	/* 32-bit counters wrap */
+	assert_int_equal(nb_ip3_udp_hdr_put(b, 12, 0, 1, 2, 0x100000005ull),
+			 12);
+	assert_memory_equal(b + 8, "\0\0\0\5", 4);
+	assert_int_equal(nb_ip3_udp_hdr_put(b, 15, 1, 1, 2, 3), -ENOSPC);
+	assert_int_equal(nb_ip3_udp_hdr_put(b, 11, 0, 1, 2, 3), -ENOSPC);
+	assert_int_equal(nb_ip3_udp_hdr_get(b, 15, 1, &sec, &usec, &cnt),
+			 -EINVAL);
+	assert_int_equal(nb_ip3_udp_hdr_get(b, 11, 0, &sec, &usec, &cnt),
+			 -EINVAL);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cookie),
+		cmocka_unit_test(test_state_names),
+		cmocka_unit_test(test_frame),
+		cmocka_unit_test(test_wrapped_ints),
+		cmocka_unit_test(test_rx_golden),
+		cmocka_unit_test(test_rx_errors),
+		cmocka_unit_test(test_rx_dead),
+		cmocka_unit_test(test_udp),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
