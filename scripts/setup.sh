@@ -14,23 +14,17 @@
 # at boot instead.
 set -euo pipefail
 
-PACKAGES=(
-	# build
-	build-essential meson ninja-build pkg-config
-	dpdk-dev libdpdk-dev libnuma-dev libpcap-dev libssl-dev libjansson-dev
-	libinih-dev
-	# runtime
-	dpdk iproute2
-	# scripts/nbench-plot
-	python3-matplotlib
-	# tests: the JSON Schema of the results (tests/e2e/json_schema_check.py)
-	python3-jsonschema
-	# tests and interop
-	libcmocka-dev tshark python3 python3-scapy iperf3 sockperf clang-format
-	iputils-ping coreutils groff-base ethtool
-	# fuzz targets (tests/fuzz): clang and its libFuzzer runtime
-	clang libclang-rt-dev
-)
+# The packages: scripts/packages.list, every [group] (the Ansible role
+# reads the same file). Words after '#' are comments.
+PACKAGES=()
+while IFS= read -r line; do
+	line=${line%%#*}
+	[[ $line =~ ^[[:space:]]*\[.*\][[:space:]]*$ ]] && continue
+	for p in $line; do
+		PACKAGES+=("$p")
+	done
+done <"$(dirname "${BASH_SOURCE[0]}")/packages.list"
+((${#PACKAGES[@]} > 0)) || { printf 'setup: error: no packages in scripts/packages.list\n' >&2; exit 1; }
 
 HUGEPAGES_MB="${NB_HUGEPAGES_MB:-1024}"
 HUGE_SYSFS=/sys/kernel/mm/hugepages
