@@ -3,6 +3,8 @@
 # Set up (packages, hugepages), build, and run every test suite:
 #   unit  cmocka tests of app/core, no EAL, no hugepages
 #   e2e   real dpdk-nbench processes on virtual devices
+#   deploy the Ansible role on this machine (tests/deploy/test_ansible.sh;
+#         installs ansible-core)
 #   fuzz  each libFuzzer target of tests/fuzz for NB_FUZZ_TIME seconds
 #         (default 10) from its seed corpus, in a clang build of its own
 #         (skipped without clang; docs/fuzzing.md)
@@ -44,9 +46,14 @@ meson test -C "$ASAN_BUILD" --suite unit --print-errorlogs || status=1
 cp "$ASAN_BUILD/meson-logs/testlog.json" "$ASAN_BUILD/testlog-unit.json"
 meson test -C "$BUILD" --suite unit --print-errorlogs || status=1
 cp "$BUILD/meson-logs/testlog.json" "$BUILD/testlog-unit.json"
+# The Ansible role (deploy/ansible) on this machine: syntax check, check
+# mode, a real run into a temporary root (tests/deploy/test_ansible.sh)
+meson test -C "$BUILD" --suite deploy --print-errorlogs || status=1
+cp "$BUILD/meson-logs/testlog.json" "$BUILD/testlog-deploy.json"
 
 # The fuzz targets, each a test: a crash, a leak or a hang fails it.
-logs=("$ASAN_BUILD/testlog-unit.json" "$BUILD/testlog-unit.json")
+logs=("$ASAN_BUILD/testlog-unit.json" "$BUILD/testlog-unit.json"
+	"$BUILD/testlog-deploy.json")
 if command -v clang >/dev/null; then
 	CC=clang configure "$FUZZ_BUILD" -Dfuzz=true -Dapp=false -Dtests=false
 	ninja -C "$FUZZ_BUILD"
