@@ -173,6 +173,10 @@ struct nb_config {
 	int peer_is_ip; /* --peer gave an IP address: ARP (NDP) for it */
 	uint32_t peer_ip;
 	struct nb_ip peer_ip6; /* --peer's IPv6 address (family 6) */
+	/* --iperf3 HOST[:PORT]: a client of a stock iperf3 server */
+	int iperf3;
+	uint32_t ip3_host;     /* IPv4, host order; found by ARP */
+	uint16_t ip3_port;     /* [5201] */
 	int reflector;	       /* the peer only swaps MACs and returns frames */
 	uint16_t port;	       /* the port facing the peer */
 	int have_port;	       /* --port given (else the first test port) */

@@ -95,6 +95,17 @@ check_modes(const struct nb_config *cfg, char *err, size_t errlen)
 static int
 derive_mode(struct nb_config *cfg, char *err, size_t errlen)
 {
+	if (cfg->iperf3) {
+		if (cfg->have_peer || cfg->mode != NB_MODE_NONE) {
+			snprintf(err, errlen,
+				 "--iperf3 is a test of its own: not with "
+				 "--peer, --tx-port, --rx-port, --ports or "
+				 "--list-ports");
+			return -EINVAL;
+		}
+		cfg->mode = NB_MODE_CLIENT;
+		return 0;
+	}
 	if (cfg->have_peer) {
 		if (cfg->mode != NB_MODE_NONE) {
 			snprintf(err, errlen,
@@ -140,9 +151,38 @@ derive_mode(struct nb_config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+/* --iperf3: what a stock iperf3 server can be asked for, as built. */
+static int
+check_iperf3(const struct nb_config *cfg, char *err, size_t errlen)
+{
+	const char *no = cfg->reflector		  ? "--reflector"
+			 : cfg->bidir		  ? "--bidir"
+			 : cfg->latency_rate	  ? "--latency-rate"
+			 : cfg->pingpong	  ? "--pingpong"
+			 : cfg->conf		  ? "--conf"
+			 : cfg->quit		  ? "--quit"
+			 : cfg->psk_len		  ? "--auth-key"
+			 : cfg->replay.active	  ? "--replay"
+			 : cfg->suite		  ? "--test"
+			 : cfg->sweep.n		  ? "a size sweep"
+			 : cfg->stack.family == 6 ? "IPv6"
+						  : NULL;
+
+	if (no != NULL) {
+		snprintf(err, errlen,
+			 "--iperf3 talks to a stock iperf3 server: not with "
+			 "%s",
+			 no);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int
 check_client(const struct nb_config *cfg, char *err, size_t errlen)
 {
+	if (cfg->iperf3)
+		return check_iperf3(cfg, err, errlen);
 	if (cfg->reverse && cfg->bidir) {
 		snprintf(err, errlen,
 			 "--reverse and --bidir exclude each other");
