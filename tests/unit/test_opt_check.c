@@ -167,8 +167,6 @@ test_iperf3_checks(void **state)
 	REFUSED("not with --bidir", "--iperf3", "10.0.0.2", "--bidir");
 	REFUSED("--reflector is for", "--iperf3", "10.0.0.2", "--reflector");
 	REFUSED("not with --pingpong", "--iperf3", "10.0.0.2", "--pingpong");
-	REFUSED("IPv4 address", "--iperf3", "10.0.0");
-	REFUSED("1..65535", "--iperf3", "10.0.0.2:0");
 #undef REFUSED
 }
 
