@@ -175,8 +175,11 @@ struct nb_config {
 	struct nb_ip peer_ip6; /* --peer's IPv6 address (family 6) */
 	/* --iperf3 HOST[:PORT]: a client of a stock iperf3 server */
 	int iperf3;
-	uint32_t ip3_host;     /* IPv4, host order; found by ARP */
-	uint16_t ip3_port;     /* [5201] */
+	uint32_t ip3_host; /* IPv4, host order; found by ARP */
+	uint16_t ip3_port; /* [5201] */
+	/* the data's destination port (0: NB_DEFAULT_DPORT): the iperf3
+	 * client's UDP test sends to the server's */
+	uint16_t data_dport;
 	int reflector;	       /* the peer only swaps MACs and returns frames */
 	uint16_t port;	       /* the port facing the peer */
 	int have_port;	       /* --port given (else the first test port) */

@@ -155,18 +155,21 @@ derive_mode(struct nb_config *cfg, char *err, size_t errlen)
 static int
 check_iperf3(const struct nb_config *cfg, char *err, size_t errlen)
 {
-	const char *no = cfg->reflector		  ? "--reflector"
-			 : cfg->bidir		  ? "--bidir"
-			 : cfg->latency_rate	  ? "--latency-rate"
-			 : cfg->pingpong	  ? "--pingpong"
-			 : cfg->conf		  ? "--conf"
-			 : cfg->quit		  ? "--quit"
-			 : cfg->psk_len		  ? "--auth-key"
-			 : cfg->replay.active	  ? "--replay"
-			 : cfg->suite		  ? "--test"
-			 : cfg->sweep.n		  ? "a size sweep"
-			 : cfg->stack.family == 6 ? "IPv6"
-						  : NULL;
+	const char *no = cfg->reflector		   ? "--reflector"
+			 : cfg->bidir		   ? "--bidir"
+			 : cfg->latency_rate	   ? "--latency-rate"
+			 : cfg->pingpong	   ? "--pingpong"
+			 : cfg->conf		   ? "--conf"
+			 : cfg->quit		   ? "--quit"
+			 : cfg->psk_len		   ? "--auth-key"
+			 : cfg->replay.active	   ? "--replay"
+			 : cfg->suite		   ? "--test"
+			 : cfg->sweep.n		   ? "a size sweep"
+			 : cfg->flows.spec.n > 1   ? "--flows"
+			 : cfg->sizes.nb_sizes > 1 ? "several --size values"
+			 : cfg->stack.tun.kind	   ? "a tunnel"
+			 : cfg->stack.family == 6  ? "IPv6"
+						   : NULL;
 
 	if (no != NULL) {
 		snprintf(err, errlen,

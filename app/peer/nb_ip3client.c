@@ -20,46 +20,29 @@
 #include <string.h>
 
 #include "nb_ip3client.h"
+#include "nb_ip3client_int.h"
 #include "nb_iperf3_proto.h"
 #include "nb_log.h"
 #include "nb_phase.h"
+#include "nb_run.h"
 #include "nb_seam.h"
 #include "nb_session.h"
 #include "nb_tcp_app.h"
 #include "nb_tcp_wire.h"
 
-#define IP3C_TX	  8192	       /* what the client writes: cookie, params */
-#define IP3C_RX	  (96 * 1024)  /* the TCP receive ring */
-#define IP3C_JSON (512 * 1024) /* the server's results text */
-/* how long a connect may take (SYN retries), and the close after */
-#define IP3C_CONNECT_NS (5000 * NB_MS)
-#define IP3C_CLOSE_NS	(1000 * NB_MS)
-/* the longest silence of the server between two steps of the protocol
- * outside a test */
-#define IP3C_IDLE_NS (30000 * NB_MS)
-
-struct ip3c {
-	struct nb_peer pr;
-	struct nb_flow flow;
-	struct nb_tcp_conn c;
-	struct nb_tcp_app tapp;
-	struct nb_ip3_client cl;
-	uint8_t tx[IP3C_TX];
-	uint8_t rx[IP3C_RX];
-	uint8_t *json;
-	uint64_t heard; /* when the server's last byte came */
-	int done, code;
-	char why[NB_IP3_MSG_LEN + 96];
-};
-
 /* A frame the control lcore holds no class for: the server's segment? */
 static void
 on_frame(void *ctx, const uint8_t *p, uint32_t len)
 {
-	struct ip3c *x = ctx;
+	struct nb_ip3c *x = ctx;
 	struct nb_flow f;
 	struct nb_tcp_seg s;
+	struct nb_udp_info u;
 
+	if (x->nstreams && nb_udp_frame_parse(p, len, &u) == 0) {
+		nb_ip3c_udp_frame(x, &u);
+		return;
+	}
 	if (nb_tcp_frame_parse(p, len, 1, &f, &s) != 0 || f.family == 6 ||
 	    f.src_ip != x->flow.dst_ip || f.dst_ip != x->flow.src_ip ||
 	    f.src_port != x->flow.dst_port || f.dst_port != x->flow.src_port)
@@ -69,7 +52,7 @@ on_frame(void *ctx, const uint8_t *p, uint32_t len)
 
 /* Every segment due now, built with the connection's bytes. */
 static void
-flush(struct ip3c *x)
+flush(struct nb_ip3c *x)
 {
 	uint8_t buf[NB_FRAME_MAX];
 	struct nb_tcp_seg s;
@@ -85,7 +68,14 @@ flush(struct ip3c *x)
 }
 
 static void
-write_out(struct ip3c *x, const uint8_t *b, size_t n)
+pump(struct nb_ip3c *x)
+{
+	nb_ctlio_poll(&x->pr.io);
+	flush(x);
+}
+
+static void
+write_out(struct nb_ip3c *x, const uint8_t *b, size_t n)
 {
 	if (nb_tcp_app_write(&x->c, &x->tapp, b, n) != n) {
 		snprintf(x->why, sizeof(x->why),
@@ -95,8 +85,8 @@ write_out(struct ip3c *x, const uint8_t *b, size_t n)
 	}
 }
 
-static void
-fail(struct ip3c *x, const char *msg)
+void
+nb_ip3c_fail(struct nb_ip3c *x, const char *msg)
 {
 	if (x->done)
 		return;
@@ -105,11 +95,27 @@ fail(struct ip3c *x, const char *msg)
 	x->done = 1;
 }
 
+/* Our results, framed, on the connection. */
+static void
+results(struct nb_ip3c *x)
+{
+	static uint8_t out[IP3C_TX];
+	int n;
+
+	nb_ip3c_udp_results(x);
+	n = nb_ip3_client_results(&x->cl, &x->mine, out, sizeof(out));
+	if (n < 0) {
+		nb_ip3c_fail(x, "cannot frame our results");
+		return;
+	}
+	write_out(x, out, (size_t)n);
+}
+
 /* What the client's state machine asks for. */
 static void
-act(struct ip3c *x, struct nb_ip3_step *st)
+act(struct nb_ip3c *x, struct nb_ip3_step *st)
 {
-	char m[sizeof(x->why)];
+	char m[sizeof(x->why)] = "";
 
 	switch (st->act) {
 	case NB_IP3_ACT_NONE:
@@ -118,15 +124,32 @@ act(struct ip3c *x, struct nb_ip3_step *st)
 		write_out(x, st->out, st->out_len);
 		return;
 	case NB_IP3_ACT_CREATE_STREAMS:
-		snprintf(m, sizeof(m),
-			 "the server asked for %u data stream(s): the "
-			 "control connection works, data streams are not "
-			 "built yet",
-			 st->nstreams);
-		nb_ip3_client_abort(&x->cl, st);
-		if (st->out_len)
-			write_out(x, st->out, st->out_len);
-		fail(x, m);
+		if (x->pr.app->cfg.tcp) {
+			snprintf(m, sizeof(m),
+				 "the server asked for %u TCP stream(s): TCP "
+				 "data streams are not built yet",
+				 st->nstreams);
+			break;
+		}
+		if (nb_ip3c_udp_connect(x, st->nstreams) != 0)
+			break;
+		return;
+	case NB_IP3_ACT_START:
+		if (nb_ip3c_udp_setup(x) != 0)
+			break;
+		return;
+	case NB_IP3_ACT_RUNNING:
+		if (nb_ip3c_udp_run(x) != 0)
+			break;
+		nb_ip3_client_test_end(&x->cl, st);
+		act(x, st);
+		return;
+	case NB_IP3_ACT_SEND_RESULTS:
+		results(x);
+		return;
+	case NB_IP3_ACT_PEER_RESULTS:
+		x->peer = *st->peer;
+		x->have_peer = 1;
 		return;
 	case NB_IP3_ACT_DONE:
 		write_out(x, st->out, st->out_len);
@@ -135,22 +158,25 @@ act(struct ip3c *x, struct nb_ip3_step *st)
 	case NB_IP3_ACT_ERROR:
 		if (st->out_len)
 			write_out(x, st->out, st->out_len);
-		fail(x, st->msg);
+		nb_ip3c_fail(x, st->msg);
 		return;
 	default:
-		snprintf(m, sizeof(m), "%s: not built yet",
-			 nb_ip3_state_name((int)st->act));
-		nb_ip3_client_abort(&x->cl, st);
-		if (st->out_len)
-			write_out(x, st->out, st->out_len);
-		fail(x, m);
-		return;
+		snprintf(m, sizeof(m), "step %d: not built yet", (int)st->act);
+		break;
 	}
+	/* a failure of ours: tell the server, then say why */
+	if (m[0] == '\0')
+		snprintf(m, sizeof(m), "%s",
+			 x->why[0] ? x->why : "the test failed");
+	nb_ip3_client_abort(&x->cl, st);
+	if (st->out_len)
+		write_out(x, st->out, st->out_len);
+	nb_ip3c_fail(x, m);
 }
 
 /* The server's bytes through the state machine. */
 static void
-drive(struct ip3c *x)
+drive(struct nb_ip3c *x)
 {
 	struct nb_ip3_step st;
 	uint8_t buf[4096];
@@ -175,7 +201,7 @@ drive(struct ip3c *x)
 
 /* Sleep to the connection's next timer, 50 us to 500 us. */
 static void
-nap(struct ip3c *x)
+nap(struct nb_ip3c *x)
 {
 	uint64_t next = nb_tcp_next_event(&x->c), now = nb_peer_now(&x->pr);
 	uint64_t us = 500;
@@ -187,7 +213,7 @@ nap(struct ip3c *x)
 
 /* Why the connection failed, in words. */
 static void
-conn_failed(struct ip3c *x)
+conn_failed(struct nb_ip3c *x)
 {
 	char m[sizeof(x->why)];
 	const struct nb_config *cfg = &x->pr.app->cfg;
@@ -203,12 +229,12 @@ conn_failed(struct ip3c *x)
 			 : "cannot connect to the iperf3 server at "
 			   "%u.%u.%u.%u:%u: no answer (timed out)",
 		 NB_IP4_ARGS(cfg->ip3_host), cfg->ip3_port);
-	fail(x, m);
+	nb_ip3c_fail(x, m);
 }
 
 /* One turn of the loop; 1 while it goes on. */
 static int
-turn(struct ip3c *x, uint64_t t0)
+turn(struct nb_ip3c *x, uint64_t t0)
 {
 	uint64_t now;
 
@@ -229,7 +255,7 @@ turn(struct ip3c *x, uint64_t t0)
 		return 0;
 	}
 	if (x->heard != 0 && now - x->heard > IP3C_IDLE_NS) {
-		fail(x, "the iperf3 server went silent (30 s)");
+		nb_ip3c_fail(x, "the iperf3 server went silent (30 s)");
 		return 0;
 	}
 	if (nb_force_quit) {
@@ -237,7 +263,7 @@ turn(struct ip3c *x, uint64_t t0)
 
 		nb_ip3_client_abort(&x->cl, &st);
 		act(x, &st);
-		fail(x, "interrupted");
+		nb_ip3c_fail(x, "interrupted");
 		return 0;
 	}
 	nap(x);
@@ -246,7 +272,7 @@ turn(struct ip3c *x, uint64_t t0)
 
 /* FIN after the last byte; wait a little for both halves to close. */
 static void
-close_conn(struct ip3c *x)
+close_conn(struct nb_ip3c *x)
 {
 	uint64_t t0 = nb_peer_now(&x->pr);
 
@@ -275,38 +301,38 @@ close_conn(struct ip3c *x)
 /* What iperf3 is asked for: --time, --streams, and for UDP the datagram
  * payload of --size's frames at --rate's frames/s. */
 static int
-ip3_params(struct ip3c *x, struct nb_ip3_params *ip)
+ip3_params(struct nb_ip3c *x, struct nb_ip3_params *ip)
 {
 	struct nb_app *app = x->pr.app;
 	const struct nb_config *cfg = &app->cfg;
-	uint64_t link_bps = (uint64_t)app->ports[0].desc.link_speed * 1000000;
-	struct nb_rate r;
+	const struct nb_rate *r = &app->rate;
 
 	nb_ip3_params_default(ip);
 	ip->udp = !cfg->tcp;
 	ip->parallel = (int)(cfg->streams ? cfg->streams : 1);
-	ip->time = cfg->duration > 0 ? (int)(cfg->duration + 0.5) : 10;
+	/* a count ends the test (iperf3's -k), else the time */
+	ip->time = app->total_packets ? 0 : (int)(cfg->duration + 0.5);
+	ip->blocks = app->total_packets;
 	if (!ip->udp)
 		return 0;
-	if (nb_rate_resolve(&cfg->rate, &cfg->sizes, link_bps, &r) != 0) {
-		nb_app_error(app, "cannot resolve --rate");
-		return -EINVAL;
-	}
 	if (nb_ip3_udp_shape(cfg->sizes.sizes[0], cfg->vlan_id != 0,
-			     r.unlimited ? 0 : r.pps_num, r.pps_den, &ip->len,
-			     &ip->bandwidth) != 0) {
+			     r->unlimited ? 0 : r->pps_num, r->pps_den,
+			     &ip->len, &ip->bandwidth) != 0) {
 		nb_app_error(app,
 			     "--size %u leaves no room for iperf3's "
 			     "datagram header",
 			     cfg->sizes.sizes[0]);
 		return -EINVAL;
 	}
+	/* iperf3's -b is a stream's; ours the total */
+	ip->bandwidth /= (uint64_t)ip->parallel;
+	x->len = ip->len;
 	return 0;
 }
 
 /* The connection's addresses, its TCP end and the client. */
 static int
-conn_setup(struct ip3c *x)
+conn_setup(struct nb_ip3c *x)
 {
 	const struct nb_config *cfg = &x->pr.app->cfg;
 	struct nb_tcp_params p = {
@@ -356,7 +382,7 @@ conn_setup(struct ip3c *x)
 int
 nb_ip3client_main(struct nb_app *app)
 {
-	static struct ip3c x;
+	static struct nb_ip3c x;
 	struct nb_config *cfg = &app->cfg;
 	uint64_t t0;
 	int ret;
@@ -376,6 +402,7 @@ nb_ip3client_main(struct nb_app *app)
 	x.pr.peer_ip = cfg->ip3_host;
 	x.pr.io.on_other = on_frame;
 	x.pr.io.other_ctx = &x;
+	x.pump = pump;
 	nb_app_phase(NB_PHASE_CONNECTING);
 	if (nb_peer_resolve(&x.pr) != 0) {
 		nb_app_error(app,
@@ -386,6 +413,16 @@ nb_ip3client_main(struct nb_app *app)
 					     " (is it on this link?)",
 			     NB_IP4_ARGS(cfg->ip3_host));
 		ret = 1;
+		goto close;
+	}
+	ret = nb_run_resolve(app,
+			     (uint64_t)app->ports[0].desc.link_speed * 1000000);
+	if (ret != 0) {
+		nb_app_error(app, "cannot resolve --rate%s",
+			     ret == -ENOTSUP ? ": the port reports no link "
+					       "speed for a percentage"
+					     : "");
+		ret = 2;
 		goto close;
 	}
 	if (conn_setup(&x) != 0) {
@@ -400,6 +437,9 @@ nb_ip3client_main(struct nb_app *app)
 	ret = x.code;
 	if (ret != 0)
 		nb_app_error(app, "iperf3: %s", x.why);
+	else
+		nb_ip3c_report(&x);
+	nb_ip3c_udp_free(&x);
 close:
 	nb_peer_close(&x.pr);
 out:

@@ -99,6 +99,9 @@ struct nb_txjob {
 			   * each frame (no tunnel: a 64- or 128-byte copy) */
 	struct rte_mempool *pool;
 	const uint8_t *pattern; /* size index per frame, repeating */
+	/* iperf3's UDP header instead of the stamp (--iperf3): wall-clock ns
+	 * minus the run clock's; 0: the tool's stamp */
+	uint64_t ip3_epoch_ns;
 
 	/* the worker's own loop state, written every burst */
 	struct nb_tmpl *tmpl; /* [stream * nb_sizes + size], this phase */
