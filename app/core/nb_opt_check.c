@@ -161,7 +161,6 @@ check_iperf3(const struct nb_config *cfg, char *err, size_t errlen)
 			 : cfg->pingpong	   ? "--pingpong"
 			 : cfg->conf		   ? "--conf"
 			 : cfg->quit		   ? "--quit"
-			 : cfg->psk_len		   ? "--auth-key"
 			 : cfg->replay.active	   ? "--replay"
 			 : cfg->suite		   ? "--test"
 			 : cfg->sweep.n		   ? "a size sweep"

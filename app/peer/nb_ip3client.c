@@ -239,10 +239,12 @@ turn(struct nb_ip3c *x, uint64_t t0)
 	uint64_t now;
 
 	nb_ctlio_poll(&x->pr.io);
-	if (x->c.error != NB_TCP_OK && !x->done)
-		conn_failed(x);
+	/* the bytes before a RST first: a busy server's ACCESS_DENIED comes
+	 * with one (it closes with our cookie unread) */
 	if (!x->done)
 		drive(x);
+	if (x->c.error != NB_TCP_OK && !x->done)
+		conn_failed(x);
 	flush(x);
 	now = nb_peer_now(&x->pr);
 	if (x->done)
