@@ -180,11 +180,12 @@ struct nb_config {
 	/* the data's destination port (0: NB_DEFAULT_DPORT): the iperf3
 	 * client's UDP test sends to the server's */
 	uint16_t data_dport;
-	int reflector;	       /* the peer only swaps MACs and returns frames */
-	uint16_t port;	       /* the port facing the peer */
-	int have_port;	       /* --port given (else the first test port) */
-	int reverse, bidir;    /* direction of a peer test */
-	int one_off;	       /* responder: exit after one test */
+	uint32_t ip3_window; /* --window with --iperf3: iperf3's -w (0: none) */
+	int reflector;	     /* the peer only swaps MACs and returns frames */
+	uint16_t port;	     /* the port facing the peer */
+	int have_port;	     /* --port given (else the first test port) */
+	int reverse, bidir;  /* direction of a peer test */
+	int one_off;	     /* responder: exit after one test */
 	uint32_t max_streams;  /* responder: most streams it accepts */
 	int conf, quit;	       /* client: show both ends / stop the responder */
 	uint64_t latency_rate; /* client: probes/s inside the test; 0 none */

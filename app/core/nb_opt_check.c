@@ -153,7 +153,7 @@ derive_mode(struct nb_config *cfg, char *err, size_t errlen)
 
 /* --iperf3: what a stock iperf3 server can be asked for, as built. */
 static int
-check_iperf3(const struct nb_config *cfg, char *err, size_t errlen)
+check_iperf3(struct nb_config *cfg, char *err, size_t errlen)
 {
 	const char *no = cfg->reflector		   ? "--reflector"
 			 : cfg->bidir		   ? "--bidir"
@@ -177,11 +177,12 @@ check_iperf3(const struct nb_config *cfg, char *err, size_t errlen)
 			 no);
 		return -EINVAL;
 	}
+	cfg->ip3_window = given(cfg, "window") ? cfg->tcp_window : 0;
 	return 0;
 }
 
 static int
-check_client(const struct nb_config *cfg, char *err, size_t errlen)
+check_client(struct nb_config *cfg, char *err, size_t errlen)
 {
 	if (cfg->iperf3)
 		return check_iperf3(cfg, err, errlen);
@@ -344,7 +345,9 @@ check_tcp(struct nb_config *cfg, char *err, size_t errlen)
 	}
 	if (!cfg->tcp) {
 		for (i = 0; i < sizeof(tcp_only) / sizeof(tcp_only[0]); i++)
-			if (given(cfg, tcp_only[i])) {
+			/* --iperf3: --window is iperf3's -w */
+			if (given(cfg, tcp_only[i]) &&
+			    !(cfg->iperf3 && i == 0)) {
 				snprintf(err, errlen, "--%s goes with --tcp",
 					 tcp_only[i]);
 				return -EINVAL;

@@ -257,8 +257,9 @@ const struct nb_option nb_options[] = {
 	     "Cwnd (--bytes counts payload)",
 	     0, NB_IN_LOOP | NB_IN_CLI),
 	{"window", 'w', "BYTES", nb_opt_window,
-	 "--tcp: the window each receiver advertises, like iperf's -w [1M]", 0,
-	 NB_IN_LOOP | NB_IN_CLI},
+	 "--tcp: the window each receiver advertises, like iperf's -w [1M]; "
+	 "with --iperf3, iperf3's -w (the server's socket buffer)",
+	 0, NB_IN_LOOP | NB_IN_CLI},
 	FLAG("delayed-ack", 0, tcp_delayed_ack,
 	     "--tcp: ACK every second full segment (or after 40 ms), not every "
 	     "one",

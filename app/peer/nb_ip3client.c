@@ -315,6 +315,7 @@ ip3_params(struct nb_ip3c *x, struct nb_ip3_params *ip)
 	/* a count ends the test (iperf3's -k), else the time */
 	ip->time = app->total_packets ? 0 : (int)(cfg->duration + 0.5);
 	ip->blocks = app->total_packets;
+	ip->window = cfg->ip3_window;
 	if (!ip->udp)
 		return 0;
 	if (nb_ip3_udp_shape(cfg->sizes.sizes[0], cfg->vlan_id != 0,

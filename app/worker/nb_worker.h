@@ -186,6 +186,9 @@ struct nb_rxjob {
 	 * from the peer's MAC (src_want, when src_mask is set) to
 	 * ctl_ring_peer, which a flood from elsewhere cannot fill */
 	struct rte_ring *ctl_ring, *ctl_ring_peer;
+	/* frames of no kind of ours go to the control lcore too (--iperf3:
+	 * its control connection's TCP segments, its UDP answers) */
+	uint8_t ctl_foreign;
 	/*
 	 * Latency probes (chosen at setup): the responder reflects them on
 	 * reflect_txq, a TX queue no other lcore uses; the client records
