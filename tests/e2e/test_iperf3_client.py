@@ -133,6 +133,14 @@ class Iperf3Client(nbe2e.E2ECase):
         self.assertOk(run, 1)
         self.assertIn("the server is busy running a test", run.err)
 
+    def test_tcp_not_built(self):
+        srv, _ = self.server()
+        run = self.tool(["--iperf3", "%s:%d" % (HOST, self.port), "--tcp",
+                         "--time", "1"], "ip3tcp")
+        self.assertOk(run, 1)
+        self.assertIn("TCP data streams are not built yet", run.err)
+        srv.wait(timeout=10)   # told CLIENT_TERMINATE, it leaves (-1)
+
     def test_closed_port(self):
         run = self.tool(["--iperf3", "%s:%d" % (HOST, self.port),
                          "--time", "1"], "ip3closed")

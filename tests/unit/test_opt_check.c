@@ -165,6 +165,7 @@ test_iperf3_checks(void **state)
 	REFUSED("--ports", "--iperf3", "10.0.0.2", "--ports", "0,1");
 	REFUSED("--tx-port", "--iperf3", "10.0.0.2", "--tx-port", "0");
 	REFUSED("not with --bidir", "--iperf3", "10.0.0.2", "--bidir");
+	REFUSED("not with --reverse", "--iperf3", "10.0.0.2", "-R");
 	REFUSED("--reflector is for", "--iperf3", "10.0.0.2", "--reflector");
 	REFUSED("not with --pingpong", "--iperf3", "10.0.0.2", "--pingpong");
 #undef REFUSED
