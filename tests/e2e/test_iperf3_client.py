@@ -116,6 +116,33 @@ class Iperf3Client(nbe2e.E2ECase):
         self.assertEqual(doc["end"]["sum_received"]["bytes"],
                          sent * 1400)
 
+    def test_udp_packets_streams(self):
+        srv, log = self.server()
+        # --packets is iperf3's -k (blockcount): over 2 streams, exactly
+        run = self.tool(["--iperf3", "%s:%d" % (HOST, self.port),
+                         "--rate", "20M", "--size", "1024", "--packets",
+                         "3000", "--streams", "2", "--window", "4M",
+                         "--json"], "ip3pkts")
+        self.assertOk(run)
+        doc = json.loads(run.out)
+        srv.wait(timeout=20)
+        with open(log) as f:
+            slog = json.load(f)
+        self.assertEqual(doc["end"]["sum_sent"]["packets"], 3000)
+        self.assertEqual(doc["start"]["test_start"]["blksize"], 1024 - 46)
+        self.assertEqual(slog["start"]["test_start"]["num_streams"], 2)
+        self.assertEqual(slog["start"]["test_start"]["blocks"], 3000)
+        self.assertEqual(slog["end"]["sum"]["packets"], 3000, log)
+        self.assertEqual(slog["end"]["sum"]["lost_packets"], 0)
+        # per stream, the server's count is the tool's
+        sent = {s["sender"]["id"]: s["sender"]["udp"]["packets"]
+                for s in doc["end"]["streams"]}
+        self.assertEqual(sorted(sent), [1, 3])
+        self.assertEqual(sum(sent.values()), 3000)
+        for s in doc["end"]["streams"]:
+            self.assertEqual(s["receiver"]["udp"]["packets"],
+                             s["sender"]["udp"]["packets"])
+
     def test_busy_server(self):
         srv, _ = self.server()
         # a stock client holds the server (its control and data
