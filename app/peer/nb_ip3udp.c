@@ -16,6 +16,8 @@
 #include "nb_ip3client_int.h"
 #include "nb_jobs.h"
 #include "nb_log.h"
+#include "nb_output.h"
+#include "nb_result.h"
 #include "nb_peertest.h"
 #include "nb_phase.h"
 #include "nb_run.h"
@@ -247,21 +249,6 @@ struct side {
 	double jitter_ms;
 };
 
-static json_t *
-side_json(const struct side *s, int sender)
-{
-	double bps = s->seconds > 0 ? s->bytes * 8.0 / s->seconds : 0;
-
-	return json_pack("{s:f, s:f, s:f, s:I, s:f, s:f, s:I, s:I, s:f, s:b}",
-			 "start", 0.0, "end", s->seconds, "seconds", s->seconds,
-			 "bytes", (json_int_t)s->bytes, "bits_per_second", bps,
-			 "jitter_ms", s->jitter_ms, "lost_packets",
-			 (json_int_t)s->lost, "packets", (json_int_t)s->packets,
-			 "lost_percent",
-			 s->packets > 0 ? 100.0 * s->lost / s->packets : 0.0,
-			 "sender", sender);
-}
-
 static void
 side_text(int32_t id, const struct side *s, const char *who)
 {
@@ -313,41 +300,56 @@ sides(const struct nb_ip3c *x, int32_t id, struct side *snd, struct side *rcv)
 		rcv->jitter_ms /= x->peer.nstreams;
 }
 
+/*
+ * The server's receiver figures into our result's receive side, in the
+ * tool's units: iperf3's "packets" is the highest count seen, "errors"
+ * the gaps, so packets - errors arrived; bytes are frames of --size.
+ */
 static void
-report_json(const struct nb_ip3c *x)
+server_into_result(const struct nb_ip3c *x, struct nb_result *r)
 {
-	const struct nb_config *cfg = &x->pr.app->cfg;
-	json_t *doc, *streams = json_array();
-	struct side snd, rcv;
-	char host[20];
-	unsigned int i;
+	uint32_t frame = x->pr.app->cfg.sizes.sizes[0];
+	unsigned int i, k;
 
-	snprintf(host, sizeof(host), NB_IP4_FMT, NB_IP4_ARGS(cfg->ip3_host));
-	for (i = 0; i < x->mine.nstreams; i++) {
-		sides(x, x->mine.s[i].id, &snd, &rcv);
-		json_array_append_new(streams,
-				      json_pack("{s:{s:i, s:o}, s:{s:i, s:o}}",
-						"sender", "id",
-						(int)x->mine.s[i].id, "udp",
-						side_json(&snd, 1), "receiver",
-						"id", (int)x->mine.s[i].id,
-						"udp", side_json(&rcv, 0)));
+	r->rx_seconds = 0;
+	r->latency_method = "none (an iperf3 server measures none)";
+	for (i = 0; i < r->nb_streams; i++) {
+		struct nb_stream_result *s = &r->streams[i];
+
+		for (k = 0; k < x->peer.nstreams; k++) {
+			const struct nb_ip3_stream_res *p = &x->peer.s[k];
+			int64_t got = p->packets - p->errors;
+
+			if (p->id != stream_id(i))
+				continue;
+			s->rx_pkts = s->rx_unique = got > 0 ? (uint64_t)got : 0;
+			s->rx_bytes = s->rx_pkts * frame;
+			s->jitter_ns = p->jitter * 1e9;
+			if (p->end_time > r->rx_seconds)
+				r->rx_seconds = p->end_time;
+		}
 	}
-	sides(x, -1, &snd, &rcv);
-	doc = json_pack("{s:{s:{s:s, s:i}, s:{s:s, s:i, s:i, s:f, s:I}}, "
-			"s:{s:o, s:o, s:o, s:b}}",
-			"start", "connecting_to", "host", host, "port",
-			(int)cfg->ip3_port, "test_start", "protocol", "UDP",
-			"num_streams", (int)x->nstreams, "blksize", (int)x->len,
-			"duration", cfg->duration, "blocks",
-			(json_int_t)x->pr.app->total_packets, "end", "streams",
-			streams, "sum_sent", side_json(&snd, 1), "sum_received",
-			side_json(&rcv, 0), "server_results", x->have_peer);
-	if (doc != NULL) {
-		json_dumpf(doc, stdout, JSON_INDENT(2));
-		printf("\n");
-	}
-	json_decref(doc);
+	nb_result_finish(r);
+}
+
+/* The tool's usual document, the receive side the server's, and the
+ * server's results object as it sent them. */
+static void
+report_json(struct nb_ip3c *x)
+{
+	struct nb_app *app = x->pr.app;
+	json_t *doc;
+
+	server_into_result(x, &app->result);
+	doc = nb_report_json(&app->result);
+	if (doc == NULL)
+		return;
+	json_object_set_new(doc, "iperf3_server_results",
+			    nb_ip3_results_json(&x->peer));
+	app->emitted = 1;
+	if (nb_out_finish(&app->out, doc) != 0)
+		nb_app_error(app, "cannot write --json-file %s",
+			     app->cfg.json_file);
 }
 
 void
@@ -381,4 +383,6 @@ nb_ip3c_report(struct nb_ip3c *x)
 			side_text(0, &rcv, "receiver (server)");
 	}
 	fflush(stdout);
+	if (x->pr.app->out.json_file != NULL)
+		report_json(x);
 }
