@@ -78,8 +78,10 @@ const struct nb_option nb_options[] = {
 	 0, NB_IN_CLI | NB_IN_REFL},
 	{"iperf3", 0, "HOST[:PORT]", nb_opt_iperf3,
 	 "client of a stock iperf3 server (iperf3 -s) at this IPv4 address "
-	 "(found by ARP) [port 5201]: iperf3's control connection on the "
-	 "tool's TCP from the DPDK port (data streams not built yet)",
+	 "(found by ARP) [port 5201]: iperf3's control protocol on the "
+	 "tool's TCP, a UDP test from this side (--rate, --size, --time or "
+	 "--packets, --streams); the server's results beside ours. TCP "
+	 "streams and --reverse are not built yet",
 	 0, NB_IN_CLI},
 	FLAG("reflector", 0, reflector,
 	     "the peer is a reflector: no negotiation; throughput, loss and "
