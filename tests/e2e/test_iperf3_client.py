@@ -6,8 +6,10 @@
 
 A UDP test whose datagrams the server's own JSON log counts exactly as the
 tool says it sent them (no loss on the clean link); a busy server, a
-closed port, a host that does not answer ARP (exit 1, clear messages);
+closed port, a server error (its authentication), a host that does not
+answer ARP, TCP streams not built yet (exit 1, clear messages);
 bad option combinations (exit 2)."""
+import hashlib
 import json
 import os
 import signal
@@ -166,6 +168,34 @@ class Iperf3Client(nbe2e.E2ECase):
         self.assertOk(run, 1)
         self.assertIn("TCP data streams are not built yet", run.err)
         srv.wait(timeout=10)   # told CLIENT_TERMINATE, it leaves (-1)
+
+    def test_server_error(self):
+        # a server that asks for a user and password (iperf3's RSA
+        # authentication): our client sends none, it answers
+        # SERVER_ERROR with i_errno 142 and closes
+        if not os.access("/usr/bin/openssl", os.X_OK):
+            self.skipTest("needs openssl for the server's key")
+        key = os.path.join(self.tmpdir, "priv.pem")
+        users = os.path.join(self.tmpdir, "users.csv")
+        subprocess.run(["openssl", "genrsa", "-out", key, "2048"],
+                       check=True, capture_output=True)
+        with open(users, "w") as f:
+            f.write("mario,%s\n" % hashlib.sha256(
+                b"{mario}rossi").hexdigest())
+        p = subprocess.Popen(self.wrap + ["iperf3", "-s", "-1", "-p",
+                                          str(self.port),
+                                          "--rsa-private-key-path", key,
+                                          "--authorized-users-path", users],
+                             stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL,
+                             start_new_session=True)
+        self.addCleanup(self.end, p)
+        self.listening(self.port)
+        run = self.tool(["--iperf3", "%s:%d" % (HOST, self.port),
+                         "--time", "1"], "ip3auth")
+        self.assertOk(run, 1)
+        self.assertIn("iperf3: server error: test authorization failed",
+                      run.err)
 
     def test_closed_port(self):
         run = self.tool(["--iperf3", "%s:%d" % (HOST, self.port),
