@@ -20,6 +20,7 @@
 
 #include "nb_capture.h"
 #include "nb_client.h"
+#include "nb_ip3client.h"
 #include "nb_eal_args.h"
 #include "nb_hugeinfo.h"
 #include "nb_log.h"
@@ -423,6 +424,8 @@ run_mode(struct nb_app *app)
 		return nb_setup_list_ports(app);
 	if (cfg->mode == NB_MODE_RESPONDER)
 		return nb_responder_main(app);
+	if (cfg->mode == NB_MODE_CLIENT && cfg->iperf3)
+		return nb_ip3client_main(app);
 	if (cfg->mode == NB_MODE_CLIENT)
 		return nb_client_main(app);
 	return nb_loopback_main(app);

@@ -571,7 +571,10 @@ handle(struct nb_ctlio *io, struct rte_mbuf *m, enum nb_frame_kind kind)
 			io->icmp_answered++;
 		return;
 	default:
-		io->stray++;
+		if (kind == NB_FRAME_FOREIGN && io->on_other != NULL)
+			io->on_other(io->other_ctx, p, len);
+		else
+			io->stray++;
 		return;
 	}
 }

@@ -32,6 +32,12 @@ typedef void (*nb_ctlio_msg_fn)(void *ctx, const struct nb_udp_info *u);
  * (resolution of --peer IP). */
 typedef void (*nb_ctlio_arp_fn)(void *ctx, const uint8_t *frame, uint32_t len);
 
+/* Called for frames of no kind of ours (NB_FRAME_FOREIGN): a TCP or UDP
+ * conversation the control lcore holds itself (--iperf3's control
+ * connection and its UDP connect replies). */
+typedef void (*nb_ctlio_frame_fn)(void *ctx, const uint8_t *frame,
+				  uint32_t len);
+
 struct nb_ctlio {
 	uint16_t port;
 	uint16_t txq; /* the control lcore's own TX queue */
@@ -88,6 +94,8 @@ struct nb_ctlio {
 	nb_ctlio_msg_fn on_msg;
 	nb_ctlio_arp_fn on_arp;
 	void *ctx;
+	nb_ctlio_frame_fn on_other; /* NULL: such frames are stray */
+	void *other_ctx;
 	/*
 	 * Fault injection for tests (environment NB_CTL_FAULTS, e.g.
 	 * "loss=30,dup=20,reorder=20,seed=7", percentages): received

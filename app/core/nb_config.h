@@ -173,11 +173,19 @@ struct nb_config {
 	int peer_is_ip; /* --peer gave an IP address: ARP (NDP) for it */
 	uint32_t peer_ip;
 	struct nb_ip peer_ip6; /* --peer's IPv6 address (family 6) */
-	int reflector;	       /* the peer only swaps MACs and returns frames */
-	uint16_t port;	       /* the port facing the peer */
-	int have_port;	       /* --port given (else the first test port) */
-	int reverse, bidir;    /* direction of a peer test */
-	int one_off;	       /* responder: exit after one test */
+	/* --iperf3 HOST[:PORT]: a client of a stock iperf3 server */
+	int iperf3;
+	uint32_t ip3_host; /* IPv4, host order; found by ARP */
+	uint16_t ip3_port; /* [5201] */
+	/* the data's destination port (0: NB_DEFAULT_DPORT): the iperf3
+	 * client's UDP test sends to the server's */
+	uint16_t data_dport;
+	uint32_t ip3_window; /* --window with --iperf3: iperf3's -w (0: none) */
+	int reflector;	     /* the peer only swaps MACs and returns frames */
+	uint16_t port;	     /* the port facing the peer */
+	int have_port;	     /* --port given (else the first test port) */
+	int reverse, bidir;  /* direction of a peer test */
+	int one_off;	     /* responder: exit after one test */
 	uint32_t max_streams;  /* responder: most streams it accepts */
 	int conf, quit;	       /* client: show both ends / stop the responder */
 	uint64_t latency_rate; /* client: probes/s inside the test; 0 none */

@@ -374,4 +374,14 @@ int nb_ip3_udp_hdr_put(uint8_t *p, size_t n, int c64, uint32_t sec,
 int nb_ip3_udp_hdr_get(const uint8_t *p, size_t n, int c64, uint32_t *sec,
 		       uint32_t *usec, uint64_t *count);
 
+/*
+ * A UDP test's datagram size and bit rate for the tool's frames: *len the
+ * UDP payload of a frame of frame_bytes (FCS included; IPv4; 802.1Q when
+ * tagged), *bandwidth that payload's bits at pps_num / pps_den frames/s,
+ * rounded (0: unlimited, as iperf3's -b 0).  -EINVAL when such a frame
+ * has no room for iperf3's 64-bit header.
+ */
+int nb_ip3_udp_shape(uint32_t frame_bytes, int tagged, uint64_t pps_num,
+		     uint64_t pps_den, uint32_t *len, uint64_t *bandwidth);
+
 #endif /* NB_IPERF3_PROTO_H */

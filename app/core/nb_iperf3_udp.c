@@ -134,3 +134,23 @@ nb_ip3_udp_hdr_get(const uint8_t *p, size_t n, int c64, uint32_t *sec,
 		*count = get_be32(p + 8);
 	return (int)len;
 }
+
+int
+nb_ip3_udp_shape(uint32_t frame_bytes, int tagged, uint64_t pps_num,
+		 uint64_t pps_den, uint32_t *len, uint64_t *bandwidth)
+{
+	/* Ethernet 14, IPv4 20, UDP 8, FCS 4; a tag 4 more */
+	uint32_t over = 46 + (tagged ? 4 : 0);
+	unsigned __int128 b;
+
+	if (frame_bytes < over + NB_IP3_UDP_HDR64)
+		return -EINVAL;
+	*len = frame_bytes - over;
+	if (pps_num == 0 || pps_den == 0) {
+		*bandwidth = 0;
+		return 0;
+	}
+	b = (unsigned __int128)pps_num * *len * 8;
+	*bandwidth = (uint64_t)((b + pps_den / 2) / pps_den);
+	return 0;
+}

@@ -95,6 +95,17 @@ check_modes(const struct nb_config *cfg, char *err, size_t errlen)
 static int
 derive_mode(struct nb_config *cfg, char *err, size_t errlen)
 {
+	if (cfg->iperf3) {
+		if (cfg->have_peer || cfg->mode != NB_MODE_NONE) {
+			snprintf(err, errlen,
+				 "--iperf3 is a test of its own: not with "
+				 "--peer, --tx-port, --rx-port, --ports or "
+				 "--list-ports");
+			return -EINVAL;
+		}
+		cfg->mode = NB_MODE_CLIENT;
+		return 0;
+	}
 	if (cfg->have_peer) {
 		if (cfg->mode != NB_MODE_NONE) {
 			snprintf(err, errlen,
@@ -140,9 +151,42 @@ derive_mode(struct nb_config *cfg, char *err, size_t errlen)
 	return 0;
 }
 
+/* --iperf3: what a stock iperf3 server can be asked for, as built. */
 static int
-check_client(const struct nb_config *cfg, char *err, size_t errlen)
+check_iperf3(struct nb_config *cfg, char *err, size_t errlen)
 {
+	const char *no = cfg->reflector		   ? "--reflector"
+			 : cfg->bidir		   ? "--bidir"
+			 : cfg->reverse		   ? "--reverse (not built yet)"
+			 : cfg->latency_rate	   ? "--latency-rate"
+			 : cfg->pingpong	   ? "--pingpong"
+			 : cfg->conf		   ? "--conf"
+			 : cfg->quit		   ? "--quit"
+			 : cfg->replay.active	   ? "--replay"
+			 : cfg->suite		   ? "--test"
+			 : cfg->sweep.n		   ? "a size sweep"
+			 : cfg->flows.spec.n > 1   ? "--flows"
+			 : cfg->sizes.nb_sizes > 1 ? "several --size values"
+			 : cfg->stack.tun.kind	   ? "a tunnel"
+			 : cfg->stack.family == 6  ? "IPv6"
+						   : NULL;
+
+	if (no != NULL) {
+		snprintf(err, errlen,
+			 "--iperf3 talks to a stock iperf3 server: not with "
+			 "%s",
+			 no);
+		return -EINVAL;
+	}
+	cfg->ip3_window = given(cfg, "window") ? cfg->tcp_window : 0;
+	return 0;
+}
+
+static int
+check_client(struct nb_config *cfg, char *err, size_t errlen)
+{
+	if (cfg->iperf3)
+		return check_iperf3(cfg, err, errlen);
 	if (cfg->reverse && cfg->bidir) {
 		snprintf(err, errlen,
 			 "--reverse and --bidir exclude each other");
@@ -302,7 +346,9 @@ check_tcp(struct nb_config *cfg, char *err, size_t errlen)
 	}
 	if (!cfg->tcp) {
 		for (i = 0; i < sizeof(tcp_only) / sizeof(tcp_only[0]); i++)
-			if (given(cfg, tcp_only[i])) {
+			/* --iperf3: --window is iperf3's -w */
+			if (given(cfg, tcp_only[i]) &&
+			    !(cfg->iperf3 && i == 0)) {
 				snprintf(err, errlen, "--%s goes with --tcp",
 					 tcp_only[i]);
 				return -EINVAL;

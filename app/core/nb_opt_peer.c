@@ -62,6 +62,36 @@ nb_opt_peer(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 	return 0;
 }
 
+/* --iperf3 HOST[:PORT]: an IPv4 address and an optional port. */
+int
+nb_opt_iperf3(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	char host[32];
+	const char *colon = strchr(val, ':');
+	size_t hl = colon != NULL ? (size_t)(colon - val) : strlen(val);
+	uint32_t port = 5201;
+
+	if (hl == 0 || hl >= sizeof(host)) {
+		WHY("expected the iperf3 server's IPv4 address, optionally "
+		    "with a port (10.0.0.2 or 10.0.0.2:5201)");
+		return -EINVAL;
+	}
+	memcpy(host, val, hl);
+	host[hl] = '\0';
+	if (nb_parse_ipv4(host, &cfg->ip3_host) != 0) {
+		WHY("expected the iperf3 server's IPv4 address, optionally "
+		    "with a port (10.0.0.2 or 10.0.0.2:5201)");
+		return -EINVAL;
+	}
+	if (colon != NULL && nb_parse_u32(colon + 1, 1, 65535, &port) != 0) {
+		WHY("the port after ':' must be 1..65535");
+		return -EINVAL;
+	}
+	cfg->ip3_port = (uint16_t)port;
+	cfg->iperf3 = 1;
+	return 0;
+}
+
 int
 nb_opt_port(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {

@@ -76,6 +76,13 @@ const struct nb_option nb_options[] = {
 	 "peer that swaps MACs and returns "
 	 "every frame (e.g. testpmd macswap)",
 	 0, NB_IN_CLI | NB_IN_REFL},
+	{"iperf3", 0, "HOST[:PORT]", nb_opt_iperf3,
+	 "client of a stock iperf3 server (iperf3 -s) at this IPv4 address "
+	 "(found by ARP) [port 5201]: iperf3's control protocol on the "
+	 "tool's TCP, a UDP test from this side (--rate, --size, --time or "
+	 "--packets, --streams); the server's results beside ours. TCP "
+	 "streams and --reverse are not built yet",
+	 0, NB_IN_CLI},
 	FLAG("reflector", 0, reflector,
 	     "the peer is a reflector: no negotiation; throughput, loss and "
 	     "RTT come from the returned frames",
@@ -252,8 +259,9 @@ const struct nb_option nb_options[] = {
 	     "Cwnd (--bytes counts payload)",
 	     0, NB_IN_LOOP | NB_IN_CLI),
 	{"window", 'w', "BYTES", nb_opt_window,
-	 "--tcp: the window each receiver advertises, like iperf's -w [1M]", 0,
-	 NB_IN_LOOP | NB_IN_CLI},
+	 "--tcp: the window each receiver advertises, like iperf's -w [1M]; "
+	 "with --iperf3, iperf3's -w (the server's socket buffer)",
+	 0, NB_IN_LOOP | NB_IN_CLI},
 	FLAG("delayed-ack", 0, tcp_delayed_ack,
 	     "--tcp: ACK every second full segment (or after 40 ms), not every "
 	     "one",

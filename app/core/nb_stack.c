@@ -379,7 +379,7 @@ nb_stack_flow(struct nb_flow *f, const struct nb_config *cfg,
 		memcpy(f->dst_ip6, k->dst6.a, 16);
 	}
 	f->src_port = (uint16_t)(NB_DEFAULT_SPORT_BASE + s);
-	f->dst_port = NB_DEFAULT_DPORT;
+	f->dst_port = cfg->data_dport ? cfg->data_dport : NB_DEFAULT_DPORT;
 	f->stream_id = (uint16_t)s;
 	f->tun = k->tun;
 	if (f->tun.kind == NB_ENCAP_VXLAN) {

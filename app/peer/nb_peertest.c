@@ -396,6 +396,7 @@ nb_peertest_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 
 		j->ctl_ring = pr->io.rings[j->queue];
 		j->ctl_ring_peer = pr->io.peer_rings[j->queue];
+		j->ctl_foreign = pr->io.on_other != NULL;
 		/* data, warm-up and probes count only from the peer's MAC */
 		memcpy(want, pr->peer_mac, 6);
 		memset(mask, 0xff, 6);

@@ -23,6 +23,7 @@
 #include <rte_memcpy.h>
 #include <rte_pause.h>
 
+#include "nb_iperf3_proto.h"
 #include "nb_worker.h"
 
 /* The most a paced sender may be behind at the end and still send what
@@ -164,6 +165,28 @@ nb_gen_send(struct nb_txjob *j, struct rte_mbuf **pkts, uint32_t n,
  * the stream's next flow's fields written over the copy, the checksums
  * fixed by what they change.
  */
+/* nb_gen_build's stamp argument: the tool's UDP stamp (0), its TCP-shaped
+ * frames' (1), or iperf3's datagram header (NB_GEN_STAMP_IP3). */
+#define NB_GEN_STAMP_IP3 2
+
+/*
+ * iperf3's header at the UDP payload's start (docs/protocol.md, "iperf3's
+ * protocol"): the send time as seconds and microseconds of the wall clock
+ * (ns), the stream's packet count from 1 (32 bits); no UDP checksum (0,
+ * as IPv4 allows), so nothing else of the frame changes.
+ */
+static __rte_always_inline void
+nb_gen_stamp_ip3(uint8_t *d, const struct nb_tmpl *t, uint64_t count,
+		 uint64_t ns)
+{
+	uint8_t *l4 = d + t->l4_off;
+
+	nb_ip3_udp_hdr_put(l4 + NB_UDP_HLEN, NB_IP3_UDP_HDR32, 0,
+			   (uint32_t)(ns / 1000000000u),
+			   (uint32_t)(ns % 1000000000u / 1000u), count);
+	nb_put_be16(l4 + NB_UDP_OFF_CSUM, 0);
+}
+
 static __rte_always_inline void
 nb_gen_build(struct nb_txjob *j, struct rte_mbuf **pkts, uint32_t n,
 	     uint64_t ts, const int tcp, const int one_size, const int hdr,
@@ -202,6 +225,8 @@ nb_gen_build(struct nb_txjob *j, struct rte_mbuf **pkts, uint32_t n,
 			nb_stamp_at_x(d, t, c->pkts, ts, !tcp, r->l4_delta);
 			if (++c->fk == c->nflows)
 				c->fk = 0;
+		} else if (tcp == NB_GEN_STAMP_IP3) {
+			nb_gen_stamp_ip3(d, t, c->pkts + 1, ts);
 		} else if (tcp) {
 			nb_stamp_tcp(d, t, c->pkts, ts);
 		} else {
@@ -246,7 +271,15 @@ nb_gen_step(struct nb_txjob *j, const struct nb_run *run, uint64_t now,
 		return;
 	ts = nb_clock_ns(&run->clock, now);
 	/* one branch a burst, not one a frame */
-	if (likely(j->hdr_kind == NB_GEN_HDR_SMALL && !j->flows)) {
+	if (unlikely(j->ip3_epoch_ns != 0)) {
+		/* iperf3's datagrams (--iperf3: no flows, no tunnel) */
+		if (j->hdr_kind == NB_GEN_HDR_SMALL)
+			nb_gen_build(j, pkts, n, ts + j->ip3_epoch_ns,
+				     NB_GEN_STAMP_IP3, 0, NB_GEN_HDR_SMALL, 0);
+		else
+			nb_gen_build(j, pkts, n, ts + j->ip3_epoch_ns,
+				     NB_GEN_STAMP_IP3, 0, NB_GEN_HDR_MID, 0);
+	} else if (likely(j->hdr_kind == NB_GEN_HDR_SMALL && !j->flows)) {
 		if (j->nb_pattern == 1)
 			nb_gen_build(j, pkts, n, ts, tcp, 1, NB_GEN_HDR_SMALL,
 				     0);

@@ -317,9 +317,12 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now,
 						rx_ns - (uint64_t)run
 								->rx_offset_ns,
 						st.ts));
-		} else if (kind >= NB_FRAME_CONTROL && j->ctl_ring != NULL) {
-			/* Control, ARP, ICMP: the control lcore's business;
-			 * it gets the kind found here with the frame. */
+		} else if ((kind >= NB_FRAME_CONTROL ||
+			    (kind == NB_FRAME_FOREIGN && j->ctl_foreign)) &&
+			   j->ctl_ring != NULL) {
+			/* Control, ARP, ICMP (and with ctl_foreign the rest):
+			 * the control lcore's business; it gets the kind found
+			 * here with the frame. */
 			struct rte_ring *r =
 				j->src_mask != 0 &&
 						((nb_src8(p) ^ j->src_want) &

@@ -99,6 +99,9 @@ struct nb_txjob {
 			   * each frame (no tunnel: a 64- or 128-byte copy) */
 	struct rte_mempool *pool;
 	const uint8_t *pattern; /* size index per frame, repeating */
+	/* iperf3's UDP header instead of the stamp (--iperf3): wall-clock ns
+	 * minus the run clock's; 0: the tool's stamp */
+	uint64_t ip3_epoch_ns;
 
 	/* the worker's own loop state, written every burst */
 	struct nb_tmpl *tmpl; /* [stream * nb_sizes + size], this phase */
@@ -183,6 +186,9 @@ struct nb_rxjob {
 	 * from the peer's MAC (src_want, when src_mask is set) to
 	 * ctl_ring_peer, which a flood from elsewhere cannot fill */
 	struct rte_ring *ctl_ring, *ctl_ring_peer;
+	/* frames of no kind of ours go to the control lcore too (--iperf3:
+	 * its control connection's TCP segments, its UDP answers) */
+	uint8_t ctl_foreign;
 	/*
 	 * Latency probes (chosen at setup): the responder reflects them on
 	 * reflect_txq, a TX queue no other lcore uses; the client records

@@ -510,6 +510,14 @@ chk_peer(const struct nb_config *c)
 }
 
 static void
+chk_iperf3(const struct nb_config *c)
+{
+	assert_int_equal(c->iperf3, 1);
+	assert_true(c->ip3_host == 0x0a000002);
+	assert_int_equal(c->ip3_port, 5202);
+}
+
+static void
 chk_reflector(const struct nb_config *c)
 {
 	assert_int_equal(c->reflector, 1);
@@ -852,6 +860,11 @@ const struct opt_case cases[] = {
 	 "02:00:00:00:00:2a",
 	 chk_peer,
 	 {"02:00:00:00:00", "zz:00:00:00:00:00", NULL}},
+	{"iperf3",
+	 0,
+	 "10.0.0.2:5202",
+	 chk_iperf3,
+	 {"10.0.0", "10.0.0.2:0", "10.0.0.2:70000", "host", ":5201", NULL}},
 	{"reflector", 0, NULL, chk_reflector, {NULL}},
 	{"port", 'p', "3", chk_port, {"32", "-1", "x", NULL}},
 	{"reverse", 'R', NULL, chk_reverse, {NULL}},

@@ -287,6 +287,37 @@ test_rx_dead(void **state)
 
 /* --- UDP ------------------------------------------------------------- */
 
+/* Payload sizes and bit rates, computed here from the header sizes */
+static void
+test_udp_shape(void **state)
+{
+	uint32_t len = 0;
+	uint64_t bw = 1;
+
+	(void)state;
+	/* 1446-byte frames: 1446 - 14 - 20 - 8 - 4 = 1400 payload bytes */
+	assert_int_equal(nb_ip3_udp_shape(1446, 0, 17053206, 1000, &len, &bw),
+			 0);
+	assert_int_equal(len, 1400);
+	/* 17053.206 datagrams/s of 11200 bits: 190995907.2 bit/s */
+	assert_true(bw == (uint64_t)(17053.206 * 1400 * 8 + 0.5));
+	assert_int_equal(nb_ip3_udp_shape(1518, 1, 1, 1, &len, &bw), 0);
+	assert_int_equal(len, 1518 - 50);
+	assert_true(bw == (uint64_t)(1518 - 50) * 8);
+	/* unlimited: -b 0 */
+	assert_int_equal(nb_ip3_udp_shape(1518, 0, 0, 1, &len, &bw), 0);
+	assert_true(bw == 0);
+	/* the 64-bit header just fits in 62 bytes, not in 61 */
+	assert_int_equal(nb_ip3_udp_shape(62, 0, 1, 1, &len, &bw), 0);
+	assert_int_equal(len, NB_IP3_UDP_HDR64);
+	assert_int_equal(nb_ip3_udp_shape(61, 0, 1, 1, &len, &bw), -EINVAL);
+	/* no 64-bit overflow: 1e9 pps of 8954 bytes = 71.632 Tbit/s */
+	assert_int_equal(
+		nb_ip3_udp_shape(9000, 0, 1000000000000ull, 1000, &len, &bw),
+		0);
+	assert_true(bw == 71632000000000ull);
+}
+
 static void
 test_udp(void **state)
 {
@@ -363,6 +394,7 @@ main(void)
 		cmocka_unit_test(test_rx_errors),
 		cmocka_unit_test(test_rx_dead),
 		cmocka_unit_test(test_udp),
+		cmocka_unit_test(test_udp_shape),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

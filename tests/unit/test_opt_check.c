@@ -140,6 +140,37 @@ test_peer_ipv6(void **state)
 
 /* --tcp: its defaults, and what it refuses with a reason. */
 /* --gaps: a loopback's receivers time what this process sends */
+/* --iperf3: a client mode of its own; what it cannot be combined with. */
+static void
+test_iperf3_checks(void **state)
+{
+	struct nb_config cfg;
+	char err[256];
+
+#define REFUSED(needle, ...)                                                   \
+	do {                                                                   \
+		assert_int_equal(CHECK(err, __VA_ARGS__), -EINVAL);            \
+		if (strstr(err, (needle)) == NULL)                             \
+			fail_msg("'%s' does not name '%s'", err, (needle));    \
+	} while (0)
+	(void)state;
+	assert_int_equal(CHECK_CFG(&cfg, err, "--iperf3", "10.0.0.2", "--time",
+				   "3", "--rate", "200M", "--size", "1446"),
+			 0);
+	assert_int_equal(cfg.mode, NB_MODE_CLIENT);
+	assert_int_equal(cfg.iperf3, 1);
+	assert_int_equal(cfg.ip3_port, 5201);
+	REFUSED("not with --peer", "--iperf3", "10.0.0.2", "--peer",
+		"10.0.0.3");
+	REFUSED("--ports", "--iperf3", "10.0.0.2", "--ports", "0,1");
+	REFUSED("--tx-port", "--iperf3", "10.0.0.2", "--tx-port", "0");
+	REFUSED("not with --bidir", "--iperf3", "10.0.0.2", "--bidir");
+	REFUSED("not with --reverse", "--iperf3", "10.0.0.2", "-R");
+	REFUSED("--reflector is for", "--iperf3", "10.0.0.2", "--reflector");
+	REFUSED("not with --pingpong", "--iperf3", "10.0.0.2", "--pingpong");
+#undef REFUSED
+}
+
 static void
 test_gaps_checks(void **state)
 {
@@ -752,6 +783,7 @@ main(void)
 		cmocka_unit_test(test_suites),
 		cmocka_unit_test(test_no_auth),
 		cmocka_unit_test(test_option_modes),
+		cmocka_unit_test(test_iperf3_checks),
 	};
 
 	return cmocka_run_group_tests(tests, setup_keys, teardown_keys);

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The iperf3 client's parts (nb_ip3client.c: the control connection and
+ * the protocol; nb_ip3udp.c: the UDP streams and the report).
+ */
+#ifndef NB_IP3CLIENT_INT_H
+#define NB_IP3CLIENT_INT_H
+
+#include <stdint.h>
+
+#include "nb_iperf3_proto.h"
+#include "nb_session.h"
+#include "nb_tcp_app.h"
+
+#define IP3C_TX                                                                \
+	(32 * 1024)	       /* what the client writes: cookie, params,      \
+				* results */
+#define IP3C_RX	  (96 * 1024)  /* the TCP receive ring */
+#define IP3C_JSON (512 * 1024) /* the server's results text */
+/* how long a connect may take (SYN retries), and the close after */
+#define IP3C_CONNECT_NS (5000 * NB_MS)
+#define IP3C_CLOSE_NS	(1000 * NB_MS)
+/* the longest silence of the server between two steps of the protocol
+ * outside a test */
+#define IP3C_IDLE_NS (30000 * NB_MS)
+
+struct nb_ip3c {
+	struct nb_peer pr;
+	struct nb_flow flow;
+	struct nb_tcp_conn c;
+	struct nb_tcp_app tapp;
+	struct nb_ip3_client cl;
+	uint8_t tx[IP3C_TX];
+	uint8_t rx[IP3C_RX];
+	uint8_t *json;
+	uint64_t heard; /* when the server's last byte came */
+	/* the UDP streams: how many, their connect replies (bit i: stream
+	 * i's), the test set up, its wall-clock start and end */
+	unsigned int nstreams;
+	uint64_t replied[(NB_IP3_MAX_STREAMS + 63) / 64];
+	int test_ready, ran;
+	double t_start, t_end;
+	/* the server's results, when they came */
+	int have_peer;
+	struct nb_ip3_results peer;
+	struct nb_ip3_results mine;
+	uint32_t len; /* UDP payload bytes a datagram */
+	int done, code;
+	/* frames in, due segments out (nb_ip3client.c's, for the UDP
+	 * part's waits); the server's bytes stay in the ring */
+	void (*pump)(struct nb_ip3c *x);
+	char why[NB_IP3_MSG_LEN + 96];
+};
+
+/* nb_ip3client.c */
+void nb_ip3c_fail(struct nb_ip3c *x, const char *msg);
+
+/* nb_ip3udp.c */
+/* A UDP frame the control lcore was handed: a connect reply? */
+void nb_ip3c_udp_frame(struct nb_ip3c *x, const struct nb_udp_info *u);
+/* CREATE_STREAMS: each stream's connect datagram, until answered. */
+int nb_ip3c_udp_connect(struct nb_ip3c *x, unsigned int n);
+/* TEST_START: the jobs, the workers launched (not yet sending). */
+int nb_ip3c_udp_setup(struct nb_ip3c *x);
+/* TEST_RUNNING: send for --time (or --packets), stop, collect. */
+int nb_ip3c_udp_run(struct nb_ip3c *x);
+/* Our results as iperf3's client sends them. */
+void nb_ip3c_udp_results(struct nb_ip3c *x);
+/* The test's end: the workers stopped, the jobs freed. */
+void nb_ip3c_udp_free(struct nb_ip3c *x);
+/* The report: our sender rows beside the server's receiver rows. */
+void nb_ip3c_report(struct nb_ip3c *x);
+
+#endif /* NB_IP3CLIENT_INT_H */

@@ -1,0 +1,226 @@
+# SPDX-License-Identifier: BSD-3-Clause
+"""--iperf3 HOST[:PORT] against Debian's stock iperf3 3.12 server:
+
+    namespace ip3N:  pa 10.77.0.2/24, iperf3 -s -1 -J   <-veth->   pb,
+                     dpdk-nbench on af_packet (--ip 10.77.0.1)
+
+A UDP test whose datagrams the server's own JSON log counts exactly as the
+tool says it sent them (no loss on the clean link); a busy server, a
+closed port, a server error (its authentication), a host that does not
+answer ARP, TCP streams not built yet (exit 1, clear messages);
+bad option combinations (exit 2)."""
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import time
+
+import nbe2e
+
+HOST = "10.77.0.2"
+ME = "10.77.0.1"
+
+
+class Iperf3Client(nbe2e.E2ECase):
+
+    def setUp(self):
+        super().setUp()
+        if not os.access("/usr/bin/iperf3", os.X_OK):
+            self.skipTest("needs iperf3 (apt-get install iperf3)")
+        wrap = self.veth_namespace("ip3")
+        sh = lambda *a: subprocess.run(wrap + list(a), check=True,
+                                       capture_output=True, text=True)
+        sh("ip", "link", "set", "lo", "up")
+        sh("ip", "addr", "add", HOST + "/24", "dev", "pa")
+        # the kernel's frames with their checksums, whole (af_packet
+        # hands the tool what the veth carries)
+        sh("ethtool", "-K", "pa", "tx", "off", "tso", "off", "gso", "off")
+        self.port = 5300 + os.getpid() % 500
+        self.eal = self.nb.eal(["--vdev", "net_af_packet0,iface=pb"])
+
+    def listening(self, port, timeout=10):
+        """Wait until something in the namespace listens on TCP port."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            out = subprocess.run(self.wrap + ["ss", "-Htln",
+                                              "sport = :%d" % port],
+                                 capture_output=True, text=True).stdout
+            if out.strip():
+                return
+            time.sleep(0.05)
+        self.fail("nothing listens on port %d" % port)
+
+    def established(self, port, n, timeout=10):
+        """Wait until n TCP connections to port are established."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            out = subprocess.run(self.wrap + ["ss", "-Htn", "state",
+                                              "established",
+                                              "dport = :%d" % port],
+                                 capture_output=True, text=True).stdout
+            if len(out.strip().splitlines()) >= n:
+                return
+            time.sleep(0.05)
+        self.fail("fewer than %d connections to port %d" % (n, port))
+
+    def server(self):
+        """iperf3 -s -1 -J; returns (Popen, its log file)."""
+        log = os.path.join(self.tmpdir, "iperf3-%d.json" % self.port)
+        p = subprocess.Popen(self.wrap + ["iperf3", "-s", "-1", "-J",
+                                          "--logfile", log, "-p",
+                                          str(self.port)],
+                             stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL,
+                             start_new_session=True)
+        self.addCleanup(self.end, p)
+        self.listening(self.port)
+        return p, log
+
+    @staticmethod
+    def end(p):
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+
+    def tool(self, args, name):
+        return self.nb.run(self.eal, ["--ip", ME] + args, name=name,
+                           wrap=self.wrap, timeout=60)
+
+    def test_udp_counts(self):
+        srv, log = self.server()
+        # 1446-byte frames: 1400-byte datagrams; 100 Mbit/s on the wire;
+        # iperf3's -w 4M: the server's socket buffer rides out the
+        # moments its CPU goes to a busy-polling worker (2 CPUs)
+        run = self.tool(["--iperf3", "%s:%d" % (HOST, self.port),
+                         "--rate", "100M", "--size", "1446", "--time", "2",
+                         "--window", "4M", "--json"], "ip3udp")
+        self.assertOk(run)
+        doc = run.json()       # the tool's usual document, schema-checked
+        srv.wait(timeout=20)   # -1: it exits after the test
+        with open(log) as f:
+            slog = json.load(f)
+        sent = doc["end"]["sum_sent"]["packets"]
+        pps = 100e6 / ((1446 + 20) * 8)
+        # the pacer's rate over the 2 s, within 3 %
+        self.assertAlmostEqual(sent / (2 * pps), 1.0, delta=0.03)
+        # what the server's own log counts, exactly, of our datagrams
+        self.assertEqual(slog["end"]["sum"]["packets"], sent, log)
+        self.assertEqual(slog["end"]["sum"]["lost_packets"], 0)
+        self.assertEqual(slog["start"]["test_start"]["protocol"], "UDP")
+        self.assertEqual(slog["start"]["test_start"]["blksize"], 1400)
+        self.assertEqual(slog["start"]["sock_bufsize"], 4 << 20)
+        # the server's results as it sent them, and as the tool reports
+        srv_res = doc["iperf3_server_results"]["streams"]
+        self.assertEqual(sum(s["bytes"] for s in srv_res), sent * 1400)
+        self.assertEqual(sum(s["errors"] for s in srv_res), 0)
+        self.assertEqual(doc["end"]["sum_received"]["packets"], sent)
+        self.assertEqual(doc["end"]["sum_received"]["lost_packets"], 0)
+
+    def test_udp_packets_streams(self):
+        srv, log = self.server()
+        # --packets is iperf3's -k (blockcount): over 2 streams, exactly
+        run = self.tool(["--iperf3", "%s:%d" % (HOST, self.port),
+                         "--rate", "20M", "--size", "1024", "--packets",
+                         "3000", "--streams", "2", "--window", "4M",
+                         "--json"], "ip3pkts")
+        self.assertOk(run)
+        doc = run.json()
+        srv.wait(timeout=20)
+        with open(log) as f:
+            slog = json.load(f)
+        self.assertEqual(doc["end"]["sum_sent"]["packets"], 3000)
+        self.assertEqual(slog["start"]["test_start"]["num_streams"], 2)
+        self.assertEqual(slog["start"]["test_start"]["blksize"], 1024 - 46)
+        self.assertEqual(slog["start"]["test_start"]["blocks"], 3000)
+        self.assertEqual(slog["end"]["sum"]["packets"], 3000, log)
+        self.assertEqual(slog["end"]["sum"]["lost_packets"], 0)
+        # per stream: the server's count (ids 1 and 3, as iperf3 numbers
+        # them) is the tool's
+        srv_res = doc["iperf3_server_results"]["streams"]
+        self.assertEqual([s["id"] for s in srv_res], [1, 3])
+        for mine, theirs in zip(doc["end"]["streams"], srv_res):
+            self.assertEqual(theirs["packets"], mine["sender"]["packets"])
+            self.assertEqual(mine["receiver"]["packets"],
+                             mine["sender"]["packets"])
+
+    def test_busy_server(self):
+        srv, _ = self.server()
+        # a stock client holds the server (its control and data
+        # connections established)
+        hold = subprocess.Popen(self.wrap + ["iperf3", "-c", HOST, "-p",
+                                             str(self.port), "-t", "30",
+                                             "-b", "1M"],
+                                stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL,
+                                start_new_session=True)
+        self.addCleanup(self.end, hold)
+        self.established(self.port, 2)
+        run = self.tool(["--iperf3", "%s:%d" % (HOST, self.port),
+                         "--time", "1"], "ip3busy")
+        self.assertOk(run, 1)
+        self.assertIn("the server is busy running a test", run.err)
+
+    def test_tcp_not_built(self):
+        srv, _ = self.server()
+        run = self.tool(["--iperf3", "%s:%d" % (HOST, self.port), "--tcp",
+                         "--time", "1"], "ip3tcp")
+        self.assertOk(run, 1)
+        self.assertIn("TCP data streams are not built yet", run.err)
+        srv.wait(timeout=10)   # told CLIENT_TERMINATE, it leaves (-1)
+
+    def test_server_error(self):
+        # a server that asks for a user and password (iperf3's RSA
+        # authentication): our client sends none, it answers
+        # SERVER_ERROR with i_errno 142 and closes
+        if not os.access("/usr/bin/openssl", os.X_OK):
+            self.skipTest("needs openssl for the server's key")
+        key = os.path.join(self.tmpdir, "priv.pem")
+        users = os.path.join(self.tmpdir, "users.csv")
+        subprocess.run(["openssl", "genrsa", "-out", key, "2048"],
+                       check=True, capture_output=True)
+        with open(users, "w") as f:
+            f.write("mario,%s\n" % hashlib.sha256(
+                b"{mario}rossi").hexdigest())
+        p = subprocess.Popen(self.wrap + ["iperf3", "-s", "-1", "-p",
+                                          str(self.port),
+                                          "--rsa-private-key-path", key,
+                                          "--authorized-users-path", users],
+                             stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL,
+                             start_new_session=True)
+        self.addCleanup(self.end, p)
+        self.listening(self.port)
+        run = self.tool(["--iperf3", "%s:%d" % (HOST, self.port),
+                         "--time", "1"], "ip3auth")
+        self.assertOk(run, 1)
+        self.assertIn("iperf3: server error: test authorization failed",
+                      run.err)
+
+    def test_closed_port(self):
+        run = self.tool(["--iperf3", "%s:%d" % (HOST, self.port),
+                         "--time", "1"], "ip3closed")
+        self.assertOk(run, 1)
+        self.assertIn("connection refused", run.err)
+
+    def test_no_arp_answer(self):
+        run = self.tool(["--iperf3", "10.77.0.99", "--peer-timeout", "0.5",
+                         "--time", "1"], "ip3noarp")
+        self.assertOk(run, 1)
+        self.assertIn("no ARP answer from the iperf3 server at 10.77.0.99",
+                      run.err)
+
+    def test_bad_combinations(self):
+        for args, says in (
+                (["--iperf3", HOST, "--peer", HOST], "not with --peer"),
+                (["--iperf3", HOST, "--ports", "0,1"], "--ports"),
+                (["--iperf3", "10.77.0"], "IPv4 address"),
+                (["--iperf3", HOST + ":0"], "1..65535"),
+                (["--iperf3", HOST, "--bidir"], "not with --bidir")):
+            run = self.tool(args, "ip3bad")
+            self.assertOk(run, 2)
+            self.assertIn(says, run.err)
+
+
+if __name__ == "__main__":
+    nbe2e.main()
