@@ -166,6 +166,8 @@ test_iperf3_checks(void **state)
 	REFUSED("--tx-port", "--iperf3", "10.0.0.2", "--tx-port", "0");
 	REFUSED("not with --bidir", "--iperf3", "10.0.0.2", "--bidir");
 	REFUSED("not with --reverse", "--iperf3", "10.0.0.2", "-R");
+	REFUSED("not with --tcp (not built yet)", "--iperf3", "10.0.0.2",
+		"--tcp");
 	REFUSED("--reflector is for", "--iperf3", "10.0.0.2", "--reflector");
 	REFUSED("not with --pingpong", "--iperf3", "10.0.0.2", "--pingpong");
 #undef REFUSED
