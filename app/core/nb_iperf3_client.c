@@ -302,16 +302,11 @@ nb_ip3_client_results(struct nb_ip3_client *c,
 		      const struct nb_ip3_results *mine, uint8_t *out,
 		      size_t cap)
 {
-	json_t *o;
 	int n;
 
 	if (c->phase != NB_IP3_C_SENDING_RESULTS)
 		return -EPROTO;
-	o = nb_ip3_results_json(mine);
-	if (o == NULL)
-		return -ENOMEM;
-	n = nb_ip3_json_frame(o, out, cap);
-	json_decref(o);
+	n = nb_ip3_results_frame(mine, out, cap);
 	if (n < 0)
 		return n;
 	if (nb_ip3_rx_expect(&c->rx, NB_IP3_EXPECT_JSON) < 0)

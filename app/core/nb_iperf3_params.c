@@ -472,3 +472,16 @@ nb_ip3_results_server_text(const json_t *o)
 {
 	return json_string_value(json_object_get(o, "server_output_text"));
 }
+
+int
+nb_ip3_results_frame(const struct nb_ip3_results *r, uint8_t *out, size_t cap)
+{
+	json_t *o = nb_ip3_results_json(r);
+	int n;
+
+	if (o == NULL)
+		return -ENOMEM;
+	n = nb_ip3_json_frame(o, out, cap);
+	json_decref(o);
+	return n;
+}

@@ -193,6 +193,10 @@ struct nb_ip3_results {
 };
 
 json_t *nb_ip3_results_json(const struct nb_ip3_results *r);
+/* r's object framed (nb_ip3_json_frame) into out: the bytes, or -ENOMEM,
+ * -ENOSPC, -EINVAL. */
+int nb_ip3_results_frame(const struct nb_ip3_results *r, uint8_t *out,
+			 size_t cap);
 
 int nb_ip3_results_parse(const json_t *o, struct nb_ip3_results *r, char *msg,
 			 size_t msglen);

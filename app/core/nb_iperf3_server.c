@@ -273,16 +273,11 @@ nb_ip3_server_results(struct nb_ip3_server *s,
 		      const struct nb_ip3_results *mine, uint8_t *out,
 		      size_t cap)
 {
-	json_t *o;
 	int n;
 
 	if (s->phase != NB_IP3_S_RESULTS)
 		return -EPROTO;
-	o = nb_ip3_results_json(mine);
-	if (o == NULL)
-		return -ENOMEM;
-	n = nb_ip3_json_frame(o, out, cap);
-	json_decref(o);
+	n = nb_ip3_results_frame(mine, out, cap);
 	if (n < 0)
 		return n;
 	if ((size_t)n >= cap)
