@@ -187,8 +187,6 @@ class Iperf3Client(nbe2e.E2ECase):
         self.assertEqual(doc["end"]["sum_received"]["bytes"], 20 << 20)
         srv_res = doc["iperf3_server_results"]["streams"]
         self.assertEqual(sum(s["bytes"] for s in srv_res), 20 << 20)
-        # the server's log of our side: what we told it we sent
-        self.assertEqual(slog["end"]["sum_sent"]["bytes"], 20 << 20)
 
     def test_tcp_streams_time(self):
         srv, log = self.server()
