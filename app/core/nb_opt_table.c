@@ -80,8 +80,9 @@ const struct nb_option nb_options[] = {
 	 "client of a stock iperf3 server (iperf3 -s) at this IPv4 address "
 	 "(found by ARP) [port 5201]: iperf3's control protocol on the "
 	 "tool's TCP, a UDP test from this side (--rate, --size, --time or "
-	 "--packets, --streams); the server's results beside ours. TCP "
-	 "streams and --reverse are not built yet",
+	 "--packets, --streams), or TCP streams (--tcp: --time or "
+	 "--bytes, --streams); the server's results beside ours. --reverse "
+	 "is not built yet",
 	 0, NB_IN_CLI},
 	FLAG("reflector", 0, reflector,
 	     "the peer is a reflector: no negotiation; throughput, loss and "

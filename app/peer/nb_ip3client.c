@@ -10,9 +10,8 @@
  *
  * Built: ARP for HOST, the connection (refused, unreachable and timed-out
  * connects reported), the cookie, the parameter exchange, and the
- * server's refusals (ACCESS_DENIED, SERVER_ERROR) as clear errors.  The
- * data streams are not built yet: at CREATE_STREAMS the client says so,
- * sends CLIENT_TERMINATE and exits 1.
+ * server's refusals (ACCESS_DENIED, SERVER_ERROR) as clear errors; the
+ * data streams, UDP (nb_ip3udp.c) or TCP (nb_ip3tcp.c), forward only.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -102,7 +101,10 @@ results(struct nb_ip3c *x)
 	static uint8_t out[IP3C_TX];
 	int n;
 
-	nb_ip3c_udp_results(x);
+	if (x->pr.app->cfg.tcp)
+		nb_ip3c_tcp_results(x);
+	else
+		nb_ip3c_udp_results(x);
 	n = nb_ip3_client_results(&x->cl, &x->mine, out, sizeof(out));
 	if (n < 0) {
 		nb_ip3c_fail(x, "cannot frame our results");
@@ -124,22 +126,19 @@ act(struct nb_ip3c *x, struct nb_ip3_step *st)
 		write_out(x, st->out, st->out_len);
 		return;
 	case NB_IP3_ACT_CREATE_STREAMS:
-		if (x->pr.app->cfg.tcp) {
-			snprintf(m, sizeof(m),
-				 "the server asked for %u TCP stream(s): TCP "
-				 "data streams are not built yet",
-				 st->nstreams);
-			break;
-		}
-		if (nb_ip3c_udp_connect(x, st->nstreams) != 0)
+		if ((x->pr.app->cfg.tcp
+			     ? nb_ip3c_tcp_connect(x, st->nstreams)
+			     : nb_ip3c_udp_connect(x, st->nstreams)) != 0)
 			break;
 		return;
 	case NB_IP3_ACT_START:
-		if (nb_ip3c_udp_setup(x) != 0)
+		/* TCP: the connections are open and sending already */
+		if (!x->pr.app->cfg.tcp && nb_ip3c_udp_setup(x) != 0)
 			break;
 		return;
 	case NB_IP3_ACT_RUNNING:
-		if (nb_ip3c_udp_run(x) != 0)
+		if ((x->pr.app->cfg.tcp ? nb_ip3c_tcp_run(x)
+					: nb_ip3c_udp_run(x)) != 0)
 			break;
 		/* the server's silence is timed from the test's end */
 		x->heard = nb_peer_now(&x->pr);
@@ -318,8 +317,14 @@ ip3_params(struct nb_ip3c *x, struct nb_ip3_params *ip)
 	ip->time = app->total_packets ? 0 : (int)(cfg->duration + 0.5);
 	ip->blocks = app->total_packets;
 	ip->window = cfg->ip3_window;
-	if (!ip->udp)
+	if (!ip->udp) {
+		/* --bytes is iperf3's -n: over all streams */
+		x->by_bytes = cfg->bytes != 0 && !cfg->duration_set;
+		ip->bytes = x->by_bytes ? cfg->bytes : 0;
+		ip->time = x->by_bytes ? 0 : ip->time;
+		ip->blocks = 0;
 		return 0;
+	}
 	if (nb_ip3_udp_shape(cfg->sizes.sizes[0], cfg->vlan_id != 0,
 			     r->unlimited ? 0 : r->pps_num, r->pps_den,
 			     &ip->len, &ip->bandwidth) != 0) {
@@ -439,6 +444,7 @@ nb_ip3client_main(struct nb_app *app)
 	while (turn(&x, t0))
 		;
 	close_conn(&x);
+	nb_ip3c_tcp_close(&x);
 	ret = x.code;
 	if (ret != 0)
 		nb_app_error(app, "iperf3: %s", x.why);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The iperf3 client's parts (nb_ip3client.c: the control connection and
- * the protocol; nb_ip3udp.c: the UDP streams and the report).
+ * the protocol; nb_ip3udp.c: the UDP streams; nb_ip3tcp.c: the TCP
+ * streams; nb_ip3report.c: the report of either).
  */
 #ifndef NB_IP3CLIENT_INT_H
 #define NB_IP3CLIENT_INT_H
@@ -45,12 +46,20 @@ struct nb_ip3c {
 	struct nb_ip3_results peer;
 	struct nb_ip3_results mine;
 	uint32_t len; /* UDP payload bytes a datagram */
+	int by_bytes; /* TCP: the test ends by --bytes (iperf3's -n) */
 	int done, code;
 	/* frames in, due segments out (nb_ip3client.c's, for the UDP
 	 * part's waits); the server's bytes stay in the ring */
 	void (*pump)(struct nb_ip3c *x);
 	char why[NB_IP3_MSG_LEN + 96];
 };
+
+/* iperf3's stream ids: 1, then 3, 4, 5... (iperf_add_stream in 3.12) */
+static inline int32_t
+nb_ip3c_stream_id(unsigned int i)
+{
+	return i == 0 ? 1 : (int32_t)i + 2;
+}
 
 /* nb_ip3client.c */
 void nb_ip3c_fail(struct nb_ip3c *x, const char *msg);
@@ -68,6 +77,18 @@ int nb_ip3c_udp_run(struct nb_ip3c *x);
 void nb_ip3c_udp_results(struct nb_ip3c *x);
 /* The test's end: the workers stopped, the jobs freed. */
 void nb_ip3c_udp_free(struct nb_ip3c *x);
+/* nb_ip3tcp.c */
+/* CREATE_STREAMS with TCP: the TCP worker's connections opened, each
+ * with the cookie first. */
+int nb_ip3c_tcp_connect(struct nb_ip3c *x, unsigned int n);
+/* TEST_RUNNING: the end by time or bytes; every byte acknowledged. */
+int nb_ip3c_tcp_run(struct nb_ip3c *x);
+/* Our results as iperf3's client sends them (bytes, retransmits). */
+void nb_ip3c_tcp_results(struct nb_ip3c *x);
+/* After IPERF_DONE: the data connections' close (the server's FINs). */
+void nb_ip3c_tcp_close(struct nb_ip3c *x);
+
+/* nb_ip3report.c */
 /* The report: our sender rows beside the server's receiver rows. */
 void nb_ip3c_report(struct nb_ip3c *x);
 

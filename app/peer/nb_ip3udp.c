@@ -5,7 +5,7 @@
  * usual open-loop generator on the one test runtime (nb_peertest, as a
  * peer client's forward test) sending to HOST:PORT with iperf3's datagram
  * header in place of the stamp (nb_txjob.ip3_epoch_ns, chosen at setup);
- * then our results as iperf3's client sends them, and the report.
+ * then our results as iperf3's client sends them.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -203,13 +203,6 @@ nb_ip3c_udp_run(struct nb_ip3c *x)
 	return 0;
 }
 
-/* iperf3's stream ids: 1, then 3, 4, 5... (iperf_add_stream in 3.12) */
-static int32_t
-stream_id(unsigned int i)
-{
-	return i == 0 ? 1 : (int32_t)i + 2;
-}
-
 void
 nb_ip3c_udp_results(struct nb_ip3c *x)
 {
@@ -224,7 +217,7 @@ nb_ip3c_udp_results(struct nb_ip3c *x)
 	for (i = 0; i < m->nstreams; i++) {
 		struct nb_ip3_stream_res *s = &m->s[i];
 
-		s->id = stream_id(i);
+		s->id = nb_ip3c_stream_id(i);
 		s->packets = (int64_t)r->streams[i].tx_pkts;
 		s->bytes = r->streams[i].tx_pkts * x->len;
 		s->retransmits = -1;
@@ -239,150 +232,4 @@ nb_ip3c_udp_free(struct nb_ip3c *x)
 	if (x->test_ready)
 		nb_peertest_free(&x->pr);
 	x->test_ready = 0;
-}
-
-/* One side's figures of a stream, or their sum (iperf3's "udp" keys). */
-struct side {
-	double seconds;
-	uint64_t bytes;
-	int64_t packets, lost;
-	double jitter_ms;
-};
-
-static void
-side_text(int32_t id, const struct side *s, const char *who)
-{
-	double bps = s->seconds > 0 ? s->bytes * 8.0 / s->seconds : 0;
-	char idtxt[16];
-
-	if (id > 0)
-		snprintf(idtxt, sizeof(idtxt), "%3d", (int)id);
-	else
-		snprintf(idtxt, sizeof(idtxt), "SUM");
-	printf("[%s]   0.00-%-6.2f sec  %8.2f MBytes  %8.2f Mbits/sec  "
-	       "%7.3f ms  %" PRId64 "/%" PRId64 " (%.2g%%)  %s\n",
-	       idtxt, s->seconds, s->bytes / 1048576.0, bps / 1e6, s->jitter_ms,
-	       s->lost, s->packets,
-	       s->packets > 0 ? 100.0 * s->lost / s->packets : 0.0, who);
-}
-
-/* Ours (i < mine) or the server's stream of that id; sum when id < 0. */
-static void
-sides(const struct nb_ip3c *x, int32_t id, struct side *snd, struct side *rcv)
-{
-	unsigned int i;
-
-	memset(snd, 0, sizeof(*snd));
-	memset(rcv, 0, sizeof(*rcv));
-	for (i = 0; i < x->mine.nstreams; i++) {
-		const struct nb_ip3_stream_res *s = &x->mine.s[i];
-
-		if (id >= 0 && s->id != id)
-			continue;
-		snd->bytes += s->bytes;
-		snd->packets += s->packets;
-		snd->seconds = s->end_time;
-	}
-	for (i = 0; x->have_peer && i < x->peer.nstreams; i++) {
-		const struct nb_ip3_stream_res *s = &x->peer.s[i];
-
-		if (id >= 0 && s->id != id)
-			continue;
-		rcv->bytes += s->bytes;
-		rcv->packets += s->packets;
-		rcv->lost += s->errors;
-		rcv->jitter_ms += s->jitter * 1000.0;
-		if (s->end_time > rcv->seconds)
-			rcv->seconds = s->end_time;
-	}
-	/* a sum's jitter: the streams' mean, as iperf3's avg_jitter */
-	if (id < 0 && x->have_peer && x->peer.nstreams)
-		rcv->jitter_ms /= x->peer.nstreams;
-}
-
-/*
- * The server's receiver figures into our result's receive side, in the
- * tool's units: iperf3's "packets" is the highest count seen, "errors"
- * the gaps, so packets - errors arrived; bytes are frames of --size.
- */
-static void
-server_into_result(const struct nb_ip3c *x, struct nb_result *r)
-{
-	uint32_t frame = x->pr.app->cfg.sizes.sizes[0];
-	unsigned int i, k;
-
-	r->rx_seconds = 0;
-	r->latency_method = "none (an iperf3 server measures none)";
-	for (i = 0; i < r->nb_streams; i++) {
-		struct nb_stream_result *s = &r->streams[i];
-
-		for (k = 0; k < x->peer.nstreams; k++) {
-			const struct nb_ip3_stream_res *p = &x->peer.s[k];
-			int64_t got = p->packets - p->errors;
-
-			if (p->id != stream_id(i))
-				continue;
-			s->rx_pkts = s->rx_unique = got > 0 ? (uint64_t)got : 0;
-			s->rx_bytes = s->rx_pkts * frame;
-			s->jitter_ns = p->jitter * 1e9;
-			if (p->end_time > r->rx_seconds)
-				r->rx_seconds = p->end_time;
-		}
-	}
-	nb_result_finish(r);
-}
-
-/* The tool's usual document, the receive side the server's, and the
- * server's results object as it sent them. */
-static void
-report_json(struct nb_ip3c *x)
-{
-	struct nb_app *app = x->pr.app;
-	json_t *doc;
-
-	server_into_result(x, &app->result);
-	doc = nb_report_json(&app->result);
-	if (doc == NULL)
-		return;
-	json_object_set_new(doc, "iperf3_server_results",
-			    nb_ip3_results_json(&x->peer));
-	app->emitted = 1;
-	if (nb_out_finish(&app->out, doc) != 0)
-		nb_app_error(app, "cannot write --json-file %s",
-			     app->cfg.json_file);
-}
-
-void
-nb_ip3c_report(struct nb_ip3c *x)
-{
-	const struct nb_config *cfg = &x->pr.app->cfg;
-	struct side snd, rcv;
-	unsigned int i;
-
-	if (!x->ran)
-		return;
-	if (cfg->json) {
-		report_json(x);
-		return;
-	}
-	printf("iperf3 client to " NB_IP4_FMT ":%u: UDP, %u stream(s), "
-	       "%u-byte datagrams\n",
-	       NB_IP4_ARGS(cfg->ip3_host), cfg->ip3_port, x->nstreams, x->len);
-	printf("[ ID] Interval           Transfer     Bitrate         "
-	       "Jitter    Lost/Total Datagrams\n");
-	for (i = 0; i < x->mine.nstreams; i++) {
-		sides(x, x->mine.s[i].id, &snd, &rcv);
-		side_text(x->mine.s[i].id, &snd, "sender");
-		if (x->have_peer)
-			side_text(x->mine.s[i].id, &rcv, "receiver (server)");
-	}
-	if (x->mine.nstreams > 1) {
-		sides(x, -1, &snd, &rcv);
-		side_text(0, &snd, "sender");
-		if (x->have_peer)
-			side_text(0, &rcv, "receiver (server)");
-	}
-	fflush(stdout);
-	if (x->pr.app->out.json_file != NULL)
-		report_json(x);
 }

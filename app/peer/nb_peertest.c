@@ -324,6 +324,8 @@ tcp_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 	    nb_policy_tcp_cap(&app->cfg, app->ports[0].desc.link_speed,
 			      &pp.cap_rate, &pp.cap_unit, err, errlen) != 0)
 		return -EPERM;
+	pp.prefix = pr->tcp_prefix;
+	pp.prefix_len = pr->tcp_prefix_len;
 	pp.ctl_rings = pr->io.rings;
 	pp.ctl_rings_peer = pr->io.peer_rings;
 	pr->ctltx = pp.ctl_tx = tcp_ctltx(pr);

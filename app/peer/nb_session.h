@@ -103,7 +103,10 @@ struct nb_peer {
 	uint8_t *blob;	/* its results, encoded (the client: the
 			 * responder's, of a TCP test) */
 	size_t blob_len;
-	struct tcprun *tcp;   /* a closed-loop TCP test (nb_tcprun.h) */
+	struct tcprun *tcp; /* a closed-loop TCP test (nb_tcprun.h) */
+	/* --iperf3: its TCP connections' first bytes (the cookie) */
+	const uint8_t *tcp_prefix;
+	uint32_t tcp_prefix_len;
 	char tcp_why[320];    /* client: why it failed, as its runner saw */
 	struct nb_offset off; /* client: responder clock - ours */
 	char method[160];

@@ -62,6 +62,12 @@ struct nb_tcppeer {
 	struct rte_ring *const *ctl_rings;
 	struct rte_ring *const *ctl_rings_peer; /* the peer's frames */
 	struct nb_ctltx *ctl_tx; /* NULL: control sends on its own queue */
+	/* --iperf3's streams (a client, forward): each connection's first
+	 * bytes (its cookie, prefix_len bytes, at most 64), then the
+	 * pattern; a segment of no connection is control's (its iperf3
+	 * control connection).  prefix_len 0: none */
+	const uint8_t *prefix;
+	uint32_t prefix_len;
 	/* the client: how the responder set its side up (its ACCEPT) */
 	int peer_setup_known;
 	struct nb_offload_plan peer_offload;
@@ -83,6 +89,20 @@ void nb_tcprun_peer_arm(struct tcprun *t, uint64_t start_tsc);
  * after the start.
  */
 int nb_tcprun_peer_step(struct tcprun *t, char *why, size_t whylen);
+/*
+ * --iperf3's streams, between the control lcore's polls: the senders
+ * closed at pp.duration (a test by time; by bytes each closes after its
+ * share); 1 once every connection's bytes are acknowledged, or it
+ * closed or failed (*failed: connections that failed).
+ */
+int nb_tcprun_peer_sent(struct tcprun *t, unsigned int *failed);
+/* Every connection closed (both FINs, or failed). */
+int nb_tcprun_peer_finished(const struct tcprun *t);
+/* Connection i's bytes acknowledged past the prefix, its retransmitted
+ * segments (iperf3's Retr), and the seconds from the start to its last
+ * byte acknowledged (or now). */
+void nb_tcprun_peer_sender(const struct tcprun *t, uint32_t i, uint64_t *bytes,
+			   uint64_t *retrans, double *secs);
 /* The workers stopped and joined (at STOP, or when the session ends). */
 void nb_tcprun_peer_stop(struct tcprun *t);
 /* The responder: its results blob (malloc'd) for RESULTS. */

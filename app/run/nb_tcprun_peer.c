@@ -97,6 +97,53 @@ nb_tcprun_peer_step(struct tcprun *t, char *why, size_t whylen)
 	return 1;
 }
 
+int
+nb_tcprun_peer_sent(struct tcprun *t, unsigned int *failed)
+{
+	uint64_t now = nb_clock_ns(&t->app->run.clock, rte_rdtsc());
+	double secs;
+	uint32_t i, done = 0;
+
+	*failed = 0;
+	if (t->app->run.start_tsc == UINT64_MAX || now < t->start_ns ||
+	    t->cj == NULL)
+		return 0;
+	secs = (double)(now - t->start_ns) / 1e9;
+	if (t->close_at < 0 && t->pp.duration > 0 && secs >= t->pp.duration) {
+		nb_run_end_senders(t->app, 1);
+		t->close_at = secs;
+	}
+	for (i = 0; i < t->n; i++) {
+		const struct nb_tcp_end *e = &t->cj->ends[i];
+
+		if (e->c.error != NB_TCP_OK)
+			(*failed)++;
+		if (e->all_acked_ns || e->done_ns || e->c.error != NB_TCP_OK)
+			done++;
+	}
+	t->secs = secs;
+	return done == t->n;
+}
+
+int
+nb_tcprun_peer_finished(const struct tcprun *t)
+{
+	return nb_tcprun_all_finished(t);
+}
+
+void
+nb_tcprun_peer_sender(const struct tcprun *t, uint32_t i, uint64_t *bytes,
+		      uint64_t *retrans, double *secs)
+{
+	const struct nb_tcp_end *e = &t->cj->ends[i];
+	uint64_t acked = e->c.st.bytes_acked, pfx = t->cj->prefix_len;
+	uint64_t end = e->all_acked_ns ? e->all_acked_ns : e->done_ns;
+
+	*bytes = acked > pfx ? acked - pfx : 0;
+	*retrans = e->c.st.retrans;
+	*secs = end > t->start_ns ? (double)(end - t->start_ns) / 1e9 : t->secs;
+}
+
 /*
  * A client sends STOP once all its ends are closed (TIME_WAIT): the ACK of
  * a responder's FIN is then on its way and may arrive after the STOP (the

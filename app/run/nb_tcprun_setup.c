@@ -133,6 +133,22 @@ job_addr(const struct tcprun *t, struct nb_tcpjob *j, int server)
 	j->accept_any = server && !t->loop && !t->is_peer;
 }
 
+/* --iperf3's streams: each client end's app (its prefix, the cookie);
+ * -1 out of memory. */
+static int
+job_apps(const struct tcprun *t, struct nb_tcpjob *j, int socket)
+{
+	if (!t->is_peer || t->pp.prefix_len == 0)
+		return 0;
+	j->apps = rte_zmalloc_socket("nb_tcp_apps", t->n * sizeof(*j->apps),
+				     RTE_CACHE_LINE_SIZE, socket);
+	if (j->apps == NULL)
+		return -1;
+	j->prefix_len = RTE_MIN(t->pp.prefix_len, (uint32_t)sizeof(j->prefix));
+	memcpy(j->prefix, t->pp.prefix, j->prefix_len);
+	return 0;
+}
+
 /* The ends of one side on a port: addressing, state, pools. */
 static struct nb_tcpjob *
 job_make(struct tcprun *t, uint16_t port, int server, char *err, size_t errlen)
@@ -193,6 +209,8 @@ job_make(struct tcprun *t, uint16_t port, int server, char *err, size_t errlen)
 			 "cannot read random bytes for the TCP ISN secret");
 		goto fail;
 	}
+	if (!server && job_apps(t, j, socket) != 0)
+		goto nomem;
 	job_addr(t, j, server);
 	if (j->accept_any)
 		return j; /* the ends are bound by the SYNs that come */
@@ -205,6 +223,7 @@ nomem:
 	snprintf(err, errlen, "out of memory for the TCP connections");
 fail: /* the pools are the process's, kept for the next test */
 	if (j != NULL) {
+		rte_free(j->apps);
 		rte_free(j->rtt);
 		rte_free(j->owd);
 		rte_free(j->ends);
@@ -389,6 +408,7 @@ nb_tcprun_free(struct tcprun *t)
 	 * none may be reading when they go */
 	nb_telemetry_live(0);
 	if (t->cj) {
+		rte_free(t->cj->apps);
 		rte_free(t->cj->rtt);
 		rte_free(t->cj->owd);
 		rte_free(t->cj->ends);

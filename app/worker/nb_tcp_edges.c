@@ -264,6 +264,46 @@ nb_tcpw_emit(struct nb_tcpjob *j, const struct nb_flow *f, struct nb_tcp_seg *s,
 	return 0;
 }
 
+uint32_t
+nb_tcpw_emit_app(struct nb_tcpjob *j, const struct nb_tcp_end *e,
+		 const struct nb_tcp_seg *s, struct rte_mbuf *m)
+{
+	uint16_t room = rte_pktmbuf_tailroom(m);
+	int len = nb_tcp_frame_build_app(rte_pktmbuf_mtod(m, uint8_t *), room,
+					 &e->f, s, e->c.app);
+
+	if (unlikely(len < 0)) {
+		rte_pktmbuf_free(m);
+		return 0;
+	}
+	m->data_len = (uint16_t)len;
+	m->pkt_len = (uint32_t)len;
+	nb_tcpw_pend_push(j, m);
+	return m->pkt_len;
+}
+
+int
+nb_tcpw_stray_to_control(struct nb_tcpjob *j, uint16_t q, struct rte_mbuf *m)
+{
+	struct rte_ring *r;
+
+	if (m->nb_segs != 1)
+		return 0;
+	r = j->ctl_rings_peer != NULL &&
+			    memcmp(rte_pktmbuf_mtod(m, const uint8_t *) + 6,
+				   j->ctl_peer_mac, 6) == 0
+		    ? j->ctl_rings_peer[q]
+		    : j->ctl_rings[q];
+	m->hash.usr = NB_FRAME_FOREIGN;
+	if (rte_ring_sp_enqueue(r, m) == 0) {
+		j->ctl_handed++;
+	} else {
+		j->ctl_dropped++;
+		rte_pktmbuf_free(m);
+	}
+	return 1;
+}
+
 /* Answer a stray segment with the RST RFC 793 asks for. */
 void
 nb_tcpw_send_rst(struct nb_tcpjob *j, const struct nb_flow *in,
@@ -299,9 +339,18 @@ nb_tcpw_open_all(struct nb_tcpjob *j, uint64_t now)
 		p.iss = nb_tcp_isn_now(j->isn, nb_flow_ip32(f, 0), f->src_port,
 				       nb_flow_ip32(f, 1), f->dst_port);
 		if (p.send_bytes != UINT64_MAX)
-			p.send_bytes = j->bytes_each + (i < j->bytes_rest);
+			p.send_bytes = j->bytes_each + (i < j->bytes_rest) +
+				       (j->apps ? j->prefix_len : 0);
 		j->ends[i].open_ns = now;
 		nb_tcp_connect(&j->ends[i].c, &p, now);
+		if (j->apps) { /* the prefix, then the pattern */
+			nb_tcp_app_init(&j->apps[i], j->prefix, j->prefix_len,
+					NULL, 0, 1);
+			nb_tcp_app_attach(&j->ends[i].c, &j->apps[i]);
+			/* the log is the prefix already (a write would copy
+			 * it onto itself) */
+			j->apps[i].tx_len = j->prefix_len;
+		}
 		if (j->pp_msg) /* the first request once connected */
 			nb_tcp_send_limit(&j->ends[i].c, 0);
 	}

@@ -139,7 +139,8 @@ stash_take(struct nb_tcpjob *j)
 }
 
 /*
- * A segment of end e from the stashes (stash_segs() of 1 or more): with
+ * A segment of end e from the stashes (stash_segs() of 1 or more): one
+ * that holds some of an app's prefix (app) built with its bytes; with
  * zero copy a data segment's headers (from e's template, or built the
  * general way for another shape) and its payload pointed at in the
  * pattern, else the whole frame in one (a plain data segment from the
@@ -147,12 +148,14 @@ stash_take(struct nb_tcpjob *j)
  */
 static __rte_always_inline uint32_t
 emit_seg(struct nb_tcpjob *j, const struct nb_tcp_end *e, struct nb_tcp_seg *s,
-	 const int zc)
+	 const int zc, const int app)
 {
 	struct rte_mbuf *m = stash_take(j), *p;
 	uint32_t n;
 	int hl;
 
+	if (app && unlikely(s->len && s->data_off < e->c.app->tx_len))
+		return nb_tcpw_emit_app(j, e, s, m);
 	if (!zc || s->len < NB_TCP_ZC_MIN) {
 		n = emit_copied(j, e, s, m);
 		if (n)
@@ -253,12 +256,13 @@ seg_input(struct nb_tcpjob *j, struct nb_tcp_end *e, struct nb_tcp_seg *s,
  * ends listen), peer (control's frames to its rings, segments from the
  * peer's MACs only), any (a listener binding ends to SYNs), hw_csum (the
  * PMD's L4 verdict trusted), owd (one-way delays recorded), pp
- * (--pingpong), sends (all_acked_ns kept).
+ * (--pingpong), sends (all_acked_ns kept), ip3 (--iperf3's streams: a
+ * segment of no end is the control connection's, for control).
  */
 static __rte_always_inline void
 rx_body(struct nb_tcpjob *j, uint16_t q, const struct nb_run *run,
 	const int server, const int peer, const int any, const int hw_csum,
-	const int owd, const int pp, const int sends)
+	const int owd, const int pp, const int sends, const int ip3)
 {
 	struct rte_mbuf *pkts[NB_BURST];
 	struct nb_tcp_seg s;
@@ -325,6 +329,10 @@ rx_body(struct nb_tcpjob *j, uint16_t q, const struct nb_run *run,
 			s.pattern_ok = ok == 2;
 		}
 		if (unlikely(e == NULL)) {
+			if (ip3 && nb_tcpw_stray_to_control(j, q, m)) {
+				pkts[i] = NULL; /* not freed below */
+				continue;
+			}
 			j->stray++;
 			nb_tcpw_send_rst(j, &f, &s);
 			continue;
@@ -379,7 +387,7 @@ emit_run_zc(struct nb_tcpjob *j, const struct nb_tcp_end *e,
  */
 static __rte_always_inline unsigned int
 emit_run(struct nb_tcpjob *j, struct nb_tcp_end *e, uint64_t now,
-	 unsigned int max, const int zc)
+	 unsigned int max, const int zc, const int app)
 {
 	struct nb_tcp_seg s;
 	unsigned int r, x;
@@ -388,10 +396,12 @@ emit_run(struct nb_tcpjob *j, struct nb_tcp_end *e, uint64_t now,
 	if (r == 0)
 		return 0;
 	s.stamp_ns = now;
-	if (zc && s.len >= NB_TCP_ZC_MIN && emit_run_zc(j, e, &s, r) == r)
+	if (zc && s.len >= NB_TCP_ZC_MIN &&
+	    !(app && s.data_off < e->c.app->tx_len) &&
+	    emit_run_zc(j, e, &s, r) == r)
 		return r;
 	for (x = 0; x < r; x++) {
-		emit_seg(j, e, &s, zc);
+		emit_seg(j, e, &s, zc, app);
 		s.seq += s.len;
 		s.data_off += s.len;
 	}
@@ -419,11 +429,12 @@ pend_send(struct nb_tcpjob *j)
 /*
  * The connections' segments, round robin, and one TX burst; specialised
  * on capped (a responder's --max-rate meters each frame), zc (payloads
- * pointed at in the pattern) and sends (a receiver may keep ACKs back).
+ * pointed at in the pattern), sends (a receiver may keep ACKs back) and
+ * app (a prefix before the pattern: --iperf3's cookie).
  */
 static __rte_always_inline void
 tx_body(struct nb_tcpjob *j, uint64_t now, const int capped, const int zc,
-	const int sends)
+	const int sends, const int app)
 {
 	struct nb_tcp_seg s;
 	uint32_t k, i = j->rr, segs, len, room;
@@ -451,7 +462,7 @@ tx_body(struct nb_tcpjob *j, uint64_t now, const int capped, const int zc,
 						   j->nb_pend),
 					RTE_MIN(stash_segs(j, zc),
 						NB_TCP_SEGS_PER_TURN - segs));
-				len = emit_run(j, e, now, room, zc);
+				len = emit_run(j, e, now, room, zc, app);
 				if (len) {
 					segs += len - 1;
 					continue;
@@ -460,7 +471,7 @@ tx_body(struct nb_tcpjob *j, uint64_t now, const int capped, const int zc,
 			if (!nb_tcp_output(&e->c, now, &s))
 				break;
 			s.stamp_ns = now;
-			len = emit_seg(j, e, &s, zc);
+			len = emit_seg(j, e, &s, zc, app);
 			if (len && capped)
 				nb_budget_spend(&j->cap,
 						j->cap_fixed +
@@ -495,7 +506,7 @@ out:
 	static void name(struct nb_tcpjob *j, uint16_t q,                      \
 			 const struct nb_run *run)                             \
 	{                                                                      \
-		rx_body(j, q, run, sv, pe, an, 0, ow, pp, se);                 \
+		rx_body(j, q, run, sv, pe, an, 0, ow, pp, se, 0);              \
 	}
 RX_FN(rx_client, 0, 0, 0, 0, 0, 1)
 RX_FN(rx_client_pp, 0, 0, 0, 0, 1, 1)
@@ -515,6 +526,14 @@ RX_FN(rx_peer_s_bidir, 1, 1, 0, 1, 0, 1)
 RX_FN(rx_peer_s_fwd_pp, 1, 1, 0, 1, 1, 0)
 RX_FN(rx_peer_s_rev_pp, 1, 1, 0, 0, 1, 1)
 RX_FN(rx_peer_s_bidir_pp, 1, 1, 0, 1, 1, 1)
+
+/* --iperf3's streams: a peer client's forward job whose ends carry a
+ * prefix (apps), the control connection's segments for control */
+static void
+rx_ip3(struct nb_tcpjob *j, uint16_t q, const struct nb_run *run)
+{
+	rx_body(j, q, run, 0, 1, 0, 0, 0, 0, 1, 1);
+}
 
 /* [server][peer][any][owd][pp][sends]; NULL: a kind that cannot occur */
 static const nb_tcp_rx_fn rx_fns[2][2][2][2][2][2] = {
@@ -544,13 +563,26 @@ static const nb_tcp_rx_fn rx_fns[2][2][2][2][2][2] = {
 #define TX_FN(name, ca, zc, se)                                                \
 	static void name(struct nb_tcpjob *j, uint64_t now)                    \
 	{                                                                      \
-		tx_body(j, now, ca, zc, se);                                   \
+		tx_body(j, now, ca, zc, se, 0);                                \
 	}
 TX_FN(tx_acks, 0, 0, 0)
 TX_FN(tx_copied, 0, 0, 1)
 TX_FN(tx_zc, 0, 1, 1)
 TX_FN(tx_copied_capped, 1, 0, 1)
 TX_FN(tx_zc_capped, 1, 1, 1)
+
+/* --iperf3's streams: their prefix in the first segments */
+static void
+tx_app_copied(struct nb_tcpjob *j, uint64_t now)
+{
+	tx_body(j, now, 0, 0, 1, 1);
+}
+
+static void
+tx_app_zc(struct nb_tcpjob *j, uint64_t now)
+{
+	tx_body(j, now, 0, 1, 1, 1);
+}
 
 static const nb_tcp_tx_fn tx_fns[2][2][2] = {
 	[0][0][0] = tx_acks,	  [0][0][1] = tx_copied,
@@ -565,6 +597,14 @@ nb_tcp_job_select(struct nb_tcpjob *j)
 
 	if (j->mac_bind != peer || j->rx_csum_hw)
 		return -1;
+	if (j->apps != NULL) { /* --iperf3's streams: that kind alone */
+		if (!peer || j->server || !j->sends || j->owd || j->pp_msg ||
+		    j->cap.rate || j->accept_any)
+			return -1;
+		j->rx_step = rx_ip3;
+		j->tx_step = j->zc_pool != NULL ? tx_app_zc : tx_app_copied;
+		return 0;
+	}
 	j->rx_step = rx_fns[j->server != 0][peer][j->accept_any != 0]
 			   [j->owd != NULL][j->pp_msg != 0][j->sends != 0];
 	j->tx_step =

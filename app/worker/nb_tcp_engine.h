@@ -22,6 +22,7 @@
 #include "nb_frame.h"
 #include "nb_hist.h"
 #include "nb_tcp.h"
+#include "nb_tcp_app.h"
 #include "nb_tcp_isn.h"
 #include "nb_tcp_wire.h"
 #include "nb_tokens.h"
@@ -130,6 +131,15 @@ struct nb_tcpjob {
 	const uint8_t *zc_pat;
 	uint64_t zc_iova;
 	struct nb_hist *owd; /* servers: one-way delay of data (stamps) */
+	/* --iperf3's data streams (clients, peer mode, forward): each end
+	 * sends prefix (iperf3's cookie) and then the pattern (apps[i],
+	 * nb_tcp_app.h, attached at the connect; its frames built with
+	 * nb_tcp_frame_build_app while the prefix is in them), and a TCP
+	 * segment of no end (the control connection's) goes to control
+	 * (ctl_rings) rather than getting a RST.  NULL: no prefix */
+	struct nb_tcp_app *apps;
+	uint32_t prefix_len;
+	uint8_t prefix[64];
 	/* a frame in chained mbufs (a jumbo frame in 2 KiB buffers), made
 	 * contiguous to be parsed */
 	uint8_t scratch[NB_FRAME_MAX];

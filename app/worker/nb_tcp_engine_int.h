@@ -37,6 +37,16 @@ struct nb_tcp_end *nb_tcpw_demux_any(struct nb_tcpjob *j,
 /* Peer mode: a control session's frame to the control lcore (1: the
  * mbuf is the ring's now, or freed when the ring is full). */
 int nb_tcpw_to_control(struct nb_tcpjob *j, uint16_t q, struct rte_mbuf *m);
+/* --iperf3's streams: a TCP segment of no end (the control
+ * connection's) to the control lcore, as a frame of no kind of ours (1:
+ * the mbuf is the ring's now, or freed when the ring is full). */
+int nb_tcpw_stray_to_control(struct nb_tcpjob *j, uint16_t q,
+			     struct rte_mbuf *m);
+/* s of end e, whose payload holds some of its prefix (apps), built with
+ * nb_tcp_frame_build_app into m and queued; its bytes, 0 when it did
+ * not fit (m freed). */
+uint32_t nb_tcpw_emit_app(struct nb_tcpjob *j, const struct nb_tcp_end *e,
+			  const struct nb_tcp_seg *s, struct rte_mbuf *m);
 /* Not TCP for us: counted; an ARP request or a neighbour solicitation
  * for our address answered. */
 void nb_tcpw_foreign(struct nb_tcpjob *j, const uint8_t *d, uint32_t len);

@@ -7,7 +7,9 @@
 A UDP test whose datagrams the server's own JSON log counts exactly as the
 tool says it sent them (no loss on the clean link); a busy server, a
 closed port, a server error (its authentication), a host that does not
-answer ARP (exit 1, clear messages); TCP streams not built yet (exit 2);
+answer ARP (exit 1, clear messages); TCP streams by --bytes (iperf3's -n:
+the server counts exactly the bytes after the cookies the tool says it
+sent) and by --time over 4 connections (each stream's count the server's);
 bad option combinations (exit 2)."""
 import hashlib
 import json
@@ -161,12 +163,58 @@ class Iperf3Client(nbe2e.E2ECase):
         self.assertOk(run, 1)
         self.assertIn("the server is busy running a test", run.err)
 
-    def test_tcp_not_built(self):
-        # refused before a frame is sent: no server is asked
+    def server_log(self, srv, log):
+        srv.wait(timeout=20)   # -1: it exits after the test
+        with open(log) as f:
+            return json.load(f)
+
+    def test_tcp_bytes(self):
+        srv, log = self.server()
         run = self.tool(["--iperf3", "%s:%d" % (HOST, self.port), "--tcp",
-                         "--time", "1"], "ip3tcp")
-        self.assertOk(run, 2)
-        self.assertIn("not with --tcp (not built yet)", run.err)
+                         "--bytes", "20M", "--window", "4M", "--json"],
+                        "ip3tcpn")
+        self.assertOk(run)
+        # iperf3's shape, not the tool's own TCP document (no "nbench")
+        doc = json.loads(run.out)
+        slog = self.server_log(srv, log)
+        self.assertEqual(slog["start"]["test_start"]["protocol"], "TCP")
+        self.assertEqual(slog["start"]["test_start"]["bytes"], 20 << 20)
+        self.assertEqual(slog["start"]["sock_bufsize"], 4 << 20)
+        # exactly -n's bytes after the cookie, as the server counted them
+        self.assertEqual(doc["end"]["sum_sent"]["bytes"], 20 << 20)
+        self.assertEqual(slog["end"]["sum_received"]["bytes"], 20 << 20,
+                         log)
+        self.assertEqual(doc["end"]["sum_received"]["bytes"], 20 << 20)
+        srv_res = doc["iperf3_server_results"]["streams"]
+        self.assertEqual(sum(s["bytes"] for s in srv_res), 20 << 20)
+
+    def test_tcp_streams_time(self):
+        srv, log = self.server()
+        run = self.tool(["--iperf3", "%s:%d" % (HOST, self.port), "--tcp",
+                         "--streams", "4", "--time", "2", "--json"],
+                        "ip3tcpt")
+        self.assertOk(run)
+        doc = json.loads(run.out)
+        slog = self.server_log(srv, log)
+        self.assertEqual(slog["start"]["test_start"]["num_streams"], 4)
+        # the server numbered the streams in the order of our source
+        # ports (49152 + i), the ids our results give them
+        ports = [c["remote_port"] for c in slog["start"]["connected"]]
+        self.assertEqual(len(ports), 4)
+        self.assertEqual(ports, sorted(ports))
+        mine = [s["sender"]["bytes"] for s in doc["end"]["streams"]]
+        theirs = [s["receiver"]["bytes"] for s in slog["end"]["streams"]]
+        self.assertEqual(len(mine), 4)
+        self.assertTrue(all(b > 0 for b in mine), mine)
+        # each stream: the server's count is the tool's (ids 1, 3, 4, 5)
+        self.assertEqual(theirs, mine, log)
+        self.assertEqual([s["id"] for s in
+                          doc["iperf3_server_results"]["streams"]],
+                         [1, 3, 4, 5])
+        self.assertEqual(slog["end"]["sum_received"]["bytes"], sum(mine))
+        self.assertEqual(doc["end"]["sum_received"]["bytes"], sum(mine))
+        # about the 2 s asked for
+        self.assertLess(doc["end"]["sum_sent"]["seconds"], 3.5)
 
     def test_server_error(self):
         # a server that asks for a user and password (iperf3's RSA
@@ -215,7 +263,8 @@ class Iperf3Client(nbe2e.E2ECase):
                 (["--iperf3", HOST, "--ports", "0,1"], "--ports"),
                 (["--iperf3", "10.77.0"], "IPv4 address"),
                 (["--iperf3", HOST + ":0"], "1..65535"),
-                (["--iperf3", HOST, "--bidir"], "not with --bidir")):
+                (["--iperf3", HOST, "--bidir"], "not with --bidir"),
+                (["--iperf3", HOST, "--tcp", "-R"], "not with --reverse")):
             run = self.tool(args, "ip3bad")
             self.assertOk(run, 2)
             self.assertIn(says, run.err)

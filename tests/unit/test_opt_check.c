@@ -166,8 +166,17 @@ test_iperf3_checks(void **state)
 	REFUSED("--tx-port", "--iperf3", "10.0.0.2", "--tx-port", "0");
 	REFUSED("not with --bidir", "--iperf3", "10.0.0.2", "--bidir");
 	REFUSED("not with --reverse", "--iperf3", "10.0.0.2", "-R");
-	REFUSED("not with --tcp (not built yet)", "--iperf3", "10.0.0.2",
-		"--tcp");
+	/* TCP streams: by time or by bytes, one or more, iperf3's -w */
+	assert_int_equal(CHECK_CFG(&cfg, err, "--iperf3", "10.0.0.2", "--tcp",
+				   "--streams", "4", "--bytes", "20M",
+				   "--window", "4M"),
+			 0);
+	assert_int_equal(cfg.tcp, 1);
+	assert_int_equal(cfg.streams, 4);
+	assert_int_equal(cfg.bytes, 20u << 20);
+	assert_int_equal(cfg.ip3_window, 4u << 20);
+	REFUSED("not with --reverse", "--iperf3", "10.0.0.2", "--tcp", "-R");
+	REFUSED("not with --bidir", "--iperf3", "10.0.0.2", "--tcp", "--bidir");
 	REFUSED("--reflector is for", "--iperf3", "10.0.0.2", "--reflector");
 	REFUSED("not with --pingpong", "--iperf3", "10.0.0.2", "--pingpong");
 #undef REFUSED

@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * --iperf3's report, of a UDP or a TCP test: our sender rows beside the
+ * server's receiver rows (from the results it sent), as text, and the
+ * JSON document (UDP: the tool's usual one, its receive side the
+ * server's; TCP: iperf3's shape) with the server's results object.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "nb_ip3client_int.h"
+#include "nb_output.h"
+#include "nb_result.h"
+#include "nb_run.h"
+#include "nb_tcp_report.h"
+#include "nb_version.h"
+
+/* One side's figures of a stream, or their sum (iperf3's "udp" keys). */
+struct side {
+	double seconds;
+	uint64_t bytes;
+	int64_t packets, lost;
+	double jitter_ms;
+	int64_t retr; /* TCP: retransmitted segments, -1 not known */
+};
+
+static void
+side_text(int tcp, int32_t id, const struct side *s, const char *who)
+{
+	double bps = s->seconds > 0 ? s->bytes * 8.0 / s->seconds : 0;
+	char idtxt[16], retr[24] = "";
+
+	if (id > 0)
+		snprintf(idtxt, sizeof(idtxt), "%3d", (int)id);
+	else
+		snprintf(idtxt, sizeof(idtxt), "SUM");
+	if (tcp) {
+		if (s->retr >= 0)
+			snprintf(retr, sizeof(retr), "%" PRId64, s->retr);
+		printf("[%s]   0.00-%-6.2f sec  %8.2f MBytes  %8.2f "
+		       "Mbits/sec  %6s  %s\n",
+		       idtxt, s->seconds, s->bytes / 1048576.0, bps / 1e6, retr,
+		       who);
+		return;
+	}
+	printf("[%s]   0.00-%-6.2f sec  %8.2f MBytes  %8.2f Mbits/sec  "
+	       "%7.3f ms  %" PRId64 "/%" PRId64 " (%.2g%%)  %s\n",
+	       idtxt, s->seconds, s->bytes / 1048576.0, bps / 1e6, s->jitter_ms,
+	       s->lost, s->packets,
+	       s->packets > 0 ? 100.0 * s->lost / s->packets : 0.0, who);
+}
+
+/* Ours (i < mine) or the server's stream of that id; sum when id < 0. */
+static void
+sides(const struct nb_ip3c *x, int32_t id, struct side *snd, struct side *rcv)
+{
+	unsigned int i;
+
+	memset(snd, 0, sizeof(*snd));
+	memset(rcv, 0, sizeof(*rcv));
+	rcv->retr = -1;
+	for (i = 0; i < x->mine.nstreams; i++) {
+		const struct nb_ip3_stream_res *s = &x->mine.s[i];
+
+		if (id >= 0 && s->id != id)
+			continue;
+		snd->bytes += s->bytes;
+		snd->packets += s->packets;
+		snd->retr += s->retransmits > 0 ? s->retransmits : 0;
+		if (s->end_time > snd->seconds)
+			snd->seconds = s->end_time;
+	}
+	for (i = 0; x->have_peer && i < x->peer.nstreams; i++) {
+		const struct nb_ip3_stream_res *s = &x->peer.s[i];
+
+		if (id >= 0 && s->id != id)
+			continue;
+		rcv->bytes += s->bytes;
+		rcv->packets += s->packets;
+		rcv->lost += s->errors;
+		rcv->jitter_ms += s->jitter * 1000.0;
+		if (s->end_time > rcv->seconds)
+			rcv->seconds = s->end_time;
+	}
+	/* a sum's jitter: the streams' mean, as iperf3's avg_jitter */
+	if (id < 0 && x->have_peer && x->peer.nstreams)
+		rcv->jitter_ms /= x->peer.nstreams;
+}
+
+/*
+ * The server's receiver figures into our result's receive side, in the
+ * tool's units: iperf3's "packets" is the highest count seen, "errors"
+ * the gaps, so packets - errors arrived; bytes are frames of --size.
+ */
+static void
+server_into_result(const struct nb_ip3c *x, struct nb_result *r)
+{
+	uint32_t frame = x->pr.app->cfg.sizes.sizes[0];
+	unsigned int i, k;
+
+	r->rx_seconds = 0;
+	r->latency_method = "none (an iperf3 server measures none)";
+	for (i = 0; i < r->nb_streams; i++) {
+		struct nb_stream_result *s = &r->streams[i];
+
+		for (k = 0; k < x->peer.nstreams; k++) {
+			const struct nb_ip3_stream_res *p = &x->peer.s[k];
+			int64_t got = p->packets - p->errors;
+
+			if (p->id != nb_ip3c_stream_id(i))
+				continue;
+			s->rx_pkts = s->rx_unique = got > 0 ? (uint64_t)got : 0;
+			s->rx_bytes = s->rx_pkts * frame;
+			s->jitter_ns = p->jitter * 1e9;
+			if (p->end_time > r->rx_seconds)
+				r->rx_seconds = p->end_time;
+		}
+	}
+	nb_result_finish(r);
+}
+
+/* A TCP stream's (or the sum's, id < 0) two sides as iperf3's end
+ * object: sender (ours) and receiver (the server's). */
+static json_t *
+tcp_end_stream(const struct nb_ip3c *x, int32_t id)
+{
+	struct side snd, rcv;
+	json_t *s, *r;
+
+	sides(x, id, &snd, &rcv);
+	s = nb_tcp_json_sum(0, snd.seconds, snd.bytes, 1, (uint64_t)snd.retr);
+	r = nb_tcp_json_sum(0, rcv.seconds, rcv.bytes, 0, 0);
+	json_object_set_new(r, "sender", json_false());
+	if (id >= 0) {
+		json_object_set_new(s, "socket", json_integer(id));
+		json_object_set_new(r, "socket", json_integer(id));
+		return json_pack("{s:o, s:o}", "sender", s, "receiver", r);
+	}
+	return json_pack("{s:o, s:o}", "sum_sent", s, "sum_received", r);
+}
+
+/* A TCP test's document, in iperf3's shape: our sender figures, the
+ * server's receiver figures per stream and summed. */
+static json_t *
+tcp_doc(const struct nb_ip3c *x)
+{
+	const struct nb_config *cfg = &x->pr.app->cfg;
+	json_t *streams = json_array(), *end;
+	char host[16];
+	unsigned int i;
+
+	snprintf(host, sizeof(host), NB_IP4_FMT, NB_IP4_ARGS(cfg->ip3_host));
+	for (i = 0; i < x->mine.nstreams; i++)
+		json_array_append_new(streams,
+				      tcp_end_stream(x, x->mine.s[i].id));
+	end = tcp_end_stream(x, -1);
+	json_object_set_new(end, "streams", streams);
+	return json_pack(
+		"{s:{s:s, s:{s:s, s:i, s:I, s:i}, s:{s:s, s:i}}, s:o}", "start",
+		"version", "dpdk-nbench " NB_VERSION, "test_start", "protocol",
+		"TCP", "num_streams", (int)x->nstreams, "bytes",
+		(json_int_t)(x->by_bytes ? cfg->bytes : 0), "duration",
+		x->by_bytes ? 0 : (int)(cfg->duration + 0.5), "connected_to",
+		"host", host, "port", (int)cfg->ip3_port, "end", end);
+}
+
+/* The tool's usual document (UDP: the receive side the server's; TCP:
+ * iperf3's shape), and the server's results object as it sent them. */
+static void
+report_json(struct nb_ip3c *x)
+{
+	struct nb_app *app = x->pr.app;
+	json_t *doc;
+
+	if (app->cfg.tcp) {
+		doc = tcp_doc(x);
+	} else {
+		server_into_result(x, &app->result);
+		doc = nb_report_json(&app->result);
+	}
+	if (doc == NULL)
+		return;
+	json_object_set_new(doc, "iperf3_server_results",
+			    nb_ip3_results_json(&x->peer));
+	app->emitted = 1;
+	if (nb_out_finish(&app->out, doc) != 0)
+		nb_app_error(app, "cannot write --json-file %s",
+			     app->cfg.json_file);
+}
+
+void
+nb_ip3c_report(struct nb_ip3c *x)
+{
+	const struct nb_config *cfg = &x->pr.app->cfg;
+	struct side snd, rcv;
+	unsigned int i;
+	int tcp = cfg->tcp;
+
+	if (!x->ran)
+		return;
+	if (cfg->json) {
+		report_json(x);
+		return;
+	}
+	if (tcp) {
+		printf("iperf3 client to " NB_IP4_FMT
+		       ":%u: TCP, %u stream(s)\n",
+		       NB_IP4_ARGS(cfg->ip3_host), cfg->ip3_port, x->nstreams);
+		printf("[ ID] Interval           Transfer     Bitrate         "
+		       "  Retr\n");
+	} else {
+		printf("iperf3 client to " NB_IP4_FMT ":%u: UDP, %u stream(s), "
+		       "%u-byte datagrams\n",
+		       NB_IP4_ARGS(cfg->ip3_host), cfg->ip3_port, x->nstreams,
+		       x->len);
+		printf("[ ID] Interval           Transfer     Bitrate         "
+		       "Jitter    Lost/Total Datagrams\n");
+	}
+	for (i = 0; i < x->mine.nstreams; i++) {
+		sides(x, x->mine.s[i].id, &snd, &rcv);
+		side_text(tcp, x->mine.s[i].id, &snd, "sender");
+		if (x->have_peer)
+			side_text(tcp, x->mine.s[i].id, &rcv,
+				  "receiver (server)");
+	}
+	if (x->mine.nstreams > 1) {
+		sides(x, -1, &snd, &rcv);
+		side_text(tcp, 0, &snd, "sender");
+		if (x->have_peer)
+			side_text(tcp, 0, &rcv, "receiver (server)");
+	}
+	fflush(stdout);
+	if (x->pr.app->out.json_file != NULL)
+		report_json(x);
+}

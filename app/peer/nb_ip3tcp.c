@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * --iperf3 with --tcp: the data streams as connections of the closed-loop
+ * TCP worker (nb_tcprun.h's peer mode, forward: a client's connections
+ * to HOST:PORT), each with iperf3's cookie as its first bytes and the
+ * pattern after it; the control connection's segments reach the control
+ * lcore through the worker's hand-off rings.  The test's end: by time the
+ * senders close at --time, by --bytes each closes after its share; then,
+ * before TEST_END, every byte acknowledged (a 3.12 server that reads
+ * TEST_END closes its streams with what it has read).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "nb_ip3client_int.h"
+#include "nb_log.h"
+#include "nb_peertest.h"
+#include "nb_phase.h"
+#include "nb_run.h"
+#include "nb_seam.h"
+#include "nb_tcprun.h"
+
+/* after the last byte is acknowledged: the server's reads catch up
+ * (its socket buffer) before TEST_END makes it close the streams */
+#define IP3T_GRACE_NS (250 * NB_MS)
+/* after IPERF_DONE: the server's FINs on the data connections */
+#define IP3T_CLOSE_NS (2000 * NB_MS)
+
+static double
+wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The connections' source ports: the generator's, unless the control
+ * connection's port falls among them. */
+static uint16_t
+sport_base(const struct nb_ip3c *x, unsigned int n)
+{
+	uint16_t base = NB_DEFAULT_SPORT_BASE;
+
+	if (x->flow.src_port >= base && x->flow.src_port < base + n)
+		base = (uint16_t)(base + NB_IP3_MAX_STREAMS);
+	return base;
+}
+
+int
+nb_ip3c_tcp_connect(struct nb_ip3c *x, unsigned int n)
+{
+	struct nb_app *app = x->pr.app;
+	const struct nb_config *cfg = &app->cfg;
+	struct nb_ctl_params p;
+	char err[200];
+
+	if (n == 0 || n > NB_IP3_MAX_STREAMS) {
+		snprintf(x->why, sizeof(x->why), "%u streams asked for", n);
+		return -EINVAL;
+	}
+	x->nstreams = n;
+	memset(&p, 0, sizeof(p));
+	p.tcp = 1;
+	p.direction = NB_CTL_DIR_FORWARD;
+	p.proto = NB_IPPROTO_TCP;
+	p.vlan_id = cfg->vlan_id;
+	p.streams = n;
+	p.nb_sizes = 1;
+	/* the largest frame: the MSS (1518: iperf3's 1460) */
+	p.sizes[0] = (uint16_t)(cfg->sizes.sizes[0] >= 128 ? cfg->sizes.sizes[0]
+							   : 1518);
+	p.nb_pattern = 1;
+	p.sport_base = sport_base(x, n);
+	p.dport = cfg->ip3_port;
+	p.tcp_window = cfg->tcp_window;
+	p.tcp_cc = (uint8_t)cfg->tcp_cc;
+	p.tcp_flags =
+		(uint8_t)((cfg->tcp_delayed_ack ? NB_CTL_TCP_F_DELACK : 0) |
+			  (cfg->tcp_no_sack ? NB_CTL_TCP_F_NO_SACK : 0));
+	p.bytes = x->by_bytes ? cfg->bytes : 0;
+	p.duration_ms =
+		x->by_bytes ? 0 : (uint64_t)(cfg->duration * 1000.0 + 0.5);
+	x->pr.tcp_prefix = (const uint8_t *)x->cl.cookie;
+	x->pr.tcp_prefix_len = NB_IP3_COOKIE_LEN;
+	app->out.intervals = 0;
+	if (nb_peertest_setup(&x->pr, &p, err, sizeof(err)) != 0) {
+		snprintf(x->why, sizeof(x->why),
+			 "cannot set up the TCP streams: %s", err);
+		return -EINVAL;
+	}
+	x->test_ready = 1;
+	/* the connections open now: the server takes them, each by its
+	 * cookie, then says TEST_START */
+	nb_peertest_arm(&x->pr, 10 * NB_MS);
+	nb_app_phase(NB_PHASE_RUNNING);
+	x->t_start = wall_now() + 0.01;
+	return 0;
+}
+
+/* Bytes acknowledged past the cookies, over the streams. */
+static uint64_t
+acked(const struct nb_ip3c *x)
+{
+	uint64_t sum = 0, b, r;
+	double s;
+	uint32_t i;
+
+	for (i = 0; i < x->nstreams; i++) {
+		nb_tcprun_peer_sender(x->pr.tcp, i, &b, &r, &s);
+		sum += b;
+	}
+	return sum;
+}
+
+int
+nb_ip3c_tcp_run(struct nb_ip3c *x)
+{
+	uint64_t seen = 0, since = nb_peer_now(&x->pr), t0;
+	unsigned int failed = 0;
+
+	while (!nb_tcprun_peer_sent(x->pr.tcp, &failed)) {
+		uint64_t now = nb_peer_now(&x->pr), a = acked(x);
+
+		x->pump(x);
+		if (x->c.error != NB_TCP_OK || nb_force_quit)
+			break;
+		if (a != seen) {
+			seen = a;
+			since = now;
+		} else if (now - since > IP3C_IDLE_NS) {
+			snprintf(x->why, sizeof(x->why),
+				 "no byte acknowledged for 30 s: test "
+				 "stopped");
+			return -ETIMEDOUT;
+		}
+		nb_glue_nap_us(500);
+	}
+	x->t_end = wall_now();
+	x->ran = 1;
+	t0 = nb_peer_now(&x->pr);
+	while (x->c.error == NB_TCP_OK && !nb_force_quit &&
+	       nb_peer_now(&x->pr) - t0 < IP3T_GRACE_NS) {
+		x->pump(x);
+		nb_glue_nap_us(500);
+	}
+	if (x->c.error != NB_TCP_OK) {
+		snprintf(x->why, sizeof(x->why),
+			 "the control connection failed during the test");
+		return -EPIPE;
+	}
+	if (nb_force_quit) {
+		snprintf(x->why, sizeof(x->why), "interrupted");
+		return -EINTR;
+	}
+	if (failed) {
+		snprintf(x->why, sizeof(x->why),
+			 "%u of %u TCP stream(s) failed (reset by the server, "
+			 "or no answer)",
+			 failed, x->nstreams);
+		return -ECONNRESET;
+	}
+	return 0;
+}
+
+void
+nb_ip3c_tcp_results(struct nb_ip3c *x)
+{
+	struct nb_ip3_results *m = &x->mine;
+	unsigned int i;
+
+	memset(m, 0, sizeof(*m));
+	m->sender_has_retransmits = 1;
+	m->nstreams = x->nstreams;
+	for (i = 0; i < m->nstreams; i++) {
+		struct nb_ip3_stream_res *s = &m->s[i];
+		uint64_t b, r;
+		double secs;
+
+		nb_tcprun_peer_sender(x->pr.tcp, i, &b, &r, &secs);
+		s->id = nb_ip3c_stream_id(i);
+		s->bytes = b;
+		s->retransmits = (int64_t)r;
+		s->start_time = 0;
+		s->end_time = secs;
+	}
+}
+
+void
+nb_ip3c_tcp_close(struct nb_ip3c *x)
+{
+	uint64_t t0 = nb_peer_now(&x->pr);
+
+	if (!x->test_ready || x->pr.tcp == NULL)
+		return;
+	while (!nb_tcprun_peer_finished(x->pr.tcp) && !nb_force_quit &&
+	       nb_peer_now(&x->pr) - t0 < IP3T_CLOSE_NS) {
+		x->pump(x);
+		nb_glue_nap_us(500);
+	}
+	if (!nb_tcprun_peer_finished(x->pr.tcp))
+		NB_LOG(NOTICE,
+		       "iperf3: not every TCP stream closed within %d ms "
+		       "of the test's end",
+		       (int)(IP3T_CLOSE_NS / NB_MS));
+}
