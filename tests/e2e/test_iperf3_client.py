@@ -175,7 +175,7 @@ class Iperf3Client(nbe2e.E2ECase):
                         "ip3tcpn")
         self.assertOk(run)
         # iperf3's shape, not the tool's own TCP document (no "nbench")
-        doc = json.loads(run.out)
+        doc = run.json()
         slog = self.server_log(srv, log)
         self.assertEqual(slog["start"]["test_start"]["protocol"], "TCP")
         self.assertEqual(slog["start"]["test_start"]["bytes"], 20 << 20)
@@ -194,7 +194,7 @@ class Iperf3Client(nbe2e.E2ECase):
                          "--streams", "4", "--time", "2", "--json"],
                         "ip3tcpt")
         self.assertOk(run)
-        doc = json.loads(run.out)
+        doc = run.json()
         slog = self.server_log(srv, log)
         self.assertEqual(slog["start"]["test_start"]["num_streams"], 4)
         # the server numbered the streams in the order of our source
