@@ -161,6 +161,28 @@ nb_tcpw_demux_any(struct nb_tcpjob *j, const struct nb_flow *f,
 	return e;
 }
 
+/* m into control's hand-off ring of RX queue q (the session peer's own
+ * ring when it comes from the peer's MAC), marked as kind; counted, and
+ * freed when the ring is full. */
+static void
+hand_over(struct nb_tcpjob *j, uint16_t q, struct rte_mbuf *m, uint32_t kind)
+{
+	struct rte_ring *r =
+		j->ctl_rings_peer != NULL &&
+				memcmp(rte_pktmbuf_mtod(m, const uint8_t *) + 6,
+				       j->ctl_peer_mac, 6) == 0
+			? j->ctl_rings_peer[q]
+			: j->ctl_rings[q];
+
+	m->hash.usr = kind;
+	if (rte_ring_sp_enqueue(r, m) == 0) {
+		j->ctl_handed++;
+	} else {
+		j->ctl_dropped++;
+		rte_pktmbuf_free(m);
+	}
+}
+
 /* Peer mode: a control session's frame goes to the control lcore (1:
  * the mbuf is the ring's now, or freed when the ring is full). */
 int
@@ -171,22 +193,9 @@ nb_tcpw_to_control(struct nb_tcpjob *j, uint16_t q, struct rte_mbuf *m)
 		nb_frame_parse(rte_pktmbuf_mtod(m, const uint8_t *),
 			       m->data_len, m->pkt_len, &st);
 
-	struct rte_ring *r;
-
 	if (kind < NB_FRAME_CONTROL)
 		return 0;
-	r = j->ctl_rings_peer != NULL &&
-			    memcmp(rte_pktmbuf_mtod(m, const uint8_t *) + 6,
-				   j->ctl_peer_mac, 6) == 0
-		    ? j->ctl_rings_peer[q]
-		    : j->ctl_rings[q];
-	m->hash.usr = kind;
-	if (rte_ring_sp_enqueue(r, m) == 0) {
-		j->ctl_handed++;
-	} else {
-		j->ctl_dropped++;
-		rte_pktmbuf_free(m);
-	}
+	hand_over(j, q, m, kind);
 	return 1;
 }
 
@@ -285,22 +294,9 @@ nb_tcpw_emit_app(struct nb_tcpjob *j, const struct nb_tcp_end *e,
 int
 nb_tcpw_stray_to_control(struct nb_tcpjob *j, uint16_t q, struct rte_mbuf *m)
 {
-	struct rte_ring *r;
-
 	if (m->nb_segs != 1)
 		return 0;
-	r = j->ctl_rings_peer != NULL &&
-			    memcmp(rte_pktmbuf_mtod(m, const uint8_t *) + 6,
-				   j->ctl_peer_mac, 6) == 0
-		    ? j->ctl_rings_peer[q]
-		    : j->ctl_rings[q];
-	m->hash.usr = NB_FRAME_FOREIGN;
-	if (rte_ring_sp_enqueue(r, m) == 0) {
-		j->ctl_handed++;
-	} else {
-		j->ctl_dropped++;
-		rte_pktmbuf_free(m);
-	}
+	hand_over(j, q, m, NB_FRAME_FOREIGN);
 	return 1;
 }
 
