@@ -7,7 +7,9 @@
 #ifndef NB_IP3CLIENT_INT_H
 #define NB_IP3CLIENT_INT_H
 
+#include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "nb_iperf3_proto.h"
 #include "nb_session.h"
@@ -63,6 +65,23 @@ nb_ip3c_stream_id(unsigned int i)
 
 /* nb_ip3client.c */
 void nb_ip3c_fail(struct nb_ip3c *x, const char *msg);
+
+/* UDP's and TCP's runs: after a test's data: -EPIPE (the control connection failed), -EINTR
+ * (Ctrl-C), with x->why set, or 0. */
+static inline int
+nb_ip3c_run_end(struct nb_ip3c *x)
+{
+	if (x->c.error != NB_TCP_OK) {
+		snprintf(x->why, sizeof(x->why),
+			 "the control connection failed during the test");
+		return -EPIPE;
+	}
+	if (nb_force_quit) {
+		snprintf(x->why, sizeof(x->why), "interrupted");
+		return -EINTR;
+	}
+	return 0;
+}
 
 /* nb_ip3udp.c */
 /* A UDP frame the control lcore was handed: a connect reply? */

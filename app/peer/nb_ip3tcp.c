@@ -120,6 +120,7 @@ nb_ip3c_tcp_run(struct nb_ip3c *x)
 {
 	uint64_t seen = 0, since = nb_peer_now(&x->pr), t0;
 	unsigned int failed = 0;
+	int r;
 
 	while (!nb_tcprun_peer_sent(x->pr.tcp, &failed)) {
 		uint64_t now = nb_peer_now(&x->pr), a = acked(x);
@@ -146,15 +147,8 @@ nb_ip3c_tcp_run(struct nb_ip3c *x)
 		x->pump(x);
 		nb_glue_nap_us(500);
 	}
-	if (x->c.error != NB_TCP_OK) {
-		snprintf(x->why, sizeof(x->why),
-			 "the control connection failed during the test");
-		return -EPIPE;
-	}
-	if (nb_force_quit) {
-		snprintf(x->why, sizeof(x->why), "interrupted");
-		return -EINTR;
-	}
+	if ((r = nb_ip3c_run_end(x)) != 0)
+		return r;
 	if (failed) {
 		snprintf(x->why, sizeof(x->why),
 			 "%u of %u TCP stream(s) failed (reset by the server, "

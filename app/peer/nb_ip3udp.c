@@ -171,17 +171,14 @@ nb_ip3c_udp_run(struct nb_ip3c *x)
 	struct nb_app *app = x->pr.app;
 	struct nb_jobs_totals t;
 	uint64_t seen = 0, since = 0;
-	int lost = 0;
 
 	nb_peertest_arm(&x->pr, 10 * NB_MS);
 	nb_app_phase(NB_PHASE_RUNNING);
 	x->t_start = wall_now() + 0.01;
 	for (;;) {
 		x->pump(x);
-		if (x->c.error != NB_TCP_OK) {
-			lost = 1;
+		if (x->c.error != NB_TCP_OK)
 			break;
-		}
 		nb_jobs_totals(&app->jobs, &t);
 		if (t.tx_done || nb_force_quit ||
 		    nb_run_tx_stalled(app, nb_glue_tsc(), &seen, &since))
@@ -191,16 +188,7 @@ nb_ip3c_udp_run(struct nb_ip3c *x)
 	nb_peertest_stop(&x->pr);
 	x->t_end = wall_now();
 	x->ran = 1;
-	if (lost) {
-		snprintf(x->why, sizeof(x->why),
-			 "the control connection failed during the test");
-		return -EPIPE;
-	}
-	if (nb_force_quit) {
-		snprintf(x->why, sizeof(x->why), "interrupted");
-		return -EINTR;
-	}
-	return 0;
+	return nb_ip3c_run_end(x);
 }
 
 void

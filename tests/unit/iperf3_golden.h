@@ -2,8 +2,8 @@
 /*
  * Golden control bytes of iperf3 3.12 (Debian 3.12-1+deb12u2) on loopback,
  * read with strace -e read,write -xx from the client (iperf3 -c 127.0.0.1
- * -p 5299 against iperf3 -s -1 -p 5299), the options above each run.  Turned into C
- * strings by a few lines of Python over the strace output; the bytes are
+ * -p 5299 against iperf3 -s -1 -p 5299), the options above each run.  Turned
+ * into C strings by a few lines of Python over the strace output; the bytes are
  * as captured, nothing edited.
  */
 #ifndef IPERF3_GOLDEN_H
@@ -137,7 +137,8 @@ static const char g_rev_c2s[] G_UNUSED =
 	"packets\":0,\"start_time\":0,\"end_time\":0.003672}]}\020";
 #define G_REV_C2S_LEN 615
 
-/* iperf3 -c ... -u -b 1M -t 1 -l 200 --get-server-output --udp-counters-64bit -O 1 -w 100K */
+/* iperf3 -c ... -u -b 1M -t 1 -l 200 --get-server-output --udp-counters-64bit
+ * -O 1 -w 100K */
 static const char g_json_params[] G_UNUSED =
 	"{\"udp\":true,\"omit\":1,\"time\":1,\"num\":0,\"blockcount\":0,\"p"
 	"arallel\":1,\"window\":102400,\"len\":200,\"bandwidth\":1000000,\""
