@@ -379,6 +379,34 @@ int nb_ip3_udp_hdr_get(const uint8_t *p, size_t n, int c64, uint32_t *sec,
 		       uint32_t *usec, uint64_t *count);
 
 /*
+ * A UDP stream's receive side as iperf3 3.12 counts it (iperf_udp_recv):
+ * packet_count is the highest count seen, cnt_error the gaps below it less
+ * the datagrams that filled one late (so a duplicate can hide a loss, as
+ * in iperf3), the jitter RFC 3550's estimate over transit times (arrival
+ * minus the sender's stamp; a clock offset between the hosts cancels).
+ * iperf3's results send bytes, packet_count as "packets", cnt_error as
+ * "errors" and the jitter in seconds.  datagrams counts every one taken,
+ * which iperf3 does not keep: the exact count, beside its estimate.
+ */
+struct nb_ip3_udp_rx {
+	uint64_t bytes;	       /* UDP payload bytes taken */
+	uint64_t datagrams;    /* datagrams taken */
+	uint64_t packet_count; /* the highest count seen */
+	int64_t cnt_error;     /* lost, as iperf3 counts it */
+	uint64_t outoforder;   /* datagrams at or below packet_count */
+	int64_t prev_transit_ns;
+	double jitter_ns;
+};
+
+/*
+ * One data datagram (its UDP payload of n bytes) that arrived at
+ * arrival_ns (wall clock, ns) into s.  0, or -EINVAL (nothing counted)
+ * when n is shorter than the header.
+ */
+int nb_ip3_udp_rx_take(struct nb_ip3_udp_rx *s, const uint8_t *payload,
+		       size_t n, int c64, uint64_t arrival_ns);
+
+/*
  * A UDP test's datagram size and bit rate for the tool's frames: *len the
  * UDP payload of a frame of frame_bytes (FCS included; IPv4; 802.1Q when
  * tagged), *bandwidth that payload's bits at pps_num / pps_den frames/s,

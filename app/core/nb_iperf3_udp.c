@@ -136,6 +136,36 @@ nb_ip3_udp_hdr_get(const uint8_t *p, size_t n, int c64, uint32_t *sec,
 }
 
 int
+nb_ip3_udp_rx_take(struct nb_ip3_udp_rx *s, const uint8_t *payload, size_t n,
+		   int c64, uint64_t arrival_ns)
+{
+	uint32_t sec, usec;
+	uint64_t count;
+	int64_t transit, d;
+
+	if (nb_ip3_udp_hdr_get(payload, n, c64, &sec, &usec, &count) < 0)
+		return -EINVAL;
+	if (count >= s->packet_count + 1) {
+		s->cnt_error += (int64_t)(count - 1 - s->packet_count);
+		s->packet_count = count;
+	} else {
+		s->outoforder++;
+		if (s->cnt_error > 0)
+			s->cnt_error--;
+	}
+	transit = (int64_t)(arrival_ns -
+			    ((uint64_t)sec * 1000000000u + usec * 1000ull));
+	if (s->datagrams == 0)
+		s->prev_transit_ns = transit;
+	d = transit - s->prev_transit_ns;
+	s->prev_transit_ns = transit;
+	s->jitter_ns += ((double)(d < 0 ? -d : d) - s->jitter_ns) / 16.0;
+	s->datagrams++;
+	s->bytes += n;
+	return 0;
+}
+
+int
 nb_ip3_udp_shape(uint32_t frame_bytes, int tagged, uint64_t pps_num,
 		 uint64_t pps_den, uint32_t *len, uint64_t *bandwidth)
 {

@@ -11,7 +11,8 @@
  * Built: ARP for HOST, the connection (refused, unreachable and timed-out
  * connects reported), the cookie, the parameter exchange, and the
  * server's refusals (ACCESS_DENIED, SERVER_ERROR) as clear errors; the
- * data streams, UDP (nb_ip3udp.c) or TCP (nb_ip3tcp.c), forward only.
+ * data streams, UDP (nb_ip3udp.c: forward and --reverse) or TCP
+ * (nb_ip3tcp.c: forward).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -132,8 +133,10 @@ act(struct nb_ip3c *x, struct nb_ip3_step *st)
 			break;
 		return;
 	case NB_IP3_ACT_START:
-		/* TCP: the connections are open and sending already */
-		if (!x->pr.app->cfg.tcp && nb_ip3c_udp_setup(x) != 0)
+		/* TCP: the connections are open and sending already; UDP
+		 * --reverse: the receivers are counting already */
+		if (!x->pr.app->cfg.tcp && !x->test_ready &&
+		    nb_ip3c_udp_setup(x) != 0)
 			break;
 		return;
 	case NB_IP3_ACT_RUNNING:
@@ -312,6 +315,7 @@ ip3_params(struct nb_ip3c *x, struct nb_ip3_params *ip)
 
 	nb_ip3_params_default(ip);
 	ip->udp = !cfg->tcp;
+	ip->reverse = x->reverse = cfg->reverse;
 	ip->parallel = (int)(cfg->streams ? cfg->streams : 1);
 	/* a count ends the test (iperf3's -k), else the time */
 	ip->time = app->total_packets ? 0 : (int)(cfg->duration + 0.5);

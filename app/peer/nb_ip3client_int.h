@@ -15,6 +15,8 @@
 #include "nb_session.h"
 #include "nb_tcp_app.h"
 
+struct nb_ip3_sink; /* nb_worker.h */
+
 #define IP3C_TX                                                                \
 	(32 * 1024)	       /* what the client writes: cookie, params,      \
 				* results */
@@ -48,6 +50,11 @@ struct nb_ip3c {
 	struct nb_ip3_results peer;
 	struct nb_ip3_results mine;
 	uint32_t len; /* UDP payload bytes a datagram */
+	/* --reverse: the server sends; UDP: its datagrams counted by the
+	 * receivers into sinks (one per RX job, nb_worker.h) */
+	int reverse;
+	struct nb_ip3_sink *sinks;
+	unsigned int nsinks;
 	int by_bytes; /* TCP: the test ends by --bytes (iperf3's -n) */
 	int done, code;
 	/* frames in, due segments out (nb_ip3client.c's, for the UDP

@@ -6,6 +6,7 @@
  * server's; TCP: iperf3's shape) with the server's results object.
  */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,6 +16,7 @@
 #include "nb_run.h"
 #include "nb_tcp_report.h"
 #include "nb_version.h"
+#include "nb_worker.h"
 
 /* One side's figures of a stream, or their sum (iperf3's "udp" keys). */
 struct side {
@@ -51,41 +53,53 @@ side_text(int tcp, int32_t id, const struct side *s, const char *who)
 	       s->packets > 0 ? 100.0 * s->lost / s->packets : 0.0, who);
 }
 
-/* Ours (i < mine) or the server's stream of that id; sum when id < 0. */
+/* One results object's figures of stream id (all streams when id < 0)
+ * into d; a sum's jitter is the streams' mean, as iperf3's avg_jitter. */
+static void
+side_of(const struct nb_ip3_results *r, int32_t id, struct side *d)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < r->nstreams; i++) {
+		const struct nb_ip3_stream_res *s = &r->s[i];
+
+		if (id >= 0 && s->id != id)
+			continue;
+		d->bytes += s->bytes;
+		d->packets += s->packets;
+		d->lost += s->errors;
+		d->jitter_ms += s->jitter * 1000.0;
+		if (d->retr >= 0 && s->retransmits >= 0)
+			d->retr += s->retransmits;
+		if (s->end_time > d->seconds)
+			d->seconds = s->end_time;
+		n++;
+	}
+	if (n > 1)
+		d->jitter_ms /= n;
+}
+
+/* Stream id's (the sum's, id < 0) sender and receiver: ours and the
+ * server's, or the other way round with --reverse. */
 static void
 sides(const struct nb_ip3c *x, int32_t id, struct side *snd, struct side *rcv)
 {
-	unsigned int i;
+	const struct nb_ip3_results *srv = x->have_peer ? &x->peer : NULL;
 
 	memset(snd, 0, sizeof(*snd));
 	memset(rcv, 0, sizeof(*rcv));
 	rcv->retr = -1;
-	for (i = 0; i < x->mine.nstreams; i++) {
-		const struct nb_ip3_stream_res *s = &x->mine.s[i];
-
-		if (id >= 0 && s->id != id)
-			continue;
-		snd->bytes += s->bytes;
-		snd->packets += s->packets;
-		snd->retr += s->retransmits > 0 ? s->retransmits : 0;
-		if (s->end_time > snd->seconds)
-			snd->seconds = s->end_time;
+	if (!x->reverse) {
+		side_of(&x->mine, id, snd);
+		if (srv != NULL)
+			side_of(srv, id, rcv);
+		return;
 	}
-	for (i = 0; x->have_peer && i < x->peer.nstreams; i++) {
-		const struct nb_ip3_stream_res *s = &x->peer.s[i];
-
-		if (id >= 0 && s->id != id)
-			continue;
-		rcv->bytes += s->bytes;
-		rcv->packets += s->packets;
-		rcv->lost += s->errors;
-		rcv->jitter_ms += s->jitter * 1000.0;
-		if (s->end_time > rcv->seconds)
-			rcv->seconds = s->end_time;
-	}
-	/* a sum's jitter: the streams' mean, as iperf3's avg_jitter */
-	if (id < 0 && x->have_peer && x->peer.nstreams)
-		rcv->jitter_ms /= x->peer.nstreams;
+	side_of(&x->mine, id, rcv);
+	if (srv != NULL)
+		side_of(srv, id, snd);
+	/* the sender's count, not our receiver's highest seen */
+	snd->lost = 0;
 }
 
 /*
@@ -117,6 +131,51 @@ server_into_result(const struct nb_ip3c *x, struct nb_result *r)
 				r->rx_seconds = p->end_time;
 		}
 	}
+	nb_result_finish(r);
+}
+
+/*
+ * --reverse: the server's sender figures into our result's send side
+ * (iperf3's "packets" of a sender: the datagrams it sent), ours into the
+ * receive side as the receivers counted them (every datagram; iperf3 has
+ * no duplicate count, so each counts as unique).
+ */
+static void
+reverse_into_result(const struct nb_ip3c *x, struct nb_result *r)
+{
+	uint32_t frame = x->pr.app->cfg.sizes.sizes[0];
+	unsigned int i, k;
+
+	r->nb_streams = x->nstreams;
+	r->tx_seconds = r->rx_seconds = 0;
+	r->latency_method = "none (iperf3's datagrams carry no stamp of ours)";
+	for (i = 0; i < r->nb_streams; i++) {
+		struct nb_stream_result *s = &r->streams[i];
+
+		memset(s, 0, offsetof(struct nb_stream_result, hist));
+		s->id = i;
+		for (k = 0; k < x->nsinks; k++) {
+			const struct nb_ip3_udp_rx *u = &x->sinks[k].s[i];
+
+			s->rx_pkts += u->datagrams;
+			s->out_of_order += u->outoforder;
+			if (u->datagrams)
+				s->jitter_ns = u->jitter_ns;
+		}
+		s->rx_unique = s->rx_pkts;
+		s->rx_bytes = s->rx_pkts * frame;
+		for (k = 0; x->have_peer && k < x->peer.nstreams; k++) {
+			const struct nb_ip3_stream_res *p = &x->peer.s[k];
+
+			if (p->id != nb_ip3c_stream_id(i) || p->packets < 0)
+				continue;
+			s->tx_pkts = (uint64_t)p->packets;
+			s->tx_bytes = s->tx_pkts * frame;
+			if (p->end_time > r->tx_seconds)
+				r->tx_seconds = p->end_time;
+		}
+	}
+	r->rx_seconds = x->t_end - x->t_start;
 	nb_result_finish(r);
 }
 
@@ -176,7 +235,10 @@ report_json(struct nb_ip3c *x)
 	if (app->cfg.tcp) {
 		doc = tcp_doc(x);
 	} else {
-		server_into_result(x, &app->result);
+		if (x->reverse)
+			reverse_into_result(x, &app->result);
+		else
+			server_into_result(x, &app->result);
 		doc = nb_report_json(&app->result);
 	}
 	if (doc == NULL)
@@ -189,11 +251,27 @@ report_json(struct nb_ip3c *x)
 			     app->cfg.json_file);
 }
 
+/* A stream's (the sum's, id < 0) rows: the sender's, then the
+ * receiver's, each marked by who it is when it is the server. */
+static void
+stream_rows(const struct nb_ip3c *x, int32_t id)
+{
+	int tcp = x->pr.app->cfg.tcp;
+	struct side snd, rcv;
+
+	sides(x, id, &snd, &rcv);
+	if (!x->reverse || x->have_peer)
+		side_text(tcp, id < 0 ? 0 : id, &snd,
+			  x->reverse ? "sender (server)" : "sender");
+	if (x->reverse || x->have_peer)
+		side_text(tcp, id < 0 ? 0 : id, &rcv,
+			  x->reverse ? "receiver" : "receiver (server)");
+}
+
 void
 nb_ip3c_report(struct nb_ip3c *x)
 {
 	const struct nb_config *cfg = &x->pr.app->cfg;
-	struct side snd, rcv;
 	unsigned int i;
 	int tcp = cfg->tcp;
 
@@ -211,25 +289,17 @@ nb_ip3c_report(struct nb_ip3c *x)
 		       "  Retr\n");
 	} else {
 		printf("iperf3 client to " NB_IP4_FMT ":%u: UDP, %u stream(s), "
-		       "%u-byte datagrams\n",
+		       "%u-byte datagrams%s\n",
 		       NB_IP4_ARGS(cfg->ip3_host), cfg->ip3_port, x->nstreams,
-		       x->len);
+		       x->len, x->reverse ? ", the server sending (--reverse)"
+					  : "");
 		printf("[ ID] Interval           Transfer     Bitrate         "
 		       "Jitter    Lost/Total Datagrams\n");
 	}
-	for (i = 0; i < x->mine.nstreams; i++) {
-		sides(x, x->mine.s[i].id, &snd, &rcv);
-		side_text(tcp, x->mine.s[i].id, &snd, "sender");
-		if (x->have_peer)
-			side_text(tcp, x->mine.s[i].id, &rcv,
-				  "receiver (server)");
-	}
-	if (x->mine.nstreams > 1) {
-		sides(x, -1, &snd, &rcv);
-		side_text(tcp, 0, &snd, "sender");
-		if (x->have_peer)
-			side_text(tcp, 0, &rcv, "receiver (server)");
-	}
+	for (i = 0; i < x->mine.nstreams; i++)
+		stream_rows(x, x->mine.s[i].id);
+	if (x->mine.nstreams > 1)
+		stream_rows(x, -1);
 	fflush(stdout);
 	if (x->pr.app->out.json_file != NULL)
 		report_json(x);

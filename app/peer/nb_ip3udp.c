@@ -5,13 +5,18 @@
  * usual open-loop generator on the one test runtime (nb_peertest, as a
  * peer client's forward test) sending to HOST:PORT with iperf3's datagram
  * header in place of the stamp (nb_txjob.ip3_epoch_ns, chosen at setup);
- * then our results as iperf3's client sends them.
+ * then our results as iperf3's client sends them.  --reverse: the server
+ * sends; the receivers count its datagrams as iperf3 does (an
+ * nb_ip3_sink per RX job, nb_sink_ip3) until the server has stopped (its
+ * EXCHANGE_RESULTS), so every datagram it sent is counted or lost.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+
+#include <rte_malloc.h>
 
 #include "nb_ip3client_int.h"
 #include "nb_jobs.h"
@@ -22,6 +27,7 @@
 #include "nb_phase.h"
 #include "nb_run.h"
 #include "nb_seam.h"
+#include "nb_worker.h"
 
 /* a connect datagram is sent this often, this many times, until answered */
 #define CONNECT_WAIT_NS (1000 * NB_MS)
@@ -91,6 +97,11 @@ nb_ip3c_udp_connect(struct nb_ip3c *x, unsigned int n)
 		return -EINVAL;
 	}
 	x->nstreams = n;
+	/* --reverse: the server sends from its TEST_RUNNING, which follows
+	 * the last connect reply at once: the receivers count from before
+	 * (the replies reach control through them) */
+	if (x->reverse && nb_ip3c_udp_setup(x) != 0)
+		return -EINVAL;
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < CONNECT_TRIES && !replied(x, i); k++) {
 			uint64_t t0 = nb_peer_now(&x->pr);
@@ -123,6 +134,48 @@ wall_now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* --reverse: a sink on each receiver, for the server's datagrams. */
+static int
+sinks_setup(struct nb_ip3c *x, uint64_t epoch)
+{
+	struct nb_jobs *js = &x->pr.app->jobs;
+	unsigned int i;
+
+	x->sinks = rte_zmalloc("ip3_sinks", sizeof(*x->sinks) * js->nb_rx,
+			       RTE_CACHE_LINE_SIZE);
+	if (x->sinks == NULL) {
+		snprintf(x->why, sizeof(x->why), "out of hugepage memory");
+		return -ENOMEM;
+	}
+	x->nsinks = js->nb_rx;
+	for (i = 0; i < js->nb_rx; i++) {
+		struct nb_ip3_sink *k = &x->sinks[i];
+
+		k->server_ip = x->flow.dst_ip;
+		k->my_ip = x->flow.src_ip;
+		k->server_port = x->flow.dst_port;
+		k->port_base = stream_port(0);
+		k->n = (uint16_t)x->nstreams;
+		k->c64 = 0;
+		k->epoch_ns = epoch;
+		__atomic_store_n(&js->rx[i]->ip3, k, __ATOMIC_RELEASE);
+	}
+	return 0;
+}
+
+/* --reverse: the server's datagrams counted so far, all streams. */
+static uint64_t
+sinks_datagrams(const struct nb_ip3c *x)
+{
+	uint64_t n = 0;
+	unsigned int i, k;
+
+	for (i = 0; i < x->nsinks; i++)
+		for (k = 0; k < x->nstreams; k++)
+			n += x->sinks[i].s[k].datagrams;
+	return n;
+}
+
 int
 nb_ip3c_udp_setup(struct nb_ip3c *x)
 {
@@ -135,7 +188,7 @@ nb_ip3c_udp_setup(struct nb_ip3c *x)
 	char err[200];
 
 	memset(&p, 0, sizeof(p));
-	p.direction = NB_CTL_DIR_FORWARD;
+	p.direction = x->reverse ? NB_CTL_DIR_REVERSE : NB_CTL_DIR_FORWARD;
 	p.proto = NB_IPPROTO_UDP;
 	p.vlan_id = cfg->vlan_id;
 	p.streams = x->nstreams;
@@ -157,12 +210,55 @@ nb_ip3c_udp_setup(struct nb_ip3c *x)
 			 err);
 		return -EINVAL;
 	}
+	x->test_ready = 1;
+	if (x->reverse)
+		return sinks_setup(x, epoch);
 	/* iperf3's header in place of the stamp: each sender's choice,
 	 * made here, before the start (the workers build no frame yet) */
 	for (i = 0; i < app->jobs.nb_tx; i++)
 		app->jobs.tx[i]->ip3_epoch_ns = epoch;
-	x->test_ready = 1;
 	return 0;
+}
+
+/*
+ * --reverse: the server sends from TEST_RUNNING on; the test ends at
+ * --time, or once --packets datagrams came (iperf3's -k), or when they
+ * stopped coming for STALL_NS (a count that loss keeps out of reach,
+ * where iperf3 would wait forever).  The receivers go on counting until
+ * the server has stopped: nb_ip3c_udp_results() stops them.
+ */
+#define STALL_NS (2000 * NB_MS)
+static int
+reverse_run(struct nb_ip3c *x)
+{
+	struct nb_app *app = x->pr.app;
+	uint64_t t0, now, last = 0, last_t, blocks = app->total_packets;
+	uint64_t dur = (uint64_t)(app->cfg.duration * 1e9 + 0.5);
+
+	nb_peertest_arm(&x->pr, 0);
+	nb_app_phase(NB_PHASE_RUNNING);
+	x->t_start = wall_now();
+	t0 = last_t = nb_peer_now(&x->pr);
+	for (;;) {
+		uint64_t got;
+
+		x->pump(x);
+		if (x->c.error != NB_TCP_OK || nb_force_quit)
+			break;
+		now = nb_peer_now(&x->pr);
+		got = sinks_datagrams(x);
+		if (got != last) {
+			last = got;
+			last_t = now;
+		}
+		if (blocks ? got >= blocks || now - last_t > STALL_NS
+			   : now - t0 >= dur)
+			break;
+		nb_glue_nap_us(500);
+	}
+	x->t_end = wall_now();
+	x->ran = 1;
+	return nb_ip3c_run_end(x);
 }
 
 int
@@ -172,6 +268,8 @@ nb_ip3c_udp_run(struct nb_ip3c *x)
 	struct nb_jobs_totals t;
 	uint64_t seen = 0, since = 0;
 
+	if (x->reverse)
+		return reverse_run(x);
 	nb_peertest_arm(&x->pr, 10 * NB_MS);
 	nb_app_phase(NB_PHASE_RUNNING);
 	x->t_start = wall_now() + 0.01;
@@ -191,6 +289,43 @@ nb_ip3c_udp_run(struct nb_ip3c *x)
 	return nb_ip3c_run_end(x);
 }
 
+/*
+ * --reverse: the server has stopped sending (EXCHANGE_RESULTS came): the
+ * receivers drained and stopped, each stream's counts summed over them
+ * (a stream's datagrams reach one queue; its jitter is that queue's).
+ */
+static void
+reverse_results(struct nb_ip3c *x)
+{
+	struct nb_ip3_results *m = &x->mine;
+	unsigned int i, k;
+
+	nb_peertest_stop(&x->pr);
+	memset(m, 0, sizeof(*m));
+	m->sender_has_retransmits = -1; /* a receiver's, as iperf3's */
+	m->nstreams = x->nstreams;
+	for (i = 0; i < m->nstreams; i++) {
+		struct nb_ip3_stream_res *s = &m->s[i];
+		uint64_t most = 0;
+
+		s->id = nb_ip3c_stream_id(i);
+		s->retransmits = -1;
+		s->end_time = x->t_end - x->t_start;
+		for (k = 0; k < x->nsinks; k++) {
+			const struct nb_ip3_udp_rx *r = &x->sinks[k].s[i];
+
+			s->bytes += r->bytes;
+			s->errors += r->cnt_error;
+			if (r->packet_count > (uint64_t)s->packets)
+				s->packets = (int64_t)r->packet_count;
+			if (r->datagrams > most) {
+				most = r->datagrams;
+				s->jitter = r->jitter_ns / 1e9;
+			}
+		}
+	}
+}
+
 void
 nb_ip3c_udp_results(struct nb_ip3c *x)
 {
@@ -198,6 +333,10 @@ nb_ip3c_udp_results(struct nb_ip3c *x)
 	struct nb_ip3_results *m = &x->mine;
 	unsigned int i;
 
+	if (x->reverse) {
+		reverse_results(x);
+		return;
+	}
 	memset(m, 0, sizeof(*m));
 	m->sender_has_retransmits = 0;
 	m->nstreams = r->nb_streams < NB_IP3_MAX_STREAMS ? r->nb_streams
@@ -220,4 +359,7 @@ nb_ip3c_udp_free(struct nb_ip3c *x)
 	if (x->test_ready)
 		nb_peertest_free(&x->pr);
 	x->test_ready = 0;
+	rte_free(x->sinks);
+	x->sinks = NULL;
+	x->nsinks = 0;
 }

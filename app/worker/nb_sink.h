@@ -14,6 +14,7 @@
 #include <rte_prefetch.h>
 #include <rte_ring.h>
 
+#include "nb_l2.h"
 #include "nb_tokens.h"
 #include "nb_worker.h"
 
@@ -220,6 +221,31 @@ nb_sink_impair_probe(struct nb_rxjob *j, struct rte_mbuf *m, uint64_t now_ns)
 	return 0;
 }
 
+/*
+ * --iperf3 --reverse: is this frame of no kind of ours one of the iperf3
+ * server's UDP datagrams?  Then it is counted (1).  Checksums are checked
+ * (nb_udp_frame_parse): what the network sends is not trusted.  Off the
+ * path of the tool's own frames.
+ */
+static __rte_noinline int
+nb_sink_ip3(struct nb_ip3_sink *k, const struct rte_mbuf *m, uint64_t now_ns)
+{
+	struct nb_udp_info u;
+	unsigned int i;
+
+	if (m->nb_segs != 1 ||
+	    nb_udp_frame_parse(rte_pktmbuf_mtod(m, const uint8_t *),
+			       m->data_len, &u) != 0 ||
+	    u.v6 || u.src_ip != k->server_ip || u.dst_ip != k->my_ip ||
+	    u.src_port != k->server_port || u.dst_port < k->port_base)
+		return 0;
+	i = (unsigned int)(u.dst_port - k->port_base);
+	if (i >= k->n)
+		return 0;
+	return nb_ip3_udp_rx_take(&k->s[i], u.payload, u.payload_len, k->c64,
+				  now_ns + k->epoch_ns) == 0;
+}
+
 /* What a sink counts beyond the streams (a constant: the engine is chosen
  * by it): every frame's size bin (a receive-only test), each stream's
  * arrival gaps (--gaps), each stream's flows (--flows). */
@@ -317,6 +343,11 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now,
 						rx_ns - (uint64_t)run
 								->rx_offset_ns,
 						st.ts));
+		} else if (kind == NB_FRAME_FOREIGN &&
+			   unlikely(__atomic_load_n(&j->ip3,
+						    __ATOMIC_ACQUIRE) != NULL) &&
+			   nb_sink_ip3(j->ip3, m, now_ns)) {
+			data++;
 		} else if ((kind >= NB_FRAME_CONTROL ||
 			    (kind == NB_FRAME_FOREIGN && j->ctl_foreign)) &&
 			   j->ctl_ring != NULL) {

@@ -24,6 +24,7 @@
 #include "nb_gap.h"
 #include "nb_hist.h"
 #include "nb_impair.h"
+#include "nb_iperf3_proto.h"
 #include "nb_jitter.h"
 #include "nb_pacer.h"
 #include "nb_plan.h"
@@ -189,6 +190,11 @@ struct nb_rxjob {
 	/* frames of no kind of ours go to the control lcore too (--iperf3:
 	 * its control connection's TCP segments, its UDP answers) */
 	uint8_t ctl_foreign;
+	/* --iperf3 --reverse with UDP: the server's datagrams, frames of no
+	 * kind of ours, counted as iperf3 counts them (nb_sink_ip3); NULL
+	 * otherwise.  Stored by control (release) before the server sends,
+	 * read by the worker per foreign frame only */
+	struct nb_ip3_sink *ip3;
 	/*
 	 * Latency probes (chosen at setup): the responder reflects them on
 	 * reflect_txq, a TX queue no other lcore uses; the client records
@@ -234,6 +240,18 @@ struct nb_rxjob {
 	 */
 	struct nb_hist all_hist;
 } __rte_cache_aligned;
+
+/* An iperf3 server's UDP streams to us (--iperf3 --reverse): datagrams
+ * from server_ip:server_port to my_ip:port_base + i are stream i's;
+ * epoch_ns turns the run's clock into the wall clock of the jitter. */
+struct nb_ip3_sink {
+	uint32_t server_ip, my_ip;
+	uint16_t server_port, port_base;
+	uint16_t n;
+	uint8_t c64;
+	uint64_t epoch_ns;
+	struct nb_ip3_udp_rx s[NB_IP3_MAX_STREAMS];
+};
 
 /* Probes an impairing responder holds before reflecting them (delay=):
  * a ring of mbufs with their due times; more are dropped (overflow). */

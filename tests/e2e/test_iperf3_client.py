@@ -146,6 +146,69 @@ class Iperf3Client(nbe2e.E2ECase):
             self.assertEqual(mine["receiver"]["packets"],
                              mine["sender"]["packets"])
 
+    def test_udp_reverse(self):
+        srv, log = self.server()
+        # --reverse (iperf3's -R): the server sends 1400-byte datagrams
+        # at 100 Mbit/s of our frames for 2 s; the receivers count them
+        # until the server has stopped
+        run = self.tool(["--iperf3", "%s:%d" % (HOST, self.port),
+                         "--reverse", "--rate", "100M", "--size", "1446",
+                         "--time", "2", "--window", "4M", "--json"],
+                        "ip3rev")
+        self.assertOk(run)
+        doc = run.json()
+        srv.wait(timeout=20)
+        with open(log) as f:
+            slog = json.load(f)
+        got = doc["end"]["sum_received"]["packets"]
+        pps = 100e6 / ((1446 + 20) * 8)
+        # the server's pacer (iperf3's -b of 1400-byte datagrams) over 2 s
+        self.assertAlmostEqual(got / (2 * pps), 1.0, delta=0.05)
+        # every datagram the server's own log says it sent, counted by
+        # the tool: the receivers count until the server has stopped
+        self.assertEqual(slog["start"]["test_start"]["reverse"], 1)
+        self.assertEqual(slog["end"]["sum"]["packets"], got, log)
+        self.assertEqual(doc["end"]["sum_sent"]["packets"], got)
+        self.assertEqual(doc["end"]["sum_received"]["lost_packets"], 0)
+        self.assertEqual(doc["end"]["sum_received"]["bytes"], got * 1446)
+        # the results the tool sent, as the server echoes them back: the
+        # highest count seen, no gaps
+        srv_res = doc["iperf3_server_results"]["streams"]
+        self.assertEqual(srv_res[0]["packets"], got)
+        self.assertEqual(srv_res[0]["errors"], 0)
+        self.assertGreater(srv_res[0]["jitter"], 0)
+        # the PMD took each of them and the control frames besides
+        port = doc["end"]["ports"][0]
+        self.assertGreaterEqual(port["pmd"]["ipackets"], got)
+        self.assertLess(port["pmd"]["ipackets"], got + 20)
+
+    def test_udp_reverse_packets_streams(self):
+        srv, log = self.server()
+        # iperf3's -k over 2 streams the other way: the server sends
+        # 3000 datagrams in all, the tool ends when all 3000 are in
+        run = self.tool(["--iperf3", "%s:%d" % (HOST, self.port),
+                         "--reverse", "--rate", "20M", "--size", "1024",
+                         "--packets", "3000", "--streams", "2",
+                         "--window", "4M"], "ip3revk")
+        self.assertOk(run)
+        srv.wait(timeout=20)
+        with open(log) as f:
+            slog = json.load(f)
+        self.assertEqual(slog["start"]["test_start"]["blocks"], 3000)
+        self.assertEqual(slog["end"]["sum"]["packets"], 3000, log)
+        per = [s["udp"]["packets"] for s in slog["end"]["streams"]]
+        # the text report: the server's sender rows, then ours; per
+        # stream and summed, our received counts are the server's sent
+        rows = [l.split() for l in run.out.splitlines()
+                if l.startswith("[")]
+        # "lost/total" before "(0%)", then "receiver" or "sender (server)"
+        recv = [r[-3] for r in rows if r[-1] == "receiver"]
+        sent = [r[-4] for r in rows if r[-1] == "(server)"]
+        want = ["0/%d" % n for n in per + [3000]]
+        self.assertEqual(recv, want, run.out)
+        self.assertEqual(sent, want, run.out)
+        self.assertEqual(sum(per), 3000)
+
     def test_busy_server(self):
         srv, _ = self.server()
         # a stock client holds the server (its control and data

@@ -288,6 +288,76 @@ test_rx_dead(void **state)
 /* --- UDP ------------------------------------------------------------- */
 
 /* Payload sizes and bit rates, computed here from the header sizes */
+/* One datagram of count c sent at 100 s + sent_us, arriving transit_us
+ * later, into s. */
+static int
+take(struct nb_ip3_udp_rx *s, uint64_t c, uint64_t sent_us, uint64_t transit_us)
+{
+	uint8_t d[1400];
+
+	memset(d, 0xa5, sizeof(d));
+	nb_ip3_udp_hdr_put(d, sizeof(d), 0, 100 + (uint32_t)(sent_us / 1000000),
+			   (uint32_t)(sent_us % 1000000), c);
+	return nb_ip3_udp_rx_take(s, d, sizeof(d), 0,
+				  (100000000ull + sent_us + transit_us) * 1000);
+}
+
+/*
+ * The receive side as iperf3 3.12 counts: a gap is a loss, a late datagram
+ * fills one back; the jitter by hand from RFC 3550's J += (|D| - J) / 16.
+ */
+static void
+test_udp_rx(void **state)
+{
+	struct nb_ip3_udp_rx s;
+	uint8_t shortd[11] = {0};
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	/* counts 1 2 4 5 3 7, one every ms, all 1000 us in transit but
+	 * count 5's, 1160 us */
+	assert_int_equal(take(&s, 1, 0, 1000), 0);
+	assert_int_equal(take(&s, 2, 1000, 1000), 0);
+	assert_int_equal(take(&s, 4, 3000, 1000), 0);
+	assert_true(s.cnt_error == 1 && s.packet_count == 4);
+	assert_true(s.jitter_ns == 0.0);
+	assert_int_equal(take(&s, 5, 4000, 1160), 0);
+	/* |D| 160 us: J = 160000 / 16 */
+	assert_true(s.jitter_ns == 10000.0);
+	assert_int_equal(take(&s, 3, 2000, 1000), 0);
+	/* late: out of order, the gap at 3 filled */
+	assert_true(s.outoforder == 1 && s.cnt_error == 0 &&
+		    s.packet_count == 5);
+	/* |D| 160 us again: 10000 + (160000 - 10000) / 16 */
+	assert_true(s.jitter_ns == 19375.0);
+	assert_int_equal(take(&s, 7, 6000, 1000), 0);
+	/* 6 missing; |D| 0: 19375 - 19375 / 16 */
+	assert_true(s.cnt_error == 1 && s.packet_count == 7);
+	assert_true(s.jitter_ns == 19375.0 - 19375.0 / 16);
+	assert_true(s.datagrams == 6 && s.bytes == 6 * 1400);
+	/* a duplicate counts as out of order and hides the loss, as in
+	 * iperf3 */
+	assert_int_equal(take(&s, 7, 6000, 1000), 0);
+	assert_true(s.outoforder == 2 && s.cnt_error == 0);
+	/* too short for the header: nothing counted */
+	assert_int_equal(nb_ip3_udp_rx_take(&s, shortd, sizeof(shortd), 0, 1),
+			 -EINVAL);
+	assert_true(s.datagrams == 7);
+	/* 64-bit counters */
+	memset(&s, 0, sizeof(s));
+	{
+		uint8_t d[16];
+
+		nb_ip3_udp_hdr_put(d, 16, 1, 1, 0, 0x100000002ull);
+		assert_int_equal(nb_ip3_udp_rx_take(&s, d, 16, 1, 2000000000),
+				 0);
+		assert_true(s.packet_count == 0x100000002ull &&
+			    s.cnt_error == 0x100000001ll);
+		assert_int_equal(nb_ip3_udp_rx_take(&s, d, 15, 1, 2000000000),
+				 -EINVAL);
+	}
+}
+
 static void
 test_udp_shape(void **state)
 {
@@ -395,6 +465,7 @@ main(void)
 		cmocka_unit_test(test_rx_dead),
 		cmocka_unit_test(test_udp),
 		cmocka_unit_test(test_udp_shape),
+		cmocka_unit_test(test_udp_rx),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
