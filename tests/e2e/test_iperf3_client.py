@@ -5,8 +5,10 @@
                      dpdk-nbench on af_packet (--ip 10.77.0.1)
 
 A UDP test whose datagrams the server's own JSON log counts exactly as the
-tool says it sent them (no loss on the clean link); a busy server, a
-closed port, a server error (its authentication), a host that does not
+tool says it sent them (no loss on the clean link); with a tc BPF dropper
+(ip3_drop.bpf.c) taking every 50th datagram on the server's side, the
+tool's loss, the server's and the dropper's own count agree; a busy server,
+a closed port, a server error (its authentication), a host that does not
 answer ARP (exit 1, clear messages); TCP streams by --bytes (iperf3's -n:
 the server counts exactly the bytes after the cookies the tool says it
 sent) and by --time over 4 connections (each stream's count the server's);
@@ -20,6 +22,7 @@ import time
 
 import nbe2e
 
+HERE = os.path.dirname(os.path.abspath(__file__))
 HOST = "10.77.0.2"
 ME = "10.77.0.1"
 
@@ -118,6 +121,55 @@ class Iperf3Client(nbe2e.E2ECase):
         self.assertEqual(sum(s["errors"] for s in srv_res), 0)
         self.assertEqual(doc["end"]["sum_received"]["packets"], sent)
         self.assertEqual(doc["end"]["sum_received"]["lost_packets"], 0)
+
+    def test_udp_dropper_loss(self):
+        every = 50
+        # ip3_drop.bpf.c on pa's ingress: the kernel never sees the
+        # datagrams whose iperf3 count is a multiple of 50
+        obj = os.path.join(self.tmpdir, "ip3drop.o")
+        sh = lambda *a: subprocess.run(a, check=True, capture_output=True,
+                                       text=True)
+        sh("clang", "-O2", "-target", "bpf", "-DDPORT=%d" % self.port,
+           "-DEVERY=%d" % every, "-c", os.path.join(HERE, "ip3_drop.bpf.c"),
+           "-o", obj)
+        sh(*self.wrap, "tc", "qdisc", "add", "dev", "pa", "clsact")
+        sh(*self.wrap, "tc", "filter", "add", "dev", "pa", "ingress", "bpf",
+           "da", "obj", obj, "sec", "classifier")
+        srv, log = self.server()
+        run = self.tool(["--iperf3", "%s:%d" % (HOST, self.port),
+                         "--rate", "50M", "--size", "1446", "--time", "2",
+                         "--window", "4M", "--json"], "ip3drop")
+        self.assertOk(run)
+        doc = run.json()
+        slog = self.server_log(srv, log)
+        sent = doc["end"]["sum_sent"]["packets"]
+        self.assertGreater(sent, 2 * every)
+        # one stream: counts 1..sent, of which the dropper takes
+        # sent // every
+        dropped = sent // every
+        self.assertEqual(nbe2e.qdisc_stats(self.ns, "pa")[1], dropped)
+        # iperf3 counts a loss from a gap below the highest count it has
+        # read, and reports that count as the stream's packets: when the
+        # last datagram is one the dropper took (sent a multiple of 50),
+        # the server's highest is sent - 1 (which passed) and that last
+        # drop is no gap to it; otherwise it counts every drop
+        seen = sent - 1 if sent % every == 0 else sent
+        lost = seen // every
+        # the server's own log
+        self.assertEqual(slog["end"]["sum"]["packets"], seen, log)
+        self.assertEqual(slog["end"]["sum"]["lost_packets"], lost, log)
+        # the server's results, as the tool got them
+        srv_res = doc["iperf3_server_results"]["streams"]
+        self.assertEqual(len(srv_res), 1)
+        self.assertEqual(srv_res[0]["packets"], seen)
+        self.assertEqual(srv_res[0]["errors"], lost)
+        # the tool's: what arrived is the server's packets - errors, its
+        # loss what it sent less that, so the dropper's count either way
+        self.assertEqual(doc["end"]["sum_received"]["packets"], seen - lost)
+        self.assertEqual(doc["end"]["sum_received"]["packets"],
+                         sent - dropped)
+        self.assertEqual(doc["end"]["sum_received"]["lost_packets"],
+                         dropped)
 
     def test_udp_packets_streams(self):
         srv, log = self.server()
