@@ -157,8 +157,6 @@ check_iperf3(struct nb_config *cfg, char *err, size_t errlen)
 {
 	const char *no = cfg->reflector		   ? "--reflector"
 			 : cfg->bidir		   ? "--bidir"
-			 : cfg->reverse && cfg->tcp ? "--reverse with --tcp (not "
-						      "built yet)"
 			 : cfg->latency_rate	   ? "--latency-rate"
 			 : cfg->pingpong	   ? "--pingpong"
 			 : cfg->conf		   ? "--conf"

@@ -73,8 +73,8 @@ nb_ip3c_stream_id(unsigned int i)
 /* nb_ip3client.c */
 void nb_ip3c_fail(struct nb_ip3c *x, const char *msg);
 
-/* UDP's and TCP's runs: after a test's data: -EPIPE (the control connection failed), -EINTR
- * (Ctrl-C), with x->why set, or 0. */
+/* UDP's and TCP's runs: after a test's data: -EPIPE (the control connection
+ * failed), -EINTR (Ctrl-C), with x->why set, or 0. */
 static inline int
 nb_ip3c_run_end(struct nb_ip3c *x)
 {

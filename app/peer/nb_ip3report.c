@@ -283,16 +283,17 @@ nb_ip3c_report(struct nb_ip3c *x)
 	}
 	if (tcp) {
 		printf("iperf3 client to " NB_IP4_FMT
-		       ":%u: TCP, %u stream(s)\n",
-		       NB_IP4_ARGS(cfg->ip3_host), cfg->ip3_port, x->nstreams);
+		       ":%u: TCP, %u stream(s)%s\n",
+		       NB_IP4_ARGS(cfg->ip3_host), cfg->ip3_port, x->nstreams,
+		       x->reverse ? ", the server sending (--reverse)" : "");
 		printf("[ ID] Interval           Transfer     Bitrate         "
 		       "  Retr\n");
 	} else {
 		printf("iperf3 client to " NB_IP4_FMT ":%u: UDP, %u stream(s), "
 		       "%u-byte datagrams%s\n",
 		       NB_IP4_ARGS(cfg->ip3_host), cfg->ip3_port, x->nstreams,
-		       x->len, x->reverse ? ", the server sending (--reverse)"
-					  : "");
+		       x->len,
+		       x->reverse ? ", the server sending (--reverse)" : "");
 		printf("[ ID] Interval           Transfer     Bitrate         "
 		       "Jitter    Lost/Total Datagrams\n");
 	}

@@ -7,7 +7,9 @@
  * lcore through the worker's hand-off rings.  The test's end: by time the
  * senders close at --time, by --bytes each closes after its share; then,
  * before TEST_END, every byte acknowledged (a 3.12 server that reads
- * TEST_END closes its streams with what it has read).
+ * TEST_END closes its streams with what it has read).  --reverse: each
+ * end sends the cookie alone and takes the server's bytes (unchecked:
+ * they are iperf3's); the test ends by time or by bytes received.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -64,7 +66,7 @@ nb_ip3c_tcp_connect(struct nb_ip3c *x, unsigned int n)
 	x->nstreams = n;
 	memset(&p, 0, sizeof(p));
 	p.tcp = 1;
-	p.direction = NB_CTL_DIR_FORWARD;
+	p.direction = x->reverse ? NB_CTL_DIR_REVERSE : NB_CTL_DIR_FORWARD;
 	p.proto = NB_IPPROTO_TCP;
 	p.vlan_id = cfg->vlan_id;
 	p.streams = n;
@@ -80,9 +82,12 @@ nb_ip3c_tcp_connect(struct nb_ip3c *x, unsigned int n)
 	p.tcp_flags =
 		(uint8_t)((cfg->tcp_delayed_ack ? NB_CTL_TCP_F_DELACK : 0) |
 			  (cfg->tcp_no_sack ? NB_CTL_TCP_F_NO_SACK : 0));
-	p.bytes = x->by_bytes ? cfg->bytes : 0;
-	p.duration_ms =
-		x->by_bytes ? 0 : (uint64_t)(cfg->duration * 1000.0 + 0.5);
+	/* --reverse: our ends send the cookie alone and end with the
+	 * server's FINs; the test's end is reverse_run()'s */
+	p.bytes = x->by_bytes && !x->reverse ? cfg->bytes : 0;
+	p.duration_ms = x->by_bytes || x->reverse
+				? 0
+				: (uint64_t)(cfg->duration * 1000.0 + 0.5);
 	x->pr.tcp_prefix = (const uint8_t *)x->cl.cookie;
 	x->pr.tcp_prefix_len = NB_IP3_COOKIE_LEN;
 	app->out.intervals = 0;
@@ -115,6 +120,75 @@ acked(const struct nb_ip3c *x)
 	return sum;
 }
 
+/* Bytes received over the streams (--reverse), and how many streams
+ * failed. */
+static uint64_t
+received(const struct nb_ip3c *x, unsigned int *failed)
+{
+	uint64_t sum = 0;
+	uint32_t i;
+
+	*failed = 0;
+	for (i = 0; i < x->nstreams; i++)
+		sum += nb_tcprun_peer_received(x->pr.tcp, i);
+	nb_tcprun_peer_sent(x->pr.tcp, failed);
+	return sum;
+}
+
+/* An end that failed, in words (x->why); -ECONNRESET. */
+static int
+streams_failed(struct nb_ip3c *x, unsigned int failed)
+{
+	snprintf(x->why, sizeof(x->why),
+		 "%u of %u TCP stream(s) failed (reset by the server, or no "
+		 "answer)",
+		 failed, x->nstreams);
+	return -ECONNRESET;
+}
+
+/*
+ * --reverse: the server sends from TEST_RUNNING on; the test ends at
+ * --time, or once --bytes came (iperf3's -n, the client's check of
+ * bytes_received), then TEST_END.  The ends go on taking what the
+ * server's socket still holds; nb_ip3c_tcp_results() counts once that
+ * is in.
+ */
+static int
+reverse_run(struct nb_ip3c *x)
+{
+	const struct nb_config *cfg = &x->pr.app->cfg;
+	uint64_t t0 = nb_peer_now(&x->pr), since = t0, seen = 0;
+	uint64_t dur = (uint64_t)(cfg->duration * 1e9 + 0.5);
+	unsigned int failed = 0;
+	int r;
+
+	x->t_start = wall_now();
+	for (;;) {
+		uint64_t now = nb_peer_now(&x->pr), got = received(x, &failed);
+
+		x->pump(x);
+		if (x->c.error != NB_TCP_OK || nb_force_quit || failed)
+			break;
+		if (got != seen) {
+			seen = got;
+			since = now;
+		} else if (now - since > IP3C_IDLE_NS) {
+			snprintf(x->why, sizeof(x->why),
+				 "no byte from the server for 30 s: test "
+				 "stopped");
+			return -ETIMEDOUT;
+		}
+		if (x->by_bytes ? got >= cfg->bytes : now - t0 >= dur)
+			break;
+		nb_glue_nap_us(500);
+	}
+	x->t_end = wall_now();
+	x->ran = 1;
+	if ((r = nb_ip3c_run_end(x)) != 0)
+		return r;
+	return failed ? streams_failed(x, failed) : 0;
+}
+
 int
 nb_ip3c_tcp_run(struct nb_ip3c *x)
 {
@@ -122,6 +196,8 @@ nb_ip3c_tcp_run(struct nb_ip3c *x)
 	unsigned int failed = 0;
 	int r;
 
+	if (x->reverse)
+		return reverse_run(x);
 	while (!nb_tcprun_peer_sent(x->pr.tcp, &failed)) {
 		uint64_t now = nb_peer_now(&x->pr), a = acked(x);
 
@@ -149,14 +225,45 @@ nb_ip3c_tcp_run(struct nb_ip3c *x)
 	}
 	if ((r = nb_ip3c_run_end(x)) != 0)
 		return r;
-	if (failed) {
-		snprintf(x->why, sizeof(x->why),
-			 "%u of %u TCP stream(s) failed (reset by the server, "
-			 "or no answer)",
-			 failed, x->nstreams);
-		return -ECONNRESET;
+	return failed ? streams_failed(x, failed) : 0;
+}
+
+/*
+ * --reverse: the server has stopped writing (EXCHANGE_RESULTS came), but
+ * its socket may still hold bytes it counted as sent: they are taken
+ * until none came for QUIET_NS (at most DRAIN_NS), then counted.
+ */
+#define QUIET_NS (100 * NB_MS)
+#define DRAIN_NS (2000 * NB_MS)
+static void
+reverse_results(struct nb_ip3c *x)
+{
+	struct nb_ip3_results *m = &x->mine;
+	uint64_t t0 = nb_peer_now(&x->pr), since = t0, now, seen, got;
+	unsigned int i, failed;
+
+	seen = received(x, &failed);
+	while ((now = nb_peer_now(&x->pr)) - since < QUIET_NS &&
+	       now - t0 < DRAIN_NS && !nb_force_quit) {
+		x->pump(x);
+		nb_glue_nap_us(1000);
+		got = received(x, &failed);
+		if (got != seen) {
+			seen = got;
+			since = nb_peer_now(&x->pr);
+		}
 	}
-	return 0;
+	memset(m, 0, sizeof(*m));
+	m->sender_has_retransmits = -1; /* a receiver's, as iperf3's */
+	m->nstreams = x->nstreams;
+	for (i = 0; i < m->nstreams; i++) {
+		struct nb_ip3_stream_res *s = &m->s[i];
+
+		s->id = nb_ip3c_stream_id(i);
+		s->bytes = nb_tcprun_peer_received(x->pr.tcp, i);
+		s->retransmits = -1;
+		s->end_time = x->t_end - x->t_start;
+	}
 }
 
 void
@@ -165,6 +272,10 @@ nb_ip3c_tcp_results(struct nb_ip3c *x)
 	struct nb_ip3_results *m = &x->mine;
 	unsigned int i;
 
+	if (x->reverse) {
+		reverse_results(x);
+		return;
+	}
 	memset(m, 0, sizeof(*m));
 	m->sender_has_retransmits = 1;
 	m->nstreams = x->nstreams;

@@ -103,6 +103,9 @@ int nb_tcprun_peer_finished(const struct tcprun *t);
  * byte acknowledged (or now). */
 void nb_tcprun_peer_sender(const struct tcprun *t, uint32_t i, uint64_t *bytes,
 			   uint64_t *retrans, double *secs);
+/* Connection i's bytes received in order (a client's, --iperf3
+ * --reverse: the server's data, the cookie being ours). */
+uint64_t nb_tcprun_peer_received(const struct tcprun *t, uint32_t i);
 /* The workers stopped and joined (at STOP, or when the session ends). */
 void nb_tcprun_peer_stop(struct tcprun *t);
 /* The responder: its results blob (malloc'd) for RESULTS. */

@@ -144,6 +144,12 @@ nb_tcprun_peer_sender(const struct tcprun *t, uint32_t i, uint64_t *bytes,
 	*secs = end > t->start_ns ? (double)(end - t->start_ns) / 1e9 : t->secs;
 }
 
+uint64_t
+nb_tcprun_peer_received(const struct tcprun *t, uint32_t i)
+{
+	return t->cj->ends[i].c.st.bytes_rcvd;
+}
+
 /*
  * A client sends STOP once all its ends are closed (TIME_WAIT): the ACK of
  * a responder's FIN is then on its way and may arrive after the STOP (the

@@ -246,8 +246,11 @@ end_params(const struct tcprun *t, struct nb_tcp_params *sp,
 	uint8_t cc = peer ? t->pp.cc : (uint8_t)cfg->tcp_cc;
 	uint64_t bytes = peer ? t->pp.bytes : cfg->bytes;
 	/* another host's payload is its own: checked only if it is ours
-	 * (a peer is this tool) */
-	uint8_t check = t->loop || peer ? NB_TCP_CHECK_ON : NB_TCP_CHECK_AUTO;
+	 * (a peer is this tool; not --iperf3's server, whose streams'
+	 * prefix is the cookie) */
+	uint8_t check = peer && t->pp.prefix_len ? NB_TCP_CHECK_OFF
+			: t->loop || peer	 ? NB_TCP_CHECK_ON
+						 : NB_TCP_CHECK_AUTO;
 
 	memset(sp, 0, sizeof(*sp));
 	sp->mss = t->mss;

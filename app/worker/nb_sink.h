@@ -344,8 +344,9 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now,
 								->rx_offset_ns,
 						st.ts));
 		} else if (kind == NB_FRAME_FOREIGN &&
-			   unlikely(__atomic_load_n(&j->ip3,
-						    __ATOMIC_ACQUIRE) != NULL) &&
+			   unlikely(
+				   __atomic_load_n(&j->ip3, __ATOMIC_ACQUIRE) !=
+				   NULL) &&
 			   nb_sink_ip3(j->ip3, m, now_ns)) {
 			data++;
 		} else if ((kind >= NB_FRAME_CONTROL ||

@@ -527,13 +527,18 @@ RX_FN(rx_peer_s_fwd_pp, 1, 1, 0, 1, 1, 0)
 RX_FN(rx_peer_s_rev_pp, 1, 1, 0, 0, 1, 1)
 RX_FN(rx_peer_s_bidir_pp, 1, 1, 0, 1, 1, 1)
 
-/* --iperf3's streams: a peer client's forward job whose ends carry a
- * prefix (apps), the control connection's segments for control */
-static void
-rx_ip3(struct nb_tcpjob *j, uint16_t q, const struct nb_run *run)
-{
-	rx_body(j, q, run, 0, 1, 0, 0, 0, 0, 1, 1);
-}
+/* --iperf3's streams: a peer client's job whose ends carry a prefix
+ * (apps), the control connection's segments for control; forward (sends)
+ * or reverse (after the cookie they only take data).  No one-way delays:
+ * iperf3's payload carries no stamp of ours */
+#define RX_IP3(name, se)                                                       \
+	static void name(struct nb_tcpjob *j, uint16_t q,                      \
+			 const struct nb_run *run)                             \
+	{                                                                      \
+		rx_body(j, q, run, 0, 1, 0, 0, 0, 0, se, 1);                   \
+	}
+RX_IP3(rx_ip3, 1)
+RX_IP3(rx_ip3_rev, 0)
 
 /* [server][peer][any][owd][pp][sends]; NULL: a kind that cannot occur */
 static const nb_tcp_rx_fn rx_fns[2][2][2][2][2][2] = {
@@ -598,10 +603,11 @@ nb_tcp_job_select(struct nb_tcpjob *j)
 	if (j->mac_bind != peer || j->rx_csum_hw)
 		return -1;
 	if (j->apps != NULL) { /* --iperf3's streams: that kind alone */
-		if (!peer || j->server || !j->sends || j->owd || j->pp_msg ||
-		    j->cap.rate || j->accept_any)
+		if (!peer || j->server || j->pp_msg || j->cap.rate ||
+		    j->accept_any)
 			return -1;
-		j->rx_step = rx_ip3;
+		j->rx_step = j->sends ? rx_ip3 : rx_ip3_rev;
+		/* every end sends its cookie at least */
 		j->tx_step = j->zc_pool != NULL ? tx_app_zc : tx_app_copied;
 		return 0;
 	}

@@ -331,6 +331,44 @@ class Iperf3Client(nbe2e.E2ECase):
         # about the 2 s asked for
         self.assertLess(doc["end"]["sum_sent"]["seconds"], 3.5)
 
+    def test_tcp_reverse_bytes(self):
+        srv, log = self.server()
+        # -R -n: the server sends 20 MiB (in its 128 KiB writes), the
+        # tool ends at 20 MiB received and takes what the server's
+        # socket still held
+        run = self.tool(["--iperf3", "%s:%d" % (HOST, self.port), "--tcp",
+                         "--reverse", "--bytes", "20M", "--json"],
+                        "ip3tcprn")
+        self.assertOk(run)
+        doc = run.json()
+        slog = self.server_log(srv, log)
+        self.assertEqual(slog["start"]["test_start"]["reverse"], 1)
+        sent = slog["end"]["sum_sent"]["bytes"]
+        self.assertGreaterEqual(sent, 20 << 20, log)
+        # every byte the server's log says it sent, received by the tool
+        self.assertEqual(doc["end"]["sum_received"]["bytes"], sent)
+        self.assertEqual(doc["end"]["sum_sent"]["bytes"], sent)
+        mine = doc["iperf3_server_results"]["streams"]
+        self.assertEqual(sum(s["bytes"] for s in mine), sent)
+
+    def test_tcp_reverse_streams_time(self):
+        srv, log = self.server()
+        run = self.tool(["--iperf3", "%s:%d" % (HOST, self.port), "--tcp",
+                         "--reverse", "--streams", "3", "--time", "2",
+                         "--json"], "ip3tcprt")
+        self.assertOk(run)
+        doc = run.json()
+        slog = self.server_log(srv, log)
+        # per stream (ids 1, 3, 4): what the server sent, the tool got
+        theirs = [s["sender"]["bytes"] for s in slog["end"]["streams"]]
+        mine = [s["receiver"]["bytes"] for s in doc["end"]["streams"]]
+        self.assertEqual(len(mine), 3)
+        self.assertTrue(all(b > 0 for b in mine), mine)
+        self.assertEqual(mine, theirs, log)
+        self.assertEqual([s["sender"]["bytes"] for s in
+                          doc["end"]["streams"]], theirs)
+        self.assertLess(doc["end"]["sum_received"]["seconds"], 3.5)
+
     def test_server_error(self):
         # a server that asks for a user and password (iperf3's RSA
         # authentication): our client sends none, it answers
@@ -378,8 +416,7 @@ class Iperf3Client(nbe2e.E2ECase):
                 (["--iperf3", HOST, "--ports", "0,1"], "--ports"),
                 (["--iperf3", "10.77.0"], "IPv4 address"),
                 (["--iperf3", HOST + ":0"], "1..65535"),
-                (["--iperf3", HOST, "--bidir"], "not with --bidir"),
-                (["--iperf3", HOST, "--tcp", "-R"], "not with --reverse")):
+                (["--iperf3", HOST, "--bidir"], "not with --bidir")):
             run = self.tool(args, "ip3bad")
             self.assertOk(run, 2)
             self.assertIn(says, run.err)

@@ -165,7 +165,9 @@ test_iperf3_checks(void **state)
 	REFUSED("--ports", "--iperf3", "10.0.0.2", "--ports", "0,1");
 	REFUSED("--tx-port", "--iperf3", "10.0.0.2", "--tx-port", "0");
 	REFUSED("not with --bidir", "--iperf3", "10.0.0.2", "--bidir");
-	REFUSED("not with --reverse", "--iperf3", "10.0.0.2", "-R");
+	/* iperf3's -R: the server sends, UDP or TCP */
+	assert_int_equal(CHECK_CFG(&cfg, err, "--iperf3", "10.0.0.2", "-R"), 0);
+	assert_int_equal(cfg.reverse, 1);
 	/* TCP streams: by time or by bytes, one or more, iperf3's -w */
 	assert_int_equal(CHECK_CFG(&cfg, err, "--iperf3", "10.0.0.2", "--tcp",
 				   "--streams", "4", "--bytes", "20M",
@@ -175,7 +177,9 @@ test_iperf3_checks(void **state)
 	assert_int_equal(cfg.streams, 4);
 	assert_int_equal(cfg.bytes, 20u << 20);
 	assert_int_equal(cfg.ip3_window, 4u << 20);
-	REFUSED("not with --reverse", "--iperf3", "10.0.0.2", "--tcp", "-R");
+	assert_int_equal(
+		CHECK_CFG(&cfg, err, "--iperf3", "10.0.0.2", "--tcp", "-R"), 0);
+	assert_true(cfg.reverse && cfg.tcp);
 	REFUSED("not with --bidir", "--iperf3", "10.0.0.2", "--tcp", "--bidir");
 	REFUSED("--reflector is for", "--iperf3", "10.0.0.2", "--reflector");
 	REFUSED("not with --pingpong", "--iperf3", "10.0.0.2", "--pingpong");
