@@ -79,10 +79,10 @@ const struct nb_option nb_options[] = {
 	{"iperf3", 0, "HOST[:PORT]", nb_opt_iperf3,
 	 "client of a stock iperf3 server (iperf3 -s) at this IPv4 address "
 	 "(found by ARP) [port 5201]: iperf3's control protocol on the "
-	 "tool's TCP, a UDP test from this side (--rate, --size, --time or "
-	 "--packets, --streams), or TCP streams (--tcp: --time or "
-	 "--bytes, --streams); the server's results beside ours. --reverse "
-	 "is not built yet",
+	 "tool's TCP, a UDP test (--rate, --size, --time or --packets, "
+	 "--streams), or TCP streams (--tcp: --time or --bytes, "
+	 "--streams), from this side or with --reverse from the server's; "
+	 "the server's results beside ours. --bidir is not built yet",
 	 0, NB_IN_CLI},
 	FLAG("reflector", 0, reflector,
 	     "the peer is a reflector: no negotiation; throughput, loss and "
