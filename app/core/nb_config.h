@@ -177,6 +177,9 @@ struct nb_config {
 	int iperf3;
 	uint32_t ip3_host; /* IPv4, host order; found by ARP */
 	uint16_t ip3_port; /* [5201] */
+	/* --iperf3-server PORT: serve stock iperf3 clients on ip3_port
+	 * (a responder's mode of its own, keyless: --no-auth's caps) */
+	int ip3_server;
 	/* the data's destination port (0: NB_DEFAULT_DPORT): the iperf3
 	 * client's UDP test sends to the server's */
 	uint16_t data_dport;

@@ -95,6 +95,18 @@ check_modes(const struct nb_config *cfg, char *err, size_t errlen)
 static int
 derive_mode(struct nb_config *cfg, char *err, size_t errlen)
 {
+	if (cfg->ip3_server) {
+		if (cfg->iperf3 || cfg->have_peer ||
+		    cfg->mode != NB_MODE_NONE) {
+			snprintf(err, errlen,
+				 "--iperf3-server is a responder of its own: "
+				 "not with --iperf3, --peer, --tx-port, "
+				 "--rx-port, --ports or --list-ports");
+			return -EINVAL;
+		}
+		cfg->mode = NB_MODE_RESPONDER;
+		return 0;
+	}
 	if (cfg->iperf3) {
 		if (cfg->have_peer || cfg->mode != NB_MODE_NONE) {
 			snprintf(err, errlen,
@@ -548,6 +560,15 @@ check_output(const struct nb_config *cfg, char *err, size_t errlen)
 static int
 check_auth(struct nb_config *cfg, char *err, size_t errlen)
 {
+	if (cfg->ip3_server && cfg->psk_len) {
+		snprintf(err, errlen,
+			 "--iperf3-server serves stock iperf3 clients, which "
+			 "hold no key: not with --auth-key");
+		return -EINVAL;
+	}
+	/* a stock iperf3 client is keyless: the keyless caps */
+	if (cfg->ip3_server)
+		cfg->no_auth = 1;
 	if (cfg->no_auth && cfg->psk_len) {
 		snprintf(err, errlen,
 			 "--no-auth and --auth-key exclude each other");

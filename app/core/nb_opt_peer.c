@@ -92,6 +92,23 @@ nb_opt_iperf3(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 	return 0;
 }
 
+/* --iperf3-server PORT: the TCP (and UDP) port iperf3 clients reach. */
+int
+nb_opt_iperf3_server(struct nb_config *cfg, const char *val, char *why,
+		     size_t whylen)
+{
+	uint32_t port;
+
+	if (nb_parse_u32(val, 1, 65535, &port) != 0) {
+		WHY("expected the port stock iperf3 clients connect to, "
+		    "1..65535 (iperf3's is 5201)");
+		return -EINVAL;
+	}
+	cfg->ip3_port = (uint16_t)port;
+	cfg->ip3_server = 1;
+	return 0;
+}
+
 int
 nb_opt_port(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {

@@ -101,6 +101,13 @@ const struct nb_option nb_options[] = {
 	 0, NB_IN_CLI | NB_IN_RSP},
 	FLAG("one-off", '1', one_off, "responder: serve one test, then exit", 0,
 	     NB_IN_RSP),
+	{"iperf3-server", 0, "PORT", nb_opt_iperf3_server,
+	 "serve stock iperf3 clients (iperf3 -c) on this TCP and UDP port "
+	 "of --ip, one test at a time (a second client is told the server "
+	 "is busy), UDP forward and reverse (-u, -R), under --allow, "
+	 "--max-rate and --max-time (keyless: --no-auth's caps unless "
+	 "given); not with --auth-key",
+	 0, NB_IN_RSP},
 	{"latency-rate", 0, "N", nb_opt_latency_rate,
 	 "client: N latency probes per second ride along the test; the "
 	 "responder's worker reflects each, the report gives the RTT",

@@ -16,7 +16,7 @@
 #include "nb_run.h"
 #include "nb_tcp_report.h"
 #include "nb_version.h"
-#include "nb_worker.h"
+#include "nb_jobs.h"
 
 /* One side's figures of a stream, or their sum (iperf3's "udp" keys). */
 struct side {
@@ -151,17 +151,14 @@ reverse_into_result(const struct nb_ip3c *x, struct nb_result *r)
 	r->latency_method = "none (iperf3's datagrams carry no stamp of ours)";
 	for (i = 0; i < r->nb_streams; i++) {
 		struct nb_stream_result *s = &r->streams[i];
+		struct nb_ip3_udp_rx u;
 
 		memset(s, 0, offsetof(struct nb_stream_result, hist));
 		s->id = i;
-		for (k = 0; k < x->nsinks; k++) {
-			const struct nb_ip3_udp_rx *u = &x->sinks[k].s[i];
-
-			s->rx_pkts += u->datagrams;
-			s->out_of_order += u->outoforder;
-			if (u->datagrams)
-				s->jitter_ns = u->jitter_ns;
-		}
+		nb_jobs_ip3_stream(x->sinks, x->nsinks, i, &u);
+		s->rx_pkts = u.datagrams;
+		s->out_of_order = u.outoforder;
+		s->jitter_ns = u.jitter_ns;
 		s->rx_unique = s->rx_pkts;
 		s->rx_bytes = s->rx_pkts * frame;
 		for (k = 0; x->have_peer && k < x->peer.nstreams; k++) {

@@ -16,8 +16,6 @@
 #include <string.h>
 #include <time.h>
 
-#include <rte_malloc.h>
-
 #include "nb_ip3client_int.h"
 #include "nb_jobs.h"
 #include "nb_log.h"
@@ -138,42 +136,25 @@ wall_now(void)
 static int
 sinks_setup(struct nb_ip3c *x, uint64_t epoch)
 {
-	struct nb_jobs *js = &x->pr.app->jobs;
+	struct nb_ip3_sink k;
 	unsigned int i;
 
-	x->sinks = rte_zmalloc("ip3_sinks", sizeof(*x->sinks) * js->nb_rx,
-			       RTE_CACHE_LINE_SIZE);
+	memset(&k, 0, sizeof(k));
+	k.peer_ip = x->flow.dst_ip;
+	k.my_ip = x->flow.src_ip;
+	k.fixed_port = x->flow.dst_port;
+	k.by_src = 0;
+	k.n = (uint16_t)x->nstreams;
+	k.epoch_ns = epoch;
+	for (i = 0; i < x->nstreams; i++)
+		k.port[i] = stream_port(i);
+	x->sinks = nb_jobs_ip3_sinks(&x->pr.app->jobs, &k);
 	if (x->sinks == NULL) {
 		snprintf(x->why, sizeof(x->why), "out of hugepage memory");
 		return -ENOMEM;
 	}
-	x->nsinks = js->nb_rx;
-	for (i = 0; i < js->nb_rx; i++) {
-		struct nb_ip3_sink *k = &x->sinks[i];
-
-		k->server_ip = x->flow.dst_ip;
-		k->my_ip = x->flow.src_ip;
-		k->server_port = x->flow.dst_port;
-		k->port_base = stream_port(0);
-		k->n = (uint16_t)x->nstreams;
-		k->c64 = 0;
-		k->epoch_ns = epoch;
-		__atomic_store_n(&js->rx[i]->ip3, k, __ATOMIC_RELEASE);
-	}
+	x->nsinks = x->pr.app->jobs.nb_rx;
 	return 0;
-}
-
-/* --reverse: the server's datagrams counted so far, all streams. */
-static uint64_t
-sinks_datagrams(const struct nb_ip3c *x)
-{
-	uint64_t n = 0;
-	unsigned int i, k;
-
-	for (i = 0; i < x->nsinks; i++)
-		for (k = 0; k < x->nstreams; k++)
-			n += x->sinks[i].s[k].datagrams;
-	return n;
 }
 
 int
@@ -246,7 +227,7 @@ reverse_run(struct nb_ip3c *x)
 		if (x->c.error != NB_TCP_OK || nb_force_quit)
 			break;
 		now = nb_peer_now(&x->pr);
-		got = sinks_datagrams(x);
+		got = nb_jobs_ip3_datagrams(x->sinks, x->nsinks);
 		if (got != last) {
 			last = got;
 			last_t = now;
@@ -298,7 +279,7 @@ static void
 reverse_results(struct nb_ip3c *x)
 {
 	struct nb_ip3_results *m = &x->mine;
-	unsigned int i, k;
+	unsigned int i;
 
 	nb_peertest_stop(&x->pr);
 	memset(m, 0, sizeof(*m));
@@ -306,23 +287,16 @@ reverse_results(struct nb_ip3c *x)
 	m->nstreams = x->nstreams;
 	for (i = 0; i < m->nstreams; i++) {
 		struct nb_ip3_stream_res *s = &m->s[i];
-		uint64_t most = 0;
+		struct nb_ip3_udp_rx r;
 
+		nb_jobs_ip3_stream(x->sinks, x->nsinks, i, &r);
 		s->id = nb_ip3c_stream_id(i);
 		s->retransmits = -1;
 		s->end_time = x->t_end - x->t_start;
-		for (k = 0; k < x->nsinks; k++) {
-			const struct nb_ip3_udp_rx *r = &x->sinks[k].s[i];
-
-			s->bytes += r->bytes;
-			s->errors += r->cnt_error;
-			if (r->packet_count > (uint64_t)s->packets)
-				s->packets = (int64_t)r->packet_count;
-			if (r->datagrams > most) {
-				most = r->datagrams;
-				s->jitter = r->jitter_ns / 1e9;
-			}
-		}
+		s->bytes = r.bytes;
+		s->errors = r.cnt_error;
+		s->packets = (int64_t)r.packet_count;
+		s->jitter = r.jitter_ns / 1e9;
 	}
 }
 
@@ -359,7 +333,7 @@ nb_ip3c_udp_free(struct nb_ip3c *x)
 	if (x->test_ready)
 		nb_peertest_free(&x->pr);
 	x->test_ready = 0;
-	rte_free(x->sinks);
+	nb_jobs_ip3_sinks_free(x->sinks);
 	x->sinks = NULL;
 	x->nsinks = 0;
 }

@@ -181,4 +181,25 @@ void nb_jobs_read(const struct nb_jobs *js, struct nb_counts *c);
 const struct nb_port_counts *nb_counts_port(const struct nb_counts *c,
 					    uint16_t port_id);
 
+/*
+ * iperf3's UDP streams (--iperf3 --reverse, --iperf3-server): a copy of
+ * k's addresses and ports on each RX job (its counters zeroed), handed to
+ * the worker with release; NULL on ENOMEM or with no receiver.  Freed
+ * after the jobs.
+ */
+struct nb_ip3_sink *nb_jobs_ip3_sinks(struct nb_jobs *js,
+				      const struct nb_ip3_sink *k);
+void nb_jobs_ip3_sinks_free(struct nb_ip3_sink *s);
+/* The datagrams counted so far, every stream of every sink. */
+uint64_t nb_jobs_ip3_datagrams(const struct nb_ip3_sink *s,
+			       unsigned int nsinks);
+/* Stream i over the sinks: the sums, the highest count, the jitter of
+ * the sink that took most of it (a stream reaches one queue). */
+void nb_jobs_ip3_stream(const struct nb_ip3_sink *s, unsigned int nsinks,
+			unsigned int i, struct nb_ip3_udp_rx *out);
+/* Before the start: each sender's stream i (of n) goes from UDP port
+ * sport to dports[i] (an iperf3 server's reverse streams). */
+void nb_jobs_udp_ports(struct nb_jobs *js, uint16_t sport,
+		       const uint16_t *dports, unsigned int n);
+
 #endif /* NB_JOBS_H */

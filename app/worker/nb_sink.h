@@ -231,15 +231,24 @@ static __rte_noinline int
 nb_sink_ip3(struct nb_ip3_sink *k, const struct rte_mbuf *m, uint64_t now_ns)
 {
 	struct nb_udp_info u;
+	uint16_t key, fixed;
 	unsigned int i;
 
 	if (m->nb_segs != 1 ||
 	    nb_udp_frame_parse(rte_pktmbuf_mtod(m, const uint8_t *),
 			       m->data_len, &u) != 0 ||
-	    u.v6 || u.src_ip != k->server_ip || u.dst_ip != k->my_ip ||
-	    u.src_port != k->server_port || u.dst_port < k->port_base)
+	    u.v6 || u.src_ip != k->peer_ip || u.dst_ip != k->my_ip)
 		return 0;
-	i = (unsigned int)(u.dst_port - k->port_base);
+	key = k->by_src ? u.src_port : u.dst_port;
+	fixed = k->by_src ? u.dst_port : u.src_port;
+	if (fixed != k->fixed_port)
+		return 0;
+	/* consecutive ports (the client's own streams) at once, else a
+	 * search (a client's ports as its kernel chose them) */
+	i = (uint16_t)(key - k->port[0]);
+	if (i >= k->n || k->port[i] != key)
+		for (i = 0; i < k->n && k->port[i] != key; i++)
+			;
 	if (i >= k->n)
 		return 0;
 	return nb_ip3_udp_rx_take(&k->s[i], u.payload, u.payload_len, k->c64,

@@ -241,15 +241,22 @@ struct nb_rxjob {
 	struct nb_hist all_hist;
 } __rte_cache_aligned;
 
-/* An iperf3 server's UDP streams to us (--iperf3 --reverse): datagrams
- * from server_ip:server_port to my_ip:port_base + i are stream i's;
- * epoch_ns turns the run's clock into the wall clock of the jitter. */
+/*
+ * iperf3 UDP streams to us: datagrams from peer_ip to my_ip.  The client
+ * (--iperf3 --reverse) tells its streams apart by their destination port
+ * (stream i's port[i], the server's source port fixed_port); the server
+ * (--iperf3-server) by their source port (the client's port[i], to our
+ * fixed_port).  epoch_ns turns the run's clock into the wall clock of the
+ * jitter.
+ */
 struct nb_ip3_sink {
-	uint32_t server_ip, my_ip;
-	uint16_t server_port, port_base;
-	uint16_t n;
+	uint32_t peer_ip, my_ip;
+	uint16_t fixed_port;
+	uint8_t by_src;
 	uint8_t c64;
+	uint16_t n;
 	uint64_t epoch_ns;
+	uint16_t port[NB_IP3_MAX_STREAMS];
 	struct nb_ip3_udp_rx s[NB_IP3_MAX_STREAMS];
 };
 
