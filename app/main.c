@@ -21,6 +21,7 @@
 #include "nb_capture.h"
 #include "nb_client.h"
 #include "nb_ip3client.h"
+#include "nb_ip3server.h"
 #include "nb_eal_args.h"
 #include "nb_hugeinfo.h"
 #include "nb_log.h"
@@ -422,6 +423,8 @@ run_mode(struct nb_app *app)
 	}
 	if (cfg->mode == NB_MODE_PORTS)
 		return nb_setup_list_ports(app);
+	if (cfg->mode == NB_MODE_RESPONDER && cfg->ip3_server)
+		return nb_ip3server_main(app);
 	if (cfg->mode == NB_MODE_RESPONDER)
 		return nb_responder_main(app);
 	if (cfg->mode == NB_MODE_CLIENT && cfg->iperf3)

@@ -50,6 +50,13 @@ enum nb_ip3_state {
 #define NB_IP3_IEACCESSDENIED 121
 #define NB_IP3_IEAUTHTEST     142
 
+/* iperf3's stream ids: 1, then 3, 4, 5... (iperf_add_stream in 3.12) */
+static inline int32_t
+nb_ip3_stream_id(unsigned int i)
+{
+	return i == 0 ? 1 : (int32_t)i + 2;
+}
+
 /* A name for a state byte ("TEST_START"), "UNKNOWN" for others. */
 const char *nb_ip3_state_name(int state);
 

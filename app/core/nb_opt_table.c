@@ -82,7 +82,8 @@ const struct nb_option nb_options[] = {
 	 "tool's TCP, a UDP test (--rate, --size, --time or --packets, "
 	 "--streams), or TCP streams (--tcp: --time or --bytes, "
 	 "--streams), from this side or with --reverse from the server's; "
-	 "the server's results beside ours. --bidir is not built yet",
+	 "the server's results beside ours (a test both ways is not built "
+	 "yet)",
 	 0, NB_IN_CLI},
 	FLAG("reflector", 0, reflector,
 	     "the peer is a reflector: no negotiation; throughput, loss and "

@@ -21,6 +21,7 @@
 
 #include "nb_ip3client.h"
 #include "nb_ip3client_int.h"
+#include "nb_ip3conn.h"
 #include "nb_iperf3_proto.h"
 #include "nb_log.h"
 #include "nb_phase.h"
@@ -50,21 +51,10 @@ on_frame(void *ctx, const uint8_t *p, uint32_t len)
 	nb_tcp_input(&x->c, &s, nb_peer_now(&x->pr));
 }
 
-/* Every segment due now, built with the connection's bytes. */
 static void
 flush(struct nb_ip3c *x)
 {
-	uint8_t buf[NB_FRAME_MAX];
-	struct nb_tcp_seg s;
-	uint64_t now = nb_peer_now(&x->pr);
-	int n;
-
-	while (nb_tcp_output(&x->c, now, &s)) {
-		n = nb_tcp_frame_build_app(buf, sizeof(buf), &x->flow, &s,
-					   &x->tapp);
-		if (n > 0)
-			nb_ctlio_send_frame(&x->pr.io, buf, (uint16_t)n);
-	}
+	nb_ip3_conn_flush(&x->pr, &x->c, &x->flow, &x->tapp);
 }
 
 static void
@@ -203,16 +193,10 @@ drive(struct nb_ip3c *x)
 	}
 }
 
-/* Sleep to the connection's next timer, 50 us to 500 us. */
 static void
 nap(struct nb_ip3c *x)
 {
-	uint64_t next = nb_tcp_next_event(&x->c), now = nb_peer_now(&x->pr);
-	uint64_t us = 500;
-
-	if (next != 0)
-		us = next <= now ? 50 : (next - now) / 1000;
-	nb_glue_nap_us((unsigned int)(us < 50 ? 50 : us > 500 ? 500 : us));
+	nb_ip3_conn_nap(&x->pr, &x->c);
 }
 
 /* Why the connection failed, in words. */
@@ -349,15 +333,7 @@ static int
 conn_setup(struct nb_ip3c *x)
 {
 	const struct nb_config *cfg = &x->pr.app->cfg;
-	struct nb_tcp_params p = {
-		.mss = nb_tcp_mss_for(1518, cfg->vlan_id, 4),
-		.rcv_wnd = 65535,
-		.sack = 1,
-		.check = NB_TCP_CHECK_OFF,
-		.cc = NB_TCP_CC_NEWRENO,
-		.send_bytes = UINT64_MAX,
-		.close_after_send = 1,
-	};
+	struct nb_tcp_params p;
 	struct nb_ip3_params ip;
 	struct nb_ip3_step st;
 	uint8_t rnd[NB_IP3_COOKIE_RAND + 6];
@@ -365,6 +341,7 @@ conn_setup(struct nb_ip3c *x)
 
 	if (nb_auth_random(rnd, sizeof(rnd)) != 0)
 		return -EIO;
+	nb_ip3_conn_params(cfg, &p);
 	memcpy(x->flow.dst_mac, x->pr.peer_mac, 6);
 	memcpy(x->flow.src_mac, x->pr.io.mac, 6);
 	x->flow.vlan_id = cfg->vlan_id;

@@ -63,13 +63,6 @@ struct nb_ip3c {
 	char why[NB_IP3_MSG_LEN + 96];
 };
 
-/* iperf3's stream ids: 1, then 3, 4, 5... (iperf_add_stream in 3.12) */
-static inline int32_t
-nb_ip3c_stream_id(unsigned int i)
-{
-	return i == 0 ? 1 : (int32_t)i + 2;
-}
-
 /* nb_ip3client.c */
 void nb_ip3c_fail(struct nb_ip3c *x, const char *msg);
 

@@ -122,7 +122,7 @@ server_into_result(const struct nb_ip3c *x, struct nb_result *r)
 			const struct nb_ip3_stream_res *p = &x->peer.s[k];
 			int64_t got = p->packets - p->errors;
 
-			if (p->id != nb_ip3c_stream_id(i))
+			if (p->id != nb_ip3_stream_id(i))
 				continue;
 			s->rx_pkts = s->rx_unique = got > 0 ? (uint64_t)got : 0;
 			s->rx_bytes = s->rx_pkts * frame;
@@ -164,7 +164,7 @@ reverse_into_result(const struct nb_ip3c *x, struct nb_result *r)
 		for (k = 0; x->have_peer && k < x->peer.nstreams; k++) {
 			const struct nb_ip3_stream_res *p = &x->peer.s[k];
 
-			if (p->id != nb_ip3c_stream_id(i) || p->packets < 0)
+			if (p->id != nb_ip3_stream_id(i) || p->packets < 0)
 				continue;
 			s->tx_pkts = (uint64_t)p->packets;
 			s->tx_bytes = s->tx_pkts * frame;

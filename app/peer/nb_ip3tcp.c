@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "nb_ip3client_int.h"
+#include "nb_ip3conn.h"
 #include "nb_log.h"
 #include "nb_peertest.h"
 #include "nb_phase.h"
@@ -29,15 +30,6 @@
 #define IP3T_GRACE_NS (250 * NB_MS)
 /* after IPERF_DONE: the server's FINs on the data connections */
 #define IP3T_CLOSE_NS (2000 * NB_MS)
-
-static double
-wall_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* The connections' source ports: the generator's, unless the control
  * connection's port falls among them. */
@@ -101,7 +93,7 @@ nb_ip3c_tcp_connect(struct nb_ip3c *x, unsigned int n)
 	 * cookie, then says TEST_START */
 	nb_peertest_arm(&x->pr, 10 * NB_MS);
 	nb_app_phase(NB_PHASE_RUNNING);
-	x->t_start = wall_now() + 0.01;
+	x->t_start = nb_ip3_wall_now() + 0.01;
 	return 0;
 }
 
@@ -162,7 +154,7 @@ reverse_run(struct nb_ip3c *x)
 	unsigned int failed = 0;
 	int r;
 
-	x->t_start = wall_now();
+	x->t_start = nb_ip3_wall_now();
 	for (;;) {
 		uint64_t now = nb_peer_now(&x->pr), got = received(x, &failed);
 
@@ -182,7 +174,7 @@ reverse_run(struct nb_ip3c *x)
 			break;
 		nb_glue_nap_us(500);
 	}
-	x->t_end = wall_now();
+	x->t_end = nb_ip3_wall_now();
 	x->ran = 1;
 	if ((r = nb_ip3c_run_end(x)) != 0)
 		return r;
@@ -215,7 +207,7 @@ nb_ip3c_tcp_run(struct nb_ip3c *x)
 		}
 		nb_glue_nap_us(500);
 	}
-	x->t_end = wall_now();
+	x->t_end = nb_ip3_wall_now();
 	x->ran = 1;
 	t0 = nb_peer_now(&x->pr);
 	while (x->c.error == NB_TCP_OK && !nb_force_quit &&
@@ -231,10 +223,12 @@ nb_ip3c_tcp_run(struct nb_ip3c *x)
 /*
  * --reverse: the server has stopped writing (EXCHANGE_RESULTS came), but
  * its socket may still hold bytes it counted as sent: they are taken
- * until none came for QUIET_NS (at most DRAIN_NS), then counted.
+ * until none came for QUIET_NS (at most DRAIN_NS), then counted.  Longer
+ * than Linux's shortest retransmission timeout (200 ms): a segment lost
+ * on the way in comes back after one.
  */
-#define QUIET_NS (100 * NB_MS)
-#define DRAIN_NS (2000 * NB_MS)
+#define QUIET_NS (500 * NB_MS)
+#define DRAIN_NS (5000 * NB_MS)
 static void
 reverse_results(struct nb_ip3c *x)
 {
@@ -259,7 +253,7 @@ reverse_results(struct nb_ip3c *x)
 	for (i = 0; i < m->nstreams; i++) {
 		struct nb_ip3_stream_res *s = &m->s[i];
 
-		s->id = nb_ip3c_stream_id(i);
+		s->id = nb_ip3_stream_id(i);
 		s->bytes = nb_tcprun_peer_received(x->pr.tcp, i);
 		s->retransmits = -1;
 		s->end_time = x->t_end - x->t_start;
@@ -285,7 +279,7 @@ nb_ip3c_tcp_results(struct nb_ip3c *x)
 		double secs;
 
 		nb_tcprun_peer_sender(x->pr.tcp, i, &b, &r, &secs);
-		s->id = nb_ip3c_stream_id(i);
+		s->id = nb_ip3_stream_id(i);
 		s->bytes = b;
 		s->retransmits = (int64_t)r;
 		s->start_time = 0;

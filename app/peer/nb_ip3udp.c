@@ -18,6 +18,7 @@
 
 #include "nb_ip3client_int.h"
 #include "nb_jobs.h"
+#include "nb_ip3conn.h"
 #include "nb_log.h"
 #include "nb_output.h"
 #include "nb_result.h"
@@ -123,15 +124,6 @@ nb_ip3c_udp_connect(struct nb_ip3c *x, unsigned int n)
 	return 0;
 }
 
-static double
-wall_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* --reverse: a sink on each receiver, for the server's datagrams. */
 static int
 sinks_setup(struct nb_ip3c *x, uint64_t epoch)
@@ -218,7 +210,7 @@ reverse_run(struct nb_ip3c *x)
 
 	nb_peertest_arm(&x->pr, 0);
 	nb_app_phase(NB_PHASE_RUNNING);
-	x->t_start = wall_now();
+	x->t_start = nb_ip3_wall_now();
 	t0 = last_t = nb_peer_now(&x->pr);
 	for (;;) {
 		uint64_t got;
@@ -237,7 +229,7 @@ reverse_run(struct nb_ip3c *x)
 			break;
 		nb_glue_nap_us(500);
 	}
-	x->t_end = wall_now();
+	x->t_end = nb_ip3_wall_now();
 	x->ran = 1;
 	return nb_ip3c_run_end(x);
 }
@@ -253,7 +245,7 @@ nb_ip3c_udp_run(struct nb_ip3c *x)
 		return reverse_run(x);
 	nb_peertest_arm(&x->pr, 10 * NB_MS);
 	nb_app_phase(NB_PHASE_RUNNING);
-	x->t_start = wall_now() + 0.01;
+	x->t_start = nb_ip3_wall_now() + 0.01;
 	for (;;) {
 		x->pump(x);
 		if (x->c.error != NB_TCP_OK)
@@ -265,7 +257,7 @@ nb_ip3c_udp_run(struct nb_ip3c *x)
 		nb_glue_nap_us(1000);
 	}
 	nb_peertest_stop(&x->pr);
-	x->t_end = wall_now();
+	x->t_end = nb_ip3_wall_now();
 	x->ran = 1;
 	return nb_ip3c_run_end(x);
 }
@@ -290,7 +282,7 @@ reverse_results(struct nb_ip3c *x)
 		struct nb_ip3_udp_rx r;
 
 		nb_jobs_ip3_stream(x->sinks, x->nsinks, i, &r);
-		s->id = nb_ip3c_stream_id(i);
+		s->id = nb_ip3_stream_id(i);
 		s->retransmits = -1;
 		s->end_time = x->t_end - x->t_start;
 		s->bytes = r.bytes;
@@ -318,7 +310,7 @@ nb_ip3c_udp_results(struct nb_ip3c *x)
 	for (i = 0; i < m->nstreams; i++) {
 		struct nb_ip3_stream_res *s = &m->s[i];
 
-		s->id = nb_ip3c_stream_id(i);
+		s->id = nb_ip3_stream_id(i);
 		s->packets = (int64_t)r->streams[i].tx_pkts;
 		s->bytes = r->streams[i].tx_pkts * x->len;
 		s->retransmits = -1;

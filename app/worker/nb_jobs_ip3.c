@@ -102,11 +102,15 @@ nb_jobs_udp_ports(struct nb_jobs *js, uint16_t sport, const uint16_t *dports,
 				continue;
 			for (z = 0; z < j->nb_sizes; z++) {
 				if (j->tmpl_warm != NULL)
-					tmpl_ports(&j->tmpl_warm[k * j->nb_sizes + z],
-						   sport, dports[s]);
+					tmpl_ports(
+						&j->tmpl_warm[k * j->nb_sizes +
+							      z],
+						sport, dports[s]);
 				if (j->tmpl_data != NULL)
-					tmpl_ports(&j->tmpl_data[k * j->nb_sizes + z],
-						   sport, dports[s]);
+					tmpl_ports(
+						&j->tmpl_data[k * j->nb_sizes +
+							      z],
+						sport, dports[s]);
 			}
 		}
 	}

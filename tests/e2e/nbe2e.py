@@ -206,7 +206,7 @@ _suite_key = None
 # with these a process runs no peer test, or takes no key: left alone
 _NOT_PEER = {"--tx-port", "--rx-port", "--ports", "--mesh", "--list-ports", "--help", "-h",
              "--version", "-V", "--reflector", "--config", "--auth-key",
-             "--no-auth"}
+             "--no-auth", "--iperf3-server"}
 
 
 def suite_key():

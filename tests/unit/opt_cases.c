@@ -518,6 +518,13 @@ chk_iperf3(const struct nb_config *c)
 }
 
 static void
+chk_iperf3_server(const struct nb_config *c)
+{
+	assert_int_equal(c->ip3_server, 1);
+	assert_int_equal(c->ip3_port, 5203);
+}
+
+static void
 chk_reflector(const struct nb_config *c)
 {
 	assert_int_equal(c->reflector, 1);
@@ -871,6 +878,11 @@ const struct opt_case cases[] = {
 	{"bidir", 0, NULL, chk_bidir, {NULL}},
 	{"ip", 0, "198.19.0.7", chk_ip, {"1.2.3", "256.1.1.1", NULL}},
 	{"one-off", '1', NULL, chk_one_off, {NULL}},
+	{"iperf3-server",
+	 0,
+	 "5203",
+	 chk_iperf3_server,
+	 {"0", "65536", "x", "", NULL}},
 	{"latency-rate", 0, "1K", chk_latency_rate, {"0", "2M", "x", NULL}},
 	{"pingpong", 0, NULL, chk_pingpong, {NULL}},
 	{"max-streams", 0, "8", chk_max_streams, {"0", "1025", NULL}},

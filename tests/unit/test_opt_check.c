@@ -182,6 +182,22 @@ test_iperf3_checks(void **state)
 	assert_true(cfg.reverse && cfg.tcp);
 	REFUSED("not with --bidir", "--iperf3", "10.0.0.2", "--tcp", "--bidir");
 	REFUSED("--reflector is for", "--iperf3", "10.0.0.2", "--reflector");
+	/* --iperf3-server: a keyless responder of its own */
+	assert_int_equal(CHECK_CFG(&cfg, err, "--iperf3-server", "5201"), 0);
+	assert_int_equal(cfg.mode, NB_MODE_RESPONDER);
+	assert_true(cfg.ip3_server && cfg.no_auth);
+	assert_true(cfg.max_time == NB_NO_AUTH_MAX_TIME);
+	assert_true(cfg.max_rate.value == NB_NO_AUTH_MAX_RATE);
+	assert_int_equal(CHECK_CFG(&cfg, err, "--iperf3-server", "5201",
+				   "--max-rate", "5G", "--max-time", "600"),
+			 0);
+	assert_true(cfg.max_time == 600 && cfg.max_rate.value == 5e9);
+	REFUSED("which hold no key", "--iperf3-server", "5201", "--auth-key",
+		key_path);
+	REFUSED("a responder of its own", "--iperf3-server", "5201", "--peer",
+		"10.0.0.3");
+	REFUSED("a responder of its own", "--iperf3-server", "5201", "--iperf3",
+		"10.0.0.3");
 	REFUSED("not with --pingpong", "--iperf3", "10.0.0.2", "--pingpong");
 #undef REFUSED
 }
