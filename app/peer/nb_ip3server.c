@@ -223,7 +223,7 @@ session_end(struct nb_ip3s *x, const char *why)
 	if (why != NULL && why[0])
 		NB_LOG(NOTICE, "iperf3 client " NB_IP4_FMT ": %s",
 		       NB_IP4_ARGS(x->client_ip), why);
-	nb_ip3s_udp_free(x);
+	nb_ip3s_test_free(x);
 	if (x->ctl.c.state >= NB_TCP_ESTABLISHED)
 		nb_tcp_close(&x->ctl.c);
 }
@@ -235,21 +235,23 @@ report(struct nb_ip3s *x)
 {
 	const struct nb_ip3_results *m = &x->mine;
 	uint64_t bytes = 0, dgrams = 0;
-	int64_t lost = 0;
+	int64_t lost = 0, retr = 0;
 	unsigned int i;
 
 	for (i = 0; i < m->nstreams; i++) {
 		bytes += m->s[i].bytes;
 		dgrams += (uint64_t)(m->s[i].packets > 0 ? m->s[i].packets : 0);
 		lost += m->s[i].errors;
+		retr += m->s[i].retransmits > 0 ? m->s[i].retransmits : 0;
 	}
 	if (x->pr.app->cfg.json) {
 		json_t *o = json_pack(
 			"{s:s, s:i, s:s, s:b, s:i, s:o, s:o}", "client",
 			nb_addr_text(x->client_ip, NULL).s, "port",
-			(int)x->ctl.flow.dst_port, "protocol", "UDP", "reverse",
-			x->p.reverse, "num_streams", (int)x->nstreams,
-			"results", nb_ip3_results_json(m), "client_results",
+			(int)x->ctl.flow.dst_port, "protocol",
+			x->p.udp ? "UDP" : "TCP", "reverse", x->p.reverse,
+			"num_streams", (int)x->nstreams, "results",
+			nb_ip3_results_json(m), "client_results",
 			x->have_peer ? nb_ip3_results_json(&x->peer)
 				     : json_null());
 		char *t = o ? json_dumps(o, JSON_COMPACT) : NULL;
@@ -258,13 +260,21 @@ report(struct nb_ip3s *x)
 			printf("%s\n", t);
 		free(t);
 		json_decref(o);
-	} else {
+	} else if (x->p.udp) {
 		printf("iperf3 client %s: UDP, %u stream(s), %s: %" PRIu64
 		       " datagrams, %" PRIu64 " bytes, %" PRId64
 		       " lost, %.2f s\n",
 		       nb_addr_text(x->client_ip, NULL).s, x->nstreams,
 		       x->p.reverse ? "we sent" : "we received", dgrams, bytes,
 		       lost, m->nstreams ? m->s[0].end_time : 0.0);
+	} else {
+		printf("iperf3 client %s: TCP, %u stream(s), %s: %" PRIu64
+		       " bytes%s, %.2f s\n",
+		       nb_addr_text(x->client_ip, NULL).s, x->nstreams,
+		       x->p.reverse ? "we sent (acknowledged)" : "we received",
+		       bytes, "", m->nstreams ? m->s[0].end_time : 0.0);
+		if (x->p.reverse)
+			printf("  %" PRId64 " segments retransmitted\n", retr);
 	}
 	fflush(stdout);
 }
@@ -285,25 +295,29 @@ act(struct nb_ip3s *x, struct nb_ip3_step *st)
 		return;
 	case NB_IP3_ACT_PARAMS:
 		x->p = *st->params;
-		ie = nb_ip3s_udp_check(x);
+		x->nstreams = (unsigned int)x->p.parallel;
+		ie = nb_ip3s_check(x);
+		/* TCP: the listener for the streams, before they come */
+		if (ie == 0 && !x->p.udp && nb_ip3s_tcp_setup(x) != 0)
+			ie = 114;
 		if (ie != 0) {
 			nb_ip3_server_error(&x->sv, ie, 0, st);
 			write_out(x, st->out, st->out_len);
 			session_end(x, x->why);
 			return;
 		}
-		x->nstreams = (unsigned int)x->p.parallel;
 		nb_ip3_server_create_streams(&x->sv, st);
 		write_out(x, st->out, st->out_len);
 		return;
 	case NB_IP3_ACT_TEST_END:
-		nb_ip3s_udp_stop(x);
+		nb_ip3s_test_end(x);
 		nb_ip3_server_exchange(&x->sv, st);
 		write_out(x, st->out, st->out_len);
 		return;
 	case NB_IP3_ACT_PEER_RESULTS:
 		x->peer = *st->peer;
 		x->have_peer = 1;
+		nb_ip3s_results(x);
 		n = nb_ip3_server_results(&x->sv, &x->mine, out, sizeof(out));
 		if (n < 0) {
 			session_end(x, "cannot frame our results");
@@ -395,6 +409,15 @@ session_reap(struct nb_ip3s *x)
 		x->pr.quit = 1;
 }
 
+/* Frames in, the control connection's segments out (the waits inside a
+ * step of the protocol). */
+static void
+pump(struct nb_ip3s *x)
+{
+	nb_ctlio_poll(&x->pr.io);
+	nb_ip3_conn_flush(&x->pr, &x->ctl.c, &x->ctl.flow, &x->ctl.app);
+}
+
 /* One turn of the loop. */
 static void
 turn(struct nb_ip3s *x)
@@ -415,15 +438,17 @@ turn(struct nb_ip3s *x)
 	if (x->active && x->ending)
 		session_reap(x);
 	deny_turn(x);
-	/* all streams in (nb_ip3s_udp_frame set the test up): go */
+	/* all streams in (UDP: nb_ip3s_udp_frame set the test up): go */
 	if (x->active && !x->ending && x->test_ready &&
-	    x->sv.phase == NB_IP3_S_STREAMS) {
+	    x->sv.phase == NB_IP3_S_STREAMS &&
+	    (x->p.udp || nb_ip3s_tcp_ready(x))) {
 		struct nb_ip3_step st;
 
 		nb_ip3_server_start(&x->sv, &st);
 		write_out(x, st.out, st.out_len);
-		nb_app_phase(NB_PHASE_RUNNING);
 		nb_ip3_conn_flush(&x->pr, &x->ctl.c, &x->ctl.flow, &x->ctl.app);
+		nb_ip3s_go(x);
+		nb_app_phase(NB_PHASE_RUNNING);
 	}
 	if (x->active)
 		nb_ip3_conn_nap(&x->pr, &x->ctl.c);
@@ -449,6 +474,7 @@ nb_ip3server_main(struct nb_app *app)
 	conn_init(&x.ctl, ctx, sizeof(ctx), crx, sizeof(crx));
 	conn_init(&x.deny, dtx, sizeof(dtx), drx, sizeof(drx));
 	x.pr.on_msg = NULL;
+	x.pump = pump;
 	ret = nb_peer_open(&x.pr, app, 0,
 			   cfg->have_ip ? cfg->ip : NB_DEFAULT_DST_IP, NULL);
 	if (ret != 0)
@@ -483,7 +509,7 @@ nb_ip3server_main(struct nb_app *app)
 		session_end(&x, "interrupted");
 		nb_ip3_conn_flush(&x.pr, &x.ctl.c, &x.ctl.flow, &x.ctl.app);
 	}
-	nb_ip3s_udp_free(&x);
+	nb_ip3s_test_free(&x);
 	NB_LOG(INFO,
 	       "iperf3 server: %" PRIu64 " session(s), %" PRIu64 " refused",
 	       x.sessions, x.refused);

@@ -14,80 +14,13 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "nb_ip3srv_int.h"
 #include "nb_jobs.h"
 #include "nb_ip3conn.h"
-#include "nb_log.h"
 #include "nb_peertest.h"
-#include "nb_policy.h"
-#include "nb_rsp_posture.h"
 #include "nb_run.h"
 #include "nb_seam.h"
-
-/* Ethernet, IPv4, UDP and FCS around a datagram (untagged) */
-#define UDP_OVER 46
-
-/* The client's test as the tool's: who sends, the rate in frames/s of
- * len + 46 bytes, the time or the count. */
-static void
-to_ctl(const struct nb_ip3s *x, struct nb_ctl_params *p)
-{
-	const struct nb_ip3_params *ip = &x->p;
-
-	memset(p, 0, sizeof(*p));
-	/* the responder's view: REVERSE, it sends */
-	p->direction = ip->reverse ? NB_CTL_DIR_REVERSE : NB_CTL_DIR_FORWARD;
-	p->proto = NB_IPPROTO_UDP;
-	p->streams = (uint16_t)ip->parallel;
-	p->nb_sizes = 1;
-	p->sizes[0] = (uint16_t)(ip->len + UDP_OVER);
-	p->nb_pattern = 1;
-	/* -b is a stream's payload bit rate */
-	p->rate_num = ip->bandwidth * (uint64_t)ip->parallel;
-	p->rate_den = p->rate_num ? (uint64_t)ip->len * 8 : 1;
-	p->duration_ms = (uint64_t)ip->time * 1000;
-	p->packets = ip->blocks ? ip->blocks
-		     : ip->bytes && ip->len
-			     ? (ip->bytes + ip->len - 1) / ip->len
-			     : 0;
-}
-
-int32_t
-nb_ip3s_udp_check(struct nb_ip3s *x)
-{
-	struct nb_app *app = x->pr.app;
-	struct nb_ctl_params p;
-	char why[200];
-
-	if (!x->p.udp || x->p.bidir || (x->p.reverse && x->p.udp64)) {
-		snprintf(x->why, sizeof(x->why),
-			 "%s is not served yet (UDP, either way, is)",
-			 !x->p.udp    ? "a TCP test"
-			 : x->p.bidir ? "a bidirectional test"
-				      : "-R with 64-bit counters");
-		return 13; /* iperf3's "not yet implemented" */
-	}
-	if (x->p.len < NB_IP3_UDP_HDR64 || x->p.len > 9000) {
-		snprintf(x->why, sizeof(x->why), "a %u-byte datagram asked for",
-			 x->p.len);
-		return 7; /* IEBLOCKSIZE */
-	}
-	to_ctl(x, &p);
-	if (nb_rsp_check_params(app, &p, why, sizeof(why)) != 0) {
-		snprintf(x->why, sizeof(x->why), "%s", why);
-		return strstr(why, "streams") ? 6 : 7;
-	}
-	if (nb_policy_params(&app->cfg, &p, app->ports[0].desc.link_speed, why,
-			     sizeof(why)) != 0) {
-		snprintf(x->why, sizeof(x->why), "%s", why);
-		/* IEDURATION, else IETOTALRATE ("total required bandwidth is
-		 * larger than server limit") */
-		return strstr(why, "--max-time") ? 5 : 27;
-	}
-	return 0;
-}
 
 static int
 reply(struct nb_ip3s *x, const struct nb_udp_info *u)
@@ -123,7 +56,7 @@ setup(struct nb_ip3s *x)
 	unsigned int i;
 	char err[200];
 
-	to_ctl(x, &p);
+	p = x->cp;
 	app->cfg.data_dport = app->cfg.ip3_port;
 	app->cfg.interval = 0;
 	app->out.intervals = 0;
@@ -162,9 +95,6 @@ setup(struct nb_ip3s *x)
 		x->nsinks = app->jobs.nb_rx;
 	}
 	nb_peertest_arm(&x->pr, 0);
-	nb_run_cpu_now(&x->cpu0);
-	x->t_start = nb_ip3_wall_now();
-	x->ran = 1;
 	return 0;
 }
 
@@ -190,64 +120,40 @@ nb_ip3s_udp_frame(struct nb_ip3s *x, const struct nb_udp_info *u)
 	return setup(x) == 0 ? 1 : -EIO;
 }
 
-void
-nb_ip3s_udp_stop(struct nb_ip3s *x)
+/* Every datagram of the client's results counted (a client that sent). */
+int
+nb_ip3s_udp_settled(const struct nb_ip3s *x)
 {
-	const struct nb_result *r = &x->pr.app->result;
-	struct nb_ip3_results *m = &x->mine;
-	unsigned int i;
+	unsigned int i, k;
 
-	memset(m, 0, sizeof(*m));
-	m->sender_has_retransmits = x->p.reverse ? 0 : -1;
-	m->nstreams = x->nstreams;
-	if (x->test_ready) {
-		struct nb_cpu_usage c;
-
-		x->t_end = nb_ip3_wall_now();
-		nb_run_cpu_now(&c);
-		nb_peertest_stop(&x->pr);
-		/* this process's share of one CPU, as iperf3 reports its own
-		 * (a busy-polling worker is about 100 of it) */
-		if (c.wall_ns > x->cpu0.wall_ns) {
-			double w = (double)(c.wall_ns - x->cpu0.wall_ns);
-
-			m->cpu_user = 100.0 *
-				      (double)(c.user_ns - x->cpu0.user_ns) / w;
-			m->cpu_system =
-				100.0 *
-				(double)(c.system_ns - x->cpu0.system_ns) / w;
-			m->cpu_total = m->cpu_user + m->cpu_system;
-		}
-	}
-	for (i = 0; i < m->nstreams; i++) {
-		struct nb_ip3_stream_res *s = &m->s[i];
+	for (i = 0; i < x->nstreams; i++) {
 		struct nb_ip3_udp_rx u;
 
-		s->id = nb_ip3_stream_id(i);
-		s->retransmits = -1;
-		s->end_time = x->ran ? x->t_end - x->t_start : 0;
-		if (x->p.reverse) {
-			s->packets = i < r->nb_streams
-					     ? (int64_t)r->streams[i].tx_pkts
-					     : 0;
-			s->bytes = (uint64_t)s->packets * x->p.len;
-			continue;
-		}
 		nb_jobs_ip3_stream(x->sinks, x->nsinks, i, &u);
-		s->bytes = u.bytes;
-		s->packets = (int64_t)u.packet_count;
-		s->errors = u.cnt_error;
-		s->jitter = u.jitter_ns / 1e9;
+		for (k = 0; k < x->peer.nstreams; k++)
+			if (x->peer.s[k].id == nb_ip3_stream_id(i) &&
+			    (int64_t)u.datagrams < x->peer.s[k].packets)
+				return 0;
 	}
+	return 1;
 }
 
 void
-nb_ip3s_udp_free(struct nb_ip3s *x)
+nb_ip3s_udp_stream(const struct nb_ip3s *x, unsigned int i,
+		   struct nb_ip3_stream_res *s)
 {
-	if (x->test_ready)
-		nb_peertest_free(&x->pr);
-	x->test_ready = 0;
-	nb_jobs_ip3_sinks_free(x->sinks);
-	x->sinks = NULL;
-	x->nsinks = 0;
+	const struct nb_result *r = &x->pr.app->result;
+	struct nb_ip3_udp_rx u;
+
+	if (x->p.reverse) {
+		s->packets =
+			i < r->nb_streams ? (int64_t)r->streams[i].tx_pkts : 0;
+		s->bytes = (uint64_t)s->packets * x->p.len;
+		return;
+	}
+	nb_jobs_ip3_stream(x->sinks, x->nsinks, i, &u);
+	s->bytes = u.bytes;
+	s->packets = (int64_t)u.packet_count;
+	s->errors = u.cnt_error;
+	s->jitter = u.jitter_ns / 1e9;
 }

@@ -62,10 +62,12 @@ struct nb_tcppeer {
 	struct rte_ring *const *ctl_rings;
 	struct rte_ring *const *ctl_rings_peer; /* the peer's frames */
 	struct nb_ctltx *ctl_tx; /* NULL: control sends on its own queue */
-	/* --iperf3's streams (a client, forward): each connection's first
+	/* --iperf3's streams: a client's connections send these first
 	 * bytes (its cookie, prefix_len bytes, at most 64), then the
-	 * pattern; a segment of no connection is control's (its iperf3
-	 * control connection).  prefix_len 0: none */
+	 * pattern; --iperf3-server's (the responder's) take connections
+	 * from any client port and reset one whose first bytes are not
+	 * these.  Either way a segment of no connection is control's (its
+	 * iperf3 control connection).  prefix_len 0: none */
 	const uint8_t *prefix;
 	uint32_t prefix_len;
 	/* the client: how the responder set its side up (its ACCEPT) */
@@ -106,6 +108,13 @@ void nb_tcprun_peer_sender(const struct tcprun *t, uint32_t i, uint64_t *bytes,
 /* Connection i's bytes received in order (a client's, --iperf3
  * --reverse: the server's data, the cookie being ours). */
 uint64_t nb_tcprun_peer_received(const struct tcprun *t, uint32_t i);
+/* The responder's connections established so far (--iperf3-server:
+ * iperf3's streams, in the order they came). */
+uint32_t nb_tcprun_peer_accepted(const struct tcprun *t);
+/* --iperf3-server -R: the responder's held senders may send now. */
+void nb_tcprun_peer_go(struct tcprun *t);
+/* Connection i's bytes sent and not yet acknowledged. */
+uint64_t nb_tcprun_peer_unacked(const struct tcprun *t, uint32_t i);
 /* The workers stopped and joined (at STOP, or when the session ends). */
 void nb_tcprun_peer_stop(struct tcprun *t);
 /* The responder: its results blob (malloc'd) for RESULTS. */

@@ -135,8 +135,10 @@ void
 nb_tcprun_peer_sender(const struct tcprun *t, uint32_t i, uint64_t *bytes,
 		      uint64_t *retrans, double *secs)
 {
-	const struct nb_tcp_end *e = &t->cj->ends[i];
-	uint64_t acked = e->c.st.bytes_acked, pfx = t->cj->prefix_len;
+	const struct nb_tcpjob *j = t->cj ? t->cj : t->sj;
+	const struct nb_tcp_end *e = &j->ends[i];
+	/* a client's cookie is not the test's (a server sends none) */
+	uint64_t acked = e->c.st.bytes_acked, pfx = t->cj ? j->prefix_len : 0;
 	uint64_t end = e->all_acked_ns ? e->all_acked_ns : e->done_ns;
 
 	*bytes = acked > pfx ? acked - pfx : 0;
@@ -147,7 +149,32 @@ nb_tcprun_peer_sender(const struct tcprun *t, uint32_t i, uint64_t *bytes,
 uint64_t
 nb_tcprun_peer_received(const struct tcprun *t, uint32_t i)
 {
-	return t->cj->ends[i].c.st.bytes_rcvd;
+	const struct nb_tcpjob *j = t->cj ? t->cj : t->sj;
+
+	return j->ends[i].c.st.bytes_rcvd;
+}
+
+uint32_t
+nb_tcprun_peer_accepted(const struct tcprun *t)
+{
+	return t->sj ? (uint32_t)__atomic_load_n(&t->sj->accepted,
+						 __ATOMIC_ACQUIRE)
+		     : 0;
+}
+
+void
+nb_tcprun_peer_go(struct tcprun *t)
+{
+	if (t->sj != NULL)
+		t->sj->go = 1;
+}
+
+uint64_t
+nb_tcprun_peer_unacked(const struct tcprun *t, uint32_t i)
+{
+	const struct nb_tcpjob *j = t->cj ? t->cj : t->sj;
+
+	return nb_tcp_flight(&j->ends[i].c);
 }
 
 /*

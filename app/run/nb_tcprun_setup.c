@@ -130,23 +130,30 @@ job_addr(const struct tcprun *t, struct nb_tcpjob *j, int server)
 				  : cfg->stack.src6.a,
 		       16);
 	j->listen_port = t->is_peer ? t->pp.dport : TCP_DPORT;
-	j->accept_any = server && !t->loop && !t->is_peer;
+	/* a listener facing other hosts, or --iperf3-server's (its
+	 * client's ports are its kernel's choice) */
+	j->accept_any =
+		server && !t->loop && (!t->is_peer || t->pp.prefix_len != 0);
 }
 
-/* --iperf3's streams: each client end's app (its prefix, the cookie);
- * -1 out of memory. */
+/* --iperf3's streams: each client end's app (its prefix, the cookie),
+ * or --iperf3-server's listener's cookie to check (j->server); -1 out
+ * of memory. */
 static int
 job_apps(const struct tcprun *t, struct nb_tcpjob *j, int socket)
 {
 	if (!t->is_peer || t->pp.prefix_len == 0)
 		return 0;
-	j->apps = rte_zmalloc_socket("nb_tcp_apps", t->n * sizeof(*j->apps),
-				     RTE_CACHE_LINE_SIZE, socket);
-	if (j->apps == NULL)
-		return -1;
 	j->prefix_len = RTE_MIN(t->pp.prefix_len, (uint32_t)sizeof(j->prefix));
 	memcpy(j->prefix, t->pp.prefix, j->prefix_len);
-	return 0;
+	if (j->server) {
+		j->prefix_check = 1;
+		j->held = j->sends; /* -R: until TEST_RUNNING (go) */
+		return 0;
+	}
+	j->apps = rte_zmalloc_socket("nb_tcp_apps", t->n * sizeof(*j->apps),
+				     RTE_CACHE_LINE_SIZE, socket);
+	return j->apps == NULL ? -1 : 0;
 }
 
 /* The ends of one side on a port: addressing, state, pools. */
@@ -209,7 +216,7 @@ job_make(struct tcprun *t, uint16_t port, int server, char *err, size_t errlen)
 			 "cannot read random bytes for the TCP ISN secret");
 		goto fail;
 	}
-	if (!server && job_apps(t, j, socket) != 0)
+	if (job_apps(t, j, socket) != 0)
 		goto nomem;
 	job_addr(t, j, server);
 	if (j->accept_any)
@@ -261,7 +268,8 @@ end_params(const struct tcprun *t, struct nb_tcp_params *sp,
 	sp->check = check;
 	if (r2c) { /* the listener sends: its share, or until the FIN */
 		sp->send_bytes = bytes ? 0 : UINT64_MAX;
-		sp->close_after_send = bytes != 0;
+		/* --iperf3-server's close at TEST_END, as 3.12's */
+		sp->close_after_send = bytes != 0 && !t->pp.prefix_len;
 		sp->stamp = 1;
 		sp->stamp_len = NB_TCP_STAMP_LEN;
 	}
@@ -389,6 +397,11 @@ nb_tcprun_build(struct tcprun *t, char *err, size_t errlen)
 	}
 	if (t->is_peer && t->pp.cap_unit != NB_CTL_CAP_NONE)
 		cap_set(t, t->sj ? t->sj : t->cj);
+	if (t->sj != NULL && t->sj->accept_any && t->sj->sends) {
+		/* ends bound by the SYNs that come take the shares in turn */
+		t->sj->bytes_each = bytes / t->n;
+		t->sj->bytes_rest = bytes % t->n;
+	}
 	if (t->cj != NULL) {
 		t->cj->params = cp;
 		if (t->cj->sends) {

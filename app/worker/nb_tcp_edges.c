@@ -20,8 +20,10 @@ listen_for(struct nb_tcpjob *j, struct nb_tcp_end *e, const struct nb_flow *f)
 
 	p.iss = nb_tcp_isn_now(j->isn, nb_flow_ip32(f, 1), f->dst_port,
 			       nb_flow_ip32(f, 0), f->src_port);
+	if (p.send_bytes == 0 && j->sends) /* its --bytes share, in turn */
+		p.send_bytes = j->bytes_each + (j->shares++ < j->bytes_rest);
 	nb_tcp_listen(&e->c, &p);
-	if (j->pp_msg)
+	if (j->pp_msg || j->held)
 		nb_tcp_send_limit(&e->c, 0);
 	e->done_ns = 0;
 	e->all_acked_ns = 0;
@@ -351,4 +353,56 @@ nb_tcpw_open_all(struct nb_tcpjob *j, uint64_t now)
 			nb_tcp_send_limit(&j->ends[i].c, 0);
 	}
 	j->opened = 1;
+}
+
+int
+nb_tcpw_prefix_bad(struct nb_tcpjob *j, struct nb_tcp_end *e,
+		   const struct nb_tcp_seg *s)
+{
+	int64_t off = e ? nb_tcp_rcv_stream_off(&e->c, s->seq) : -1;
+	uint32_t n;
+
+	if (s->len == 0 || off < 0 || (uint64_t)off >= j->prefix_len)
+		return 0;
+	n = (uint32_t)RTE_MIN((uint64_t)s->len, j->prefix_len - (uint64_t)off);
+	if (memcmp(s->payload, j->prefix + off, n) == 0)
+		return 0;
+	/* another client's connection: not a stream of this session */
+	j->bad_prefix++;
+	nb_tcp_abort(&e->c);
+	return 1;
+}
+
+static void
+tx_stop(struct nb_tcpjob *j)
+{
+	uint32_t i;
+
+	for (i = 0; i < j->n; i++) {
+		struct nb_tcp_conn *c = &j->ends[i].c;
+
+		if (!j->server || j->prefix_check)
+			nb_tcp_close(c); /* the FIN after what was sent */
+	}
+}
+
+void
+nb_tcpw_turn_edges(struct nb_worker *w, const struct nb_run *run, int *stopped)
+{
+	uint32_t i;
+	uint16_t k;
+
+	for (k = 0; k < w->nb_tcp; k++) {
+		struct nb_tcpjob *j = w->tcp[k];
+
+		if (unlikely(run->tx_stop && !*stopped))
+			tx_stop(j);
+		if (unlikely(j->held) && j->go) {
+			for (i = 0; i < j->n; i++)
+				nb_tcp_send_limit(&j->ends[i].c, UINT64_MAX);
+			j->held = 0;
+		}
+	}
+	if (run->tx_stop)
+		*stopped = 1;
 }

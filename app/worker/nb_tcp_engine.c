@@ -328,6 +328,8 @@ rx_body(struct nb_tcpjob *j, uint16_t q, const struct nb_run *run,
 			}
 			s.pattern_ok = ok == 2;
 		}
+		if (ip3 && server && unlikely(nb_tcpw_prefix_bad(j, e, &s)))
+			continue;
 		if (unlikely(e == NULL)) {
 			if (ip3 && nb_tcpw_stray_to_control(j, q, m)) {
 				pkts[i] = NULL; /* not freed below */
@@ -496,11 +498,10 @@ out:
  * The RX kinds that occur, as tcprun sets jobs up (server, peer, any,
  * hw_csum, owd, pp, sends):
  *  - not peer: a job takes data or sends it, never both (owd = server,
- *    sends = !server); only a listener facing other hosts accepts any
- *    4-tuple (any: server, not peer);
+ *    sends = !server); a listener facing other hosts accepts any
+ *    4-tuple (any), as does --iperf3-server's (peer, RX_IP3);
  *  - peer: forward, reverse or bidir, so (owd, sends) is never (0, 0);
- *  - hw_csum: nothing sets rx_csum_hw (see nb_tcp_engine.h), so no row
- *    has it; a job with it would find none and fail at set-up.
+ *  - hw_csum: nothing sets rx_csum_hw (nb_tcp_engine.h): no row has it.
  */
 #define RX_FN(name, sv, pe, an, ow, pp, se)                                    \
 	static void name(struct nb_tcpjob *j, uint16_t q,                      \
@@ -527,18 +528,21 @@ RX_FN(rx_peer_s_fwd_pp, 1, 1, 0, 1, 1, 0)
 RX_FN(rx_peer_s_rev_pp, 1, 1, 0, 0, 1, 1)
 RX_FN(rx_peer_s_bidir_pp, 1, 1, 0, 1, 1, 1)
 
-/* --iperf3's streams: a peer client's job whose ends carry a prefix
- * (apps), the control connection's segments for control; forward (sends)
- * or reverse (after the cookie they only take data).  No one-way delays:
- * iperf3's payload carries no stamp of ours */
-#define RX_IP3(name, se)                                                       \
+/* --iperf3's streams, peer mode, a segment of no end for control (its
+ * iperf3 control connection); no one-way delays (iperf3's payload has no
+ * stamp of ours).  A client's ends carry a prefix (apps): forward (se)
+ * or reverse (after the cookie they only take data); --iperf3-server's
+ * listener (sv, any) checks each connection's cookie, and sends with -R */
+#define RX_IP3(name, sv, se)                                                   \
 	static void name(struct nb_tcpjob *j, uint16_t q,                      \
 			 const struct nb_run *run)                             \
 	{                                                                      \
-		rx_body(j, q, run, 0, 1, 0, 0, 0, 0, se, 1);                   \
+		rx_body(j, q, run, sv, 1, sv, 0, 0, 0, se, 1);                 \
 	}
-RX_IP3(rx_ip3, 1)
-RX_IP3(rx_ip3_rev, 0)
+RX_IP3(rx_ip3, 0, 1)
+RX_IP3(rx_ip3_rev, 0, 0)
+RX_IP3(rx_ip3_srv, 1, 0)
+RX_IP3(rx_ip3_srv_rev, 1, 1)
 
 /* [server][peer][any][owd][pp][sends]; NULL: a kind that cannot occur */
 static const nb_tcp_rx_fn rx_fns[2][2][2][2][2][2] = {
@@ -602,6 +606,14 @@ nb_tcp_job_select(struct nb_tcpjob *j)
 
 	if (j->mac_bind != peer || j->rx_csum_hw)
 		return -1;
+	if (j->prefix_check) { /* --iperf3-server's: that kind alone */
+		if (!peer || !j->server || !j->accept_any || j->pp_msg)
+			return -1;
+		j->rx_step = j->sends ? rx_ip3_srv_rev : rx_ip3_srv;
+		j->tx_step = tx_fns[j->cap.rate != 0][j->zc_pool != NULL]
+				   [j->sends != 0];
+		return j->tx_step != NULL ? 0 : -1;
+	}
 	if (j->apps != NULL) { /* --iperf3's streams: that kind alone */
 		if (!peer || j->server || j->pp_msg || j->cap.rate ||
 		    j->accept_any)
@@ -616,19 +628,6 @@ nb_tcp_job_select(struct nb_tcpjob *j)
 	j->tx_step =
 		tx_fns[j->cap.rate != 0][j->zc_pool != NULL][j->sends != 0];
 	return j->rx_step != NULL && j->tx_step != NULL ? 0 : -1;
-}
-
-/* Clients: every end closes (FIN once its data is out). */
-static void
-close_clients(struct nb_worker *w)
-{
-	uint32_t i;
-	uint16_t k;
-
-	for (k = 0; k < w->nb_tcp; k++)
-		if (!w->tcp[k]->server)
-			for (i = 0; i < w->tcp[k]->n; i++)
-				nb_tcp_close(&w->tcp[k]->ends[i].c);
 }
 
 /* After the loop: what is pending goes out (the last ACK of a close may
@@ -676,10 +675,7 @@ nb_tcp_engine_loop(struct nb_worker *w)
 		if (!w->tcp[k]->server)
 			nb_tcpw_open_all(w->tcp[k], now);
 	while (!run->rx_stop) {
-		if (unlikely(run->tx_stop && !closed)) {
-			close_clients(w);
-			closed = 1;
-		}
+		nb_tcpw_turn_edges(w, run, &closed);
 		if (w->ctltx != NULL)
 			nb_ctltx_step(w->ctltx);
 		for (k = 0; k < w->nb_tcp; k++) {

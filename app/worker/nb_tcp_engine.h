@@ -111,6 +111,7 @@ struct nb_tcpjob {
 	struct nb_tcp_params params;
 	uint64_t bytes_each, bytes_rest; /* --bytes split: the first
 					  * bytes_rest ends send one more */
+	uint64_t shares; /* accept_any: the ends that took a share */
 	struct rte_mempool *pool;
 	uint32_t rr; /* the end served first next turn */
 	uint16_t nb_pend, pend_head;
@@ -140,6 +141,18 @@ struct nb_tcpjob {
 	struct nb_tcp_app *apps;
 	uint32_t prefix_len;
 	uint8_t prefix[64];
+	/* --iperf3-server's listener (accept_any, peer mode): each
+	 * connection's first prefix_len bytes must be prefix (the
+	 * session's cookie), or it is reset (bad_prefix); a segment of no
+	 * end goes to control.  At run->tx_stop its ends close (iperf3's
+	 * TEST_END: a 3.12 server closes its streams, and its client, reading
+	 * whole blocks from then on, needs the FIN to end a short one) */
+	uint8_t prefix_check;
+	uint64_t bad_prefix;
+	/* ... and with -R its senders hold (a send limit of 0) until
+	 * control sets go (TEST_RUNNING); held is the worker's */
+	uint8_t held;
+	volatile uint8_t go;
 	/* a frame in chained mbufs (a jumbo frame in 2 KiB buffers), made
 	 * contiguous to be parsed */
 	uint8_t scratch[NB_FRAME_MAX];

@@ -59,6 +59,17 @@ void nb_tcpw_send_rst(struct nb_tcpjob *j, const struct nb_flow *in,
 		      const struct nb_tcp_seg *s);
 /* Clients: connect every end (its ISS RFC 6528's). */
 void nb_tcpw_open_all(struct nb_tcpjob *j, uint64_t now);
+/* --iperf3-server: does segment s of end e (NULL: none, 0) hold bytes
+ * of the stream's first prefix_len that are not the job's prefix (the
+ * cookie)?  Then the end is reset and 1 returned (the caller drops s). */
+int nb_tcpw_prefix_bad(struct nb_tcpjob *j, struct nb_tcp_end *e,
+		       const struct nb_tcp_seg *s);
+/* Once a turn of worker w: at run->tx_stop (once, *stopped set) clients
+ * close (FIN once their data is out) and so do --iperf3-server's ends
+ * (iperf3's TEST_END: the FIN after what was sent); a held job whose go
+ * came sends. */
+void nb_tcpw_turn_edges(struct nb_worker *w, const struct nb_run *run,
+			int *stopped);
 /* End e has finished (nb_tcp_finished): counted, or for a listener's
  * half-open end freed (accept_any).  Once per end: done_ns set. */
 void nb_tcpw_end_done(struct nb_tcpjob *j, struct nb_tcp_end *e, uint64_t now);

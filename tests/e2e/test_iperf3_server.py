@@ -7,11 +7,13 @@
 UDP from the client (iperf3 -u): the server's counts (its --json line per
 test) are the client's sent datagrams exactly, 0 lost, over one stream
 and over two by count (-k); UDP to the client (-R): the server's sent
-count is the client's, nothing lost; the client's -J document has every
-key of a real iperf3 server's; a second client while one runs is told
-the server is busy; -b above --max-rate, a TCP test (not served yet) and
-a client outside --allow are refused with iperf3's own messages on the
-client, and the server goes on serving."""
+count is the client's, nothing lost; TCP from the client (-P 4): each
+stream's bytes exactly; TCP to the client: -n exactly, by time what the
+client counted of ours; the client's -J document has every key of a real
+iperf3 server's; a second client while one runs is told the server is
+busy; -b above --max-rate, --bidir (not served yet) and a client outside
+--allow are refused with iperf3's own messages on the client, and the
+server goes on serving."""
 import json
 import os
 import signal
@@ -153,12 +155,57 @@ class Iperf3Server(nbe2e.E2ECase):
         self.assertEqual(mine["client_results"]["streams"][0]["packets"],
                          got)
 
+    def test_tcp_from_client(self):
+        p, out = self.server()
+        rc, doc = self.client(["-P", "4", "-t", "2"])
+        self.assertEqual(rc, 0, doc.get("error"))
+        mine = self.served(out)
+        self.assertEqual(mine["protocol"], "TCP")
+        ours = [x["bytes"] for x in mine["results"]["streams"]]
+        theirs = [x["sender"]["bytes"] for x in doc["end"]["streams"]]
+        self.assertEqual([x["id"] for x in mine["results"]["streams"]],
+                         [1, 3, 4, 5])
+        self.assertTrue(all(b > 0 for b in ours), ours)
+        # every byte each stream sent after its cookie, counted: the
+        # streams close at TEST_END, what was still coming is taken in
+        self.assertEqual(ours, theirs)
+        self.assertEqual([x["receiver"]["bytes"]
+                          for x in doc["end"]["streams"]], ours)
+
+    def test_tcp_to_client_bytes(self):
+        p, out = self.server()
+        # -R -n over 3 streams: 20 MiB in all, split as iperf3's server
+        # would not (it sends whole blocks): exactly -n, each stream a
+        # third (the first one byte more)
+        rc, doc = self.client(["-R", "-n", "20M", "-P", "3"])
+        self.assertEqual(rc, 0, doc.get("error"))
+        mine = self.served(out)
+        ours = [x["bytes"] for x in mine["results"]["streams"]]
+        self.assertEqual(ours, [6990507, 6990507, 6990506])
+        self.assertEqual(doc["end"]["sum_received"]["bytes"], 20 << 20)
+        self.assertEqual(doc["end"]["sum_sent"]["bytes"], 20 << 20)
+        self.assertEqual(mine["results"]["sender_has_retransmits"], 1)
+
+    def test_tcp_to_client_time(self):
+        p, out = self.server()
+        rc, doc = self.client(["-R", "-t", "2", "-P", "2"])
+        self.assertEqual(rc, 0, doc.get("error"))
+        mine = self.served(out)
+        ours = sum(x["bytes"] for x in mine["results"]["streams"])
+        got = doc["end"]["sum_received"]["bytes"]
+        self.assertEqual(doc["end"]["sum_sent"]["bytes"], ours)
+        # the client stops counting at its TEST_END: what was on its way
+        # then is ours, not its (a few ms at most)
+        self.assertLessEqual(got, ours)
+        self.assertGreater(got, ours * 0.95)
+
     def test_iperf3_keys(self):
         """The client's -J document against the tool has every key, with
         the same kind of value, that it has against a real iperf3
-        server (UDP either way)."""
+        server (UDP and TCP, either way)."""
         p, out = self.server()
-        for args in (["-u", "-b", "10M"], ["-u", "-b", "10M", "-R"]):
+        for args in (["-u", "-b", "10M"], ["-u", "-b", "10M", "-R"],
+                     ["-b", "100M"], ["-b", "100M", "-R"]):
             with self.subTest(iperf3=args):
                 ref = iperf3_keys.run(args)
                 rc, doc = self.client(args + ["-t", "1"])
@@ -196,8 +243,8 @@ class Iperf3Server(nbe2e.E2ECase):
         rc, doc = self.client(["-u", "-b", "100M", "-t", "1"])
         self.assertIn("total required bandwidth is larger than server "
                       "limit", doc["error"])
-        # a TCP test: not served yet
-        rc, doc = self.client(["-t", "1"])
+        # a test both ways: not served yet
+        rc, doc = self.client(["-u", "-b", "10M", "-t", "1", "--bidir"])
         self.assertIn("not implemented", doc["error"])
         # and the server serves the next client
         rc, doc = self.client(["-u", "-b", "10M", "-t", "1"])
