@@ -105,9 +105,9 @@ const struct nb_option nb_options[] = {
 	{"iperf3-server", 0, "PORT", nb_opt_iperf3_server,
 	 "serve stock iperf3 clients (iperf3 -c) on this TCP and UDP port "
 	 "of --ip, one test at a time (a second client is told the server "
-	 "is busy), UDP forward and reverse (-u, -R), under --allow, "
-	 "--max-rate and --max-time (keyless: --no-auth's caps unless "
-	 "given); not with --auth-key",
+	 "is busy), TCP and UDP, either way (-R), under --allow, --max-rate "
+	 "and --max-time (keyless: --no-auth's caps unless given); not with "
+	 "--auth-key",
 	 0, NB_IN_RSP},
 	{"latency-rate", 0, "N", nb_opt_latency_rate,
 	 "client: N latency probes per second ride along the test; the "
