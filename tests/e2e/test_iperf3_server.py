@@ -199,6 +199,37 @@ class Iperf3Server(nbe2e.E2ECase):
         self.assertLessEqual(got, ours)
         self.assertGreater(got, ours * 0.95)
 
+    def test_tcp_clean_in_tshark(self):
+        """A paced TCP test from the client, captured on its veth: no
+        error and no retransmission in tshark's TCP analysis."""
+        if not os.access("/usr/bin/tshark", os.X_OK):
+            self.skipTest("needs tshark")
+        p, out = self.server()
+        pcap = os.path.join(self.tmpdir, "ip3.pcapng")
+        cap = self.tshark(["/usr/bin/tshark", "-n", "-i", "pa", "-f",
+                           "tcp port %d" % self.port, "-w", pcap])
+        rc, doc = self.client(["-t", "1", "-b", "200M"])
+        self.assertEqual(rc, 0, doc.get("error"))
+        self.served(out)
+        os.killpg(cap.pid, signal.SIGINT)
+        self.tshark_end(cap, 20)
+        expert = subprocess.run(["/usr/bin/tshark", "-r", pcap, "-q", "-z",
+                                 "expert"], capture_output=True,
+                                text=True, check=True).stdout
+        self.assertNotIn("Errors (", expert, expert)
+        flags = subprocess.run(
+            ["/usr/bin/tshark", "-r", pcap, "-Y",
+             "tcp.analysis.retransmission || tcp.analysis.lost_segment || "
+             "tcp.analysis.out_of_order || tcp.analysis.duplicate_ack || "
+             "tcp.checksum.status == 0"],
+            capture_output=True, text=True, check=True).stdout
+        self.assertEqual(flags.strip(), "", flags[:2000])
+        # and the capture holds the test: the client's bytes and more
+        n = subprocess.run(["/usr/bin/tshark", "-r", pcap, "-q", "-z",
+                            "io,stat,0"], capture_output=True, text=True,
+                           check=True).stdout
+        self.assertRegex(n, r"\|\s+\d{3,}\s+\|", n)
+
     def test_iperf3_keys(self):
         """The client's -J document against the tool has every key, with
         the same kind of value, that it has against a real iperf3
