@@ -10,8 +10,8 @@
 #
 # TCP, one stream, --time seconds each; the figure is the receiver's
 # goodput as iperf3 reports it (the server's log for the client rows, the
-# client's -J for the server rows), with both ends' CPU share as iperf3
-# measures it (the tool reports its own as the server's cpu_util).  The
+# client's -J for the server rows), with each end's CPU share (user and
+# system time over wall, % of one CPU, by /usr/bin/time).  The
 # kernel side's checksum offloads are off (af_packet hands on what the
 # veth carries).  Prints one line per run and the medians; exits 1 if a
 # run failed.  Needs root, hugepages (scripts/setup.sh), iperf3.
@@ -83,58 +83,75 @@ wait_listen() { # NS PORT
 	exit 1
 }
 
-# goodput FILE KEY: "bits/s host_cpu remote_cpu" from an iperf3 -J file
-goodput() {
+# rate FILE KEY: the bits/s of an iperf3 -J file's end.KEY
+rate() {
 	"$PY" - "$1" "$2" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 if "error" in d:
     sys.exit(d["error"])
-e = d["end"]
-c = e["cpu_utilization_percent"]
-print("%.0f %.1f %.1f" % (e[sys.argv[2]]["bits_per_second"], c["host_total"],
-                          c["remote_total"]))
+print("%.0f" % d["end"][sys.argv[2]]["bits_per_second"])
 EOF
 }
 
-run_client() { # KIND (nb|k) N
+# Each process runs under /usr/bin/time: its CPU share (user + system
+# over wall, % of one CPU; a busy-polling lcore is about 100 alone).
+T=(/usr/bin/time -f %P -o)
+
+# the tool's server is up once it says so (it has no kernel socket)
+wait_nb() { # LOG
+	for _ in $(seq 200); do
+		grep -q "iperf3 server on port" "$1" 2>/dev/null && return
+		sleep 0.05
+	done
+	echo "bench_iperf3.sh: the tool's server did not start ($1)" >&2
+	exit 1
+}
+
+run_client() { # KIND (nb|k) N: "bits/s client% server%"
 	local log="$tmp/cli$1$2.json" s
 	kernel_ip "$([ "$1" = k ] && echo on || echo off)"
-	ip netns exec "$A" iperf3 -s -1 -J --logfile "$log" -p $port \
-		>/dev/null 2>&1 &
+	ip netns exec "$A" "${T[@]}" "$tmp/cli$1$2.scpu" iperf3 -s -1 -J \
+		--logfile "$log" -p $port >/dev/null 2>&1 &
 	s=$!
 	pids+=("$s")
 	wait_listen "$A" $port
 	if [ "$1" = nb ]; then
-		ip netns exec "$B" "$bin" "${eal[@]}" --file-prefix nbip3$$ -- \
-			--ip 10.81.0.1 --iperf3 10.81.0.2:$port --tcp \
-			--time "$time_s" >"$tmp/cli$1$2.out" 2>&1
-	else
-		ip netns exec "$B" iperf3 -c 10.81.0.2 -p $port -t "$time_s" \
+		ip netns exec "$B" "${T[@]}" "$tmp/cli$1$2.ccpu" "$bin" \
+			"${eal[@]}" --file-prefix nbip3$$ -- --ip 10.81.0.1 \
+			--iperf3 10.81.0.2:$port --tcp --time "$time_s" \
 			>"$tmp/cli$1$2.out" 2>&1
+	else
+		ip netns exec "$B" "${T[@]}" "$tmp/cli$1$2.ccpu" iperf3 -c \
+			10.81.0.2 -p $port -t "$time_s" >"$tmp/cli$1$2.out" 2>&1
 	fi
 	wait "$s"
-	# the server's log: its receiver figure, its own CPU as host
-	goodput "$log" sum_received
+	# the server's log: what it received
+	echo "$(rate "$log" sum_received) $(tr -d % <"$tmp/cli$1$2.ccpu") $(tr -d % <"$tmp/cli$1$2.scpu")"
 }
 
-run_server() { # KIND (nb|k) N
+run_server() { # KIND (nb|k) N: "bits/s client% server%"
 	local out="$tmp/srv$1$2.json" s
 	kernel_ip "$([ "$1" = k ] && echo on || echo off)"
 	if [ "$1" = nb ]; then
-		ip netns exec "$B" "$bin" "${eal[@]}" --file-prefix nbip3s$$ -- \
-			--ip 10.81.0.1 --iperf3-server $port --one-off \
-			--max-rate 100G --max-time 600 >"$tmp/srv$1$2.log" 2>&1 &
+		ip netns exec "$B" "${T[@]}" "$tmp/srv$1$2.scpu" "$bin" \
+			"${eal[@]}" --file-prefix nbip3s$$ -- --ip 10.81.0.1 \
+			--iperf3-server $port --one-off --max-rate 100G \
+			--max-time 600 >"$tmp/srv$1$2.log" 2>&1 &
+		s=$!
+		pids+=("$s")
+		wait_nb "$tmp/srv$1$2.log"
 	else
-		ip netns exec "$B" iperf3 -s -1 -p $port >/dev/null 2>&1 &
+		ip netns exec "$B" "${T[@]}" "$tmp/srv$1$2.scpu" iperf3 -s -1 \
+			-p $port >/dev/null 2>&1 &
+		s=$!
+		pids+=("$s")
+		wait_listen "$B" $port
 	fi
-	s=$!
-	pids+=("$s")
-	wait_listen "$B" $port
-	ip netns exec "$A" iperf3 -c 10.81.0.1 -p $port -t "$time_s" -J \
-		>"$out" 2>&1 || true
+	ip netns exec "$A" "${T[@]}" "$tmp/srv$1$2.ccpu" iperf3 -c 10.81.0.1 \
+		-p $port -t "$time_s" -J >"$out" 2>&1 || true
 	wait "$s" || true
-	goodput "$out" sum_received
+	echo "$(rate "$out" sum_received) $(tr -d % <"$tmp/srv$1$2.ccpu") $(tr -d % <"$tmp/srv$1$2.scpu")"
 }
 
 printf "%-8s %-22s %12s %9s %9s\n" run side Gbit/s cli-cpu srv-cpu
@@ -148,14 +165,7 @@ for side in client server; do
 				status=1
 				continue
 			fi
-			read -r bps h rm <<<"$r"
-			# client rows: the server's log (host = server); server
-			# rows: the client's -J (host = client)
-			if [ "$side" = client ]; then
-				c=$rm s=$h
-			else
-				c=$h s=$rm
-			fi
+			read -r bps c s <<<"$r"
 			who=$([ "$kind" = nb ] && echo "dpdk-nbench" || echo "iperf3 (kernel)")
 			printf "%-8s %-22s %12.2f %9s %9s\n" "$side$i" "$who" \
 				"$(awk "BEGIN{print $bps / 1e9}")" "$c" "$s" |
