@@ -96,6 +96,7 @@ results(struct nb_ip3c *x)
 		nb_ip3c_tcp_results(x);
 	else
 		nb_ip3c_udp_results(x);
+	nb_ip3_cpu_share(&x->cpu0, &x->mine);
 	n = nb_ip3_client_results(&x->cl, &x->mine, out, sizeof(out));
 	if (n < 0) {
 		nb_ip3c_fail(x, "cannot frame our results");
@@ -117,6 +118,7 @@ act(struct nb_ip3c *x, struct nb_ip3_step *st)
 		write_out(x, st->out, st->out_len);
 		return;
 	case NB_IP3_ACT_CREATE_STREAMS:
+		nb_run_cpu_now(&x->cpu0);
 		if ((x->pr.app->cfg.tcp
 			     ? nb_ip3c_tcp_connect(x, st->nstreams)
 			     : nb_ip3c_udp_connect(x, st->nstreams)) != 0)

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "nb_cpu.h"
 #include "nb_iperf3_proto.h"
 #include "nb_session.h"
 #include "nb_tcp_app.h"
@@ -45,6 +46,7 @@ struct nb_ip3c {
 	uint64_t replied[(NB_IP3_MAX_STREAMS + 63) / 64];
 	int test_ready, ran;
 	double t_start, t_end;
+	struct nb_cpu_usage cpu0; /* this process's CPU times at the start */
 	/* the server's results, when they came */
 	int have_peer;
 	struct nb_ip3_results peer;

@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "nb_ip3conn.h"
+#include "nb_run.h"
 #include "nb_seam.h"
 #include "nb_tcp_wire.h"
 
@@ -32,6 +33,21 @@ nb_ip3_conn_nap(const struct nb_peer *pr, const struct nb_tcp_conn *c)
 	if (next != 0)
 		us = next <= now ? 50 : (next - now) / 1000;
 	nb_glue_nap_us((unsigned int)(us < 50 ? 50 : us > 500 ? 500 : us));
+}
+
+void
+nb_ip3_cpu_share(const struct nb_cpu_usage *c0, struct nb_ip3_results *m)
+{
+	struct nb_cpu_usage c;
+	double w;
+
+	nb_run_cpu_now(&c);
+	if (c0->wall_ns == 0 || c.wall_ns <= c0->wall_ns)
+		return;
+	w = (double)(c.wall_ns - c0->wall_ns);
+	m->cpu_user = 100.0 * (double)(c.user_ns - c0->user_ns) / w;
+	m->cpu_system = 100.0 * (double)(c.system_ns - c0->system_ns) / w;
+	m->cpu_total = m->cpu_user + m->cpu_system;
 }
 
 double

@@ -118,23 +118,6 @@ nb_ip3s_test_end(struct nb_ip3s *x)
 		nb_peertest_stop(&x->pr);
 }
 
-/* This process's share of one CPU since the start, as iperf3 reports its
- * own (a busy-polling worker is about 100 of it). */
-static void
-cpu_share(const struct nb_ip3s *x, struct nb_ip3_results *m)
-{
-	struct nb_cpu_usage c;
-	double w;
-
-	nb_run_cpu_now(&c);
-	if (c.wall_ns <= x->cpu0.wall_ns)
-		return;
-	w = (double)(c.wall_ns - x->cpu0.wall_ns);
-	m->cpu_user = 100.0 * (double)(c.user_ns - x->cpu0.user_ns) / w;
-	m->cpu_system = 100.0 * (double)(c.system_ns - x->cpu0.system_ns) / w;
-	m->cpu_total = m->cpu_user + m->cpu_system;
-}
-
 /* What the client sent still arriving (its socket, the wire), or ours
  * still unacknowledged: waited for this long at most. */
 #define SETTLE_NS (2000 * NB_MS)
@@ -158,7 +141,7 @@ nb_ip3s_results(struct nb_ip3s *x)
 	m->sender_has_retransmits = x->p.reverse ? tcp : -1;
 	m->nstreams = x->nstreams;
 	if (x->ran)
-		cpu_share(x, m);
+		nb_ip3_cpu_share(&x->cpu0, m);
 	if (tcp && x->test_ready) {
 		for (i = 0; i < m->nstreams; i++) {
 			struct nb_ip3_stream_res *s = &m->s[i];
