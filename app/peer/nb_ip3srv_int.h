@@ -58,6 +58,21 @@ struct nb_ip3s {
 	char why[NB_IP3_MSG_LEN + 96];
 };
 
+/* The test's streams: parallel, twice that with --bidir (the client's
+ * sending ones first, as it opens them). */
+static inline unsigned int
+nb_ip3s_nconn(const struct nb_ip3s *x)
+{
+	return x->nstreams * (x->p.bidir ? 2u : 1u);
+}
+
+/* Do we send on stream i (-R: all; --bidir: the second half)? */
+static inline int
+nb_ip3s_sends(const struct nb_ip3s *x, unsigned int i)
+{
+	return x->p.reverse || (x->p.bidir && i >= x->nstreams);
+}
+
 /* nb_ip3srv_test.c: the test, either protocol */
 /* The client's parameters as the tool's test (x->cp), checked against
  * the caps and the port's limits as the tool's own test would be: 0, or

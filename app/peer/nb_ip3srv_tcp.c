@@ -45,7 +45,7 @@ int
 nb_ip3s_tcp_ready(const struct nb_ip3s *x)
 {
 	return x->test_ready && x->pr.tcp != NULL &&
-	       nb_tcprun_peer_accepted(x->pr.tcp) >= x->nstreams;
+	       nb_tcprun_peer_accepted(x->pr.tcp) >= nb_ip3s_nconn(x);
 }
 
 void
@@ -56,7 +56,7 @@ nb_ip3s_tcp_stream(const struct nb_ip3s *x, unsigned int i, uint64_t *bytes,
 	double secs;
 
 	*retrans = -1;
-	if (x->p.reverse) {
+	if (nb_ip3s_sends(x, i)) {
 		nb_tcprun_peer_sender(x->pr.tcp, i, &b, &r, &secs);
 		*bytes = b;
 		*retrans = (int64_t)r;
@@ -73,8 +73,8 @@ nb_ip3s_tcp_settled(const struct nb_ip3s *x)
 	uint64_t b;
 	int64_t r;
 
-	for (i = 0; i < x->nstreams; i++) {
-		if (x->p.reverse) {
+	for (i = 0; i < nb_ip3s_nconn(x); i++) {
+		if (nb_ip3s_sends(x, i)) {
 			if (nb_tcprun_peer_unacked(x->pr.tcp, i) != 0)
 				return 0;
 			continue;

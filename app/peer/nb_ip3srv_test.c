@@ -31,17 +31,20 @@ to_ctl(const struct nb_ip3s *x, struct nb_ctl_params *p)
 
 	memset(p, 0, sizeof(*p));
 	/* the responder's view: REVERSE, it sends */
-	p->direction = ip->reverse ? NB_CTL_DIR_REVERSE : NB_CTL_DIR_FORWARD;
+	p->direction = ip->bidir     ? NB_CTL_DIR_BIDIR
+		       : ip->reverse ? NB_CTL_DIR_REVERSE
+				     : NB_CTL_DIR_FORWARD;
 	p->streams = (uint16_t)ip->parallel;
 	p->nb_sizes = 1;
 	p->nb_pattern = 1;
 	p->vlan_id = x->pr.app->cfg.vlan_id;
 	p->duration_ms = (uint64_t)ip->time * 1000;
 	if (!ip->udp) {
-		/* TCP: the MSS asked (iperf3's -M), else a 1518-byte frame's;
-		 * its -w is the window; the count (-n) is the client's to
-		 * keep, our senders (-R) stop at TEST_END */
+		/* TCP: a connection per stream each way; the MSS asked
+		 * (iperf3's -M), else a 1518-byte frame's; its -w is the
+		 * window; -n is checked here, and our senders' (nb_ip3s_go) */
 		p->tcp = 1;
+		p->streams = (uint16_t)nb_ip3s_nconn(x);
 		p->proto = NB_IPPROTO_TCP;
 		p->sizes[0] = (uint16_t)(ip->mss ? ip->mss + 58 : 1518);
 		p->tcp_window = ip->window;
@@ -67,10 +70,9 @@ nb_ip3s_check(struct nb_ip3s *x)
 	struct nb_ctl_params p;
 	char why[200];
 
-	if (x->p.bidir || (x->p.udp && x->p.reverse && x->p.udp64)) {
-		snprintf(x->why, sizeof(x->why), "%s is not served yet",
-			 x->p.bidir ? "a bidirectional test"
-				    : "-R with 64-bit counters");
+	if (x->p.udp && (x->p.reverse || x->p.bidir) && x->p.udp64) {
+		snprintf(x->why, sizeof(x->why),
+			 "sending with 64-bit counters is not served yet");
 		return 13; /* iperf3's "not yet implemented" */
 	}
 	if (x->p.udp &&
@@ -92,6 +94,9 @@ nb_ip3s_check(struct nb_ip3s *x)
 		 * larger than server limit") */
 		return strstr(why, "--max-time") ? 5 : 27;
 	}
+	/* TCP: our senders' count is given at the start (nb_ip3s_go) */
+	if (!x->p.udp)
+		x->cp.bytes = 0;
 	return 0;
 }
 
@@ -99,7 +104,8 @@ void
 nb_ip3s_go(struct nb_ip3s *x)
 {
 	if (x->pr.tcp != NULL)
-		nb_tcprun_peer_go(x->pr.tcp);
+		nb_tcprun_peer_go(x->pr.tcp, x->p.bidir ? x->nstreams : 0,
+				  x->p.bytes);
 	nb_run_cpu_now(&x->cpu0);
 	x->t_start = nb_ip3_wall_now();
 	x->ran = 1;
@@ -114,7 +120,11 @@ nb_ip3s_test_end(struct nb_ip3s *x)
 	if (!x->p.udp) /* the streams close (nb_tcpw_turn_edges), as a
 			* 3.12 server's: what is still coming is counted */
 		x->pr.app->run.tx_stop = 1;
-	else if (x->p.reverse) /* our senders stop; nothing to count */
+	else if (x->p.reverse || x->p.bidir)
+		/* our senders stop (the client's datagrams came before its
+		 * TEST_END: the receivers drain); and the worker that sent
+		 * for control is done (a sender's worker ends with its
+		 * senders): control sends on its own again */
 		nb_peertest_stop(&x->pr);
 }
 
@@ -130,16 +140,16 @@ nb_ip3s_results(struct nb_ip3s *x)
 	uint64_t t0 = nb_peer_now(&x->pr);
 	unsigned int i;
 
-	while (x->test_ready && nb_peer_now(&x->pr) - t0 < SETTLE_NS &&
-	       !nb_force_quit &&
-	       !(tcp ? nb_ip3s_tcp_settled(x)
-		     : x->p.reverse || nb_ip3s_udp_settled(x))) {
+	while (x->test_ready && x->pr.test_ready &&
+	       nb_peer_now(&x->pr) - t0 < SETTLE_NS && !nb_force_quit &&
+	       !(tcp ? nb_ip3s_tcp_settled(x) : nb_ip3s_udp_settled(x))) {
 		x->pump(x);
 		nb_glue_nap_us(500);
 	}
 	memset(m, 0, sizeof(*m));
-	m->sender_has_retransmits = x->p.reverse ? tcp : -1;
-	m->nstreams = x->nstreams;
+	/* a receiver's -1; a sender's (or both ways) what it knows */
+	m->sender_has_retransmits = x->p.reverse || x->p.bidir ? tcp : -1;
+	m->nstreams = nb_ip3s_nconn(x);
 	if (x->ran)
 		nb_ip3_cpu_share(&x->cpu0, m);
 	if (tcp && x->test_ready) {

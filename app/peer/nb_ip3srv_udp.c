@@ -69,12 +69,15 @@ setup(struct nb_ip3s *x)
 		return -EINVAL;
 	}
 	x->test_ready = 1;
-	if (x->p.reverse) {
-		nb_jobs_udp_ports(&app->jobs, app->cfg.ip3_port, x->cport,
+	if (x->p.reverse || x->p.bidir) {
+		/* ours: the client's last streams (all with -R) */
+		nb_jobs_udp_ports(&app->jobs, app->cfg.ip3_port,
+				  x->cport + (x->p.bidir ? x->nstreams : 0),
 				  x->nstreams);
 		for (i = 0; i < app->jobs.nb_tx; i++)
 			app->jobs.tx[i]->ip3_epoch_ns = epoch;
-	} else {
+	}
+	if (!x->p.reverse) { /* the client's first streams */
 		struct nb_ip3_sink k;
 
 		memset(&k, 0, sizeof(k));
@@ -110,12 +113,12 @@ nb_ip3s_udp_frame(struct nb_ip3s *x, const struct nb_udp_info *u)
 	for (i = 0; i < x->connected && x->cport[i] != u->src_port; i++)
 		;
 	if (i == x->connected) { /* a new stream */
-		if (x->test_ready || x->connected >= x->nstreams)
+		if (x->test_ready || x->connected >= nb_ip3s_nconn(x))
 			return 0;
 		x->cport[x->connected++] = u->src_port;
 	}
 	reply(x, u);
-	if (x->connected < x->nstreams || x->test_ready)
+	if (x->connected < nb_ip3s_nconn(x) || x->test_ready)
 		return 0;
 	return setup(x) == 0 ? 1 : -EIO;
 }
@@ -126,9 +129,11 @@ nb_ip3s_udp_settled(const struct nb_ip3s *x)
 {
 	unsigned int i, k;
 
-	for (i = 0; i < x->nstreams; i++) {
+	for (i = 0; i < nb_ip3s_nconn(x); i++) {
 		struct nb_ip3_udp_rx u;
 
+		if (nb_ip3s_sends(x, i))
+			continue;
 		nb_jobs_ip3_stream(x->sinks, x->nsinks, i, &u);
 		for (k = 0; k < x->peer.nstreams; k++)
 			if (x->peer.s[k].id == nb_ip3_stream_id(i) &&
@@ -143,11 +148,12 @@ nb_ip3s_udp_stream(const struct nb_ip3s *x, unsigned int i,
 		   struct nb_ip3_stream_res *s)
 {
 	const struct nb_result *r = &x->pr.app->result;
+	unsigned int j = x->p.bidir ? i - x->nstreams : i;
 	struct nb_ip3_udp_rx u;
 
-	if (x->p.reverse) {
+	if (nb_ip3s_sends(x, i)) {
 		s->packets =
-			i < r->nb_streams ? (int64_t)r->streams[i].tx_pkts : 0;
+			j < r->nb_streams ? (int64_t)r->streams[j].tx_pkts : 0;
 		s->bytes = (uint64_t)s->packets * x->p.len;
 		return;
 	}

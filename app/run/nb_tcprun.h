@@ -111,8 +111,9 @@ uint64_t nb_tcprun_peer_received(const struct tcprun *t, uint32_t i);
 /* The responder's connections established so far (--iperf3-server:
  * iperf3's streams, in the order they came). */
 uint32_t nb_tcprun_peer_accepted(const struct tcprun *t);
-/* --iperf3-server -R: the responder's held senders may send now. */
-void nb_tcprun_peer_go(struct tcprun *t);
+/* --iperf3-server -R or --bidir: the responder's held connections
+ * [from, n) may send now, bytes in all (0: until TEST_END). */
+void nb_tcprun_peer_go(struct tcprun *t, uint32_t from, uint64_t bytes);
 /* Connection i's bytes sent and not yet acknowledged. */
 uint64_t nb_tcprun_peer_unacked(const struct tcprun *t, uint32_t i);
 /* The workers stopped and joined (at STOP, or when the session ends). */

@@ -163,10 +163,13 @@ nb_tcprun_peer_accepted(const struct tcprun *t)
 }
 
 void
-nb_tcprun_peer_go(struct tcprun *t)
+nb_tcprun_peer_go(struct tcprun *t, uint32_t from, uint64_t bytes)
 {
-	if (t->sj != NULL)
-		t->sj->go = 1;
+	if (t->sj == NULL)
+		return;
+	t->sj->go_from = from;
+	t->sj->go_bytes = bytes;
+	__atomic_store_n(&t->sj->go, 1, __ATOMIC_RELEASE);
 }
 
 uint64_t

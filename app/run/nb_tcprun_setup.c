@@ -397,11 +397,6 @@ nb_tcprun_build(struct tcprun *t, char *err, size_t errlen)
 	}
 	if (t->is_peer && t->pp.cap_unit != NB_CTL_CAP_NONE)
 		cap_set(t, t->sj ? t->sj : t->cj);
-	if (t->sj != NULL && t->sj->accept_any && t->sj->sends) {
-		/* ends bound by the SYNs that come take the shares in turn */
-		t->sj->bytes_each = bytes / t->n;
-		t->sj->bytes_rest = bytes % t->n;
-	}
 	if (t->cj != NULL) {
 		t->cj->params = cp;
 		if (t->cj->sends) {

@@ -20,8 +20,6 @@ listen_for(struct nb_tcpjob *j, struct nb_tcp_end *e, const struct nb_flow *f)
 
 	p.iss = nb_tcp_isn_now(j->isn, nb_flow_ip32(f, 1), f->dst_port,
 			       nb_flow_ip32(f, 0), f->src_port);
-	if (p.send_bytes == 0 && j->sends) /* its --bytes share, in turn */
-		p.send_bytes = j->bytes_each + (j->shares++ < j->bytes_rest);
 	nb_tcp_listen(&e->c, &p);
 	if (j->pp_msg || j->held)
 		nb_tcp_send_limit(&e->c, 0);
@@ -397,9 +395,24 @@ nb_tcpw_turn_edges(struct nb_worker *w, const struct nb_run *run, int *stopped)
 
 		if (unlikely(run->tx_stop && !*stopped))
 			tx_stop(j);
-		if (unlikely(j->held) && j->go) {
-			for (i = 0; i < j->n; i++)
-				nb_tcp_send_limit(&j->ends[i].c, UINT64_MAX);
+		if (unlikely(j->held) &&
+		    __atomic_load_n(&j->go, __ATOMIC_ACQUIRE)) {
+			/* ends [go_from, n) send, go_bytes in shares (0: no
+			 * limit); those before it (a --bidir's receiving
+			 * streams) send nothing */
+			uint32_t m = j->n - j->go_from;
+
+			for (i = j->go_from; i < j->n; i++) {
+				uint32_t k = i - j->go_from;
+
+				nb_tcp_send_limit(
+					&j->ends[i].c,
+					j->go_bytes == 0
+						? UINT64_MAX
+						: j->go_bytes / m +
+							  (k <
+							   j->go_bytes % m));
+			}
 			j->held = 0;
 		}
 	}

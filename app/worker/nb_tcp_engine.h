@@ -111,7 +111,6 @@ struct nb_tcpjob {
 	struct nb_tcp_params params;
 	uint64_t bytes_each, bytes_rest; /* --bytes split: the first
 					  * bytes_rest ends send one more */
-	uint64_t shares; /* accept_any: the ends that took a share */
 	struct rte_mempool *pool;
 	uint32_t rr; /* the end served first next turn */
 	uint16_t nb_pend, pend_head;
@@ -149,10 +148,14 @@ struct nb_tcpjob {
 	 * whole blocks from then on, needs the FIN to end a short one) */
 	uint8_t prefix_check;
 	uint64_t bad_prefix;
-	/* ... and with -R its senders hold (a send limit of 0) until
-	 * control sets go (TEST_RUNNING); held is the worker's */
+	/* ... and with -R or --bidir its ends hold (a send limit of 0) until
+	 * control sets go (TEST_RUNNING, with release: go_from and go_bytes
+	 * first); then ends [go_from, n) send, go_bytes in all (0: no
+	 * limit); held is the worker's */
 	uint8_t held;
-	volatile uint8_t go;
+	uint8_t go;
+	uint32_t go_from;
+	uint64_t go_bytes;
 	/* a frame in chained mbufs (a jumbo frame in 2 KiB buffers), made
 	 * contiguous to be parsed */
 	uint8_t scratch[NB_FRAME_MAX];
