@@ -168,7 +168,6 @@ static int
 check_iperf3(struct nb_config *cfg, char *err, size_t errlen)
 {
 	const char *no = cfg->reflector		   ? "--reflector"
-			 : cfg->bidir		   ? "--bidir"
 			 : cfg->latency_rate	   ? "--latency-rate"
 			 : cfg->pingpong	   ? "--pingpong"
 			 : cfg->conf		   ? "--conf"
@@ -187,6 +186,11 @@ check_iperf3(struct nb_config *cfg, char *err, size_t errlen)
 			 "--iperf3 talks to a stock iperf3 server: not with "
 			 "%s",
 			 no);
+		return -EINVAL;
+	}
+	if (cfg->reverse && cfg->bidir) {
+		snprintf(err, errlen,
+			 "--reverse and --bidir exclude each other");
 		return -EINVAL;
 	}
 	cfg->ip3_window = given(cfg, "window") ? cfg->tcp_window : 0;

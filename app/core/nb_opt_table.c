@@ -81,9 +81,8 @@ const struct nb_option nb_options[] = {
 	 "(found by ARP) [port 5201]: iperf3's control protocol on the "
 	 "tool's TCP, a UDP test (--rate, --size, --time or --packets, "
 	 "--streams), or TCP streams (--tcp: --time or --bytes, "
-	 "--streams), from this side or with --reverse from the server's; "
-	 "the server's results beside ours (a test both ways is not built "
-	 "yet)",
+	 "--streams), from this side, with --reverse from the server's, "
+	 "or both ways (--bidir); the server's results beside ours",
 	 0, NB_IN_CLI},
 	FLAG("reflector", 0, reflector,
 	     "the peer is a reflector: no negotiation; throughput, loss and "
@@ -105,9 +104,9 @@ const struct nb_option nb_options[] = {
 	{"iperf3-server", 0, "PORT", nb_opt_iperf3_server,
 	 "serve stock iperf3 clients (iperf3 -c) on this TCP and UDP port "
 	 "of --ip, one test at a time (a second client is told the server "
-	 "is busy), TCP and UDP, either way (-R), under --allow, --max-rate "
-	 "and --max-time (keyless: --no-auth's caps unless given); not with "
-	 "--auth-key",
+	 "is busy), TCP and UDP, either way (-R) or both (--bidir), under "
+	 "--allow, --max-rate and --max-time (keyless: --no-auth's caps "
+	 "unless given); not with --auth-key",
 	 0, NB_IN_RSP},
 	{"latency-rate", 0, "N", nb_opt_latency_rate,
 	 "client: N latency probes per second ride along the test; the "

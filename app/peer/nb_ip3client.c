@@ -110,6 +110,7 @@ static void
 act(struct nb_ip3c *x, struct nb_ip3_step *st)
 {
 	char m[sizeof(x->why)] = "";
+	unsigned int n;
 
 	switch (st->act) {
 	case NB_IP3_ACT_NONE:
@@ -118,10 +119,11 @@ act(struct nb_ip3c *x, struct nb_ip3_step *st)
 		write_out(x, st->out, st->out_len);
 		return;
 	case NB_IP3_ACT_CREATE_STREAMS:
+		/* the connections (--bidir: twice the streams, one way each) */
 		nb_run_cpu_now(&x->cpu0);
-		if ((x->pr.app->cfg.tcp
-			     ? nb_ip3c_tcp_connect(x, st->nstreams)
-			     : nb_ip3c_udp_connect(x, st->nstreams)) != 0)
+		n = x->bidir ? st->nstreams / 2 : st->nstreams;
+		if ((x->pr.app->cfg.tcp ? nb_ip3c_tcp_connect(x, n)
+					: nb_ip3c_udp_connect(x, n)) != 0)
 			break;
 		return;
 	case NB_IP3_ACT_START:
@@ -302,6 +304,7 @@ ip3_params(struct nb_ip3c *x, struct nb_ip3_params *ip)
 	nb_ip3_params_default(ip);
 	ip->udp = !cfg->tcp;
 	ip->reverse = x->reverse = cfg->reverse;
+	ip->bidir = x->bidir = cfg->bidir;
 	ip->parallel = (int)(cfg->streams ? cfg->streams : 1);
 	/* a count ends the test (iperf3's -k), else the time */
 	ip->time = app->total_packets ? 0 : (int)(cfg->duration + 0.5);

@@ -54,7 +54,7 @@ struct nb_ip3c {
 	uint32_t len; /* UDP payload bytes a datagram */
 	/* --reverse: the server sends; UDP: its datagrams counted by the
 	 * receivers into sinks (one per RX job, nb_worker.h) */
-	int reverse;
+	int reverse, bidir;
 	struct nb_ip3_sink *sinks;
 	unsigned int nsinks;
 	int by_bytes; /* TCP: the test ends by --bytes (iperf3's -n) */
@@ -64,6 +64,21 @@ struct nb_ip3c {
 	void (*pump)(struct nb_ip3c *x);
 	char why[NB_IP3_MSG_LEN + 96];
 };
+
+/* The test's streams: nstreams, twice that with --bidir (ours first, as
+ * iperf3's client opens them). */
+static inline unsigned int
+nb_ip3c_nconn(const struct nb_ip3c *x)
+{
+	return x->nstreams * (x->bidir ? 2u : 1u);
+}
+
+/* Do we send on stream i (forward: all; --bidir: the first half)? */
+static inline int
+nb_ip3c_sends(const struct nb_ip3c *x, unsigned int i)
+{
+	return !x->reverse && (!x->bidir || i < x->nstreams);
+}
 
 /* nb_ip3client.c */
 void nb_ip3c_fail(struct nb_ip3c *x, const char *msg);

@@ -53,17 +53,32 @@ side_text(int tcp, int32_t id, const struct side *s, const char *who)
 	       s->packets > 0 ? 100.0 * s->lost / s->packets : 0.0, who);
 }
 
-/* One results object's figures of stream id (all streams when id < 0)
- * into d; a sum's jitter is the streams' mean, as iperf3's avg_jitter. */
+/* Do we send on stream id (forward: all; --reverse: none; --bidir: the
+ * first half)? */
+static int
+id_ours(const struct nb_ip3c *x, int32_t id)
+{
+	unsigned int i;
+
+	for (i = 0; i < nb_ip3c_nconn(x); i++)
+		if (nb_ip3_stream_id(i) == id)
+			return nb_ip3c_sends(x, i);
+	return 0;
+}
+
+/* One results object's figures of stream id (id < 0: all streams we send
+ * on, ours 1, or all the server sends on, ours 0) into d; a sum's jitter
+ * is the streams' mean, as iperf3's avg_jitter. */
 static void
-side_of(const struct nb_ip3_results *r, int32_t id, struct side *d)
+side_of(const struct nb_ip3c *x, const struct nb_ip3_results *r, int32_t id,
+	int ours, struct side *d)
 {
 	unsigned int i, n = 0;
 
 	for (i = 0; i < r->nstreams; i++) {
 		const struct nb_ip3_stream_res *s = &r->s[i];
 
-		if (id >= 0 && s->id != id)
+		if (id >= 0 ? s->id != id : id_ours(x, s->id) != ours)
 			continue;
 		d->bytes += s->bytes;
 		d->packets += s->packets;
@@ -79,25 +94,29 @@ side_of(const struct nb_ip3_results *r, int32_t id, struct side *d)
 		d->jitter_ms /= n;
 }
 
-/* Stream id's (the sum's, id < 0) sender and receiver: ours and the
- * server's, or the other way round with --reverse. */
+/* Stream id's (id < 0: the sum of one direction, ours 1 or 0) sender and
+ * receiver: ours and the server's on a stream we send on, the other way
+ * round on one the server sends on. */
 static void
-sides(const struct nb_ip3c *x, int32_t id, struct side *snd, struct side *rcv)
+sides(const struct nb_ip3c *x, int32_t id, int ours, struct side *snd,
+      struct side *rcv)
 {
 	const struct nb_ip3_results *srv = x->have_peer ? &x->peer : NULL;
 
 	memset(snd, 0, sizeof(*snd));
 	memset(rcv, 0, sizeof(*rcv));
 	rcv->retr = -1;
-	if (!x->reverse) {
-		side_of(&x->mine, id, snd);
+	if (id >= 0)
+		ours = id_ours(x, id);
+	if (ours) {
+		side_of(x, &x->mine, id, 1, snd);
 		if (srv != NULL)
-			side_of(srv, id, rcv);
+			side_of(x, srv, id, 1, rcv);
 		return;
 	}
-	side_of(&x->mine, id, rcv);
+	side_of(x, &x->mine, id, 0, rcv);
 	if (srv != NULL)
-		side_of(srv, id, snd);
+		side_of(x, srv, id, 0, snd);
 	/* the sender's count, not our receiver's highest seen */
 	snd->lost = 0;
 }
@@ -176,49 +195,95 @@ reverse_into_result(const struct nb_ip3c *x, struct nb_result *r)
 	nb_result_finish(r);
 }
 
-/* A TCP stream's (or the sum's, id < 0) two sides as iperf3's end
- * object: sender (ours) and receiver (the server's). */
+/* A TCP stream's (or a direction's sum, id < 0) two sides as iperf3's
+ * end object. */
 static json_t *
-tcp_end_stream(const struct nb_ip3c *x, int32_t id)
+tcp_end_stream(const struct nb_ip3c *x, int32_t id, int ours)
 {
 	struct side snd, rcv;
 	json_t *s, *r;
 
-	sides(x, id, &snd, &rcv);
-	s = nb_tcp_json_sum(0, snd.seconds, snd.bytes, 1, (uint64_t)snd.retr);
+	sides(x, id, ours, &snd, &rcv);
+	s = nb_tcp_json_sum(0, snd.seconds, snd.bytes, 1,
+			    (uint64_t)(snd.retr > 0 ? snd.retr : 0));
 	r = nb_tcp_json_sum(0, rcv.seconds, rcv.bytes, 0, 0);
 	json_object_set_new(r, "sender", json_false());
 	if (id >= 0) {
 		json_object_set_new(s, "socket", json_integer(id));
 		json_object_set_new(r, "socket", json_integer(id));
-		return json_pack("{s:o, s:o}", "sender", s, "receiver", r);
 	}
-	return json_pack("{s:o, s:o}", "sum_sent", s, "sum_received", r);
+	return json_pack("{s:o, s:o}", "sender", s, "receiver", r);
 }
 
-/* A TCP test's document, in iperf3's shape: our sender figures, the
- * server's receiver figures per stream and summed. */
+/* end.sum_sent and end.sum_received of the test's direction (ours unless
+ * --reverse), and with --bidir iperf3's *_bidir_reverse of the other. */
+static void
+sums_into(const struct nb_ip3c *x, json_t *end,
+	  json_t *(*one)(const struct nb_ip3c *, int32_t, int))
+{
+	json_t *m = one(x, -1, !x->reverse);
+
+	json_object_set(end, "sum_sent", json_object_get(m, "sender"));
+	json_object_set(end, "sum_received", json_object_get(m, "receiver"));
+	json_decref(m);
+	if (!x->bidir)
+		return;
+	m = one(x, -1, 0);
+	json_object_set(end, "sum_sent_bidir_reverse",
+			json_object_get(m, "sender"));
+	json_object_set(end, "sum_received_bidir_reverse",
+			json_object_get(m, "receiver"));
+	json_decref(m);
+}
+
+/* A TCP test's document, in iperf3's shape: per stream and summed, the
+ * sender's and the receiver's figures (ours or the server's results). */
 static json_t *
 tcp_doc(const struct nb_ip3c *x)
 {
 	const struct nb_config *cfg = &x->pr.app->cfg;
-	json_t *streams = json_array(), *end;
+	json_t *streams = json_array(), *end = json_object();
 	char host[16];
 	unsigned int i;
 
 	snprintf(host, sizeof(host), NB_IP4_FMT, NB_IP4_ARGS(cfg->ip3_host));
 	for (i = 0; i < x->mine.nstreams; i++)
 		json_array_append_new(streams,
-				      tcp_end_stream(x, x->mine.s[i].id));
-	end = tcp_end_stream(x, -1);
+				      tcp_end_stream(x, x->mine.s[i].id, 0));
+	sums_into(x, end, tcp_end_stream);
 	json_object_set_new(end, "streams", streams);
 	return json_pack(
-		"{s:{s:s, s:{s:s, s:i, s:I, s:i}, s:{s:s, s:i}}, s:o}", "start",
-		"version", "dpdk-nbench " NB_VERSION, "test_start", "protocol",
-		"TCP", "num_streams", (int)x->nstreams, "bytes",
+		"{s:{s:s, s:{s:s, s:i, s:I, s:i, s:i, s:i}, s:{s:s, s:i}}, "
+		"s:o}",
+		"start", "version", "dpdk-nbench " NB_VERSION, "test_start",
+		"protocol", "TCP", "num_streams", (int)x->nstreams, "bytes",
 		(json_int_t)(x->by_bytes ? cfg->bytes : 0), "duration",
-		x->by_bytes ? 0 : (int)(cfg->duration + 0.5), "connected_to",
-		"host", host, "port", (int)cfg->ip3_port, "end", end);
+		x->by_bytes ? 0 : (int)(cfg->duration + 0.5), "reverse",
+		x->reverse, "bidir", x->bidir, "connected_to", "host", host,
+		"port", (int)cfg->ip3_port, "end", end);
+}
+
+/* A UDP direction's sums (--bidir's other way) as iperf3's udp objects. */
+static json_t *
+udp_end_sum(const struct nb_ip3c *x, int32_t id, int ours)
+{
+	struct side snd, rcv;
+	json_t *o[2];
+	const struct side *sd[2] = {&snd, &rcv};
+	int k;
+
+	sides(x, id, ours, &snd, &rcv);
+	for (k = 0; k < 2; k++)
+		o[k] = json_pack(
+			"{s:f, s:f, s:I, s:f, s:I, s:I, s:f, s:b}", "start",
+			0.0, "seconds", sd[k]->seconds, "bytes",
+			(json_int_t)sd[k]->bytes, "bits_per_second",
+			sd[k]->seconds > 0 ? sd[k]->bytes * 8.0 / sd[k]->seconds
+					   : 0.0,
+			"packets", (json_int_t)sd[k]->packets, "lost_packets",
+			(json_int_t)sd[k]->lost, "jitter_ms", sd[k]->jitter_ms,
+			"sender", k == 0);
+	return json_pack("{s:o, s:o}", "sender", o[0], "receiver", o[1]);
 }
 
 /* The tool's usual document (UDP: the receive side the server's; TCP:
@@ -237,6 +302,16 @@ report_json(struct nb_ip3c *x)
 		else
 			server_into_result(x, &app->result);
 		doc = nb_report_json(&app->result);
+		if (doc != NULL && x->bidir) {
+			json_t *r = udp_end_sum(x, -1, 0),
+			       *end = json_object_get(doc, "end");
+
+			json_object_set(end, "sum_sent_bidir_reverse",
+					json_object_get(r, "sender"));
+			json_object_set(end, "sum_received_bidir_reverse",
+					json_object_get(r, "receiver"));
+			json_decref(r);
+		}
 	}
 	if (doc == NULL)
 		return;
@@ -248,21 +323,23 @@ report_json(struct nb_ip3c *x)
 			     app->cfg.json_file);
 }
 
-/* A stream's (the sum's, id < 0) rows: the sender's, then the
+/* A stream's (a direction's sum, id < 0) rows: the sender's, then the
  * receiver's, each marked by who it is when it is the server. */
 static void
-stream_rows(const struct nb_ip3c *x, int32_t id)
+stream_rows(const struct nb_ip3c *x, int32_t id, int ours)
 {
 	int tcp = x->pr.app->cfg.tcp;
 	struct side snd, rcv;
 
-	sides(x, id, &snd, &rcv);
-	if (!x->reverse || x->have_peer)
+	sides(x, id, ours, &snd, &rcv);
+	if (id >= 0)
+		ours = id_ours(x, id);
+	if (ours || x->have_peer)
 		side_text(tcp, id < 0 ? 0 : id, &snd,
-			  x->reverse ? "sender (server)" : "sender");
-	if (x->reverse || x->have_peer)
+			  ours ? "sender" : "sender (server)");
+	if (!ours || x->have_peer)
 		side_text(tcp, id < 0 ? 0 : id, &rcv,
-			  x->reverse ? "receiver" : "receiver (server)");
+			  ours ? "receiver (server)" : "receiver");
 }
 
 void
@@ -282,7 +359,9 @@ nb_ip3c_report(struct nb_ip3c *x)
 		printf("iperf3 client to " NB_IP4_FMT
 		       ":%u: TCP, %u stream(s)%s\n",
 		       NB_IP4_ARGS(cfg->ip3_host), cfg->ip3_port, x->nstreams,
-		       x->reverse ? ", the server sending (--reverse)" : "");
+		       x->bidir	    ? ", both ways (--bidir)"
+		       : x->reverse ? ", the server sending (--reverse)"
+				    : "");
 		printf("[ ID] Interval           Transfer     Bitrate         "
 		       "  Retr\n");
 	} else {
@@ -290,14 +369,18 @@ nb_ip3c_report(struct nb_ip3c *x)
 		       "%u-byte datagrams%s\n",
 		       NB_IP4_ARGS(cfg->ip3_host), cfg->ip3_port, x->nstreams,
 		       x->len,
-		       x->reverse ? ", the server sending (--reverse)" : "");
+		       x->bidir	    ? ", both ways (--bidir)"
+		       : x->reverse ? ", the server sending (--reverse)"
+				    : "");
 		printf("[ ID] Interval           Transfer     Bitrate         "
 		       "Jitter    Lost/Total Datagrams\n");
 	}
 	for (i = 0; i < x->mine.nstreams; i++)
-		stream_rows(x, x->mine.s[i].id);
-	if (x->mine.nstreams > 1)
-		stream_rows(x, -1);
+		stream_rows(x, x->mine.s[i].id, 0);
+	if (x->nstreams > 1)
+		stream_rows(x, -1, !x->reverse);
+	if (x->nstreams > 1 && x->bidir)
+		stream_rows(x, -1, 0);
 	fflush(stdout);
 	if (x->pr.app->out.json_file != NULL)
 		report_json(x);

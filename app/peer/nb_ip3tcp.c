@@ -58,16 +58,19 @@ nb_ip3c_tcp_connect(struct nb_ip3c *x, unsigned int n)
 	x->nstreams = n;
 	memset(&p, 0, sizeof(p));
 	p.tcp = 1;
-	p.direction = x->reverse ? NB_CTL_DIR_REVERSE : NB_CTL_DIR_FORWARD;
+	p.direction = x->bidir	   ? NB_CTL_DIR_BIDIR
+		      : x->reverse ? NB_CTL_DIR_REVERSE
+				   : NB_CTL_DIR_FORWARD;
 	p.proto = NB_IPPROTO_TCP;
 	p.vlan_id = cfg->vlan_id;
-	p.streams = n;
+	/* a connection per stream; --bidir: ours, then the server's */
+	p.streams = nb_ip3c_nconn(x);
 	p.nb_sizes = 1;
 	/* the largest frame: the MSS (1518: iperf3's 1460) */
 	p.sizes[0] = (uint16_t)(cfg->sizes.sizes[0] >= 128 ? cfg->sizes.sizes[0]
 							   : 1518);
 	p.nb_pattern = 1;
-	p.sport_base = sport_base(x, n);
+	p.sport_base = sport_base(x, nb_ip3c_nconn(x));
 	p.dport = cfg->ip3_port;
 	p.tcp_window = cfg->tcp_window;
 	p.tcp_cc = (uint8_t)cfg->tcp_cc;
@@ -82,6 +85,7 @@ nb_ip3c_tcp_connect(struct nb_ip3c *x, unsigned int n)
 				: (uint64_t)(cfg->duration * 1000.0 + 0.5);
 	x->pr.tcp_prefix = (const uint8_t *)x->cl.cookie;
 	x->pr.tcp_prefix_len = NB_IP3_COOKIE_LEN;
+	x->pr.tcp_recv_from = x->bidir ? n : 0;
 	app->out.intervals = 0;
 	if (nb_peertest_setup(&x->pr, &p, err, sizeof(err)) != 0) {
 		snprintf(x->why, sizeof(x->why),
@@ -121,7 +125,7 @@ received(const struct nb_ip3c *x, unsigned int *failed)
 	uint32_t i;
 
 	*failed = 0;
-	for (i = 0; i < x->nstreams; i++)
+	for (i = 0; i < nb_ip3c_nconn(x); i++)
 		sum += nb_tcprun_peer_received(x->pr.tcp, i);
 	nb_tcprun_peer_sent(x->pr.tcp, failed);
 	return sum;
@@ -221,20 +225,19 @@ nb_ip3c_tcp_run(struct nb_ip3c *x)
 }
 
 /*
- * --reverse: the server has stopped writing (EXCHANGE_RESULTS came), but
- * its socket may still hold bytes it counted as sent: they are taken
- * until none came for QUIET_NS (at most DRAIN_NS), then counted.  Longer
- * than Linux's shortest retransmission timeout (200 ms): a segment lost
- * on the way in comes back after one.
+ * The server has stopped writing (EXCHANGE_RESULTS came), but its socket
+ * may still hold bytes it counted as sent (--reverse, --bidir): they are
+ * taken until none came for QUIET_NS (at most DRAIN_NS).  Longer than
+ * Linux's shortest retransmission timeout (200 ms): a segment lost on the
+ * way in comes back after one.
  */
 #define QUIET_NS (500 * NB_MS)
 #define DRAIN_NS (5000 * NB_MS)
 static void
-reverse_results(struct nb_ip3c *x)
+drain(struct nb_ip3c *x)
 {
-	struct nb_ip3_results *m = &x->mine;
 	uint64_t t0 = nb_peer_now(&x->pr), since = t0, now, seen, got;
-	unsigned int i, failed;
+	unsigned int failed;
 
 	seen = received(x, &failed);
 	while ((now = nb_peer_now(&x->pr)) - since < QUIET_NS &&
@@ -247,17 +250,6 @@ reverse_results(struct nb_ip3c *x)
 			since = nb_peer_now(&x->pr);
 		}
 	}
-	memset(m, 0, sizeof(*m));
-	m->sender_has_retransmits = -1; /* a receiver's, as iperf3's */
-	m->nstreams = x->nstreams;
-	for (i = 0; i < m->nstreams; i++) {
-		struct nb_ip3_stream_res *s = &m->s[i];
-
-		s->id = nb_ip3_stream_id(i);
-		s->bytes = nb_tcprun_peer_received(x->pr.tcp, i);
-		s->retransmits = -1;
-		s->end_time = x->t_end - x->t_start;
-	}
 }
 
 void
@@ -266,23 +258,27 @@ nb_ip3c_tcp_results(struct nb_ip3c *x)
 	struct nb_ip3_results *m = &x->mine;
 	unsigned int i;
 
-	if (x->reverse) {
-		reverse_results(x);
-		return;
-	}
+	if (x->reverse || x->bidir)
+		drain(x);
 	memset(m, 0, sizeof(*m));
-	m->sender_has_retransmits = 1;
-	m->nstreams = x->nstreams;
+	/* a receiver's -1, as iperf3's; a sender's (or both ways) 1 */
+	m->sender_has_retransmits = x->reverse ? -1 : 1;
+	m->nstreams = nb_ip3c_nconn(x);
 	for (i = 0; i < m->nstreams; i++) {
 		struct nb_ip3_stream_res *s = &m->s[i];
 		uint64_t b, r;
 		double secs;
 
-		nb_tcprun_peer_sender(x->pr.tcp, i, &b, &r, &secs);
 		s->id = nb_ip3_stream_id(i);
+		if (!nb_ip3c_sends(x, i)) {
+			s->bytes = nb_tcprun_peer_received(x->pr.tcp, i);
+			s->retransmits = -1;
+			s->end_time = x->t_end - x->t_start;
+			continue;
+		}
+		nb_tcprun_peer_sender(x->pr.tcp, i, &b, &r, &secs);
 		s->bytes = b;
 		s->retransmits = (int64_t)r;
-		s->start_time = 0;
 		s->end_time = secs;
 	}
 }

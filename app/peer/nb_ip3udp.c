@@ -52,7 +52,7 @@ nb_ip3c_udp_frame(struct nb_ip3c *x, const struct nb_udp_info *u)
 
 	if (u->v6 || u->src_ip != x->flow.dst_ip ||
 	    u->dst_ip != x->flow.src_ip || u->src_port != x->flow.dst_port ||
-	    u->dst_port < NB_DEFAULT_SPORT_BASE || i >= x->nstreams)
+	    u->dst_port < NB_DEFAULT_SPORT_BASE || i >= nb_ip3c_nconn(x))
 		return;
 	if (nb_ip3_udp_is_reply(u->payload, u->payload_len))
 		x->replied[i / 64] |= 1ull << (i % 64);
@@ -99,9 +99,9 @@ nb_ip3c_udp_connect(struct nb_ip3c *x, unsigned int n)
 	/* --reverse: the server sends from its TEST_RUNNING, which follows
 	 * the last connect reply at once: the receivers count from before
 	 * (the replies reach control through them) */
-	if (x->reverse && nb_ip3c_udp_setup(x) != 0)
+	if ((x->reverse || x->bidir) && nb_ip3c_udp_setup(x) != 0)
 		return -EINVAL;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < nb_ip3c_nconn(x); i++) {
 		for (k = 0; k < CONNECT_TRIES && !replied(x, i); k++) {
 			uint64_t t0 = nb_peer_now(&x->pr);
 
@@ -124,7 +124,8 @@ nb_ip3c_udp_connect(struct nb_ip3c *x, unsigned int n)
 	return 0;
 }
 
-/* --reverse: a sink on each receiver, for the server's datagrams. */
+/* --reverse (--bidir): a sink on each receiver, for the server's
+ * datagrams to our streams (the second half of our ports). */
 static int
 sinks_setup(struct nb_ip3c *x, uint64_t epoch)
 {
@@ -139,7 +140,7 @@ sinks_setup(struct nb_ip3c *x, uint64_t epoch)
 	k.n = (uint16_t)x->nstreams;
 	k.epoch_ns = epoch;
 	for (i = 0; i < x->nstreams; i++)
-		k.port[i] = stream_port(i);
+		k.port[i] = stream_port(x->bidir ? x->nstreams + i : i);
 	x->sinks = nb_jobs_ip3_sinks(&x->pr.app->jobs, &k);
 	if (x->sinks == NULL) {
 		snprintf(x->why, sizeof(x->why), "out of hugepage memory");
@@ -161,7 +162,9 @@ nb_ip3c_udp_setup(struct nb_ip3c *x)
 	char err[200];
 
 	memset(&p, 0, sizeof(p));
-	p.direction = x->reverse ? NB_CTL_DIR_REVERSE : NB_CTL_DIR_FORWARD;
+	p.direction = x->bidir	   ? NB_CTL_DIR_BIDIR
+		      : x->reverse ? NB_CTL_DIR_REVERSE
+				   : NB_CTL_DIR_FORWARD;
 	p.proto = NB_IPPROTO_UDP;
 	p.vlan_id = cfg->vlan_id;
 	p.streams = x->nstreams;
@@ -184,8 +187,10 @@ nb_ip3c_udp_setup(struct nb_ip3c *x)
 		return -EINVAL;
 	}
 	x->test_ready = 1;
+	if ((x->reverse || x->bidir) && sinks_setup(x, epoch) != 0)
+		return -ENOMEM;
 	if (x->reverse)
-		return sinks_setup(x, epoch);
+		return 0;
 	/* iperf3's header in place of the stamp: each sender's choice,
 	 * made here, before the start (the workers build no frame yet) */
 	for (i = 0; i < app->jobs.nb_tx; i++)
@@ -262,6 +267,23 @@ nb_ip3c_udp_run(struct nb_ip3c *x)
 	return nb_ip3c_run_end(x);
 }
 
+/* Our stream i (its sink stream k) as a receiver's result. */
+static void
+received_stream(const struct nb_ip3c *x, unsigned int i, unsigned int k,
+		struct nb_ip3_stream_res *s)
+{
+	struct nb_ip3_udp_rx r;
+
+	nb_jobs_ip3_stream(x->sinks, x->nsinks, k, &r);
+	s->id = nb_ip3_stream_id(i);
+	s->retransmits = -1;
+	s->end_time = x->t_end - x->t_start;
+	s->bytes = r.bytes;
+	s->errors = r.cnt_error;
+	s->packets = (int64_t)r.packet_count;
+	s->jitter = r.jitter_ns / 1e9;
+}
+
 /*
  * --reverse: the server has stopped sending (EXCHANGE_RESULTS came): the
  * receivers drained and stopped, each stream's counts summed over them
@@ -277,19 +299,8 @@ reverse_results(struct nb_ip3c *x)
 	memset(m, 0, sizeof(*m));
 	m->sender_has_retransmits = -1; /* a receiver's, as iperf3's */
 	m->nstreams = x->nstreams;
-	for (i = 0; i < m->nstreams; i++) {
-		struct nb_ip3_stream_res *s = &m->s[i];
-		struct nb_ip3_udp_rx r;
-
-		nb_jobs_ip3_stream(x->sinks, x->nsinks, i, &r);
-		s->id = nb_ip3_stream_id(i);
-		s->retransmits = -1;
-		s->end_time = x->t_end - x->t_start;
-		s->bytes = r.bytes;
-		s->errors = r.cnt_error;
-		s->packets = (int64_t)r.packet_count;
-		s->jitter = r.jitter_ns / 1e9;
-	}
+	for (i = 0; i < m->nstreams; i++)
+		received_stream(x, i, i, &m->s[i]);
 }
 
 void
@@ -307,6 +318,9 @@ nb_ip3c_udp_results(struct nb_ip3c *x)
 	m->sender_has_retransmits = 0;
 	m->nstreams = r->nb_streams < NB_IP3_MAX_STREAMS ? r->nb_streams
 							 : NB_IP3_MAX_STREAMS;
+	/* --bidir: the server's streams to us after ours */
+	for (i = 0; x->bidir && i < x->nstreams; i++)
+		received_stream(x, x->nstreams + i, i, &m->s[m->nstreams + i]);
 	for (i = 0; i < m->nstreams; i++) {
 		struct nb_ip3_stream_res *s = &m->s[i];
 
@@ -317,6 +331,8 @@ nb_ip3c_udp_results(struct nb_ip3c *x)
 		s->start_time = 0;
 		s->end_time = r->tx_seconds;
 	}
+	if (x->bidir)
+		m->nstreams += x->nstreams;
 }
 
 void

@@ -326,6 +326,7 @@ tcp_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 		return -EPERM;
 	pp.prefix = pr->tcp_prefix;
 	pp.prefix_len = pr->tcp_prefix_len;
+	pp.recv_from = pr->tcp_recv_from;
 	pp.ctl_rings = pr->io.rings;
 	pp.ctl_rings_peer = pr->io.peer_rings;
 	pr->ctltx = pp.ctl_tx = tcp_ctltx(pr);

@@ -107,6 +107,9 @@ struct nb_peer {
 	/* --iperf3: its TCP connections' first bytes (the cookie) */
 	const uint8_t *tcp_prefix;
 	uint32_t tcp_prefix_len;
+	/* --iperf3 --bidir: the client's connections from this one on send
+	 * the prefix alone and take data (0: none) */
+	uint32_t tcp_recv_from;
 	char tcp_why[320];    /* client: why it failed, as its runner saw */
 	struct nb_offset off; /* client: responder clock - ours */
 	char method[160];

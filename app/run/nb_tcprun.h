@@ -70,6 +70,9 @@ struct nb_tcppeer {
 	 * iperf3 control connection).  prefix_len 0: none */
 	const uint8_t *prefix;
 	uint32_t prefix_len;
+	/* --iperf3 --bidir: a client's connections from recv_from on send
+	 * the prefix alone and take data (0: none) */
+	uint32_t recv_from;
 	/* the client: how the responder set its side up (its ACCEPT) */
 	int peer_setup_known;
 	struct nb_offload_plan peer_offload;

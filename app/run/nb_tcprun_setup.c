@@ -151,6 +151,7 @@ job_apps(const struct tcprun *t, struct nb_tcpjob *j, int socket)
 		j->held = j->sends; /* -R: until TEST_RUNNING (go) */
 		return 0;
 	}
+	j->recv_from = t->pp.recv_from ? t->pp.recv_from : t->n;
 	j->apps = rte_zmalloc_socket("nb_tcp_apps", t->n * sizeof(*j->apps),
 				     RTE_CACHE_LINE_SIZE, socket);
 	return j->apps == NULL ? -1 : 0;
@@ -400,8 +401,12 @@ nb_tcprun_build(struct tcprun *t, char *err, size_t errlen)
 	if (t->cj != NULL) {
 		t->cj->params = cp;
 		if (t->cj->sends) {
-			t->cj->bytes_each = bytes / t->n;
-			t->cj->bytes_rest = bytes % t->n;
+			/* over the ends that send (--iperf3 --bidir: the
+			 * first recv_from) */
+			uint32_t m = t->cj->apps ? t->cj->recv_from : t->n;
+
+			t->cj->bytes_each = bytes / m;
+			t->cj->bytes_rest = bytes % m;
 		}
 	}
 	if ((t->cj && nb_tcp_job_select(t->cj) != 0) ||

@@ -338,7 +338,16 @@ nb_tcpw_open_all(struct nb_tcpjob *j, uint64_t now)
 			p.send_bytes = j->bytes_each + (i < j->bytes_rest) +
 				       (j->apps ? j->prefix_len : 0);
 		j->ends[i].open_ns = now;
-		nb_tcp_connect(&j->ends[i].c, &p, now);
+		if (j->apps && i >= j->recv_from) {
+			/* the cookie alone, no FIN after it */
+			struct nb_tcp_params q = p;
+
+			q.send_bytes = j->prefix_len;
+			q.close_after_send = 0;
+			nb_tcp_connect(&j->ends[i].c, &q, now);
+		} else {
+			nb_tcp_connect(&j->ends[i].c, &p, now);
+		}
 		if (j->apps) { /* the prefix, then the pattern */
 			nb_tcp_app_init(&j->apps[i], j->prefix, j->prefix_len,
 					NULL, 0, 1);

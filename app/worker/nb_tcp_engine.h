@@ -138,6 +138,8 @@ struct nb_tcpjob {
 	 * segment of no end (the control connection's) goes to control
 	 * (ctl_rings) rather than getting a RST.  NULL: no prefix */
 	struct nb_tcp_app *apps;
+	uint32_t recv_from; /* ends [recv_from, n): the prefix alone, then
+			     * they take data (--bidir's) */
 	uint32_t prefix_len;
 	uint8_t prefix[64];
 	/* --iperf3-server's listener (accept_any, peer mode): each

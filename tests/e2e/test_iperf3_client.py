@@ -214,8 +214,10 @@ class Iperf3Client(nbe2e.E2ECase):
             slog = json.load(f)
         got = doc["end"]["sum_received"]["packets"]
         pps = 100e6 / ((1446 + 20) * 8)
-        # the server's pacer (iperf3's -b of 1400-byte datagrams) over 2 s
-        self.assertAlmostEqual(got / (2 * pps), 1.0, delta=0.05)
+        # the server's pacer (iperf3's -b of 1400-byte datagrams) over
+        # 2 s: a kernel process on 2 CPUs beside a busy-polling worker
+        # keeps it within 15 %
+        self.assertAlmostEqual(got / (2 * pps), 1.0, delta=0.15)
         # every datagram the server's own log says it sent, counted by
         # the tool: the receivers count until the server has stopped
         self.assertEqual(slog["start"]["test_start"]["reverse"], 1)
@@ -369,6 +371,53 @@ class Iperf3Client(nbe2e.E2ECase):
                           doc["end"]["streams"]], theirs)
         self.assertLess(doc["end"]["sum_received"]["seconds"], 3.5)
 
+    def test_tcp_bidir(self):
+        srv, log = self.server()
+        # --bidir: 2 streams each way, ours first (ids 1, 3), then the
+        # server's (4, 5)
+        run = self.tool(["--iperf3", "%s:%d" % (HOST, self.port), "--tcp",
+                         "--bidir", "--streams", "2", "--time", "2",
+                         "--json"], "ip3tcpbi")
+        self.assertOk(run)
+        doc = run.json()
+        slog = self.server_log(srv, log)
+        e, se = doc["end"], slog["end"]
+        self.assertEqual([s["sender"]["socket"] for s in e["streams"]],
+                         [1, 3, 4, 5])
+        # each way, every byte, as the server's log counts them: ours
+        # sent, its received; its sent, ours received (the tool takes
+        # what the server's socket held at TEST_END)
+        self.assertGreater(e["sum_sent"]["bytes"], 0)
+        self.assertEqual(se["sum_received"]["bytes"], e["sum_sent"]["bytes"],
+                         log)
+        self.assertGreater(e["sum_received_bidir_reverse"]["bytes"], 0)
+        self.assertEqual(e["sum_received_bidir_reverse"]["bytes"],
+                         se["sum_sent_bidir_reverse"]["bytes"], log)
+
+    def test_udp_bidir(self):
+        srv, log = self.server()
+        run = self.tool(["--iperf3", "%s:%d" % (HOST, self.port), "--bidir",
+                         "--rate", "50M", "--size", "1046", "--time", "2",
+                         "--window", "4M", "--json"], "ip3udpbi")
+        self.assertOk(run)
+        doc = run.json()
+        slog = self.server_log(srv, log)
+        e, se = doc["end"], slog["end"]
+        # ours: every datagram counted by the server, none lost
+        sent = e["sum_sent"]["packets"]
+        self.assertGreater(sent, 0)
+        self.assertEqual(se["sum_received"]["packets"], sent, log)
+        self.assertEqual(se["sum_received"]["lost_packets"], 0)
+        # the server's: no gap in what we counted; what was on its way
+        # when our receivers stopped (at the end of our own sending, as
+        # iperf3's client stops at its TEST_END) is not in our count
+        got = e["sum_received_bidir_reverse"]["packets"]
+        srv_sent = e["sum_sent_bidir_reverse"]["packets"]
+        self.assertEqual(srv_sent, se["sum_sent_bidir_reverse"]["packets"])
+        self.assertEqual(e["sum_received_bidir_reverse"]["lost_packets"], 0)
+        self.assertLessEqual(got, srv_sent)
+        self.assertGreater(got, srv_sent * 0.9)
+
     def test_server_error(self):
         # a server that asks for a user and password (iperf3's RSA
         # authentication): our client sends none, it answers
@@ -416,7 +465,8 @@ class Iperf3Client(nbe2e.E2ECase):
                 (["--iperf3", HOST, "--ports", "0,1"], "--ports"),
                 (["--iperf3", "10.77.0"], "IPv4 address"),
                 (["--iperf3", HOST + ":0"], "1..65535"),
-                (["--iperf3", HOST, "--bidir"], "not with --bidir")):
+                (["--iperf3", HOST, "--bidir", "-R"],
+                 "--reverse and --bidir exclude each other")):
             run = self.tool(args, "ip3bad")
             self.assertOk(run, 2)
             self.assertIn(says, run.err)

@@ -164,7 +164,10 @@ test_iperf3_checks(void **state)
 		"10.0.0.3");
 	REFUSED("--ports", "--iperf3", "10.0.0.2", "--ports", "0,1");
 	REFUSED("--tx-port", "--iperf3", "10.0.0.2", "--tx-port", "0");
-	REFUSED("not with --bidir", "--iperf3", "10.0.0.2", "--bidir");
+	assert_int_equal(
+		CHECK_CFG(&cfg, err, "--iperf3", "10.0.0.2", "--bidir"), 0);
+	assert_int_equal(cfg.bidir, 1);
+	REFUSED("exclude each other", "--iperf3", "10.0.0.2", "--bidir", "-R");
 	/* iperf3's -R: the server sends, UDP or TCP */
 	assert_int_equal(CHECK_CFG(&cfg, err, "--iperf3", "10.0.0.2", "-R"), 0);
 	assert_int_equal(cfg.reverse, 1);
@@ -180,7 +183,9 @@ test_iperf3_checks(void **state)
 	assert_int_equal(
 		CHECK_CFG(&cfg, err, "--iperf3", "10.0.0.2", "--tcp", "-R"), 0);
 	assert_true(cfg.reverse && cfg.tcp);
-	REFUSED("not with --bidir", "--iperf3", "10.0.0.2", "--tcp", "--bidir");
+	assert_int_equal(CHECK_CFG(&cfg, err, "--iperf3", "10.0.0.2", "--tcp",
+				   "--bidir"),
+			 0);
 	REFUSED("--reflector is for", "--iperf3", "10.0.0.2", "--reflector");
 	/* --iperf3-server: a keyless responder of its own */
 	assert_int_equal(CHECK_CFG(&cfg, err, "--iperf3-server", "5201"), 0);
