@@ -180,6 +180,8 @@ struct nb_config {
 	/* --iperf3-server PORT: serve stock iperf3 clients on ip3_port
 	 * (a responder's mode of its own, keyless: --no-auth's caps) */
 	int ip3_server;
+	/* --get-server-output (--iperf3): the server's own report, shown */
+	int ip3_server_output;
 	/* the data's destination port (0: NB_DEFAULT_DPORT): the iperf3
 	 * client's UDP test sends to the server's */
 	uint16_t data_dport;

@@ -226,6 +226,14 @@ on_json(struct nb_ip3_client *c, struct nb_ip3_step *st, json_t *o)
 	}
 	st->act = NB_IP3_ACT_PEER_RESULTS;
 	st->peer = &c->peer;
+	if (c->p.get_server_output) {
+		json_t *j = json_object_get(o, "server_output_json");
+
+		if (j == NULL)
+			j = json_object_get(o, "server_output_text");
+		json_decref(c->server_output);
+		c->server_output = json_incref(j);
+	}
 	c->phase = NB_IP3_C_WAIT_DISPLAY;
 }
 
@@ -354,4 +362,11 @@ nb_ip3_client_eof(struct nb_ip3_client *c, struct nb_ip3_step *st)
 	snprintf(m, sizeof(m), "control socket has closed unexpectedly %s",
 		 phase_names[c->phase]);
 	fail(c, st, m);
+}
+
+void
+nb_ip3_client_release(struct nb_ip3_client *c)
+{
+	json_decref(c->server_output);
+	c->server_output = NULL;
 }

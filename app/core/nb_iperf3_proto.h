@@ -261,6 +261,10 @@ struct nb_ip3_client {
 	struct nb_ip3_rx rx;
 	uint8_t out[NB_IP3_OUT_MAX];
 	struct nb_ip3_results peer;
+	/* p.get_server_output: the server's own report from its results
+	 * (server_output_json, or server_output_text), a reference the
+	 * client holds until nb_ip3_client_release(); NULL otherwise */
+	json_t *server_output;
 };
 
 /*
@@ -294,6 +298,9 @@ void nb_ip3_client_abort(struct nb_ip3_client *c, struct nb_ip3_step *st);
 
 /* The server closed the control connection. */
 void nb_ip3_client_eof(struct nb_ip3_client *c, struct nb_ip3_step *st);
+
+/* What the client holds (server_output) let go. */
+void nb_ip3_client_release(struct nb_ip3_client *c);
 
 /* --- the server (a helper: the order of 3.12's server) --------------- */
 

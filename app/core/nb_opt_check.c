@@ -107,6 +107,12 @@ derive_mode(struct nb_config *cfg, char *err, size_t errlen)
 		cfg->mode = NB_MODE_RESPONDER;
 		return 0;
 	}
+	if (cfg->ip3_server_output && !cfg->iperf3) {
+		snprintf(err, errlen,
+			 "--get-server-output asks a stock iperf3 server: "
+			 "it needs --iperf3");
+		return -EINVAL;
+	}
 	if (cfg->iperf3) {
 		if (cfg->have_peer || cfg->mode != NB_MODE_NONE) {
 			snprintf(err, errlen,

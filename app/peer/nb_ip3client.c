@@ -148,6 +148,9 @@ act(struct nb_ip3c *x, struct nb_ip3_step *st)
 	case NB_IP3_ACT_PEER_RESULTS:
 		x->peer = *st->peer;
 		x->have_peer = 1;
+		/* --get-server-output: the server's report (the client
+		 * state machine holds it) */
+		x->srv_output = x->cl.server_output;
 		return;
 	case NB_IP3_ACT_DONE:
 		write_out(x, st->out, st->out_len);
@@ -305,6 +308,7 @@ ip3_params(struct nb_ip3c *x, struct nb_ip3_params *ip)
 	ip->udp = !cfg->tcp;
 	ip->reverse = x->reverse = cfg->reverse;
 	ip->bidir = x->bidir = cfg->bidir;
+	ip->get_server_output = cfg->ip3_server_output;
 	ip->parallel = (int)(cfg->streams ? cfg->streams : 1);
 	/* a count ends the test (iperf3's -k), else the time */
 	ip->time = app->total_packets ? 0 : (int)(cfg->duration + 0.5);
@@ -440,6 +444,7 @@ nb_ip3client_main(struct nb_app *app)
 close:
 	nb_peer_close(&x.pr);
 out:
+	nb_ip3_client_release(&x.cl);
 	free(x.json);
 	return ret;
 }

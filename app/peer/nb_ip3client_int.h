@@ -47,8 +47,10 @@ struct nb_ip3c {
 	int test_ready, ran;
 	double t_start, t_end;
 	struct nb_cpu_usage cpu0; /* this process's CPU times at the start */
-	/* the server's results, when they came */
+	/* the server's results, when they came; its own report when asked
+	 * (--get-server-output: server_output_json or _text, cl's) */
 	int have_peer;
+	json_t *srv_output;
 	struct nb_ip3_results peer;
 	struct nb_ip3_results mine;
 	uint32_t len; /* UDP payload bytes a datagram */

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nb_ip3client_int.h"
@@ -317,6 +318,13 @@ report_json(struct nb_ip3c *x)
 		return;
 	json_object_set_new(doc, "iperf3_server_results",
 			    nb_ip3_results_json(&x->peer));
+	/* --get-server-output: under iperf3's own key */
+	if (x->srv_output != NULL)
+		json_object_set(doc,
+				json_is_string(x->srv_output)
+					? "server_output_text"
+					: "server_output_json",
+				x->srv_output);
 	app->emitted = 1;
 	if (nb_out_finish(&app->out, doc) != 0)
 		nb_app_error(app, "cannot write --json-file %s",
@@ -381,6 +389,17 @@ nb_ip3c_report(struct nb_ip3c *x)
 		stream_rows(x, -1, !x->reverse);
 	if (x->nstreams > 1 && x->bidir)
 		stream_rows(x, -1, 0);
+	/* --get-server-output: the server's report after ours, as iperf3
+	 * prints it */
+	if (x->srv_output != NULL && json_is_string(x->srv_output)) {
+		printf("\nServer output:\n%s", json_string_value(x->srv_output));
+	} else if (x->srv_output != NULL) {
+		char *t = json_dumps(x->srv_output, JSON_INDENT(1));
+
+		if (t != NULL)
+			printf("\nServer output (JSON):\n%s\n", t);
+		free(t);
+	}
 	fflush(stdout);
 	if (x->pr.app->out.json_file != NULL)
 		report_json(x);

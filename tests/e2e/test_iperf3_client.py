@@ -305,6 +305,19 @@ class Iperf3Client(nbe2e.E2ECase):
         srv_res = doc["iperf3_server_results"]["streams"]
         self.assertEqual(sum(s["bytes"] for s in srv_res), 20 << 20)
 
+    def test_get_server_output(self):
+        srv, log = self.server()
+        # the server's own report (it runs -J: an object) under iperf3's
+        # key, its count the tool's
+        run = self.tool(["--iperf3", "%s:%d" % (HOST, self.port), "--tcp",
+                         "--bytes", "5M", "--get-server-output", "--json"],
+                        "ip3out")
+        self.assertOk(run)
+        doc = run.json()
+        out = doc["server_output_json"]
+        self.assertEqual(out["end"]["sum_received"]["bytes"], 5 << 20)
+        self.assertEqual(doc["end"]["sum_sent"]["bytes"], 5 << 20)
+
     def test_tcp_streams_time(self):
         srv, log = self.server()
         run = self.tool(["--iperf3", "%s:%d" % (HOST, self.port), "--tcp",

@@ -525,6 +525,12 @@ chk_iperf3_server(const struct nb_config *c)
 }
 
 static void
+chk_get_server_output(const struct nb_config *c)
+{
+	assert_int_equal(c->ip3_server_output, 1);
+}
+
+static void
 chk_reflector(const struct nb_config *c)
 {
 	assert_int_equal(c->reflector, 1);
@@ -876,6 +882,7 @@ const struct opt_case cases[] = {
 	{"port", 'p', "3", chk_port, {"32", "-1", "x", NULL}},
 	{"reverse", 'R', NULL, chk_reverse, {NULL}},
 	{"bidir", 0, NULL, chk_bidir, {NULL}},
+	{"get-server-output", 0, NULL, chk_get_server_output, {NULL}},
 	{"ip", 0, "198.19.0.7", chk_ip, {"1.2.3", "256.1.1.1", NULL}},
 	{"one-off", '1', NULL, chk_one_off, {NULL}},
 	{"iperf3-server",

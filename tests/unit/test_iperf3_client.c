@@ -188,6 +188,53 @@ check_udp_run(const struct run *r)
 	assert_string_equal(r->msg, "");
 }
 
+/*
+ * --get-server-output: the server's results carry its report; a client
+ * that asked holds it (server_output_text here, a -J server's object
+ * likewise) until released; one that did not ask keeps nothing.
+ */
+static void
+test_server_output(void **state)
+{
+	static struct nb_ip3_client c;
+	static struct run r;
+	static char s2c[4096];
+	struct nb_ip3_params p;
+	struct nb_ip3_results res;
+	json_t *o;
+	size_t n = 0;
+	int k, ask;
+
+	(void)state;
+	for (ask = 0; ask < 2; ask++) {
+		udp_params(&p);
+		p.get_server_output = ask;
+		memcpy(s2c, "\011\012\001\002\015", 5); /* 9 10 1 2 13 */
+		n = 5;
+		my_results(&res);
+		o = nb_ip3_results_json(&res);
+		json_object_set_new(o, "server_output_text",
+				    json_string("Server listening on 5201\n"));
+		k = nb_ip3_json_frame(o, (uint8_t *)s2c + n, sizeof(s2c) - n);
+		json_decref(o);
+		assert_true(k > 4);
+		n += (size_t)k;
+		s2c[n++] = NB_IP3_DISPLAY_RESULTS;
+		session(g_udp_c2s, &p, s2c, n, 0, &r, &c);
+		assert_string_equal(r.msg, "");
+		assert_int_equal(r.peer.nstreams, res.nstreams);
+		if (!ask) {
+			assert_null(c.server_output);
+			continue;
+		}
+		assert_non_null(c.server_output);
+		assert_string_equal(json_string_value(c.server_output),
+				    "Server listening on 5201\n");
+		nb_ip3_client_release(&c);
+		assert_null(c.server_output);
+	}
+}
+
 static void
 test_udp_session(void **state)
 {
@@ -412,6 +459,7 @@ main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_misuse),
 		cmocka_unit_test(test_after_done),
+		cmocka_unit_test(test_server_output),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
