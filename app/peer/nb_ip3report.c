@@ -392,7 +392,8 @@ nb_ip3c_report(struct nb_ip3c *x)
 	/* --get-server-output: the server's report after ours, as iperf3
 	 * prints it */
 	if (x->srv_output != NULL && json_is_string(x->srv_output)) {
-		printf("\nServer output:\n%s", json_string_value(x->srv_output));
+		printf("\nServer output:\n%s",
+		       json_string_value(x->srv_output));
 	} else if (x->srv_output != NULL) {
 		char *t = json_dumps(x->srv_output, JSON_INDENT(1));
 

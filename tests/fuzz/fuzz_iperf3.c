@@ -67,6 +67,8 @@ fuzz_client(const uint8_t *d, size_t n, size_t chunk)
 	size_t i = 0, k, used;
 
 	nb_ip3_params_default(&p);
+	/* half the runs ask for the server's report (kept, then let go) */
+	p.get_server_output = (int)(chunk & 1);
 	NB_FUZZ_CHECK(
 		nb_ip3_client_init(&c, &p, cookie, rxbuf, sizeof(rxbuf)) == 0);
 	nb_ip3_client_hello(&c, &st);
@@ -79,6 +81,7 @@ fuzz_client(const uint8_t *d, size_t n, size_t chunk)
 		if (st.act == NB_IP3_ACT_ERROR) {
 			NB_FUZZ_CHECK(c.phase == NB_IP3_C_FAILED);
 			NB_FUZZ_CHECK(st.msg[0] != '\0');
+			nb_ip3_client_release(&c);
 			return;
 		}
 		NB_FUZZ_CHECK(used > 0);
@@ -94,6 +97,7 @@ fuzz_client(const uint8_t *d, size_t n, size_t chunk)
 		}
 	}
 	nb_ip3_client_eof(&c, &st);
+	nb_ip3_client_release(&c);
 }
 
 static void
