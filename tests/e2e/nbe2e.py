@@ -603,6 +603,25 @@ class E2ECase(unittest.TestCase):
                                 stderr=subprocess.PIPE, text=True,
                                 start_new_session=True)
 
+    def iperf3_namespace(self, tag, kernel_ip):
+        """A namespace (veth_namespace) whose pa is a kernel host at
+        kernel_ip/24 for a stock iperf3, pb the tool's af_packet port:
+        lo up, pa's TX offloads off (af_packet hands the tool what the
+        veth carries: the kernel's frames with their checksums, whole).
+        Skips the test without iperf3.  Sets self.port (the test's
+        iperf3 port) and self.eal (the tool's EAL on pb)."""
+        if not os.access("/usr/bin/iperf3", os.X_OK):
+            self.skipTest("needs iperf3 (apt-get install iperf3)")
+        wrap = self.veth_namespace(tag)
+        for cmd in (["ip", "link", "set", "lo", "up"],
+                    ["ip", "addr", "add", kernel_ip + "/24", "dev", "pa"],
+                    ["ethtool", "-K", "pa", "tx", "off", "tso", "off", "gso",
+                     "off"]):
+            subprocess.run(wrap + cmd, check=True, capture_output=True,
+                           text=True)
+        self.port = 5300 + os.getpid() % 500
+        self.eal = self.nb.eal(["--vdev", "net_af_packet0,iface=pb"])
+
     def veth_namespace(self, tag, pairs=(("pa", "pb"),), bridge=None):
         """A network namespace of this test (removed at its end) with veth
         pairs, up, IPv6 off on each end (no frames of the kernel's own on

@@ -31,18 +31,7 @@ class Iperf3Client(nbe2e.E2ECase):
 
     def setUp(self):
         super().setUp()
-        if not os.access("/usr/bin/iperf3", os.X_OK):
-            self.skipTest("needs iperf3 (apt-get install iperf3)")
-        wrap = self.veth_namespace("ip3")
-        sh = lambda *a: subprocess.run(wrap + list(a), check=True,
-                                       capture_output=True, text=True)
-        sh("ip", "link", "set", "lo", "up")
-        sh("ip", "addr", "add", HOST + "/24", "dev", "pa")
-        # the kernel's frames with their checksums, whole (af_packet
-        # hands the tool what the veth carries)
-        sh("ethtool", "-K", "pa", "tx", "off", "tso", "off", "gso", "off")
-        self.port = 5300 + os.getpid() % 500
-        self.eal = self.nb.eal(["--vdev", "net_af_packet0,iface=pb"])
+        self.iperf3_namespace("ip3", HOST)
 
     def listening(self, port, timeout=10):
         """Wait until something in the namespace listens on TCP port."""

@@ -32,16 +32,7 @@ class Iperf3Server(nbe2e.E2ECase):
 
     def setUp(self):
         super().setUp()
-        if not os.access("/usr/bin/iperf3", os.X_OK):
-            self.skipTest("needs iperf3 (apt-get install iperf3)")
-        wrap = self.veth_namespace("ip3s")
-        sh = lambda *a: subprocess.run(wrap + list(a), check=True,
-                                       capture_output=True, text=True)
-        sh("ip", "link", "set", "lo", "up")
-        sh("ip", "addr", "add", CLIENT + "/24", "dev", "pa")
-        sh("ethtool", "-K", "pa", "tx", "off", "tso", "off", "gso", "off")
-        self.port = 5300 + os.getpid() % 500
-        self.eal = self.nb.eal(["--vdev", "net_af_packet0,iface=pb"])
+        self.iperf3_namespace("ip3s", CLIENT)
 
     def server(self, extra=()):
         """dpdk-nbench --iperf3-server --json in the background; returns
