@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "nb_frame.h"
+#include "nb_iperf3_proto.h"
 #include "nb_mcast.h"
 #include "nb_mesh.h"
 #include "nb_rfc2889.h"
@@ -197,6 +198,13 @@ check_iperf3(struct nb_config *cfg, char *err, size_t errlen)
 	if (cfg->reverse && cfg->bidir) {
 		snprintf(err, errlen,
 			 "--reverse and --bidir exclude each other");
+		return -EINVAL;
+	}
+	/* iperf3's 128 streams, --bidir's both ways */
+	if (cfg->streams * (cfg->bidir ? 2u : 1u) > NB_IP3_MAX_STREAMS) {
+		snprintf(err, errlen,
+			 "--iperf3 takes at most %d streams (%d with --bidir)",
+			 NB_IP3_MAX_STREAMS, NB_IP3_MAX_STREAMS / 2);
 		return -EINVAL;
 	}
 	cfg->ip3_window = given(cfg, "window") ? cfg->tcp_window : 0;

@@ -96,8 +96,8 @@ const struct nb_option nb_options[] = {
 	FLAG("bidir", 0, bidir, "peer test: both sides send", 0, NB_IN_CLI),
 	FLAG("get-server-output", 0, ip3_server_output,
 	     "--iperf3: ask the server for its own report of the test "
-	     "(iperf3's --get-server-output) and show it after ours", 0,
-	     NB_IN_CLI),
+	     "(iperf3's --get-server-output) and show it after ours",
+	     0, NB_IN_CLI),
 	{"ip", 0, "IP", nb_opt_my_ip,
 	 "this side's IPv4 or IPv6 address in peer mode, answered to ARP "
 	 "(neighbour discovery) and ping; IPv6 puts the control protocol "

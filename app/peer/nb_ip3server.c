@@ -81,18 +81,27 @@ conn_free(const struct nb_ip3s_conn *k)
 	return k->c.state == NB_TCP_CLOSED || nb_tcp_finished(&k->c);
 }
 
-/* A SYN to our port with no session: may this client be served? */
+/* Refusals answered per second, and at once (a burst) */
+#define IP3S_REFUSE_RATE  100
+#define IP3S_REFUSE_BURST 20
+
+/* A connection refused (why: the log's reason, NULL for none): counted;
+ * answered with a RST and logged only within the refusal bucket, and
+ * never to a source nothing may be sent to (broadcast, multicast). */
+static int refuse(struct nb_ip3s *x, const struct nb_flow *f,
+		  const struct nb_tcp_seg *s, const char *why);
+
+/* A SYN to our port: may this client be served (--allow)? */
 static int
-may_serve(struct nb_ip3s *x, const struct nb_flow *f)
+may_serve(struct nb_ip3s *x, const struct nb_flow *f,
+	  const struct nb_tcp_seg *s)
 {
 	char why[160];
 
 	if (nb_policy_peer(&x->pr.app->cfg, f->src_mac, f->src_ip, why,
 			   sizeof(why)) == 0)
 		return 1;
-	x->refused++;
-	NB_LOG(NOTICE, "iperf3 client " NB_IP4_FMT ":%u refused: %s",
-	       NB_IP4_ARGS(f->src_ip), f->src_port, why);
+	refuse(x, f, s, why);
 	return 0;
 }
 
@@ -118,6 +127,21 @@ send_rst(struct nb_ip3s *x, const struct nb_flow *f, const struct nb_tcp_seg *s)
 	n = nb_tcp_frame_build(buf, sizeof(buf), &o, &r, NULL);
 	if (n > 0)
 		nb_ctlio_send_frame(&x->pr.io, buf, (uint16_t)n);
+}
+
+static int
+refuse(struct nb_ip3s *x, const struct nb_flow *f, const struct nb_tcp_seg *s,
+       const char *why)
+{
+	x->refused++;
+	if (!nb_policy_answerable(f->src_mac, f->src_ip) ||
+	    !nb_tokens_take(&x->refuse_tok, nb_peer_now(&x->pr)))
+		return 0;
+	if (why != NULL)
+		NB_LOG(NOTICE, "iperf3 client " NB_IP4_FMT ":%u refused: %s",
+		       NB_IP4_ARGS(f->src_ip), f->src_port, why);
+	send_rst(x, f, s);
+	return 1;
 }
 
 /* A new session on the control connection: the client's address is the
@@ -182,10 +206,8 @@ on_frame(void *ctx, const uint8_t *p, uint32_t len)
 	/* a new connection: a SYN alone */
 	if ((s.flags & (NB_TCP_SYN | NB_TCP_ACK)) != NB_TCP_SYN)
 		return;
-	if (!may_serve(x, &f)) {
-		send_rst(x, &f, &s);
+	if (!may_serve(x, &f, &s))
 		return;
-	}
 	if (!x->active) {
 		session_open(x, &f, &s);
 	} else if (conn_free(&x->deny)) {
@@ -197,7 +219,7 @@ on_frame(void *ctx, const uint8_t *p, uint32_t len)
 		       "is running",
 		       NB_IP4_ARGS(f.src_ip), f.src_port);
 	} else {
-		send_rst(x, &f, &s);
+		refuse(x, &f, &s, NULL);
 	}
 }
 
@@ -480,6 +502,8 @@ nb_ip3server_main(struct nb_app *app)
 	if (ret != 0)
 		goto out;
 	x.pr.io.on_other = on_frame;
+	nb_tokens_init(&x.refuse_tok, IP3S_REFUSE_RATE, IP3S_REFUSE_BURST,
+		       nb_peer_now(&x.pr));
 	x.pr.io.other_ctx = &x;
 	/* a stock iperf3 client holds no key */
 	printf("iperf3 clients hold no key: any host on this segment may run "

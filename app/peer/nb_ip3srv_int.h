@@ -53,6 +53,9 @@ struct nb_ip3s {
 	struct nb_cpu_usage cpu0; /* this process's CPU times at the start */
 	int have_peer;
 	uint64_t sessions, refused;
+	/* refusals answered (a RST and a log line) at most this fast: a
+	 * SYN flood from made-up sources gets no answer beyond it */
+	struct nb_tokens refuse_tok;
 	/* frames in, due segments out (nb_ip3server.c's, for the waits) */
 	void (*pump)(struct nb_ip3s *x);
 	char why[NB_IP3_MSG_LEN + 96];

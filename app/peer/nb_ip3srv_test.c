@@ -75,6 +75,13 @@ nb_ip3s_check(struct nb_ip3s *x)
 			 "sending with 64-bit counters is not served yet");
 		return 13; /* iperf3's "not yet implemented" */
 	}
+	/* every connection has its place (--bidir: twice -P) */
+	if (nb_ip3s_nconn(x) > NB_IP3_MAX_STREAMS) {
+		snprintf(x->why, sizeof(x->why),
+			 "%u streams each way asked for (at most %d in all)",
+			 x->nstreams, NB_IP3_MAX_STREAMS);
+		return 6; /* IENUMSTREAMS */
+	}
 	if (x->p.udp &&
 	    (x->p.len < NB_IP3_UDP_HDR64 || x->p.len > NB_FRAME_MAX)) {
 		snprintf(x->why, sizeof(x->why), "a %u-byte datagram asked for",

@@ -51,8 +51,11 @@ nb_ip3c_tcp_connect(struct nb_ip3c *x, unsigned int n)
 	struct nb_ctl_params p;
 	char err[200];
 
-	if (n == 0 || n > NB_IP3_MAX_STREAMS) {
-		snprintf(x->why, sizeof(x->why), "%u streams asked for", n);
+	/* every connection has its place (--bidir: twice the streams) */
+	if (n == 0 || n * (x->bidir ? 2u : 1u) > NB_IP3_MAX_STREAMS) {
+		snprintf(x->why, sizeof(x->why),
+			 "%u streams asked for (at most %d connections)", n,
+			 NB_IP3_MAX_STREAMS);
 		return -EINVAL;
 	}
 	x->nstreams = n;

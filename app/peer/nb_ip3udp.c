@@ -91,8 +91,11 @@ nb_ip3c_udp_connect(struct nb_ip3c *x, unsigned int n)
 {
 	unsigned int i, k;
 
-	if (n == 0 || n > NB_IP3_MAX_STREAMS) {
-		snprintf(x->why, sizeof(x->why), "%u streams asked for", n);
+	/* every connection has its place (--bidir: twice the streams) */
+	if (n == 0 || n * (x->bidir ? 2u : 1u) > NB_IP3_MAX_STREAMS) {
+		snprintf(x->why, sizeof(x->why),
+			 "%u streams asked for (at most %d connections)", n,
+			 NB_IP3_MAX_STREAMS);
 		return -EINVAL;
 	}
 	x->nstreams = n;

@@ -307,6 +307,11 @@ class Iperf3Server(nbe2e.E2ECase):
         rc, doc = self.client(["-u", "-b", "100M", "-t", "1"])
         self.assertIn("total required bandwidth is larger than server "
                       "limit", doc["error"])
+        # --bidir's streams count both ways: 65 each way is over 128
+        rc, doc = self.client(["-u", "-b", "1M", "-t", "1", "-P", "65",
+                               "--bidir"])
+        self.assertIn("number of parallel streams too large",
+                      doc["error"])
         # sending with 64-bit counters: not served yet
         rc, doc = self.client(["-u", "-b", "10M", "-t", "1", "-R",
                                "--udp-counters-64bit"])

@@ -168,6 +168,12 @@ test_iperf3_checks(void **state)
 		CHECK_CFG(&cfg, err, "--iperf3", "10.0.0.2", "--bidir"), 0);
 	assert_int_equal(cfg.bidir, 1);
 	REFUSED("exclude each other", "--iperf3", "10.0.0.2", "--bidir", "-R");
+	/* 128 connections at most, both ways counted */
+	assert_int_equal(CHECK_CFG(&cfg, err, "--iperf3", "10.0.0.2", "--bidir",
+				   "--streams", "64"),
+			 0);
+	REFUSED("at most 128 streams (64 with --bidir)", "--iperf3", "10.0.0.2",
+		"--bidir", "--streams", "65");
 	/* iperf3's -R: the server sends, UDP or TCP */
 	assert_int_equal(CHECK_CFG(&cfg, err, "--iperf3", "10.0.0.2", "-R"), 0);
 	assert_int_equal(cfg.reverse, 1);
