@@ -30,6 +30,7 @@
 #include "nb_phase.h"
 #include "nb_responder.h"
 #include "nb_run.h"
+#include "nb_serve.h"
 #include "nb_setup.h"
 #include "nb_telemetry.h"
 #include "nb_tidy.h"
@@ -365,7 +366,8 @@ output_errors(const struct nb_app *app, int code)
 			nb_phase_signal() == SIGTERM ? "SIGTERM" : "SIGINT",
 			phase != NULL ? phase : "start-up");
 		/* a responder's runner says whether it cut a session */
-		if (app->cfg.mode != NB_MODE_RESPONDER && code == 0)
+		if (app->cfg.mode != NB_MODE_RESPONDER && !app->cfg.serve &&
+		    code == 0)
 			code = 1;
 	}
 	if (j != 0)
@@ -394,7 +396,7 @@ output_errors(const struct nb_app *app, int code)
 /* The ports checked and given their roles, the capture writer started,
  * then the mode's runner; its exit code. */
 static int
-run_mode(struct nb_app *app)
+run_mode(struct nb_app *app, const struct nb_config *base)
 {
 	struct nb_config *cfg = &app->cfg;
 	char err[320];
@@ -423,6 +425,8 @@ run_mode(struct nb_app *app)
 	}
 	if (cfg->mode == NB_MODE_PORTS)
 		return nb_setup_list_ports(app);
+	if (cfg->serve)
+		return nb_serve_main(app, base);
 	if (cfg->mode == NB_MODE_RESPONDER && cfg->ip3_server)
 		return nb_ip3server_main(app);
 	if (cfg->mode == NB_MODE_RESPONDER)
@@ -438,6 +442,7 @@ int
 main(int argc, char **argv)
 {
 	static struct nb_app app;
+	static struct nb_config base; /* as parsed: --serve's run defaults */
 	int dd = find_dashdash(argc, argv), code, pdump;
 
 	/* A far end that leaves closes the sockets some drivers write to
@@ -446,9 +451,10 @@ main(int argc, char **argv)
 	 * ending the tool before its report. */
 	signal(SIGPIPE, SIG_IGN);
 	parse_args(&app, argc, argv, &dd);
+	base = app.cfg;
 	prepare_output(&app);
 	pdump = start_eal(&app, argc, argv, dd);
-	code = run_mode(&app);
+	code = run_mode(&app, &base);
 	app.state = "done";
 	if (code != 0 && !app.emitted)
 		nb_out_fatal(&app.out,

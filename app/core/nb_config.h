@@ -278,6 +278,13 @@ struct nb_config {
 	char json_file[256]; /* the JSON document also written here */
 	char config[256];    /* --config INI file */
 
+	/* --serve: tests on request over an API socket (nb_api.h) */
+	int serve;
+	char api_path[108]; /* --api unix:PATH (empty: the default path) */
+	uint32_t api_ip;    /* --api tcp:IPV4:PORT (host order; port 0:
+			     * unix) */
+	uint16_t api_port;
+
 	int help;
 	int version;
 

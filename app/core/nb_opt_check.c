@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nb_api_opts.h"
 #include "nb_frame.h"
 #include "nb_iperf3_proto.h"
 #include "nb_mcast.h"
@@ -20,11 +21,7 @@
 #include "nb_suite_opts.h"
 
 /* The option was given (on the command line or in a config file). */
-static int
-given(const struct nb_config *cfg, const char *name)
-{
-	return nb_option_given(cfg, name);
-}
+#define given(cfg, name) nb_option_given(cfg, name)
 
 /* What each mode is called in messages: "for X, not Y". */
 static const char *const mode_for[] = {
@@ -690,6 +687,7 @@ nb_config_check(struct nb_config *cfg, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	if (check_length(cfg, err, errlen) != 0 ||
+	    nb_api_check(cfg, err, errlen) != 0 ||
 	    nb_stack_check(cfg, err, errlen) != 0 ||
 	    nb_flows_cfg_check(cfg, err, errlen) != 0 ||
 	    nb_mcast_check(cfg, err, errlen) != 0 ||

@@ -40,6 +40,16 @@ const struct nb_option nb_options[] = {
 	{"list-ports", 0, NULL, nb_opt_list_ports,
 	 "bring every port up, report driver, MAC, link and NUMA node, exit", 0,
 	 NB_IN_PORTS},
+	FLAG("serve", 0, serve,
+	     "loopback ports set up once, then tests on request over the "
+	     "API socket (JSON-RPC 2.0, docs/api.md) until its shutdown "
+	     "method or SIGTERM; the other options are every run's defaults",
+	     0, NB_IN_LOOP),
+	{"api", 0, "unix:PATH|tcp:IP:PORT", nb_opt_api,
+	 "--serve's socket: a Unix socket (mode 0600) or TCP on the host's "
+	 "kernel stack (clients prove --auth-key first) "
+	 "[unix:/run/dpdk-nbench/PREFIX.sock]",
+	 0, NB_IN_LOOP},
 	HEADING("Loopback test (ports of this process)"),
 	{"tx-port", 0, "LIST", nb_opt_tx_port,
 	 "loopback test: ports that transmit, e.g. 0 or 0,2", 0, NB_IN_LOOP},
@@ -133,8 +143,9 @@ const struct nb_option nb_options[] = {
 	 "client and responder: a shared key (32..1024 random bytes, one "
 	 "trailing newline dropped) that both ends prove they hold; FILE "
 	 "must be readable by its owner only [client: no key; responder: "
-	 "a fresh key in /run/dpdk-nbench/PREFIX.key]",
-	 0, NB_IN_CLI | NB_IN_RSP},
+	 "a fresh key in /run/dpdk-nbench/PREFIX.key]; --serve: what its "
+	 "API clients prove",
+	 0, NB_IN_CLI | NB_IN_RSP | NB_IN_LOOP},
 	HEADING("Responder policy"),
 	{"allow", 0, "MAC|IP[/LEN]", nb_opt_allow,
 	 "serve only clients with this MAC or in this IPv4 prefix; repeat "

@@ -380,6 +380,8 @@ nb_out_finish(const struct nb_output *o, json_t *doc)
 			file_errno = -ret;
 	}
 	json_decref(intr);
+	if (o->keep != NULL)
+		*o->keep = json_incref(doc);
 	json_decref(doc);
 	return ret;
 }

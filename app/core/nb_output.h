@@ -32,6 +32,7 @@ struct nb_output {
 	int progress;	       /* text on a terminal, no intervals: one
 				* refreshed line */
 	const char *json_file; /* also write the document here, or NULL */
+	json_t **keep;	       /* and hand it over here (--serve), or NULL */
 };
 
 void nb_output_init(struct nb_output *o, const struct nb_config *cfg, FILE *f,

@@ -287,7 +287,7 @@ open_loop(struct nb_app *app)
 }
 
 int
-nb_loopback_main(struct nb_app *app)
+nb_loopback_setup(struct nb_app *app)
 {
 	static const struct nb_setup_req req_tmpl = {
 		.link_hint = "cable, peer, or memif partner missing",
@@ -296,19 +296,30 @@ nb_loopback_main(struct nb_app *app)
 	struct nb_config *cfg = &app->cfg;
 	struct nb_setup_req req = req_tmpl;
 	uint16_t ids[2 * NB_MAX_PORTS], n;
-	int ret;
 
 	n = port_list(cfg, ids);
 	req.nb_queues = (uint16_t)cfg->queues;
 	if (nb_replay_setup(app) != 0)
 		return 1;
-	if (nb_setup_ports(app, ids, n, &req) != 0)
-		return 1;
-	if (cfg->tcp)
+	return nb_setup_ports(app, ids, n, &req) != 0;
+}
+
+int
+nb_loopback_test(struct nb_app *app)
+{
+	int ret;
+
+	if (app->cfg.tcp)
 		return nb_tcprun_main(app);
 	/* a group's receivers join before the test and leave after it */
 	nb_mcast_members(app, 1);
 	ret = open_loop(app);
 	nb_mcast_members(app, 0);
 	return ret;
+}
+
+int
+nb_loopback_main(struct nb_app *app)
+{
+	return nb_loopback_setup(app) != 0 ? 1 : nb_loopback_test(app);
 }

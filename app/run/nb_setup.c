@@ -16,6 +16,7 @@
 #include "nb_drivers.h"
 #include "nb_eal_args.h"
 #include "nb_log.h"
+#include "nb_offload.h"
 #include "nb_phase.h"
 #include "nb_setup.h"
 #include "nb_tsc.h"
@@ -475,6 +476,37 @@ members_json(json_t *o, uint16_t port)
 				      "primary", b.primary, "members", arr));
 }
 
+json_t *
+nb_setup_ports_json(const struct nb_app *app, int offloads)
+{
+	json_t *root = json_object(), *arr = json_array(), *o;
+	uint16_t i;
+
+	for (i = 0; i < app->nb_ports; i++) {
+		const struct nb_port_desc *d = &app->ports[i].desc;
+		char mac[18];
+
+		snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x",
+			 d->mac[0], d->mac[1], d->mac[2], d->mac[3], d->mac[4],
+			 d->mac[5]);
+		o = json_pack("{s:i,s:s,s:s,s:s,s:i,s:b,s:i,s:i}", "port",
+			      (int)d->port_id, "name", d->name, "driver",
+			      d->driver, "mac", mac, "numa_node", d->numa_node,
+			      "link_up", d->link_up, "link_speed_mbps",
+			      (int)d->link_speed, "mtu", (int)d->mtu);
+		members_json(o, app->port_ids[i]);
+		if (offloads)
+			json_object_set_new(
+				o, "offloads",
+				nb_offload_json(&app->ports[i].offload));
+		json_array_append_new(arr, o);
+	}
+	json_object_set_new(root, "ports", arr);
+	json_object_set_new(root, "lcore_map",
+			    json_string(app->result.lcore_map));
+	return root;
+}
+
 int
 nb_setup_list_ports(struct nb_app *app)
 {
@@ -484,7 +516,7 @@ nb_setup_list_ports(struct nb_app *app)
 		.down_ok = 1,
 	};
 	uint16_t ids[NB_MAX_PORTS], n = nb_port_ids(ids, NB_MAX_PORTS), i;
-	json_t *root, *arr;
+	json_t *root;
 
 	nb_setup_lcore_map(app, app->result.lcore_map,
 			   sizeof(app->result.lcore_map));
@@ -498,28 +530,7 @@ nb_setup_list_ports(struct nb_app *app)
 		printf("lcores: %s\n", app->result.lcore_map);
 		return 0;
 	}
-	root = json_object();
-	arr = json_array();
-	for (i = 0; i < app->nb_ports; i++) {
-		const struct nb_port_desc *d = &app->ports[i].desc;
-		char mac[18];
-
-		snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x",
-			 d->mac[0], d->mac[1], d->mac[2], d->mac[3], d->mac[4],
-			 d->mac[5]);
-		json_array_append_new(
-			arr, json_pack("{s:i,s:s,s:s,s:s,s:i,s:b,s:i,s:i}",
-				       "port", (int)d->port_id, "name", d->name,
-				       "driver", d->driver, "mac", mac,
-				       "numa_node", d->numa_node, "link_up",
-				       d->link_up, "link_speed_mbps",
-				       (int)d->link_speed, "mtu", (int)d->mtu));
-		members_json(json_array_get(arr, json_array_size(arr) - 1),
-			     app->port_ids[i]);
-	}
-	json_object_set_new(root, "ports", arr);
-	json_object_set_new(root, "lcore_map",
-			    json_string(app->result.lcore_map));
+	root = nb_setup_ports_json(app, 0);
 	json_dumpf(root, stdout, JSON_INDENT(2));
 	fputc('\n', stdout);
 	json_decref(root);
