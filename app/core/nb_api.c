@@ -60,7 +60,8 @@ nb_api_parse(const char *line, size_t n, json_t **root, struct nb_api_req *rq,
 	rq->params = v;
 	v = json_object_get(*root, "nbench_api");
 	if (v != NULL && !json_is_string(v)) {
-		snprintf(err, errlen, "\"nbench_api\" is a string, MAJOR.MINOR");
+		snprintf(err, errlen,
+			 "\"nbench_api\" is a string, MAJOR.MINOR");
 		return NB_API_INVALID;
 	}
 	rq->client_version = v ? json_string_value(v) : NULL;
@@ -137,8 +138,8 @@ nb_api_version_check(const char *client, char *err, size_t errlen)
 
 /* Options a run cannot give: they are the server's, or the CLI's. */
 static const char *const not_in_run[] = {
-	"help",	      "version", "config",   "serve", "api",
-	"list-ports", "logfile", "json-file", "json", "json-stream",
+	"help",	      "version", "config",    "serve", "api",
+	"list-ports", "logfile", "json-file", "json",  "json-stream",
 	"csv",	      "capture", "replay",
 };
 
@@ -212,8 +213,7 @@ nb_api_options(struct nb_config *run, const struct nb_config *base,
 				ret = NB_API_PARAMS;
 				goto out;
 			}
-			ret = opt_word(key, e, word, sizeof(word), err,
-				       errlen);
+			ret = opt_word(key, e, word, sizeof(word), err, errlen);
 			if (ret != 0)
 				goto out;
 			argv[argc] = strdup(word);

@@ -17,31 +17,31 @@
 
 #include "nb_config.h"
 
-#define NB_API_MAJOR 1
-#define NB_API_MINOR 0
+#define NB_API_MAJOR	   1
+#define NB_API_MINOR	   0
 #define NB_API_MAX_REQUEST (1u << 20) /* bytes of one request line */
 
 /* JSON-RPC 2.0's error codes, then the server's own (-32000 and below) */
 enum nb_api_code {
-	NB_API_PARSE = -32700,	  /* not JSON */
-	NB_API_INVALID = -32600,  /* JSON, not a request */
+	NB_API_PARSE = -32700,	 /* not JSON */
+	NB_API_INVALID = -32600, /* JSON, not a request */
 	NB_API_NO_METHOD = -32601,
-	NB_API_PARAMS = -32602,	  /* a bad option: the CLI's message */
-	NB_API_VERSION = -32001,  /* another API major version */
-	NB_API_BUSY = -32002,	  /* a test runs already */
-	NB_API_IDLE = -32003,	  /* no test runs (stop), none known */
+	NB_API_PARAMS = -32602,	   /* a bad option: the CLI's message */
+	NB_API_VERSION = -32001,   /* another API major version */
+	NB_API_BUSY = -32002,	   /* a test runs already */
+	NB_API_IDLE = -32003,	   /* no test runs (stop), none known */
 	NB_API_TOO_LARGE = -32004, /* a request line over 1 MiB */
-	NB_API_AUTH = -32005,	  /* no key proof, or a wrong one */
-	NB_API_FAILED = -32006,	  /* the test could not run */
-	NB_API_GONE = -32007,	  /* events asked for are no longer kept */
-	NB_API_SHUTDOWN = -32008, /* the server is shutting down */
+	NB_API_AUTH = -32005,	   /* no key proof, or a wrong one */
+	NB_API_FAILED = -32006,	   /* the test could not run */
+	NB_API_GONE = -32007,	   /* events asked for are no longer kept */
+	NB_API_SHUTDOWN = -32008,  /* the server is shutting down */
 };
 
 /* One request, pointing into the parsed root (which owns it all). */
 struct nb_api_req {
-	json_t *id;	    /* NULL: a notification (no answer) */
+	json_t *id; /* NULL: a notification (no answer) */
 	const char *method;
-	json_t *params;	    /* object or NULL */
+	json_t *params;		    /* object or NULL */
 	const char *client_version; /* "nbench_api" member, or NULL */
 };
 
@@ -86,14 +86,14 @@ struct nb_api_inbuf {
 	char *buf;
 	size_t len, cap;
 	size_t handed; /* the line handed out: dropped at the next call */
-	int skipping; /* inside a line already refused as too large */
+	int skipping;  /* inside a line already refused as too large */
 };
 
 /* Append n bytes: 0, or -ENOMEM. */
 int nb_api_in_add(struct nb_api_inbuf *b, const char *p, size_t n);
 /*
- * The next line: 1 with the line and its length (valid until the next call), 0 when none
- * is whole yet, NB_API_TOO_LARGE once for a line over the limit.
+ * The next line: 1 with the line and its length (valid until the next call), 0
+ * when none is whole yet, NB_API_TOO_LARGE once for a line over the limit.
  */
 int nb_api_in_line(struct nb_api_inbuf *b, const char **line, size_t *n);
 void nb_api_in_free(struct nb_api_inbuf *b);
@@ -105,10 +105,10 @@ void nb_api_in_free(struct nb_api_inbuf *b);
  */
 #define NB_API_EVENTS_KEPT 65536
 struct nb_api_events {
-	char **ev;	 /* ring of NB_API_EVENTS_KEPT */
-	uint64_t first;	 /* index of the oldest kept */
-	uint64_t next;	 /* index the next one gets */
-	char *part;	 /* an event line not yet ended */
+	char **ev;	/* ring of NB_API_EVENTS_KEPT */
+	uint64_t first; /* index of the oldest kept */
+	uint64_t next;	/* index the next one gets */
+	char *part;	/* an event line not yet ended */
 	size_t part_len;
 };
 

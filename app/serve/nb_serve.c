@@ -21,24 +21,6 @@
 #include "nb_serve_int.h"
 #include "nb_setup.h"
 
-double
-nb_srv_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-void
-nb_srv_wake(struct nb_srv *s)
-{
-	uint64_t one = 1;
-
-	if (write(s->wake_fd, &one, sizeof(one)) < 0 && errno != EAGAIN)
-		NB_LOG(DEBUG, "serve: wake: %s", strerror(errno));
-}
-
 /* The run's output stream: what it writes becomes events (fopencookie). */
 static ssize_t
 ev_write(void *arg, const char *buf, size_t n)

@@ -5,27 +5,36 @@
  * non-blocking sockets: a slow or stuck client holds up no other, and a
  * run's waiters are answered when the runner says it ended.
  */
-#include <arpa/inet.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <netinet/in.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
-#include <rte_lcore.h>
 #include <rte_version.h>
 
-#include "nb_auth.h"
-#include "nb_eal_args.h"
 #include "nb_log.h"
 #include "nb_serve_int.h"
 #include "nb_version.h"
+
+double
+nb_srv_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void
+nb_srv_wake(struct nb_srv *s)
+{
+	uint64_t one = 1;
+
+	if (write(s->wake_fd, &one, sizeof(one)) < 0 && errno != EAGAIN)
+		NB_LOG(DEBUG, "serve: wake: %s", strerror(errno));
+}
 
 void
 nb_srv_send(struct nb_conn *c, char *line)
@@ -100,28 +109,28 @@ follow(struct nb_srv *s, struct nb_conn *c)
 		json_t *e = nb_api_events_get(&s->ev, c->next_ev);
 
 		if (e != NULL)
-			nb_srv_send(c, nb_api_notify(
-					     "event",
-					     json_pack("{s:I,s:I,s:O,s:O}",
-						       "run",
-						       (json_int_t)c->wait_run,
-						       "index",
-						       (json_int_t)c->next_ev,
-						       "event",
-						       json_object_get(e,
-								       "event"),
-						       "data",
-						       json_object_get(e,
-								       "data"))));
+			nb_srv_send(
+				c,
+				nb_api_notify(
+					"event",
+					json_pack("{s:I,s:I,s:O,s:O}", "run",
+						  (json_int_t)c->wait_run,
+						  "index",
+						  (json_int_t)c->next_ev,
+						  "event",
+						  json_object_get(e, "event"),
+						  "data",
+						  json_object_get(e, "data"))));
 		json_decref(e);
 		c->next_ev++;
 	}
 	if (s->state != NB_SRV_DONE)
 		return;
-	nb_srv_send(c, nb_api_result(c->wait_id,
-				   json_pack("{s:I,s:I}", "run",
-					     (json_int_t)c->wait_run, "events",
-					     (json_int_t)s->ev.next)));
+	nb_srv_send(c,
+		    nb_api_result(c->wait_id,
+				  json_pack("{s:I,s:I}", "run",
+					    (json_int_t)c->wait_run, "events",
+					    (json_int_t)s->ev.next)));
 done:
 	json_decref(c->wait_id);
 	c->wait_id = NULL;
@@ -156,10 +165,10 @@ status_json(const struct nb_srv *s)
 {
 	static const char *const names[] = {"idle", "running", "done"};
 	double now = nb_srv_now();
-	json_t *o = json_pack("{s:s,s:I,s:I,s:b}", "state", names[s->state],
-			      "run", (json_int_t)s->run_id, "events",
-			      (json_int_t)s->ev.next, "shutting_down",
-			      s->shutdown);
+	json_t *o =
+		json_pack("{s:s,s:I,s:I,s:b}", "state", names[s->state], "run",
+			  (json_int_t)s->run_id, "events",
+			  (json_int_t)s->ev.next, "shutting_down", s->shutdown);
 
 	if (s->state != NB_SRV_IDLE)
 		json_object_set_new(
@@ -173,8 +182,7 @@ status_json(const struct nb_srv *s)
 
 /* run and start: checked as the CLI checks, then handed to the runner. */
 static void
-m_run(struct nb_srv *s, struct nb_conn *c, json_t *id, json_t *params,
-      int wait)
+m_run(struct nb_srv *s, struct nb_conn *c, json_t *id, json_t *params, int wait)
 {
 	static struct nb_config cfg; /* this thread's only */
 	json_t *none = json_object();
@@ -192,8 +200,9 @@ m_run(struct nb_srv *s, struct nb_conn *c, json_t *id, json_t *params,
 	}
 	pthread_mutex_lock(&s->lock);
 	if (s->shutdown) {
-		answer_error(c, id, NB_API_SHUTDOWN, "the server is shutting "
-						     "down");
+		answer_error(c, id, NB_API_SHUTDOWN,
+			     "the server is shutting "
+			     "down");
 	} else if (s->state == NB_SRV_RUNNING) {
 		snprintf(err, sizeof(err),
 			 "busy: run %llu is in progress (%.1f s so far); one "
@@ -217,10 +226,11 @@ m_run(struct nb_srv *s, struct nb_conn *c, json_t *id, json_t *params,
 			c->wait_id = json_incref(id ? id : json_null());
 			c->wait_run = s->run_id;
 		} else {
-			nb_srv_send(c, nb_api_result(
-					     id, json_pack("{s:I}", "run",
-							   (json_int_t)
-								   s->run_id)));
+			nb_srv_send(
+				c,
+				nb_api_result(
+					id, json_pack("{s:I}", "run",
+						      (json_int_t)s->run_id)));
 		}
 	}
 	pthread_mutex_unlock(&s->lock);
@@ -231,7 +241,8 @@ m_stop(struct nb_srv *s, struct nb_conn *c, json_t *id)
 {
 	pthread_mutex_lock(&s->lock);
 	if (s->state != NB_SRV_RUNNING) {
-		answer_error(c, id, NB_API_IDLE, "no test runs: nothing to stop");
+		answer_error(c, id, NB_API_IDLE,
+			     "no test runs: nothing to stop");
 	} else {
 		s->stop = 1;
 		nb_force_quit = 1; /* the run ends as at SIGINT, no signal */
@@ -341,8 +352,8 @@ nb_srv_dispatch(struct nb_srv *s, struct nb_conn *c, const char *line, size_t n)
 		goto out;
 	}
 	if (rq.client_version != NULL &&
-	    (ret = nb_api_version_check(rq.client_version, err,
-					sizeof(err))) != 0) {
+	    (ret = nb_api_version_check(rq.client_version, err, sizeof(err))) !=
+		    0) {
 		answer_error(c, id, ret, err);
 		goto out;
 	}
@@ -387,8 +398,9 @@ nb_srv_dispatch(struct nb_srv *s, struct nb_conn *c, const char *line, size_t n)
 			nb_force_quit = 1;
 		pthread_cond_signal(&s->cond);
 		pthread_mutex_unlock(&s->lock);
-		nb_srv_send(c, nb_api_result(id, json_pack("{s:b}",
-							 "shutting_down", 1)));
+		nb_srv_send(c,
+			    nb_api_result(id, json_pack("{s:b}",
+							"shutting_down", 1)));
 	} else {
 		snprintf(err, sizeof(err),
 			 "no method '%.64s' (version, ports, run, start, "

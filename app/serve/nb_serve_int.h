@@ -18,9 +18,10 @@
 
 enum nb_srv_state { NB_SRV_IDLE, NB_SRV_RUNNING, NB_SRV_DONE };
 
-#define NB_SRV_CONNS   64	  /* clients at once */
-#define NB_SRV_MAX_OUT (16u << 20) /* bytes owed to a client that reads
-				    * not: it is closed */
+#define NB_SRV_CONNS 64 /* clients at once */
+#define NB_SRV_MAX_OUT                                                         \
+	(16u << 20) /* bytes owed to a client that reads                       \
+		     * not: it is closed */
 
 /* What a connection waits for: a run's end, or its events as they come */
 enum nb_wait_kind { NB_W_NONE, NB_W_RESULT, NB_W_FOLLOW };
@@ -42,11 +43,11 @@ struct nb_conn {
 
 struct nb_srv {
 	struct nb_app *app;
-	const struct nb_config *base; /* parsed, unchecked: runs' defaults */
+	const struct nb_config *base;  /* parsed, unchecked: runs' defaults */
 	const struct nb_config *setup; /* the ports' config (checked) */
 	json_t *ports;		       /* the ports method's answer */
 	int listen_fd;
-	int wake_fd; /* eventfd: the API thread's poll wakes on it */
+	int wake_fd;	 /* eventfd: the API thread's poll wakes on it */
 	char where[160]; /* unix:PATH or tcp:IP:PORT, for messages */
 	pthread_t thread;
 	int thread_up;

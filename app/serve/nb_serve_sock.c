@@ -90,8 +90,7 @@ open_unix(struct nb_srv *s, const char *path, char *err, size_t errlen)
 }
 
 static int
-open_tcp(struct nb_srv *s, uint32_t ip, uint16_t port, char *err,
-	 size_t errlen)
+open_tcp(struct nb_srv *s, uint32_t ip, uint16_t port, char *err, size_t errlen)
 {
 	struct sockaddr_in a = {.sin_family = AF_INET};
 	int fd, one = 1;
@@ -133,14 +132,15 @@ nb_srv_api_open(struct nb_srv *s, char *err, size_t errlen)
 		if (c->api_path[0])
 			snprintf(path, sizeof(path), "%s", c->api_path);
 		else
-			snprintf(path, sizeof(path),
-				 "/run/dpdk-nbench/%s.sock",
+			snprintf(path, sizeof(path), "/run/dpdk-nbench/%s.sock",
 				 nb_eal_args()->file_prefix);
-		if (strlen(path) >= sizeof(((struct sockaddr_un *)0)->sun_path)) {
-			snprintf(err, errlen,
-				 "--serve: the socket path %s is too long: give "
-				 "--api unix:PATH",
-				 path);
+		if (strlen(path) >=
+		    sizeof(((struct sockaddr_un *)0)->sun_path)) {
+			snprintf(
+				err, errlen,
+				"--serve: the socket path %s is too long: give "
+				"--api unix:PATH",
+				path);
 			return -1;
 		}
 		s->listen_fd = open_unix(s, path, err, errlen);
@@ -194,12 +194,12 @@ accept_one(struct nb_srv *s)
 	for (i = 0; i < 16; i++)
 		snprintf(nonce + 2 * i, 3, "%02x", c->nonce[i]);
 	snprintf(v, sizeof(v), "%d.%d", NB_API_MAJOR, NB_API_MINOR);
-	nb_srv_send(c, nb_api_notify(
-			       "hello",
-			       json_pack("{s:s,s:s,s:s}", "api_version", v,
-					 "auth",
-					 k->psk_len ? "hmac-sha256" : "none",
-					 "nonce", nonce)));
+	nb_srv_send(c,
+		    nb_api_notify("hello",
+				  json_pack("{s:s,s:s,s:s}", "api_version", v,
+					    "auth",
+					    k->psk_len ? "hmac-sha256" : "none",
+					    "nonce", nonce)));
 }
 
 /* What c sent: whole lines dispatched; 0, or -1 to close it. */
@@ -320,8 +320,8 @@ api_main(void *arg)
 int
 nb_srv_api_start(struct nb_srv *s, char *err, size_t errlen)
 {
-	int ret = rte_ctrl_thread_create(&s->thread, "nb-api", NULL, api_main,
-					 s);
+	int ret =
+		rte_ctrl_thread_create(&s->thread, "nb-api", NULL, api_main, s);
 
 	if (ret != 0) {
 		snprintf(err, errlen, "--serve: no API thread: %s",

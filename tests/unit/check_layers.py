@@ -28,6 +28,7 @@ FLOORS = {
     "app/stats": 4,
     "app/run": 5,
     "app/peer": 6,
+    "app/serve": 6,
     "app": 7,
 }
 MAX_LINES = 700

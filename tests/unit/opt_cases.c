@@ -37,6 +37,21 @@ chk_version(const struct nb_config *c)
 }
 
 static void
+chk_serve(const struct nb_config *c)
+{
+	assert_int_equal(c->serve, 1);
+}
+
+static void
+chk_api(const struct nb_config *c)
+{
+	/* tcp:127.0.0.1:7301 */
+	assert_int_equal(c->api_ip, 0x7f000001);
+	assert_int_equal(c->api_port, 7301);
+	assert_string_equal(c->api_path, "");
+}
+
+static void
 chk_list_ports(const struct nb_config *c)
 {
 	assert_int_equal(c->mode, NB_MODE_PORTS);
@@ -885,6 +900,13 @@ const struct opt_case cases[] = {
 	{"get-server-output", 0, NULL, chk_get_server_output, {NULL}},
 	{"ip", 0, "198.19.0.7", chk_ip, {"1.2.3", "256.1.1.1", NULL}},
 	{"one-off", '1', NULL, chk_one_off, {NULL}},
+	{"serve", 0, NULL, chk_serve, {NULL}},
+	{"api",
+	 0,
+	 "tcp:127.0.0.1:7301",
+	 chk_api,
+	 {"unix:rel.sock", "tcp:127.0.0.1", "tcp:127.0.0.1:0", "tcp:1.2.3:80",
+	  "http://x", NULL}},
 	{"iperf3-server",
 	 0,
 	 "5203",

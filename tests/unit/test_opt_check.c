@@ -806,7 +806,8 @@ test_option_modes(void **state)
 					    "0", "--rx-port", "1", NULL},
 		      err),
 		-EINVAL);
-	assert_non_null(strstr(err, "--auth-key is for a client"));
+	assert_non_null(strstr(err, "--auth-key in a loopback test is for "
+				    "--serve"));
 	/* the mode derived is kept */
 	assert_int_equal(PARSE(&cfg, err, "--allow", "10.0.0.1"), 0);
 	assert_int_equal(nb_config_check(&cfg, err, ERRLEN), 0);
