@@ -136,6 +136,20 @@ nb_api_version_check(const char *client, char *err, size_t errlen)
 	return 0;
 }
 
+/* a | b, or a | b | "=" | c: a new string (NULL: no memory) */
+static char *
+dup_word(const char *a, const char *b, const char *c)
+{
+	size_t n = strlen(a) + strlen(b) + (c ? strlen(c) + 1 : 0) + 1;
+	char *s = malloc(n);
+
+	if (s != NULL)
+		snprintf(s, n, "%s%s%s%s", a, b, c ? "=" : "", c ? c : "");
+	return s;
+}
+
+#define MAX_WORDS 256
+
 /* Options a run cannot give: they are the server's, or the CLI's. */
 static const char *const not_in_run[] = {
 	"help",	      "version", "config",    "serve", "api",
@@ -143,22 +157,26 @@ static const char *const not_in_run[] = {
 	"csv",	      "capture", "replay",
 };
 
-/* One option as an argv word: "--name" for true, "--name=value". */
+/* One option as the CLI's words: "--name" for true, else "--name" and
+ * its value ("--name=value" for a flag, which takes none: the CLI's
+ * message says so).  The words appended to argv; 0, or NB_API_PARAMS. */
 static int
-opt_word(const char *key, json_t *v, char *buf, size_t len, char *err,
-	 size_t errlen)
+opt_words(const char *key, json_t *v, char **argv, int *argc, char *err,
+	  size_t errlen)
 {
-	int n;
+	int idx = nb_option_find(key, strlen(key)), n;
+	int flag = idx >= 0 && nb_options[idx].arg == NULL;
+	char val[1024];
 
 	if (json_is_true(v))
-		n = snprintf(buf, len, "--%s", key);
+		n = snprintf(val, sizeof(val), "%s", "");
 	else if (json_is_string(v))
-		n = snprintf(buf, len, "--%s=%s", key, json_string_value(v));
+		n = snprintf(val, sizeof(val), "%s", json_string_value(v));
 	else if (json_is_integer(v))
-		n = snprintf(buf, len, "--%s=%" JSON_INTEGER_FORMAT, key,
+		n = snprintf(val, sizeof(val), "%" JSON_INTEGER_FORMAT,
 			     json_integer_value(v));
 	else if (json_is_real(v))
-		n = snprintf(buf, len, "--%s=%.17g", key, json_real_value(v));
+		n = snprintf(val, sizeof(val), "%.17g", json_real_value(v));
 	else {
 		snprintf(err, errlen,
 			 "option '--%s': give a string, a number, true (a "
@@ -166,14 +184,27 @@ opt_word(const char *key, json_t *v, char *buf, size_t len, char *err,
 			 key);
 		return NB_API_PARAMS;
 	}
-	if (n < 0 || (size_t)n >= len) {
-		snprintf(err, errlen, "option '--%s': value too long", key);
+	if (n < 0 || (size_t)n >= sizeof(val) || *argc + 2 > MAX_WORDS) {
+		snprintf(err, errlen,
+			 "option '--%s': value too long, or too "
+			 "many options",
+			 key);
 		return NB_API_PARAMS;
 	}
+	if (json_is_true(v) || flag) {
+		argv[*argc] = dup_word("--", key, json_is_true(v) ? NULL : val);
+	} else {
+		argv[*argc] = dup_word("--", key, NULL);
+		if (argv[*argc] != NULL)
+			argv[++*argc] = strdup(val);
+	}
+	if (argv[*argc] == NULL) {
+		snprintf(err, errlen, "out of memory");
+		return NB_API_PARAMS;
+	}
+	(*argc)++;
 	return 0;
 }
-
-#define MAX_WORDS 256
 
 int
 nb_api_options(struct nb_config *run, const struct nb_config *base,
@@ -205,24 +236,10 @@ nb_api_options(struct nb_config *run, const struct nb_config *base,
 			continue; /* not given */
 		for (k = 0; k < nv; k++) {
 			json_t *e = json_is_array(v) ? json_array_get(v, k) : v;
-			char word[1024];
 
-			if (argc >= MAX_WORDS) {
-				snprintf(err, errlen, "over %d options",
-					 MAX_WORDS - 1);
-				ret = NB_API_PARAMS;
-				goto out;
-			}
-			ret = opt_word(key, e, word, sizeof(word), err, errlen);
+			ret = opt_words(key, e, argv, &argc, err, errlen);
 			if (ret != 0)
 				goto out;
-			argv[argc] = strdup(word);
-			if (argv[argc] == NULL) {
-				snprintf(err, errlen, "out of memory");
-				ret = NB_API_PARAMS;
-				goto out;
-			}
-			argc++;
 		}
 	}
 	argv[argc] = NULL;
