@@ -14,6 +14,9 @@ import subprocess
 import sys
 import time
 
+import jsonschema
+
+import json_schema_check
 import nbe2e
 import test_suite
 
@@ -27,19 +30,32 @@ RATE = "200M" if nbe2e.SANITIZED else "1G"
 SLACK = 1.0 if nbe2e.SANITIZED else 0.2
 
 
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                       "..", "docs", "nbench-api.schema.json")) as _f:
+    _API_SCHEMA = json.load(_f)
+API = jsonschema.validators.validator_for(_API_SCHEMA)(_API_SCHEMA)
+
+
+def read_msg(f):
+    """One line from the server, checked against the API's schema."""
+    m = json.loads(f.readline())
+    API.validate(m)
+    return m
+
+
 def raw(path):
     """A bare socket to the API: (socket, file, hello)."""
     s = socket.socket(socket.AF_UNIX)
     s.settimeout(30)
     s.connect(path)
     f = s.makefile("rb")
-    return s, f, json.loads(f.readline())
+    return s, f, read_msg(f)
 
 
 def ask(s, f, line):
     s.sendall(line if isinstance(line, bytes) else line.encode())
     while True:
-        m = json.loads(f.readline())
+        m = read_msg(f)
         if "id" in m:
             return m
 
@@ -91,6 +107,7 @@ class Serve(nbe2e.E2ECase):
         return err
 
     def exact(self, doc):
+        json_schema_check.check(doc, "run's document")
         end = doc["end"]
         sent = end["sum_sent"]["packets"]
         self.assertGreater(sent, 0)
@@ -220,7 +237,7 @@ class Serve(nbe2e.E2ECase):
                 ahead = t0 + (i + 1) / 1000.0 - time.monotonic()
                 if ahead > 0:
                     time.sleep(ahead)
-            got = [json.loads(f.readline()) for _ in range(n)]
+            got = [read_msg(f) for _ in range(n)]
             self.assertEqual([g["id"] for g in got],
                              list(range(100, 100 + n)))
             self.assertTrue(all(g["result"]["state"] == "running"
@@ -254,7 +271,7 @@ class Serve(nbe2e.E2ECase):
         # nothing before the proof
         s = socket.create_connection(("127.0.0.1", port), timeout=30)
         f = s.makefile("rb")
-        hello = json.loads(f.readline())
+        hello = read_msg(f)
         self.assertEqual(hello["params"]["auth"], "hmac-sha256")
         m = ask(s, f, '{"jsonrpc":"2.0","id":1,"method":"version"}\n')
         self.assertEqual(m["error"]["code"], -32005)
