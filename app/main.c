@@ -26,6 +26,7 @@
 #include "nb_hugeinfo.h"
 #include "nb_log.h"
 #include "nb_loopback.h"
+#include "nb_metrics_http.h"
 #include "nb_options.h"
 #include "nb_phase.h"
 #include "nb_responder.h"
@@ -454,7 +455,16 @@ main(int argc, char **argv)
 	base = app.cfg;
 	prepare_output(&app);
 	pdump = start_eal(&app, argc, argv, dd);
+	{
+		char err[256];
+
+		if (nb_metrics_start(&app, err, sizeof(err)) != 0) {
+			nb_tidy_eal_cleanup();
+			die(1, "%s", err);
+		}
+	}
 	code = run_mode(&app, &base);
+	nb_metrics_stop();
 	app.state = "done";
 	if (code != 0 && !app.emitted)
 		nb_out_fatal(&app.out,

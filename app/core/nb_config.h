@@ -284,6 +284,9 @@ struct nb_config {
 	uint32_t api_ip;    /* --api tcp:IPV4:PORT (host order; port 0:
 			     * unix) */
 	uint16_t api_port;
+	/* --metrics tcp:IPV4:PORT: /metrics over HTTP (port 0: none) */
+	uint32_t metrics_ip;
+	uint16_t metrics_port;
 
 	int help;
 	int version;

@@ -380,6 +380,34 @@ nb_opt_max_time(struct nb_config *cfg, const char *val, char *why,
 	return 0;
 }
 
+/* "IPV4:PORT" (after "tcp:"): 0, or -EINVAL with the reason. */
+static int
+tcp_addr(const char *v, uint32_t *ip, uint16_t *port, const char *eg, char *why,
+	 size_t whylen)
+{
+	const char *colon = strrchr(v, ':');
+	char host[64], *end;
+	struct in_addr a;
+	unsigned long p;
+
+	if (colon == NULL || (size_t)(colon - v) >= sizeof(host))
+		goto bad;
+	memcpy(host, v, (size_t)(colon - v));
+	host[colon - v] = '\0';
+	errno = 0;
+	p = strtoul(colon + 1, &end, 10);
+	if (inet_pton(AF_INET, host, &a) != 1 || *end != '\0' ||
+	    colon[1] == '\0' || p == 0 || p > 65535 || errno)
+		goto bad;
+	*ip = ntohl(a.s_addr);
+	*port = (uint16_t)p;
+	return 0;
+bad:
+	snprintf(why, whylen,
+		 "tcp: takes an IPv4 address and a port 1..65535, e.g. %s", eg);
+	return -EINVAL;
+}
+
 /* --api unix:PATH or tcp:IPV4:PORT (--serve's socket) */
 int
 nb_opt_api(struct nb_config *cfg, const char *val, char *why, size_t whylen)
@@ -399,30 +427,22 @@ nb_opt_api(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 		return 0;
 	}
 	if (strncmp(val, "tcp:", 4) == 0) {
-		char ip[64], *end;
-		const char *colon = strrchr(val + 4, ':');
-		struct in_addr a;
-		unsigned long port;
-
-		if (colon == NULL || (size_t)(colon - val - 4) >= sizeof(ip))
-			goto bad_tcp;
-		memcpy(ip, val + 4, (size_t)(colon - val - 4));
-		ip[colon - val - 4] = '\0';
-		errno = 0;
-		port = strtoul(colon + 1, &end, 10);
-		if (inet_pton(AF_INET, ip, &a) != 1 || *end != '\0' ||
-		    colon[1] == '\0' || port == 0 || port > 65535 || errno)
-			goto bad_tcp;
-		cfg->api_ip = ntohl(a.s_addr);
-		cfg->api_port = (uint16_t)port;
 		cfg->api_path[0] = '\0';
-		return 0;
+		return tcp_addr(val + 4, &cfg->api_ip, &cfg->api_port,
+				"tcp:127.0.0.1:7301", why, whylen);
 	}
 	snprintf(why, whylen, "give unix:PATH or tcp:IPV4:PORT");
 	return -EINVAL;
-bad_tcp:
-	snprintf(why, whylen,
-		 "tcp: takes an IPv4 address and a port 1..65535, e.g. "
-		 "tcp:127.0.0.1:7301");
-	return -EINVAL;
+}
+
+/* --metrics tcp:IPV4:PORT (the /metrics endpoint) */
+int
+nb_opt_metrics(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	if (strncmp(val, "tcp:", 4) != 0) {
+		snprintf(why, whylen, "give tcp:IPV4:PORT");
+		return -EINVAL;
+	}
+	return tcp_addr(val + 4, &cfg->metrics_ip, &cfg->metrics_port,
+			"tcp:127.0.0.1:9301", why, whylen);
 }

@@ -50,6 +50,12 @@ const struct nb_option nb_options[] = {
 	 "kernel stack (clients prove --auth-key first) "
 	 "[unix:/run/dpdk-nbench/PREFIX.sock]",
 	 0, NB_IN_LOOP},
+	{"metrics", 0, "tcp:IP:PORT", nb_opt_metrics,
+	 "serve /metrics over HTTP on the host's kernel stack (Prometheus "
+	 "text format): per port and per stream counts and throughput, "
+	 "latency histogram and quantiles, the workers' disturbance, the TSC "
+	 "calibration; the running test's, else the last one's",
+	 0, NB_IN_LOOP | NB_IN_REFL | NB_IN_CLI | NB_IN_RSP},
 	HEADING("Loopback test (ports of this process)"),
 	{"tx-port", 0, "LIST", nb_opt_tx_port,
 	 "loopback test: ports that transmit, e.g. 0 or 0,2", 0, NB_IN_LOOP},

@@ -83,6 +83,7 @@ NB_OPT_PARSER(nb_opt_peer);
 NB_OPT_PARSER(nb_opt_iperf3);
 NB_OPT_PARSER(nb_opt_iperf3_server);
 NB_OPT_PARSER(nb_opt_api);
+NB_OPT_PARSER(nb_opt_metrics);
 NB_OPT_PARSER(nb_opt_port);
 NB_OPT_PARSER(nb_opt_auth_key);
 NB_OPT_PARSER(nb_opt_allow);

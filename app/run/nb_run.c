@@ -18,6 +18,7 @@
 #include "nb_phase.h"
 #include "nb_port.h"
 #include "nb_mesh_run.h"
+#include "nb_metrics_http.h"
 #include "nb_run.h"
 #include "nb_seam.h"
 #include "nb_setup.h"
@@ -268,6 +269,7 @@ nb_run_launch(struct nb_app *app, int with_stats)
 	if (with_stats)
 		rte_eal_remote_launch(nb_stats_main, app,
 				      app->plan.stats_lcore);
+	nb_metrics_note_test();
 	return 0;
 }
 
@@ -471,6 +473,7 @@ nb_run_collect(struct nb_app *app)
 void
 nb_run_free(struct nb_app *app)
 {
+	nb_metrics_keep(app); /* what /metrics shows until the next test */
 	nb_telemetry_live(0); /* no reader may see the jobs go */
 	nb_jobs_free(&app->jobs);
 }

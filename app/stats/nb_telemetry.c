@@ -84,8 +84,20 @@ tel_leave(void)
 	atomic_fetch_sub(&tel_readers, 1);
 }
 
-static const char *
-mode_name(enum nb_mode m)
+int
+nb_telemetry_enter(void)
+{
+	return tel_enter();
+}
+
+void
+nb_telemetry_leave(void)
+{
+	tel_leave();
+}
+
+const char *
+nb_telemetry_mode(enum nb_mode m)
 {
 	switch (m) {
 	case NB_MODE_PORTS:
@@ -148,7 +160,8 @@ tel_state(const char *cmd, const char *params, struct rte_tel_data *d)
 
 	(void)cmd, (void)params;
 	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_string(d, "mode", mode_name(app->cfg.mode));
+	rte_tel_data_add_dict_string(d, "mode",
+				     nb_telemetry_mode(app->cfg.mode));
 	if (tel_enter() == 0) {
 		const struct nb_run *run = &app->run;
 		double secs = run->measure_tsc && now > run->measure_tsc

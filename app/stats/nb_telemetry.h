@@ -27,6 +27,12 @@ struct nb_tel_rsp {
 void nb_telemetry_register(struct nb_app *app);
 /* A test's jobs exist (1) or are about to be freed (0; waits for readers). */
 void nb_telemetry_live(int live);
+/* Another reader of the jobs (--metrics): 0 and they may be read until
+ * nb_telemetry_leave(), or -1: no test is running. */
+int nb_telemetry_enter(void);
+void nb_telemetry_leave(void);
+/* The mode's name: loopback, reflector, client, responder, list-ports. */
+const char *nb_telemetry_mode(enum nb_mode m);
 /* The responder's counters from now on (a copy of r), or none (NULL; waits
  * until no reader holds them). */
 void nb_telemetry_responder(const struct nb_tel_rsp *r);

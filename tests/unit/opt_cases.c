@@ -52,6 +52,14 @@ chk_api(const struct nb_config *c)
 }
 
 static void
+chk_metrics(const struct nb_config *c)
+{
+	/* tcp:0.0.0.0:9301 */
+	assert_int_equal(c->metrics_ip, 0);
+	assert_int_equal(c->metrics_port, 9301);
+}
+
+static void
 chk_list_ports(const struct nb_config *c)
 {
 	assert_int_equal(c->mode, NB_MODE_PORTS);
@@ -907,6 +915,11 @@ const struct opt_case cases[] = {
 	 chk_api,
 	 {"unix:rel.sock", "tcp:127.0.0.1", "tcp:127.0.0.1:0", "tcp:1.2.3:80",
 	  "http://x", NULL}},
+	{"metrics",
+	 0,
+	 "tcp:0.0.0.0:9301",
+	 chk_metrics,
+	 {"unix:/x", "tcp:127.0.0.1", "tcp:127.0.0.1:0", "9301", NULL}},
 	{"iperf3-server",
 	 0,
 	 "5203",
