@@ -150,11 +150,14 @@ dup_word(const char *a, const char *b, const char *c)
 
 #define MAX_WORDS 256
 
-/* Options a run cannot give: they are the server's, or the CLI's. */
+/* Options a run cannot give: the server's own, the CLI's, and every one
+ * that names a file (an API client reads or writes no path of the
+ * server's host). */
 static const char *const not_in_run[] = {
-	"help",	      "version", "config",    "serve", "api",
-	"list-ports", "logfile", "json-file", "json",  "json-stream",
-	"csv",	      "capture", "replay",
+	"help",	     "version", "config",      "serve",
+	"api",	     "metrics", "list-ports",  "logfile",
+	"json-file", "json",	"json-stream", "csv",
+	"capture",   "replay",	"per-flow",    "auth-key",
 };
 
 /* One option as the CLI's words: "--name" for true, else "--name" and
@@ -227,7 +230,8 @@ nb_api_options(struct nb_config *run, const struct nb_config *base,
 			if (strcmp(key, not_in_run[i]) == 0) {
 				snprintf(err, errlen,
 					 "'--%s' is not an option of a run "
-					 "(the server's own, or the CLI's)",
+					 "(the server's own, the CLI's, or one "
+					 "that names a file of its host)",
 					 key);
 				ret = NB_API_PARAMS;
 				goto out;

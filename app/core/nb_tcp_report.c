@@ -195,3 +195,13 @@ nb_tcp_snap_clean(const struct nb_tcp_snap *s)
 {
 	return closed(s->cstate) && closed(s->sstate) && !s->cerr && !s->serr;
 }
+
+void
+nb_tcp_snap_ends(const struct nb_tcp_snap *s, char *buf, size_t len)
+{
+	snprintf(buf, len, "sender %s%s%s, receiver %s%s%s",
+		 nb_tcp_state_name(s->cstate), s->cerr ? " " : "",
+		 s->cerr ? nb_tcp_error_name(s->cerr) : "",
+		 nb_tcp_state_name(s->sstate), s->serr ? " " : "",
+		 s->serr ? nb_tcp_error_name(s->serr) : "");
+}

@@ -51,6 +51,8 @@ void nb_tcp_snap_pair(const struct nb_tcp_endsnap *snd,
 
 /* Both ends closed (TIME_WAIT or CLOSED) without an error. */
 int nb_tcp_snap_clean(const struct nb_tcp_snap *s);
+/* Its two ends' states (and errors) in words, for a message. */
+void nb_tcp_snap_ends(const struct nb_tcp_snap *s, char *buf, size_t len);
 
 /* "[ ID] Interval ... Retr  Cwnd  RTT"; roles: "[ ID][Role]" for a
  * bidirectional test's rows ("  1][TX-C" as their id). */

@@ -592,11 +592,17 @@ nb_tcprun_sweep_row(const struct tcprun *t, const struct nb_output *o,
 			 "payload check failed at %u-byte messages: %llu "
 			 "bytes were not what was sent",
 			 t->msg, (unsigned long long)bad);
-	if (!why[0] && ok < n)
+	if (!why[0] && ok < n) {
+		char first[160];
+
+		for (i = 0; i < n && nb_tcp_snap_clean(&s[i]); i++)
+			;
+		nb_tcp_snap_ends(&s[i < n ? i : 0], first, sizeof(first));
 		snprintf(why, whylen,
 			 "%llu of %u connections did not close cleanly at "
-			 "%u-byte messages",
-			 (unsigned long long)(n - ok), n, t->msg);
+			 "%u-byte messages (the first: %s)",
+			 (unsigned long long)(n - ok), n, t->msg, first);
+	}
 	if (!why[0] && h->count == 0)
 		snprintf(why, whylen, "no round trip at %u-byte messages",
 			 t->msg);

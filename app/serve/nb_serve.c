@@ -73,13 +73,14 @@ run_job(struct nb_srv *s, uint64_t id)
 	nb_run_free(app);
 	nb_result_free(&app->result);
 	memset(&app->result, 0, sizeof(app->result));
-	/* the stop method's interruption ends here; a signal's does not */
-	if (nb_phase_signal() == 0)
-		nb_force_quit = 0;
 	NB_LOG(NOTICE, "serve: run %llu ended: exit code %d%s%s",
 	       (unsigned long long)id, code, app->errmsg[0] ? ": " : "",
 	       app->errmsg);
 	pthread_mutex_lock(&s->lock);
+	/* the stop method's interruption ends with the run (under the lock:
+	 * stop sets it only while the run is RUNNING); a signal's does not */
+	if (nb_phase_signal() == 0)
+		nb_force_quit = 0;
 	json_decref(s->doc);
 	s->doc = doc;
 	s->exit_code = code;

@@ -300,6 +300,20 @@ m_intervals(struct nb_srv *s, struct nb_conn *c, json_t *id, json_t *params)
 	pthread_mutex_unlock(&s->lock);
 }
 
+/* shutdown: a running test stopped, the runner told; answered now */
+static void
+m_shutdown(struct nb_srv *s, struct nb_conn *c, json_t *id)
+{
+	pthread_mutex_lock(&s->lock);
+	s->shutdown = 1;
+	if (s->state == NB_SRV_RUNNING)
+		nb_force_quit = 1;
+	pthread_cond_signal(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+	nb_srv_send(c,
+		    nb_api_result(id, json_pack("{s:b}", "shutting_down", 1)));
+}
+
 static json_t *
 version_json(void)
 {
@@ -381,6 +395,15 @@ nb_srv_dispatch(struct nb_srv *s, struct nb_conn *c, const char *line, size_t n)
 	else if (strcmp(rq.method, "run") == 0 ||
 		 strcmp(rq.method, "start") == 0)
 		m_run(s, c, id, rq.params, rq.method[0] == 'r');
+	else if (strcmp(rq.method, "suite") == 0 &&
+		 json_object_get(rq.params, "test") == NULL)
+		answer_error(
+			c, id, NB_API_PARAMS,
+			"suite needs \"test\": throughput, latency, "
+			"loss, back-to-back (RFC 2544) or an RFC 2889 test, "
+			"as --test takes them");
+	else if (strcmp(rq.method, "suite") == 0)
+		m_run(s, c, id, rq.params, 1);
 	else if (strcmp(rq.method, "stop") == 0)
 		m_stop(s, c, id);
 	else if (strcmp(rq.method, "status") == 0) {
@@ -391,20 +414,13 @@ nb_srv_dispatch(struct nb_srv *s, struct nb_conn *c, const char *line, size_t n)
 		m_result(s, c, id, rq.params);
 	else if (strcmp(rq.method, "intervals") == 0)
 		m_intervals(s, c, id, rq.params);
-	else if (strcmp(rq.method, "shutdown") == 0) {
-		pthread_mutex_lock(&s->lock);
-		s->shutdown = 1;
-		if (s->state == NB_SRV_RUNNING)
-			nb_force_quit = 1;
-		pthread_cond_signal(&s->cond);
-		pthread_mutex_unlock(&s->lock);
-		nb_srv_send(c,
-			    nb_api_result(id, json_pack("{s:b}",
-							"shutting_down", 1)));
-	} else {
+	else if (strcmp(rq.method, "shutdown") == 0)
+		m_shutdown(s, c, id);
+	else {
 		snprintf(err, sizeof(err),
-			 "no method '%.64s' (version, ports, run, start, "
-			 "status, stop, result, intervals, shutdown, auth)",
+			 "no method '%.64s' (version, ports, run, suite, "
+			 "start, status, stop, result, intervals, shutdown, "
+			 "auth)",
 			 rq.method);
 		answer_error(c, id, NB_API_NO_METHOD, err);
 	}

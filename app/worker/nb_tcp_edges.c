@@ -396,13 +396,17 @@ tx_stop(struct nb_tcpjob *j)
 void
 nb_tcpw_turn_edges(struct nb_worker *w, const struct nb_run *run, int *stopped)
 {
+	/* tx_stop read once: every job of the worker closes in the same
+	 * turn (read per job, it could turn 1 between a client's job and a
+	 * listener's, and the client's would never close) */
+	int stop = run->tx_stop && !*stopped;
 	uint32_t i;
 	uint16_t k;
 
 	for (k = 0; k < w->nb_tcp; k++) {
 		struct nb_tcpjob *j = w->tcp[k];
 
-		if (unlikely(run->tx_stop && !*stopped))
+		if (unlikely(stop))
 			tx_stop(j);
 		if (unlikely(j->held) &&
 		    __atomic_load_n(&j->go, __ATOMIC_ACQUIRE)) {
@@ -425,6 +429,6 @@ nb_tcpw_turn_edges(struct nb_worker *w, const struct nb_run *run, int *stopped)
 			j->held = 0;
 		}
 	}
-	if (run->tx_stop)
+	if (stop)
 		*stopped = 1;
 }

@@ -159,6 +159,11 @@ class Client:
         when the test failed)."""
         return self._answer(self._send("run", _options(options)))
 
+    def suite(self, **options):
+        """A suite (test= names it: throughput, latency, ...) to its end:
+        its document (suite.results, suite.trials)."""
+        return self._answer(self._send("suite", _options(options)))
+
     def start(self, **options):
         """A test started: its run id."""
         return self._answer(self._send("start", _options(options)))["run"]

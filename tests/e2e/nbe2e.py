@@ -252,6 +252,21 @@ def child_env(env=None):
     return e
 
 
+def thread_stacks(pid):
+    """Every thread's backtrace of a live process (gdb, batch mode), or
+    why there is none."""
+    gdb = shutil.which("gdb")
+    if gdb is None:
+        return "(no gdb to show where it hangs)"
+    try:
+        r = subprocess.run([gdb, "-p", str(pid), "-batch", "-nx",
+                            "-ex", "thread apply all bt 30", "-ex", "detach"],
+                           capture_output=True, text=True, timeout=120)
+        return r.stdout + r.stderr[-2000:]
+    except (subprocess.TimeoutExpired, OSError) as e:
+        return "(gdb: %s)" % e
+
+
 class CheckedPopen(subprocess.Popen):
     """A Popen whose communicate() fails (AssertionError) once the process
     has ended with an exit problem on stderr: every process started through
@@ -261,7 +276,19 @@ class CheckedPopen(subprocess.Popen):
     _tidy_checked = False
 
     def communicate(self, *a, **kw):
-        out, err = super().communicate(*a, **kw)
+        try:
+            out, err = super().communicate(*a, **kw)
+        except subprocess.TimeoutExpired:
+            # not ended in time: every thread's stack beside the log and
+            # on the test's stderr, so a rare hang seen once in CI can be
+            # read afterwards; the caller still gets TimeoutExpired
+            where = thread_stacks(self.pid)
+            if self.log:
+                with open(self.log + ".stacks", "w") as f:
+                    f.write(where)
+            sys.stderr.write("\n%s did not end in time; its threads:\n%s\n"
+                             % (" ".join(self.args), where[-6000:]))
+            raise
         bad = exit_problems(err) if self.returncode is not None else []
         if self.returncode is not None and not self._tidy_checked:
             self._tidy_checked = True

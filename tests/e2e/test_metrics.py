@@ -141,7 +141,7 @@ class Metrics(nbe2e.E2ECase):
             self.assertEqual(e.exception.code, 405)
             # the port in use: a second process is refused, clearly
             r = self.nb.run(self.nb.eal(["--vdev", "net_null0"]),
-                            ["--tx-port", "0", "--time", "1", "--metrics",
+                            ["--rx-port", "0", "--time", "1", "--metrics",
                              "tcp:127.0.0.1:%d" % port], name="metrics2")
             self.assertEqual(r.rc, 1)
             self.assertIn("--metrics tcp:127.0.0.1:%d: cannot listen" % port,

@@ -300,6 +300,9 @@ class ServeBridge(test_suite.BridgeBase):
     server's own --test throughput on the same ports."""
 
     def test_measurer_finds_the_suite_limit(self):
+        if nbe2e.SANITIZED:
+            self.skipTest("a search's figures: the plain build's round "
+                          "(the same code is under the Serve cases)")
         limit, size = 50e6, 1518
         self.limit(limit)
         api = "unix:" + os.path.join(self.tmpdir, "api.sock")
@@ -317,8 +320,10 @@ class ServeBridge(test_suite.BridgeBase):
             time.sleep(0.1)
         prec_bps = 1e6
         with nbench.Client(api) as c:
-            d = c.run(test="throughput", trial_time=4, settle=0.5,
-                      rate="400M", precision="1M")
+            with self.assertRaises(nbench.BadParams):
+                c.suite(trial_time=4)
+            d = c.suite(test="throughput", trial_time=4, settle=0.5,
+                        rate="400M", precision="1M")
             b = self.check_found_limit(d, limit, prec_bps, size=size)
             m = Measurer(c)
             l1 = (size + 20) * 8

@@ -180,6 +180,14 @@ test_run_options(void **state)
 	assert_int_equal(run(&r, &base, &setup, "{\"config\": \"a.ini\"}", err),
 			 NB_API_PARAMS);
 	assert_non_null(strstr(err, "not an option of a run"));
+	/* no path of the server's host, to read or to write */
+	assert_int_equal(
+		run(&r, &base, &setup, "{\"per-flow\": \"/etc/passwd\"}", err),
+		NB_API_PARAMS);
+	assert_non_null(strstr(err, "names a file"));
+	assert_int_equal(
+		run(&r, &base, &setup, "{\"auth-key\": \"/root/k\"}", err),
+		NB_API_PARAMS);
 	/* the checks that need all options: the CLI's too */
 	assert_int_equal(run(&r, &base, &setup,
 			     "{\"time\": 1, \"packets\": 5, \"bytes\": 9}",
