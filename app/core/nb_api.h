@@ -4,8 +4,8 @@
  * (newline-delimited JSON), their framing and size limit, the API version
  * check, a run's options as a JSON object turned into a checked nb_config
  * through the CLI's own option table, and whether a run fits the ports
- * the server set up.  docs/api.md is the reference; api/ holds the JSON
- * Schema.
+ * the server set up.  docs/api.md is the reference,
+ * docs/nbench-api.schema.json the JSON Schema.
  */
 #ifndef NB_API_H
 #define NB_API_H
