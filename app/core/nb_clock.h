@@ -7,6 +7,7 @@
 #define NB_CLOCK_H
 
 #include <stdint.h>
+#include <time.h>
 
 struct nb_clock {
 	uint64_t epoch; /* counter value that is 0 ns */
@@ -33,6 +34,16 @@ static inline uint64_t
 nb_clock_ticks(const struct nb_clock *c, double seconds)
 {
 	return (uint64_t)(seconds * (double)c->hz);
+}
+
+/* CLOCK_MONOTONIC in seconds: the control path's timeouts and ages. */
+static inline double
+nb_clock_mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 #endif /* NB_CLOCK_H */

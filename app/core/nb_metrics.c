@@ -97,19 +97,19 @@ ports(FILE *f, const struct nb_metrics_snap *s)
 	PORT("nbench_port_rx_bytes_total", "counter",
 	     "Bytes the tool received on the port.", rx_bytes, 0);
 	PORT("nbench_port_pmd_rx_packets_total", "counter",
-	     "The PMD's ipackets since the port started.", ipackets, 1);
+	     "The PMD's ipackets since the port started.", pmd.ipackets, 1);
 	PORT("nbench_port_pmd_tx_packets_total", "counter",
-	     "The PMD's opackets since the port started.", opackets, 1);
+	     "The PMD's opackets since the port started.", pmd.opackets, 1);
 	PORT("nbench_port_pmd_rx_missed_total", "counter",
 	     "The PMD's imissed: frames the NIC dropped, no room in the ring.",
-	     imissed, 1);
+	     pmd.imissed, 1);
 	PORT("nbench_port_pmd_rx_errors_total", "counter", "The PMD's ierrors.",
-	     ierrors, 1);
+	     pmd.ierrors, 1);
 	PORT("nbench_port_pmd_tx_errors_total", "counter", "The PMD's oerrors.",
-	     oerrors, 1);
+	     pmd.oerrors, 1);
 	PORT("nbench_port_pmd_rx_nombuf_total", "counter",
 	     "The PMD's rx_nombuf: receive buffers it could not get.",
-	     rx_nombuf, 1);
+	     pmd.rx_nombuf, 1);
 	family(f, "nbench_port_rx_bits_per_second", "gauge",
 	       "The port's received bits/s (frames without FCS), mean over "
 	       "the test's measured phase; rate() on the _total counters "

@@ -25,8 +25,10 @@ struct nb_metrics_port {
 	char driver[32];
 	uint64_t tx_pkts, tx_bytes, rx_pkts, rx_bytes; /* the tool's */
 	int have_pmd;
-	uint64_t ipackets, opackets, ibytes, obytes;
-	uint64_t imissed, ierrors, oerrors, rx_nombuf;
+	struct nb_metrics_pmd { /* the PMD's, since the port started */
+		uint64_t ipackets, opackets, ibytes, obytes;
+		uint64_t imissed, ierrors, oerrors, rx_nombuf;
+	} pmd;
 };
 
 struct nb_metrics_stream {

@@ -14,15 +14,13 @@
 #include "nb_run.h"
 #include "nb_suite_int.h"
 #include "nb_suite_opts.h"
+#include "nb_clock.h"
 #include "nb_suite_plan.h"
 
 double
 nb_suite_now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+	return nb_clock_mono_s();
 }
 
 int

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "nb_clock.h"
 #include "nb_log.h"
 #include "nb_loopback.h"
 #include "nb_phase.h"
@@ -89,7 +90,7 @@ run_job(struct nb_srv *s, uint64_t id)
 				: "the test could not run (see the server's "
 				  "log)");
 	s->state = NB_SRV_DONE;
-	s->ended = nb_srv_now();
+	s->ended = nb_clock_mono_s();
 	s->stop = 0;
 	pthread_mutex_unlock(&s->lock);
 	nb_srv_wake(s);

@@ -14,18 +14,10 @@
 
 #include <rte_version.h>
 
+#include "nb_clock.h"
 #include "nb_log.h"
 #include "nb_serve_int.h"
 #include "nb_version.h"
-
-double
-nb_srv_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 void
 nb_srv_wake(struct nb_srv *s)
@@ -164,7 +156,7 @@ static json_t *
 status_json(const struct nb_srv *s)
 {
 	static const char *const names[] = {"idle", "running", "done"};
-	double now = nb_srv_now();
+	double now = nb_clock_mono_s();
 	json_t *o =
 		json_pack("{s:s,s:I,s:I,s:b}", "state", names[s->state], "run",
 			  (json_int_t)s->run_id, "events",
@@ -208,7 +200,7 @@ m_run(struct nb_srv *s, struct nb_conn *c, json_t *id, json_t *params, int wait)
 			 "busy: run %llu is in progress (%.1f s so far); one "
 			 "test at a time: stop it or wait for it",
 			 (unsigned long long)s->run_id,
-			 nb_srv_now() - s->started);
+			 nb_clock_mono_s() - s->started);
 		answer_error(c, id, NB_API_BUSY, err);
 	} else {
 		nb_srv_service_waiters(s); /* the last run's, before it goes */
@@ -216,7 +208,7 @@ m_run(struct nb_srv *s, struct nb_conn *c, json_t *id, json_t *params, int wait)
 		s->job = 1;
 		s->run_id++;
 		s->state = NB_SRV_RUNNING;
-		s->started = nb_srv_now();
+		s->started = nb_clock_mono_s();
 		json_decref(s->doc);
 		s->doc = NULL;
 		nb_api_events_clear(&s->ev);

@@ -85,6 +85,5 @@ void nb_srv_send(struct nb_conn *c, char *line);
 /* Wake the API thread (a run ended, an event came). */
 void nb_srv_wake(struct nb_srv *s);
 
-double nb_srv_now(void);
 
 #endif /* NB_SERVE_INT_H */

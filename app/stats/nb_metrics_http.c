@@ -132,14 +132,11 @@ base(const struct nb_app *app, struct nb_metrics_snap *s)
 			 app->ports[p].desc.driver);
 		if (nb_port_stats(m->id, &pmd) == 0) {
 			m->have_pmd = 1;
-			m->ipackets = pmd.ipackets;
-			m->opackets = pmd.opackets;
-			m->ibytes = pmd.ibytes;
-			m->obytes = pmd.obytes;
-			m->imissed = pmd.imissed;
-			m->ierrors = pmd.ierrors;
-			m->oerrors = pmd.oerrors;
-			m->rx_nombuf = pmd.rx_nombuf;
+			m->pmd = (struct nb_metrics_pmd){
+				pmd.ipackets, pmd.opackets,  pmd.ibytes,
+				pmd.obytes,   pmd.imissed,   pmd.ierrors,
+				pmd.oerrors,  pmd.rx_nombuf,
+			};
 		}
 	}
 }
@@ -188,14 +185,8 @@ snapshot(void)
 		s->state = now.state;
 		s->tests = now.tests;
 		for (p = 0; p < s->nb_ports && p < now.nb_ports; p++)
-			if (s->ports[p].id == now.ports[p].id) {
-				s->ports[p].ipackets = now.ports[p].ipackets;
-				s->ports[p].opackets = now.ports[p].opackets;
-				s->ports[p].imissed = now.ports[p].imissed;
-				s->ports[p].ierrors = now.ports[p].ierrors;
-				s->ports[p].oerrors = now.ports[p].oerrors;
-				s->ports[p].rx_nombuf = now.ports[p].rx_nombuf;
-			}
+			if (s->ports[p].id == now.ports[p].id)
+				s->ports[p].pmd = now.ports[p].pmd;
 	} else {
 		base(m_app, s);
 	}

@@ -49,6 +49,11 @@ _ERRORS = {-32001: VersionMismatch, -32002: Busy, -32602: BadParams,
            -32005: AuthError}
 
 
+def _raise(err):
+    """The server's error as its exception."""
+    raise _ERRORS.get(err["code"], NbenchError)(err["code"], err["message"])
+
+
 def _options(kw):
     return {k.replace("_", "-"): v for k, v in kw.items()}
 
@@ -139,9 +144,7 @@ class Client:
             if m["id"] != rid:
                 continue
             if "error" in m:
-                e = m["error"]
-                raise _ERRORS.get(e["code"], NbenchError)(e["code"],
-                                                          e["message"])
+                _raise(m["error"])
             return m["result"]
 
     def call(self, method, **params):
@@ -190,9 +193,7 @@ class Client:
             if m["id"] != rid:
                 continue
             if "error" in m:
-                e = m["error"]
-                raise _ERRORS.get(e["code"], NbenchError)(e["code"],
-                                                          e["message"])
+                _raise(m["error"])
             return
 
     def shutdown(self):
