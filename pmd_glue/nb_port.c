@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <rte_bus.h>
 #include <rte_cycles.h>
 #include <rte_dev.h>
 #include <rte_devargs.h>
@@ -66,6 +67,9 @@ nb_port_describe(uint16_t port_id, struct nb_port_desc *d)
 		 info.driver_name ? info.driver_name : "?");
 	if (rte_eth_dev_get_name_by_port(port_id, d->name) != 0)
 		snprintf(d->name, sizeof(d->name), "port%u", port_id);
+	if (info.device != NULL && rte_dev_bus(info.device) != NULL)
+		snprintf(d->bus, sizeof(d->bus), "%s",
+			 rte_bus_name(rte_dev_bus(info.device)));
 	if (rte_eth_macaddr_get(port_id, &mac) == 0)
 		memcpy(d->mac, mac.addr_bytes, 6);
 	d->numa_node = rte_eth_dev_socket_id(port_id);

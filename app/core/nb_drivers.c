@@ -191,3 +191,34 @@ nb_driver_queue_hint(const char *driver, unsigned int want,
 	return n +
 	       snprintf(buf + n, len - (size_t)n, "lower --queues to %u", have);
 }
+
+/* the NB_CAP_* bits' names, in bit order (nb_offload.h) */
+static const char *const cap_names[] = {
+	"tx_ipv4_cksum", "tx_udp_cksum", "tx_tcp_cksum", "rx_timestamp",
+	"timesync",	 "rss_ip",	 "rss_l4",	 "queue_rate",
+	"flow_control",	 "tx_csum_slow",
+};
+
+const char *
+nb_cap_name(unsigned int bit)
+{
+	return bit < sizeof(cap_names) / sizeof(cap_names[0]) ? cap_names[bit]
+							      : NULL;
+}
+
+int
+nb_driver_profile_check(const struct nb_driver_profile *p,
+			const struct nb_dev_caps *real,
+			struct nb_profile_diff *d)
+{
+	/* the quirk is the profile's own word, never the PMD's */
+	uint32_t want = p->caps.caps & ~NB_CAP_TX_CSUM_SLOW;
+	uint32_t have = real->caps & ~NB_CAP_TX_CSUM_SLOW;
+
+	memset(d, 0, sizeof(*d));
+	d->missing = want & ~have;
+	d->extra = have & ~want;
+	d->rxq = p->caps.max_rxq != 0 && p->caps.max_rxq != real->max_rxq;
+	d->txq = p->caps.max_txq != 0 && p->caps.max_txq != real->max_txq;
+	return d->missing == 0 && d->extra == 0 && !d->rxq && !d->txq;
+}

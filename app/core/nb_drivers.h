@@ -60,4 +60,24 @@ int nb_driver_queue_hint(const char *driver, unsigned int want,
 			 unsigned int max_rxq, unsigned int max_txq, char *buf,
 			 size_t len);
 
+/* The name of NB_CAP_* bit `bit` ("tx_udp_cksum", ...), NULL past the
+ * last. */
+const char *nb_cap_name(unsigned int bit);
+
+/* How a port's PMD differs from its driver's profile. */
+struct nb_profile_diff {
+	uint32_t missing; /* NB_CAP_* the profile has, the PMD did not offer */
+	uint32_t extra;	  /* NB_CAP_* the PMD offered beyond the profile */
+	int rxq, txq;	  /* the profile's fixed queue maximum differs */
+};
+
+/*
+ * Check a profile against what a real PMD reported (nb_port_caps): 1 when
+ * they agree.  NB_CAP_TX_CSUM_SLOW is the profile's alone and not
+ * compared; queue maxima only where the profile fixes one (not 0).
+ */
+int nb_driver_profile_check(const struct nb_driver_profile *p,
+			    const struct nb_dev_caps *real,
+			    struct nb_profile_diff *d);
+
 #endif /* NB_DRIVERS_H */

@@ -107,6 +107,7 @@ struct nb_port_desc {
 	uint16_t port_id;
 	char name[64];
 	char driver[32];
+	char bus[16]; /* "pci", "vdev", ... */
 	uint8_t mac[6];
 	int numa_node;	     /* -1 unknown */
 	uint32_t link_speed; /* Mbit/s, 0 unknown */

@@ -507,6 +507,82 @@ nb_setup_ports_json(const struct nb_app *app, int offloads)
 	return root;
 }
 
+static json_t *
+caps_json(uint32_t caps)
+{
+	json_t *a = json_array();
+	unsigned int b;
+
+	for (b = 0; nb_cap_name(b) != NULL; b++)
+		if (caps & (1u << b))
+			json_array_append_new(a, json_string(nb_cap_name(b)));
+	return a;
+}
+
+/* What the PMD offers and how that compares with the driver's profile
+ * (nb_drivers.c): the profiles proven against real PMDs where one runs. */
+static void
+device_json(json_t *o, const struct nb_port *p)
+{
+	const struct nb_driver_profile *prof =
+		nb_driver_profile(p->desc.driver);
+	struct nb_profile_diff d;
+	int ok;
+
+	json_object_set_new(o, "bus", json_string(p->desc.bus));
+	json_object_set_new(o, "device",
+			    json_pack("{s:o,s:i,s:i}", "caps",
+				      caps_json(p->caps.caps), "max_rx_queues",
+				      (int)p->caps.max_rxq, "max_tx_queues",
+				      (int)p->caps.max_txq));
+	if (prof == NULL) {
+		json_object_set_new(o, "profile", json_null());
+		return;
+	}
+	ok = nb_driver_profile_check(prof, &p->caps, &d);
+	json_object_set_new(
+		o, "profile",
+		json_pack("{s:s,s:o,s:i,s:i,s:s?,s:b,s:o,s:o,s:b}", "what",
+			  prof->what, "caps", caps_json(prof->caps.caps),
+			  "max_rx_queues", (int)prof->caps.max_rxq,
+			  "max_tx_queues", (int)prof->caps.max_txq, "note",
+			  prof->caps_note, "agrees", ok, "missing",
+			  caps_json(d.missing), "extra", caps_json(d.extra),
+			  "queues_differ", d.rxq || d.txq));
+}
+
+static void
+print_device(const struct nb_port *p)
+{
+	const struct nb_driver_profile *prof =
+		nb_driver_profile(p->desc.driver);
+	struct nb_profile_diff d;
+	unsigned int b;
+
+	printf("  device: bus %s, %u RX / %u TX queues at most, offers",
+	       p->desc.bus[0] ? p->desc.bus : "?", p->caps.max_rxq,
+	       p->caps.max_txq);
+	for (b = 0; nb_cap_name(b) != NULL; b++)
+		if (p->caps.caps & (1u << b))
+			printf(" %s", nb_cap_name(b));
+	if (p->caps.caps == 0)
+		printf(" no offloads");
+	if (prof == NULL)
+		printf("; no profile for %s\n", p->desc.driver);
+	else if (nb_driver_profile_check(prof, &p->caps, &d))
+		printf("; as its profile says\n");
+	else {
+		printf("; its profile differs:");
+		for (b = 0; nb_cap_name(b) != NULL; b++)
+			if ((d.missing | d.extra) & (1u << b))
+				printf(" %s%s",
+				       d.missing & (1u << b) ? "-" : "+",
+				       nb_cap_name(b));
+		printf("%s (%s)\n", d.rxq || d.txq ? " queues" : "",
+		       prof->caps_note ? prof->caps_note : "no conditions");
+	}
+}
+
 int
 nb_setup_list_ports(struct nb_app *app)
 {
@@ -525,12 +601,16 @@ nb_setup_list_ports(struct nb_app *app)
 	if (!app->cfg.json) {
 		for (i = 0; i < app->nb_ports; i++) {
 			nb_setup_print_test_port(stdout, &app->ports[i]);
+			print_device(&app->ports[i]);
 			print_members(app->port_ids[i]);
 		}
 		printf("lcores: %s\n", app->result.lcore_map);
 		return 0;
 	}
-	root = nb_setup_ports_json(app, 0);
+	root = nb_setup_ports_json(app, 1);
+	for (i = 0; i < app->nb_ports; i++)
+		device_json(json_array_get(json_object_get(root, "ports"), i),
+			    &app->ports[i]);
 	json_dumpf(root, stdout, JSON_INDENT(2));
 	fputc('\n', stdout);
 	json_decref(root);

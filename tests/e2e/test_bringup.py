@@ -25,6 +25,18 @@ class BringUp(nbe2e.E2ECase):
             self.assertEqual(p["driver"], "net_null")
             self.assertTrue(p["link_up"])
             self.assertEqual(p["link_speed_mbps"], 10000)
+            # the device as its PMD reports it, beside the driver's
+            # profile (app/core/nb_drivers.c: net_null offers RSS over
+            # addresses and ports, 1024 queues) and the offload plan
+            self.assertEqual(p["bus"], "vdev")
+            self.assertEqual(p["device"], {
+                "caps": ["rss_ip", "rss_l4"], "max_rx_queues": 1024,
+                "max_tx_queues": 1024})
+            prof = p["profile"]
+            self.assertTrue(prof["agrees"], prof)
+            self.assertEqual((prof["missing"], prof["extra"]), ([], []))
+            self.assertEqual(prof["caps"], p["device"]["caps"])
+            self.assertEqual(p["offloads"]["tx_checksum"], "sw")
         self.assertIn("control=0 stats=1", d["lcore_map"])
 
     def test_memif_pair_one_process(self):
@@ -34,6 +46,16 @@ class BringUp(nbe2e.E2ECase):
         self.assertEqual({p["driver"] for p in ports}, {"net_memif"})
         self.assertTrue(all(p["link_up"] for p in ports))
         self.assertNotEqual(ports[0]["mac"], ports[1]["mac"])
+        for p in ports:
+            self.assertEqual(p["device"]["caps"], [])
+            self.assertTrue(p["profile"]["agrees"], p["profile"])
+        # the text form says the same, a line a port
+        r = self.nb.run(self.nb.eal(self.nb.memif_pair()),
+                        ["--list-ports"], timeout=60, name="ports-text")
+        self.assertOk(r)
+        self.assertEqual(r.out.count(
+            "  device: bus vdev, 255 RX / 255 TX queues at most, offers "
+            "no offloads; as its profile says\n"), 2, r.out)
 
     def test_memif_client_dials_again(self):
         """A memif server that drops the client's connection (DPDK 22.11's

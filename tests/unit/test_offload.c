@@ -277,11 +277,59 @@ test_mode_parse(void **state)
 	assert_int_equal(nb_csum_mode_parse("hardware", &m), -1);
 }
 
+/* A profile checked against a PMD's report: the quirk bit never compared,
+ * queues only where the profile fixes them, every bit named. */
+static void
+test_profile_check(void **state)
+{
+	const struct nb_driver_profile *em = nb_driver_profile("net_e1000_em");
+	const struct nb_driver_profile *ix = nb_driver_profile("net_ixgbe");
+	const struct nb_driver_profile *bnxt = nb_driver_profile("net_bnxt");
+	struct nb_dev_caps real;
+	struct nb_profile_diff d;
+	unsigned int b;
+
+	(void)state;
+	assert_non_null(em);
+	real = em->caps;
+	assert_int_equal(nb_driver_profile_check(em, &real, &d), 1);
+	assert_int_equal(d.missing | d.extra, 0);
+	/* the PMD lacks flow control and offers RSS: both named */
+	real.caps = (em->caps.caps & ~NB_CAP_FLOW_CTRL) | NB_CAP_RSS_IP;
+	assert_int_equal(nb_driver_profile_check(em, &real, &d), 0);
+	assert_int_equal(d.missing, NB_CAP_FLOW_CTRL);
+	assert_int_equal(d.extra, NB_CAP_RSS_IP);
+	assert_int_equal(d.rxq | d.txq, 0);
+	/* e1000 has one queue pair: two is a difference */
+	real = em->caps;
+	real.max_rxq = 2;
+	assert_int_equal(nb_driver_profile_check(em, &real, &d), 0);
+	assert_int_equal(d.rxq, 1);
+	assert_int_equal(d.txq, 0);
+	/* ixgbe's quirk comes from the profile (nb_port_caps adds it) */
+	real = ix->caps;
+	real.caps &= ~NB_CAP_TX_CSUM_SLOW;
+	assert_int_equal(nb_driver_profile_check(ix, &real, &d), 1);
+	/* bnxt's queues are per device (0): any count agrees */
+	real = bnxt->caps;
+	real.max_rxq = 9;
+	real.max_txq = 3;
+	assert_int_equal(nb_driver_profile_check(bnxt, &real, &d), 1);
+	for (b = 0; b < 10; b++)
+		assert_non_null(nb_cap_name(b));
+	assert_string_equal(nb_cap_name(1), "tx_udp_cksum");
+	assert_string_equal(nb_cap_name(8), "flow_control");
+	assert_null(nb_cap_name(10));
+	/* the table covers every bit nb_offload.h defines */
+	assert_int_equal(NB_CAP_TX_CSUM_SLOW, 1u << 9);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_profiles),
+		cmocka_unit_test(test_profile_check),
 		cmocka_unit_test(test_rss_l3_only),
 		cmocka_unit_test(test_output),
 		cmocka_unit_test(test_rate),
