@@ -11,7 +11,9 @@
 # plus a build with -Db_sanitize=address,undefined whose unit and e2e
 # suites must pass too (nbe2e.py sets ASAN_OPTIONS/UBSAN_OPTIONS and fails a
 # run on any sanitizer report); its e2e round is suite e2e-asan, all but
-# the long timing runs (tests/e2e/meson.build), unless NB_FULL=1.  Exits non-zero on any failure; the last
+# the long timing runs (tests/e2e/meson.build), unless NB_FULL=1.
+# scripts/test.sh --guest runs the guest suite alone instead (PCI NICs in
+# a QEMU guest: tests/guest; not part of CI's run).  Exits non-zero on any failure; the last
 # line is the total as
 # "N passed, N failed".
 set -euo pipefail
@@ -39,6 +41,12 @@ configure() {
 
 configure "$BUILD"
 ninja -C "$BUILD"
+# --guest: only the guest suite (the tool on PCI NICs in a QEMU guest;
+# tests/guest, scripts/guest.sh), in the release build
+if [ "${1:-}" = --guest ]; then
+	meson test -C "$BUILD" --suite guest --print-errorlogs
+	exit $?
+fi
 configure "$ASAN_BUILD" -Db_sanitize=address,undefined -Db_lundef=false
 ninja -C "$ASAN_BUILD"
 

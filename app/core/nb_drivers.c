@@ -36,9 +36,10 @@ static const struct nb_driver_profile profiles[] = {
 	 "give the guest NIC %u queue pairs (QEMU: -netdev ...,queues=N "
 	 "and -device virtio-net-pci,mq=on,vectors=2N+2; libvirt: "
 	 "<driver queues='N'/>)",
-	 NULL, 0, CAPS(CK_L4, 1, 1),
+	 NULL, 0, CAPS(CK_L4, 0, 0),
 	 "checksums when the host offers VIRTIO_NET_F_CSUM, RSS only with "
-	 "VIRTIO_NET_F_RSS, queues with VIRTIO_NET_F_MQ"},
+	 "VIRTIO_NET_F_RSS, queues with VIRTIO_NET_F_MQ (as many as the "
+	 "host gives)"},
 	{"net_netvsc", "Hyper-V netvsc NIC (a guest)",
 	 "the host gives the synthetic NIC its channels: ask for %u (it "
 	 "offers up to the guest's vCPUs)",
@@ -51,8 +52,9 @@ static const struct nb_driver_profile profiles[] = {
 	 NULL, 0, CAPS(CK_L4 | RSS, 16, 8),
 	 "UDP in the RSS hash from device version 4"},
 	{"net_e1000_em", "e1000 NIC (a guest)",
-	 "e1000 has one queue pair; use --queues 1 (%u asked)", NULL, 0,
-	 CAPS(CK_ALL | NB_CAP_FLOW_CTRL, 1, 1), NULL},
+	 "the e1000 family has one or two queue pairs by model (%u asked)",
+	 NULL, 0, CAPS(CK_ALL | NB_CAP_FLOW_CTRL, 0, 0),
+	 "queues by model: an 82574 (QEMU's e1000e) has 2"},
 	{"net_e1000_igb", "Intel igb NIC", NULL, NULL, 0,
 	 CAPS(CK_ALL | RSS | NB_CAP_TIMESYNC | NB_CAP_FLOW_CTRL, 8, 8),
 	 "queues: 82576 16, i350 8, i210 4, i211 2"},

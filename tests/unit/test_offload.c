@@ -285,6 +285,7 @@ test_profile_check(void **state)
 	const struct nb_driver_profile *em = nb_driver_profile("net_e1000_em");
 	const struct nb_driver_profile *ix = nb_driver_profile("net_ixgbe");
 	const struct nb_driver_profile *bnxt = nb_driver_profile("net_bnxt");
+	const struct nb_driver_profile *vmx = nb_driver_profile("net_vmxnet3");
 	struct nb_dev_caps real;
 	struct nb_profile_diff d;
 	unsigned int b;
@@ -300,12 +301,16 @@ test_profile_check(void **state)
 	assert_int_equal(d.missing, NB_CAP_FLOW_CTRL);
 	assert_int_equal(d.extra, NB_CAP_RSS_IP);
 	assert_int_equal(d.rxq | d.txq, 0);
-	/* e1000 has one queue pair: two is a difference */
-	real = em->caps;
+	/* vmxnet3 has 16 RX and 8 TX queues: two is a difference */
+	real = vmx->caps;
 	real.max_rxq = 2;
-	assert_int_equal(nb_driver_profile_check(em, &real, &d), 0);
+	assert_int_equal(nb_driver_profile_check(vmx, &real, &d), 0);
 	assert_int_equal(d.rxq, 1);
 	assert_int_equal(d.txq, 0);
+	/* e1000's queues depend on the model (an 82574 has 2): not fixed */
+	real = em->caps;
+	real.max_rxq = real.max_txq = 2;
+	assert_int_equal(nb_driver_profile_check(em, &real, &d), 1);
 	/* ixgbe's quirk comes from the profile (nb_port_caps adds it) */
 	real = ix->caps;
 	real.caps &= ~NB_CAP_TX_CSUM_SLOW;
