@@ -182,7 +182,7 @@ boot() {
 	img="$job.img"
 	step "the job disk"
 	mkdir -p "$job/out"
-	mkfs.ext4 -q -F -L nbjob -d "$job" "$img" 512M
+	mkfs.ext4 -q -F -L nbjob -d "$job" "$img" 2G
 	took "job disk"
 	# A fresh copy-on-write layer over the cached rootfs for each boot
 	qemu-img create -q -f qcow2 -F raw -b "$CACHE/rootfs.img" \
@@ -191,7 +191,7 @@ boot() {
 	# backpressure, where UDP datagram backends lost frames in the host's
 	# socket buffers whenever QEMU fell behind): two from a base the
 	# caller may set
-	base=${NB_GUEST_PORT_BASE:-47100}
+	base=${NB_GUEST_PORT_BASE:-$((47100 + ($$ % 400) * 2))}
 	for t in "$tap0" "$tap1"; do
 		ip link show "$t" >/dev/null 2>&1 && continue
 		ip tuntap add dev "$t" mode tap multi_queue
@@ -206,33 +206,53 @@ boot() {
 	fi
 	step "booting (TCG, 2 vCPUs, 2 GiB; console $job/console.log)"
 	t0=$(date +%s)
-	qemu-system-x86_64 -accel tcg,thread=multi -cpu max -m 2G -smp 2 \
-		-machine q35 -nodefaults -no-user-config -display none \
-		-serial "file:$job/console.log" \
-		-monitor "unix:$job/monitor.sock,server=on,wait=off" \
-		-no-reboot \
-		-kernel "$CACHE/vmlinuz" -initrd "$CACHE/initrd.img" \
-		-append "root=/dev/vda rw console=ttyS0 init=/sbin/nbench-init hugepages=384 intel_iommu=on iommu=pt panic=-1 quiet" \
-		-device intel-iommu,intremap=off \
-		-drive "file=$job.root.qcow2,format=qcow2,if=virtio" \
-		-drive "file=$img,format=raw,if=virtio" \
-		-netdev "stream,id=e0,server=on,addr.type=inet,addr.host=127.0.0.1,addr.port=$base" \
-		-netdev "stream,id=e1,server=off,addr.type=inet,addr.host=127.0.0.1,addr.port=$base" \
-		-device e1000e,netdev=e0,addr=04.0,mac=02:00:00:e0:00:00 \
-		-device e1000e,netdev=e1,addr=05.0,mac=02:00:00:e0:00:01 \
-		-netdev "tap,id=v0,ifname=$tap0,queues=2,vhost=off,script=no,downscript=no" \
-		-netdev "tap,id=v1,ifname=$tap1,queues=2,vhost=off,script=no,downscript=no" \
-		-device virtio-net-pci,netdev=v0,addr=06.0,mq=on,vectors=6,disable-legacy=on,iommu_platform=on,mac=02:00:00:0e:00:00 \
-		-device virtio-net-pci,netdev=v1,addr=07.0,mq=on,vectors=6,disable-legacy=on,iommu_platform=on,mac=02:00:00:0e:00:01 \
-		-netdev "stream,id=x0,server=on,addr.type=inet,addr.host=127.0.0.1,addr.port=$((base + 1))" \
-		-netdev "stream,id=x1,server=off,addr.type=inet,addr.host=127.0.0.1,addr.port=$((base + 1))" \
-		-device vmxnet3,netdev=x0,addr=08.0,mac=02:00:00:3e:00:00 \
-		-device vmxnet3,netdev=x1,addr=09.0,mac=02:00:00:3e:00:01 \
-		>"$job/qemu.log" 2>&1 &
-	pid=$!
-	QEMU_PID=$pid
-	echo "$pid" >"$job/qemu.pid"
-	local waited=0
+	# QEMU 7.2's stream client dials once, and now and then before its
+	# server listens: both wires are checked (the servers' ends
+	# established) and QEMU started again on the next ports, 3 times
+	local try conns waited=0
+	for try in 1 2 3; do
+		rm -f "$job/console.log"
+		qemu-system-x86_64 -accel tcg,thread=multi -cpu max -m 2G -smp 2 \
+			-machine q35 -nodefaults -no-user-config -display none \
+			-serial "file:$job/console.log" \
+			-monitor "unix:$job/monitor.sock,server=on,wait=off" \
+			-no-reboot \
+			-kernel "$CACHE/vmlinuz" -initrd "$CACHE/initrd.img" \
+			-append "root=/dev/vda rw console=ttyS0 init=/sbin/nbench-init hugepages=384 intel_iommu=on iommu=pt panic=-1 quiet" \
+			-device intel-iommu,intremap=off \
+			-drive "file=$job.root.qcow2,format=qcow2,if=virtio" \
+			-drive "file=$img,format=raw,if=virtio" \
+			-netdev "stream,id=e0,server=on,addr.type=inet,addr.host=127.0.0.1,addr.port=$base" \
+			-netdev "stream,id=e1,server=off,addr.type=inet,addr.host=127.0.0.1,addr.port=$base" \
+			-device e1000e,netdev=e0,addr=04.0,mac=02:00:00:e0:00:00 \
+			-device e1000e,netdev=e1,addr=05.0,mac=02:00:00:e0:00:01 \
+			-netdev "tap,id=v0,ifname=$tap0,queues=2,vhost=off,script=no,downscript=no" \
+			-netdev "tap,id=v1,ifname=$tap1,queues=2,vhost=off,script=no,downscript=no" \
+			-device virtio-net-pci,netdev=v0,addr=06.0,mq=on,vectors=6,disable-legacy=on,iommu_platform=on,mac=02:00:00:0e:00:00 \
+			-device virtio-net-pci,netdev=v1,addr=07.0,mq=on,vectors=6,disable-legacy=on,iommu_platform=on,mac=02:00:00:0e:00:01 \
+			-netdev "stream,id=x0,server=on,addr.type=inet,addr.host=127.0.0.1,addr.port=$((base + 1))" \
+			-netdev "stream,id=x1,server=off,addr.type=inet,addr.host=127.0.0.1,addr.port=$((base + 1))" \
+			-device vmxnet3,netdev=x0,addr=08.0,mac=02:00:00:3e:00:00 \
+			-device vmxnet3,netdev=x1,addr=09.0,mac=02:00:00:3e:00:01 \
+			>"$job/qemu.log" 2>&1 &
+		pid=$!
+		QEMU_PID=$pid
+		echo "$pid" >"$job/qemu.pid"
+		for _ in $(seq 100); do
+			conns=$(ss -tnH state established \
+				"( sport = :$base or sport = :$((base + 1)) )" | wc -l)
+			((conns == 2)) && break
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.1
+		done
+		((conns == 2)) && break
+		say "try $try: the stream wires on 127.0.0.1:$base and :$((base + 1)) did not connect ($conns of 2): again"
+		kill "$pid" 2>/dev/null || true
+		wait "$pid" 2>/dev/null || true
+		QEMU_PID=
+		base=$((base + 2))
+	done
+	((conns == 2)) || die "the stream wires did not connect in 3 tries (QEMU log $job/qemu.log)"
 	while kill -0 "$pid" 2>/dev/null; do
 		if ((waited >= tmo)); then
 			die "the guest did not power off in $tmo s (console: $job/console.log)"

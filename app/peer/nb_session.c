@@ -383,7 +383,6 @@ nb_peer_open(struct nb_peer *pr, struct nb_app *app, int client, uint32_t ip,
 		       "port %u has %u RX / %u TX queues: the control lcore "
 		       "shares queue %u with the workers",
 		       cfg->port, mrx, mtx, req.nb_queues - 1);
-	app->jobs.keep_pools = 1;
 	nb_clock_init(&app->run.clock, nb_tsc_hz(), 0);
 	if (nb_ctlio_init(&pr->io, cfg->port, req.nb_queues,
 			  (uint16_t)(req.nb_queues - 1), shared,

@@ -212,8 +212,8 @@ build_txjob(struct nb_jobs *js, const struct nb_config *cfg,
 	nb_mbufs = cfg->txd * 2 + 4096;
 	snprintf(name, sizeof(name), "nb_tx_p%u_q%u%s", job->port, job->queue,
 		 max_frame > 2048 ? "j" : "");
-	/* A responder runs test after test: reuse the pool (its mbufs may
-	 * still sit in a NIC's TX ring from the last test). */
+	/* Tests and trials follow each other on ports that stay up: reuse
+	 * the pool (nb_jobs_free keeps it for a NIC's TX ring). */
 	j->pool = rte_mempool_lookup(name);
 	if (j->pool == NULL)
 		j->pool = nb_tx_pool_create(
@@ -374,8 +374,8 @@ nb_jobs_free(struct nb_jobs *js)
 		rte_free(j->tmpl_data);
 		rte_free(j->cnt_warm);
 		rte_free(j->cnt_data);
-		if (!js->keep_pools)
-			rte_mempool_free(j->pool);
+		/* the pool stays, found again by name: a NIC's TX ring holds
+		 * sent mbufs until it recycles them (docs/architecture.md) */
 		rte_free(j);
 		js->tx[i] = NULL;
 	}

@@ -29,7 +29,6 @@ struct nb_jobs {
 	struct nb_rxjob *rx[NB_MAX_JOBS];
 	struct nb_probejob *probe; /* peer client: latency prober, or NULL */
 	uint32_t nb_streams;
-	int keep_pools; /* peer mode: TX pools outlive a test */
 	/* --capture (NULL without): receivers copy to it; what they could
 	 * not hand over is added to cap_dropped when they are freed */
 	struct nb_capture *cap;

@@ -31,6 +31,10 @@ if ldd ./dpdk-nbench | grep 'not found'; then
 	exit 1
 fi
 lspci -nnk >"$out/lspci-before.txt" 2>&1
+# a crash leaves its core in out/ (the host's gdb reads it: the same
+# Debian packages on both sides)
+ulimit -c unlimited
+echo "$out/core.%e.%p" >/proc/sys/kernel/core_pattern
 
 bind_rc=0
 while read -r addr drv; do

@@ -12,6 +12,7 @@ later runs reuse it.  Exit 77 (skipped) only when QEMU cannot start."""
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -49,18 +50,68 @@ def cases():
     for name, _, _, addrs in NICS:
         out.append(("ports-" + name, eal(addrs, "p" + name),
                     "--list-ports --json"))
+        out.append(("ports-text-" + name, eal(addrs, "t" + name),
+                    "--list-ports"))
         for size in (64, 1518):
             out.append(("loop-%s-%d" % (name, size),
                         eal(addrs, "l" + name),
                         "--tx-port 0 --rx-port 1 --packets %d --size %d "
                         "--rate %s --streams 2 --json"
                         % (PACKETS, size, RATE)))
+    # RFC 2544 throughput over the virtio pair: the seed's "step -b until
+    # loss appears" on a guest NIC, as a search
+    out.append(("rfc2544-virtio", eal(NICS[1][3], "rvirtio"),
+                "--tx-port 0 --rx-port 1 --test throughput --size 64 "
+                "--rate 100M --trial-time 2 --settle 0.2 --precision 2M "
+                "--json"))
+    # a peer test across the e1000e pair with the client's link taken down
+    # and up from the host (guest_flap.sh; Guest.flap drives the monitor)
+    out.append(("flap", "!", "bash ./flap.sh"))
     # virtio's two queue pairs: four streams over both (RSS as the PMD has
     # it), a row per queue in the report
     out.append(("queues-virtio", eal(NICS[1][3], "qvirtio"),
                 "--tx-port 0 --rx-port 1 --queues 2 --streams 8 --packets "
                 "%d --size 64 --rate %s --json" % (PACKETS, RATE)))
     return out
+
+
+def monitor(job, cmd):
+    """One command to QEMU's human monitor (scripts/guest.sh boot's
+    JOBDIR/monitor.sock)."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.settimeout(10)
+        s.connect(os.path.join(job, "monitor.sock"))
+        s.sendall(cmd.encode() + b"\n")
+        time.sleep(0.2)     # the monitor answers nothing we need
+    return cmd
+
+
+def flap(job, boot):
+    """While the guest boots and runs its cases: when the flap case's
+    client has run 4 intervals (2 s), take its NIC's link down (e0:
+    00:04.0) for 2 s, then bring it back.  (A peer client prints no
+    interval while the link is down: the responder's half of each row
+    cannot reach it, so the outage's length is the host's.)  Driven by
+    the lines guest_flap.sh writes to the console.  Returns what was done,
+    with the host's monotonic times."""
+    console = os.path.join(job, "console.log")
+    done = []
+    while boot.poll() is None:
+        try:
+            with open(console, errors="replace") as f:
+                lines = [l.split("nbflap: ", 1)[1].split()
+                         for l in f.read().splitlines() if "nbflap: " in l]
+        except FileNotFoundError:
+            lines = []
+        if any(w[0] == "end" for w in lines):
+            break
+        if sum(1 for w in lines if w[0] == "interval") >= 4:
+            done.append((time.monotonic(), monitor(job, "set_link e0 off")))
+            time.sleep(2)       # the fault itself: 2 s without a link
+            done.append((time.monotonic(), monitor(job, "set_link e0 on")))
+            break
+        time.sleep(0.1)
+    return done
 
 
 class Guest(unittest.TestCase):
@@ -86,8 +137,12 @@ class Guest(unittest.TestCase):
         with open(os.path.join(job, "cases.txt"), "w") as f:
             for c in cases():
                 f.write("\t".join(c) + "\n")
-        p = subprocess.run(["bash", os.path.join(ROOT, "scripts",
-                                                 "guest.sh"), "boot", job])
+        shutil.copy(os.path.join(ROOT, "tests", "guest", "guest_flap.sh"),
+                    os.path.join(job, "flap.sh"))
+        p = subprocess.Popen(["bash", os.path.join(ROOT, "scripts",
+                                                   "guest.sh"), "boot", job])
+        cls.flap_log = flap(job, p)
+        p.wait()
         cls.job, cls.rc = job, p.returncode
         if p.returncode == 77:
             raise unittest.SkipTest("QEMU could not start (see %s)" % job)
@@ -107,8 +162,7 @@ class Guest(unittest.TestCase):
 
     def test_bound(self):
         """run.sh bound every NIC (its exit status)."""
-        self.assertEqual(self.rc, 0, open(os.path.join(
-            self.job, "out", "run.log")).read()[-3000:])
+        self.assertEqual(self.rc, 0, self.out("run", "log")[-3000:])
 
     def check_ports(self, name, driver, addrs):
         d = self.ran("ports-" + name)
@@ -140,6 +194,16 @@ class Guest(unittest.TestCase):
     def test_ports_vmxnet3(self):
         self.check_ports(*self.nic("vmxnet3"))
 
+    def test_ports_text(self):
+        """The text form: a device line a port, saying the profile
+        agrees."""
+        for name, driver, _, addrs in NICS:
+            out = self.out("ports-text-" + name)
+            for a in addrs:
+                self.assertIn("%s driver %s" % (a, driver), out)
+            self.assertEqual(out.count("  device: bus pci, "), 2, out)
+            self.assertEqual(out.count("; as its profile says\n"), 2, out)
+
     def nic(self, name):
         n = [x for x in NICS if x[0] == name][0]
         return n[0], n[1], n[3]
@@ -168,6 +232,67 @@ class Guest(unittest.TestCase):
     def test_loop_vmxnet3(self):
         for size in (64, 1518):
             self.check_loop("loop-vmxnet3-%d" % size)
+
+    def test_link_flap(self):
+        """The host took the client's link down (QEMU set_link) 2 s into a
+        12-s peer test and back 2 s later:
+        one outage, as long as the intervals say, every frame sent
+        received or lost, the responder served to its --quit."""
+        self.assertEqual([c for _, c in self.flap_log],
+                         ["set_link e0 off", "set_link e0 on"],
+                         self.flap_log)
+        rc = int(self.out("flap", "rc"))
+        self.assertEqual(rc, 0, self.out("flap", "err")[-3000:] +
+                         self.out("flap", "txt")[-3000:])
+        with open(os.path.join(self.job, "out", "flap.json")) as f:
+            d = json.load(f)
+        e = d["end"]
+        self.assertEqual(e["link"]["outages"], 1, e["link"])
+        down = e["link"]["down_seconds"]
+        # as long as the host held it down (2 s between the commands, each
+        # command's own 0.2 s and the guest's 10 ms look around them),
+        # and up to 0.5 s more: QEMU's e1000e brings a link up after its
+        # emulated autonegotiation (a 500 ms timer)
+        (t_off, _), (t_on, _) = self.flap_log
+        self.assertGreaterEqual(down, (t_on - t_off) - 0.5, e["link"])
+        self.assertLessEqual(down, (t_on - t_off) + 1.0, e["link"])
+        ivs = [iv["sum"] for iv in d["intervals"]]
+        self.assertAlmostEqual(sum(s["link_down_seconds"] for s in ivs),
+                               down, places=6)
+        sent = e["sum_sent"]["packets"]
+        self.assertEqual(sent, 2000 * 12)
+        self.assertEqual(e["sum_received"]["packets"] +
+                         e["sum_received"]["lost_packets"], sent)
+        # the rows before the outage lost nothing
+        first = min(k for k, s in enumerate(ivs) if s["link_down_seconds"])
+        self.assertGreaterEqual(first, 3)
+        for s in ivs[:first]:
+            self.assertEqual(s["lost_packets"], 0, s)
+        self.assertIn("exit 0", self.out("flap-resp", "rc"))
+
+    def test_rfc2544_virtio(self):
+        """A throughput search on the virtio pair finds a rate: the last
+        passing trial's, below the first failing one's, every passing
+        trial lossless."""
+        d = self.ran("rfc2544-virtio")
+        rows = d["suite"]["results"]
+        self.assertEqual(len(rows), 1)
+        b = rows[0]["bounds"][0]
+        self.assertGreater(b["pps"], 0, b)
+        trials = d["suite"]["trials"]
+        for t in trials:
+            if t["pass"]:
+                self.assertEqual(t["rx_packets"], t["tx_packets"], t)
+        self.assertTrue(any(t["pass"] and t["req_pps"] == b["pps"]
+                            for t in trials), trials)
+        if b["upper_pps"] is not None:
+            self.assertGreater(b["upper_pps"], b["pps"])
+            self.assertTrue(any(not t["pass"] and
+                                t["req_pps"] == b["upper_pps"]
+                                for t in trials), trials)
+        print("\n  virtio-net under TCG: throughput %.0f pps at 64 B "
+              "(upper %s) in %d trials" % (b["pps"], b["upper_pps"],
+                                          len(trials)), file=sys.stderr)
 
     def test_virtio_two_queues(self):
         e = self.check_loop("queues-virtio")
