@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # A Debian 12 guest for the tool's tests on PCI NICs under QEMU (TCG: this
 # machine has no /dev/kvm): emulated e1000e, virtio-net-pci and vmxnet3,
-# bound inside the guest to vfio-pci (no-IOMMU mode) or uio_pci_generic,
+# bound inside the guest to vfio-pci (behind QEMU's intel-iommu) or
+# uio_pci_generic,
 # driven by DPDK's real PMDs (net_e1000_em, net_virtio, net_vmxnet3).
 #
 #   scripts/guest.sh build          the image, once per machine (cached)
@@ -26,11 +27,17 @@
 #                     NB_GUEST_TAP0/1 (default nbgv0/nbgv1) that the
 #                     caller wires (tc mirred, a namespace, ...)
 #   00:08.0, 00:09.0  vmxnet3, wired to each other (stream)
-# Taps the caller made beforehand (ip tuntap add ... multi_queue) are used
-# as they are; missing ones are made here, wired to each other with tc
-# mirred (a cable) and removed after.
+#   00:0a.0           virtio-net-pci on tap NB_GUEST_TAP2 (default
+#                     nbgp0): the host's end, for its own responder
+#                     (af_packet on the tap) and its kernel
+# Run it under `ip netns exec NS` to keep the taps and the wires in NS.
+# Taps the caller made beforehand (ip tuntap add ..., multi_queue for the
+# virtio pair) are used as they are; missing ones are made here (the
+# virtio pair's wired to each other with tc mirred: a cable) and removed
+# after.
 # Prints how long each step took.  Exit: the guest's run.sh status (the
-# guest writes it to /job/out/rc), 77 when QEMU cannot start at all, 1 on
+# guest writes it to /job/out/rc), 77 when QEMU cannot start at all (not
+# installed, no /dev/net/tun), 1 on a guest that did not start or
 # a timeout (NB_GUEST_TIMEOUT seconds, default 1800).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -117,10 +124,14 @@ build() {
 	((${#srcs[@]} > 0)) || die "no apt sources on this host"
 	mkdir -p "$CACHE"
 	root=$(mktemp -d /var/tmp/nbench-guest.XXXXXX)
-	trap 'rm -rf "${root:?}" "$root.aptconf"' EXIT
-	grep -h '^[[:space:]]*Acquire' /etc/apt/apt.conf.d/* \
-		>"$root.aptconf" 2>/dev/null || true
-	[ -s "$root.aptconf" ] && opts+=("--aptopt=$root.aptconf")
+	trap 'rm -rf "${root:?}"' EXIT
+	# the host's apt.conf.d files that set Acquire options (a proxy, a
+	# snapshot's Check-Valid-Until), whole, but none that hooks commands
+	for f in /etc/apt/apt.conf.d/*; do
+		grep -q 'Acquire' "$f" 2>/dev/null || continue
+		grep -qiE 'dpkg::|invoke' "$f" && continue
+		opts+=("--aptopt=$f")
+	done
 	t0=$(date +%s)
 	step "mmdebstrap $SUITE from ${srcs[*]}: ${PKGS[*]}"
 	rmdir "$root"
@@ -150,11 +161,14 @@ build() {
 		-sh "$CACHE/rootfs.img" | cut -f1) used)"
 }
 
-# At exit: the QEMU still running (a timeout, an interrupt), the taps made
+# At exit: the QEMU still running (a timeout, an interrupt), the taps made,
+# the boot's disks (its results are in JOBDIR/out by then)
 MADE=()
 QEMU_PID=
+JOB=
 cleanup() {
 	local t
+	[ -n "$JOB" ] && rm -f "$JOB.root.qcow2" "$JOB.img"
 	if [ -n "$QEMU_PID" ]; then
 		kill "$QEMU_PID" 2>/dev/null || true
 		wait "$QEMU_PID" 2>/dev/null || true
@@ -174,10 +188,12 @@ wire() {
 boot() {
 	local job=$1 out img rc t0 pid tmo=${NB_GUEST_TIMEOUT:-1800} base
 	local tap0=${NB_GUEST_TAP0:-nbgv0} tap1=${NB_GUEST_TAP1:-nbgv1}
+	local tap2=${NB_GUEST_TAP2:-nbgp0}
 	[ -f "$job/run.sh" ] || die "$job/run.sh: no such file" 2
 	[ -f "$CACHE/rootfs.img" ] || die "no image: run scripts/guest.sh build"
 	command -v qemu-system-x86_64 >/dev/null ||
-		die "qemu-system-x86_64 is not installed" 77
+		die "qemu-system-x86_64 is not installed (scripts/guest.sh build installs it)" 77
+	[ -c /dev/net/tun ] || die "no /dev/net/tun: QEMU cannot make its taps" 77
 	rm -rf "$job/out" "$job/console.log" "$job/monitor.sock"
 	img="$job.img"
 	step "the job disk"
@@ -192,15 +208,21 @@ boot() {
 	# socket buffers whenever QEMU fell behind): two from a base the
 	# caller may set
 	base=${NB_GUEST_PORT_BASE:-$((47100 + ($$ % 400) * 2))}
+	JOB=$job
+	trap cleanup EXIT
 	for t in "$tap0" "$tap1"; do
 		ip link show "$t" >/dev/null 2>&1 && continue
 		ip tuntap add dev "$t" mode tap multi_queue
 		ip link set "$t" up
 		MADE+=("$t")
 	done
-	trap cleanup EXIT
+	if ! ip link show "$tap2" >/dev/null 2>&1; then
+		ip tuntap add dev "$tap2" mode tap
+		ip link set "$tap2" up
+		MADE+=("$tap2")
+	fi
 	# taps made here are a cable between the two virtio NICs
-	if ((${#MADE[@]} == 2)); then
+	if [[ " ${MADE[*]} " == *" $tap0 "* && " ${MADE[*]} " == *" $tap1 "* ]]; then
 		wire "$tap0" "$tap1"
 		wire "$tap1" "$tap0"
 	fi
@@ -234,15 +256,19 @@ boot() {
 			-netdev "stream,id=x1,server=off,addr.type=inet,addr.host=127.0.0.1,addr.port=$((base + 1))" \
 			-device vmxnet3,netdev=x0,addr=08.0,mac=02:00:00:3e:00:00 \
 			-device vmxnet3,netdev=x1,addr=09.0,mac=02:00:00:3e:00:01 \
+			-netdev "tap,id=h0,ifname=$tap2,vhost=off,script=no,downscript=no" \
+			-device virtio-net-pci,netdev=h0,addr=0a.0,disable-legacy=on,iommu_platform=on,mac=02:00:00:0a:00:00 \
 			>"$job/qemu.log" 2>&1 &
 		pid=$!
 		QEMU_PID=$pid
 		echo "$pid" >"$job/qemu.pid"
 		for _ in $(seq 100); do
-			conns=$(ss -tnH state established \
-				"( sport = :$base or sport = :$((base + 1)) )" | wc -l)
+			conns=$( (ss -tnH state established \
+				"( sport = :$base or sport = :$((base + 1)) )" ||
+				true) | wc -l)
 			((conns == 2)) && break
-			kill -0 "$pid" 2>/dev/null || break
+			kill -0 "$pid" 2>/dev/null ||
+				die "QEMU ended at its start (exit $(wait "$pid"; echo $?)): $(tail -3 "$job/qemu.log")"
 			sleep 0.1
 		done
 		((conns == 2)) && break
@@ -266,14 +292,13 @@ boot() {
 	say "the guest ran $(($(date +%s) - t0)) s (QEMU exit $rc)"
 	if ! grep -q 'nbench-init: start' "$job/console.log" 2>/dev/null; then
 		cat "$job/qemu.log" >&2
-		die "QEMU did not start the guest (log $job/qemu.log)" 77
+		die "the guest did not start (console $job/console.log, QEMU log $job/qemu.log)"
 	fi
 	step "the results"
 	rm -rf "$job/out"
 	debugfs -R "rdump /out $job" "$img" >/dev/null 2>&1 ||
 		die "could not read the job disk $img"
 	took "read back"
-	rm -f "$job.root.qcow2"
 	[ -f "$job/out/rc" ] || die "the guest wrote no status (console: $job/console.log)"
 	return "$(cat "$job/out/rc")"
 }

@@ -73,8 +73,9 @@ struct nb_profile_diff {
 
 /*
  * Check a profile against what a real PMD reported (nb_port_caps): 1 when
- * they agree.  NB_CAP_TX_CSUM_SLOW is the profile's alone and not
- * compared; queue maxima only where the profile fixes one (not 0).
+ * they agree.  NB_CAP_TX_CSUM_SLOW and NB_CAP_QUEUE_RATE are the
+ * profile's alone (no dev_info field says them) and not compared; queue
+ * maxima only where the profile fixes one (not 0).
  */
 int nb_driver_profile_check(const struct nb_driver_profile *p,
 			    const struct nb_dev_caps *real,

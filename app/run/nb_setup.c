@@ -476,37 +476,6 @@ members_json(json_t *o, uint16_t port)
 				      "primary", b.primary, "members", arr));
 }
 
-json_t *
-nb_setup_ports_json(const struct nb_app *app, int offloads)
-{
-	json_t *root = json_object(), *arr = json_array(), *o;
-	uint16_t i;
-
-	for (i = 0; i < app->nb_ports; i++) {
-		const struct nb_port_desc *d = &app->ports[i].desc;
-		char mac[18];
-
-		snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x",
-			 d->mac[0], d->mac[1], d->mac[2], d->mac[3], d->mac[4],
-			 d->mac[5]);
-		o = json_pack("{s:i,s:s,s:s,s:s,s:i,s:b,s:i,s:i}", "port",
-			      (int)d->port_id, "name", d->name, "driver",
-			      d->driver, "mac", mac, "numa_node", d->numa_node,
-			      "link_up", d->link_up, "link_speed_mbps",
-			      (int)d->link_speed, "mtu", (int)d->mtu);
-		members_json(o, app->port_ids[i]);
-		if (offloads)
-			json_object_set_new(
-				o, "offloads",
-				nb_offload_json(&app->ports[i].offload));
-		json_array_append_new(arr, o);
-	}
-	json_object_set_new(root, "ports", arr);
-	json_object_set_new(root, "lcore_map",
-			    json_string(app->result.lcore_map));
-	return root;
-}
-
 static json_t *
 caps_json(uint32_t caps)
 {
@@ -529,7 +498,9 @@ device_json(json_t *o, const struct nb_port *p)
 	struct nb_profile_diff d;
 	int ok;
 
-	json_object_set_new(o, "bus", json_string(p->desc.bus));
+	json_object_set_new(o, "bus",
+			    p->desc.bus[0] ? json_string(p->desc.bus)
+					   : json_null());
 	json_object_set_new(o, "device",
 			    json_pack("{s:o,s:i,s:i}", "caps",
 				      caps_json(p->caps.caps), "max_rx_queues",
@@ -549,6 +520,39 @@ device_json(json_t *o, const struct nb_port *p)
 			  prof->caps_note, "agrees", ok, "missing",
 			  caps_json(d.missing), "extra", caps_json(d.extra),
 			  "queues_differ", d.rxq || d.txq));
+}
+
+json_t *
+nb_setup_ports_json(const struct nb_app *app, int offloads)
+{
+	json_t *root = json_object(), *arr = json_array(), *o;
+	uint16_t i;
+
+	for (i = 0; i < app->nb_ports; i++) {
+		const struct nb_port_desc *d = &app->ports[i].desc;
+		char mac[18];
+
+		snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x",
+			 d->mac[0], d->mac[1], d->mac[2], d->mac[3], d->mac[4],
+			 d->mac[5]);
+		o = json_pack("{s:i,s:s,s:s,s:s,s:i,s:b,s:i,s:i}", "port",
+			      (int)d->port_id, "name", d->name, "driver",
+			      d->driver, "mac", mac, "numa_node", d->numa_node,
+			      "link_up", d->link_up, "link_speed_mbps",
+			      (int)d->link_speed, "mtu", (int)d->mtu);
+		members_json(o, app->port_ids[i]);
+		if (offloads) {
+			json_object_set_new(
+				o, "offloads",
+				nb_offload_json(&app->ports[i].offload));
+			device_json(o, &app->ports[i]);
+		}
+		json_array_append_new(arr, o);
+	}
+	json_object_set_new(root, "ports", arr);
+	json_object_set_new(root, "lcore_map",
+			    json_string(app->result.lcore_map));
+	return root;
 }
 
 static void
@@ -608,9 +612,6 @@ nb_setup_list_ports(struct nb_app *app)
 		return 0;
 	}
 	root = nb_setup_ports_json(app, 1);
-	for (i = 0; i < app->nb_ports; i++)
-		device_json(json_array_get(json_object_get(root, "ports"), i),
-			    &app->ports[i]);
 	json_dumpf(root, stdout, JSON_INDENT(2));
 	fputc('\n', stdout);
 	json_decref(root);

@@ -65,7 +65,8 @@ void nb_setup_shutdown(struct nb_app *app);
 /* --list-ports: every probed port and the lcore map; the exit code. */
 int nb_setup_list_ports(struct nb_app *app);
 /* The ports set up and the lcore map as JSON (--list-ports --json's
- * document); with their offload plans if offloads. */
+ * document); with their offload plans, what their PMDs offer and the
+ * driver profiles' verdicts (nb_driver_profile_check) if offloads. */
 json_t *nb_setup_ports_json(const struct nb_app *app, int offloads);
 
 #endif /* NB_SETUP_H */

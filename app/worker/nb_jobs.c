@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Building a test's jobs from the plan, freeing them, and reading what the
- * workers counted.  The counters have one writer each (a worker); every
- * read here is a plain load of an aligned 64-bit field, at most one burst
- * old, with no lock.
+ * Building a test's jobs from the plan, freeing them, reading what the
+ * workers counted: one writer each (a worker); every read a plain load of
+ * an aligned 64-bit field, at most one burst old, with no lock.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -210,10 +209,9 @@ build_txjob(struct nb_jobs *js, const struct nb_config *cfg,
 	j->cnt = j->cnt_warm;
 	/* Enough for the TX ring, frames in hand, and per-lcore caches. */
 	nb_mbufs = cfg->txd * 2 + 4096;
-	snprintf(name, sizeof(name), "nb_tx_p%u_q%u%s", job->port, job->queue,
-		 max_frame > 2048 ? "j" : "");
-	/* Tests and trials follow each other on ports that stay up: reuse
-	 * the pool (nb_jobs_free keeps it for a NIC's TX ring). */
+	/* reused (nb_jobs_free), one per header copy: bytes past it stay 0 */
+	snprintf(name, sizeof(name), "nb_tx_p%u_q%u%s_h%u", job->port,
+		 job->queue, max_frame > 2048 ? "j" : "", j->hdr_kind);
 	j->pool = rte_mempool_lookup(name);
 	if (j->pool == NULL)
 		j->pool = nb_tx_pool_create(
@@ -374,8 +372,10 @@ nb_jobs_free(struct nb_jobs *js)
 		rte_free(j->tmpl_data);
 		rte_free(j->cnt_warm);
 		rte_free(j->cnt_data);
-		/* the pool stays, found again by name: a NIC's TX ring holds
-		 * sent mbufs until it recycles them (docs/architecture.md) */
+		/* kept while a NIC's TX ring holds its mbufs (architecture.md)
+		 */
+		if (rte_mempool_full(j->pool))
+			rte_mempool_free(j->pool);
 		rte_free(j);
 		js->tx[i] = NULL;
 	}

@@ -230,6 +230,8 @@ class Flood(test_security.Security):
         # rate-limited above wrong-key; ASan once 110,184 against 138,631
         # wrong-key and 30,226 within the PARAMS budget), so the bound
         # keeps half the margin
+        self.assertGreater(refused.get("wrong_key", 0),
+                           refused.get("bad_or_stale_cookie", 0), refused)
         self.assertGreaterEqual(
             refused.get("rate_limited", 0),
             (refused.get("wrong_key", 0) -

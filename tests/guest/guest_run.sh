@@ -16,9 +16,9 @@ log() { echo "guest_run: $*"; }
 
 # vfio-pci behind the guest's IOMMU (QEMU's intel-iommu; Debian's kernel
 # has no no-IOMMU vfio), uio_pci_generic beside it (iommu=pt: devices the
-# kernel keeps see physical addresses).  The IOMMU has no interrupt
-# remapping under TCG, which vfio's type 1 backend refuses unless told
-# (a test guest's setting, never a host's)
+# kernel keeps see physical addresses).  The IOMMU runs without interrupt
+# remapping (scripts/guest.sh gives it intremap=off), which vfio's type 1
+# backend refuses unless told (a test guest's setting, never a host's)
 modprobe vfio_iommu_type1 allow_unsafe_interrupts=1 ||
 	log "modprobe vfio_iommu_type1 failed"
 modprobe vfio-pci || log "modprobe vfio-pci failed"
