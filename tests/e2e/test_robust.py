@@ -86,7 +86,10 @@ class Robust(nbe2e.E2ECase):
             self.assertEqual(e["sum_received"]["duplicates"], 0)
             self.assertEqual(e["sum_received"]["lost_packets"], 0)
         self.assertRegex(r.err, r"17 control hand-off rings of \d+ frames")
-        self.assertAllBack(r.err, 3)
+        # the exit check ran over the RX and control pools at least (a TX
+        # pool whose mbufs all came back is freed with its job; one still
+        # missing any is kept, and counted here)
+        self.assertAllBack(r.err, 2)
         out, err = resp.communicate(timeout=30)
         self.assertEqual(resp.returncode, 0, err[-2000:])
         m = re.search(r"17 control hand-off rings of (\d+) frames \(RX pool "
@@ -97,7 +100,7 @@ class Robust(nbe2e.E2ECase):
         self.assertGreater(cap, 0)
         self.assertLessEqual(17 * cap, spare // 4)
         self.assertLess(spare, pool)
-        self.assertAllBack(err, 3)
+        self.assertAllBack(err, 2)   # (as the client's, above)
 
     def loop_eal(self):
         return self.nb.eal(self.nb.memif_pair()) + DEBUG
