@@ -85,8 +85,8 @@ def cases():
     # control frames past the default 2 s now and then.  --tx-checksum sw:
     # a virtio NIC's offloaded checksum reaches the host's tap unfinished,
     # for the host to complete on its way out, and af_packet hands it on
-    # as it is, so the responder would refuse the client's control
-    # frames: the veth case of docs/usage.md, from the guest's side)
+    # as it is: the veth case of DEVELOPERS' notes, from the guest's side;
+    # it is not what fails test_host_peer, which fails the same without)
     peer = "--peer %s --auth-key /job/host.key --rate %s --packets %d " \
         "--peer-timeout 10 --tx-checksum sw --json" % (
             hostside.TAP_MAC, HOST_RATE, HOST_PACKETS)
