@@ -8,13 +8,12 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
+#include "nb_clock.h"
 #include "nb_phase.h"
 #include "nb_run.h"
 #include "nb_suite_int.h"
 #include "nb_suite_opts.h"
-#include "nb_clock.h"
 #include "nb_suite_plan.h"
 
 double

@@ -85,5 +85,4 @@ void nb_srv_send(struct nb_conn *c, char *line);
 /* Wake the API thread (a run ended, an event came). */
 void nb_srv_wake(struct nb_srv *s);
 
-
 #endif /* NB_SERVE_INT_H */

@@ -372,8 +372,7 @@ nb_jobs_free(struct nb_jobs *js)
 		rte_free(j->tmpl_data);
 		rte_free(j->cnt_warm);
 		rte_free(j->cnt_data);
-		/* kept while a NIC's TX ring holds its mbufs (architecture.md)
-		 */
+		/* kept while a NIC's TX ring holds mbufs (architecture.md) */
 		if (rte_mempool_full(j->pool))
 			rte_mempool_free(j->pool);
 		rte_free(j);

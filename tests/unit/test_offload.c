@@ -277,8 +277,8 @@ test_mode_parse(void **state)
 	assert_int_equal(nb_csum_mode_parse("hardware", &m), -1);
 }
 
-/* A profile checked against a PMD's report: the quirk bit never compared,
- * queues only where the profile fixes them, every bit named. */
+/* A profile checked against a PMD's report: the profile's own bits never
+ * compared, queues only where the profile fixes them, every bit named. */
 static void
 test_profile_check(void **state)
 {
@@ -307,7 +307,7 @@ test_profile_check(void **state)
 	assert_int_equal(nb_driver_profile_check(vmx, &real, &d), 0);
 	assert_int_equal(d.rxq, 1);
 	assert_int_equal(d.txq, 0);
-	/* e1000's queues depend on the model (an 82574 has 2): not fixed */
+	/* e1000's queues depend on the DPDK release (1 or 2): not fixed */
 	real = em->caps;
 	real.max_rxq = real.max_txq = 2;
 	assert_int_equal(nb_driver_profile_check(em, &real, &d), 1);
