@@ -195,6 +195,7 @@ static json_t *
 port_json(const struct nb_port_result *p, int with_counts)
 {
 	json_t *o = json_object();
+	int remote = p->role != NULL && strcmp(p->role, "peer") == 0;
 	char mac[18];
 
 	snprintf(mac, sizeof(mac), "%02x:%02x:%02x:%02x:%02x:%02x",
@@ -207,7 +208,8 @@ port_json(const struct nb_port_result *p, int with_counts)
 	json_object_set_new(o, "numa_node", json_integer(p->desc.numa_node));
 	json_object_set_new(o, "link_up", json_boolean(p->desc.link_up));
 	json_object_set_new(o, "link_speed_mbps", jint(p->desc.link_speed));
-	json_object_set_new(o, "mtu", jint(p->desc.mtu));
+	/* a responder's port: its MTU is not said */
+	json_object_set_new(o, "mtu", remote ? json_null() : jint(p->desc.mtu));
 	if (p->role)
 		json_object_set_new(o, "role", json_string(p->role));
 	if (p->has_offload)
@@ -216,7 +218,7 @@ port_json(const struct nb_port_result *p, int with_counts)
 	if (p->has_numa_brief)
 		json_object_set_new(o, "numa",
 				    nb_numa_brief_json(&p->numa_brief));
-	if (with_counts && !(p->role && strcmp(p->role, "peer") == 0)) {
+	if (with_counts && !remote) {
 		json_object_set_new(o, "tool_tx_packets",
 				    jint(p->tool_tx_pkts));
 		json_object_set_new(o, "tool_tx_bytes", jint(p->tool_tx_bytes));

@@ -274,10 +274,21 @@ nb_client_start_json(struct nb_peer *pr, const struct nb_ctl_params *p)
 	return o;
 }
 
-/* The responder's port as its ACCEPT said it set it up. */
+/*
+ * The responder's port: its driver, MAC and link speed as its WELCOME gave
+ * them (the session ran over its link: up), the set-up its ACCEPT said.
+ * Its MTU is not said (null in JSON).
+ */
 static void
 responder_setup(const struct nb_peer *pr, struct nb_result *out)
 {
+	struct nb_port_desc *d = &out->ports[1].desc;
+
+	nb_escape(pr->theirs.driver, sizeof(pr->theirs.driver), d->driver,
+		  sizeof(d->driver));
+	memcpy(d->mac, pr->theirs.mac, sizeof(d->mac));
+	d->link_speed = pr->theirs.link_speed_mbps;
+	d->link_up = 1;
 	out->ports[1].offload = pr->peer_offload;
 	out->ports[1].has_offload = 1;
 	out->ports[1].numa_brief = pr->peer_numa;

@@ -62,6 +62,38 @@ class OneQueuePair(test_peer.VethPeerBase):
         self.assertEqual(rtt["count"], rtt["probes_returned"])
         self.assertIn("reflected by the responder's worker", rtt["method"])
 
+    def test_forward_with_two_workers(self):
+        """The client's sender and receiver on two worker lcores, as in a
+        guest of two CPUs: the sender's worker, which also sends the
+        control lcore's frames on the one TX queue, keeps doing so after
+        its last data frame (it stopped with it, and the control frames
+        that end the test waited for the teardown: the responder had
+        "the client vanished", the client no results).  By --packets,
+        so that the sender ends well before the test does."""
+        self.responder()
+        eal = self.client_eal()
+        eal[eal.index("--lcores") + 1] = nbe2e.CLIENT_LCORES + ",3@0"
+        r = self.nb.run(eal, ["--peer", test_peer.RESP_MAC, "--rate",
+                              "10000pps", "--size", "256", "--packets",
+                              "5000", "--peer-timeout", "3", "--json"],
+                        timeout=60, name="cli", wrap=self.client_wrap)
+        self.assertOk(r)
+        d = r.json()
+        # two workers: one receives, the other sends
+        self.assertIn("worker0=2(cpu1:rx p0/q0) worker1=3(cpu0:tx p0/q0)",
+                      d["start"]["lcore_map"])
+        self.assertEqual(self.check_side(d, 256, 10000 * (256 + test_peer.L1)
+                                         * 8, False), 5000)
+        self.assertEqual(d["end"]["sum_sent"]["packets"], 5000)
+        # the responder's port as its WELCOME described it (its MTU it
+        # does not say)
+        peer = d["end"]["ports"][1]
+        self.assertEqual((peer["driver"], peer["mac"], peer["link_up"],
+                          peer["mtu"]),
+                         ("net_af_packet", test_peer.RESP_MAC, True, None))
+        self.assertEqual(peer["link_speed_mbps"],
+                         d["start"]["remote"]["link_speed_mbps"])
+
     def test_too_few_queues_names_the_setting(self):
         r = self.nb.run(self.client_eal(),
                         ["--peer", test_peer.RESP_MAC, "--queues", "2"],

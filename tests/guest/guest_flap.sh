@@ -21,12 +21,10 @@ RESP_MAC=02:00:00:e0:00:01
 	--log-level lib.eal:error -- --auth-key "$key" --allow-quit \
 	>"$out/flap-resp.out" 2>"$out/flap-resp.err" &
 rpid=$!
-# the responder's first line says it serves (30 s at most)
-for _ in $(seq 300); do
-	grep -q "responder on port 0" "$out/flap-resp.out" && break
-	kill -0 $rpid 2>/dev/null || break
-	sleep 0.1
-done
+# shellcheck source=tests/guest/guest_lib.sh
+. ./lib.sh
+# the responder's first line says it serves
+wait_for_line "$out/flap-resp.out" "responder on port 0" $rpid
 echo "nbflap: responder up" >/dev/console
 ./dpdk-nbench --lcores 0@1,1@1,2@1 --file-prefix flapc -a 0000:00:04.0 \
 	--log-level lib.eal:error -- --auth-key "$key" --peer $RESP_MAC \
@@ -48,13 +46,8 @@ echo "nbflap: end $rc" >/dev/console
 ./dpdk-nbench --lcores 0@1,1@1,2@1 --file-prefix flapq -a 0000:00:04.0 \
 	--log-level lib.eal:error -- --auth-key "$key" --peer $RESP_MAC \
 	--quit >"$out/flap-quit.out" 2>&1
-# the responder ends on the --quit; one that does not is ended here, and
-# its status says so
-for _ in $(seq 300); do
-	kill -0 $rpid 2>/dev/null || break
-	sleep 0.1
-done
-kill -0 $rpid 2>/dev/null && kill -KILL $rpid
-wait $rpid
+# the responder ends on the --quit; one that does not is ended here (30 s),
+# and its status says so
+reap $rpid 30
 echo "responder exit $?" >"$out/flap-resp.rc"
 exit "$rc"

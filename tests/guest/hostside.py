@@ -1,10 +1,19 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The host's end of the guest suite: a network namespace that holds
-QEMU's taps and wires (scripts/guest.sh boot runs inside it), and on the
-guest's seventh NIC's tap (00:0a.0, nbgp0) the host's own dpdk-nbench
-responder (af_packet) and its kernel (198.19.0.100/15, a TCP sink from
-tests/e2e/tcp_peer.py on port 5201).  The responder's MAC is the tap's,
-set here; the guest gets the responder's key on its job disk."""
+QEMU's taps and wires (scripts/guest.sh boot runs inside it) and the
+host's end of the guest's seventh NIC (00:0a.0, tap nbgp0).
+
+That tap is wired by tc mirred, both ways, to a veth pair (nbgk0, nbgk1)
+whose far end nbgk1 is the host: its own dpdk-nbench responder
+(af_packet), its kernel (198.19.0.100/15, a TCP sink from
+tests/e2e/tcp_peer.py on port 5201) and a capture (dumpcap, host-cap.pcapng
+in the job directory).  The veth in between has no checksum offload: a
+frame whose checksum the guest's NIC left to the host (virtio's offload
+reaches a tap unfinished) gets it finished on its way into the veth, by
+the kernel from the guest's own offsets, so the capture, the responder
+and the kernel see what a wire would carry and what a NIC that honours
+the offload would have sent.  The responder's MAC is nbgk1's, set here;
+the guest gets the responder's key on its job disk."""
 import base64
 import os
 import signal
@@ -14,7 +23,10 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 SINK = os.path.join(os.path.dirname(HERE), "e2e", "tcp_peer.py")
 TAP = "nbgp0"
-TAP_MAC = "02:00:00:0a:ff:01"
+# the veth pair between the tap and the host's end (HOST_IF)
+WIRE, HOST_IF = "nbgk0", "nbgk1"
+TAP_MAC = "02:00:00:0a:ff:01"     # HOST_IF's: the responder's and kernel's
+GUEST_MAC = "02:00:00:0a:00:00"   # the guest's NIC on the tap
 KERNEL_IP = "198.19.0.100"
 SINK_PORT = 5201
 # the responder's frames ring: the default 512 frames drop bursts
@@ -37,15 +49,26 @@ class HostSide:
         sh("ip", "netns", "add", ns)
         sh("ip", "-n", ns, "link", "set", "lo", "up")
         sh("ip", "-n", ns, "tuntap", "add", "dev", TAP, "mode", "tap")
-        sh("ip", "netns", "exec", ns, "sysctl", "-qw",
-           "net.ipv6.conf.%s.disable_ipv6=1" % TAP)
-        sh("ip", "-n", ns, "link", "set", TAP, "address", TAP_MAC)
-        # the kernel computes its checksums itself (an offloaded one
-        # would reach the guest unfinished)
-        sh("ip", "netns", "exec", ns, "ethtool", "-K", TAP, "tx", "off",
-           "tso", "off", "gso", "off", check=False)
-        sh("ip", "-n", ns, "addr", "add", KERNEL_IP + "/15", "dev", TAP)
-        sh("ip", "-n", ns, "link", "set", TAP, "up")
+        sh("ip", "-n", ns, "link", "add", WIRE, "type", "veth", "peer",
+           "name", HOST_IF)
+        for dev in (TAP, WIRE, HOST_IF):
+            sh("ip", "netns", "exec", ns, "sysctl", "-qw",
+               "net.ipv6.conf.%s.disable_ipv6=1" % dev)
+            # no checksum left unfinished on the way out: the guest's
+            # finished on entering WIRE, the kernel's own on HOST_IF
+            sh("ip", "netns", "exec", ns, "ethtool", "-K", dev, "tx", "off",
+               "tso", "off", "gso", "off", check=False)
+        sh("ip", "-n", ns, "link", "set", HOST_IF, "address", TAP_MAC)
+        sh("ip", "-n", ns, "addr", "add", KERNEL_IP + "/15", "dev", HOST_IF)
+        for dev in (TAP, WIRE, HOST_IF):
+            sh("ip", "-n", ns, "link", "set", dev, "up")
+        # the cable: what enters one end leaves by the other
+        for a, b in ((TAP, WIRE), (WIRE, TAP)):
+            sh("ip", "netns", "exec", ns, "tc", "qdisc", "add", "dev", a,
+               "clsact")
+            sh("ip", "netns", "exec", ns, "tc", "filter", "add", "dev", a,
+               "ingress", "u32", "match", "u32", "0", "0", "action",
+               "mirred", "egress", "redirect", "dev", b)
         key = os.path.join(self.job, "host.key")
         fd = os.open(key, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         os.write(fd, base64.b64encode(os.urandom(32)) + b"\n")
@@ -82,15 +105,52 @@ class HostSide:
         raise RuntimeError("QEMU did not open the tap %s" % TAP)
 
     def servers(self):
-        """The responder (CPU 0, beside QEMU: it busy-polls) and the
-        kernel's sink."""
+        """The capture, the responder (CPU 0, beside QEMU: it busy-polls)
+        and the kernel's sink."""
+        self.capture()
         self.start("responder", [
             self.binary, "--no-pci", "--lcores", "0@0,1@0,2@0",
             "--file-prefix", "nbghost", "--log-level", "lib.eal:error",
-            "--vdev", "net_af_packet0,iface=%s%s" % (TAP, RING), "--",
+            "--vdev", "net_af_packet0,iface=%s%s" % (HOST_IF, RING), "--",
             "--auth-key", self.key], "responder on port 0")
         self.start("sink", ["/usr/bin/python3", SINK, "sink",
                             str(SINK_PORT)], "listening")
+
+    def capture(self, timeout=20):
+        """dumpcap on HOST_IF (the guest's frames as the host receives
+        them), until finish("capture"); waits until it captures."""
+        self.pcap = os.path.join(self.job, "host-cap.pcapng")
+        errname = os.path.join(self.job, "host-capture.err")
+        err = open(errname, "w")
+        out = open(os.path.join(self.job, "host-capture.out"), "w+")
+        p = subprocess.Popen(self.wrap([
+            "dumpcap", "-q", "-i", HOST_IF, "-B", "64", "-f",
+            "ether src %s" % GUEST_MAC, "-w", self.pcap]),
+            stdout=out, stderr=err, text=True, start_new_session=True)
+        self.procs["capture"] = (p, out, err)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and p.poll() is None:
+            with open(errname) as f:
+                if "Capturing on" in f.read():
+                    return
+            time.sleep(0.1)
+        raise RuntimeError("dumpcap did not start (see %s)" % errname)
+
+    def client(self, name, tool, timeout=120):
+        """The host's own client on HOST_IF to the guest's responder
+        (GUEST_MAC), run to its end: (exit status, stdout); its stderr in
+        the job directory."""
+        argv = self.wrap([
+            self.binary, "--no-pci", "--lcores", "0@0,1@0,2@1",
+            "--file-prefix", "nbghostc", "--log-level", "lib.eal:error",
+            "--vdev", "net_af_packet0,iface=%s%s" % (HOST_IF, RING), "--",
+            "--peer", GUEST_MAC, "--auth-key", self.key] + tool)
+        with open(os.path.join(self.job, "host-%s.err" % name), "w") as err:
+            r = subprocess.run(argv, stdout=subprocess.PIPE, stderr=err,
+                               text=True, timeout=timeout)
+        with open(os.path.join(self.job, "host-%s.out" % name), "w") as f:
+            f.write(r.stdout)
+        return r.returncode, r.stdout
 
     def finish(self, name, sig=None, timeout=30):
         """Ends a process (sig, or on its own) and returns (rc, stdout)."""
@@ -102,7 +162,8 @@ class HostSide:
         except subprocess.TimeoutExpired:
             os.killpg(p.pid, signal.SIGKILL)
             rest, _ = p.communicate()
-        out.write(rest)
+        if rest:
+            out.write(rest)
         out.seek(0)
         text = out.read()
         out.close()

@@ -5,8 +5,9 @@ a seventh virtio-net facing the host (scripts/guest.sh), bound inside to
 vfio-pci behind QEMU's intel-iommu (e1000e, virtio) and uio_pci_generic
 (vmxnet3).  Each pair is wired to itself: the e1000e and vmxnet3 pairs by
 QEMU's stream backends (TCP), the virtio pair by two taps with a tc
-mirred cable between them; the seventh NIC's tap carries the host's own
-responder and kernel (hostside.py), all in a network namespace.
+mirred cable between them; the seventh NIC's tap is cabled to the host's
+own responder, kernel and capture (hostside.py), all in a network
+namespace.
 
 One boot runs every case (tests/guest/guest_run.sh); each test asserts on
 what the tool printed there.  The first run builds the image (minutes);
@@ -82,18 +83,19 @@ def cases():
     # on its tap, both ways, and to the host kernel's TCP sink
     host = eal([HOST_NIC], "h")
     # (--peer-timeout 10: TCG and the host's busy responder delay the
-    # control frames past the default 2 s now and then.  --tx-checksum sw:
-    # a virtio NIC's offloaded checksum reaches the host's tap unfinished,
-    # for the host to complete on its way out, and af_packet hands it on
-    # as it is: the veth case of DEVELOPERS' notes, from the guest's side;
-    # it is not what fails test_host_peer, which fails the same without)
+    # control frames past the default 2 s now and then.)  The NIC's own
+    # checksums, which reach the tap unfinished; the host finishes them
+    # from the guest's offsets (hostside.py) and its capture checks them.
     peer = "--peer %s --auth-key /job/host.key --rate %s --packets %d " \
-        "--peer-timeout 10 --tx-checksum sw --json" % (
+        "--peer-timeout 10 --json" % (
             hostside.TAP_MAC, HOST_RATE, HOST_PACKETS)
     out.append(("host-peer", host, peer))
     out.append(("host-peer-reverse", host, peer + " --reverse"))
     out.append(("host-tcp", host, "--tx-port 0 --tcp --dst-ip %s -n %d "
                 "--json" % (hostside.KERNEL_IP, TCP_BYTES)))
+    # the other way round: a responder in the guest, the host's client
+    # (guest_serve.sh; Guest.serve_guest runs the client)
+    out.append(("serve", "!", "bash ./serve.sh"))
     # virtio's two queue pairs: 32 streams over both (the host's tun picks
     # each stream's RX queue by a hash seeded at boot: with 32, both get
     # some but once in 2^31 boots), a row per queue in the report
@@ -114,6 +116,20 @@ def monitor(job, cmd):
     return cmd
 
 
+def console_lines(job, tag):
+    """The words of each line of the guest's console (scripts/guest.sh
+    boot's JOBDIR/console.log) that carries TAG (e.g. "nbflap: ") after
+    it, as written so far."""
+    try:
+        with open(os.path.join(job, "console.log"), errors="replace") as f:
+            # (a line QEMU is still writing may be cut short)
+            return [w for w in (l.split(tag, 1)[1].split()
+                                for l in f.read().splitlines()
+                                if tag in l) if w]
+    except FileNotFoundError:
+        return []
+
+
 def flap(job, boot):
     """While the guest boots and runs its cases: when the flap case's
     client has run 4 intervals (2 s), take its NIC's link down (e0:
@@ -122,17 +138,9 @@ def flap(job, boot):
     cannot reach it, so the outage's length is the host's.)  Driven by
     the lines guest_flap.sh writes to the console.  Returns what was done,
     with the host's monotonic times."""
-    console = os.path.join(job, "console.log")
     done = []
     while boot.poll() is None:
-        try:
-            with open(console, errors="replace") as f:
-                # (a line QEMU is still writing may be cut short)
-                lines = [w for w in (l.split("nbflap: ", 1)[1].split()
-                                     for l in f.read().splitlines()
-                                     if "nbflap: " in l) if w]
-        except FileNotFoundError:
-            lines = []
+        lines = console_lines(job, "nbflap: ")
         if any(w[0] == "end" for w in lines):
             break
         if sum(1 for w in lines if w[0] == "interval") >= 4:
@@ -142,6 +150,30 @@ def flap(job, boot):
             break
         time.sleep(0.1)
     return done
+
+
+def serve_guest(job, boot, host):
+    """When the serve case's responder is up in the guest (guest_serve.sh's
+    console line): the host's responder ends (SIGINT; it held the same
+    interface, and the client takes its MAC), and the host's client runs
+    a forward and a reverse test to the guest's responder, then --quit.
+    Returns the host responder's (rc, stdout) and the client runs'
+    {name: (rc, stdout)}."""
+    runs = {}
+    while boot.poll() is None:
+        if any(w[0] == "end" for w in console_lines(job, "nbserve: ")):
+            break
+        if any(w[0] == "responder" for w in console_lines(job, "nbserve: ")):
+            resp = host.finish("responder", signal.SIGINT)
+            tool = ["--rate", HOST_RATE, "--packets", str(HOST_PACKETS),
+                    "--peer-timeout", "10", "--json"]
+            runs["client"] = host.client("client", tool)
+            runs["client-reverse"] = host.client("client-reverse",
+                                                 tool + ["--reverse"])
+            runs["client-quit"] = host.client("client-quit", ["--quit"])
+            return resp, runs
+        time.sleep(0.1)
+    return host.finish("responder", signal.SIGINT), runs
 
 
 class Guest(unittest.TestCase):
@@ -168,8 +200,10 @@ class Guest(unittest.TestCase):
         with open(os.path.join(job, "cases.txt"), "w") as f:
             for c in cases():
                 f.write("\t".join(c) + "\n")
-        shutil.copy(os.path.join(ROOT, "tests", "guest", "guest_flap.sh"),
-                    os.path.join(job, "flap.sh"))
+        for script in ("flap", "serve", "lib"):
+            shutil.copy(os.path.join(ROOT, "tests", "guest",
+                                     "guest_%s.sh" % script),
+                        os.path.join(job, "%s.sh" % script))
         host = hostside.HostSide(BIN, job)
         p = None
         try:
@@ -184,11 +218,14 @@ class Guest(unittest.TestCase):
             host.wait_carrier(p)
             host.servers()
             cls.flap_log = flap(job, p)
+            # the host's responder ends on SIGINT between tests (exit 0)
+            # before the host's client takes its place
+            cls.host_resp, cls.host_runs = serve_guest(job, p, host)
             p.wait()
-            # the responder ends on SIGINT between tests (exit 0); the
-            # sink on its one connection's end
-            cls.host_resp = host.finish("responder", signal.SIGINT)
+            # the sink ends on its one connection's end
             cls.host_sink = host.finish("sink", signal.SIGKILL, timeout=5)
+            host.finish("capture", signal.SIGINT)
+            cls.host_pcap = host.pcap
         finally:
             if p is not None and p.poll() is None:
                 os.killpg(p.pid, signal.SIGTERM)
@@ -357,33 +394,103 @@ class Guest(unittest.TestCase):
         self.assertEqual(sent, HOST_PACKETS)
         self.assertEqual(e["sum_received"]["packets"], sent, e["sum_received"])
         self.assertEqual(e["sum_received"]["lost_packets"], 0)
+        # the guest's frames carry the NIC's checksums (the capture's
+        # check: test_host_checksums)
+        self.assertEqual(d["start"]["ports"][0]["offloads"]["tx_checksum"],
+                         "hw", d["start"]["ports"][0])
         return e
 
-    # Open (issue 39): the forward test's data arrives (the client sent
-    # 20,000 and its PMD counts them out), then the responder hears none
-    # of the client's control frames ("the client vanished" after
-    # --peer-timeout) and the client "could not fetch the responder's
-    # results"; the same with software checksums.  A capture on the tap:
-    # the client's control frames stop when its data ends and 57 come
-    # together 10 s later, at its teardown, so they sat in the virtio TX
-    # queue the control lcore shares with the workers.  The reverse test
-    # (no data from the guest) is exact.  Marked so that the suite says
-    # it and a fix shows as an unexpected success.
-    @unittest.expectedFailure
     def test_host_peer(self):
         """The guest's client (virtio, vfio-pci) to the host's responder
-        (af_packet on the tap): every frame, counted at both ends."""
-        self.check_host_peer("host-peer")
+        (af_packet on the tap's cable): every frame, counted at both
+        ends.  (Its sender's worker sends the control lcore's frames on
+        the one TX queue they share; they stopped with its last data
+        frame, which tests/e2e/test_devices.py now covers on the host.)"""
+        e = self.check_host_peer("host-peer")
+        # the responder's PMD took in the data and the control frames
+        pmd = e["ports"][1]["pmd"]
+        self.assertGreater(pmd["ipackets"], HOST_PACKETS, pmd)
 
     def test_host_peer_reverse(self):
         """--reverse: the host's responder sends, the guest receives."""
         self.check_host_peer("host-peer-reverse")
+
+    def test_host_responder_ended_well(self):
+        """The host's responder served both sessions to a clean end and
+        left on SIGINT with 0."""
         rc, out = self.host_resp
         self.assertEqual(rc, 0, out)
         with open(os.path.join(self.job, "host-responder.err")) as f:
             err = f.read()
-        # its session ended done (the forward one's: test_host_peer)
-        self.assertGreaterEqual(err.count("ended: done"), 1, err[-3000:])
+        self.assertGreaterEqual(err.count("ended: done"), 2, err[-3000:])
+
+    def test_host_checksums(self):
+        """What the guest's virtio NIC sent with its checksum offload,
+        captured by the host (tshark checks every IPv4, UDP and TCP
+        checksum): the peer tests' UDP frames and the TCP test's
+        segments, none bad."""
+        r = subprocess.run(
+            ["tshark", "-n", "-r", self.host_pcap,
+             "-o", "ip.check_checksum:TRUE", "-o", "udp.check_checksum:TRUE",
+             "-o", "tcp.check_checksum:TRUE", "-T", "fields",
+             "-e", "ip.checksum.status", "-e", "udp.checksum.status",
+             "-e", "tcp.checksum.status"],
+            capture_output=True, text=True, timeout=300, check=True)
+        # 0 bad, 1 good (Wireshark's checksum status)
+        count = {}
+        for line in r.stdout.splitlines():
+            ip, udp, tcp = (line.split("\t") + ["", "", ""])[:3]
+            for proto, st in (("ip", ip), ("udp", udp), ("tcp", tcp)):
+                if st:
+                    count[(proto, st)] = count.get((proto, st), 0) + 1
+        print("\n  host capture of the guest's frames: %s" % sorted(
+            count.items()), file=sys.stderr)
+        for proto in ("ip", "udp", "tcp"):
+            self.assertEqual(count.get((proto, "0"), 0), 0, count)
+        # the forward peer test's data (and every control frame), and
+        # the TCP test's 2 MiB in segments of at most 1460 bytes
+        self.assertGreater(count.get(("udp", "1"), 0), HOST_PACKETS, count)
+        self.assertGreater(count.get(("tcp", "1"), 0), TCP_BYTES // 1460,
+                           count)
+
+    def host_run(self, name):
+        rc, out = self.host_runs[name]
+        with open(os.path.join(self.job, "host-%s.err" % name)) as f:
+            err = f.read()
+        self.assertEqual(rc, 0, "host %s exited %d:\n%s" % (
+            name, rc, err[-3000:]))
+        return json.loads(out)
+
+    def test_host_client(self):
+        """The host's client (af_packet) to a responder in the guest
+        (virtio, vfio-pci), forward and --reverse: every frame, counted at
+        both ends, each end's tool counts its PMD's; then its --quit
+        ended the guest's responder with 0."""
+        for name in ("client", "client-reverse"):
+            with self.subTest(name):
+                d = self.host_run(name)
+                e = d["end"]
+                self.assertEqual(e["sum_sent"]["packets"], HOST_PACKETS)
+                self.assertEqual(e["sum_received"]["packets"], HOST_PACKETS)
+                self.assertEqual(e["sum_received"]["lost_packets"], 0)
+                me, peer = e["ports"]
+                self.assertEqual(me["driver"], "net_af_packet", me)
+                self.assertEqual(me["tool_tx_packets"], me["pmd"]["opackets"])
+                self.assertEqual(me["tool_rx_packets"], me["pmd"]["ipackets"])
+                # the guest's PMD: the test's frames and a few control
+                # frames of the session
+                self.assertEqual(peer["driver"], "net_virtio", peer)
+                pmd = peer["pmd"]
+                extra = (pmd["ipackets"] if name == "client"
+                         else pmd["opackets"]) - HOST_PACKETS
+                self.assertGreaterEqual(extra, 1, pmd)
+                self.assertLess(extra, 300, pmd)
+        self.assertEqual(self.host_runs["client-quit"][0], 0,
+                         self.host_runs["client-quit"])
+        self.assertEqual(int(self.out("serve", "rc")), 0,
+                         self.out("serve-resp", "err")[-3000:])
+        err = self.out("serve-resp", "err")
+        self.assertEqual(err.count("ended: done"), 2, err[-3000:])
 
     def test_host_tcp(self):
         """The guest's TCP client to the host kernel's listener: every
