@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* A device's capabilities in the tool's terms (nb_offload.h), from ethdev. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_ethdev.h>
@@ -203,4 +204,30 @@ nb_port_queue_rate(uint16_t port_id, uint16_t q, uint32_t mbps)
 	if (mbps > UINT16_MAX * 1000u)
 		return -EINVAL;
 	return rte_eth_set_queue_rate_limit(port_id, q, (uint32_t)mbps);
+}
+
+char **
+nb_port_xstat_names(uint16_t port_id, unsigned int *n)
+{
+	struct rte_eth_xstat_name *names;
+	char **out;
+	int k, i;
+
+	*n = 0;
+	k = rte_eth_xstats_get_names(port_id, NULL, 0);
+	if (k <= 0)
+		return NULL;
+	/* the pointers, then the names they point into */
+	out = malloc((size_t)k * (sizeof(*out) + sizeof(*names)));
+	if (out == NULL)
+		return NULL;
+	names = (struct rte_eth_xstat_name *)(out + k);
+	if (rte_eth_xstats_get_names(port_id, names, (unsigned int)k) != k) {
+		free(out);
+		return NULL;
+	}
+	for (i = 0; i < k; i++)
+		out[i] = names[i].name;
+	*n = (unsigned int)k;
+	return out;
 }

@@ -19,6 +19,11 @@
 void nb_port_caps(uint16_t port_id, const struct rte_eth_dev_info *info,
 		  struct nb_dev_caps *c);
 
+/* The names of the port's extended counters (rte_eth_xstats_get_names):
+ * *n strings in one block for the caller to free(); NULL when it has
+ * none or they cannot be read. */
+char **nb_port_xstat_names(uint16_t port_id, unsigned int *n);
+
 /* The TX checksum offloads to enable at configure: each L4 one the jobs
  * would use for that protocol (a responder learns each test's protocol
  * later), none for --tx-checksum sw or where auto keeps software. */

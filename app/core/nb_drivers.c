@@ -39,7 +39,10 @@ static const struct nb_driver_profile profiles[] = {
 	 NULL, 0, CAPS(CK_L4, 0, 0),
 	 "checksums when the host offers VIRTIO_NET_F_CSUM, RSS only with "
 	 "VIRTIO_NET_F_RSS, queues with VIRTIO_NET_F_MQ (as many as the "
-	 "host gives)"},
+	 "host gives)",
+	 NULL,
+	 "rx_q0_good_packets rx_q0_errors rx_q0_undersize_packets "
+	 "rx_q0_size_1519_max_packets tx_q0_good_packets"},
 	{"net_netvsc", "Hyper-V netvsc NIC (a guest)",
 	 "the host gives the synthetic NIC its channels: ask for %u (it "
 	 "offers up to the guest's vCPUs)",
@@ -50,7 +53,10 @@ static const struct nb_driver_profile profiles[] = {
 	 "give the VM more vCPUs: vmxnet3 offers queues up to them (%u "
 	 "asked)",
 	 NULL, 0, CAPS(CK_L4 | RSS, 16, 8),
-	 "UDP in the RSS hash from device version 4"},
+	 "UDP in the RSS hash from device version 4", NULL,
+	 "rx_q0_drop_total rx_q0_drop_err rx_q0_drop_fcs "
+	 "rx_q0_rx_buf_alloc_failure tx_q0_drop_total "
+	 "tx_q0_drop_too_many_segs tx_q0_drop_tso tx_q0_tx_ring_full"},
 	{"net_e1000_em", "e1000 NIC (a guest)",
 	 "an e1000 has one or two queue pairs by DPDK release (%u asked)", NULL,
 	 0, CAPS(CK_ALL | NB_CAP_FLOW_CTRL, 0, 0),
@@ -58,12 +64,18 @@ static const struct nb_driver_profile profiles[] = {
 	 "22.11.11 has it), 1 before"},
 	{"net_e1000_igb", "Intel igb NIC", NULL, NULL, 0,
 	 CAPS(CK_ALL | RSS | NB_CAP_TIMESYNC | NB_CAP_FLOW_CTRL, 0, 0),
-	 "queues: 82576 16, i350 8, i210 4, i211 2"},
+	 "queues: 82576 16, i350 8, i210 4, i211 2", NULL,
+	 "rx_crc_errors rx_missed_packets rx_length_errors "
+	 "rx_undersize_errors rx_oversize_errors rx_jabber_errors "
+	 "rx_xon_packets rx_xoff_packets"},
 	{"net_ixgbe", "Intel 82599/X540/X550 NIC", NULL, NULL, 0,
 	 CAPS(CK_ALL | RSS | NB_CAP_TIMESYNC | NB_CAP_QUEUE_RATE |
 		      NB_CAP_FLOW_CTRL | NB_CAP_TX_CSUM_SLOW,
 	      128, 64),
-	 "any TX offload leaves the vector TX path (ixgbe_set_tx_function)"},
+	 "any TX offload leaves the vector TX path (ixgbe_set_tx_function)",
+	 NULL,
+	 "rx_crc_errors rx_length_errors rx_mac_short_packet_dropped "
+	 "rx_xon_packets rx_xoff_packets rx_total_missed_packets"},
 	{"net_ixgbe_vf", "Intel 82599/X540/X550 VF",
 	 "the PF decides the VF's queues (%u asked): a VF of ixgbe has 4 at "
 	 "most",
@@ -75,7 +87,11 @@ static const struct nb_driver_profile profiles[] = {
 		      NB_CAP_TX_CSUM_SLOW,
 	      0, 0),
 	 "only MBUF_FAST_FREE keeps the vector TX path "
-	 "(i40e_set_tx_function_flag)"},
+	 "(i40e_set_tx_function_flag)",
+	 NULL,
+	 "rx_dropped_packets rx_unknown_protocol_packets "
+	 "rx_crc_errors rx_undersized_errors rx_mac_short_dropped "
+	 "tx_link_down_dropped"},
 	{"net_i40e_vf", "Intel X710/XL710 VF (iavf)",
 	 "the PF decides the VF's queues (%u asked): set them with the "
 	 "kernel PF driver before binding",
@@ -90,9 +106,13 @@ static const struct nb_driver_profile profiles[] = {
 	      0, 0),
 	 "timestamps on a PF whose firmware has PTP; queues from the "
 	 "firmware's rings; only MBUF_FAST_FREE keeps the vector TX path "
-	 "(bnxt_transmit_function)"},
+	 "(bnxt_transmit_function)",
+	 NULL,
+	 "rx_fcs_err_frames rx_ovrsz_frames rx_jbr_frames "
+	 "rx_discard_pkts tx_fifo_underruns"},
 	{"net_bnx2x", "Broadcom BCM57800 NIC", NULL, NULL, 0, CAPS(0, 16, 16),
-	 "no offloads, no RSS hash types, no MTU change"},
+	 "no offloads, no RSS hash types, no MTU change", NULL,
+	 "rx_buffer_drops rx_buffer_truncates mac_filter_discard"},
 	{"net_bnx2xvf", "Broadcom BCM57800 VF",
 	 "the PF decides the VF's queues (%u asked)", NULL, 0, CAPS(0, 0, 0),
 	 NULL},
@@ -227,4 +247,39 @@ nb_driver_profile_check(const struct nb_driver_profile *p,
 	d->rxq = p->caps.max_rxq != 0 && p->caps.max_rxq != real->max_rxq;
 	d->txq = p->caps.max_txq != 0 && p->caps.max_txq != real->max_txq;
 	return d->missing == 0 && d->extra == 0 && !d->rxq && !d->txq;
+}
+
+unsigned int
+nb_driver_xstats_missing(const struct nb_driver_profile *p,
+			 const char *const *names, unsigned int n, char *out,
+			 size_t len)
+{
+	const char *w = p->xstats;
+	unsigned int missing = 0, i;
+	size_t used = 0;
+
+	if (len)
+		out[0] = '\0';
+	while (w != NULL && *w != '\0') {
+		size_t wl = strcspn(w, " ");
+
+		for (i = 0; i < n; i++)
+			if (strlen(names[i]) == wl &&
+			    strncmp(names[i], w, wl) == 0)
+				break;
+		if (wl && i == n) {
+			int k = used < len
+					? snprintf(out + used, len - used,
+						   "%s%.*s", missing ? " " : "",
+						   (int)wl, w)
+					: 0;
+
+			if (k > 0)
+				used += (size_t)k;
+			missing++;
+		}
+		w += wl;
+		w += strspn(w, " ");
+	}
+	return missing;
 }

@@ -36,6 +36,10 @@ struct nb_driver_profile {
 	 * stays down), or NULL: the port is restarted while its link is
 	 * awaited (nb_port_wait_link) */
 	const char *redial_arg;
+	/* extended counters of the driver's own that a device of it reports
+	 * in DPDK 22.11 (space-separated, queue 0's name for a per-queue
+	 * one), which a port's PMD is checked against; NULL: none named */
+	const char *xstats;
 };
 
 /* The table, for tests and docs: *n entries. */
@@ -80,5 +84,13 @@ struct nb_profile_diff {
 int nb_driver_profile_check(const struct nb_driver_profile *p,
 			    const struct nb_dev_caps *real,
 			    struct nb_profile_diff *d);
+
+/*
+ * The profile's xstats (p->xstats) that the PMD's names[0..n) lack,
+ * space-separated in out (empty when none); returns how many.
+ */
+unsigned int nb_driver_xstats_missing(const struct nb_driver_profile *p,
+				      const char *const *names, unsigned int n,
+				      char *out, size_t len);
 
 #endif /* NB_DRIVERS_H */

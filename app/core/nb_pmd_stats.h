@@ -57,7 +57,7 @@ nb_xstat_indexed(const char *name, const char *word)
  * Which extended statistics a report carries: the driver's counters of
  * errors, misses, drops, malformed frames and flow control, in the names
  * DPDK 22.11's drivers give them (ixgbe rx_crc_errors and
- * rx_total_missed_packets, i40e rx_discards and
+ * rx_total_missed_packets, i40e rx_dropped_packets and
  * rx_unknown_protocol_packets, bnxt rx_fcs_err_frames, rx_ovrsz_frames
  * and rx_jbr_frames, bnx2x rx_buffer_drops and rx_buffer_truncates; see
  * tests/unit/test_output.c).  Left out: repeats of the basic counters,

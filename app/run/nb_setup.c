@@ -13,6 +13,7 @@
 
 #include <rte_lcore.h>
 
+#include "nb_devcaps.h"
 #include "nb_drivers.h"
 #include "nb_eal_args.h"
 #include "nb_log.h"
@@ -488,6 +489,45 @@ caps_json(uint32_t caps)
 	return a;
 }
 
+/* The PMD's extended counters' names, and the profile's that it lacks
+ * (in missing, space-separated): how many those are. */
+static unsigned int
+xstats_check(const struct nb_port *p, const struct nb_driver_profile *prof,
+	     json_t **names, char *missing, size_t len)
+{
+	unsigned int n, i, k = 0;
+	char **x = nb_port_xstat_names(p->desc.port_id, &n);
+
+	missing[0] = '\0';
+	if (prof != NULL)
+		k = nb_driver_xstats_missing(prof, (const char *const *)x, n,
+					     missing, len);
+	if (names != NULL) {
+		*names = json_array();
+		for (i = 0; i < n; i++)
+			json_array_append_new(*names, json_string(x[i]));
+	}
+	free(x);
+	return k;
+}
+
+/* Space-separated words as a JSON array. */
+static json_t *
+words_json(const char *w)
+{
+	json_t *a = json_array();
+
+	while (w != NULL && *w != '\0') {
+		size_t n = strcspn(w, " ");
+
+		if (n)
+			json_array_append_new(a, json_stringn(w, n));
+		w += n;
+		w += strspn(w, " ");
+	}
+	return a;
+}
+
 /* What the PMD offers and how that compares with the driver's profile
  * (nb_drivers.c): the profiles proven against real PMDs where one runs. */
 static void
@@ -496,30 +536,36 @@ device_json(json_t *o, const struct nb_port *p)
 	const struct nb_driver_profile *prof =
 		nb_driver_profile(p->desc.driver);
 	struct nb_profile_diff d;
+	char missing[512];
+	json_t *names;
+	unsigned int nx;
 	int ok;
 
+	nx = xstats_check(p, prof, &names, missing, sizeof(missing));
 	json_object_set_new(o, "bus",
 			    p->desc.bus[0] ? json_string(p->desc.bus)
 					   : json_null());
 	json_object_set_new(o, "device",
-			    json_pack("{s:o,s:i,s:i}", "caps",
+			    json_pack("{s:o,s:i,s:i,s:o}", "caps",
 				      caps_json(p->caps.caps), "max_rx_queues",
 				      (int)p->caps.max_rxq, "max_tx_queues",
-				      (int)p->caps.max_txq));
+				      (int)p->caps.max_txq, "xstats", names));
 	if (prof == NULL) {
 		json_object_set_new(o, "profile", json_null());
 		return;
 	}
-	ok = nb_driver_profile_check(prof, &p->caps, &d);
+	ok = nb_driver_profile_check(prof, &p->caps, &d) && nx == 0;
 	json_object_set_new(
 		o, "profile",
-		json_pack("{s:s,s:o,s:i,s:i,s:s?,s:b,s:o,s:o,s:b}", "what",
-			  prof->what, "caps", caps_json(prof->caps.caps),
-			  "max_rx_queues", (int)prof->caps.max_rxq,
-			  "max_tx_queues", (int)prof->caps.max_txq, "note",
-			  prof->caps_note, "agrees", ok, "missing",
-			  caps_json(d.missing), "extra", caps_json(d.extra),
-			  "queues_differ", d.rxq || d.txq));
+		json_pack("{s:s,s:o,s:i,s:i,s:s?,s:b,s:o,s:o,s:b,s:o,s:o}",
+			  "what", prof->what, "caps",
+			  caps_json(prof->caps.caps), "max_rx_queues",
+			  (int)prof->caps.max_rxq, "max_tx_queues",
+			  (int)prof->caps.max_txq, "note", prof->caps_note,
+			  "agrees", ok, "missing", caps_json(d.missing),
+			  "extra", caps_json(d.extra), "queues_differ",
+			  d.rxq || d.txq, "xstats", words_json(prof->xstats),
+			  "xstats_missing", words_json(missing)));
 }
 
 json_t *
@@ -561,8 +607,10 @@ print_device(const struct nb_port *p)
 	const struct nb_driver_profile *prof =
 		nb_driver_profile(p->desc.driver);
 	struct nb_profile_diff d;
-	unsigned int b;
+	char missing[512];
+	unsigned int b, nx, caps_ok;
 
+	nx = xstats_check(p, prof, NULL, missing, sizeof(missing));
 	printf("  device: bus %s, %u RX / %u TX queues at most, offers",
 	       p->desc.bus[0] ? p->desc.bus : "?", p->caps.max_rxq,
 	       p->caps.max_txq);
@@ -571,20 +619,25 @@ print_device(const struct nb_port *p)
 			printf(" %s", nb_cap_name(b));
 	if (p->caps.caps == 0)
 		printf(" no offloads");
-	if (prof == NULL)
+	if (prof == NULL) {
 		printf("; no profile for %s\n", p->desc.driver);
-	else if (nb_driver_profile_check(prof, &p->caps, &d))
-		printf("; as its profile says\n");
-	else {
-		printf("; its profile differs:");
-		for (b = 0; nb_cap_name(b) != NULL; b++)
-			if ((d.missing | d.extra) & (1u << b))
-				printf(" %s%s",
-				       d.missing & (1u << b) ? "-" : "+",
-				       nb_cap_name(b));
-		printf("%s (%s)\n", d.rxq || d.txq ? " queues" : "",
-		       prof->caps_note ? prof->caps_note : "no conditions");
+		return;
 	}
+	caps_ok = (unsigned int)nb_driver_profile_check(prof, &p->caps, &d);
+	if (caps_ok && nx == 0) {
+		printf("; as its profile says\n");
+		return;
+	}
+	printf("; its profile differs:");
+	for (b = 0; nb_cap_name(b) != NULL; b++)
+		if ((d.missing | d.extra) & (1u << b))
+			printf(" %s%s", d.missing & (1u << b) ? "-" : "+",
+			       nb_cap_name(b));
+	if (d.rxq || d.txq)
+		printf(" queues");
+	if (nx)
+		printf(" counters missing: %s", missing);
+	printf(" (%s)\n", prof->caps_note ? prof->caps_note : "no conditions");
 }
 
 int

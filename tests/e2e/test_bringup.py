@@ -29,12 +29,22 @@ class BringUp(nbe2e.E2ECase):
             # profile (app/core/nb_drivers.c: net_null offers RSS over
             # addresses and ports, 1024 queues) and the offload plan
             self.assertEqual(p["bus"], "vdev")
+            # and its extended counters: ethdev's basic ones and their
+            # per-queue copies for the one queue pair --list-ports sets
+            # up (net_null has none of its own; its profile names none)
             self.assertEqual(p["device"], {
                 "caps": ["rss_ip", "rss_l4"], "max_rx_queues": 1024,
-                "max_tx_queues": 1024})
+                "max_tx_queues": 1024, "xstats": [
+                    "rx_good_packets", "tx_good_packets", "rx_good_bytes",
+                    "tx_good_bytes", "rx_missed_errors", "rx_errors",
+                    "tx_errors", "rx_mbuf_allocation_errors",
+                    "rx_q0_packets", "rx_q0_bytes", "rx_q0_errors",
+                    "tx_q0_packets", "tx_q0_bytes"]})
             prof = p["profile"]
             self.assertTrue(prof["agrees"], prof)
             self.assertEqual((prof["missing"], prof["extra"]), ([], []))
+            self.assertEqual((prof["xstats"], prof["xstats_missing"]),
+                             ([], []))
             self.assertEqual(prof["caps"], p["device"]["caps"])
             self.assertEqual(p["offloads"]["tx_checksum"], "sw")
         self.assertIn("control=0 stats=1", d["lcore_map"])

@@ -44,6 +44,11 @@ NICS = [
 PACKETS = 100000
 RATE = os.environ.get("NB_GUEST_RATE", "20000pps")
 LCORES = "--lcores 0@0,1@0,2@0,3@1 --log-level lib.eal:error"
+# the extended counters ethdev gives every port, first
+# (lib/ethdev/rte_ethdev.c eth_dev_stats_strings)
+ETHDEV_XSTATS = ["rx_good_packets", "tx_good_packets", "rx_good_bytes",
+                 "tx_good_bytes", "rx_missed_errors", "rx_errors",
+                 "tx_errors", "rx_mbuf_allocation_errors"]
 # the NIC facing the host (hostside.py) and what crosses it
 HOST_NIC = "0000:00:0a.0"
 HOST_RATE = "5000pps"
@@ -267,22 +272,35 @@ class Guest(unittest.TestCase):
             self.assertIsNotNone(prof, "no profile for %s" % driver)
             self.assertTrue(prof["agrees"], "%s: the PMD reports %s, the "
                             "profile says %s" % (driver, p["device"], prof))
+            # the driver's own extended counters that the profile names
+            # are the PMD's, after ethdev's basic ones
+            names = p["device"]["xstats"]
+            self.assertEqual(prof["xstats_missing"], [], names)
+            for x in prof["xstats"]:
+                self.assertIn(x, names)
+            self.assertEqual(names[:len(ETHDEV_XSTATS)], ETHDEV_XSTATS)
         return ports
 
     def test_ports_e1000e(self):
         ports = self.check_ports(*self.nic("e1000e"))
         # QEMU's e1000e is an 82574: two queue pairs; the NIC's checksums
-        # used (the em PMD has no vector path to lose)
+        # used (the em PMD has no vector path to lose).  The em PMD has
+        # no extended counters of its own (its profile names none):
+        # ethdev's alone
         for p in ports:
             self.assertEqual(p["device"]["max_rx_queues"], 2)
             self.assertEqual(p["offloads"]["tx_checksum"], "hw")
+            self.assertEqual(p["device"]["xstats"], ETHDEV_XSTATS)
+            self.assertEqual(p["profile"]["xstats"], [])
 
     def test_ports_virtio(self):
         for p in self.check_ports(*self.nic("virtio")):
             self.assertGreaterEqual(p["device"]["max_rx_queues"], 2)
+            self.assertGreater(len(p["profile"]["xstats"]), 0)
 
     def test_ports_vmxnet3(self):
-        self.check_ports(*self.nic("vmxnet3"))
+        for p in self.check_ports(*self.nic("vmxnet3")):
+            self.assertGreater(len(p["profile"]["xstats"]), 0)
 
     def test_ports_text(self):
         """The text form: a device line a port, saying the profile

@@ -147,6 +147,85 @@ test_profiles(void **state)
 }
 
 /* RSS over addresses only (a device without port hashing) is told. */
+/* The profile's counters against a PMD's names: exact names, in order,
+ * and a short buffer cut, not overrun. */
+static void
+test_xstats_missing(void **state)
+{
+	struct nb_driver_profile p;
+	const char *const names[] = {"rx_good_packets", "rx_q0_drop_total",
+				     "rx_q0_drop_err", "tx_q0_drop_total"};
+	char out[64], small[8];
+
+	(void)state;
+	memset(&p, 0, sizeof(p));
+	/* none named: none missing */
+	assert_int_equal(
+		nb_driver_xstats_missing(&p, names, 4, out, sizeof(out)), 0);
+	assert_string_equal(out, "");
+	p.xstats = "rx_q0_drop_total  tx_q0_drop_total";
+	assert_int_equal(
+		nb_driver_xstats_missing(&p, names, 4, out, sizeof(out)), 0);
+	/* a prefix of a name is not the name; the PMD without names */
+	p.xstats = "rx_q0_drop rx_q0_drop_err tx_q0_tx_ring_full";
+	assert_int_equal(
+		nb_driver_xstats_missing(&p, names, 4, out, sizeof(out)), 2);
+	assert_string_equal(out, "rx_q0_drop tx_q0_tx_ring_full");
+	assert_int_equal(
+		nb_driver_xstats_missing(&p, NULL, 0, out, sizeof(out)), 3);
+	assert_int_equal(
+		nb_driver_xstats_missing(&p, names, 4, small, sizeof(small)),
+		2);
+	assert_string_equal(small, "rx_q0_d");
+}
+
+/* Each profile's counters are names as DPDK spells them: one word each
+ * (fits an xstat name), none twice; vmxnet3's against the names its
+ * 22.11 PMD gives one queue pair (drivers/net/vmxnet3, after ethdev's). */
+static void
+test_profile_xstats(void **state)
+{
+	const char *const vmx_names[] = {
+		"rx_good_packets",  "rx_q0_packets",
+		"rx_q0_drop_total", "rx_q0_drop_err",
+		"rx_q0_drop_fcs",   "rx_q0_rx_buf_alloc_failure",
+		"tx_q0_drop_total", "tx_q0_drop_too_many_segs",
+		"tx_q0_drop_tso",   "tx_q0_tx_ring_full"};
+	const struct nb_driver_profile *t;
+	char out[512], words[16][64];
+	size_t n, i, named = 0;
+
+	(void)state;
+	t = nb_driver_profiles(&n);
+	for (i = 0; i < n; i++) {
+		const char *w = t[i].xstats;
+		size_t k = 0, j;
+
+		while (w != NULL && *w != '\0') {
+			size_t wl = strcspn(w, " ");
+
+			assert_in_range(wl, 1, sizeof(words[0]) - 1);
+			assert_in_range(k, 0, 15);
+			memcpy(words[k], w, wl);
+			words[k][wl] = '\0';
+			for (j = 0; j < k; j++)
+				assert_string_not_equal(words[j], words[k]);
+			k++;
+			w += wl;
+			w += strspn(w, " ");
+		}
+		named += k;
+	}
+	assert_true(named >= 30);
+	assert_int_equal(nb_driver_xstats_missing(
+				 nb_driver_profile("net_vmxnet3"), vmx_names,
+				 sizeof(vmx_names) / sizeof(vmx_names[0]), out,
+				 sizeof(out)),
+			 0);
+	/* e1000 (em) has none of its own in 22.11: ethdev's only */
+	assert_null(nb_driver_profile("net_e1000_em")->xstats);
+}
+
 static void
 test_rss_l3_only(void **state)
 {
@@ -338,6 +417,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_profiles),
 		cmocka_unit_test(test_profile_check),
+		cmocka_unit_test(test_xstats_missing),
+		cmocka_unit_test(test_profile_xstats),
 		cmocka_unit_test(test_rss_l3_only),
 		cmocka_unit_test(test_output),
 		cmocka_unit_test(test_rate),
