@@ -241,10 +241,12 @@ nb_engine_loop(struct nb_worker *w, const int has_tx, const int has_rx,
 			nb_active =
 				tx_turn(w, active, nb_active, now, tcp, replay);
 			work = 1;
-		} else if (!has_rx && w->ctltx == NULL) {
+		} else if (!has_rx) {
 			/* a sender's worker that also sends control's
 			 * frames keeps doing so until the test ends */
-			break;
+			if (w->ctltx == NULL)
+				break;
+			rte_pause();
 		}
 		if (has_rx)
 			for (i = 0; i < w->nb_rx; i++)

@@ -17,11 +17,17 @@ out=/job/out
 rpid=$!
 # shellcheck source=tests/guest/guest_lib.sh
 . ./lib.sh
-# the responder's first line says it serves
-wait_for_line "$out/serve-resp.out" "responder on port 0" $rpid
+# the responder's first line says it serves; one that does not start
+# ends the case (the host runs no client then)
+if ! wait_for_line "$out/serve-resp.out" "responder on port 0" $rpid; then
+	reap $rpid 1
+	echo "nbserve: end 1" >/dev/console
+	exit 1
+fi
 echo "nbserve: responder up" >/dev/console
-# the host's client ends it with --quit (120 s at most)
-reap $rpid 120
+# the host's client ends it with --quit (its three runs take 60 s at
+# most each: hostside.py)
+reap $rpid 200
 rc=$?
 echo "nbserve: end $rc" >/dev/console
 exit "$rc"

@@ -136,7 +136,7 @@ class HostSide:
             time.sleep(0.1)
         raise RuntimeError("dumpcap did not start (see %s)" % errname)
 
-    def client(self, name, tool, timeout=120):
+    def client(self, name, tool, timeout=60):
         """The host's own client on HOST_IF to the guest's responder
         (GUEST_MAC), run to its end: (exit status, stdout); its stderr in
         the job directory."""

@@ -482,8 +482,12 @@ class Guest(unittest.TestCase):
     def test_host_client(self):
         """The host's client (af_packet) to a responder in the guest
         (virtio, vfio-pci), forward and --reverse: every frame, counted at
-        both ends, each end's tool counts its PMD's; then its --quit
-        ended the guest's responder with 0."""
+        both ends; the host's tool counts are its PMD's, the guest's PMD
+        saw the test's frames and a few control frames; then the
+        client's --quit ended the guest's responder with 0."""
+        self.assertIn("client", self.host_runs,
+                      "the guest's responder did not start:\n"
+                      + self.out("serve-resp", "err")[-3000:])
         for name in ("client", "client-reverse"):
             with self.subTest(name):
                 d = self.host_run(name)
