@@ -249,25 +249,39 @@ nb_driver_profile_check(const struct nb_driver_profile *p,
 	return d->missing == 0 && d->extra == 0 && !d->rxq && !d->txq;
 }
 
+const char *
+nb_words_next(const char **w, size_t *len)
+{
+	const char *s;
+
+	if (*w == NULL)
+		return NULL;
+	*w += strspn(*w, " ");
+	if (**w == '\0')
+		return NULL;
+	s = *w;
+	*len = strcspn(s, " ");
+	*w = s + *len;
+	return s;
+}
+
 unsigned int
 nb_driver_xstats_missing(const struct nb_driver_profile *p,
 			 const char *const *names, unsigned int n, char *out,
 			 size_t len)
 {
-	const char *w = p->xstats;
+	const char *rest = p->xstats, *w;
 	unsigned int missing = 0, i;
-	size_t used = 0;
+	size_t used = 0, wl;
 
 	if (len)
 		out[0] = '\0';
-	while (w != NULL && *w != '\0') {
-		size_t wl = strcspn(w, " ");
-
+	while ((w = nb_words_next(&rest, &wl)) != NULL) {
 		for (i = 0; i < n; i++)
 			if (strlen(names[i]) == wl &&
 			    strncmp(names[i], w, wl) == 0)
 				break;
-		if (wl && i == n) {
+		if (i == n) {
 			int k = used < len
 					? snprintf(out + used, len - used,
 						   "%s%.*s", missing ? " " : "",
@@ -278,8 +292,6 @@ nb_driver_xstats_missing(const struct nb_driver_profile *p,
 				used += (size_t)k;
 			missing++;
 		}
-		w += wl;
-		w += strspn(w, " ");
 	}
 	return missing;
 }

@@ -85,6 +85,10 @@ int nb_driver_profile_check(const struct nb_driver_profile *p,
 			    const struct nb_dev_caps *real,
 			    struct nb_profile_diff *d);
 
+/* The next space-separated word of *w (a profile's xstats list): its
+ * start, its length in *len, *w moved past it; NULL at the end. */
+const char *nb_words_next(const char **w, size_t *len);
+
 /*
  * The profile's xstats (p->xstats) that the PMD's names[0..n) lack,
  * space-separated in out (empty when none); returns how many.

@@ -516,15 +516,11 @@ static json_t *
 words_json(const char *w)
 {
 	json_t *a = json_array();
+	const char *word;
+	size_t n;
 
-	while (w != NULL && *w != '\0') {
-		size_t n = strcspn(w, " ");
-
-		if (n)
-			json_array_append_new(a, json_stringn(w, n));
-		w += n;
-		w += strspn(w, " ");
-	}
+	while ((word = nb_words_next(&w, &n)) != NULL)
+		json_array_append_new(a, json_stringn(word, n));
 	return a;
 }
 

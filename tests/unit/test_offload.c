@@ -177,6 +177,21 @@ test_xstats_missing(void **state)
 		nb_driver_xstats_missing(&p, names, 4, small, sizeof(small)),
 		2);
 	assert_string_equal(small, "rx_q0_d");
+	/* the words themselves: spaces around and between skipped */
+	{
+		const char *rest = "  ab  c ", *w;
+		size_t wl = 0;
+
+		w = nb_words_next(&rest, &wl);
+		assert_int_equal(wl, 2);
+		assert_memory_equal(w, "ab", 2);
+		w = nb_words_next(&rest, &wl);
+		assert_int_equal(wl, 1);
+		assert_memory_equal(w, "c", 1);
+		assert_null(nb_words_next(&rest, &wl));
+		rest = NULL;
+		assert_null(nb_words_next(&rest, &wl));
+	}
 }
 
 /* Each profile's counters are names as DPDK spells them: one word each
