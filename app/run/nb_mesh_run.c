@@ -14,6 +14,7 @@
 #include "nb_port.h"
 #include "nb_seam.h"
 #include "nb_mesh.h"
+#include "nb_mesh_merge.h"
 #include "nb_mesh_run.h"
 #include "nb_units.h"
 
@@ -102,7 +103,7 @@ nb_mesh_learn(struct nb_app *app)
 
 /* The latency of what reached the pair's destination. */
 static void
-pair_latency(struct nb_mesh_pair_result *p, const struct nb_hist *h)
+pair_latency(struct nb_mesh_end_pair *p, const struct nb_hist *h)
 {
 	p->lat_n = h->count;
 	if (h->count == 0)
@@ -114,50 +115,65 @@ pair_latency(struct nb_mesh_pair_result *p, const struct nb_hist *h)
 	p->lat_mean = nb_hist_mean(h);
 }
 
-/* Pair k: its streams' counts at its destination and elsewhere. */
+/* Pair k at this end's ports: sent (its source ours), its arrivals at its
+ * destination (ours) and at our other ports. */
 static void
-read_pair(const struct nb_app *app, uint32_t k, struct nb_mesh_pair_result *p,
-	  struct nb_mesh_result *mr, struct nb_hist *h)
+read_pair(const struct nb_app *app, uint32_t k, struct nb_mesh_end *e,
+	  struct nb_hist *h)
 {
 	const struct nb_mesh_cfg *m = &app->cfg.mesh;
 	const struct nb_result *r = &app->result;
 	uint16_t src = m->pairs[k].src, dst = m->pairs[k].dst, i;
-	struct nb_rxport_result at, other;
+	struct nb_mesh_end_pair *p = &e->pairs[k];
+	struct nb_rxport_result at;
 	uint32_t s;
 
 	memset(&at, 0, sizeof(at));
-	memset(&other, 0, sizeof(other));
 	nb_hist_init(h);
-	p->src = m->ports[src];
-	p->dst = m->ports[dst];
 	for (s = m->base[src]; s < m->base[src] + m->cycle[src] * m->per_pair;
 	     s++) {
 		if (nb_mesh_stream_pair(m, s) != k)
 			continue;
-		if (s < r->nb_streams)
+		if (nb_mesh_end_owns(e, src) && s < r->nb_streams)
 			p->sent += r->streams[s].tx_pkts;
-		nb_jobs_read_port_stream(&app->jobs, p->dst, s, &at, h);
+		if (nb_mesh_end_owns(e, dst))
+			nb_jobs_read_port_stream(&app->jobs, m->ports[dst], s,
+						 &at, h);
 		for (i = 0; i < m->nb_ports; i++)
-			if (i != dst) {
+			if (i != dst && nb_mesh_end_owns(e, i)) {
 				struct nb_rxport_result o;
 
 				memset(&o, 0, sizeof(o));
 				nb_jobs_read_port_stream(
 					&app->jobs, m->ports[i], s, &o, NULL);
-				other.received += o.received;
-				mr->ports[i].foreign += o.received;
+				p->elsewhere += o.received;
+				e->foreign[i] += o.received;
 			}
 	}
 	p->received = at.received;
 	p->unique = at.unique;
 	p->out_of_order = at.out_of_order;
 	p->duplicates = at.duplicates;
-	p->lost = p->sent > p->unique ? p->sent - p->unique : 0;
-	p->elsewhere = other.received;
 	pair_latency(p, h);
-	mr->ports[src].sent += p->sent;
-	mr->ports[dst].received += p->unique;
-	mr->ports[dst].lost_in += p->lost;
+}
+
+int
+nb_mesh_read_end(const struct nb_app *app, uint32_t owned,
+		 struct nb_mesh_end *e)
+{
+	const struct nb_mesh_cfg *m = &app->cfg.mesh;
+	struct nb_hist *h = malloc(sizeof(*h));
+	uint32_t k;
+
+	if (h == NULL)
+		return -ENOMEM;
+	memset(e, 0, sizeof(*e));
+	e->owned = owned;
+	e->nb_pairs = m->nb_pairs;
+	for (k = 0; k < m->nb_pairs; k++)
+		read_pair(app, k, e, h);
+	free(h);
+	return 0;
 }
 
 int
@@ -165,30 +181,25 @@ nb_mesh_collect(struct nb_app *app)
 {
 	const struct nb_mesh_cfg *m = &app->cfg.mesh;
 	struct nb_result *r = &app->result;
-	struct nb_mesh_result *mr;
-	struct nb_hist *h;
-	uint32_t k;
-	uint16_t i;
+	struct nb_mesh_end *e;
+	char why[160];
+	int rc;
 
 	if (m->nb_pairs == 0)
 		return 0;
 	if (r->mesh == NULL)
 		r->mesh = malloc(sizeof(*r->mesh));
-	h = malloc(sizeof(*h));
-	if (r->mesh == NULL || h == NULL) {
-		free(h);
+	e = malloc(sizeof(*e));
+	if (r->mesh == NULL || e == NULL) {
+		free(e);
 		return -ENOMEM;
 	}
-	mr = r->mesh;
-	memset(mr, 0, sizeof(*mr));
-	mr->kind = m->kind;
-	mr->per_pair = m->per_pair;
-	mr->nb_pairs = m->nb_pairs;
-	mr->nb_ports = m->nb_ports;
-	for (i = 0; i < m->nb_ports; i++)
-		mr->ports[i].port = m->ports[i];
-	for (k = 0; k < m->nb_pairs; k++)
-		read_pair(app, k, &mr->pairs[k], mr, h);
-	free(h);
-	return 0;
+	/* one process, every port its own */
+	rc = nb_mesh_read_end(app, (1u << m->nb_ports) - 1u, e);
+	if (rc == 0)
+		rc = nb_mesh_merge(m, e, 1, r->mesh, why, sizeof(why));
+	if (rc == -EINVAL)
+		NB_LOG(ERR, "mesh: %s", why);
+	free(e);
+	return rc;
 }
