@@ -26,13 +26,14 @@ _Static_assert(NB_CTL_CONF_LEN == NB_CTL_VERSION_STR + NB_CTL_DPDK_STR +
 					  NB_CTL_HOST_STR + NB_CTL_CPU_STR +
 					  NB_CTL_OS_STR + NB_CTL_DRIVER_STR +
 					  4 + 5 * 2 + 6 + 4 + NB_CTL_BOOT_STR +
-					  8 + 4 + NB_CTL_NONCE + 4,
+					  8 + 4 + NB_CTL_NONCE + 4 +
+					  NB_CTL_OFFER_LEN,
 	       "nb_ctl_conf wire layout");
 _Static_assert(NB_CTL_PARAMS_LEN == 1 + 1 + 2 + 4 + 2 + 2 * NB_CTL_MAX_SIZES +
 					    2 + NB_CTL_MAX_PATTERN + 6 * 8 + 4 +
 					    4 + 6 + 6 + 2 + 2 + 4 + 4 + 4 + 4 +
 					    8 + 4 + NB_CTL_MACS_LEN +
-					    NB_CTL_PROOF_LEN,
+					    NB_CTL_MESH_LEN + NB_CTL_PROOF_LEN,
 	       "nb_ctl_params wire layout");
 _Static_assert(sizeof(((struct nb_offload_plan *)0)->csum_why) ==
 			       NB_CTL_WHY_STR &&

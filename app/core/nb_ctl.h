@@ -36,6 +36,7 @@
 
 #include "nb_hist.h"
 #include "nb_cpu.h"
+#include "nb_ctl_mesh.h"
 #include "nb_impair.h"
 #include "nb_numa.h"
 #include "nb_offload.h"
@@ -43,7 +44,7 @@
 #include "nb_tcp.h"
 
 #define NB_CTL_MAGIC   0x4E42434Du /* "NBCM" */
-#define NB_CTL_VERSION 10
+#define NB_CTL_VERSION 11
 #define NB_CTL_HDR_LEN 16
 #define NB_CTL_F_TAG   0x80 /* in the type byte: a tag ends the message */
 #define NB_CTL_TAG_LEN 16
@@ -61,13 +62,14 @@
 #define NB_CTL_REASON_STR  128
 
 /* Body lengths on the wire. */
-#define NB_CTL_BOOT_STR	  40
-#define NB_CTL_CONF_LEN	  368
-#define NB_CTL_BUSY_LEN	  (4 + NB_CTL_BUSY_STR) /* 68 */
-#define NB_CTL_PROOF_LEN  (2 * NB_CTL_NONCE)	/* 32 */
-#define NB_CTL_MACS_MAX	  7 /* other source MACs of a port */
-#define NB_CTL_MACS_LEN	  (2 + 6 * NB_CTL_MACS_MAX) /* 44 */
-#define NB_CTL_PARAMS_LEN (208 + NB_CTL_MACS_LEN + NB_CTL_PROOF_LEN)
+#define NB_CTL_BOOT_STR	 40
+#define NB_CTL_CONF_LEN	 (368 + NB_CTL_OFFER_LEN)
+#define NB_CTL_BUSY_LEN	 (4 + NB_CTL_BUSY_STR) /* 68 */
+#define NB_CTL_PROOF_LEN (2 * NB_CTL_NONCE)    /* 32 */
+#define NB_CTL_MACS_MAX	 7		       /* other source MACs of a port */
+#define NB_CTL_MACS_LEN	 (2 + 6 * NB_CTL_MACS_MAX) /* 44 */
+#define NB_CTL_PARAMS_LEN                                                      \
+	(208 + NB_CTL_MACS_LEN + NB_CTL_MESH_LEN + NB_CTL_PROOF_LEN)
 /* QUIT is padded with zeros to the size of the largest answer it can
  * earn (a tagged REJECT), so it can never be answered with more bytes
  * than it carried */
@@ -198,6 +200,9 @@ struct nb_ctl_conf {
 	 */
 	uint8_t nonce[NB_CTL_NONCE];
 	uint32_t flags;
+	/* the ports this end offers to a test of many ports (since version
+	 * 11): a responder's --ports (control on the first), a client's */
+	struct nb_ctl_offer offer;
 };
 
 /*
@@ -289,6 +294,7 @@ struct nb_ctl_params {
 	 * for it.  NB_CTL_MIN/MAX_PEER_TIMEOUT_MS */
 	uint32_t peer_timeout_ms;
 	struct nb_ctl_macs client_macs; /* since version 8 */
+	struct nb_ctl_mesh mesh;	/* since version 11 */
 	struct nb_ctl_proof proof;	/* since version 3 */
 };
 

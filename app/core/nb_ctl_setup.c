@@ -26,7 +26,7 @@ nb_ctl_conf_check(const struct nb_ctl_msg *m)
 	    !has_nul(c->os, sizeof(c->os)) ||
 	    !has_nul(c->driver, sizeof(c->driver)) ||
 	    !has_nul(c->boot_id, sizeof(c->boot_id)) || c->numa_node < -1 ||
-	    (c->flags & ~NB_CTL_CONF_F_KEY) != 0)
+	    (c->flags & ~NB_CTL_CONF_F_KEY) != 0 || !nb_ctl_offer_ok(&c->offer))
 		return -EINVAL;
 	return 0;
 }
@@ -55,6 +55,7 @@ nb_ctl_conf_write(uint8_t **p, const struct nb_ctl_msg *m)
 	wr_u32(p, c->tsc_bound_ppb);
 	wr_bytes(p, c->nonce, sizeof(c->nonce));
 	wr_u32(p, c->flags);
+	nb_ctl_offer_write(p, &c->offer);
 }
 
 /* Returns 1 if all string fields were canonical. */
@@ -83,6 +84,7 @@ nb_ctl_conf_read(const uint8_t **p, struct nb_ctl_msg *m)
 	c->tsc_bound_ppb = rd_u32(p);
 	rd_bytes(p, c->nonce, sizeof(c->nonce));
 	c->flags = rd_u32(p);
+	ok &= nb_ctl_offer_read(p, &c->offer);
 	return ok;
 }
 
@@ -253,7 +255,7 @@ nb_ctl_params_check(const struct nb_ctl_msg *m)
 	    (p->duration_ms == 0 && p->packets == 0 && p->tcp == 0) ||
 	    !params_tcp_ok(p) || !macs_ok(&p->client_macs) ||
 	    p->omit_ms > NB_CTL_MAX_OMIT_MS ||
-	    p->latency_rate > NB_CTL_MAX_LATENCY_RATE ||
+	    p->latency_rate > NB_CTL_MAX_LATENCY_RATE || !nb_ctl_mesh_ok(p) ||
 	    p->peer_timeout_ms < NB_CTL_MIN_PEER_TIMEOUT_MS ||
 	    p->peer_timeout_ms > NB_CTL_MAX_PEER_TIMEOUT_MS ||
 	    (p->interval_ms != 0 && (p->interval_ms < NB_CTL_MIN_INTERVAL_MS ||
@@ -306,6 +308,7 @@ nb_ctl_params_write(uint8_t **p, const struct nb_ctl_msg *m)
 	wr_u64(p, q->bytes);
 	wr_u32(p, q->peer_timeout_ms);
 	wr_macs(p, &q->client_macs);
+	nb_ctl_mesh_write(p, &q->mesh);
 	nb_ctl_wr_proof(p, &q->proof);
 }
 
@@ -357,6 +360,7 @@ nb_ctl_params_read(const uint8_t **p, struct nb_ctl_msg *m)
 	q->peer_timeout_ms = rd_u32(p);
 	if (!rd_macs(p, &q->client_macs))
 		ok = 0;
+	ok &= nb_ctl_mesh_read(p, &q->mesh);
 	nb_ctl_rd_proof(p, &q->proof);
 	return ok;
 }

@@ -41,11 +41,11 @@ doc_body_len(uint8_t type)
 	switch (type) {
 	case NB_CTL_HELLO:
 	case NB_CTL_WELCOME:
-		return 368;
+		return 368 + 130; /* the offer since version 11 */
 	case NB_CTL_BUSY:
 		return 68;
 	case NB_CTL_PARAMS:
-		return 284;
+		return 284 + 420; /* the mesh since version 11 */
 	case NB_CTL_INTERVAL:
 		return 892;
 	case NB_CTL_QUIT:
@@ -112,6 +112,70 @@ rand_conf(uint64_t *r, struct nb_ctl_conf *c)
 	c->tsc_bound_ppb = (uint32_t)rng_next(r);
 	rand_bytes(r, c->nonce, sizeof(c->nonce));
 	c->flags = (uint32_t)rng_below(r, 2); /* only bit 0 is defined */
+	rand_offer(r, &c->offer, (unsigned int)rng_below(r, 17));
+}
+
+/* A port of a mesh: id i on its host, a locally administered MAC that
+ * ends in i (distinct) */
+static void
+rand_mesh_port(uint64_t *r, struct nb_ctl_mesh_port *p, uint16_t id,
+	       uint8_t tag)
+{
+	rand_bytes(r, p->mac, 5);
+	p->mac[0] = (uint8_t)((p->mac[0] & 0xfc) | 2);
+	p->mac[5] = tag;
+	p->id = id;
+}
+
+void
+rand_offer(uint64_t *r, struct nb_ctl_offer *o, unsigned int n)
+{
+	unsigned int i;
+
+	memset(o, 0, sizeof(*o));
+	o->n = (uint8_t)n;
+	for (i = 0; i < n; i++)
+		rand_mesh_port(r, &o->port[i], (uint16_t)(i * 3 + 1),
+			       (uint8_t)i);
+}
+
+/* A mesh across hosts of 2-16 ports (both ends owning some), random
+ * pairs of weight 1-2, and the PARAMS fields it decides. */
+void
+rand_mesh(uint64_t *r, struct nb_ctl_params *p)
+{
+	struct nb_ctl_mesh *m = &p->mesh;
+	unsigned int i, j, sum;
+
+	memset(m, 0, sizeof(*m));
+	m->nb_ports = (uint8_t)(2 + rng_below(r, 15));
+	m->kind = (uint8_t)(NB_MESH_PAIRS + rng_below(r, 6));
+	for (i = 0; i < m->nb_ports; i++) {
+		m->owner[i] = (uint8_t)(i == 0	 ? 0
+					: i == 1 ? 1
+						 : rng_below(r, 2));
+		rand_mesh_port(r, &m->port[i], (uint16_t)(i + 7), (uint8_t)i);
+	}
+	do {
+		sum = 0;
+		for (i = 0; i < m->nb_ports; i++)
+			for (j = 0; j < m->nb_ports; j++) {
+				m->weight[i][j] =
+					i == j ? 0 : (uint8_t)rng_below(r, 3);
+				sum += m->weight[i][j];
+			}
+	} while (sum == 0);
+	m->per_pair = (uint16_t)(1 + rng_below(r, 1024 / sum));
+	p->streams = sum * m->per_pair;
+	p->tcp = p->tcp_flags = p->tcp_cc = 0;
+	p->tcp_window = p->tcp_msg = 0;
+	p->bytes = 0;
+	p->proto = NB_IPPROTO_UDP;
+	p->latency_rate = 0;
+	p->direction = (uint8_t)nb_ctl_mesh_direction(m);
+	p->sport_base = (uint16_t)rng_below(r, 65536 - p->streams + 1);
+	if (p->duration_ms == 0 && p->packets == 0)
+		p->duration_ms = 1;
 }
 
 void
@@ -228,6 +292,9 @@ rand_params(uint64_t *r, struct nb_ctl_params *p)
 			p->duration_ms = 1;
 	}
 	rand_macs(r, &p->client_macs);
+	memset(&p->mesh, 0, sizeof(p->mesh));
+	if (rng_below(r, 3) == 0) /* a mesh across hosts (version 11) */
+		rand_mesh(r, p);
 	rand_proof(r, &p->proof);
 }
 
@@ -429,6 +496,7 @@ compare_conf(const struct nb_ctl_conf *a, const struct nb_ctl_conf *b)
 	assert_int_equal(a->tsc_bound_ppb, b->tsc_bound_ppb);
 	assert_memory_equal(a->nonce, b->nonce, 16);
 	assert_int_equal(a->flags, b->flags);
+	assert_memory_equal(&a->offer, &b->offer, sizeof(a->offer));
 }
 
 void
@@ -497,6 +565,7 @@ compare_params(const struct nb_ctl_params *a, const struct nb_ctl_params *b)
 	assert_int_equal(a->tcp_msg, b->tcp_msg);
 	assert_int_equal(a->bytes, b->bytes);
 	compare_macs(&a->client_macs, &b->client_macs);
+	assert_memory_equal(&a->mesh, &b->mesh, sizeof(a->mesh));
 	compare_proof(&a->proof, &b->proof);
 }
 

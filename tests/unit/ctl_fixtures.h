@@ -27,6 +27,8 @@ void rand_proof(uint64_t *r, struct nb_ctl_proof *q);
 void rand_offload(uint64_t *r, struct nb_offload_plan *o);
 void rand_macs(uint64_t *r, struct nb_ctl_macs *a);
 void rand_params(uint64_t *r, struct nb_ctl_params *p);
+void rand_offer(uint64_t *r, struct nb_ctl_offer *o, unsigned int n);
+void rand_mesh(uint64_t *r, struct nb_ctl_params *p);
 void rand_interval(uint64_t *r, struct nb_ctl_interval *v);
 uint32_t doc_parts(uint32_t total);
 uint16_t doc_chunk_len(uint32_t total, uint32_t part);

@@ -65,12 +65,17 @@ test_roundtrip_fixed(void **state)
 	for (i = 0; i < 16; i++)
 		m.u.conf.nonce[i] = (uint8_t)(0xf0 + i);
 	m.u.conf.flags = NB_CTL_CONF_F_KEY;
+	m.u.conf.offer.n = 2;
+	m.u.conf.offer.port[0].id = 0;
+	memcpy(m.u.conf.offer.port[0].mac, "\x02\x00\x00\x00\x00\x01", 6);
+	m.u.conf.offer.port[1].id = 3;
+	memcpy(m.u.conf.offer.port[1].mac, "\x02\x00\x00\x00\x00\x04", 6);
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
-	assert_int_equal(len, 384);
-	/* header: version 10, type 1, length 384 */
+	assert_int_equal(len, 514);
+	/* header: version 11, type 1, length 514 */
 	assert_memory_equal(buf,
-			    "NBCM\x0a\x01\x01\x80\x01\x02\x03\x04"
+			    "NBCM\x0b\x01\x02\x02\x01\x02\x03\x04"
 			    "\x00\x00\x00\x01",
 			    16);
 	assert_memory_equal(buf + H + 0, "0.1.0\0\0\0\0\0\0\0\0\0\0\0", 16);
@@ -95,6 +100,14 @@ test_roundtrip_fixed(void **state)
 			    "\xf8\xf9\xfa\xfb\xfc\xfd\xfe\xff",
 			    16);
 	assert_memory_equal(buf + H + 364, "\x00\x00\x00\x01", 4);
+	/* since version 11: the offer at 368: count, reserved, 16 x (id u16,
+	 * MAC), the unused ones 0 */
+	assert_memory_equal(buf + H + 368,
+			    "\x02\x00\x00\x00\x02\x00\x00\x00\x00\x01"
+			    "\x00\x03\x02\x00\x00\x00\x00\x04",
+			    18);
+	for (i = 386; i < 498; i++)
+		assert_int_equal(buf[H + i], 0);
 	free(buf);
 
 	m.type = NB_CTL_WELCOME;
@@ -102,7 +115,7 @@ test_roundtrip_fixed(void **state)
 	m.u.conf.flags = 0;
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
-	assert_int_equal(len, 384);
+	assert_int_equal(len, 514);
 	assert_int_equal(buf[5], 2);
 	assert_memory_equal(buf + H + 364, "\0\0\0\0", 4);
 	free(buf);
@@ -150,8 +163,8 @@ test_roundtrip_fixed(void **state)
 	memcpy(m.u.params.client_macs.mac[1], "\xaa\xbb\xcc\xdd\xee\xf0", 6);
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
-	assert_int_equal(len, 300);
-	assert_memory_equal(buf + 6, "\x01\x2c", 2);
+	assert_int_equal(len, 720);
+	assert_memory_equal(buf + 6, "\x02\xd0", 2);
 	assert_memory_equal(buf + H,
 			    "\x02\x06\x0f\xfe\x00\x00\x04\x00"
 			    "\x00\x03\x00\x40\x02\x52\x23\x28",
@@ -178,12 +191,15 @@ test_roundtrip_fixed(void **state)
 			    14);
 	for (i = 222; i < 252; i++)
 		assert_int_equal(buf[H + i], 0);
-	/* since version 3: client_nonce, cookie (at 252, 268 since 10) */
-	assert_memory_equal(buf + H + 252,
+	/* since version 11: no mesh, 420 zeros at 252 */
+	for (i = 252; i < 672; i++)
+		assert_int_equal(buf[H + i], 0);
+	/* since version 3: client_nonce, cookie (at 672, 688 since 11) */
+	assert_memory_equal(buf + H + 672,
 			    "\x10\x11\x12\x13\x14\x15\x16\x17"
 			    "\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f",
 			    16);
-	assert_memory_equal(buf + H + 268,
+	assert_memory_equal(buf + H + 688,
 			    "\xc0\xc1\xc2\xc3\xc4\xc5\xc6\xc7"
 			    "\xc8\xc9\xca\xcb\xcc\xcd\xce\xcf",
 			    16);
@@ -261,7 +277,7 @@ test_roundtrip_fixed(void **state)
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
 	assert_int_equal(len, 16 + 32 + 130);
-	assert_memory_equal(buf + 4, "\x0a\x0d\x00\xb2", 4);
+	assert_memory_equal(buf + 4, "\x0b\x0d\x00\xb2", 4);
 	assert_memory_equal(buf + H,
 			    "\x20\x21\x22\x23\x24\x25\x26\x27"
 			    "\x28\x29\x2a\x2b\x2c\x2d\x2e\x2f"
@@ -298,7 +314,7 @@ test_roundtrip_fixed(void **state)
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
 	assert_int_equal(len, 20);
-	assert_memory_equal(buf + 4, "\x0a\x0c\x00\x14", 4);
+	assert_memory_equal(buf + 4, "\x0b\x0c\x00\x14", 4);
 	assert_memory_equal(buf + H, "\x00\x00\x00\x01", 4);
 	buf[H + 3] = 2;
 	assert_int_equal(decode_exact(buf, len, &d), -EPROTO);
@@ -450,16 +466,16 @@ test_version(void **state)
 	uint32_t t, v;
 
 	(void)state;
-	assert_int_equal(NB_CTL_VERSION, 10);
+	assert_int_equal(NB_CTL_VERSION, 11);
 	for (t = NB_CTL_HELLO; t < NB_CTL_TYPE_MAX; t++) {
 		if (t % 2)
 			rand_msg(&r, (uint8_t)t, &m);
 		else
 			rand_tagged(&r, (uint8_t)t, &m);
 		buf = encode_exact(&m, &len);
-		assert_int_equal(buf[4], 10);
+		assert_int_equal(buf[4], 11);
 		for (v = 0; v < 256; v++) {
-			if (v == 10)
+			if (v == 11)
 				continue;
 			buf[4] = (uint8_t)v;
 			memset(&d, 0, sizeof(d));
@@ -495,10 +511,12 @@ test_version(void **state)
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
 	buf[4] = 9; /* before PARAMS carried the peer timeout */
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
-	buf[4] = 11;
+	buf[4] = 10; /* before HELLO offered ports and PARAMS a mesh */
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
-	/* version 10 with that header is just malformed */
-	buf[4] = 10;
+	buf[4] = 12;
+	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
+	/* version 11 with that header is just malformed */
+	buf[4] = 11;
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTO);
 	free(buf);
 }

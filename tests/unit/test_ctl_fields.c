@@ -220,10 +220,10 @@ static const struct patch good_params[] = {
 	{"interval_ms 0", 180, 4, 0},
 	{"interval_ms 100", 180, 4, 100},
 	{"interval_ms 3600000", 180, 4, 3600000},
-	{"client_nonce ones", 252, 8, UINT64_MAX},
-	{"client_nonce end ones", 260, 8, UINT64_MAX},
-	{"cookie ones", 268, 8, UINT64_MAX},
-	{"cookie end ones", 276, 8, UINT64_MAX},
+	{"client_nonce ones", 672, 8, UINT64_MAX},
+	{"client_nonce end ones", 680, 8, UINT64_MAX},
+	{"cookie ones", 688, 8, UINT64_MAX},
+	{"cookie end ones", 696, 8, UINT64_MAX},
 	{"peer_timeout_ms 100", 204, 4, 100},
 	{"peer_timeout_ms 600000", 204, 4, 600000},
 	{"sport_base 65528 + 8 streams", 176, 2, 65528},
@@ -273,7 +273,7 @@ test_params_ranges(void **state)
 	(void)state;
 	base_params(&m);
 	orig = encode_exact(&m, &len);
-	assert_int_equal(len, H + 284);
+	assert_int_equal(len, H + 704);
 	/* base_params: packets 0, duration 10 s */
 	assert_int_equal(rd32(orig + H + 124) | rd32(orig + H + 128), 0);
 	assert_int_equal(rd32(orig + H + 136), 10000);
@@ -315,7 +315,7 @@ test_params_ranges(void **state)
 	do {                                                                   \
 		base_params(&m);                                               \
 		stmt;                                                          \
-		assert_int_equal(nb_ctl_encoded_len(&m), H + 284);             \
+		assert_int_equal(nb_ctl_encoded_len(&m), H + 704);             \
 		assert_int_equal(nb_ctl_encode(&m, d.u.res.chunk,              \
 					       sizeof(d.u.res.chunk)),         \
 				 -EINVAL);                                     \
@@ -450,7 +450,7 @@ test_params_tcp(void **state)
 	m.u.params.bytes = 100ull << 20;
 	roundtrip(&m);
 	orig = encode_exact(&m, &len);
-	assert_int_equal(len, H + 284);
+	assert_int_equal(len, H + 704);
 	/* tcp, flags, cc, reserved; window; msg; bytes */
 	assert_memory_equal(orig + H + 184,
 			    "\x01\x01\x01\x00\x00\x10\x00\x00"
