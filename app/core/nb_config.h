@@ -93,10 +93,16 @@ struct nb_mesh_pair {
 	uint8_t weight;	  /* streams: weight x per_pair (1 but for a test
 			   * that sets it: congestion's 100 % pair) */
 };
+/* A mesh across hosts: a port of the other end, by its id there. */
+#define NB_MESH_REMOTE 0x8000u
 struct nb_mesh_cfg {
 	int kind;
 	uint16_t nb_ports;
-	uint16_t ports[NB_MESH_MAX_PORTS]; /* --ports (or the list's) */
+	/* --ports (or the list's); across hosts also the other end's, as
+	 * NB_MESH_REMOTE | its id there */
+	uint16_t ports[NB_MESH_MAX_PORTS];
+	uint16_t nb_local; /* --ports given (a client: its own, first) */
+	uint8_t macs[NB_MESH_MAX_PORTS][6]; /* the other end's ports' */
 	uint16_t nb_given; /* --mesh S>D,...: the pairs as port ids */
 	uint16_t given_src[NB_MESH_MAX_PAIRS], given_dst[NB_MESH_MAX_PAIRS];
 	uint8_t given_weight[NB_MESH_MAX_PAIRS]; /* 0: 1 */
@@ -169,6 +175,10 @@ struct nb_config {
 
 	/* peer side */
 	int have_peer;
+	/* a responder's --mesh-ports: the ports it offers to a client's
+	 * mesh (control on the first) */
+	uint16_t nb_serve_ports;
+	uint16_t serve_ports[NB_MESH_MAX_PORTS];
 	uint8_t peer_mac[6];
 	int peer_is_ip; /* --peer gave an IP address: ARP (NDP) for it */
 	uint32_t peer_ip;

@@ -55,14 +55,32 @@ nb_opt_ports(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 
 	if (nb_parse_port_list(val, ids, &n, why, whylen) != 0)
 		return -EINVAL;
-	if (n < 2 || n > NB_MESH_MAX_PORTS) {
+	if (n > NB_MESH_MAX_PORTS) {
 		WHY("a test of many ports takes 2 to %d ports, not %u",
 		    NB_MESH_MAX_PORTS, n);
 		return -EINVAL;
 	}
 	memcpy(cfg->mesh.ports, ids, n * sizeof(ids[0]));
-	cfg->mesh.nb_ports = n;
-	cfg->mode = NB_MODE_LOOPBACK;
+	cfg->mesh.nb_ports = cfg->mesh.nb_local = n;
+	return 0;
+}
+
+int
+nb_opt_mesh_ports(struct nb_config *cfg, const char *val, char *why,
+		  size_t whylen)
+{
+	uint16_t ids[NB_MAX_PORTS], n = 0;
+
+	if (nb_parse_port_list(val, ids, &n, why, whylen) != 0)
+		return -EINVAL;
+	if (n > NB_MESH_MAX_PORTS - 1) {
+		WHY("a responder offers 1 to %d ports to a mesh (the "
+		    "client has at least one), not %u",
+		    NB_MESH_MAX_PORTS - 1, n);
+		return -EINVAL;
+	}
+	memcpy(cfg->serve_ports, ids, n * sizeof(ids[0]));
+	cfg->nb_serve_ports = n;
 	return 0;
 }
 
@@ -146,7 +164,6 @@ nb_opt_mesh(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 	if (parse_list(&cfg->mesh, val, why, whylen) != 0)
 		return -EINVAL;
 	cfg->mesh.kind = NB_MESH_LIST;
-	cfg->mode = NB_MODE_LOOPBACK;
 	return 0;
 }
 
@@ -257,9 +274,8 @@ derive_pairs(struct nb_mesh_cfg *m, char *err, size_t errlen)
 	return 0;
 }
 
-/* Where each source's pairs and streams begin; the TX and RX ports. */
-static void
-derive_layout(struct nb_config *cfg)
+void
+nb_mesh_layout(struct nb_config *cfg)
 {
 	struct nb_mesh_cfg *m = &cfg->mesh;
 	uint16_t i, k;
@@ -279,6 +295,8 @@ derive_layout(struct nb_config *cfg)
 	for (i = 0; i < m->nb_ports; i++) {
 		m->base[i] = base;
 		base += (uint32_t)m->cycle[i] * m->per_pair;
+		if (m->ports[i] & NB_MESH_REMOTE)
+			continue; /* the other end's */
 		if (m->nb_dst[i])
 			cfg->tx_ports[cfg->nb_tx_ports++] = m->ports[i];
 		if (rx[i])
@@ -325,7 +343,7 @@ nb_mesh_check(struct nb_config *cfg, char *err, size_t errlen)
 			 NB_MAX_STREAMS);
 		return -EINVAL;
 	}
-	derive_layout(cfg);
+	nb_mesh_layout(cfg);
 	return 0;
 }
 

@@ -35,6 +35,14 @@ int nb_opt_ports(struct nb_config *cfg, const char *val, char *why,
 int nb_opt_mesh(struct nb_config *cfg, const char *val, char *why,
 		size_t whylen);
 
+/* --mesh-ports LIST (a responder's) */
+int nb_opt_mesh_ports(struct nb_config *cfg, const char *val, char *why,
+		      size_t whylen);
+/* What --ports, --mesh and --mesh-ports go with in cfg->mode (a client's
+ * first --ports becomes its --port, a responder's first --mesh-ports);
+ * 0 or -EINVAL with the reason in err (nb_mesh_opts.c). */
+int nb_mesh_opts_check(struct nb_config *cfg, char *err, size_t errlen);
+
 /*
  * Once every option is in (a loopback test): the pairs, cfg->tx_ports
  * (the ports that send, in --ports order), cfg->rx_ports (those that
@@ -42,6 +50,11 @@ int nb_opt_mesh(struct nb_config *cfg, const char *val, char *why,
  * --mesh; -EINVAL with the reason in err.
  */
 int nb_mesh_check(struct nb_config *cfg, char *err, size_t errlen);
+
+/* From m's pairs (any order; sorted here): where each source's pairs and
+ * streams begin, cfg->streams, and this process's TX and RX ports (those
+ * not NB_MESH_REMOTE). */
+void nb_mesh_layout(struct nb_config *cfg);
 
 /* The pair stream s belongs to (s < cfg->streams of a mesh test). */
 uint32_t nb_mesh_stream_pair(const struct nb_mesh_cfg *m, uint32_t s);

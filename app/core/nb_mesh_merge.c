@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "nb_ctl_wire.h"
 #include "nb_mesh_merge.h"
 
 /* The end owning port index i (checked to be one). */
@@ -101,6 +102,114 @@ nb_mesh_merge(const struct nb_mesh_cfg *m, const struct nb_mesh_end *ends,
 		out->ports[src].sent += p->sent;
 		out->ports[dst].received += p->unique;
 		out->ports[dst].lost_in += p->lost;
+	}
+	return 0;
+}
+
+#define END_HDR	 12
+#define END_PAIR (12 * 8)
+
+size_t
+nb_mesh_end_size(uint16_t nb_pairs, uint16_t nb_ports)
+{
+	return END_HDR + (size_t)nb_pairs * END_PAIR + (size_t)nb_ports * 8;
+}
+
+int
+nb_mesh_end_write(const struct nb_mesh_end *e, uint16_t nb_ports, uint8_t *buf,
+		  size_t len)
+{
+	uint8_t *p = buf;
+	uint16_t k, i;
+
+	if (len < nb_mesh_end_size(e->nb_pairs, nb_ports))
+		return -ENOSPC;
+	wr_u32(&p, NB_MESH_END_MAGIC);
+	wr_u32(&p, e->owned);
+	wr_u16(&p, e->nb_pairs);
+	wr_u16(&p, nb_ports);
+	for (k = 0; k < e->nb_pairs; k++) {
+		const struct nb_mesh_end_pair *q = &e->pairs[k];
+		double ps = q->lat_mean * 1000.0;
+
+		wr_u64(&p, q->sent);
+		wr_u64(&p, q->received);
+		wr_u64(&p, q->unique);
+		wr_u64(&p, q->out_of_order);
+		wr_u64(&p, q->duplicates);
+		wr_u64(&p, q->elsewhere);
+		wr_u64(&p, q->lat_n);
+		wr_u64(&p, q->lat_min);
+		wr_u64(&p, q->lat_p50);
+		wr_u64(&p, q->lat_p99);
+		wr_u64(&p, q->lat_max);
+		wr_u64(&p, ps > 0 && ps < 1.8e19 ? (uint64_t)ps : 0);
+	}
+	for (i = 0; i < nb_ports; i++)
+		wr_u64(&p, e->foreign[i]);
+	return 0;
+}
+
+/* Pair q as an end owning its source (src) and/or destination (dst) can
+ * have counted it. */
+static int
+pair_ok(const struct nb_mesh_end_pair *q, int src, int dst)
+{
+	if (!src && q->sent != 0)
+		return 0;
+	if (!dst && (q->received | q->unique | q->out_of_order | q->duplicates |
+		     q->lat_n) != 0)
+		return 0;
+	if (q->unique > q->received)
+		return 0;
+	if (q->lat_n == 0)
+		return (q->lat_min | q->lat_p50 | q->lat_p99 | q->lat_max) ==
+			       0 &&
+		       q->lat_mean == 0;
+	return q->lat_min <= q->lat_p50 && q->lat_p50 <= q->lat_p99 &&
+	       q->lat_p99 <= q->lat_max && q->lat_mean >= q->lat_min &&
+	       q->lat_mean <= q->lat_max;
+}
+
+int
+nb_mesh_end_read(const uint8_t *buf, size_t len, const struct nb_mesh_cfg *m,
+		 uint32_t owned, struct nb_mesh_end *e)
+{
+	const uint8_t *p = buf;
+	uint16_t k, i;
+
+	if (len != nb_mesh_end_size(m->nb_pairs, m->nb_ports) ||
+	    rd_u32(&p) != NB_MESH_END_MAGIC)
+		return -EPROTO;
+	memset(e, 0, sizeof(*e));
+	e->owned = rd_u32(&p);
+	e->nb_pairs = rd_u16(&p);
+	if (e->owned != owned || e->nb_pairs != m->nb_pairs ||
+	    rd_u16(&p) != m->nb_ports)
+		return -EPROTO;
+	for (k = 0; k < e->nb_pairs; k++) {
+		struct nb_mesh_end_pair *q = &e->pairs[k];
+
+		q->sent = rd_u64(&p);
+		q->received = rd_u64(&p);
+		q->unique = rd_u64(&p);
+		q->out_of_order = rd_u64(&p);
+		q->duplicates = rd_u64(&p);
+		q->elsewhere = rd_u64(&p);
+		q->lat_n = rd_u64(&p);
+		q->lat_min = rd_u64(&p);
+		q->lat_p50 = rd_u64(&p);
+		q->lat_p99 = rd_u64(&p);
+		q->lat_max = rd_u64(&p);
+		q->lat_mean = (double)rd_u64(&p) / 1000.0;
+		if (!pair_ok(q, nb_mesh_end_owns(e, m->pairs[k].src),
+			     nb_mesh_end_owns(e, m->pairs[k].dst)))
+			return -EPROTO;
+	}
+	for (i = 0; i < m->nb_ports; i++) {
+		e->foreign[i] = rd_u64(&p);
+		if (!nb_mesh_end_owns(e, i) && e->foreign[i] != 0)
+			return -EPROTO;
 	}
 	return 0;
 }

@@ -55,4 +55,30 @@ int nb_mesh_merge(const struct nb_mesh_cfg *m, const struct nb_mesh_end *ends,
 		  unsigned int nb_ends, struct nb_mesh_result *out, char *err,
 		  size_t errlen);
 
+/*
+ * An end's share on the wire (a responder's, after its results blob):
+ *   0  magic "NBME" u32, owned u32, nb_pairs u16, nb_ports u16
+ *  12  per pair: sent, received, unique, out_of_order, duplicates,
+ *      elsewhere, lat_n, lat_min, lat_p50, lat_p99, lat_max, lat_mean in
+ *      ps (12 x u64)
+ *      then per port: foreign u64
+ * Big endian, as the control protocol.
+ */
+#define NB_MESH_END_MAGIC 0x4E424D45u /* "NBME" */
+size_t nb_mesh_end_size(uint16_t nb_pairs, uint16_t nb_ports);
+/* 0, or -ENOSPC when len is short. */
+int nb_mesh_end_write(const struct nb_mesh_end *e, uint16_t nb_ports,
+		      uint8_t *buf, size_t len);
+/*
+ * The share of the end owning the ports in owned, of mesh m, from exactly
+ * nb_mesh_end_size bytes: -EPROTO unless its magic, mask and counts are
+ * m's, it counts nothing at ports it does not own (sent only from its
+ * sources, arrivals and latency only at its destinations, foreign only at
+ * its ports), unique <= received and its latency ordered
+ * (min <= p50 <= p99 <= max, mean between min and max).
+ */
+int nb_mesh_end_read(const uint8_t *buf, size_t len,
+		     const struct nb_mesh_cfg *m, uint32_t owned,
+		     struct nb_mesh_end *e);
+
 #endif /* NB_MESH_MERGE_H */

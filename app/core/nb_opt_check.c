@@ -93,9 +93,11 @@ check_modes(const struct nb_config *cfg, char *err, size_t errlen)
 static int
 derive_mode(struct nb_config *cfg, char *err, size_t errlen)
 {
+	int mesh = cfg->mesh.nb_ports || cfg->mesh.kind != NB_MESH_NONE;
+
 	if (cfg->ip3_server) {
 		if (cfg->iperf3 || cfg->have_peer ||
-		    cfg->mode != NB_MODE_NONE) {
+		    cfg->mode != NB_MODE_NONE || mesh) {
 			snprintf(err, errlen,
 				 "--iperf3-server is a responder of its own: "
 				 "not with --iperf3, --peer, --tx-port, "
@@ -112,7 +114,7 @@ derive_mode(struct nb_config *cfg, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	if (cfg->iperf3) {
-		if (cfg->have_peer || cfg->mode != NB_MODE_NONE) {
+		if (cfg->have_peer || cfg->mode != NB_MODE_NONE || mesh) {
 			snprintf(err, errlen,
 				 "--iperf3 is a test of its own: not with "
 				 "--peer, --tx-port, --rx-port, --ports or "
@@ -152,6 +154,10 @@ derive_mode(struct nb_config *cfg, char *err, size_t errlen)
 		snprintf(err, errlen, "--reflector needs --peer MAC");
 		return -EINVAL;
 	}
+	/* --ports without --peer: a test of this process's ports */
+	if (mesh && (cfg->mode == NB_MODE_NONE ||
+		     cfg->mode == NB_MODE_LOOPBACK))
+		cfg->mode = NB_MODE_LOOPBACK;
 	if (cfg->mode == NB_MODE_NONE) {
 		if (cfg->reverse || cfg->bidir || cfg->conf || cfg->quit ||
 		    cfg->latency_rate || cfg->pingpong) {
@@ -296,44 +302,6 @@ check_loopback(const struct nb_config *cfg, char *err, size_t errlen)
 			 "ports (TX port i faces RX port i; one --tx-port may "
 			 "face several with a multicast --dst-ip or a "
 			 "broadcast --dst-mac)");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* What a test of many ports (--ports, --mesh) cannot go with. */
-static int
-check_mesh(const struct nb_config *cfg, char *err, size_t errlen)
-{
-	static const struct {
-		const char *opt, *why;
-	} clash[] = {
-		{"tx-port", "--ports lists every port of the test"},
-		{"rx-port", "--ports lists every port of the test"},
-		{"dst-mac", "each pair's frames go to its destination port's "
-			    "MAC"},
-		{"src-mac", "each port sends with its own MAC"},
-		{"flows", "not yet with --ports"},
-		{"replay", "a mesh sends the tool's own frames"},
-		{"join", "a mesh sends unicast frames"},
-		{"tcp", "a mesh is open-loop UDP"},
-	};
-	size_t i;
-
-	if (cfg->mesh.nb_ports == 0 && cfg->mesh.kind == NB_MESH_NONE)
-		return 0;
-	for (i = 0; i < sizeof(clash) / sizeof(clash[0]); i++)
-		if (given(cfg, clash[i].opt)) {
-			snprintf(err, errlen,
-				 "--ports and --mesh cannot be combined with "
-				 "--%s (%s)",
-				 clash[i].opt, clash[i].why);
-			return -EINVAL;
-		}
-	if (nb_mcast_fanout(cfg, NULL)) {
-		snprintf(err, errlen,
-			 "--ports and --mesh send unicast frames to each "
-			 "destination port's MAC, not to a multicast --dst-ip");
 		return -EINVAL;
 	}
 	return 0;
@@ -670,8 +638,10 @@ nb_config_check(struct nb_config *cfg, char *err, size_t errlen)
 		return -EINVAL;
 	if (nb_rfc2889_check(cfg, err, errlen) != 0)
 		return -EINVAL;
+	if (nb_mesh_opts_check(cfg, err, errlen) != 0)
+		return -EINVAL;
 	if (cfg->mode == NB_MODE_LOOPBACK &&
-	    (check_mesh(cfg, err, errlen) != 0 ||
+	    (
 	     nb_mesh_check(cfg, err, errlen) != 0 ||
 	     check_loopback(cfg, err, errlen) != 0))
 		return -EINVAL;

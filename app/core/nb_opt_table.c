@@ -66,15 +66,22 @@ const struct nb_option nb_options[] = {
 	{"ports", 0, "LIST", nb_opt_ports,
 	 "a test of many ports (2 to 16, e.g. 0,1,2,3): every pair of "
 	 "--mesh gets streams of its own and a row in the pair matrix; "
-	 "--streams is then per pair",
-	 0, NB_IN_LOOP},
+	 "--streams is then per pair.  With --peer: this host's ports in a "
+	 "mesh with the responder's (its --mesh-ports, after ours), the "
+	 "first carrying the control protocol",
+	 0, NB_IN_LOOP | NB_IN_CLI},
 	{"mesh", 0, "full|pairs|one-to-many|many-to-one|backbone|S>D,...",
 	 nb_opt_mesh,
 	 "who sends to whom among --ports: every port to every other "
 	 "(RFC 2889 5.1), 1st<->2nd, 3rd<->4th..., the 1st to the others, the "
 	 "others to the 1st, each of the first half to each of the second "
-	 "and back (5.2), or pairs of port ids [full]",
-	 0, NB_IN_LOOP},
+	 "and back (5.2), or pairs of port ids (one host's only) [full]",
+	 0, NB_IN_LOOP | NB_IN_CLI},
+	{"mesh-ports", 0, "LIST", nb_opt_mesh_ports,
+	 "responder: the ports it offers to a client's mesh across hosts "
+	 "(--peer with --ports), 1 to 15, the first carrying the control "
+	 "protocol (in place of --port)",
+	 0, NB_IN_RSP},
 	{"join", 0, "all|none|LIST", nb_opt_join,
 	 "loopback test to a multicast --dst-ip: the receiving ports that "
 	 "join the group (IGMP or MLDv2 reports before the test, every 60 s "

@@ -97,11 +97,20 @@ chk_join(const struct nb_config *c)
 static void
 chk_ports(const struct nb_config *c)
 {
-	assert_int_equal(c->mode, NB_MODE_LOOPBACK);
+	/* the mode follows from --peer or its absence (test_opt_mesh.c) */
 	assert_int_equal(c->mesh.nb_ports, 3);
+	assert_int_equal(c->mesh.nb_local, 3);
 	assert_int_equal(c->mesh.ports[0], 0);
 	assert_int_equal(c->mesh.ports[1], 2);
 	assert_int_equal(c->mesh.ports[2], 5);
+}
+
+static void
+chk_mesh_ports(const struct nb_config *c)
+{
+	assert_int_equal(c->nb_serve_ports, 2);
+	assert_int_equal(c->serve_ports[0], 2);
+	assert_int_equal(c->serve_ports[1], 3);
 }
 
 static void
@@ -809,8 +818,12 @@ const struct opt_case cases[] = {
 	 0,
 	 "0,2,5",
 	 chk_ports,
-	 {"0", "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16", "0,0", "x", "",
-	  NULL}},
+	 {"0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16", "0,0", "x", "", NULL}},
+	{"mesh-ports",
+	 0,
+	 "2,3",
+	 chk_mesh_ports,
+	 {"", "0,0", "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15", "x", NULL}},
 	{"mesh",
 	 0,
 	 "0>2,1>2",
