@@ -280,8 +280,10 @@ nb_mesh_layout(struct nb_config *cfg)
 	struct nb_mesh_cfg *m = &cfg->mesh;
 	uint16_t i, k;
 	uint32_t base = 0;
-	int rx[NB_MESH_MAX_PORTS] = {0};
+	int rx[NB_MESH_MAX_PORTS] = {0}, across = 0;
 
+	for (i = 0; i < m->nb_ports; i++)
+		across |= (m->ports[i] & NB_MESH_REMOTE) != 0;
 	qsort(m->pairs, m->nb_pairs, sizeof(m->pairs[0]), pair_cmp);
 	memset(m->nb_dst, 0, sizeof(m->nb_dst));
 	memset(m->cycle, 0, sizeof(m->cycle));
@@ -299,7 +301,10 @@ nb_mesh_layout(struct nb_config *cfg)
 			continue; /* the other end's */
 		if (m->nb_dst[i])
 			cfg->tx_ports[cfg->nb_tx_ports++] = m->ports[i];
-		if (rx[i])
+		/* across hosts every port of ours receives: the first
+		 * carries the control protocol, and what reaches the others
+		 * is counted (foreign) */
+		if (rx[i] || across)
 			cfg->rx_ports[cfg->nb_rx_ports++] = m->ports[i];
 	}
 	cfg->streams = base;
@@ -364,6 +369,12 @@ nb_mesh_stream_pair(const struct nb_mesh_cfg *m, uint32_t s)
 	for (k = m->first_pair[i]; pos >= m->pairs[k].weight; k++)
 		pos -= m->pairs[k].weight;
 	return k;
+}
+
+uint16_t
+nb_mesh_stream_dst_index(const struct nb_mesh_cfg *m, uint32_t s)
+{
+	return m->pairs[nb_mesh_stream_pair(m, s)].dst;
 }
 
 uint16_t

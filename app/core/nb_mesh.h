@@ -53,11 +53,14 @@ int nb_mesh_check(struct nb_config *cfg, char *err, size_t errlen);
 
 /* From m's pairs (any order; sorted here): where each source's pairs and
  * streams begin, cfg->streams, and this process's TX and RX ports (those
- * not NB_MESH_REMOTE). */
+ * not NB_MESH_REMOTE; across hosts every one of those receives). */
 void nb_mesh_layout(struct nb_config *cfg);
 
 /* The pair stream s belongs to (s < cfg->streams of a mesh test). */
 uint32_t nb_mesh_stream_pair(const struct nb_mesh_cfg *m, uint32_t s);
+
+/* The destination port's index (into m->ports) of stream s. */
+uint16_t nb_mesh_stream_dst_index(const struct nb_mesh_cfg *m, uint32_t s);
 
 /* The destination port id of stream s. */
 uint16_t nb_mesh_stream_dst(const struct nb_mesh_cfg *m, uint32_t s);

@@ -73,6 +73,7 @@ nb_mesh_merge(const struct nb_mesh_cfg *m, const struct nb_mesh_end *ends,
 	out->nb_ports = m->nb_ports;
 	for (i = 0; i < m->nb_ports; i++) {
 		out->ports[i].port = m->ports[i];
+		out->across |= (m->ports[i] & NB_MESH_REMOTE) != 0;
 		out->ports[i].foreign = owner(ends, nb_ends, i)->foreign[i];
 	}
 	for (k = 0; k < m->nb_pairs; k++) {

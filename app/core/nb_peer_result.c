@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "nb_math.h"
+#include "nb_mesh.h"
 #include "nb_peer_result.h"
 
 static void
@@ -154,6 +155,53 @@ nb_peer_result_merge(struct nb_result *out, const struct nb_result *own,
 	out->ports[1].role = "peer";
 	out->ports[1].pmd = h->pmd;
 	out->impair = h->impair; /* the responder's --impair */
+	out->cpu_remote = h->cpu;
+	out->cpu_remote_known = 1;
+	nb_result_finish(out);
+}
+
+void
+nb_peer_result_mesh(struct nb_result *out, const struct nb_result *own,
+		    const struct nb_ctl_results_hdr *h,
+		    const struct nb_ctl_stream_res *s, uint32_t n)
+{
+	const struct nb_mesh_cfg *m = &own->cfg->mesh;
+	struct nb_ctl_results_hdr mine_h;
+	struct nb_ctl_stream_res mine;
+	double peer_tx = h->tx_seconds_ns / 1e9,
+	       peer_rx = h->rx_seconds_ns / 1e9;
+	uint32_t i;
+
+	export_hdr(own, &mine_h);
+	/* the ends ran together: the longer of their times */
+	out->tx_seconds = own->tx_seconds > peer_tx ? own->tx_seconds : peer_tx;
+	out->rx_seconds = own->rx_seconds > peer_rx ? own->rx_seconds : peer_rx;
+	if (out->rx_seconds < out->tx_seconds)
+		out->rx_seconds = out->tx_seconds;
+	out->tx_dropped = own->tx_dropped + h->tx_dropped;
+	out->rx_foreign = own->rx_foreign + h->rx_foreign;
+	out->rx_warm = own->rx_warm + h->rx_warm;
+	out->rx_bad_stream = own->rx_bad_stream + h->rx_bad_stream;
+	for (i = 0; i < out->nb_streams && i < own->nb_streams && i < n; i++) {
+		const struct nb_mesh_pair *p =
+			&m->pairs[nb_mesh_stream_pair(m, i)];
+		int src_ours = !(m->ports[p->src] & NB_MESH_REMOTE);
+		int dst_ours = !(m->ports[p->dst] & NB_MESH_REMOTE);
+
+		export_stream(&own->streams[i], &mine);
+		merge_stream(&out->streams[i], src_ours ? &mine : &s[i],
+			     dst_ours ? &mine : &s[i],
+			     dst_ours ? own->streams[i].jitter_ns
+				      : s[i].jitter_ps / 1000.0);
+	}
+	out->nb_ports = 2;
+	out->ports[0] = own->ports[0];
+	memset(&out->ports[1], 0, sizeof(out->ports[1]));
+	out->ports[1].desc.port_id = own->cfg->port;
+	snprintf(out->ports[1].desc.name, sizeof(out->ports[1].desc.name),
+		 "responder");
+	out->ports[1].role = "peer";
+	out->ports[1].pmd = h->pmd;
 	out->cpu_remote = h->cpu;
 	out->cpu_remote_known = 1;
 	nb_result_finish(out);

@@ -54,4 +54,15 @@ void nb_peer_result_merge(struct nb_result *out, const struct nb_result *own,
 			  const struct nb_ctl_stream_res *s, uint32_t n,
 			  int we_send);
 
+/*
+ * A mesh across hosts (own->cfg->mesh, NB_MESH_REMOTE the responder's
+ * ports): each stream's sender counters from its pair's source's end,
+ * its receiver counters from its destination's; the header's times the
+ * longer end's, its drops and foreign frames both ends'; ports as
+ * nb_peer_result_merge.  Ends with nb_result_finish(out).
+ */
+void nb_peer_result_mesh(struct nb_result *out, const struct nb_result *own,
+			 const struct nb_ctl_results_hdr *h,
+			 const struct nb_ctl_stream_res *s, uint32_t n);
+
 #endif /* NB_PEER_RESULT_H */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "nb_mesh.h"
+#include "nb_mesh_hosts.h"
 #include "nb_result.h"
 #include "nb_units.h"
 
@@ -28,9 +29,11 @@ pair_rows(FILE *f, const struct nb_mesh_result *m)
 		   "elsewhere  reord    dup   lat mean us   p99 us   max us\n");
 	for (k = 0; k < m->nb_pairs; k++) {
 		const struct nb_mesh_pair_result *p = &m->pairs[k];
-		char pair[16];
+		char pair[24], a[8], b[8];
 
-		snprintf(pair, sizeof(pair), "%u>%u", p->src, p->dst);
+		snprintf(pair, sizeof(pair), "%s>%s",
+			 nb_mesh_port_label(p->src, a, sizeof(a)),
+			 nb_mesh_port_label(p->dst, b, sizeof(b)));
 		fprintf(f,
 			"  %-7s %10llu %11llu %10llu %8.4g %10llu %6llu %6llu "
 			"%13.2f %8.2f %8.2f\n",
@@ -59,14 +62,15 @@ static void
 loss_matrix(FILE *f, const struct nb_mesh_result *m)
 {
 	uint16_t i, j;
+	char l[8];
 
 	fprintf(f, "Loss matrix, %% of each pair's frames (row: source port, "
 		   "column: destination; '.': no pair):\n  src\\dst");
 	for (j = 0; j < m->nb_ports; j++)
-		fprintf(f, " %6u", m->ports[j].port);
+		fprintf(f, " %6s", nb_mesh_port_label(m->ports[j].port, l, 8));
 	fprintf(f, "\n");
 	for (i = 0; i < m->nb_ports; i++) {
-		fprintf(f, "  %7u", m->ports[i].port);
+		fprintf(f, "  %7s", nb_mesh_port_label(m->ports[i].port, l, 8));
 		for (j = 0; j < m->nb_ports; j++) {
 			const struct nb_mesh_pair_result *p = nb_mesh_pair_of(
 				m, m->ports[i].port, m->ports[j].port);
@@ -86,19 +90,23 @@ static void
 port_rows(FILE *f, const struct nb_result *r, const struct nb_mesh_result *m)
 {
 	uint16_t i;
+	char l[8];
 
-	fprintf(f, "Ports (sent: of the pairs from it; received, lost: of "
-		   "the pairs into it; foreign: frames to other ports it "
-		   "took in):\n  port        sent   sent Mpps    received   "
-		   "recv Mpps       lost   loss %%    foreign\n");
+	fprintf(f,
+		"Ports (sent: of the pairs from it; received, lost: of "
+		"the pairs into it; foreign: frames to other ports it "
+		"took in%s):\n  port        sent   sent Mpps    received   "
+		"recv Mpps       lost   loss %%    foreign\n",
+		m->across ? "; rN: the responder's port N" : "");
 	for (i = 0; i < m->nb_ports; i++) {
 		const struct nb_mesh_port_result *p = &m->ports[i];
 		uint64_t into = p->received + p->lost_in;
 
 		fprintf(f,
-			"  %4u %11llu %11.6f %11llu %11.6f %10llu %8.4g "
+			"  %4s %11llu %11.6f %11llu %11.6f %10llu %8.4g "
 			"%10llu\n",
-			p->port, (unsigned long long)p->sent,
+			nb_mesh_port_label(p->port, l, sizeof(l)),
+			(unsigned long long)p->sent,
 			nb_div0((double)p->sent, r->tx_seconds) / 1e6,
 			(unsigned long long)p->received,
 			nb_div0((double)p->received, r->rx_seconds) / 1e6,
@@ -127,18 +135,33 @@ nb_report_mesh_text(FILE *f, const struct nb_result *r)
 	port_rows(f, r, m);
 }
 
+/* Across hosts: which end's port. */
+static const char *
+host_of(uint16_t id)
+{
+	return id & NB_MESH_REMOTE ? "responder" : "client";
+}
+
 static json_t *
-pair_json(const struct nb_mesh_pair_result *p)
+pair_json(const struct nb_mesh_result *m, const struct nb_mesh_pair_result *p)
 {
 	json_t *o = json_pack(
-		"{s:i,s:i,s:I,s:I,s:I,s:I,s:f,s:I,s:I,s:I}", "src", (int)p->src,
-		"dst", (int)p->dst, "sent", (json_int_t)p->sent, "received",
-		(json_int_t)p->received, "forwarded", (json_int_t)p->unique,
-		"lost", (json_int_t)p->lost, "lost_percent",
-		pct(p->lost, p->sent), "elsewhere", (json_int_t)p->elsewhere,
-		"out_of_order", (json_int_t)p->out_of_order, "duplicates",
+		"{s:i,s:i,s:I,s:I,s:I,s:I,s:f,s:I,s:I,s:I}", "src",
+		(int)(p->src & ~NB_MESH_REMOTE), "dst",
+		(int)(p->dst & ~NB_MESH_REMOTE), "sent", (json_int_t)p->sent,
+		"received", (json_int_t)p->received, "forwarded",
+		(json_int_t)p->unique, "lost", (json_int_t)p->lost,
+		"lost_percent", pct(p->lost, p->sent), "elsewhere",
+		(json_int_t)p->elsewhere, "out_of_order",
+		(json_int_t)p->out_of_order, "duplicates",
 		(json_int_t)p->duplicates);
 
+	if (m->across) {
+		json_object_set_new(o, "src_host",
+				    json_string(host_of(p->src)));
+		json_object_set_new(o, "dst_host",
+				    json_string(host_of(p->dst)));
+	}
 	if (p->lat_n)
 		json_object_set_new(o, "latency",
 				    json_pack("{s:I,s:I,s:f,s:I,s:I,s:I}",
@@ -163,21 +186,24 @@ nb_json_mesh(const struct nb_result *r)
 	pairs = json_array();
 	ports = json_array();
 	for (i = 0; i < m->nb_pairs; i++)
-		json_array_append_new(pairs, pair_json(&m->pairs[i]));
+		json_array_append_new(pairs, pair_json(m, &m->pairs[i]));
 	for (i = 0; i < m->nb_ports; i++) {
 		const struct nb_mesh_port_result *p = &m->ports[i];
+		json_t *o;
 
-		json_array_append_new(
-			ports,
-			json_pack("{s:i,s:I,s:f,s:I,s:f,s:I,s:I}", "port",
-				  (int)p->port, "sent", (json_int_t)p->sent,
-				  "sent_pps",
-				  nb_div0((double)p->sent, r->tx_seconds),
-				  "received", (json_int_t)p->received,
-				  "received_pps",
-				  nb_div0((double)p->received, r->rx_seconds),
-				  "lost_in", (json_int_t)p->lost_in, "foreign",
-				  (json_int_t)p->foreign));
+		o = json_pack("{s:i,s:I,s:f,s:I,s:f,s:I,s:I}", "port",
+			      (int)(p->port & ~NB_MESH_REMOTE), "sent",
+			      (json_int_t)p->sent, "sent_pps",
+			      nb_div0((double)p->sent, r->tx_seconds),
+			      "received", (json_int_t)p->received,
+			      "received_pps",
+			      nb_div0((double)p->received, r->rx_seconds),
+			      "lost_in", (json_int_t)p->lost_in, "foreign",
+			      (json_int_t)p->foreign);
+		if (m->across)
+			json_object_set_new(o, "host",
+					    json_string(host_of(p->port)));
+		json_array_append_new(ports, o);
 	}
 	return json_pack("{s:s,s:s,s:i,s:o,s:o}", "pattern",
 			 nb_mesh_name(m->kind), "rfc",

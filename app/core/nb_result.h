@@ -99,7 +99,9 @@ struct nb_mesh_port_result {
 	uint64_t foreign;  /* frames of pairs to other ports it took in */
 };
 struct nb_mesh_result {
-	int kind; /* NB_MESH_* */
+	int kind;   /* NB_MESH_* */
+	int across; /* ports of two hosts: ids NB_MESH_REMOTE | the
+		     * responder's for its ports */
 	uint32_t per_pair;
 	uint16_t nb_pairs, nb_ports;
 	struct nb_mesh_pair_result pairs[NB_MESH_MAX_PAIRS];

@@ -17,6 +17,7 @@
 #include "nb_client_int.h"
 #include "nb_client_report.h"
 #include "nb_log.h"
+#include "nb_mesh_peer.h"
 #include "nb_peer_iv_io.h"
 #include "nb_peertest.h"
 #include "nb_phase.h"
@@ -197,8 +198,9 @@ fill_params(struct nb_peer *pr, struct nb_ctl_params *p)
 	p->sport_base = NB_DEFAULT_SPORT_BASE;
 	p->dport = NB_DEFAULT_DPORT;
 	/* the responder's counters come that often (none for ping-pong) */
-	p->interval_ms =
-		cfg->pingpong ? 0 : (uint32_t)(cfg->interval * 1000.0 + 0.5);
+	p->interval_ms = cfg->pingpong || cfg->mesh.nb_local
+				 ? 0
+				 : (uint32_t)(cfg->interval * 1000.0 + 0.5);
 	/* the responder waits for us as long as we wait for it (the option
 	 * takes 0.1-600 s, as PARAMS does) */
 	p->peer_timeout_ms = (uint32_t)(cfg->peer_timeout * 1000.0 + 0.5);
@@ -347,6 +349,8 @@ client_params(struct nb_peer *pr, struct nb_ctl_params *params)
 	char why[256];
 
 	fill_params(pr, params);
+	if (nb_mesh_peer_params(pr, params, why, sizeof(why)) != 0)
+		return fail(pr, "%s", why);
 	pr->params = *params;
 	nb_cli_set(&pr->cli, NB_CLI_PARAMS, 0);
 	nb_ctl_msg_init(&m, NB_CTL_PARAMS, pr->session);
@@ -587,6 +591,16 @@ peer_sweep(struct nb_peer *pr)
 	return nb_tcprun_sweep_end(app, rows, interrupted, why);
 }
 
+/* Room for the responder's per-stream results: a mesh has its streams
+ * once the responder's ports are known, so room for the most (pages
+ * untouched cost nothing). */
+static struct nb_ctl_stream_res *
+results_room(const struct nb_config *cfg)
+{
+	return calloc(cfg->mesh.nb_local ? NB_CTL_MAX_STREAMS : cfg->streams,
+		      sizeof(struct nb_ctl_stream_res));
+}
+
 int
 nb_client_main(struct nb_app *app)
 {
@@ -603,8 +617,8 @@ nb_client_main(struct nb_app *app)
 	/* interval lines come from the control lcore (nb_peer_iv_io.c), none
 	 * with --pingpong; no progress line */
 	app->out.progress = 0;
-	if (cfg->pingpong)
-		app->out.intervals = 0;
+	if (cfg->pingpong || cfg->mesh.nb_local)
+		app->out.intervals = 0; /* a mesh: the end's report only */
 	memcpy(pr.peer_mac, cfg->peer_mac, 6);
 	/* a replay's file first: the port is set up for its largest frame */
 	if (nb_replay_setup(app) != 0)
@@ -649,7 +663,7 @@ nb_client_main(struct nb_app *app)
 		code = peer_sweep(&pr);
 		goto out;
 	}
-	res = calloc(cfg->streams, sizeof(*res));
+	res = results_room(cfg);
 	if (res == NULL) {
 		code = fail(&pr, "%s", "out of memory");
 		goto out;

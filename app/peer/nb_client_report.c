@@ -10,6 +10,7 @@
 #include "nb_client_report.h"
 #include "nb_peer_iv_io.h"
 #include "nb_log.h"
+#include "nb_mesh_peer.h"
 #include "nb_peer_result.h"
 #include "nb_setup.h"
 
@@ -341,6 +342,35 @@ bidir_sums(json_t *doc, json_t *rdoc)
 			json_object_get(json_array_get(rivs, i), "sum"));
 }
 
+/* A mesh across hosts: one report, each pair as its two ends saw it. */
+static int
+mesh_report(struct nb_peer *pr, const struct nb_ctl_params *p,
+	    const struct nb_ctl_results_hdr *h,
+	    const struct nb_ctl_stream_res *res, uint32_t nres)
+{
+	static struct nb_result r;
+	struct nb_app *app = pr->app;
+	json_t *doc = NULL;
+	int ret = 0;
+
+	nb_peer_result_side_init(&r, &app->result, pr->method);
+	nb_peer_result_mesh(&r, &app->result, h, res, nres);
+	responder_setup(pr, &r);
+	if (nb_mesh_peer_merge(pr, &r) != 0)
+		nb_app_error(app, "%s",
+			     "the mesh's pairs could not be put together");
+	print_result(app, &r, "mesh across hosts:", "mesh", &doc);
+	if (doc != NULL) {
+		json_t *extra = nb_client_start_json(pr, p);
+
+		json_object_update(json_object_get(doc, "start"), extra);
+		json_decref(extra);
+		ret = emit_json(app, doc);
+	}
+	nb_result_free(&r);
+	return ret;
+}
+
 int
 nb_client_report(struct nb_peer *pr, const struct nb_ctl_params *p,
 		 const struct nb_ctl_results_hdr *h,
@@ -353,6 +383,8 @@ nb_client_report(struct nb_peer *pr, const struct nb_ctl_params *p,
 	json_t *doc = NULL, *rdoc = NULL;
 	int ret = 0;
 
+	if (nb_mesh_peer_on(pr))
+		return mesh_report(pr, p, h, res, nres);
 	if (sends) {
 		nb_peer_result_side_init(&fwd, &app->result, pr->method);
 		nb_peer_result_merge(&fwd, &app->result, h, res, nres, 1);

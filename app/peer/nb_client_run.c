@@ -15,6 +15,7 @@
 #include "nb_client_int.h"
 #include "nb_client_report.h"
 #include "nb_log.h"
+#include "nb_mesh_peer.h"
 #include "nb_peer_iv_io.h"
 #include "nb_peertest.h"
 #include "nb_phase.h"
@@ -94,7 +95,8 @@ client_clock(struct nb_peer *pr, int64_t *theta)
 			 "one-way; no clock offset measured: assumes a shared "
 			 "clock");
 	}
-	pr->app->run.rx_offset_ns = *theta;
+	/* a mesh: the responder stamps and receives in our clock */
+	pr->app->run.rx_offset_ns = nb_mesh_peer_on(pr) ? 0 : *theta;
 	pr->app->result.latency_method = pr->method;
 	return 0;
 }
@@ -331,17 +333,25 @@ nb_client_fetch(struct nb_peer *pr, struct nb_ctl_results_hdr *h,
 		struct nb_ctl_stream_res *s, uint32_t *n)
 {
 	uint32_t max = pr->app->cfg.streams;
+	/* a mesh: the responder's share of the pairs after its results */
+	size_t tail = nb_mesh_peer_tail(pr);
 	uint8_t *blob = NULL;
 	size_t len = 0;
 	int ret;
 
-	ret = nb_client_fetch_blob(
-		pr,
-		NB_CTL_RESULTS_HDR_LEN + (size_t)max * (NB_CTL_STREAM_RES_LEN +
-							10u * NB_HIST_BUCKETS),
-		&blob, &len);
+	ret = nb_client_fetch_blob(pr,
+				   NB_CTL_RESULTS_HDR_LEN +
+					   (size_t)max *
+						   (NB_CTL_STREAM_RES_LEN +
+						    10u * NB_HIST_BUCKETS) +
+					   tail,
+				   &blob, &len);
+	if (ret == 0 && len < tail)
+		ret = -EPROTO;
 	if (ret == 0)
-		ret = nb_ctl_results_read(blob, len, h, s, max, n);
+		ret = nb_ctl_results_read(blob, len - tail, h, s, max, n);
+	if (ret == 0 && tail)
+		ret = nb_mesh_peer_take(pr, blob + len - tail, tail);
 	free(blob);
 	return ret;
 }

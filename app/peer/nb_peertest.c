@@ -11,6 +11,8 @@
 
 #include "nb_frame.h"
 #include "nb_log.h"
+#include "nb_mesh_peer.h"
+#include "nb_mesh_run.h"
 #include "nb_peer_result.h"
 #include "nb_peer_iv_io.h"
 #include "nb_peertest.h"
@@ -59,6 +61,7 @@ params_to_cfg(struct nb_peer *pr, const struct nb_ctl_params *p)
 	memcpy(cfg->dst_mac, pr->peer_mac, 6);
 	cfg->src_ip = pr->io.ip;
 	cfg->dst_ip = pr->peer_ip;
+	cfg->mesh.nb_pairs = 0; /* a mesh's comes from PARAMS (setup) */
 	/* the test's family is the control protocol's */
 	cfg->stack.family = pr->io.v6 ? 6 : 4;
 	if (pr->io.v6) {
@@ -204,7 +207,8 @@ ctltx_setup(struct nb_peer *pr, char *err, size_t errlen)
 		struct nb_worker *w = js->workers[i];
 
 		for (k = 0; k < w->nb_tx; k++)
-			if (w->tx[k]->queue == q)
+			if (w->tx[k]->queue == q &&
+			    w->tx[k]->port == pr->io.port)
 				owner = w;
 		for (k = 0; k < w->nb_rx; k++)
 			if (w->rx[k]->reflect_txq == (int)q)
@@ -253,7 +257,10 @@ ctltx_back(struct nb_peer *pr)
 static void
 hand_over(struct nb_peer *pr)
 {
-	nb_port_stats_reset(pr->app->port_ids[0]);
+	uint16_t i;
+
+	for (i = 0; i < pr->app->nb_ports; i++)
+		nb_port_stats_reset(pr->app->port_ids[i]);
 	pr->ctl_tx0 = pr->io.tx_frames;
 	pr->ctl_rx0 = pr->io.rx_polled;
 	rte_wmb();
@@ -350,18 +357,59 @@ tcp_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 	return 0;
 }
 
+/* The receive jobs: control's hand-off rings, and whose frames count. */
+static void
+rx_jobs_setup(struct nb_peer *pr)
+{
+	struct nb_app *app = pr->app;
+	unsigned int i, k;
+
+	for (i = 0; i < app->jobs.nb_rx; i++) {
+		struct nb_rxjob *j = app->jobs.rx[i];
+		uint8_t want[8] = {0}, mask[8] = {0};
+
+		/* a mesh: data from any port of it, as in loopback; control
+		 * on the first port only */
+		if (nb_mesh_peer_on(pr)) {
+			if (j->port == pr->io.port) {
+				j->ctl_ring = pr->io.rings[j->queue];
+				j->ctl_ring_peer = pr->io.peer_rings[j->queue];
+			}
+			continue;
+		}
+		j->ctl_ring = pr->io.rings[j->queue];
+		j->ctl_ring_peer = pr->io.peer_rings[j->queue];
+		j->ctl_foreign = pr->io.on_other != NULL;
+		/* data, warm-up and probes count only from the peer's MAC */
+		memcpy(want, pr->peer_mac, 6);
+		memset(mask, 0xff, 6);
+		memcpy(&j->src_want, want, 8);
+		memcpy(&j->src_mask, mask, 8);
+		memcpy(want, app->ports[0].desc.mac, 6);
+		memcpy(&j->own_src, want, 8);
+		/* and from its TLB/ALB bond's members */
+		j->nb_alt = RTE_MIN(pr->peer_macs.n, NB_RX_ALT_SRC);
+		for (k = 0; k < j->nb_alt; k++) {
+			memset(want, 0, sizeof(want));
+			memcpy(want, pr->peer_macs.mac[k], 6);
+			memcpy(&j->alt_src[k], want, 8);
+		}
+	}
+}
+
 int
 nb_peertest_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 		  size_t errlen)
 {
 	struct nb_app *app = pr->app;
 	struct nb_result *r = &app->result;
-	unsigned int i, k;
 	int ret;
 
 	if (p->tcp)
 		return tcp_setup(pr, p, err, errlen);
 	params_to_cfg(pr, p);
+	if (nb_mesh_peer_on(pr) && nb_mesh_peer_cfg(pr, p, err, errlen) != 0)
+		return -EINVAL;
 	ret = nb_run_prepare(app, p->rate_num, p->rate_den, p->packets, err,
 			     errlen);
 	if (ret == 0 && app->cfg.replay.active) {
@@ -393,28 +441,10 @@ nb_peertest_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 		app->cfg.nb_tx_ports || (pr->client && p->latency_rate)
 			? "tx+rx"
 			: "rx";
-	for (i = 0; i < app->jobs.nb_rx; i++) {
-		struct nb_rxjob *j = app->jobs.rx[i];
-		uint8_t want[8] = {0}, mask[8] = {0};
-
-		j->ctl_ring = pr->io.rings[j->queue];
-		j->ctl_ring_peer = pr->io.peer_rings[j->queue];
-		j->ctl_foreign = pr->io.on_other != NULL;
-		/* data, warm-up and probes count only from the peer's MAC */
-		memcpy(want, pr->peer_mac, 6);
-		memset(mask, 0xff, 6);
-		memcpy(&j->src_want, want, 8);
-		memcpy(&j->src_mask, mask, 8);
-		memcpy(want, app->ports[0].desc.mac, 6);
-		memcpy(&j->own_src, want, 8);
-		/* and from its TLB/ALB bond's members */
-		j->nb_alt = RTE_MIN(pr->peer_macs.n, NB_RX_ALT_SRC);
-		for (k = 0; k < j->nb_alt; k++) {
-			memset(want, 0, sizeof(want));
-			memcpy(want, pr->peer_macs.mac[k], 6);
-			memcpy(&j->alt_src[k], want, 8);
-		}
-	}
+	rx_jobs_setup(pr);
+	/* a mesh: the switch learns our ports before any test frame */
+	if (nb_mesh_peer_on(pr))
+		nb_mesh_learn(app);
 	hand_over(pr);
 	if (nb_run_launch(app, 0) != 0) {
 		pr->io.workers_own_rx = 0;
@@ -565,6 +595,8 @@ nb_peertest_stop(struct nb_peer *pr)
 	pr->io.workers_own_rx = 0;
 	ctltx_back(pr);
 	nb_run_collect(app);
+	if (nb_mesh_peer_read(pr) != 0)
+		NB_LOG(ERR, "mesh: cannot hold this end's counts");
 	if (!pr->client && app->cfg.impair.active)
 		impair_result(app);
 	log_receivers(&app->jobs, !pr->client);
@@ -587,6 +619,7 @@ nb_peertest_free(struct nb_peer *pr)
 	nb_tcprun_peer_free(pr->tcp);
 	pr->tcp = NULL;
 	nb_peer_iv_io_free(pr);
+	nb_mesh_peer_free(pr);
 	nb_run_free(pr->app);
 	free(pr->blob);
 	pr->blob = NULL;
@@ -613,5 +646,7 @@ nb_peertest_blob(struct nb_peer *pr)
 			     : nb_ctl_results_write(&h, s, r->nb_streams,
 						    pr->blob, pr->blob_len);
 	free(s);
+	if (n >= 0)
+		n = nb_mesh_peer_blob(pr);
 	return n < 0 ? n : 0;
 }

@@ -12,6 +12,7 @@
 
 #include "nb_drivers.h"
 #include "nb_log.h"
+#include "nb_mesh_peer.h"
 #include "nb_peer_iv_io.h"
 #include "nb_peertest.h"
 #include "nb_phase.h"
@@ -518,6 +519,9 @@ act(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
 		break;
 	case NB_RSP_A_ARM:
 		pr->app->run.rx_offset_ns = m->u.start.rx_offset_ns;
+		/* a mesh: its own ports' pairs too, in the client's clock */
+		pr->app->run.tx_offset_ns =
+			nb_mesh_peer_on(pr) ? m->u.start.rx_offset_ns : 0;
 		nb_peertest_arm(pr, (uint64_t)m->u.start.delay_ms * NB_MS);
 		pr->nap_short = 0; /* the test runs: leave the CPU to workers */
 		break;

@@ -102,6 +102,17 @@ fill_conf(struct nb_peer *pr)
 	c->ipv4 = pr->io.ip;
 	read_line("/proc/sys/kernel/random/boot_id", NULL, c->boot_id,
 		  sizeof(c->boot_id));
+	/* the ports this end brings to a mesh across hosts (a client's
+	 * --ports, a responder's --mesh-ports): every port set up */
+	if (app->cfg.nb_serve_ports || app->cfg.mesh.nb_local) {
+		uint16_t i;
+
+		c->offer.n = (uint8_t)app->nb_ports;
+		for (i = 0; i < app->nb_ports; i++) {
+			c->offer.port[i].id = app->port_ids[i];
+			memcpy(c->offer.port[i].mac, app->ports[i].desc.mac, 6);
+		}
+	}
 	c->tsc_hz = nb_tsc_info()->hz;
 	if (nb_tsc_info()->reference != NULL) {
 		double ppb = nb_tsc_info()->bound_ppm * 1000.0 + 0.5;
@@ -331,6 +342,23 @@ nb_peer_resolve(struct nb_peer *pr)
 	return 0;
 }
 
+/* The test port; a mesh's ports, the control port first (a client's
+ * --ports, a responder's --mesh-ports). */
+static const uint16_t *
+test_ports(const struct nb_config *cfg, int client, uint16_t *n)
+{
+	if (client && cfg->mesh.nb_local) {
+		*n = cfg->mesh.nb_local;
+		return cfg->mesh.ports;
+	}
+	if (!client && cfg->nb_serve_ports) {
+		*n = cfg->nb_serve_ports;
+		return cfg->serve_ports;
+	}
+	*n = 1;
+	return &cfg->port;
+}
+
 int
 nb_peer_open(struct nb_peer *pr, struct nb_app *app, int client, uint32_t ip,
 	     const uint8_t *ip6)
@@ -352,7 +380,8 @@ nb_peer_open(struct nb_peer *pr, struct nb_app *app, int client, uint32_t ip,
 				    : NULL,
 		.lacp_wait = client,
 	};
-	uint16_t mrx, mtx;
+	uint16_t nb_ids, mrx, mtx;
+	const uint16_t *ids = test_ports(cfg, client, &nb_ids);
 	int shared = 0;
 
 	pr->app = app;
@@ -376,7 +405,7 @@ nb_peer_open(struct nb_peer *pr, struct nb_app *app, int client, uint32_t ip,
 		req.nb_queues = (uint16_t)cfg->queues;
 	}
 	cfg->extra_rxq = shared ? 0 : 1;
-	if (nb_setup_ports(app, &cfg->port, 1, &req) != 0)
+	if (nb_setup_ports(app, ids, nb_ids, &req) != 0)
 		return 1;
 	if (shared)
 		NB_LOG(INFO,

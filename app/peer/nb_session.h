@@ -38,6 +38,7 @@ typedef void (*nb_peer_msg_fn)(struct nb_peer *pr, const struct nb_udp_info *u,
 			       struct nb_ctl_msg *m);
 
 struct tcprun;
+struct nb_mesh_end;
 struct nb_peer {
 	struct nb_app *app;
 	struct nb_ctlio io;
@@ -104,6 +105,9 @@ struct nb_peer {
 			 * responder's, of a TCP test) */
 	size_t blob_len;
 	struct tcprun *tcp; /* a closed-loop TCP test (nb_tcprun.h) */
+	/* a mesh across hosts (nb_mesh_peer.h): this end's share of the
+	 * pairs, and (the client) the responder's */
+	struct nb_mesh_end *mesh_end, *peer_end;
 	/* --iperf3: its TCP connections' first bytes (the cookie) */
 	const uint8_t *tcp_prefix;
 	uint32_t tcp_prefix_len;

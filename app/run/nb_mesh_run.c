@@ -87,6 +87,8 @@ nb_mesh_learn(struct nb_app *app)
 	for (round = 0; round < NB_MESH_LEARN_ROUNDS; round++) {
 		n = 0;
 		for (i = 0; i < m->nb_ports; i++) {
+			if (m->ports[i] & NB_MESH_REMOTE)
+				continue; /* the other host sends its own */
 			rc = learn_one(app, mp, m->ports[i]);
 			if (rc == 0)
 				n++;

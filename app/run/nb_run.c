@@ -110,6 +110,7 @@ run_reset(struct nb_app *app)
 	app->run.tx_stop = 0;
 	app->run.rx_stop = 0;
 	app->run.rx_offset_ns = 0;
+	app->run.tx_offset_ns = 0;
 	app->run.start_tsc = UINT64_MAX;
 	app->stats_stop = 0;
 	app->stats_exited = 0;

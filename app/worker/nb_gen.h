@@ -269,7 +269,9 @@ nb_gen_step(struct nb_txjob *j, const struct nb_run *run, uint64_t now,
 		j->owed + nb_pacer_due(&j->pacer, now, NB_BURST - j->owed));
 	if (n == 0)
 		return;
-	ts = nb_clock_ns(&run->clock, now);
+	/* a mesh across hosts stamps in the client's clock (tx_offset_ns,
+	 * 0 elsewhere) */
+	ts = nb_clock_ns(&run->clock, now) + (uint64_t)run->tx_offset_ns;
 	/* one branch a burst, not one a frame */
 	if (unlikely(j->ip3_epoch_ns != 0)) {
 		/* iperf3's datagrams (--iperf3: no flows, no tunnel) */

@@ -67,11 +67,10 @@ zalloc(const char *what, size_t n, int socket)
 /* The flow of stream s from port tx to port rx. */
 static void
 stream_flow(struct nb_flow *f, const struct nb_config *cfg,
-	    const struct nb_port_desc *tx, const struct nb_port_desc *rx,
-	    uint32_t s)
+	    const struct nb_port_desc *tx, const uint8_t *rx_mac, uint32_t s)
 {
 	nb_stack_flow(f, cfg, cfg->have_src_mac ? cfg->src_mac : tx->mac,
-		      cfg->have_dst_mac ? cfg->dst_mac : rx->mac, s);
+		      cfg->have_dst_mac ? cfg->dst_mac : rx_mac, s);
 }
 
 /* The copy (and the outer checksum) a template needs (NB_GEN_HDR_*). */
@@ -100,16 +99,18 @@ build_templates(struct nb_txjob *j, const struct nb_config *cfg,
 
 	for (k = 0; k < j->nb_streams; k++) {
 		uint32_t s = j->first_stream + k * j->stream_stride;
-		/* a mesh: the pair's destination port */
+		/* a mesh: the pair's destination (across hosts by MAC) */
+		uint16_t dst = cfg->mesh.nb_pairs
+				       ? nb_mesh_stream_dst(&cfg->mesh, s)
+				       : 0;
 		const struct nb_port_desc *to =
-			cfg->mesh.nb_pairs
-				? port_desc(ports,
-					    nb_mesh_stream_dst(&cfg->mesh, s))
-				: rx;
+			cfg->mesh.nb_pairs ? port_desc(ports, dst) : rx;
+		const uint8_t *mac = to != NULL ? to->mac : tx->mac;
 
-		if (to == NULL)
-			to = tx;
-		stream_flow(&f, cfg, tx, to, s);
+		if (dst & NB_MESH_REMOTE)
+			mac = cfg->mesh.macs[nb_mesh_stream_dst_index(
+				&cfg->mesh, s)];
+		stream_flow(&f, cfg, tx, mac, s);
 		for (i = 0; i < j->nb_sizes; i++) {
 			uint32_t sz = cfg->sizes.sizes[i];
 			struct nb_tmpl *w = &j->tmpl_warm[k * j->nb_sizes + i];

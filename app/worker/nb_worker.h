@@ -53,6 +53,12 @@ struct nb_run {
 	 * clock (0 in loopback and on one host).
 	 */
 	volatile int64_t rx_offset_ns;
+	/*
+	 * Added to send stamps: a responder's in a mesh across hosts, where
+	 * both ends stamp and receive in the client's clock (rx_offset_ns
+	 * too; the client's both 0).  0 elsewhere.
+	 */
+	volatile int64_t tx_offset_ns;
 };
 
 /* Per-stream sender counters (one array for warm-up, one for results). */

@@ -204,7 +204,7 @@ def group_kw(session):
 AUTO_KEY = True
 _suite_key = None
 # with these a process runs no peer test, or takes no key: left alone
-_NOT_PEER = {"--tx-port", "--rx-port", "--ports", "--mesh", "--list-ports", "--help", "-h",
+_NOT_PEER = {"--tx-port", "--rx-port", "--list-ports", "--help", "-h",
              "--version", "-V", "--reflector", "--config", "--auth-key",
              "--no-auth", "--iperf3-server"}
 
@@ -230,6 +230,10 @@ def with_suite_key(argv):
         return argv
     at = argv.index("--", argv.index(BIN)) + 1
     if _NOT_PEER.intersection(argv[at:]):
+        return argv
+    # a test of many ports is a loopback one, unless with --peer
+    if {"--ports", "--mesh"}.intersection(argv[at:]) and \
+            "--peer" not in argv[at:]:
         return argv
     return argv[:at] + ["--auth-key", suite_key()] + argv[at:]
 

@@ -82,14 +82,19 @@ class BridgeBase(nbe2e.E2ECase):
         m = d["end"]["mesh"]
         return {(p["src"], p["dst"]): p for p in m["pairs"]}, m
 
-    def classes(self, k, cap_mbit, sources=None):
+    def classes(self, k, cap_mbit, sources=None, skip_udp=None):
         """Bridge port k's egress: an HTB tree capped at cap_mbit, a class
         1:1j per source port j (by source MAC, IPv4 frames only: the
-        learning frames go to the default class 1:99)."""
+        learning frames go to the default class 1:99; with skip_udp, so
+        do UDP datagrams to that port)."""
         dev = "b%d" % k
         tc = ["ip", "netns", "exec", self.ns, "tc"]
         sh(*tc, "qdisc", "add", "dev", dev, "root", "handle", "1:", "htb",
            "default", "99")
+        if skip_udp is not None:
+            sh(*tc, "filter", "add", "dev", dev, "parent", "1:", "protocol",
+               "ip", "prio", "1", "u32", "match", "ip", "dport",
+               str(skip_udp), "0xffff", "flowid", "1:99")
         sh(*tc, "class", "add", "dev", dev, "parent", "1:", "classid", "1:1",
            "htb", "rate", "%dmbit" % cap_mbit, "ceil", "%dmbit" % cap_mbit)
         for j in range(self.NPORTS) if sources is None else sources:
@@ -104,7 +109,7 @@ class BridgeBase(nbe2e.E2ECase):
             # the source MAC: 4 bytes at -8 and 2 at -4 from the IP header
             mac = self.macs[j].replace(":", "")
             sh(*tc, "filter", "add", "dev", dev, "parent", "1:", "protocol",
-               "ip", "prio", "1", "u32", "match", "u32", "0x" + mac[:8],
+               "ip", "prio", "2", "u32", "match", "u32", "0x" + mac[:8],
                "0xffffffff", "at", "-8", "match", "u16", "0x" + mac[8:],
                "0xffff", "at", "-4", "flowid", "1:1%d" % j)
         sh(*tc, "class", "add", "dev", dev, "parent", "1:1", "classid",

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* A test of many ports across hosts in a peer session: see nb_mesh_peer.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nb_log.h"
+#include "nb_mesh.h"
+#include "nb_mesh_hosts.h"
+#include "nb_mesh_merge.h"
+#include "nb_mesh_peer.h"
+#include "nb_mesh_run.h"
+
+static int
+self(const struct nb_peer *pr)
+{
+	return pr->client ? NB_MESH_CLIENT : NB_MESH_RESPONDER;
+}
+
+int
+nb_mesh_peer_params(struct nb_peer *pr, struct nb_ctl_params *p, char *why,
+		    size_t len)
+{
+	struct nb_app *app = pr->app;
+	struct nb_config *cfg = &app->cfg;
+	uint16_t i;
+
+	if (cfg->mesh.nb_local == 0)
+		return 0;
+	/* our ports were set up in --ports order */
+	for (i = 0; i < cfg->mesh.nb_local; i++)
+		memcpy(cfg->mesh.macs[i], app->ports[i].desc.mac, 6);
+	if (nb_mesh_join(cfg, &pr->theirs.offer, why, len) != 0)
+		return -EINVAL;
+	nb_mesh_to_wire(&cfg->mesh, NB_MESH_CLIENT, &p->mesh);
+	p->streams = cfg->streams;
+	p->direction = (uint8_t)nb_ctl_mesh_direction(&p->mesh);
+	p->latency_rate = 0;
+	return 0;
+}
+
+int
+nb_mesh_peer_cfg(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
+		 size_t errlen)
+{
+	struct nb_config *cfg = &pr->app->cfg;
+
+	if (!pr->client && nb_mesh_offer_is(&p->mesh, NB_MESH_RESPONDER,
+					    &pr->mine.offer, err, errlen) != 0)
+		return -EINVAL;
+	nb_mesh_from_wire(cfg, &p->mesh, self(pr));
+	/* each pair's frames go to its destination port's MAC */
+	cfg->have_dst_mac = 0;
+	return 0;
+}
+
+int
+nb_mesh_peer_read(struct nb_peer *pr)
+{
+	if (!nb_mesh_peer_on(pr))
+		return 0;
+	if (pr->mesh_end == NULL)
+		pr->mesh_end = malloc(sizeof(*pr->mesh_end));
+	if (pr->mesh_end == NULL)
+		return -ENOMEM;
+	return nb_mesh_read_end(pr->app, nb_mesh_local_mask(&pr->app->cfg.mesh),
+				pr->mesh_end);
+}
+
+int
+nb_mesh_peer_blob(struct nb_peer *pr)
+{
+	const struct nb_mesh_cfg *m = &pr->app->cfg.mesh;
+	size_t add;
+	uint8_t *b;
+
+	if (!nb_mesh_peer_on(pr))
+		return 0;
+	if (pr->mesh_end == NULL)
+		return -ENOMEM;
+	add = nb_mesh_end_size(m->nb_pairs, m->nb_ports);
+	b = realloc(pr->blob, pr->blob_len + add);
+	if (b == NULL)
+		return -ENOMEM;
+	pr->blob = b;
+	nb_mesh_end_write(pr->mesh_end, m->nb_ports, b + pr->blob_len, add);
+	pr->blob_len += add;
+	return 0;
+}
+
+size_t
+nb_mesh_peer_tail(const struct nb_peer *pr)
+{
+	const struct nb_mesh_cfg *m = &pr->app->cfg.mesh;
+
+	return nb_mesh_peer_on(pr) ? nb_mesh_end_size(m->nb_pairs, m->nb_ports)
+				   : 0;
+}
+
+int
+nb_mesh_peer_take(struct nb_peer *pr, const uint8_t *tail, size_t len)
+{
+	const struct nb_mesh_cfg *m = &pr->app->cfg.mesh;
+	uint32_t all = (1u << m->nb_ports) - 1u;
+
+	if (pr->peer_end == NULL)
+		pr->peer_end = malloc(sizeof(*pr->peer_end));
+	if (pr->peer_end == NULL)
+		return -ENOMEM;
+	return nb_mesh_end_read(tail, len, m, all & ~nb_mesh_local_mask(m),
+				pr->peer_end);
+}
+
+int
+nb_mesh_peer_merge(struct nb_peer *pr, struct nb_result *out)
+{
+	struct nb_mesh_end *ends;
+	char why[160];
+	int rc;
+
+	if (!nb_mesh_peer_on(pr))
+		return 0;
+	if (pr->mesh_end == NULL || pr->peer_end == NULL)
+		return -EPROTO;
+	ends = malloc(2 * sizeof(*ends));
+	if (out->mesh == NULL)
+		out->mesh = malloc(sizeof(*out->mesh));
+	if (ends == NULL || out->mesh == NULL) {
+		free(ends);
+		return -ENOMEM;
+	}
+	ends[0] = *pr->mesh_end;
+	ends[1] = *pr->peer_end;
+	rc = nb_mesh_merge(&pr->app->cfg.mesh, ends, 2, out->mesh, why,
+			   sizeof(why));
+	if (rc != 0)
+		NB_LOG(ERR, "mesh: %s", why);
+	free(ends);
+	return rc;
+}
+
+void
+nb_mesh_peer_free(struct nb_peer *pr)
+{
+	free(pr->mesh_end);
+	free(pr->peer_end);
+	pr->mesh_end = pr->peer_end = NULL;
+}

@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""A mesh across hosts (--peer with --ports, a responder's --mesh-ports):
+two processes, each with ports of its own on one Linux bridge, are one
+RFC 2889 mesh, set up by the control protocol; every pair is counted at
+its two ends and the client reports them together.  Oracles of their own:
+
+- Full mesh of 4 (the client's ports 0,1, the responder's 0,1 = bridge
+  ports 2,3): each bridge port's egress is an HTB class per source MAC
+  (test_mesh.BridgeBase), bridge port 3's tree capped.  Every pair's
+  forwarded count equals its class's, sent = forwarded + lost, only the
+  three pairs into the capped port lose, the ports' totals add up, and
+  the pairs between the responder's own ports are counted too.
+- One-to-many from the client's one port to the responder's three: a
+  forward test (the responder only receives), every frame of every pair
+  forwarded (the HTB classes again).
+- A responder offering no ports (no --mesh-ports): the client says so
+  and exits 1; a client asking more ports than a mesh has is told before
+  its test.
+
+The responder's veth ends are in a namespace of their own (a second host:
+af_packet's fanout groups, numbered per process and interface, are
+per namespace), the bridge and the client's ends in the first.  The
+control protocol's frames (UDP 7201) go to each bridge port's default
+HTB class, so a pair's class counts its test frames only.
+"""
+import os
+import signal
+import subprocess
+import unittest
+
+import nbe2e
+import test_mesh
+
+RESP_IP = "198.18.0.2"
+CONTROL_UDP = 7201
+
+
+class MeshHosts(test_mesh.BridgeBase):
+
+    def setUp(self):
+        super().setUp()
+        self.ns2 = self.ns + "r"
+        test_mesh.sh("ip", "netns", "add", self.ns2)
+        self.addCleanup(subprocess.run, ["ip", "netns", "del", self.ns2],
+                        capture_output=True)
+        self.wrap2 = ["ip", "netns", "exec", self.ns2]
+
+    def far_ports(self, ports):
+        """Bridge ports `ports`' far ends (pK) into the responder's
+        namespace, up, IPv6 off."""
+        for k in ports:
+            dev = "p%d" % k
+            test_mesh.sh(*self.ip, "link", "set", dev, "netns", self.ns2)
+            test_mesh.sh(*self.wrap2, "sysctl", "-qw",
+                         "net.ipv6.conf.%s.disable_ipv6=1" % dev)
+            test_mesh.sh("ip", "-n", self.ns2, "link", "set", dev, "up")
+
+    def classes(self, k, cap_mbit, sources=None, skip_udp=CONTROL_UDP):
+        """test_mesh's classes, the control protocol's frames to the
+        default class."""
+        super().classes(k, cap_mbit, sources, skip_udp)
+
+    def vdevs(self, ports):
+        v = []
+        for n, k in enumerate(ports):
+            v += ["--vdev",
+                  "net_af_packet%d,iface=p%d,framecnt=4096" % (n, k)]
+        return v
+
+    def responder(self, ports, extra=()):
+        """The responder on bridge ports `ports` (its port ids 0..),
+        every lcore on CPU 0; ended at the test's end."""
+        eal = ["--no-pci", "--lcores", nbe2e.RESPONDER_LCORES,
+               "--file-prefix", nbe2e.unique("resp"), "--log-level",
+               "lib.eal:error"] + self.vdevs(ports)
+        self.far_ports(ports)
+        tool = ["--ip", RESP_IP, "--allow-quit"] + list(extra)
+        p, argv, log = self.nb.start(eal, tool, name="resp",
+                                     wrap=self.wrap2)
+        self.addCleanup(self.stop, p, log)
+        line = p.stdout.readline()
+        self.assertIn("responder on port 0", line,
+                      "responder did not start: " + line)
+        return p
+
+    @staticmethod
+    def stop(p, log):
+        if p.poll() is None:
+            os.killpg(p.pid, signal.SIGKILL)
+        out, err = p.communicate()
+        with open(log, "w") as f:
+            f.write("--- stdout\n%s\n--- stderr\n%s\n" % (out, err))
+
+    def client(self, ports, tool, code=0):
+        eal = ["--no-pci", "--lcores", nbe2e.CLIENT_LCORES,
+               "--file-prefix", nbe2e.unique("cli"), "--log-level",
+               "lib.eal:error"] + self.vdevs(ports)
+        r = self.nb.run(eal, ["--peer", RESP_IP, "--ports",
+                              ",".join(str(i) for i in range(len(ports)))]
+                        + tool, timeout=90, name="cli", wrap=self.wrap)
+        self.assertOk(r, code)
+        return r
+
+    def test_full_mesh_across_hosts(self):
+        for k in range(self.NPORTS):
+            self.classes(k, test_mesh.CAP_MBIT if k == 3 else 10000)
+        self.responder([2, 3], ["--mesh-ports", "0,1"])
+        npairs = 12
+        r = self.client([0, 1], [
+            "--size", "1518", "--rate",
+            "%dM" % (test_mesh.RATE_PAIR_MBIT * npairs), "--time", "2",
+            "--json"])
+        d = r.json()
+        m = d["end"]["mesh"]
+        self.assertEqual(m["pattern"], "full")
+        self.assertEqual(len(m["pairs"]), npairs)
+        # bridge port k is the client's port k (k < 2), else the
+        # responder's port k - 2
+        def bport(port, host):
+            return port if host == "client" else port + 2
+        pairs = {(bport(p["src"], p["src_host"]),
+                  bport(p["dst"], p["dst_host"])): p for p in m["pairs"]}
+        self.assertEqual(len(pairs), npairs)
+        sent = {k: self.class_sent(k) for k in range(self.NPORTS)}
+        print("tc classes' frames:", sent)
+        for (s, t), p in sorted(pairs.items()):
+            self.assertEqual(p["sent"], p["forwarded"] + p["lost"], p)
+            self.assertEqual(p["forwarded"], sent[t][s], (s, t, p))
+            self.assertEqual((p["elsewhere"], p["duplicates"]), (0, 0), p)
+            self.assertGreater(p["sent"], 0)
+            self.assertEqual(p["latency"]["count"], p["received"], p)
+            if t == 3:
+                self.assertGreater(p["lost_percent"], 10, p)
+            else:
+                self.assertEqual(p["lost"], 0, p)
+        ports = {bport(p["port"], p["host"]): p for p in m["ports"]}
+        self.assertEqual(sorted(ports), [0, 1, 2, 3])
+        for k in range(self.NPORTS):
+            into = [p for (s, t), p in pairs.items() if t == k]
+            self.assertEqual(ports[k]["received"],
+                             sum(p["forwarded"] for p in into))
+            self.assertEqual(ports[k]["lost_in"],
+                             sum(p["lost"] for p in into))
+            self.assertEqual(ports[k]["foreign"], 0)
+        # the stream rows add up to the pairs, both ends' together
+        self.assertEqual(d["end"]["sum_sent"]["packets"],
+                         sum(p["sent"] for p in pairs.values()))
+        # both ends send
+        self.assertEqual(d["start"]["direction"], "bidir")
+        # the text report names the responder's ports rN
+        r = self.client([0, 1], ["--size", "1518", "--rate", "12M",
+                                 "--time", "1"])
+        self.assertIn("r0>r1", r.out)
+        self.assertIn("rN: the responder's port N", r.out)
+
+    def test_one_to_many_forward(self):
+        for k in range(self.NPORTS):
+            self.classes(k, 10000)
+        self.responder([1, 2, 3], ["--mesh-ports", "0,1,2"])
+        r = self.client([0], ["--mesh", "one-to-many", "--size", "512",
+                              "--rate", "30M", "--packets", "3000",
+                              "--json"])
+        d = r.json()
+        m = d["end"]["mesh"]
+        self.assertEqual(len(m["pairs"]), 3)
+        self.assertEqual(d["start"]["direction"], "forward")
+        for p in m["pairs"]:
+            self.assertEqual((p["src"], p["src_host"]), (0, "client"))
+            self.assertEqual(p["dst_host"], "responder")
+            t = p["dst"] + 1
+            self.assertEqual(p["sent"], 1000, p)
+            self.assertEqual(p["forwarded"], 1000, p)
+            self.assertEqual(self.class_sent(t)[0], 1000, t)
+
+    def test_refusals(self):
+        self.responder([2])
+        r = self.client([0, 1], ["--time", "1"], code=1)
+        self.assertIn("offers no ports to a mesh", r.err)
+        r = self.nb.run(self.nb.eal([]), [
+            "--peer", RESP_IP, "--ports",
+            "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15"], name="cli16")
+        self.assertOk(r, 2)
+        self.assertIn("the responder offers at least one", r.err)
+
+
+if __name__ == "__main__":
+    nbe2e.main()
