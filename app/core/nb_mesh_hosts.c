@@ -96,6 +96,12 @@ nb_mesh_offer_is(const struct nb_ctl_mesh *w, int self,
 {
 	unsigned int i, n = 0;
 
+	if (o->n == 0) {
+		snprintf(err, errlen,
+			 "this responder offers no ports to a mesh "
+			 "(--mesh-ports)");
+		return -EINVAL;
+	}
 	for (i = 0; i < w->nb_ports; i++) {
 		if (w->owner[i] != self)
 			continue;

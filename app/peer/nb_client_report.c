@@ -10,6 +10,7 @@
 #include "nb_client_report.h"
 #include "nb_peer_iv_io.h"
 #include "nb_log.h"
+#include "nb_mesh.h"
 #include "nb_mesh_peer.h"
 #include "nb_peer_result.h"
 #include "nb_setup.h"
@@ -199,6 +200,18 @@ nb_client_report_header(struct nb_peer *pr, const struct nb_ctl_params *p)
 		       host, their_addr(pr).s,
 		       cfg->proto == NB_IPPROTO_TCP ? "TCP-framed" : "UDP",
 		       cfg->sizes.sizes[0], cfg->duration);
+		fflush(stdout);
+		return;
+	}
+	if (p->mesh.nb_ports) {
+		const struct nb_mesh_cfg *m = &cfg->mesh;
+
+		printf("Peer test with %s (%s): a mesh of %u ports (%u here, "
+		       "%u the responder's: rN), %s, %u pairs, %u stream%s a "
+		       "pair, UDP\n",
+		       host, their_addr(pr).s, m->nb_ports, m->nb_local,
+		       m->nb_ports - m->nb_local, nb_mesh_rfc_name(m->kind),
+		       m->nb_pairs, m->per_pair, m->per_pair == 1 ? "" : "s");
 		fflush(stdout);
 		return;
 	}

@@ -191,8 +191,12 @@ test_join_and_wire(void **state)
 		nb_mesh_offer_is(&w, NB_MESH_RESPONDER, &o, err, sizeof(err)),
 		-EINVAL);
 	assert_non_null(strstr(err, "takes 2 of the 3"));
-	/* what the client cannot join */
 	offer(&o, 0, 5);
+	assert_int_equal(nb_mesh_offer_is(&w, NB_MESH_RESPONDER, &o, err,
+					  sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "offers no ports to a mesh"));
+	/* what the client cannot join */
 	assert_int_equal(nb_mesh_join(cli, &o, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "--mesh-ports"));
 	offer(&o, 15, 5);
