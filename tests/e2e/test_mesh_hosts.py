@@ -16,7 +16,8 @@ its two ends and the client reports them together.  Oracles of their own:
   forwarded (the HTB classes again).
 - A responder offering no ports (no --mesh-ports): the client says so
   and exits 1; a client asking more ports than a mesh has is told before
-  its test.
+  its test; a --no-auth responder refuses a mesh (its client names MACs
+  no cookie proves).
 
 The responder's veth ends are in a namespace of their own (a second host:
 af_packet's fanout groups, numbered per process and interface, are
@@ -177,6 +178,18 @@ class MeshHosts(test_mesh.BridgeBase):
         self.responder([2])
         r = self.client([0, 1], ["--time", "1"], code=1)
         self.assertIn("offers no ports to a mesh", r.err)
+
+    def test_no_auth_refused(self):
+        # the client names MACs no cookie proves: key holders only
+        self.responder([2, 3], ["--mesh-ports", "0,1", "--no-auth"])
+        nbe2e.AUTO_KEY = False   # a keyless client, as --no-auth asks
+        try:
+            r = self.client([0, 1], ["--time", "1", "--rate", "100M"],
+                            code=1)
+        finally:
+            nbe2e.AUTO_KEY = True
+        self.assertIn("key holders only (not with --no-auth)", r.err)
+        self.assertIn("rejected the test", r.err)
         r = self.nb.run(self.nb.eal([]), [
             "--peer", RESP_IP, "--ports",
             "0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15"], name="cli16")
