@@ -117,6 +117,21 @@ merge_stream(struct nb_stream_result *o, const struct nb_ctl_stream_res *tx,
 	o->hist = rx->hist;
 }
 
+/* Our port, and the responder's as its blob tells it. */
+static void
+peer_ports(struct nb_result *out, const struct nb_result *own,
+	   const struct nb_ctl_results_hdr *h)
+{
+	out->nb_ports = 2;
+	out->ports[0] = own->ports[0];
+	memset(&out->ports[1], 0, sizeof(out->ports[1]));
+	out->ports[1].desc.port_id = own->cfg->port;
+	snprintf(out->ports[1].desc.name, sizeof(out->ports[1].desc.name),
+		 "responder");
+	out->ports[1].role = "peer";
+	out->ports[1].pmd = h->pmd;
+}
+
 void
 nb_peer_result_merge(struct nb_result *out, const struct nb_result *own,
 		     const struct nb_ctl_results_hdr *h,
@@ -146,14 +161,7 @@ nb_peer_result_merge(struct nb_result *out, const struct nb_result *own,
 				     own->streams[i].jitter_ns);
 	}
 
-	out->nb_ports = 2;
-	out->ports[0] = own->ports[0];
-	memset(&out->ports[1], 0, sizeof(out->ports[1]));
-	out->ports[1].desc.port_id = own->cfg->port;
-	snprintf(out->ports[1].desc.name, sizeof(out->ports[1].desc.name),
-		 "responder");
-	out->ports[1].role = "peer";
-	out->ports[1].pmd = h->pmd;
+	peer_ports(out, own, h);
 	out->impair = h->impair; /* the responder's --impair */
 	out->cpu_remote = h->cpu;
 	out->cpu_remote_known = 1;
@@ -194,14 +202,7 @@ nb_peer_result_mesh(struct nb_result *out, const struct nb_result *own,
 			     dst_ours ? own->streams[i].jitter_ns
 				      : s[i].jitter_ps / 1000.0);
 	}
-	out->nb_ports = 2;
-	out->ports[0] = own->ports[0];
-	memset(&out->ports[1], 0, sizeof(out->ports[1]));
-	out->ports[1].desc.port_id = own->cfg->port;
-	snprintf(out->ports[1].desc.name, sizeof(out->ports[1].desc.name),
-		 "responder");
-	out->ports[1].role = "peer";
-	out->ports[1].pmd = h->pmd;
+	peer_ports(out, own, h);
 	out->cpu_remote = h->cpu;
 	out->cpu_remote_known = 1;
 	nb_result_finish(out);

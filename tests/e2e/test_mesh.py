@@ -115,6 +115,20 @@ class BridgeBase(nbe2e.E2ECase):
         sh(*tc, "class", "add", "dev", dev, "parent", "1:1", "classid",
            "1:99", "htb", "rate", "1mbit", "ceil", "%dmbit" % cap_mbit)
 
+    def check_totals(self, d, pairs, ports):
+        """Each port's totals are its pairs' (pairs: {(src, dst): pair},
+        ports: {port: row}, by bridge port), no port took in another's
+        frames, and the stream rows add up to the pairs."""
+        for k in range(self.NPORTS):
+            into = [p for (s, t), p in pairs.items() if t == k]
+            self.assertEqual(ports[k]["received"],
+                             sum(p["forwarded"] for p in into))
+            self.assertEqual(ports[k]["lost_in"],
+                             sum(p["lost"] for p in into))
+            self.assertEqual(ports[k]["foreign"], 0)
+        self.assertEqual(d["end"]["sum_sent"]["packets"],
+                         sum(p["sent"] for p in pairs.values()))
+
     def class_sent(self, k):
         """{source port j: frames class 1:1j of bridge port k sent}"""
         return {int(c[3]): n for c, n in
@@ -151,17 +165,7 @@ class BridgeMesh(BridgeBase):
             else:
                 self.assertEqual(p["lost"], 0, p)
             self.assertGreater(p["sent"], 0)
-        ports = {p["port"]: p for p in m["ports"]}
-        for k in range(self.NPORTS):
-            into = [p for (s, t), p in pairs.items() if t == k]
-            self.assertEqual(ports[k]["received"],
-                             sum(p["forwarded"] for p in into))
-            self.assertEqual(ports[k]["lost_in"],
-                             sum(p["lost"] for p in into))
-            self.assertEqual(ports[k]["foreign"], 0)
-        # the stream rows add up to the pairs
-        self.assertEqual(d["end"]["sum_sent"]["packets"],
-                         sum(p["sent"] for p in pairs.values()))
+        self.check_totals(d, pairs, {p["port"]: p for p in m["ports"]})
 
 
 def tbf(test, dev, mbit, burst=20000, latency_ms=20):

@@ -137,16 +137,8 @@ class MeshHosts(test_mesh.BridgeBase):
                 self.assertEqual(p["lost"], 0, p)
         ports = {bport(p["port"], p["host"]): p for p in m["ports"]}
         self.assertEqual(sorted(ports), [0, 1, 2, 3])
-        for k in range(self.NPORTS):
-            into = [p for (s, t), p in pairs.items() if t == k]
-            self.assertEqual(ports[k]["received"],
-                             sum(p["forwarded"] for p in into))
-            self.assertEqual(ports[k]["lost_in"],
-                             sum(p["lost"] for p in into))
-            self.assertEqual(ports[k]["foreign"], 0)
-        # the stream rows add up to the pairs, both ends' together
-        self.assertEqual(d["end"]["sum_sent"]["packets"],
-                         sum(p["sent"] for p in pairs.values()))
+        # the stream rows too: both ends' counts together
+        self.check_totals(d, pairs, ports)
         # both ends send
         self.assertEqual(d["start"]["direction"], "bidir")
         # the text report names the responder's ports rN
