@@ -68,6 +68,10 @@ test_modes(void **state)
 	assert_non_null(strstr(err, "at least one"));
 	assert_int_equal(CHECK(err, "--iperf3", "198.18.0.2", "--ports", "0,1"),
 			 -EINVAL);
+	assert_int_equal(CHECK(err, "--peer", "198.18.0.2", "--ports", "0,1",
+			       "--rate", "50%"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "total in bit/s or pps"));
 	/* the responder's */
 	assert_int_equal(CHECK_CFG(&cfg, err, "--mesh-ports", "4,2"), 0);
 	assert_int_equal(cfg.mode, NB_MODE_RESPONDER);
