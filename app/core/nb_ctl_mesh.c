@@ -39,7 +39,9 @@ ports_ok(const struct nb_ctl_mesh_port *p, unsigned int n, const uint8_t *owner)
 	unsigned int i, j;
 
 	for (i = 0; i < n; i++) {
-		if (!mac_ok(p[i].mac))
+		/* ids as DPDK's (< 0x8000: the top bit marks the other
+		 * host's ports in a config, NB_MESH_REMOTE) */
+		if (!mac_ok(p[i].mac) || p[i].id >= NB_MESH_REMOTE)
 			return 0;
 		for (j = 0; j < i; j++)
 			if (memcmp(p[i].mac, p[j].mac, 6) == 0 ||

@@ -25,7 +25,8 @@ struct nb_ctl_mesh_port {
 /*
  * The ports an end offers to a mesh (HELLO and WELCOME, since version
  * 11): n <= NB_CTL_MESH_PORTS (0: none), the first n with distinct ids
- * and distinct unicast, nonzero MACs, the unused slots zero on the wire.
+ * below 0x8000 and distinct unicast, nonzero MACs, the unused slots zero
+ * on the wire.
  */
 struct nb_ctl_offer {
 	uint8_t n;
@@ -39,7 +40,7 @@ struct nb_ctl_offer {
  * that host and MAC; weight[i][j] the streams of pair i>j in units of
  * per_pair (0: no pair).  Checked: kind 1..6 (NB_MESH_*), nb_ports
  * 2..16 with ports of both owners, distinct unicast nonzero MACs,
- * distinct ids per owner, per_pair >= 1, no pair from a port to itself
+ * distinct ids below 0x8000 per owner, per_pair >= 1, no pair from a port to itself
  * or beyond nb_ports, and the streams (the weights' sum x per_pair)
  * equal to PARAMS' streams (so at least one pair); with it PARAMS is an
  * open-loop UDP test without probes (tcp 0, proto 17, latency_rate 0)
@@ -57,5 +58,8 @@ struct nb_ctl_mesh {
 /* Who sends in mesh m: NB_CTL_DIR_FORWARD (the client's ports only),
  * REVERSE (the responder's only) or BIDIR; PARAMS' direction must be it. */
 int nb_ctl_mesh_direction(const struct nb_ctl_mesh *m);
+
+/* Can o go on the wire (the checks above)?  1 or 0. */
+int nb_ctl_offer_ok(const struct nb_ctl_offer *o);
 
 #endif /* NB_CTL_MESH_H */

@@ -38,7 +38,6 @@ int nb_ctl_accept_check(const struct nb_ctl_msg *m);
 void nb_ctl_accept_write(uint8_t **p, const struct nb_ctl_msg *m);
 int nb_ctl_accept_read(const uint8_t **p, struct nb_ctl_msg *m);
 /* a test of many ports across hosts (nb_ctl_mesh.c) */
-int nb_ctl_offer_ok(const struct nb_ctl_offer *o);
 void nb_ctl_offer_write(uint8_t **p, const struct nb_ctl_offer *o);
 int nb_ctl_offer_read(const uint8_t **p, struct nb_ctl_offer *o);
 int nb_ctl_mesh_ok(const struct nb_ctl_params *p);

@@ -84,6 +84,17 @@ void nb_mesh_job_streams(const struct nb_mesh_cfg *m, uint16_t i, uint32_t q,
 int nb_mesh_learn_frame(uint8_t *buf, size_t cap, const uint8_t mac[6],
 			uint16_t vlan_id);
 
+/* Is the len-byte frame p a learning frame (its EtherType, after a VLAN
+ * tag or not)?  The receivers count these nowhere. */
+static inline int
+nb_mesh_is_learn(const uint8_t *p, uint32_t len)
+{
+	if (len >= 14 && p[12] == 0x88 && p[13] == 0xb5)
+		return 1;
+	return len >= 18 && p[12] == 0x81 && p[13] == 0x00 && p[16] == 0x88 &&
+	       p[17] == 0xb5;
+}
+
 /* The index into m->ports of port id, or -1. */
 int nb_mesh_port_index(const struct nb_mesh_cfg *m, uint16_t port);
 

@@ -29,6 +29,17 @@ nb_mesh_join(struct nb_config *cfg, const struct nb_ctl_offer *o, char *err,
 	}
 	m->nb_ports = m->nb_local;
 	for (i = 0; i < o->n; i++) {
+		uint16_t k;
+
+		for (k = 0; k < m->nb_local; k++)
+			if (memcmp(o->port[i].mac, m->macs[k], 6) == 0) {
+				snprintf(err, errlen,
+					 "the responder's port %u has the MAC "
+					 "of our port %u: a mesh needs each "
+					 "port's own",
+					 o->port[i].id, m->ports[k]);
+				return -EINVAL;
+			}
 		m->ports[m->nb_ports] =
 			(uint16_t)(NB_MESH_REMOTE | o->port[i].id);
 		memcpy(m->macs[m->nb_ports++], o->port[i].mac, 6);

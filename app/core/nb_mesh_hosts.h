@@ -22,9 +22,10 @@
 
 /*
  * Client, after WELCOME: the mesh is its --ports (m->nb_local of them,
- * first) then the ports o offers, and --mesh's pairs among them (again
- * for each session: --streams stays per pair).  0, or -EINVAL with the
- * reason in err.
+ * first, their MACs in m->macs) then the ports o offers (checked: none
+ * with one of our MACs), and --mesh's pairs among them (again for each
+ * session: --streams stays per pair).  0, or -EINVAL with the reason in
+ * err.
  */
 int nb_mesh_join(struct nb_config *cfg, const struct nb_ctl_offer *o, char *err,
 		 size_t errlen);

@@ -133,6 +133,13 @@ nb_mesh_end_write(const struct nb_mesh_end *e, uint16_t nb_ports, uint8_t *buf,
 		const struct nb_mesh_end_pair *q = &e->pairs[k];
 		double ps = q->lat_mean * 1000.0;
 
+		/* a mean rounded past its extremes (sums above 2^53 ns)
+		 * goes back within them */
+		if (q->lat_n && ps < q->lat_min * 1000.0)
+			ps = q->lat_min * 1000.0;
+		if (q->lat_n && ps > q->lat_max * 1000.0)
+			ps = q->lat_max * 1000.0;
+
 		wr_u64(&p, q->sent);
 		wr_u64(&p, q->received);
 		wr_u64(&p, q->unique);

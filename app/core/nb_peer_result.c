@@ -203,6 +203,7 @@ nb_peer_result_mesh(struct nb_result *out, const struct nb_result *own,
 				      : s[i].jitter_ps / 1000.0);
 	}
 	peer_ports(out, own, h);
+	out->impair = h->impair; /* the responder's --impair */
 	out->cpu_remote = h->cpu;
 	out->cpu_remote_known = 1;
 	nb_result_finish(out);

@@ -125,7 +125,9 @@ test_over(struct nb_peer *pr, const struct nb_ctl_params *p, uint64_t tsc,
 		return 1;
 	if (app->run.end_tsc != UINT64_MAX)
 		return tsc >= app->run.end_tsc;
-	if (t.rx_data >= p->packets)
+	/* a mesh: the frames of the pairs into our ports */
+	if (t.rx_data >= (nb_mesh_peer_on(pr) ? nb_mesh_peer_due(pr, p->packets)
+					      : p->packets))
 		return 1;
 	if (t.rx_data != *last_rx) {
 		*last_rx = t.rx_data;

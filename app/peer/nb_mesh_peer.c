@@ -11,6 +11,7 @@
 #include "nb_mesh_merge.h"
 #include "nb_mesh_peer.h"
 #include "nb_mesh_run.h"
+#include "nb_pacer.h"
 
 static int
 self(const struct nb_peer *pr)
@@ -62,6 +63,20 @@ nb_mesh_peer_cfg(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 	/* each pair's frames go to its destination port's MAC */
 	cfg->have_dst_mac = 0;
 	return 0;
+}
+
+uint64_t
+nb_mesh_peer_due(const struct nb_peer *pr, uint64_t packets)
+{
+	const struct nb_config *cfg = &pr->app->cfg;
+	uint64_t due = 0;
+	uint32_t s;
+
+	/* each stream's share of the count, as the senders' plan splits it */
+	for (s = 0; s < cfg->streams; s++)
+		if (!(nb_mesh_stream_dst(&cfg->mesh, s) & NB_MESH_REMOTE))
+			due += nb_split_count(packets, cfg->streams, s);
+	return due;
 }
 
 int
@@ -143,8 +158,11 @@ nb_mesh_peer_merge(struct nb_peer *pr, struct nb_result *out)
 	ends[1] = *pr->peer_end;
 	rc = nb_mesh_merge(&pr->app->cfg.mesh, ends, 2, out->mesh, why,
 			   sizeof(why));
-	if (rc != 0)
+	if (rc != 0) {
 		NB_LOG(ERR, "mesh: %s", why);
+		free(out->mesh); /* no half-made pairs in the report */
+		out->mesh = NULL;
+	}
 	free(ends);
 	return rc;
 }

@@ -30,6 +30,8 @@ int nb_mesh_peer_params(struct nb_peer *pr, struct nb_ctl_params *p, char *why,
  * responder checks the ports are those it offered).  0 or -EINVAL. */
 int nb_mesh_peer_cfg(struct nb_peer *pr, const struct nb_ctl_params *p,
 		     char *err, size_t errlen);
+/* Of packets sent in all (PARAMS' count), how many are for our ports. */
+uint64_t nb_mesh_peer_due(const struct nb_peer *pr, uint64_t packets);
 /* After nb_run_collect, before the jobs are freed: this end's share. */
 int nb_mesh_peer_read(struct nb_peer *pr);
 /* Responder: its share after the results blob in pr->blob. */

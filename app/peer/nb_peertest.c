@@ -648,5 +648,10 @@ nb_peertest_blob(struct nb_peer *pr)
 	free(s);
 	if (n >= 0)
 		n = nb_mesh_peer_blob(pr);
+	if (n < 0) { /* no blob rather than one without its share */
+		free(pr->blob);
+		pr->blob = NULL;
+		pr->blob_len = 0;
+	}
 	return n < 0 ? n : 0;
 }

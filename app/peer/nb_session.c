@@ -426,6 +426,12 @@ nb_peer_open(struct nb_peer *pr, struct nb_app *app, int client, uint32_t ip,
 	pr->io.ctx = pr;
 	nb_link_init(&pr->link, RTO_MIN_NS, RTO_MAX_NS, pr->timeout_ns);
 	fill_conf(pr);
+	if (!nb_ctl_offer_ok(&pr->mine.offer)) {
+		nb_app_error(app, "%s",
+			     "two of the mesh's ports (--ports, --mesh-ports) "
+			     "have one MAC: a mesh needs each port's own");
+		return 2;
+	}
 	pr->mine.flags = cfg->psk_len ? NB_CTL_CONF_F_KEY : 0;
 	if (nb_auth_random(pr->secret, sizeof(pr->secret)) != 0 ||
 	    nb_auth_random(pr->cn, sizeof(pr->cn)) != 0) {

@@ -79,7 +79,7 @@ nb_mesh_learn(struct nb_app *app)
 	if (m->nb_pairs == 0)
 		return 0;
 	mp = nb_pool_get("nb_learn", 4 * NB_MESH_MAX_PORTS - 1,
-			 nb_port_socket(m->ports[0]));
+			 nb_port_socket(app->port_ids[0]));
 	if (mp == NULL) {
 		NB_LOG(WARNING, "no pool for the learning frames");
 		return 0;
@@ -202,6 +202,10 @@ nb_mesh_collect(struct nb_app *app)
 		rc = nb_mesh_merge(m, e, 1, r->mesh, why, sizeof(why));
 	if (rc == -EINVAL)
 		NB_LOG(ERR, "mesh: %s", why);
+	if (rc != 0) { /* no half-made pairs in the report */
+		free(r->mesh);
+		r->mesh = NULL;
+	}
 	free(e);
 	return rc;
 }

@@ -15,6 +15,7 @@
 #include <rte_ring.h>
 
 #include "nb_l2.h"
+#include "nb_mesh.h"
 #include "nb_tokens.h"
 #include "nb_worker.h"
 
@@ -273,7 +274,7 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now,
 {
 	struct rte_mbuf *pkts[NB_BURST];
 	uint64_t now_ns, rx_ns, bytes = 0, data = 0, warm = 0, bad = 0;
-	uint64_t warm_bytes = 0, ctl = 0, probes = 0;
+	uint64_t warm_bytes = 0, ctl = 0, probes = 0, learn = 0;
 	struct rte_mbuf *refl[NB_BURST];
 	uint16_t n, i, nfree = 0, nrefl = 0;
 
@@ -358,6 +359,9 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now,
 				   NULL) &&
 			   nb_sink_ip3(j->ip3, m, now_ns)) {
 			data++;
+		} else if (kind == NB_FRAME_FOREIGN &&
+			   nb_mesh_is_learn(p, m->data_len)) {
+			learn++; /* a mesh's learning frame, flooded */
 		} else if ((kind >= NB_FRAME_CONTROL ||
 			    (kind == NB_FRAME_FOREIGN && j->ctl_foreign)) &&
 			   j->ctl_ring != NULL) {
@@ -398,7 +402,7 @@ nb_sink_step(struct nb_rxjob *j, const struct nb_run *run, uint64_t now,
 	j->bad_stream += bad;
 	j->ctl += ctl;
 	j->probes += probes;
-	j->foreign += n - data - warm - bad - ctl - probes;
+	j->foreign += n - data - warm - bad - ctl - probes - learn;
 	if (impair)
 		nb_sink_release(j, run, 0);
 	else if (data)

@@ -255,6 +255,10 @@ test_offer(void **state)
 	m.u.conf.offer.port[1].mac[0] |= 1;
 	assert_false(encodes(&m));
 	rand_offer(&r, &m.u.conf.offer, 3);
+	m.u.conf.offer.port[2].id = 0x8000; /* NB_MESH_REMOTE's bit */
+	assert_false(encodes(&m));
+	assert_false(nb_ctl_offer_ok(&m.u.conf.offer));
+	rand_offer(&r, &m.u.conf.offer, 3);
 	buf = encode_exact(&m, &len);
 	buf[H + OFFER_OFF + 2 + 3 * 8 + 1] = 9; /* slot 3's id */
 	assert_int_equal(decode_exact(buf, len, &d), -EPROTO);

@@ -206,6 +206,10 @@ test_join_and_wire(void **state)
 	offer(&o, 15, 5);
 	assert_int_equal(nb_mesh_join(cli, &o, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "more than 16"));
+	offer(&o, 2, 5);
+	memcpy(o.port[1].mac, cli->mesh.macs[1], 6);
+	assert_int_equal(nb_mesh_join(cli, &o, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "port 7 has the MAC of our port 1"));
 	free(cli);
 	free(rsp);
 }
