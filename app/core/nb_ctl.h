@@ -201,7 +201,8 @@ struct nb_ctl_conf {
 	uint8_t nonce[NB_CTL_NONCE];
 	uint32_t flags;
 	/* the ports this end offers to a test of many ports (since version
-	 * 11): a responder's --ports (control on the first), a client's */
+	 * 11): a responder's --mesh-ports (control on the first), a
+	 * client's --ports */
 	struct nb_ctl_offer offer;
 };
 

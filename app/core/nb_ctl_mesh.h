@@ -40,8 +40,8 @@ struct nb_ctl_offer {
  * that host and MAC; weight[i][j] the streams of pair i>j in units of
  * per_pair (0: no pair).  Checked: kind 1..6 (NB_MESH_*), nb_ports
  * 2..16 with ports of both owners, distinct unicast nonzero MACs,
- * distinct ids below 0x8000 per owner, per_pair >= 1, no pair from a port to itself
- * or beyond nb_ports, and the streams (the weights' sum x per_pair)
+ * distinct ids below 0x8000 per owner, per_pair >= 1, no pair from a port to
+ * itself or beyond nb_ports, and the streams (the weights' sum x per_pair)
  * equal to PARAMS' streams (so at least one pair); with it PARAMS is an
  * open-loop UDP test without probes (tcp 0, proto 17, latency_rate 0)
  * whose direction is nb_ctl_mesh_direction's; unused slots 0.

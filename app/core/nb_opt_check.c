@@ -155,8 +155,8 @@ derive_mode(struct nb_config *cfg, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	/* --ports without --peer: a test of this process's ports */
-	if (mesh && (cfg->mode == NB_MODE_NONE ||
-		     cfg->mode == NB_MODE_LOOPBACK))
+	if (mesh &&
+	    (cfg->mode == NB_MODE_NONE || cfg->mode == NB_MODE_LOOPBACK))
 		cfg->mode = NB_MODE_LOOPBACK;
 	if (cfg->mode == NB_MODE_NONE) {
 		if (cfg->reverse || cfg->bidir || cfg->conf || cfg->quit ||
@@ -641,8 +641,7 @@ nb_config_check(struct nb_config *cfg, char *err, size_t errlen)
 	if (nb_mesh_opts_check(cfg, err, errlen) != 0)
 		return -EINVAL;
 	if (cfg->mode == NB_MODE_LOOPBACK &&
-	    (
-	     nb_mesh_check(cfg, err, errlen) != 0 ||
+	    (nb_mesh_check(cfg, err, errlen) != 0 ||
 	     check_loopback(cfg, err, errlen) != 0))
 		return -EINVAL;
 	if (check_replay(cfg, err, errlen) != 0 ||

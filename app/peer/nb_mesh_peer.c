@@ -51,9 +51,10 @@ nb_mesh_peer_cfg(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 	 * its own: only a key holder may point this responder's frames at
 	 * them */
 	if (!pr->client && cfg->no_auth) {
-		snprintf(err, errlen,
-			 "a mesh sends to MACs the client names: this responder "
-			 "takes one from key holders only (not with --no-auth)");
+		snprintf(
+			err, errlen,
+			"a mesh sends to MACs the client names: this responder "
+			"takes one from key holders only (not with --no-auth)");
 		return -EINVAL;
 	}
 	if (!pr->client && nb_mesh_offer_is(&p->mesh, NB_MESH_RESPONDER,

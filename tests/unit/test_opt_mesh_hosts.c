@@ -196,9 +196,9 @@ test_join_and_wire(void **state)
 		-EINVAL);
 	assert_non_null(strstr(err, "takes 2 of the 3"));
 	offer(&o, 0, 5);
-	assert_int_equal(nb_mesh_offer_is(&w, NB_MESH_RESPONDER, &o, err,
-					  sizeof(err)),
-			 -EINVAL);
+	assert_int_equal(
+		nb_mesh_offer_is(&w, NB_MESH_RESPONDER, &o, err, sizeof(err)),
+		-EINVAL);
 	assert_non_null(strstr(err, "offers no ports to a mesh"));
 	/* what the client cannot join */
 	assert_int_equal(nb_mesh_join(cli, &o, err, sizeof(err)), -EINVAL);
