@@ -19,9 +19,10 @@ its two ends and the client reports them together.  Oracles of their own:
   its test; a --no-auth responder refuses a mesh (its client names MACs
   no cookie proves).
 
-The responder's veth ends are in a namespace of their own (a second host:
-af_packet's fanout groups, numbered per process and interface, are
-per namespace), the bridge and the client's ends in the first.  The
+The responder's veth ends are in a namespace of their own (a second host;
+DPDK's af_packet numbers its fanout group (pid ^ ifindex) & 0xffff, and
+two processes whose numbers meet in one namespace collide), the bridge
+and the client's ends in the first.  The
 control protocol's frames (UDP 7201) go to each bridge port's default
 HTB class, so a pair's class counts its test frames only.
 """
