@@ -27,7 +27,7 @@ import socket
 import struct
 
 MAGIC = 0x4E42434D
-VERSION = 10
+VERSION = 11
 HDR_LEN = 16
 F_TAG = 0x80
 TAG_LEN = 16
@@ -47,12 +47,14 @@ TYPE_NAMES = {v: k for k, v in dict(
  CODE_RESOURCES, CODE_PORT, CODE_TIMEOUT, CODE_INTERNAL, CODE_POLICY,
  CODE_AUTH) = range(1, 12)
 
-CONF_LEN = 368
+CONF_LEN = 498
+OFFER_PORTS = 16
 CONF_NONCE_OFF = 348
 CONF_FLAGS_OFF = 364
 CONF_F_KEY = 1
 MACS_MAX = 7
-PARAMS_LEN = 284
+PARAMS_LEN = 704
+MESH_LEN = 420
 PROOF_LEN = 32
 QUIT_PAD = 130
 ZERO_SN = b"\0" * 16
@@ -81,15 +83,16 @@ def _cstr(b):
 def conf(nonce, flags=0, mac=b"\0" * 6, ipv4=0, host="nbctl",
          tool_version="nbctl", dpdk="", cpu="", os_name="", driver="",
          link_speed=0, nb_ports=1, nb_rxq=1, nb_txq=1, nb_workers=1,
-         numa_node=-1, boot_id="", tsc_hz=0, tsc_bound_ppb=0):
-    """HELLO/WELCOME body, 368 bytes."""
+         numa_node=-1, boot_id="", tsc_hz=0, tsc_bound_ppb=0, offer=()):
+    """HELLO/WELCOME body, 498 bytes; offer: the (id, MAC) of the ports
+    offered to a mesh (since version 11)."""
     b = (_str(tool_version, 16) + _str(dpdk, 32) + _str(host, 64) +
          _str(cpu, 64) + _str(os_name, 64) + _str(driver, 32) +
          struct.pack("!IHHHHh", link_speed, nb_ports, nb_rxq, nb_txq,
                      nb_workers, numa_node) + bytes(mac) +
          struct.pack("!I", ipv4) + _str(boot_id, 40) +
          struct.pack("!QI", tsc_hz, tsc_bound_ppb) + bytes(nonce) +
-         struct.pack("!I", flags))
+         struct.pack("!I", flags) + offer_bytes(offer))
     assert len(b) == CONF_LEN, len(b)
     return b
 
@@ -109,7 +112,20 @@ def parse_conf(b):
     o["ipv4"], = struct.unpack_from("!I", b, pos + 6)
     o["nonce"] = b[CONF_NONCE_OFF:CONF_NONCE_OFF + NONCE]
     o["flags"], = struct.unpack_from("!I", b, CONF_FLAGS_OFF)
+    n = b[CONF_FLAGS_OFF + 4]
+    o["offer"] = [(struct.unpack_from("!H", b, CONF_FLAGS_OFF + 6 + 8 * i)[0],
+                   b[CONF_FLAGS_OFF + 8 + 8 * i:CONF_FLAGS_OFF + 14 + 8 * i])
+                  for i in range(n)]
     return o
+
+
+def offer_bytes(offer):
+    """The ports an end offers to a mesh (version 11): count, reserved
+    0, 16 slots of (id u16, MAC), the unused ones 0."""
+    b = bytes([len(offer), 0])
+    for pid, mac in offer:
+        b += struct.pack("!H", pid) + bytes(mac)
+    return b + b"\0" * (8 * (OFFER_PORTS - len(offer)))
 
 
 def params(cn, cookie, direction=DIR_FORWARD, proto=17, vlan=0, streams=1,
@@ -118,11 +134,11 @@ def params(cn, cookie, direction=DIR_FORWARD, proto=17, vlan=0, streams=1,
            responder_ip=0, client_mac=b"\0" * 6, responder_mac=b"\0" * 6,
            sport_base=SPORT_BASE, dport=DPORT, interval_ms=0, tcp=0,
            tcp_flags=0, tcp_cc=0, tcp_window=0, tcp_msg=0, nbytes=0,
-           client_macs=(), peer_timeout_ms=2000):
-    """PARAMS body, 284 bytes, ending in the proof (cn, cookie); the
+           client_macs=(), peer_timeout_ms=2000, mesh=b"\0" * MESH_LEN):
+    """PARAMS body, 704 bytes, ending in the proof (cn, cookie); the
     closed-loop TCP fields (since version 7), the client's peer timeout
-    (since version 10) and its other source MACs (since version 8)
-    before it."""
+    (since version 10), its other source MACs (since version 8) and a
+    mesh across hosts (since version 11; 420 zeros: none) before it."""
     sz = list(sizes) + [0] * (16 - len(sizes))
     pat = list(pattern) + [0] * (64 - len(pattern))
     b = (struct.pack("!BBHIH", direction, proto, vlan, streams, len(sizes)) +
@@ -136,7 +152,7 @@ def params(cn, cookie, direction=DIR_FORWARD, proto=17, vlan=0, streams=1,
          struct.pack("!BBBBIIQ", tcp, tcp_flags, tcp_cc, 0, tcp_window,
                      tcp_msg, nbytes) +
          struct.pack("!I", peer_timeout_ms) +
-         macs(client_macs) + proof(cn, cookie))
+         macs(client_macs) + bytes(mesh) + proof(cn, cookie))
     assert len(b) == PARAMS_LEN, len(b)
     return b
 

@@ -119,6 +119,14 @@ fill_conf(struct nb_ctl_conf *c, int welcome)
 	c->tsc_bound_ppb = welcome ? 0 : 150;
 	memset(c->nonce, welcome ? 0xc0 : 0x17, sizeof(c->nonce));
 	c->flags = welcome ? 0 : NB_CTL_CONF_F_KEY;
+	if (welcome) { /* two ports offered to a mesh (version 11) */
+		c->offer.n = 2;
+		c->offer.port[0].id = 0;
+		memcpy(c->offer.port[0].mac, c->mac, 6);
+		c->offer.port[1].id = 1;
+		memcpy(c->offer.port[1].mac,
+		       (uint8_t[6]){0x02, 0, 0, 0, 0x20, 2}, 6);
+	}
 }
 
 static void
@@ -183,6 +191,24 @@ fill_params(struct nb_ctl_params *p, int variant)
 		p->tcp_cc = 1;
 		p->tcp_window = 1u << 20;
 		p->bytes = 100ull << 20;
+	}
+	if (variant == 4) { /* a full mesh across hosts, 2 + 2 ports (11) */
+		unsigned int i, j;
+
+		p->direction = NB_CTL_DIR_BIDIR;
+		p->mesh.kind = NB_MESH_FULL;
+		p->mesh.nb_ports = 4;
+		p->mesh.per_pair = 1;
+		for (i = 0; i < 4; i++) {
+			p->mesh.owner[i] = i >= 2;
+			p->mesh.port[i].id = (uint16_t)(i % 2);
+			memcpy(p->mesh.port[i].mac,
+			       (uint8_t[6]){0x02, 0, 0, 0, 0x20, (uint8_t)i},
+			       6);
+			for (j = 0; j < 4; j++)
+				p->mesh.weight[i][j] = i != j;
+		}
+		p->streams = 12;
 	}
 	fill_proof(&p->proof);
 }
@@ -386,7 +412,7 @@ ctl_seeds(void)
 				 "a test from 02:00:00:00:00:09 is running");
 			break;
 		case NB_CTL_PARAMS:
-			for (v = 0; v < 4; v++) {
+			for (v = 0; v < 5; v++) {
 				memset(&m.u.params, 0, sizeof(m.u.params));
 				fill_params(&m.u.params, v);
 				n = encode_msg(&m, buf);
