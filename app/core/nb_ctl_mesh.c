@@ -31,8 +31,8 @@ mac_ok(const uint8_t mac[6])
 	return (mac[0] & 1) == 0 && memcmp(mac, zero6, 6) != 0;
 }
 
-/* n ports: valid MACs, distinct MACs and distinct ids (ids compared only
- * where same_owner says two ports are on one host; NULL: all are). */
+/* n ports: valid MACs and ids, distinct MACs, and distinct ids among the
+ * ports of one owner (owner NULL: all one host's). */
 static int
 ports_ok(const struct nb_ctl_mesh_port *p, unsigned int n, const uint8_t *owner)
 {

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "nb_config.h"
+#include "nb_frame.h"
 
 /* "pairs", "full", "one-to-many", "many-to-one", "backbone", "list" */
 const char *nb_mesh_name(int kind);
@@ -89,10 +90,10 @@ int nb_mesh_learn_frame(uint8_t *buf, size_t cap, const uint8_t mac[6],
 static inline int
 nb_mesh_is_learn(const uint8_t *p, uint32_t len)
 {
-	if (len >= 14 && p[12] == 0x88 && p[13] == 0xb5)
+	if (len >= 14 && nb_get_be16(p + 12) == NB_MESH_LEARN_ETHERTYPE)
 		return 1;
-	return len >= 18 && p[12] == 0x81 && p[13] == 0x00 && p[16] == 0x88 &&
-	       p[17] == 0xb5;
+	return len >= 18 && nb_get_be16(p + 12) == NB_ETHERTYPE_VLAN &&
+	       nb_get_be16(p + 16) == NB_MESH_LEARN_ETHERTYPE;
 }
 
 /* The index into m->ports of port id, or -1. */

@@ -174,13 +174,11 @@ nb_peer_result_mesh(struct nb_result *out, const struct nb_result *own,
 		    const struct nb_ctl_stream_res *s, uint32_t n)
 {
 	const struct nb_mesh_cfg *m = &own->cfg->mesh;
-	struct nb_ctl_results_hdr mine_h;
 	struct nb_ctl_stream_res mine;
 	double peer_tx = h->tx_seconds_ns / 1e9,
 	       peer_rx = h->rx_seconds_ns / 1e9;
 	uint32_t i;
 
-	export_hdr(own, &mine_h);
 	/* the ends ran together: the longer of their times */
 	out->tx_seconds = own->tx_seconds > peer_tx ? own->tx_seconds : peer_tx;
 	out->rx_seconds = own->rx_seconds > peer_rx ? own->rx_seconds : peer_rx;

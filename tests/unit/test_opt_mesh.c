@@ -259,6 +259,14 @@ test_learning_frame(void **state)
 	assert_int_equal(nb_mesh_learn_frame(buf, sizeof(buf), mac, 100), 64);
 	assert_memory_equal(
 		buf + 12, ((uint8_t[]){0x81, 0x00, 0x00, 100, 0x88, 0xb5}), 6);
+	/* the receivers know it, tagged or not, and nothing shorter */
+	assert_true(nb_mesh_is_learn(buf, 64));
+	assert_false(nb_mesh_is_learn(buf, 17));
+	assert_int_equal(nb_mesh_learn_frame(buf, sizeof(buf), mac, 0), 60);
+	assert_true(nb_mesh_is_learn(buf, 60));
+	assert_false(nb_mesh_is_learn(buf, 13));
+	buf[13] = 0x00; /* IPv4's EtherType */
+	assert_false(nb_mesh_is_learn(buf, 60));
 }
 
 /* A result with 0>1 and 1>0, the second losing 1 of 3 frames. */
