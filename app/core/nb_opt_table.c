@@ -400,8 +400,10 @@ const struct nb_option nb_options[] = {
 	{"link-timeout", 0, "SECS", nb_opt_link_timeout,
 	 "how long to wait for link up [10]", 0, NB_IN_ALL},
 	{"drain", 0, "SECS", nb_opt_drain,
-	 "how long receivers keep counting after the senders stop [0.5]", 0,
-	 NB_IN_TEST | NB_IN_RSP},
+	 "how long receivers keep counting after the senders stop, at most; "
+	 "they stop earlier when every frame came or none came for a tenth "
+	 "of it (at least 50 ms) [0.5]",
+	 0, NB_IN_TEST | NB_IN_RSP},
 	HEADING("Output"),
 	{"interval", 'i', "SECS", nb_opt_interval,
 	 "seconds between interval reports, 0 for none (a progress line "

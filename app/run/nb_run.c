@@ -343,7 +343,7 @@ nb_run_drain(struct nb_app *app, int force, int local_senders)
 {
 	struct nb_run *run = &app->run;
 	uint64_t hz = nb_tsc_hz(), now, end, idle_since, last = 0, turns;
-	uint64_t expect = UINT64_MAX;
+	uint64_t expect = UINT64_MAX, quiet;
 	struct nb_jobs_totals t;
 	int quit_before = nb_force_quit;
 
@@ -353,13 +353,14 @@ nb_run_drain(struct nb_app *app, int force, int local_senders)
 		expect = t.tx_data * rx_copies(&app->cfg);
 	now = rte_get_tsc_cycles();
 	end = now + (uint64_t)(app->cfg.drain * hz);
+	quiet = (uint64_t)(nb_run_quiet_s(app->cfg.drain) * hz);
 	idle_since = now;
 	turns = t.rx_turns;
 	/*
-	 * Until every frame we sent came back, or none came for 50 ms while
-	 * the receivers polled: time in which they did not get a turn (off
-	 * their CPUs) says nothing about the link, and does not count.
-	 * --drain bounds the whole.
+	 * Until every frame we sent came back, or none came for the quiet
+	 * window while the receivers polled: time in which they did not get
+	 * a turn (off their CPUs) says nothing about the link, and does not
+	 * count.  --drain bounds the whole.
 	 */
 	while (app->jobs.nb_rx > 0) {
 		now = rte_get_tsc_cycles();
@@ -373,7 +374,7 @@ nb_run_drain(struct nb_app *app, int force, int local_senders)
 		if (t.rx_data != last || t.rx_turns == turns) {
 			last = t.rx_data;
 			idle_since = now;
-		} else if (now - idle_since > hz / 20) {
+		} else if (now - idle_since > quiet) {
 			break;
 		}
 		turns = t.rx_turns;

@@ -92,10 +92,22 @@ void nb_run_end_senders(struct nb_app *app, int force);
 /*
  * nb_run_end_senders, then let the receivers count until every frame sent
  * has arrived (local_senders: the senders are in this process), none has
- * arrived for 50 ms of their polling, or --drain seconds passed; then stop
- * every worker and the stats lcore and wait for them.
+ * arrived for the quiet window (nb_run_quiet_s) of their polling, or
+ * --drain seconds passed; then stop every worker and the stats lcore and
+ * wait for them.
  */
 void nb_run_drain(struct nb_app *app, int force, int local_senders);
+
+/*
+ * The drain's quiet window: a tenth of --drain, at least 50 ms.  A path
+ * that holds frames long (a user raises --drain for it) may pause longer
+ * between them; the default drain (0.5 s) keeps 50 ms.
+ */
+static inline double
+nb_run_quiet_s(double drain)
+{
+	return drain / 10 > 0.05 ? drain / 10 : 0.05;
+}
 
 /* The final counters (tool and PMD) into app->result, finished. */
 void nb_run_collect(struct nb_app *app);

@@ -9,8 +9,12 @@ not from the tool's code.
     impair_fwd.py IN OUT PLAN.json LOG.jsonl READY_FILE
 
 PLAN: {"drop": [[stream, seq], ...], "dup": [...], "swap": [...],
-       "delay_us": 0, "jitter_us": 0, "both_ways": false, "idle_s": 3}
+       "delay_us": 0, "jitter_us": 0, "both_ways": false, "idle_s": 3,
+       "stall": [stream, seq, ms]}
   swap [s, q]: frame q of stream s is held and sent right after q + 1.
+  stall: when frame seq of stream is due, nothing leaves for ms
+    milliseconds (then everything due goes at once); the summary's
+    "stall_ns" is [start, end].
   delay_us: every data frame leaves that long after it arrived.
   jitter_us: frames with an odd seq are held that much longer.
   both_ways: also forward OUT -> IN, untouched (a peer's answers).
@@ -76,6 +80,9 @@ def main():
     delay = plan.get("delay_us", 0) * 1000
     jitter = plan.get("jitter_us", 0) * 1000
     idle_s = plan.get("idle_s", 3)
+    stall = tuple(plan["stall"][:2]) if plan.get("stall") else None
+    stall_ns = plan["stall"][2] * 1000000 if stall else 0
+    pause_until = 0
 
     rin = socket.socket(socket.AF_PACKET, socket.SOCK_RAW,
                         socket.htons(ETH_P_ALL))
@@ -109,8 +116,14 @@ def main():
 
     while not stop:
         t = now_ns()
-        while heap and heap[0][0] <= t:
-            _, _, frame, rec, final = heapq.heappop(heap)
+        while heap and heap[0][0] <= t and t >= pause_until:
+            item = heapq.heappop(heap)
+            _, _, frame, rec, final = item
+            if stall == (rec["s"], rec["q"]) and "stall_ns" not in counts:
+                pause_until = t + stall_ns
+                counts["stall_ns"] = [t, pause_until]
+                heapq.heappush(heap, item)
+                break
             send(frame, rec)
             if final:
                 flush_record(rec)
@@ -119,7 +132,8 @@ def main():
             break
         timeout = 0.05
         if heap:
-            timeout = max(0.0, min(timeout, (heap[0][0] - t) / 1e9))
+            due = max(heap[0][0], pause_until)
+            timeout = max(0.0, min(timeout, (due - t) / 1e9))
         r, _, _ = select.select(socks, [], [], timeout)
         for s in r:
             data, addr = s.recvfrom(65535)

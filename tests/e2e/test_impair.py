@@ -569,28 +569,44 @@ class Impair(nbe2e.E2ECase):
 
     def test_drain_bounds_the_wait_for_late_frames(self):
         """Frames held 1 s by the forwarder keep arriving after the senders
-        stop: --drain 3 waits for all of them; --drain 0.3 stops counting
-        earlier, and what it missed is exactly what the forwarder sent
-        after that (reported as lost)."""
-        for drain, want_all in (("3", True), ("0.3", False)):
-            p, log = self.forwarder({"delay_us": 1000000})
+        stop, and 0.6 s into the drain the forwarder sends nothing for
+        200 ms.  --drain 3 (quiet window 300 ms) waits through the pause
+        for all of them; --drain 1 (quiet window 100 ms) stops in the
+        pause, and what it missed is exactly what the forwarder sent after
+        it; --drain 0.3 stops before the pause, having missed about 0.7 s
+        of frames.  Each miss is reported as lost."""
+        # stream 0 sends 500/s: seq 800 leaves the sender at 1.6 s and
+        # the forwarder at 2.6 s, 0.6 s after the senders stopped
+        stall = [0, 800, 200]
+        for drain in ("3", "1", "0.3"):
+            p, log = self.forwarder({"delay_us": 1000000, "stall": stall})
             doc = os.path.join(self.tmpdir, nbe2e.unique("d") + ".json")
             self.tool(self.common() + ["--quiet", "--drain", drain,
                                        "--json-file", doc])
-            recs, _ = self.wait_log(p, log)
+            recs, summary = self.wait_log(p, log)
             with open(doc) as f:
                 e = nbe2e.load(f)["end"]
             sent = e["sum_sent"]["packets"]
             lost = e["sum_received"]["lost_packets"]
+            outs = sorted(o for r in recs for o in r["out_ns"])
+            # the forwarder's own longest silence but its pause, for the
+            # message when a slow harness is what failed this
+            gaps = [b - a for a, b in zip(outs, outs[1:])
+                    if not a < summary["stall_ns"][1] <= b]
+            why = "drain %s: forwarder silent up to %.0f ms" % (
+                drain, max(gaps) / 1e6)
             self.assertEqual(len(recs), sent)
-            if want_all:
-                self.assertEqual(lost, 0)
-                self.assertEqual(e["sum_received"]["packets"], sent)
+            self.assertEqual(e["sum_received"]["packets"], sent - lost, why)
+            after = sum(1 for o in outs if o >= summary["stall_ns"][1])
+            self.assertGreater(after, 200, "frames after the pause")
+            if drain == "3":
+                self.assertEqual(lost, 0, why)
+            elif drain == "1":
+                self.assertEqual(lost, after, why)
             else:
                 # about 0.7 s of frames at 2000/s were still held
-                self.assertGreater(lost, 0.5 * 2000 * 0.7)
-                self.assertLess(lost, 1.5 * 2000 * 0.7)
-                self.assertEqual(e["sum_received"]["packets"], sent - lost)
+                self.assertGreater(lost, 0.5 * 2000 * 0.7, why)
+                self.assertLess(lost, 1.5 * 2000 * 0.7, why)
 
     def test_peer_loss_dup_reorder_exact(self):
         """Peer mode through the forwarder: client in namespace T (tA),
