@@ -152,6 +152,12 @@ nb_mesh_local_mask(const struct nb_mesh_cfg *m)
 }
 
 const char *
+nb_mesh_host_of(uint16_t id)
+{
+	return id & NB_MESH_REMOTE ? "responder" : "client";
+}
+
+const char *
 nb_mesh_port_label(uint16_t id, char *buf, size_t len)
 {
 	if (id & NB_MESH_REMOTE)

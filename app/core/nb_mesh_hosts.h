@@ -54,5 +54,7 @@ uint32_t nb_mesh_local_mask(const struct nb_mesh_cfg *m);
 
 /* "3" for this host's port 3, "r3" for the other host's (buf >= 8). */
 const char *nb_mesh_port_label(uint16_t id, char *buf, size_t len);
+/* Across hosts, in the reports: which end's port ("client", "responder"). */
+const char *nb_mesh_host_of(uint16_t id);
 
 #endif /* NB_MESH_HOSTS_H */

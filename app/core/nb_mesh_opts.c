@@ -87,7 +87,6 @@ check_client(struct nb_config *cfg, char *err, size_t errlen)
 		{"dst-mac", "each pair's frames go to its destination port's "
 			    "MAC"},
 		{"src-mac", "each port sends with its own MAC"},
-		{"test", "RFC 2544 and 2889 suites run on one host's ports"},
 		{"msg-size", "a mesh is open-loop UDP"},
 	};
 
@@ -122,10 +121,10 @@ check_client(struct nb_config *cfg, char *err, size_t errlen)
 			 "opens: give the mesh's total in bit/s or pps");
 		return -EINVAL;
 	}
-	if (cfg->sweep.n) {
+	if (cfg->sweep.n && !cfg->suite) {
 		snprintf(err, errlen,
 			 "--peer with --ports runs one frame size (or mix), "
-			 "not a sweep");
+			 "not a sweep (a suite, --test, runs each size)");
 		return -EINVAL;
 	}
 	if (cfg->mesh.kind == NB_MESH_NONE)

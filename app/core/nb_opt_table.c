@@ -332,7 +332,8 @@ const struct nb_option nb_options[] = {
 	 "--loss-tolerance), latency, loss, back-to-back, or a list; rfc2544 "
 	 "runs all four, per frame size; with --ports, RFC 2889's "
 	 "forwarding-rate, congestion (--ports A,B,C,D), broadcast (--ports "
-	 "S,R1,...)",
+	 "S,R1,...); across hosts (--peer with --ports) RFC 2544's and "
+	 "forwarding-rate, each trial a session",
 	 0, NB_IN_TEST},
 	{"trial-time", 0, "SECS", nb_opt_trial_time,
 	 "length of a final trial (the search starts with 1 s ones) [60]", 0,

@@ -135,13 +135,6 @@ nb_report_mesh_text(FILE *f, const struct nb_result *r)
 	port_rows(f, r, m);
 }
 
-/* Across hosts: which end's port. */
-static const char *
-host_of(uint16_t id)
-{
-	return id & NB_MESH_REMOTE ? "responder" : "client";
-}
-
 static json_t *
 pair_json(const struct nb_mesh_result *m, const struct nb_mesh_pair_result *p)
 {
@@ -158,9 +151,9 @@ pair_json(const struct nb_mesh_result *m, const struct nb_mesh_pair_result *p)
 
 	if (m->across) {
 		json_object_set_new(o, "src_host",
-				    json_string(host_of(p->src)));
+				    json_string(nb_mesh_host_of(p->src)));
 		json_object_set_new(o, "dst_host",
-				    json_string(host_of(p->dst)));
+				    json_string(nb_mesh_host_of(p->dst)));
 	}
 	if (p->lat_n)
 		json_object_set_new(o, "latency",
@@ -201,8 +194,9 @@ nb_json_mesh(const struct nb_result *r)
 			      "lost_in", (json_int_t)p->lost_in, "foreign",
 			      (json_int_t)p->foreign);
 		if (m->across)
-			json_object_set_new(o, "host",
-					    json_string(host_of(p->port)));
+			json_object_set_new(
+				o, "host",
+				json_string(nb_mesh_host_of(p->port)));
 		json_array_append_new(ports, o);
 	}
 	return json_pack("{s:s,s:s,s:i,s:o,s:o}", "pattern",

@@ -94,6 +94,19 @@ nb_rfc2889_check(struct nb_config *cfg, char *err, size_t errlen)
 		return -EINVAL;
 	if (k == 0)
 		return 0;
+	/* across hosts (a client's --ports with a responder's): the
+	 * forwarding rates, whose mesh the session sets up */
+	if (cfg->mode == NB_MODE_CLIENT && cfg->mesh.nb_ports != 0) {
+		if (k == NB_SUITE_FWD_RATE)
+			return 0;
+		snprintf(err, errlen,
+			 "--test %s lays out or makes its own frames on one "
+			 "host's ports: across hosts (--peer with --ports) "
+			 "RFC 2889 runs forwarding-rate (5.1/5.2)",
+			 nb_suite_name(k & ~NB_SUITE_FWD_RATE &
+				       -(k & ~NB_SUITE_FWD_RATE)));
+		return -EINVAL;
+	}
 	if (cfg->mode != NB_MODE_LOOPBACK || cfg->mesh.nb_ports == 0) {
 		snprintf(err, errlen,
 			 "--test %s is RFC 2889's: it runs on this process's "
@@ -132,10 +145,22 @@ str(const json_t *o, const char *key)
 	return v != NULL ? v : "-";
 }
 
+/* A port in the text: "3", or across hosts "r3" for the responder's. */
+static const char *
+port_label(const json_t *o, const char *key, const char *host_key, char *buf,
+	   size_t len)
+{
+	snprintf(buf, len, "%s%lld",
+		 strcmp(str(o, host_key), "responder") == 0 ? "r" : "",
+		 nb_rfc2889_cnt(o, key));
+	return buf;
+}
+
 void
 nb_rfc2889_text_fwd(FILE *f, const struct nb_suite_row *r)
 {
 	const json_t *d = r->detail, *a, *e;
+	char s[24], t[24];
 	size_t i;
 
 	fprintf(f, "  %4u  %12.6f  %12.6f  %10.6f  %14.6f  %6u\n", r->size,
@@ -146,18 +171,19 @@ nb_rfc2889_text_fwd(FILE *f, const struct nb_suite_row *r)
 	a = json_object_get(d, "ports");
 	json_array_foreach(a, i, e) fprintf(
 		f,
-		"        port %2lld at the maximum load: offered %.6f Mpps, "
+		"        port %2s at the maximum load: offered %.6f Mpps, "
 		"forwarded to it %.6f Mpps\n",
-		nb_rfc2889_cnt(e, "port"),
+		port_label(e, "port", "host", s, sizeof(s)),
 		nb_rfc2889_num(e, "offered_pps") / 1e6,
 		nb_rfc2889_num(e, "forwarded_pps") / 1e6);
 	a = json_object_get(d, "lossy_pairs");
-	json_array_foreach(a, i, e) fprintf(
-		f,
-		"        pair %lld>%lld lost %lld of %lld at the maximum "
-		"load\n",
-		nb_rfc2889_cnt(e, "src"), nb_rfc2889_cnt(e, "dst"),
-		nb_rfc2889_cnt(e, "lost"), nb_rfc2889_cnt(e, "sent"));
+	json_array_foreach(a, i, e)
+		fprintf(f,
+			"        pair %s>%s lost %lld of %lld at the maximum "
+			"load\n",
+			port_label(e, "src", "src_host", s, sizeof(s)),
+			port_label(e, "dst", "dst_host", t, sizeof(t)),
+			nb_rfc2889_cnt(e, "lost"), nb_rfc2889_cnt(e, "sent"));
 }
 
 void

@@ -491,6 +491,16 @@ client_session(struct nb_peer *pr, struct nb_ctl_params *params,
 	return 0;
 }
 
+/* Room for the responder's per-stream results: a mesh has its streams
+ * once the responder's ports are known, so room for the most (pages
+ * untouched cost nothing). */
+static struct nb_ctl_stream_res *
+results_room(const struct nb_config *cfg)
+{
+	return calloc(cfg->mesh.nb_local ? NB_CTL_MAX_STREAMS : cfg->streams,
+		      sizeof(struct nb_ctl_stream_res));
+}
+
 /* A suite's trial: one session at the trial's rate and length. */
 static struct nb_result trial_result;
 
@@ -500,9 +510,10 @@ peer_trial(void *ctx, struct nb_app *app, uint64_t rate_num, uint64_t rate_den,
 	   size_t errlen)
 {
 	struct nb_peer *pr = ctx;
-	struct nb_ctl_stream_res *res = calloc(app->cfg.streams, sizeof(*res));
+	struct nb_ctl_stream_res *res = results_room(&app->cfg);
 	struct nb_ctl_results_hdr h;
 	struct nb_ctl_params params;
+	const char *why = "out of memory";
 	int code = 0;
 
 	app->rate.unlimited = rate_num == 0;
@@ -510,20 +521,23 @@ peer_trial(void *ctx, struct nb_app *app, uint64_t rate_num, uint64_t rate_den,
 	app->rate.pps_den = rate_num ? rate_den : 1;
 	app->total_packets = packets;
 	app->result.error[0] = '\0';
-	if (res == NULL || client_session(pr, &params, &h, res, &code) != 0) {
-		snprintf(err, errlen, "%s",
-			 res == NULL		? "out of memory"
-			 : app->result.error[0] ? app->result.error
-						: "the session with the "
-						  "responder failed");
-		free(res);
-		nb_peertest_free(pr);
-		return -1;
-	}
-	nb_client_result(pr, &params, &h, res, &trial_result);
+	if (res != NULL && client_session(pr, &params, &h, res, &code) != 0)
+		why = app->result.error[0] ? app->result.error
+					   : "the session with the responder "
+					     "failed";
+	else if (res != NULL &&
+		 nb_client_result(pr, &params, &h, res, &trial_result) != 0)
+		why = "the mesh's pairs could not be put together";
+	else if (res != NULL)
+		why = NULL;
 	free(res);
 	*r = &trial_result;
-	return 0;
+	if (why == NULL)
+		return 0;
+	snprintf(err, errlen, "%s", why);
+	nb_result_free(&trial_result);
+	nb_peertest_free(pr);
+	return -1;
 }
 
 static void
@@ -591,14 +605,15 @@ peer_sweep(struct nb_peer *pr)
 	return nb_tcprun_sweep_end(app, rows, interrupted, why);
 }
 
-/* Room for the responder's per-stream results: a mesh has its streams
- * once the responder's ports are known, so room for the most (pages
- * untouched cost nothing). */
-static struct nb_ctl_stream_res *
-results_room(const struct nb_config *cfg)
+/* What --rate N% and a suite's ceiling are of: our link's bit/s; across
+ * hosts 0 (the responder's speeds are not known here: a suite's ceiling
+ * is --rate, or what a first trial at full speed offers). */
+static uint64_t
+link_speed(const struct nb_app *app)
 {
-	return calloc(cfg->mesh.nb_local ? NB_CTL_MAX_STREAMS : cfg->streams,
-		      sizeof(struct nb_ctl_stream_res));
+	return app->cfg.mesh.nb_local
+		       ? 0
+		       : (uint64_t)app->ports[0].desc.link_speed * 1000000;
 }
 
 int
@@ -639,7 +654,7 @@ nb_client_main(struct nb_app *app)
 			    how);
 		goto out;
 	}
-	link_bps = (uint64_t)app->ports[0].desc.link_speed * 1000000;
+	link_bps = link_speed(app);
 	if (cfg->suite || cfg->sweep.n) {
 		struct nb_suite_runner run = {peer_trial, peer_trial_done, &pr};
 

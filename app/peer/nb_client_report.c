@@ -310,7 +310,22 @@ responder_setup(const struct nb_peer *pr, struct nb_result *out)
 	out->ports[1].desc.numa_node = pr->peer_numa.port_node;
 }
 
-void
+/* A mesh across hosts: both ends' counts, each pair as its two ends saw
+ * it; 0 or -errno (the pairs could not be put together). */
+static int
+mesh_result(struct nb_peer *pr, const struct nb_ctl_results_hdr *h,
+	    const struct nb_ctl_stream_res *res, uint32_t nres,
+	    struct nb_result *out)
+{
+	struct nb_app *app = pr->app;
+
+	nb_peer_result_side_init(out, &app->result, pr->method);
+	nb_peer_result_mesh(out, &app->result, h, res, nres);
+	responder_setup(pr, out);
+	return nb_mesh_peer_merge(pr, out);
+}
+
+int
 nb_client_result(struct nb_peer *pr, const struct nb_ctl_params *p,
 		 const struct nb_ctl_results_hdr *h,
 		 const struct nb_ctl_stream_res *res, struct nb_result *out)
@@ -318,12 +333,15 @@ nb_client_result(struct nb_peer *pr, const struct nb_ctl_params *p,
 	struct nb_app *app = pr->app;
 	int we_send = p->direction != NB_CTL_DIR_REVERSE;
 
+	if (nb_mesh_peer_on(pr))
+		return mesh_result(pr, h, res, app->cfg.streams, out);
 	nb_peer_result_side_init(out, &app->result, pr->method);
 	nb_peer_result_merge(out, &app->result, h, res, app->cfg.streams,
 			     we_send);
 	responder_setup(pr, out);
 	if (we_send && app->jobs.probe != NULL)
 		add_probes(app, out);
+	return 0;
 }
 
 /*
@@ -366,10 +384,7 @@ mesh_report(struct nb_peer *pr, const struct nb_ctl_params *p,
 	json_t *doc = NULL;
 	int ret = 0;
 
-	nb_peer_result_side_init(&r, &app->result, pr->method);
-	nb_peer_result_mesh(&r, &app->result, h, res, nres);
-	responder_setup(pr, &r);
-	if (nb_mesh_peer_merge(pr, &r) != 0)
+	if (mesh_result(pr, h, res, nres, &r) != 0)
 		nb_app_error(app, "%s",
 			     "the mesh's pairs could not be put together");
 	print_result(app, &r, "mesh across hosts:", "mesh", &doc);

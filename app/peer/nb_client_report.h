@@ -21,11 +21,12 @@ int nb_client_report(struct nb_peer *pr, const struct nb_ctl_params *p,
 		     const struct nb_ctl_results_hdr *h,
 		     const struct nb_ctl_stream_res *res, uint32_t nres);
 /* A suite's trial: the tested direction's result from both ends'
- * counters (forward, or reverse with -R), not printed; nb_result_free()
- * it. */
-void nb_client_result(struct nb_peer *pr, const struct nb_ctl_params *p,
-		      const struct nb_ctl_results_hdr *h,
-		      const struct nb_ctl_stream_res *res,
-		      struct nb_result *out);
+ * counters (forward, or reverse with -R; a mesh across hosts: every
+ * pair), not printed; nb_result_free() it.  0, or -errno when a mesh's
+ * pairs could not be put together. */
+int nb_client_result(struct nb_peer *pr, const struct nb_ctl_params *p,
+		     const struct nb_ctl_results_hdr *h,
+		     const struct nb_ctl_stream_res *res,
+		     struct nb_result *out);
 
 #endif /* NB_CLIENT_REPORT_H */

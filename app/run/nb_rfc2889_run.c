@@ -8,6 +8,7 @@
 
 #include "nb_hist.h"
 #include "nb_jobs.h"
+#include "nb_mesh_hosts.h"
 #include "nb_rfc2889_addr.h"
 #include "nb_rfc2889_run.h"
 #include "nb_suite_int.h"
@@ -53,31 +54,49 @@ forwarded_pps(const struct nb_trial_rec *t, const struct nb_result *r)
 	return per_s(n, r->tx_seconds);
 }
 
+/* A port's id in a row's detail; across hosts, which end's it is. */
+static json_t *
+port_id(json_t *o, const char *key, const char *host_key, uint16_t id,
+	const struct nb_mesh_result *m)
+{
+	json_object_set_new(o, key, json_integer(id & ~NB_MESH_REMOTE));
+	if (m->across)
+		json_object_set_new(o, host_key,
+				    json_string(nb_mesh_host_of(id)));
+	return o;
+}
+
 static void
 fwd_at_mol(struct fwd *c, const struct nb_result *r)
 {
 	const struct nb_mesh_result *m = r->mesh;
+	json_t *o;
 	uint16_t i;
 
 	if (m == NULL)
 		return;
-	for (i = 0; i < m->nb_ports; i++)
-		json_array_append_new(
-			c->ports,
-			json_pack("{s:i,s:f,s:f}", "port", m->ports[i].port,
-				  "offered_pps",
-				  per_s(m->ports[i].sent, r->tx_seconds),
-				  "forwarded_pps",
-				  per_s(m->ports[i].received, r->tx_seconds)));
-	for (i = 0; i < m->nb_pairs; i++)
-		if (m->pairs[i].lost)
-			json_array_append_new(
-				c->lossy,
-				json_pack("{s:i,s:i,s:I,s:I}", "src",
-					  m->pairs[i].src, "dst",
-					  m->pairs[i].dst, "sent",
-					  (json_int_t)m->pairs[i].sent, "lost",
-					  (json_int_t)m->pairs[i].lost));
+	for (i = 0; i < m->nb_ports; i++) {
+		o = port_id(json_object(), "port", "host", m->ports[i].port, m);
+		json_object_set_new(
+			o, "offered_pps",
+			json_real(per_s(m->ports[i].sent, r->tx_seconds)));
+		json_object_set_new(
+			o, "forwarded_pps",
+			json_real(per_s(m->ports[i].received, r->tx_seconds)));
+		json_array_append_new(c->ports, o);
+	}
+	for (i = 0; i < m->nb_pairs; i++) {
+		if (m->pairs[i].lost == 0)
+			continue;
+		o = port_id(json_object(), "src", "src_host", m->pairs[i].src,
+			    m);
+		port_id(o, "dst", "dst_host", m->pairs[i].dst, m);
+		json_object_set_new(o, "sent",
+				    json_integer((json_int_t)m->pairs[i].sent));
+		json_object_set_new(o, "lost",
+				    json_integer((json_int_t)m->pairs[i].lost));
+		json_array_append_new(c->lossy, o);
+	}
 }
 
 static void

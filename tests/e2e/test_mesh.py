@@ -179,6 +179,28 @@ def tbf(test, dev, mbit, burst=20000, latency_ms=20):
        "latency", "%dms" % latency_ms)
 
 
+def tbf_passes(mbit, burst=3200, latency_ms=5):
+    """(frames a second, the most in a 1-s trial) a tbf passes: its rate
+    in 1514-B frames (it counts no FCS), plus its bucket and what its
+    queue holds at the end."""
+    fps = mbit * 1e6 / (1514 * 8)
+    return fps, fps + (2 * burst + mbit * 1e6 / 8 * latency_ms / 1e3) / 1514
+
+
+def check_ladder(test, row):
+    """A forwarding-rate row whose ladder stepped by 25 %: from the
+    ceiling down to two loads that lost nothing; FR at MOL is the first
+    step's."""
+    test.assertEqual(row["section"], "RFC 2889 5.1/5.2")
+    test.assertTrue(row["complete"])
+    steps = row["steps"]
+    test.assertEqual([round(s["asked_pps"] / steps[0]["asked_pps"], 2)
+                      for s in steps[:2]], [1.0, 0.75])
+    test.assertEqual([s["loss_ratio"] for s in steps[-2:]], [0, 0])
+    test.assertGreaterEqual(row["mfr_pps"], row["fr_mol_pps"])
+    test.assertAlmostEqual(row["fr_mol_pps"], steps[0]["forwarded_pps"])
+
+
 def suite_row(test, r, kind):
     test.assertOk(r)
     d = r.json()
@@ -299,10 +321,7 @@ class ForwardingRate(BridgeBase):
 
     def test_full_mesh_forwarding_rate(self):
         tbf(self, "b3", TBF_MBIT, burst=3200, latency_ms=5)
-        # what the tbf passes in a 1-s trial: its rate in 1514-B frames
-        # (it counts no FCS), its bucket, what its queue holds at the end
-        fps = TBF_MBIT * 1e6 / (1514 * 8)
-        most = fps + (2 * 3200 + TBF_MBIT * 1e6 / 8 * 0.005) / 1514
+        fps, most = tbf_passes(TBF_MBIT)
         # 12 pairs at 8 x the tbf in all: 2 x into port 3
         r = self.nb.run(self.eal(), [
             "--ports", "0,1,2,3", "--test", "forwarding-rate", "--rate",
@@ -310,15 +329,7 @@ class ForwardingRate(BridgeBase):
             "25%", "--json"] + SUITE, name="fwdrate", wrap=self.wrap,
             timeout=180)
         row, _ = suite_row(self, r, "forwarding-rate")
-        self.assertEqual(row["section"], "RFC 2889 5.1/5.2")
-        self.assertTrue(row["complete"])
-        steps = row["steps"]
-        self.assertEqual([round(s["asked_pps"] / steps[0]["asked_pps"], 2)
-                          for s in steps[:2]], [1.0, 0.75])
-        # the ladder ends on two loads that lost nothing
-        self.assertEqual([s["loss_ratio"] for s in steps[-2:]], [0, 0])
-        self.assertGreaterEqual(row["mfr_pps"], row["fr_mol_pps"])
-        self.assertAlmostEqual(row["fr_mol_pps"], steps[0]["forwarded_pps"])
+        check_ladder(self, row)
         ports = {p["port"]: p for p in row["ports"]}
         for k in (0, 1, 2):
             self.assertAlmostEqual(ports[k]["forwarded_pps"],

@@ -14,6 +14,10 @@ its two ends and the client reports them together.  Oracles of their own:
 - One-to-many from the client's one port to the responder's three: a
   forward test (the responder only receives), every frame of every pair
   forwarded (the HTB classes again).
+- Suites across hosts, each trial a session: RFC 2889's forwarding rate
+  with bridge port 3 behind a tbf (the ladder, only pairs into it lose,
+  the ports named by host), RFC 2544's throughput (four times what the
+  tbf passes: three of the twelve pairs go through it).
 - A responder offering no ports (no --mesh-ports): the client says so
   and exits 1; a client asking more ports than a mesh has is told before
   its test; a --no-auth responder refuses a mesh (its client names MACs
@@ -157,6 +161,74 @@ class MeshHosts(test_mesh.BridgeBase):
             self.assertEqual(p["sent"], 1000, p)
             self.assertEqual(p["forwarded"], 1000, p)
             self.assertEqual(self.class_sent(t)[0], 1000, t)
+
+    def test_forwarding_rate_across_hosts(self):
+        """RFC 2889 5.1's suite across hosts, each trial a session: the
+        full mesh of 4 with a tbf on the responder's port 1 (bridge port
+        3).  As test_mesh's loopback case: the ladder from 100 % down to
+        two loads that lose nothing, the three free ports forward all
+        they are offered, the capped one what its tbf passes, and only
+        pairs into it lose, each named by host."""
+        test_mesh.tbf(self, "b3", test_mesh.TBF_MBIT, burst=3200,
+                      latency_ms=5)
+        fps, most = test_mesh.tbf_passes(test_mesh.TBF_MBIT)
+        self.responder([2, 3], ["--mesh-ports", "0,1"])
+        r = self.client([0, 1], [
+            "--test", "forwarding-rate", "--rate",
+            "%dM" % (8 * test_mesh.TBF_MBIT), "--trial-time", "1",
+            "--loss-step", "25%", "--json"] + test_mesh.SUITE)
+        row, d = test_mesh.suite_row(self, r, "forwarding-rate")
+        self.assertEqual(d["start"]["topology"], "peer")
+        test_mesh.check_ladder(self, row)
+        ports = {(p["host"], p["port"]): p for p in row["ports"]}
+        self.assertEqual(sorted(ports), [("client", 0), ("client", 1),
+                                         ("responder", 0),
+                                         ("responder", 1)])
+        for k in (("client", 0), ("client", 1), ("responder", 0)):
+            self.assertAlmostEqual(ports[k]["forwarded_pps"],
+                                   ports[k]["offered_pps"],
+                                   delta=0.01 * ports[k]["offered_pps"])
+        capped = ports[("responder", 1)]["forwarded_pps"]
+        self.assertGreater(capped, 0.7 * fps)
+        self.assertLess(capped, 1.02 * most)
+        lossy = [p for p in row["lossy_pairs"]]
+        self.assertTrue(lossy, row)
+        for p in lossy:
+            self.assertEqual((p["dst_host"], p["dst"]), ("responder", 1), p)
+        # the text names the responder's ports rN
+        r = self.client([0, 1], [
+            "--test", "forwarding-rate", "--rate",
+            "%dM" % (8 * test_mesh.TBF_MBIT), "--trial-time", "1",
+            "--loss-step", "50%"] + test_mesh.SUITE)
+        self.assertRegex(r.out, r"port r1 at the maximum load")
+        self.assertRegex(r.out, r"pair r?\d>r1 lost \d+ of \d+")
+
+    def test_throughput_across_hosts(self):
+        """RFC 2544's throughput search across hosts: the full mesh of 4
+        with the responder's port 1 behind a tbf of TBF_MBIT, three of
+        the twelve pairs into it.  The mesh's throughput is four times
+        what the tbf passes, and the search's bounds hold it: the rate
+        found loses nothing, the upper bound lost."""
+        if nbe2e.SANITIZED:
+            self.skipTest("timing: the search's bounds (the release build "
+                          "runs it; the ASan round runs the forwarding "
+                          "rate's suite across hosts)")
+        test_mesh.tbf(self, "b3", test_mesh.TBF_MBIT, burst=3200,
+                      latency_ms=5)
+        oracle = 4 * test_mesh.tbf_passes(test_mesh.TBF_MBIT)[0]
+        self.responder([2, 3], ["--mesh-ports", "0,1"])
+        r = self.client([0, 1], [
+            "--test", "throughput", "--rate",
+            "%dM" % (8 * test_mesh.TBF_MBIT), "--trial-time", "1",
+            "--precision", "10%", "--json"] + test_mesh.SUITE)
+        row, _ = test_mesh.suite_row(self, r, "throughput")
+        self.assertTrue(row["complete"])
+        b = row["bounds"][0]
+        print("\n  throughput across hosts %.0f pps (upper %.0f), the tbf's "
+              "%.0f" % (b["pps"], b["upper_pps"], oracle))
+        self.assertLess(b["pps"], 1.02 * oracle, b)
+        self.assertGreater(b["pps"], 0.75 * oracle, b)
+        self.assertGreater(b["upper_pps"], 0.98 * oracle, b)
 
     def test_refusals(self):
         self.responder([2])

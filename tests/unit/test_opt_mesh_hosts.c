@@ -72,6 +72,26 @@ test_modes(void **state)
 			       "--rate", "50%"),
 			 -EINVAL);
 	assert_non_null(strstr(err, "total in bit/s or pps"));
+	/* suites across hosts: RFC 2544's and RFC 2889's forwarding rates,
+	 * each size a row; a size range without a suite is refused */
+	assert_int_equal(CHECK_CFG(&cfg, err, "--peer", "198.18.0.2", "--ports",
+				   "0,1", "--test", "forwarding-rate,throughput",
+				   "--size", "64,512"),
+			 0);
+	assert_int_equal(cfg.sweep.n, 2);
+	assert_int_equal(CHECK(err, "--peer", "198.18.0.2", "--ports", "0,1",
+			       "--size", "64:512:*2"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "not a sweep (a suite, --test"));
+	assert_int_equal(CHECK(err, "--peer", "198.18.0.2", "--ports", "0,1",
+			       "--test", "forwarding-rate,address-caching"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "--test address-caching lays out"));
+	assert_non_null(strstr(err, "RFC 2889 runs forwarding-rate"));
+	assert_int_equal(CHECK(err, "--peer", "198.18.0.2", "--test",
+			       "forwarding-rate"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "given with --ports"));
 	/* the responder's */
 	assert_int_equal(CHECK_CFG(&cfg, err, "--mesh-ports", "4,2"), 0);
 	assert_int_equal(cfg.mode, NB_MODE_RESPONDER);
