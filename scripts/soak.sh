@@ -3,7 +3,7 @@
 # The long soak: one responder serves clients back to back (UDP size
 # sweeps, TCP, reverse, bidir, RFC 2544 loss suites, four client
 # identities, every 10th client killed mid-test) for hours, as
-# tests/e2e/test_soak.py does for 3 minutes (tests/e2e/soak_run.py does the
+# tests/e2e/test_soak.py does for about 2 minutes (tests/e2e/soak_run.py does the
 # work).  Writes, into --out (default build/soak):
 #   soak.csv   a sample every --every seconds: time, clients, killed,
 #              sessions, the responder's RSS (kB), open fds, mbufs in use

@@ -103,6 +103,9 @@ struct nb_mesh_cfg {
 	uint16_t ports[NB_MESH_MAX_PORTS];
 	uint16_t nb_local; /* --ports given (a client: its own, first) */
 	uint8_t macs[NB_MESH_MAX_PORTS][6]; /* the other end's ports' */
+	/* across hosts: each port's link speed in Mbit/s (0 unknown), ours
+	 * and the offer's */
+	uint32_t speed_mbps[NB_MESH_MAX_PORTS];
 	uint16_t nb_given; /* --mesh S>D,...: the pairs as port ids */
 	uint16_t given_src[NB_MESH_MAX_PAIRS], given_dst[NB_MESH_MAX_PAIRS];
 	uint8_t given_weight[NB_MESH_MAX_PAIRS]; /* 0: 1 */

@@ -15,7 +15,8 @@
 
 _Static_assert(NB_CTL_MESH_PORTS == NB_MESH_MAX_PORTS,
 	       "PARAMS carries every port a mesh can have");
-_Static_assert(NB_CTL_OFFER_LEN == 2 + NB_CTL_MESH_PORTS * (2 + 6),
+_Static_assert(NB_CTL_OFFER_LEN ==
+		       2 + NB_CTL_MESH_PORTS * (2 + 6) + NB_CTL_MESH_PORTS * 4,
 	       "offer wire layout");
 _Static_assert(NB_CTL_MESH_LEN == 1 + 1 + 2 +
 					  NB_CTL_MESH_PORTS * (1 + 1 + 2 + 6) +
@@ -58,7 +59,8 @@ nb_ctl_offer_ok(const struct nb_ctl_offer *o)
 	return o->n <= NB_CTL_MESH_PORTS && ports_ok(o->port, o->n, NULL);
 }
 
-/* n u8, reserved u8 (0), NB_CTL_MESH_PORTS x (id u16, MAC) */
+/* n u8, reserved u8 (0), NB_CTL_MESH_PORTS x (id u16, MAC), then
+ * NB_CTL_MESH_PORTS x link speed u32 */
 void
 nb_ctl_offer_write(uint8_t **p, const struct nb_ctl_offer *o)
 {
@@ -70,6 +72,8 @@ nb_ctl_offer_write(uint8_t **p, const struct nb_ctl_offer *o)
 		wr_u16(p, i < o->n ? o->port[i].id : 0);
 		wr_bytes(p, i < o->n ? o->port[i].mac : zero6, 6);
 	}
+	for (i = 0; i < NB_CTL_MESH_PORTS; i++)
+		wr_u32(p, i < o->n ? o->speed_mbps[i] : 0);
 }
 
 int
@@ -85,6 +89,11 @@ nb_ctl_offer_read(const uint8_t **p, struct nb_ctl_offer *o)
 		rd_bytes(p, o->port[i].mac, 6);
 		if (i >= o->n && (o->port[i].id != 0 ||
 				  memcmp(o->port[i].mac, zero6, 6) != 0))
+			ok = 0;
+	}
+	for (i = 0; i < NB_CTL_MESH_PORTS; i++) {
+		o->speed_mbps[i] = rd_u32(p);
+		if (i >= o->n && o->speed_mbps[i] != 0)
 			ok = 0;
 	}
 	return ok;

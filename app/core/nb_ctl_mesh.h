@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #define NB_CTL_MESH_PORTS 16 /* ports of a mesh (NB_MESH_MAX_PORTS) */
-#define NB_CTL_OFFER_LEN  (2 + 8 * NB_CTL_MESH_PORTS) /* 130 */
+#define NB_CTL_OFFER_LEN  (2 + 12 * NB_CTL_MESH_PORTS) /* 194 */
 #define NB_CTL_MESH_LEN                                                        \
 	(4 + 10 * NB_CTL_MESH_PORTS +                                          \
 	 NB_CTL_MESH_PORTS * NB_CTL_MESH_PORTS) /* 420 */
@@ -25,12 +25,14 @@ struct nb_ctl_mesh_port {
 /*
  * The ports an end offers to a mesh (HELLO and WELCOME, since version
  * 11): n <= NB_CTL_MESH_PORTS (0: none), the first n with distinct ids
- * below 0x8000 and distinct unicast, nonzero MACs, the unused slots zero
- * on the wire.
+ * below 0x8000 and distinct unicast, nonzero MACs, and (since version
+ * 12) each one's link speed in Mbit/s (0: the port reports none); the
+ * unused slots zero on the wire.
  */
 struct nb_ctl_offer {
 	uint8_t n;
 	struct nb_ctl_mesh_port port[NB_CTL_MESH_PORTS];
+	uint32_t speed_mbps[NB_CTL_MESH_PORTS];
 };
 
 /*

@@ -42,6 +42,7 @@ nb_mesh_join(struct nb_config *cfg, const struct nb_ctl_offer *o, char *err,
 			}
 		m->ports[m->nb_ports] =
 			(uint16_t)(NB_MESH_REMOTE | o->port[i].id);
+		m->speed_mbps[m->nb_ports] = o->speed_mbps[i];
 		memcpy(m->macs[m->nb_ports++], o->port[i].mac, 6);
 	}
 	/* derived again: --streams is per pair */
@@ -149,6 +150,24 @@ nb_mesh_local_mask(const struct nb_mesh_cfg *m)
 		if (!(m->ports[i] & NB_MESH_REMOTE))
 			mask |= 1u << i;
 	return mask;
+}
+
+uint64_t
+nb_mesh_line_bps(const struct nb_mesh_cfg *m, uint16_t *unknown)
+{
+	uint64_t bps = 0;
+	uint16_t i;
+
+	for (i = 0; i < m->nb_ports; i++) {
+		if (m->nb_dst[i] == 0)
+			continue; /* sends nothing */
+		if (m->speed_mbps[i] == 0) {
+			*unknown = m->ports[i];
+			return 0;
+		}
+		bps += (uint64_t)m->speed_mbps[i] * 1000000;
+	}
+	return bps;
 }
 
 const char *

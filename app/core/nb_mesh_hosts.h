@@ -54,6 +54,10 @@ uint32_t nb_mesh_local_mask(const struct nb_mesh_cfg *m);
 
 /* "3" for this host's port 3, "r3" for the other host's (buf >= 8). */
 const char *nb_mesh_port_label(uint16_t id, char *buf, size_t len);
+/* The line rate of the mesh's sending ports in bit/s: what --rate N% and
+ * a suite's ceiling are of.  0 with *unknown the first of them whose
+ * link speed is not known. */
+uint64_t nb_mesh_line_bps(const struct nb_mesh_cfg *m, uint16_t *unknown);
 /* Across hosts, in the reports: which end's port ("client", "responder"). */
 const char *nb_mesh_host_of(uint16_t id);
 

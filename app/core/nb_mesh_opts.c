@@ -12,7 +12,6 @@
 #include "nb_mcast.h"
 #include "nb_mesh.h"
 #include "nb_options.h"
-#include "nb_units.h"
 
 #define given(cfg, name) nb_option_given(cfg, name)
 
@@ -112,13 +111,6 @@ check_client(struct nb_config *cfg, char *err, size_t errlen)
 			 "--ports lists %u ports: a mesh has at most %d, and "
 			 "the responder offers at least one",
 			 cfg->mesh.nb_ports, NB_MESH_MAX_PORTS);
-		return -EINVAL;
-	}
-	if (cfg->rate.kind == NB_RATE_PERCENT) {
-		snprintf(err, errlen,
-			 "--rate in percent needs every port's link speed, and "
-			 "the responder's are known only once the session "
-			 "opens: give the mesh's total in bit/s or pps");
 		return -EINVAL;
 	}
 	if (cfg->sweep.n && !cfg->suite) {

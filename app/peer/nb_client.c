@@ -17,6 +17,7 @@
 #include "nb_client_int.h"
 #include "nb_client_report.h"
 #include "nb_log.h"
+#include "nb_mesh_hosts.h"
 #include "nb_mesh_peer.h"
 #include "nb_peer_iv_io.h"
 #include "nb_peertest.h"
@@ -151,83 +152,6 @@ fail(struct nb_peer *pr, const char *fmt, const char *arg)
 	return 1;
 }
 
-static void
-fill_params(struct nb_peer *pr, struct nb_ctl_params *p)
-{
-	struct nb_app *app = pr->app;
-	const struct nb_config *cfg = &app->cfg;
-	uint16_t i;
-
-	memset(p, 0, sizeof(*p));
-	p->direction = cfg->bidir     ? NB_CTL_DIR_BIDIR
-		       : cfg->reverse ? NB_CTL_DIR_REVERSE
-				      : NB_CTL_DIR_FORWARD;
-	p->proto = cfg->proto;
-	p->vlan_id = cfg->vlan_id;
-	p->streams = cfg->streams;
-	p->nb_sizes = cfg->sizes.nb_sizes;
-	for (i = 0; i < cfg->sizes.nb_sizes; i++)
-		p->sizes[i] = cfg->sizes.sizes[i];
-	p->nb_pattern = cfg->sizes.nb_pattern;
-	memcpy(p->pattern, cfg->sizes.pattern, cfg->sizes.nb_pattern);
-	if (cfg->replay.active) {
-		/* the file's mix for the responder: its mean frame (the
-		 * pattern: what --max-rate weighs) and its largest (what
-		 * its port must take) */
-		p->nb_sizes = 2;
-		p->sizes[0] = nb_replay_mean_size(&app->replay);
-		p->sizes[1] = cfg->sizes.sizes[0];
-		p->nb_pattern = 1;
-		p->pattern[0] = 0;
-	}
-	p->rate_num = app->rate.unlimited ? 0 : app->rate.pps_num;
-	p->rate_den = app->rate.unlimited ? 1 : app->rate.pps_den;
-	p->packets = app->total_packets;
-	p->duration_ms = (uint64_t)(cfg->duration * 1000.0 + 0.5);
-	p->omit_ms = (uint64_t)(cfg->omit * 1000.0 + 0.5);
-	p->client_ip = pr->io.ip;
-	p->responder_ip = pr->peer_ip;
-	memcpy(p->client_mac, app->ports[0].desc.mac, 6);
-	memcpy(p->responder_mac, pr->peer_mac, 6);
-	p->client_macs.n = (uint8_t)nb_port_other_src_macs(
-		pr->io.port, p->client_macs.mac, NB_CTL_MACS_MAX);
-	/* nonzero asks the responder to reflect probes, at most that many
-	 * per second: ping-pong goes as fast as the round trip allows */
-	p->latency_rate =
-		cfg->pingpong ? NB_CTL_MAX_LATENCY_RATE : cfg->latency_rate;
-	p->sport_base = NB_DEFAULT_SPORT_BASE;
-	p->dport = NB_DEFAULT_DPORT;
-	/* the responder's counters come that often (none for ping-pong) */
-	p->interval_ms = cfg->pingpong || cfg->mesh.nb_local
-				 ? 0
-				 : (uint32_t)(cfg->interval * 1000.0 + 0.5);
-	/* the responder waits for us as long as we wait for it (the option
-	 * takes 0.1-600 s, as PARAMS does) */
-	p->peer_timeout_ms = (uint32_t)(cfg->peer_timeout * 1000.0 + 0.5);
-	if (cfg->tcp) { /* closed loop: no rate, count, warm-up, probes */
-		p->tcp = 1;
-		p->proto = NB_IPPROTO_TCP;
-		p->rate_num = p->packets = p->omit_ms = p->latency_rate = 0;
-		p->rate_den = 1;
-		p->dport = NB_TCP_DPORT;
-		/* the client prints the intervals, from its own ends */
-		p->interval_ms = 0;
-		p->tcp_flags =
-			(cfg->tcp_delayed_ack ? NB_CTL_TCP_F_DELACK : 0) |
-			(cfg->tcp_no_sack ? NB_CTL_TCP_F_NO_SACK : 0);
-		p->tcp_cc = (uint8_t)cfg->tcp_cc;
-		p->tcp_window = cfg->tcp_window;
-		p->tcp_msg = cfg->pingpong ? cfg->tcp_msg : 0;
-		p->bytes = cfg->bytes;
-		p->duration_ms =
-			cfg->bytes && !cfg->duration_set
-				? 0
-				: (uint64_t)(cfg->duration * 1000.0 + 0.5);
-	}
-	memcpy(p->proof.client_nonce, pr->cn, sizeof(pr->cn));
-	memcpy(p->proof.cookie, pr->theirs.nonce, sizeof(pr->theirs.nonce));
-}
-
 /* --quit, after WELCOME: QUIT and its ACK (1, with *code set). */
 static int
 client_quit(struct nb_peer *pr, int *code)
@@ -348,7 +272,7 @@ client_params(struct nb_peer *pr, struct nb_ctl_params *params)
 	struct nb_ctl_msg m;
 	char why[256];
 
-	fill_params(pr, params);
+	nb_client_fill_params(pr, params);
 	if (nb_mesh_peer_params(pr, params, why, sizeof(why)) != 0)
 		return fail(pr, "%s", why);
 	pr->params = *params;
@@ -605,15 +529,42 @@ peer_sweep(struct nb_peer *pr)
 	return nb_tcprun_sweep_end(app, rows, interrupted, why);
 }
 
-/* What --rate N% and a suite's ceiling are of: our link's bit/s; across
- * hosts 0 (the responder's speeds are not known here: a suite's ceiling
- * is --rate, or what a first trial at full speed offers). */
-static uint64_t
-link_speed(const struct nb_app *app)
+/*
+ * Across hosts, before a suite: one HELLO (the responder opens no session
+ * for it, as for --conf) for the responder's ports and their link speeds;
+ * the line rate of the mesh's sending ports in *bps, what the suite's
+ * ceilings are of (0 when one of them reports no speed).  An exit code.
+ */
+static int
+mesh_line(struct nb_peer *pr, uint64_t *bps)
 {
-	return app->cfg.mesh.nb_local
-		       ? 0
-		       : (uint64_t)app->ports[0].desc.link_speed * 1000000;
+	uint16_t unknown;
+	char why[256];
+	int code = 0;
+
+	if (new_session(pr) != 0)
+		return fail(pr, "%s", "cannot read random bytes");
+	if (client_hello(pr, &code))
+		return code;
+	nb_cli_set(&pr->cli, NB_CLI_CLOSED, 0);
+	if (nb_mesh_peer_join(pr, why, sizeof(why)) != 0)
+		return fail(pr, "%s", why);
+	*bps = nb_mesh_line_bps(&pr->app->cfg.mesh, &unknown);
+	return 0;
+}
+
+/* A suite or sweep: each trial a session; failures go to the suite's
+ * report.  An exit code. */
+static int
+client_suite(struct nb_peer *pr, uint64_t link_bps)
+{
+	struct nb_suite_runner run = {peer_trial, peer_trial_done, pr};
+	int code;
+
+	if (pr->app->cfg.mesh.nb_local && (code = mesh_line(pr, &link_bps)))
+		return code;
+	pr->in_suite = 1;
+	return nb_suite_main(pr->app, link_bps, "peer", &run);
 }
 
 int
@@ -654,17 +605,16 @@ nb_client_main(struct nb_app *app)
 			    how);
 		goto out;
 	}
-	link_bps = link_speed(app);
+	link_bps = (uint64_t)app->ports[0].desc.link_speed * 1000000;
 	if (cfg->suite || cfg->sweep.n) {
-		struct nb_suite_runner run = {peer_trial, peer_trial_done, &pr};
-
-		/* each trial a session; failures go to the suite's report */
-		pr.in_suite = 1;
-		code = nb_suite_main(app, link_bps, "peer", &run);
+		code = client_suite(&pr, link_bps);
 		goto out;
 	}
-	ret = cfg->replay.active ? nb_replay_resolve(app, link_bps)
-				 : nb_run_resolve(app, link_bps);
+	/* across hosts a percentage is of the mesh's sending ports, known
+	 * once the responder's are (nb_mesh_peer_params) */
+	ret = cfg->mesh.nb_local && cfg->rate.kind == NB_RATE_PERCENT ? 0
+	      : cfg->replay.active ? nb_replay_resolve(app, link_bps)
+				   : nb_run_resolve(app, link_bps);
 	if (ret != 0) {
 		nb_app_error(app, "cannot resolve --rate%s",
 			     ret == -ENOTSUP

@@ -19,6 +19,8 @@ int nb_client_flush(struct nb_peer *pr);
  * (in a suite: the reason, for its report); returns the exit code. */
 int nb_client_partial(struct nb_peer *pr, const char *why);
 
+/* PARAMS from the options and the session (nb_client_params.c). */
+void nb_client_fill_params(struct nb_peer *pr, struct nb_ctl_params *p);
 /* After WELCOME: on one host, read the TSC at the responder's frequency. */
 void nb_client_adopt_clock(struct nb_peer *pr);
 /* Clock rounds, START, keepalives until the test is over; 0, 1 when

@@ -12,6 +12,7 @@
 #include "nb_mesh_peer.h"
 #include "nb_mesh_run.h"
 #include "nb_pacer.h"
+#include "nb_run.h"
 
 static int
 self(const struct nb_peer *pr)
@@ -20,19 +21,58 @@ self(const struct nb_peer *pr)
 }
 
 int
-nb_mesh_peer_params(struct nb_peer *pr, struct nb_ctl_params *p, char *why,
-		    size_t len)
+nb_mesh_peer_join(struct nb_peer *pr, char *why, size_t len)
 {
 	struct nb_app *app = pr->app;
 	struct nb_config *cfg = &app->cfg;
 	uint16_t i;
 
+	/* our ports were set up in --ports order */
+	for (i = 0; i < cfg->mesh.nb_local; i++) {
+		memcpy(cfg->mesh.macs[i], app->ports[i].desc.mac, 6);
+		cfg->mesh.speed_mbps[i] = app->ports[i].desc.link_speed;
+	}
+	return nb_mesh_join(cfg, &pr->theirs.offer, why, len) != 0 ? -EINVAL
+								   : 0;
+}
+
+/* --rate N%: of the line rate of the mesh's sending ports, both ends'
+ * (a suite's trials come with their rates). */
+static int
+mesh_rate(struct nb_peer *pr, struct nb_ctl_params *p, char *why, size_t len)
+{
+	struct nb_app *app = pr->app;
+	uint16_t unknown = 0;
+	uint64_t bps;
+	char name[8];
+
+	if (pr->in_suite || app->cfg.rate.kind != NB_RATE_PERCENT)
+		return 0;
+	bps = nb_mesh_line_bps(&app->cfg.mesh, &unknown);
+	if (bps == 0 || nb_run_resolve(app, bps) != 0) {
+		snprintf(why, len,
+			 "--rate in percent needs every sending port's link "
+			 "speed: port %s reports none (give bit/s or pps)",
+			 nb_mesh_port_label(unknown, name, sizeof(name)));
+		return -EINVAL;
+	}
+	p->rate_num = app->rate.unlimited ? 0 : app->rate.pps_num;
+	p->rate_den = app->rate.unlimited ? 1 : app->rate.pps_den;
+	p->packets = app->total_packets;
+	p->duration_ms = (uint64_t)(app->cfg.duration * 1000.0 + 0.5);
+	return 0;
+}
+
+int
+nb_mesh_peer_params(struct nb_peer *pr, struct nb_ctl_params *p, char *why,
+		    size_t len)
+{
+	struct nb_config *cfg = &pr->app->cfg;
+
 	if (cfg->mesh.nb_local == 0)
 		return 0;
-	/* our ports were set up in --ports order */
-	for (i = 0; i < cfg->mesh.nb_local; i++)
-		memcpy(cfg->mesh.macs[i], app->ports[i].desc.mac, 6);
-	if (nb_mesh_join(cfg, &pr->theirs.offer, why, len) != 0)
+	if (nb_mesh_peer_join(pr, why, len) != 0 ||
+	    mesh_rate(pr, p, why, len) != 0)
 		return -EINVAL;
 	nb_mesh_to_wire(&cfg->mesh, NB_MESH_CLIENT, &p->mesh);
 	p->streams = cfg->streams;

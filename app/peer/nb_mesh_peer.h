@@ -22,8 +22,13 @@ nb_mesh_peer_on(const struct nb_peer *pr)
 	return pr->params.mesh.nb_ports != 0;
 }
 
+/* Client, after WELCOME: our ports' MACs and link speeds and the
+ * responder's offer joined into the config's mesh.  0, or -EINVAL with
+ * why. */
+int nb_mesh_peer_join(struct nb_peer *pr, char *why, size_t len);
 /* Client, after WELCOME: the mesh joined and written into p (streams,
- * direction); nothing without --ports.  0, or -EINVAL with why. */
+ * direction; --rate N% resolved against the mesh's sending ports);
+ * nothing without --ports.  0, or -EINVAL with why. */
 int nb_mesh_peer_params(struct nb_peer *pr, struct nb_ctl_params *p, char *why,
 			size_t len);
 /* Either end, setting the test up: this end's mesh from PARAMS (the

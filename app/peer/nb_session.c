@@ -111,6 +111,7 @@ fill_conf(struct nb_peer *pr)
 		for (i = 0; i < app->nb_ports; i++) {
 			c->offer.port[i].id = app->port_ids[i];
 			memcpy(c->offer.port[i].mac, app->ports[i].desc.mac, 6);
+			c->offer.speed_mbps[i] = app->ports[i].desc.link_speed;
 		}
 	}
 	c->tsc_hz = nb_tsc_info()->hz;

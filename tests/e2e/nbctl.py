@@ -27,7 +27,7 @@ import socket
 import struct
 
 MAGIC = 0x4E42434D
-VERSION = 11
+VERSION = 12
 HDR_LEN = 16
 F_TAG = 0x80
 TAG_LEN = 16
@@ -47,7 +47,7 @@ TYPE_NAMES = {v: k for k, v in dict(
  CODE_RESOURCES, CODE_PORT, CODE_TIMEOUT, CODE_INTERNAL, CODE_POLICY,
  CODE_AUTH) = range(1, 12)
 
-CONF_LEN = 498
+CONF_LEN = 562
 OFFER_PORTS = 16
 CONF_NONCE_OFF = 348
 CONF_FLAGS_OFF = 364
@@ -84,8 +84,9 @@ def conf(nonce, flags=0, mac=b"\0" * 6, ipv4=0, host="nbctl",
          tool_version="nbctl", dpdk="", cpu="", os_name="", driver="",
          link_speed=0, nb_ports=1, nb_rxq=1, nb_txq=1, nb_workers=1,
          numa_node=-1, boot_id="", tsc_hz=0, tsc_bound_ppb=0, offer=()):
-    """HELLO/WELCOME body, 498 bytes; offer: the (id, MAC) of the ports
-    offered to a mesh (since version 11)."""
+    """HELLO/WELCOME body, 562 bytes; offer: the (id, MAC[, link speed in
+    Mbit/s]) of the ports offered to a mesh (since version 11; speeds
+    since 12)."""
     b = (_str(tool_version, 16) + _str(dpdk, 32) + _str(host, 64) +
          _str(cpu, 64) + _str(os_name, 64) + _str(driver, 32) +
          struct.pack("!IHHHHh", link_speed, nb_ports, nb_rxq, nb_txq,
@@ -113,19 +114,25 @@ def parse_conf(b):
     o["nonce"] = b[CONF_NONCE_OFF:CONF_NONCE_OFF + NONCE]
     o["flags"], = struct.unpack_from("!I", b, CONF_FLAGS_OFF)
     n = b[CONF_FLAGS_OFF + 4]
+    speeds = CONF_FLAGS_OFF + 6 + 8 * OFFER_PORTS
     o["offer"] = [(struct.unpack_from("!H", b, CONF_FLAGS_OFF + 6 + 8 * i)[0],
-                   b[CONF_FLAGS_OFF + 8 + 8 * i:CONF_FLAGS_OFF + 14 + 8 * i])
+                   b[CONF_FLAGS_OFF + 8 + 8 * i:CONF_FLAGS_OFF + 14 + 8 * i],
+                   struct.unpack_from("!I", b, speeds + 4 * i)[0])
                   for i in range(n)]
     return o
 
 
 def offer_bytes(offer):
-    """The ports an end offers to a mesh (version 11): count, reserved
-    0, 16 slots of (id u16, MAC), the unused ones 0."""
+    """The ports an end offers to a mesh (version 12): count, reserved
+    0, 16 slots of (id u16, MAC), then 16 link speeds (u32 Mbit/s), the
+    unused ones 0.  Each port (id, MAC) or (id, MAC, speed)."""
     b = bytes([len(offer), 0])
-    for pid, mac in offer:
-        b += struct.pack("!H", pid) + bytes(mac)
-    return b + b"\0" * (8 * (OFFER_PORTS - len(offer)))
+    for p in offer:
+        b += struct.pack("!H", p[0]) + bytes(p[1])
+    b += b"\0" * (8 * (OFFER_PORTS - len(offer)))
+    for p in offer:
+        b += struct.pack("!I", p[2] if len(p) > 2 else 0)
+    return b + b"\0" * (4 * (OFFER_PORTS - len(offer)))
 
 
 def params(cn, cookie, direction=DIR_FORWARD, proto=17, vlan=0, streams=1,

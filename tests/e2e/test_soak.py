@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 """The soak's CI version: one responder serves clients back to back for
-about 3 minutes (1 under ASan), from four client identities and five kinds
+about 2 minutes (1 under ASan), from four client identities and five kinds
 of client (a UDP size sweep, TCP, reverse, bidir, an RFC 2544 loss suite),
 every 10th client killed with SIGKILL mid-test (soak_run.py has the set-up).
 
@@ -16,7 +16,7 @@ import os
 import nbe2e
 import soak_run
 
-SECONDS = 50 if nbe2e.SANITIZED else 170
+SECONDS = 50 if nbe2e.SANITIZED else 110
 # RSS within 1 %; ASan's allocator (with soak_run's 4 MiB quarantine)
 # moves it by up to 0.9 % between idle samples (92.4-93.2 MB over 60
 # sessions, flat): 2 % there

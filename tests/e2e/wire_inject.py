@@ -8,7 +8,7 @@ responder through a raw AF_PACKET socket.
    responder must answer with an ERROR that says "version mismatch"
    (printed as VERSION-ERROR: ...).
 2. COUNT fuzzed frames: random bytes, truncated and bit-flipped control
-   datagrams (seeded with a valid HELLO of this version: the 498-byte body with
+   datagrams (seeded with a valid HELLO of this version: the 562-byte body with
    a client nonce; the responder must answer it WELCOME first), bad
    checksums, odd ethertypes.  The caller then checks
    the responder is alive and still serving.
@@ -32,7 +32,7 @@ def udp_frame(dst_mac, src_mac, src_ip, dst_ip, payload, sport=7201,
 
 def hello(version, src_mac, src_ip, session=0x1234567, seq=1, nonce=None,
           psk=None):
-    """A HELLO as a client sends it (498 bytes of body with the client
+    """A HELLO as a client sends it (562 bytes of body with the client
     nonce and flags, tagged with the HELLO key of psk, or of no key);
     `version` in the header only."""
     cn = nonce or bytes(range(16))

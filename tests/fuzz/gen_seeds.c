@@ -119,13 +119,15 @@ fill_conf(struct nb_ctl_conf *c, int welcome)
 	c->tsc_bound_ppb = welcome ? 0 : 150;
 	memset(c->nonce, welcome ? 0xc0 : 0x17, sizeof(c->nonce));
 	c->flags = welcome ? 0 : NB_CTL_CONF_F_KEY;
-	if (welcome) { /* two ports offered to a mesh (version 11) */
+	if (welcome) { /* two ports offered to a mesh (version 11), with
+			* their link speeds (12) */
 		c->offer.n = 2;
 		c->offer.port[0].id = 0;
 		memcpy(c->offer.port[0].mac, c->mac, 6);
 		c->offer.port[1].id = 1;
 		memcpy(c->offer.port[1].mac,
 		       (uint8_t[6]){0x02, 0, 0, 0, 0x20, 2}, 6);
+		c->offer.speed_mbps[0] = c->offer.speed_mbps[1] = 10000;
 	}
 }
 

@@ -41,7 +41,8 @@ doc_body_len(uint8_t type)
 	switch (type) {
 	case NB_CTL_HELLO:
 	case NB_CTL_WELCOME:
-		return 368 + 130; /* the offer since version 11 */
+		return 368 + 194; /* the offer since version 11, its speeds
+				     since 12 */
 	case NB_CTL_BUSY:
 		return 68;
 	case NB_CTL_PARAMS:
@@ -134,9 +135,12 @@ rand_offer(uint64_t *r, struct nb_ctl_offer *o, unsigned int n)
 
 	memset(o, 0, sizeof(*o));
 	o->n = (uint8_t)n;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		rand_mesh_port(r, &o->port[i], (uint16_t)(i * 3 + 1),
 			       (uint8_t)i);
+		/* a speed, or none (0) */
+		o->speed_mbps[i] = (uint32_t)rng_below(r, 400001);
+	}
 }
 
 /* A mesh across hosts of 2-16 ports (both ends owning some), random

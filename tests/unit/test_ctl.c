@@ -70,12 +70,14 @@ test_roundtrip_fixed(void **state)
 	memcpy(m.u.conf.offer.port[0].mac, "\x02\x00\x00\x00\x00\x01", 6);
 	m.u.conf.offer.port[1].id = 3;
 	memcpy(m.u.conf.offer.port[1].mac, "\x02\x00\x00\x00\x00\x04", 6);
+	m.u.conf.offer.speed_mbps[0] = 10000;
+	m.u.conf.offer.speed_mbps[1] = 100000;
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
-	assert_int_equal(len, 514);
-	/* header: version 11, type 1, length 514 */
+	assert_int_equal(len, 578);
+	/* header: version 12, type 1, length 578 */
 	assert_memory_equal(buf,
-			    "NBCM\x0b\x01\x02\x02\x01\x02\x03\x04"
+			    "NBCM\x0c\x01\x02\x42\x01\x02\x03\x04"
 			    "\x00\x00\x00\x01",
 			    16);
 	assert_memory_equal(buf + H + 0, "0.1.0\0\0\0\0\0\0\0\0\0\0\0", 16);
@@ -108,6 +110,11 @@ test_roundtrip_fixed(void **state)
 			    18);
 	for (i = 386; i < 498; i++)
 		assert_int_equal(buf[H + i], 0);
+	/* since version 12: each port's link speed, u32 Mbit/s, at 498 */
+	assert_memory_equal(buf + H + 498, "\x00\x00\x27\x10\x00\x01\x86\xa0",
+			    8);
+	for (i = 506; i < 562; i++)
+		assert_int_equal(buf[H + i], 0);
 	free(buf);
 
 	m.type = NB_CTL_WELCOME;
@@ -115,7 +122,7 @@ test_roundtrip_fixed(void **state)
 	m.u.conf.flags = 0;
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
-	assert_int_equal(len, 514);
+	assert_int_equal(len, 578);
 	assert_int_equal(buf[5], 2);
 	assert_memory_equal(buf + H + 364, "\0\0\0\0", 4);
 	free(buf);
@@ -277,7 +284,7 @@ test_roundtrip_fixed(void **state)
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
 	assert_int_equal(len, 16 + 32 + 130);
-	assert_memory_equal(buf + 4, "\x0b\x0d\x00\xb2", 4);
+	assert_memory_equal(buf + 4, "\x0c\x0d\x00\xb2", 4);
 	assert_memory_equal(buf + H,
 			    "\x20\x21\x22\x23\x24\x25\x26\x27"
 			    "\x28\x29\x2a\x2b\x2c\x2d\x2e\x2f"
@@ -314,7 +321,7 @@ test_roundtrip_fixed(void **state)
 	roundtrip(&m);
 	buf = encode_exact(&m, &len);
 	assert_int_equal(len, 20);
-	assert_memory_equal(buf + 4, "\x0b\x0c\x00\x14", 4);
+	assert_memory_equal(buf + 4, "\x0c\x0c\x00\x14", 4);
 	assert_memory_equal(buf + H, "\x00\x00\x00\x01", 4);
 	buf[H + 3] = 2;
 	assert_int_equal(decode_exact(buf, len, &d), -EPROTO);
@@ -466,16 +473,16 @@ test_version(void **state)
 	uint32_t t, v;
 
 	(void)state;
-	assert_int_equal(NB_CTL_VERSION, 11);
+	assert_int_equal(NB_CTL_VERSION, 12);
 	for (t = NB_CTL_HELLO; t < NB_CTL_TYPE_MAX; t++) {
 		if (t % 2)
 			rand_msg(&r, (uint8_t)t, &m);
 		else
 			rand_tagged(&r, (uint8_t)t, &m);
 		buf = encode_exact(&m, &len);
-		assert_int_equal(buf[4], 11);
+		assert_int_equal(buf[4], 12);
 		for (v = 0; v < 256; v++) {
-			if (v == 11)
+			if (v == 12)
 				continue;
 			buf[4] = (uint8_t)v;
 			memset(&d, 0, sizeof(d));
@@ -513,10 +520,12 @@ test_version(void **state)
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
 	buf[4] = 10; /* before HELLO offered ports and PARAMS a mesh */
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
-	buf[4] = 12;
+	buf[4] = 11; /* before the offer carried link speeds */
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
-	/* version 11 with that header is just malformed */
-	buf[4] = 11;
+	buf[4] = 13;
+	assert_int_equal(decode_exact(buf, 16, &d), -EPROTONOSUPPORT);
+	/* version 12 with that header is just malformed */
+	buf[4] = 12;
 	assert_int_equal(decode_exact(buf, 16, &d), -EPROTO);
 	free(buf);
 }

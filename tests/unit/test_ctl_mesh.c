@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A test of many ports across hosts on the wire (app/core/nb_ctl_mesh.c,
- * version 11): the ports HELLO and WELCOME offer and PARAMS' mesh, byte
+ * version 12): the ports HELLO and WELCOME offer and PARAMS' mesh, byte
  * for byte at the offsets docs/protocol.md gives, and every value the
  * decoder and the encoder refuse.
  */
@@ -24,8 +24,9 @@
 #include "nb_frame.h"
 #include "ctl_fixtures.h"
 
-#define MESH_OFF  252 /* PARAMS' mesh in the body */
-#define OFFER_OFF 368 /* HELLO's and WELCOME's offer */
+#define MESH_OFF  252			   /* PARAMS' mesh in the body */
+#define OFFER_OFF 368			   /* HELLO's and WELCOME's offer */
+#define SPEED_OFF (OFFER_OFF + 2 + 16 * 8) /* its ports' link speeds */
 
 /* 4 ports: the client's 0 and 1, the responder's 0 and 5; a full mesh,
  * 2 streams a pair: 12 pairs, 24 streams, both ends sending. */
@@ -241,6 +242,13 @@ test_offer(void **state)
 	assert_int_equal(buf[H + OFFER_OFF], 16);
 	assert_int_equal(rd16(buf + H + OFFER_OFF + 2 + 15 * 8),
 			 m.u.conf.offer.port[15].id);
+	/* each port's link speed, u32 big-endian, after the 16 ports; the
+	 * offer ends the body */
+	assert_int_equal(rd32(buf + H + SPEED_OFF + 15 * 4),
+			 m.u.conf.offer.speed_mbps[15]);
+	assert_int_equal(rd32(buf + H + SPEED_OFF),
+			 m.u.conf.offer.speed_mbps[0]);
+	assert_int_equal(SPEED_OFF + 16 * 4, NB_CTL_CONF_LEN);
 	free(buf);
 	/* 17 ports; a MAC twice; an id twice; a used slot past n */
 	m.u.conf.offer.n = 17;
@@ -263,6 +271,9 @@ test_offer(void **state)
 	buf[H + OFFER_OFF + 2 + 3 * 8 + 1] = 9; /* slot 3's id */
 	assert_int_equal(decode_exact(buf, len, &d), -EPROTO);
 	buf[H + OFFER_OFF + 2 + 3 * 8 + 1] = 0;
+	buf[H + SPEED_OFF + 3 * 4 + 3] = 1; /* slot 3's speed */
+	assert_int_equal(decode_exact(buf, len, &d), -EPROTO);
+	buf[H + SPEED_OFF + 3 * 4 + 3] = 0;
 	buf[H + OFFER_OFF + 1] = 1; /* reserved */
 	assert_int_equal(decode_exact(buf, len, &d), -EPROTO);
 	buf[H + OFFER_OFF + 1] = 0;

@@ -68,15 +68,17 @@ test_modes(void **state)
 	assert_non_null(strstr(err, "at least one"));
 	assert_int_equal(CHECK(err, "--iperf3", "198.18.0.2", "--ports", "0,1"),
 			 -EINVAL);
+	/* a percentage of the mesh's sending ports' line rate, resolved
+	 * once the responder's are known */
 	assert_int_equal(CHECK(err, "--peer", "198.18.0.2", "--ports", "0,1",
 			       "--rate", "50%"),
-			 -EINVAL);
-	assert_non_null(strstr(err, "total in bit/s or pps"));
+			 0);
 	/* suites across hosts: RFC 2544's and RFC 2889's forwarding rates,
 	 * each size a row; a size range without a suite is refused */
 	assert_int_equal(CHECK_CFG(&cfg, err, "--peer", "198.18.0.2", "--ports",
-				   "0,1", "--test", "forwarding-rate,throughput",
-				   "--size", "64,512"),
+				   "0,1", "--test",
+				   "forwarding-rate,throughput", "--size",
+				   "64,512"),
 			 0);
 	assert_int_equal(cfg.sweep.n, 2);
 	assert_int_equal(CHECK(err, "--peer", "198.18.0.2", "--ports", "0,1",
@@ -88,9 +90,9 @@ test_modes(void **state)
 			 -EINVAL);
 	assert_non_null(strstr(err, "--test address-caching lays out"));
 	assert_non_null(strstr(err, "RFC 2889 runs forwarding-rate"));
-	assert_int_equal(CHECK(err, "--peer", "198.18.0.2", "--test",
-			       "forwarding-rate"),
-			 -EINVAL);
+	assert_int_equal(
+		CHECK(err, "--peer", "198.18.0.2", "--test", "forwarding-rate"),
+		-EINVAL);
 	assert_non_null(strstr(err, "given with --ports"));
 	/* the responder's */
 	assert_int_equal(CHECK_CFG(&cfg, err, "--mesh-ports", "4,2"), 0);
@@ -132,6 +134,31 @@ client_cfg(struct nb_config *cfg, const char *streams)
 	memcpy(cfg->mesh.macs[1], "\x02\x00\x00\x00\x00\x0b", 6);
 }
 
+/* One-to-many from our one port: the line rate is that port's alone (the
+ * responder's receive only, their speeds unknown or not). */
+static void
+test_line_rate_sources(void **state)
+{
+	struct nb_config *cfg = calloc(1, sizeof(*cfg));
+	struct nb_ctl_offer o;
+	char err[ERRLEN];
+	uint16_t u = 0;
+
+	(void)state;
+	assert_non_null(cfg);
+	assert_int_equal(CHECK_CFG(cfg, err, "--peer", "198.18.0.2", "--ports",
+				   "0", "--mesh", "one-to-many", "--rate",
+				   "50%"),
+			 0);
+	memcpy(cfg->mesh.macs[0], "\x02\x00\x00\x00\x00\x0a", 6);
+	cfg->mesh.speed_mbps[0] = 1000;
+	offer(&o, 3, 1); /* speeds 0: none reported */
+	assert_int_equal(nb_mesh_join(cfg, &o, err, sizeof(err)), 0);
+	assert_int_equal(cfg->mesh.nb_pairs, 3);
+	assert_true(nb_mesh_line_bps(&cfg->mesh, &u) == 1000000000ull);
+	free(cfg);
+}
+
 static void
 test_join_and_wire(void **state)
 {
@@ -164,6 +191,20 @@ test_join_and_wire(void **state)
 	assert_int_equal(nb_mesh_join(cli, &o, err, sizeof(err)), 0);
 	assert_int_equal(cli->streams, 24);
 	assert_int_equal(cli->mesh.nb_ports, 4);
+	/* the line rate of the sending ports: all four in a full mesh, the
+	 * offer's speeds beside ours; one unknown names the port */
+	cli->mesh.speed_mbps[0] = cli->mesh.speed_mbps[1] = 10000;
+	o.speed_mbps[0] = 25000;
+	o.speed_mbps[1] = 10000;
+	assert_int_equal(nb_mesh_join(cli, &o, err, sizeof(err)), 0);
+	assert_int_equal(cli->mesh.speed_mbps[2], 25000);
+	assert_true(nb_mesh_line_bps(&cli->mesh, &i) == 55000000000ull);
+	o.speed_mbps[1] = 0;
+	assert_int_equal(nb_mesh_join(cli, &o, err, sizeof(err)), 0);
+	assert_true(nb_mesh_line_bps(&cli->mesh, &i) == 0);
+	assert_int_equal(i, NB_MESH_REMOTE | 7);
+	o.speed_mbps[1] = 10000;
+	assert_int_equal(nb_mesh_join(cli, &o, err, sizeof(err)), 0);
 
 	nb_mesh_to_wire(&cli->mesh, NB_MESH_CLIENT, &w);
 	assert_int_equal(w.nb_ports, 4);
@@ -405,6 +446,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_modes),
+		cmocka_unit_test(test_line_rate_sources),
 		cmocka_unit_test(test_join_and_wire),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_end_bytes),
