@@ -533,23 +533,33 @@ peer_sweep(struct nb_peer *pr)
  * Across hosts, before a suite: one HELLO (the responder opens no session
  * for it, as for --conf) for the responder's ports and their link speeds;
  * the line rate of the mesh's sending ports in *bps, what the suite's
- * ceilings are of (0 when one of them reports no speed).  An exit code.
+ * ceilings are of (0 when one of them reports no speed).  1 when the
+ * suite is not to run (a failure, or --conf/--quit done), with *code.
  */
 static int
-mesh_line(struct nb_peer *pr, uint64_t *bps)
+mesh_line(struct nb_peer *pr, uint64_t *bps, int *code)
 {
-	uint16_t unknown;
-	char why[256];
-	int code = 0;
+	uint16_t unknown = 0;
+	char why[256], name[8];
 
-	if (new_session(pr) != 0)
-		return fail(pr, "%s", "cannot read random bytes");
-	if (client_hello(pr, &code))
-		return code;
+	*code = 0;
+	if (new_session(pr) != 0) {
+		*code = fail(pr, "%s", "cannot read random bytes");
+		return 1;
+	}
+	if (client_hello(pr, code))
+		return 1;
 	nb_cli_set(&pr->cli, NB_CLI_CLOSED, 0);
-	if (nb_mesh_peer_join(pr, why, sizeof(why)) != 0)
-		return fail(pr, "%s", why);
+	if (nb_mesh_peer_join(pr, why, sizeof(why)) != 0) {
+		*code = fail(pr, "%s", why);
+		return 1;
+	}
 	*bps = nb_mesh_line_bps(&pr->app->cfg.mesh, &unknown);
+	if (*bps == 0)
+		NB_LOG(WARNING,
+		       "port %s reports no link speed: the suite's ceiling is "
+		       "--rate in bit/s or pps, or a first trial at full speed",
+		       nb_mesh_port_label(unknown, name, sizeof(name)));
 	return 0;
 }
 
@@ -561,7 +571,7 @@ client_suite(struct nb_peer *pr, uint64_t link_bps)
 	struct nb_suite_runner run = {peer_trial, peer_trial_done, pr};
 	int code;
 
-	if (pr->app->cfg.mesh.nb_local && (code = mesh_line(pr, &link_bps)))
+	if (pr->app->cfg.mesh.nb_local && mesh_line(pr, &link_bps, &code))
 		return code;
 	pr->in_suite = 1;
 	return nb_suite_main(pr->app, link_bps, "peer", &run);

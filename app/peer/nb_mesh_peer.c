@@ -49,11 +49,17 @@ mesh_rate(struct nb_peer *pr, struct nb_ctl_params *p, char *why, size_t len)
 	if (pr->in_suite || app->cfg.rate.kind != NB_RATE_PERCENT)
 		return 0;
 	bps = nb_mesh_line_bps(&app->cfg.mesh, &unknown);
-	if (bps == 0 || nb_run_resolve(app, bps) != 0) {
+	if (bps == 0) {
 		snprintf(why, len,
 			 "--rate in percent needs every sending port's link "
 			 "speed: port %s reports none (give bit/s or pps)",
 			 nb_mesh_port_label(unknown, name, sizeof(name)));
+		return -EINVAL;
+	}
+	if (nb_run_resolve(app, bps) != 0) {
+		snprintf(why, len,
+			 "cannot resolve --rate against the mesh's "
+			 "line rate");
 		return -EINVAL;
 	}
 	p->rate_num = app->rate.unlimited ? 0 : app->rate.pps_num;
