@@ -93,8 +93,16 @@ struct nb_mesh_pair {
 	uint8_t weight;	  /* streams: weight x per_pair (1 but for a test
 			   * that sets it: congestion's 100 % pair) */
 };
-/* A mesh across hosts: a port of the other end, by its id there. */
-#define NB_MESH_REMOTE 0x8000u
+/*
+ * A mesh across hosts: a port of another host, by its id there; a
+ * client marks a responder's with the responder's number (1 for the
+ * first --peer, up to 15) less one in bits 10..13 (port ids below 1024,
+ * RTE_MAX_ETHPORTS' ceiling).
+ */
+#define NB_MESH_REMOTE	   0x8000u
+#define NB_MESH_ID_MAX	   1024u
+#define NB_MESH_HOST_SHIFT 10
+#define NB_MESH_MAX_PEERS  15
 struct nb_mesh_cfg {
 	int kind;
 	uint16_t nb_ports;
@@ -186,6 +194,9 @@ struct nb_config {
 	int peer_is_ip; /* --peer gave an IP address: ARP (NDP) for it */
 	uint32_t peer_ip;
 	struct nb_ip peer_ip6; /* --peer's IPv6 address (family 6) */
+	/* --peer IP,IP,...: a mesh's further responders (IPv4) */
+	uint16_t nb_more_peers;
+	uint32_t more_peers[NB_MESH_MAX_PEERS - 1];
 	/* --iperf3 HOST[:PORT]: a client of a stock iperf3 server */
 	int iperf3;
 	uint32_t ip3_host; /* IPv4, host order; found by ARP */

@@ -15,6 +15,8 @@
 
 _Static_assert(NB_CTL_MESH_PORTS == NB_MESH_MAX_PORTS,
 	       "PARAMS carries every port a mesh can have");
+_Static_assert(NB_CTL_MESH_PEERS == NB_MESH_MAX_PEERS,
+	       "an owner byte names every responder a mesh can have");
 _Static_assert(NB_CTL_OFFER_LEN ==
 		       2 + NB_CTL_MESH_PORTS * (2 + 6) + NB_CTL_MESH_PORTS * 4,
 	       "offer wire layout");
@@ -99,7 +101,7 @@ nb_ctl_offer_read(const uint8_t **p, struct nb_ctl_offer *o)
 	return ok;
 }
 
-/* Which ends send: bit 0 the client, bit 1 the responder. */
+/* Which ends send: bit 0 the client, bit 1 a responder (any of them). */
 static unsigned int
 senders(const struct nb_ctl_mesh *m)
 {
@@ -108,7 +110,7 @@ senders(const struct nb_ctl_mesh *m)
 	for (i = 0; i < m->nb_ports; i++)
 		for (j = 0; j < m->nb_ports; j++)
 			if (m->weight[i][j])
-				who |= 1u << m->owner[i];
+				who |= m->owner[i] == 0 ? 1u : 2u;
 	return who;
 }
 
@@ -161,14 +163,16 @@ nb_ctl_mesh_ok(const struct nb_ctl_params *p)
 	    !ports_ok(m->port, m->nb_ports, m->owner))
 		return 0;
 	for (i = 0; i < m->nb_ports; i++) {
-		if (m->owner[i] > 1)
+		if (m->owner[i] > NB_CTL_MESH_PEERS)
 			return 0;
 		owners |= 1u << m->owner[i];
 		for (j = 0; j < m->nb_ports; j++)
 			streams += (uint64_t)m->weight[i][j] * m->per_pair;
 	}
-	/* a mesh across hosts, of UDP frames without probes */
-	return owners == 3 && streams == p->streams && p->tcp == 0 &&
+	/* a mesh across hosts (the client and responders 1..R, each with
+	 * ports), of UDP frames without probes */
+	return owners >= 3 && (owners & (owners + 1)) == 0 &&
+	       streams == p->streams && p->tcp == 0 &&
 	       p->proto == NB_IPPROTO_UDP && p->latency_rate == 0 &&
 	       p->direction == nb_ctl_mesh_direction(m);
 }

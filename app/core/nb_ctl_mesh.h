@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #define NB_CTL_MESH_PORTS 16 /* ports of a mesh (NB_MESH_MAX_PORTS) */
+#define NB_CTL_MESH_PEERS 15 /* responders of a mesh (NB_MESH_MAX_PEERS) */
 #define NB_CTL_OFFER_LEN  (2 + 12 * NB_CTL_MESH_PORTS) /* 194 */
 #define NB_CTL_MESH_LEN                                                        \
 	(4 + 10 * NB_CTL_MESH_PORTS +                                          \
@@ -38,10 +39,12 @@ struct nb_ctl_offer {
 /*
  * PARAMS' test of many ports across hosts (since version 11; nb_ports 0:
  * none, then every field 0).  The mesh's ports in order (the client's
- * first), each with its owner (0 the client, 1 the responder), id on
- * that host and MAC; weight[i][j] the streams of pair i>j in units of
- * per_pair (0: no pair).  Checked: kind 1..6 (NB_MESH_*), nb_ports
- * 2..16 with ports of both owners, distinct unicast nonzero MACs,
+ * first), each with its owner (0 the client, 1..15 the responders in the
+ * client's --peer order: each responder finds its number as the owner of
+ * the MACs it offered), id on that host and MAC; weight[i][j] the
+ * streams of pair i>j in units of per_pair (0: no pair).  Checked: kind
+ * 1..6 (NB_MESH_*), nb_ports 2..16 with ports of the client and of each
+ * of responders 1..R (R >= 1), distinct unicast nonzero MACs,
  * distinct ids below 0x8000 per owner, per_pair >= 1, no pair from a port to
  * itself or beyond nb_ports, and the streams (the weights' sum x per_pair)
  * equal to PARAMS' streams (so at least one pair); with it PARAMS is an
@@ -58,7 +61,7 @@ struct nb_ctl_mesh {
 };
 
 /* Who sends in mesh m: NB_CTL_DIR_FORWARD (the client's ports only),
- * REVERSE (the responder's only) or BIDIR; PARAMS' direction must be it. */
+ * REVERSE (responders' only) or BIDIR; PARAMS' direction must be it. */
 int nb_ctl_mesh_direction(const struct nb_ctl_mesh *m);
 
 /* Can o go on the wire (the checks above)?  1 or 0. */

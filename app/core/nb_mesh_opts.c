@@ -106,11 +106,17 @@ check_client(struct nb_config *cfg, char *err, size_t errlen)
 			 "--mesh-ports)");
 		return -EINVAL;
 	}
-	if (cfg->mesh.nb_ports >= NB_MESH_MAX_PORTS) {
+	if (cfg->mesh.nb_ports + 1 + cfg->nb_more_peers > NB_MESH_MAX_PORTS) {
 		snprintf(err, errlen,
 			 "--ports lists %u ports: a mesh has at most %d, and "
-			 "the responder offers at least one",
+			 "each responder offers at least one",
 			 cfg->mesh.nb_ports, NB_MESH_MAX_PORTS);
+		return -EINVAL;
+	}
+	if (cfg->nb_more_peers && (cfg->conf || cfg->quit)) {
+		snprintf(err, errlen,
+			 "--conf and --quit speak to one responder: give one "
+			 "--peer address");
 		return -EINVAL;
 	}
 	if (cfg->sweep.n && !cfg->suite) {
@@ -134,6 +140,12 @@ nb_mesh_opts_check(struct nb_config *cfg, char *err, size_t errlen)
 		return check_loopback(cfg, err, errlen);
 	if (cfg->mode == NB_MODE_CLIENT && mesh)
 		return check_client(cfg, err, errlen);
+	if (cfg->nb_more_peers) {
+		snprintf(err, errlen,
+			 "--peer with several addresses is a mesh across "
+			 "hosts: it needs --ports (this host's ports in it)");
+		return -EINVAL;
+	}
 	if (cfg->mode == NB_MODE_RESPONDER && cfg->nb_serve_ports) {
 		if (given(cfg, "port")) {
 			snprintf(err, errlen,

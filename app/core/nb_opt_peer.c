@@ -46,9 +46,65 @@ nb_opt_peer_timeout(struct nb_config *cfg, const char *val, char *why,
 	return 0;
 }
 
+/* --peer IP,IP,...: the responders of a mesh across several hosts. */
+static int
+peer_list(struct nb_config *cfg, const char *val, char *why, size_t whylen)
+{
+	char ip[32];
+	uint32_t addr[NB_MESH_MAX_PEERS];
+	unsigned int n = 0, k;
+
+	while (*val != '\0') {
+		size_t len = strcspn(val, ",");
+
+		if (n == NB_MESH_MAX_PEERS) {
+			WHY("at most 15 responders (a mesh has 16 ports, one "
+			    "of them this host's)");
+			return -EINVAL;
+		}
+		if (len == 0 || len >= sizeof(ip)) {
+			WHY("expected responders' IPv4 addresses separated "
+			    "by commas (198.18.0.2,198.18.0.3)");
+			return -EINVAL;
+		}
+		memcpy(ip, val, len);
+		ip[len] = '\0';
+		if (nb_parse_ipv4(ip, &addr[n]) != 0) {
+			snprintf(why, whylen,
+				 "'%s' is not an IPv4 address: several "
+				 "responders are named by IPv4 address",
+				 ip);
+			return -EINVAL;
+		}
+		for (k = 0; k < n; k++)
+			if (addr[k] == addr[n]) {
+				snprintf(why, whylen,
+					 "%s is named twice: each responder "
+					 "once",
+					 ip);
+				return -EINVAL;
+			}
+		n++;
+		val += len + (val[len] == ',');
+		if (val[-1] == ',' && *val == '\0') {
+			WHY("an address is missing after the last comma");
+			return -EINVAL;
+		}
+	}
+	cfg->peer_ip = addr[0];
+	cfg->peer_is_ip = 1;
+	cfg->nb_more_peers = (uint16_t)(n - 1);
+	memcpy(cfg->more_peers, addr + 1, (n - 1) * sizeof(addr[0]));
+	cfg->have_peer = 1;
+	return 0;
+}
+
 int
 nb_opt_peer(struct nb_config *cfg, const char *val, char *why, size_t whylen)
 {
+	cfg->nb_more_peers = 0;
+	if (strchr(val, ',') != NULL)
+		return peer_list(cfg, val, why, whylen);
 	if (nb_parse_mac(val, cfg->peer_mac) == 0) {
 		cfg->peer_is_ip = 0;
 	} else if (nb_parse_ipv4(val, &cfg->peer_ip) == 0 ||

@@ -92,11 +92,13 @@ const struct nb_option nb_options[] = {
 	 "group: MLDv2) [3]",
 	 0, NB_IN_LOOP},
 	HEADING("Peer test (client, responder, reflector)"),
-	{"peer", 'c', "MAC|IP", nb_opt_peer,
+	{"peer", 'c', "MAC|IP[,IP...]", nb_opt_peer,
 	 "client: the responder's MAC, or its IPv4 address (found by ARP) "
 	 "or IPv6 address (found by neighbour discovery; the control "
-	 "protocol and the test over IPv6); with --reflector, the MAC of a "
-	 "peer that swaps MACs and returns "
+	 "protocol and the test over IPv6); with --ports, several "
+	 "responders' IPv4 addresses (up to 15, each a session from the "
+	 "first of --ports) join their --mesh-ports into one mesh; with "
+	 "--reflector, the MAC of a peer that swaps MACs and returns "
 	 "every frame (e.g. testpmd macswap)",
 	 0, NB_IN_CLI | NB_IN_REFL},
 	{"iperf3", 0, "HOST[:PORT]", nb_opt_iperf3,

@@ -29,7 +29,7 @@ pair_rows(FILE *f, const struct nb_mesh_result *m)
 		   "elsewhere  reord    dup   lat mean us   p99 us   max us\n");
 	for (k = 0; k < m->nb_pairs; k++) {
 		const struct nb_mesh_pair_result *p = &m->pairs[k];
-		char pair[24], a[8], b[8];
+		char pair[32], a[12], b[12];
 
 		snprintf(pair, sizeof(pair), "%s>%s",
 			 nb_mesh_port_label(p->src, a, sizeof(a)),
@@ -62,15 +62,17 @@ static void
 loss_matrix(FILE *f, const struct nb_mesh_result *m)
 {
 	uint16_t i, j;
-	char l[8];
+	char l[12];
 
 	fprintf(f, "Loss matrix, %% of each pair's frames (row: source port, "
 		   "column: destination; '.': no pair):\n  src\\dst");
 	for (j = 0; j < m->nb_ports; j++)
-		fprintf(f, " %6s", nb_mesh_port_label(m->ports[j].port, l, 8));
+		fprintf(f, " %6s",
+			nb_mesh_port_label(m->ports[j].port, l, sizeof(l)));
 	fprintf(f, "\n");
 	for (i = 0; i < m->nb_ports; i++) {
-		fprintf(f, "  %7s", nb_mesh_port_label(m->ports[i].port, l, 8));
+		fprintf(f, "  %7s",
+			nb_mesh_port_label(m->ports[i].port, l, sizeof(l)));
 		for (j = 0; j < m->nb_ports; j++) {
 			const struct nb_mesh_pair_result *p = nb_mesh_pair_of(
 				m, m->ports[i].port, m->ports[j].port);
@@ -90,14 +92,16 @@ static void
 port_rows(FILE *f, const struct nb_result *r, const struct nb_mesh_result *m)
 {
 	uint16_t i;
-	char l[8];
+	char l[12];
 
 	fprintf(f,
 		"Ports (sent: of the pairs from it; received, lost: of "
 		"the pairs into it; foreign: frames to other ports it "
 		"took in%s):\n  port        sent   sent Mpps    received   "
 		"recv Mpps       lost   loss %%    foreign\n",
-		m->across ? "; rN: the responder's port N" : "");
+		m->across ? "; rN: the responder's port N, rK.N: the K-th "
+			    "responder's"
+			  : "");
 	for (i = 0; i < m->nb_ports; i++) {
 		const struct nb_mesh_port_result *p = &m->ports[i];
 		uint64_t into = p->received + p->lost_in;
@@ -138,10 +142,11 @@ nb_report_mesh_text(FILE *f, const struct nb_result *r)
 static json_t *
 pair_json(const struct nb_mesh_result *m, const struct nb_mesh_pair_result *p)
 {
+	char h[16];
 	json_t *o = json_pack(
 		"{s:i,s:i,s:I,s:I,s:I,s:I,s:f,s:I,s:I,s:I}", "src",
-		(int)(p->src & ~NB_MESH_REMOTE), "dst",
-		(int)(p->dst & ~NB_MESH_REMOTE), "sent", (json_int_t)p->sent,
+		(int)nb_mesh_port_id(p->src), "dst",
+		(int)nb_mesh_port_id(p->dst), "sent", (json_int_t)p->sent,
 		"received", (json_int_t)p->received, "forwarded",
 		(json_int_t)p->unique, "lost", (json_int_t)p->lost,
 		"lost_percent", pct(p->lost, p->sent), "elsewhere",
@@ -150,10 +155,12 @@ pair_json(const struct nb_mesh_result *m, const struct nb_mesh_pair_result *p)
 		(json_int_t)p->duplicates);
 
 	if (m->across) {
-		json_object_set_new(o, "src_host",
-				    json_string(nb_mesh_host_of(p->src)));
-		json_object_set_new(o, "dst_host",
-				    json_string(nb_mesh_host_of(p->dst)));
+		json_object_set_new(
+			o, "src_host",
+			json_string(nb_mesh_host_of(p->src, h, sizeof(h))));
+		json_object_set_new(
+			o, "dst_host",
+			json_string(nb_mesh_host_of(p->dst, h, sizeof(h))));
 	}
 	if (p->lat_n)
 		json_object_set_new(o, "latency",
@@ -173,6 +180,7 @@ nb_json_mesh(const struct nb_result *r)
 	const struct nb_mesh_result *m = r->mesh;
 	json_t *pairs, *ports;
 	uint16_t i;
+	char h[16];
 
 	if (m == NULL)
 		return NULL;
@@ -185,7 +193,7 @@ nb_json_mesh(const struct nb_result *r)
 		json_t *o;
 
 		o = json_pack("{s:i,s:I,s:f,s:I,s:f,s:I,s:I}", "port",
-			      (int)(p->port & ~NB_MESH_REMOTE), "sent",
+			      (int)nb_mesh_port_id(p->port), "sent",
 			      (json_int_t)p->sent, "sent_pps",
 			      nb_div0((double)p->sent, r->tx_seconds),
 			      "received", (json_int_t)p->received,
@@ -194,9 +202,9 @@ nb_json_mesh(const struct nb_result *r)
 			      "lost_in", (json_int_t)p->lost_in, "foreign",
 			      (json_int_t)p->foreign);
 		if (m->across)
-			json_object_set_new(
-				o, "host",
-				json_string(nb_mesh_host_of(p->port)));
+			json_object_set_new(o, "host",
+					    json_string(nb_mesh_host_of(
+						    p->port, h, sizeof(h))));
 		json_array_append_new(ports, o);
 	}
 	return json_pack("{s:s,s:s,s:i,s:o,s:o}", "pattern",

@@ -28,97 +28,6 @@
 #include "nb_tcprun.h"
 #include "nb_tsc.h"
 
-/*
- * Is m authentic?  A WELCOME (before we have the key) brings the
- * responder's nonce: the key follows from it, and the WELCOME must check
- * under that key, which proves the responder holds our --auth-key (or,
- * without a key, that it answered our HELLO).
- */
-static int
-authentic(struct nb_peer *pr, const struct nb_udp_info *u,
-	  const struct nb_ctl_msg *m)
-{
-	const struct nb_config *cfg = &pr->app->cfg;
-	struct nb_auth a;
-
-	if (!m->tagged)
-		return 0;
-	if (pr->auth.on)
-		return nb_auth_verify(&pr->auth, u->payload, u->payload_len);
-	if (m->type != NB_CTL_WELCOME || m->session != pr->session)
-		return 0;
-	nb_auth_derive(&a, cfg->psk, cfg->psk_len, pr->cn, m->u.conf.nonce,
-		       pr->session);
-	if (nb_auth_verify(&a, u->payload, u->payload_len)) {
-		pr->auth = a;
-		return 1;
-	}
-	pr->auth_fail++;
-	/* a responder answers WELCOME only to a HELLO whose tag it could
-	 * check with its key (or, --no-auth, with none): a WELCOME that
-	 * fails is not that responder's */
-	snprintf(pr->auth_error, sizeof(pr->auth_error), "%s",
-		 "its WELCOME failed authentication: forged, or not from the "
-		 "responder our HELLO reached");
-	return 0;
-}
-
-static void
-on_msg(struct nb_peer *pr, const struct nb_udp_info *u, struct nb_ctl_msg *m)
-{
-	enum nb_cli_event ev;
-	/* before WELCOME the responder is known by MAC or by IPv4 (either
-	 * may be a guess); after it, by both */
-	int from_peer = pr->cli.state == NB_CLI_HELLO
-				? memcmp(u->src_mac, pr->peer_mac, 6) == 0 ||
-					  nb_peer_addr_is(pr, u)
-				: memcmp(u->src_mac, pr->peer_mac, 6) == 0 &&
-					  nb_peer_addr_is(pr, u);
-	int ok = from_peer && authentic(pr, u, m);
-
-	switch (nb_cli_route(&pr->cli, m, from_peer, ok)) {
-	case NB_CLI_DROP:
-		if (from_peer && m->tagged && !ok)
-			pr->foreign++;
-		return;
-	case NB_CLI_CLOCK:
-		/* the responder's echo (unacknowledged): a clock sample */
-		if (m->u.ka.echo_ns != 0)
-			nb_offset_sample(&pr->off, m->u.ka.echo_ns,
-					 m->u.ka.sender_ns -
-						 m->u.ka.echo_delay_ns,
-					 m->u.ka.sender_ns, nb_peer_now(pr));
-		return;
-	case NB_CLI_DIRECT:
-		break;
-	case NB_CLI_LINK:
-		if (!nb_peer_accept(pr, u, m))
-			return;
-		if (m->type == NB_CTL_WELCOME &&
-		    (memcmp(u->src_mac, pr->peer_mac, 6) != 0 ||
-		     !nb_peer_addr_is(pr, u))) {
-			/* The frames reached it anyway (flooding, a virtual
-			 * link): say so, and use its real address. */
-			NB_LOG(WARNING,
-			       "warning: the responder answers from " NB_MAC_FMT
-			       " %s, not the address asked for; using it",
-			       NB_MAC_ARGS(u->src_mac), nb_udp_src_text(u).s);
-			memcpy(pr->peer_mac, u->src_mac, 6);
-			nb_peer_addr_take(pr, u);
-		}
-		break;
-	}
-	ev = nb_cli_on_msg(&pr->cli, m);
-	if (ev == NB_CLI_E_INTERVAL) {
-		nb_peer_iv_io_put(pr, &m->u.iv);
-		return;
-	}
-	if (ev != NB_CLI_E_NONE) {
-		pr->event = ev;
-		pr->inbox = *m;
-	}
-}
-
 /* Send a message that ends the session (DONE, QUIT) and wait for its ACK. */
 static int
 client_close(struct nb_peer *pr, uint8_t type)
@@ -196,7 +105,7 @@ client_hello(struct nb_peer *pr, int *code)
 	const struct nb_config *cfg = &pr->app->cfg;
 	enum nb_cli_event ev = NB_CLI_E_NONE;
 	struct nb_ctl_msg m;
-	char t[200];
+	char t[200], who[48], msg[96];
 	int ret;
 
 	nb_ctl_msg_init(&m, NB_CTL_HELLO, pr->session);
@@ -214,14 +123,16 @@ client_hello(struct nb_peer *pr, int *code)
 		/* a WELCOME came but did not check: say why (a forged one
 		 * cannot end the wait early, only the timeout does) */
 		if (pr->auth_error[0] != '\0')
-			snprintf(t, sizeof(t), "peer " NB_MAC_FMT ": %s",
+			snprintf(t, sizeof(t), "%speer " NB_MAC_FMT ": %s",
+				 nb_client_who(pr, who, sizeof(who)),
 				 NB_MAC_ARGS(pr->peer_mac), pr->auth_error);
 		else
 			snprintf(t, sizeof(t),
-				 "peer " NB_MAC_FMT
+				 "%speer " NB_MAC_FMT
 				 " did not answer within %.1f s (is a "
 				 "dpdk-nbench responder running there? see "
 				 "--peer-timeout)",
+				 nb_client_who(pr, who, sizeof(who)),
 				 NB_MAC_ARGS(pr->peer_mac), cfg->peer_timeout);
 		*code = fail(pr, "%s", t);
 		return 1;
@@ -231,10 +142,11 @@ client_hello(struct nb_peer *pr, int *code)
 			  : ev == NB_CLI_E_REJECT ? pr->inbox.u.reject.reason
 						  : pr->inbox.u.error.reason,
 			  NB_CTL_REASON_STR, t, sizeof(t));
-		*code = fail(pr,
-			     ev == NB_CLI_E_BUSY ? "the responder is busy: %s"
-						 : "the responder refused: %s",
-			     t);
+		snprintf(msg, sizeof(msg), "%s%s",
+			 nb_client_who(pr, who, sizeof(who)),
+			 ev == NB_CLI_E_BUSY ? "the responder is busy: %s"
+					     : "the responder refused: %s");
+		*code = fail(pr, msg, t);
 		return 1;
 	}
 	pr->theirs = pr->inbox.u.conf;
@@ -264,23 +176,35 @@ accept_setup(struct nb_peer *pr, const struct nb_ctl_accept *a)
 	pr->peer_numa = a->numa;
 }
 
-/* PARAMS -> ACCEPT (or REJECT), then our end of the test. */
+/* DONE to the first n sessions (those that took PARAMS). */
+static void
+close_first(struct nb_peer *pr, unsigned int n)
+{
+	unsigned int k;
+
+	for (k = 0; k < n; k++)
+		client_close(nb_client_session_at(pr, k), NB_CTL_DONE);
+}
+
+/* PARAMS -> ACCEPT (or REJECT) of one session; an exit code (after a
+ * refusal the session is closed and the cause reported). */
 static int
-client_params(struct nb_peer *pr, struct nb_ctl_params *params)
+params_one(struct nb_peer *pr, const struct nb_ctl_params *params)
 {
 	enum nb_cli_event ev = NB_CLI_E_NONE;
 	struct nb_ctl_msg m;
-	char why[256];
+	char why[256], who[48], msg[160];
 
-	nb_client_fill_params(pr, params);
-	if (nb_mesh_peer_params(pr, params, why, sizeof(why)) != 0)
-		return fail(pr, "%s", why);
 	pr->params = *params;
+	nb_client_params_to(pr, &pr->params);
 	nb_cli_set(&pr->cli, NB_CLI_PARAMS, 0);
 	nb_ctl_msg_init(&m, NB_CTL_PARAMS, pr->session);
-	m.u.params = *params;
-	if (nb_peer_send(pr, &m) != 0 || nb_client_wait(pr, &ev) != 0)
-		return fail(pr, "%s", "the responder stopped answering");
+	m.u.params = pr->params;
+	nb_client_who(pr, who, sizeof(who));
+	if (nb_peer_send(pr, &m) != 0 || nb_client_wait(pr, &ev) != 0) {
+		snprintf(msg, sizeof(msg), "%s%%s", who);
+		return fail(pr, msg, "the responder stopped answering");
+	}
 	if (ev != NB_CLI_E_ACCEPT) {
 		/* end the session, so the responder serves the next one
 		 * (BUSY: it opened none for us) */
@@ -291,16 +215,37 @@ client_params(struct nb_peer *pr, struct nb_ctl_params *params)
 			  : ev == NB_CLI_E_BUSY ? pr->inbox.u.busy.reason
 						: pr->inbox.u.error.reason,
 			  NB_CTL_REASON_STR, why, sizeof(why));
-		return fail(pr,
-			    ev == NB_CLI_E_BUSY
-				    ? "the responder is busy: %s"
-				    : "the responder rejected the test: %s",
-			    why);
+		snprintf(msg, sizeof(msg), "%s%s", who,
+			 ev == NB_CLI_E_BUSY
+				 ? "the responder is busy: %s"
+				 : "the responder rejected the test: %s");
+		return fail(pr, msg, why);
 	}
 	nb_cli_set(&pr->cli, NB_CLI_RUNNING, 0);
 	accept_setup(pr, &pr->inbox.u.accept);
+	return 0;
+}
+
+/* PARAMS -> ACCEPT with each responder, then our end of the test. */
+static int
+client_params(struct nb_peer *pr, struct nb_ctl_params *params)
+{
+	unsigned int k;
+	char why[256];
+	int code;
+
+	nb_client_fill_params(pr, params);
+	if (nb_mesh_peer_params(pr, params, why, sizeof(why)) != 0)
+		return fail(pr, "%s", why);
+	for (k = 0; k < nb_client_sessions(pr); k++) {
+		code = params_one(nb_client_session_at(pr, k), params);
+		if (code != 0) {
+			close_first(pr, k);
+			return code;
+		}
+	}
 	if (nb_peertest_setup(pr, params, why, sizeof(why)) != 0) {
-		client_close(pr, NB_CTL_DONE);
+		close_first(pr, nb_client_sessions(pr));
 		return fail(pr, "%s", why);
 	}
 	return 0;
@@ -329,6 +274,46 @@ new_session(struct nb_peer *pr)
 	return 0;
 }
 
+/* A fresh session and its HELLO -> WELCOME with each responder; 1 when
+ * that ended it (as client_hello). */
+static int
+hello_all(struct nb_peer *pr, int *code)
+{
+	unsigned int k;
+
+	for (k = 0; k < nb_client_sessions(pr); k++) {
+		struct nb_peer *g = nb_client_session_at(pr, k);
+
+		if (new_session(g) != 0) {
+			*code = fail(pr, "%s", "cannot read random bytes");
+			return 1;
+		}
+		if (client_hello(g, code))
+			return 1;
+	}
+	return 0;
+}
+
+/* STOP to each responder (each session's last message acknowledged
+ * first); 0 or -1 when one stopped answering. */
+static int
+stop_all(struct nb_peer *pr)
+{
+	struct nb_ctl_msg m;
+	unsigned int k;
+
+	for (k = 0; k < nb_client_sessions(pr); k++) {
+		struct nb_peer *g = nb_client_session_at(pr, k);
+
+		g->stopping = 1;
+		nb_client_flush(g);
+		nb_ctl_msg_init(&m, NB_CTL_STOP, g->session);
+		if (nb_peer_send(g, &m) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 /*
  * One session, HELLO to DONE: 0 with the responder's results in h and res
  * (*code 1 when interrupted); 1 when it ended otherwise (--quit or --conf
@@ -340,18 +325,13 @@ client_session(struct nb_peer *pr, struct nb_ctl_params *params,
 	       int *code)
 {
 	struct nb_app *app = pr->app;
-	struct nb_ctl_msg m;
 	uint32_t nres = 0;
 	int ret, interrupted;
 
 	/* every session's HELLO: a sweep's or suite's trials too */
 	nb_app_phase(NB_PHASE_CONNECTING);
-	if (new_session(pr) != 0) {
-		*code = fail(pr, "%s", "cannot read random bytes");
-		return 1;
-	}
 	/* --quit and --conf end with the HELLO exchange */
-	if (client_hello(pr, code))
+	if (hello_all(pr, code))
 		return 1;
 	*code = client_params(pr, params);
 	if (*code != 0)
@@ -361,11 +341,8 @@ client_session(struct nb_peer *pr, struct nb_ctl_params *params,
 		return 1;
 	interrupted = ret;
 	nb_app_phase(NB_PHASE_DRAINING);
-	/* STOP: the responder stops its senders and drains; so do we. */
-	pr->stopping = 1;
-	nb_client_flush(pr);
-	nb_ctl_msg_init(&m, NB_CTL_STOP, pr->session);
-	if (nb_peer_send(pr, &m) != 0) {
+	/* STOP: the responders stop their senders and drain; so do we. */
+	if (stop_all(pr) != 0) {
 		*code = nb_client_partial(pr,
 					  "the responder stopped answering");
 		return 1;
@@ -379,7 +356,7 @@ client_session(struct nb_peer *pr, struct nb_ctl_params *params,
 		 * (they are done unless interrupted or stalled).
 		 */
 		nb_run_end_senders(app, 1);
-		if (nb_client_fetch(pr, h, res, &nres) != 0 ||
+		if (nb_client_group_fetch(pr, h, res, &nres) != 0 ||
 		    nres != app->cfg.streams) {
 			*code = nb_client_partial(pr, "could not fetch the "
 						      "responder's results");
@@ -410,7 +387,7 @@ client_session(struct nb_peer *pr, struct nb_ctl_params *params,
 	}
 	app->result.interrupted = interrupted;
 	nb_app_phase(NB_PHASE_REPORTING);
-	client_close(pr, NB_CTL_DONE);
+	close_first(pr, nb_client_sessions(pr));
 	*code = interrupted;
 	return 0;
 }
@@ -490,6 +467,27 @@ client_open(struct nb_peer *pr, struct nb_app *app)
 			    cfg->stack.family == 6 ? cfg->stack.src6.a : NULL);
 }
 
+/* --peer IP: its MAC by ARP (NDP); with several addresses, a session
+ * for each further responder.  An exit code. */
+static int
+client_reach(struct nb_peer *pr)
+{
+	const struct nb_config *cfg = &pr->app->cfg;
+
+	if (cfg->peer_is_ip && nb_peer_resolve(pr) != 0) {
+		const char *how = pr->io->v6 ? "neighbour discovery" : "ARP";
+
+		return fail(pr,
+			    nb_force_quit ? "interrupted while resolving the "
+					    "--peer address (%s)"
+					  : "no %s answer from the --peer "
+					    "address (is a responder there, on "
+					    "this link?)",
+			    how);
+	}
+	return cfg->nb_more_peers ? nb_client_group_open(pr) : 0;
+}
+
 /*
  * --pingpong with a --msg-size range: a session per size, one after the
  * other (a connection each, as the loopback sweep), a row per size; the
@@ -542,14 +540,13 @@ mesh_line(struct nb_peer *pr, uint64_t *bps, int *code)
 	uint16_t unknown = 0;
 	char why[256], name[8];
 
+	unsigned int k;
+
 	*code = 0;
-	if (new_session(pr) != 0) {
-		*code = fail(pr, "%s", "cannot read random bytes");
+	if (hello_all(pr, code))
 		return 1;
-	}
-	if (client_hello(pr, code))
-		return 1;
-	nb_cli_set(&pr->cli, NB_CLI_CLOSED, 0);
+	for (k = 0; k < nb_client_sessions(pr); k++)
+		nb_cli_set(&nb_client_session_at(pr, k)->cli, NB_CLI_CLOSED, 0);
 	if (nb_mesh_peer_join(pr, why, sizeof(why)) != 0) {
 		*code = fail(pr, "%s", why);
 		return 1;
@@ -589,7 +586,7 @@ nb_client_main(struct nb_app *app)
 	int ret, code = 0;
 
 	memset(&pr, 0, sizeof(pr));
-	pr.on_msg = on_msg;
+	pr.on_msg = nb_client_on_msg;
 	/* interval lines come from the control lcore (nb_peer_iv_io.c), none
 	 * with --pingpong; no progress line */
 	app->out.progress = 0;
@@ -603,18 +600,9 @@ nb_client_main(struct nb_app *app)
 	if (ret != 0)
 		return ret;
 	nb_app_phase(NB_PHASE_CONNECTING);
-	if (cfg->peer_is_ip && nb_peer_resolve(&pr) != 0) {
-		const char *how = pr.io.v6 ? "neighbour discovery" : "ARP";
-
-		code = fail(&pr,
-			    nb_force_quit ? "interrupted while resolving the "
-					    "--peer address (%s)"
-					  : "no %s answer from the --peer "
-					    "address (is a responder there, on "
-					    "this link?)",
-			    how);
+	code = client_reach(&pr);
+	if (code != 0)
 		goto out;
-	}
 	link_bps = (uint64_t)app->ports[0].desc.link_speed * 1000000;
 	if (cfg->suite || cfg->sweep.n) {
 		code = client_suite(&pr, link_bps);

@@ -19,7 +19,7 @@ nb_client_wait(struct nb_peer *pr, enum nb_cli_event *ev)
 	uint64_t deadline = nb_peer_now(pr) + pr->timeout_ns;
 
 	for (;;) {
-		nb_ctlio_poll(&pr->io);
+		nb_ctlio_poll(pr->io);
 		if (pr->event != NB_CLI_E_NONE) {
 			*ev = pr->event;
 			pr->event = NB_CLI_E_NONE;
@@ -42,7 +42,7 @@ int
 nb_client_flush(struct nb_peer *pr)
 {
 	while (pr->link.pending) {
-		nb_ctlio_poll(&pr->io);
+		nb_ctlio_poll(pr->io);
 		if (pr->event == NB_CLI_E_ABORT)
 			return -ECONNRESET;
 		if (pr->event == NB_CLI_E_REJECT)
@@ -60,6 +60,7 @@ nb_client_partial(struct nb_peer *pr, const char *why)
 {
 	struct nb_ctl_msg d;
 	char buf[640];
+	unsigned int k;
 
 	if (pr->event == NB_CLI_E_ABORT || pr->inbox.type == NB_CTL_ERROR) {
 		char r[4 * NB_CTL_REASON_STR];
@@ -77,14 +78,18 @@ nb_client_partial(struct nb_peer *pr, const char *why)
 		why = buf;
 	}
 	nb_peertest_stop(pr);
-	/* let a responder that is still there end the session now */
-	nb_ctl_msg_init(&d, NB_CTL_DONE, pr->session);
-	d.seq = pr->link.next_seq;
-	if (!pr->in_suite)
-		d.u.done.flags = NB_CTL_DONE_F_LEAVING;
-	if (pr->auth.on)
-		nb_peer_send_raw(pr, &d, pr->peer_mac, pr->peer_ip,
-				 pr->peer_ip6, &pr->auth);
+	/* let the responders that are still there end their sessions now */
+	for (k = 0; k < nb_client_sessions(pr); k++) {
+		struct nb_peer *g = nb_client_session_at(pr, k);
+
+		nb_ctl_msg_init(&d, NB_CTL_DONE, g->session);
+		d.seq = g->link.next_seq;
+		if (!pr->in_suite)
+			d.u.done.flags = NB_CTL_DONE_F_LEAVING;
+		if (g->auth.on)
+			nb_peer_send_raw(g, &d, g->peer_mac, g->peer_ip,
+					 g->peer_ip6, &g->auth);
+	}
 	if (pr->tcp != NULL) /* this end's figures, and why */
 		return nb_tcprun_peer_report(pr->tcp, NULL, 0, 0,
 					     why[0] ? why
@@ -98,4 +103,15 @@ nb_client_partial(struct nb_peer *pr, const char *why)
 		return 1;
 	}
 	return nb_client_report_partial(pr, why);
+}
+
+const char *
+nb_client_who(const struct nb_peer *pr, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (pr->mesh_owner > 1 || pr->nb_group > 0)
+		snprintf(buf, len, "responder %u (" NB_IP4_FMT "): ",
+			 pr->mesh_owner ? pr->mesh_owner : 1u,
+			 NB_IP4_ARGS(pr->peer_ip));
+	return buf;
 }

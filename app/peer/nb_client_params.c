@@ -44,12 +44,10 @@ nb_client_fill_params(struct nb_peer *pr, struct nb_ctl_params *p)
 	p->packets = app->total_packets;
 	p->duration_ms = (uint64_t)(cfg->duration * 1000.0 + 0.5);
 	p->omit_ms = (uint64_t)(cfg->omit * 1000.0 + 0.5);
-	p->client_ip = pr->io.ip;
-	p->responder_ip = pr->peer_ip;
+	p->client_ip = pr->io->ip;
 	memcpy(p->client_mac, app->ports[0].desc.mac, 6);
-	memcpy(p->responder_mac, pr->peer_mac, 6);
 	p->client_macs.n = (uint8_t)nb_port_other_src_macs(
-		pr->io.port, p->client_macs.mac, NB_CTL_MACS_MAX);
+		pr->io->port, p->client_macs.mac, NB_CTL_MACS_MAX);
 	/* nonzero asks the responder to reflect probes, at most that many
 	 * per second: ping-pong goes as fast as the round trip allows */
 	p->latency_rate =
@@ -83,6 +81,14 @@ nb_client_fill_params(struct nb_peer *pr, struct nb_ctl_params *p)
 				? 0
 				: (uint64_t)(cfg->duration * 1000.0 + 0.5);
 	}
+	nb_client_params_to(pr, p);
+}
+
+void
+nb_client_params_to(const struct nb_peer *pr, struct nb_ctl_params *p)
+{
+	p->responder_ip = pr->peer_ip;
+	memcpy(p->responder_mac, pr->peer_mac, 6);
 	memcpy(p->proof.client_nonce, pr->cn, sizeof(pr->cn));
 	memcpy(p->proof.cookie, pr->theirs.nonce, sizeof(pr->theirs.nonce));
 }

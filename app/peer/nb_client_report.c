@@ -40,7 +40,7 @@ safe_conf(struct safe_conf *s, const struct nb_ctl_conf *c)
 static struct nb_addr_text
 their_addr(const struct nb_peer *pr)
 {
-	return nb_addr_text(pr->theirs.ipv4, pr->io.v6 ? pr->peer_ip6 : NULL);
+	return nb_addr_text(pr->theirs.ipv4, pr->io->v6 ? pr->peer_ip6 : NULL);
 }
 
 static void
@@ -168,10 +168,10 @@ nb_client_report_conf(struct nb_peer *pr)
 	/* this end's lcores (no test planned: no crossings yet) */
 	nb_setup_numa(pr->app);
 	if (!pr->app->cfg.json) {
-		print_conf(
-			"local", &pr->mine,
-			nb_addr_text(pr->io.ip, pr->io.v6 ? pr->io.ip6 : NULL)
-				.s);
+		print_conf("local", &pr->mine,
+			   nb_addr_text(pr->io->ip,
+					pr->io->v6 ? pr->io->ip6 : NULL)
+				   .s);
 		nb_numa_text(l, numa, sizeof(numa));
 		printf("  numa %s\n", numa);
 		print_conf("remote", &pr->theirs, their_addr(pr).s);
@@ -205,13 +205,23 @@ nb_client_report_header(struct nb_peer *pr, const struct nb_ctl_params *p)
 	}
 	if (p->mesh.nb_ports) {
 		const struct nb_mesh_cfg *m = &cfg->mesh;
+		uint16_t k;
 
-		printf("Peer test with %s (%s): a mesh of %u ports (%u here, "
-		       "%u the responder's: rN), %s, %u pairs, %u stream%s a "
-		       "pair, UDP\n",
-		       host, their_addr(pr).s, m->nb_ports, m->nb_local,
-		       m->nb_ports - m->nb_local, nb_mesh_rfc_name(m->kind),
-		       m->nb_pairs, m->per_pair, m->per_pair == 1 ? "" : "s");
+		printf("Peer test with %s (%s)", host, their_addr(pr).s);
+		for (k = 0; k < pr->nb_group; k++) {
+			const struct nb_peer *g = pr->group[k];
+
+			nb_escape(g->theirs.host, sizeof(g->theirs.host), host,
+				  sizeof(host));
+			printf(", %s (%s)", host, their_addr(g).s);
+		}
+		printf(": a mesh of %u ports (%u here, %u the %s: %s), %s, "
+		       "%u pairs, %u stream%s a pair, UDP\n",
+		       m->nb_ports, m->nb_local, m->nb_ports - m->nb_local,
+		       pr->nb_group ? "responders'" : "responder's",
+		       pr->nb_group ? "rN the first's, rK.N the K-th's" : "rN",
+		       nb_mesh_rfc_name(m->kind), m->nb_pairs, m->per_pair,
+		       m->per_pair == 1 ? "" : "s");
 		fflush(stdout);
 		return;
 	}

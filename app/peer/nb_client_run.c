@@ -70,7 +70,7 @@ client_clock(struct nb_peer *pr, int64_t *theta)
 			return -1;
 		until = nb_peer_now(pr) + 20 * NB_MS;
 		while (pr->off.samples == before && nb_peer_now(pr) < until) {
-			nb_ctlio_poll(&pr->io);
+			nb_ctlio_poll(pr->io);
 			nb_peer_nap(pr);
 		}
 	}
@@ -95,9 +95,8 @@ client_clock(struct nb_peer *pr, int64_t *theta)
 			 "one-way; no clock offset measured: assumes a shared "
 			 "clock");
 	}
-	/* a mesh: the responder stamps and receives in our clock */
+	/* a mesh: the responders stamp and receive in our clock */
 	pr->app->run.rx_offset_ns = nb_mesh_peer_on(pr) ? 0 : *theta;
-	pr->app->result.latency_method = pr->method;
 	return 0;
 }
 
@@ -184,7 +183,7 @@ run_tcp(struct nb_peer *pr, int *code)
 	 * shows as retransmissions and a stall) */
 	pr->tcp_why[0] = '\0';
 	for (;;) {
-		nb_ctlio_poll(&pr->io);
+		nb_ctlio_poll(pr->io);
 		if (nb_peer_service(pr) != 0) {
 			*code = nb_client_partial(pr,
 						  "the responder stopped "
@@ -203,45 +202,105 @@ run_tcp(struct nb_peer *pr, int *code)
 	}
 }
 
+/*
+ * The clock rounds and START with each responder (a mesh's several get
+ * theirs back to back, each with its own clock offset: all start at the
+ * same time, to a round trip), then our own start; 0 or -1 when one
+ * stopped answering.
+ */
+static int
+start_all(struct nb_peer *pr)
+{
+	unsigned int k, n = nb_client_sessions(pr);
+	struct nb_ctl_msg m;
+	int64_t theta[NB_MESH_MAX_PEERS];
+
+	for (k = 0; k < n; k++)
+		if (client_clock(nb_client_session_at(pr, k), &theta[k]) != 0)
+			return -1;
+	/* the first responder's offset method is the report's */
+	pr->app->result.latency_method = pr->method;
+	for (k = 0; k < n; k++) {
+		struct nb_peer *g = nb_client_session_at(pr, k);
+
+		g->nap_short = 0; /* the test runs: leave the CPU to workers */
+		/* START at an agreed time: now + the delay, on both sides. */
+		nb_ctl_msg_init(&m, NB_CTL_START, g->session);
+		/* -theta without overflow at INT64_MIN */
+		m.u.start.rx_offset_ns = (int64_t)(0 - (uint64_t)theta[k]);
+		m.u.start.delay_ms = NB_PEER_START_DELAY_MS;
+		if (nb_peer_send(g, &m) != 0)
+			return -1;
+	}
+	nb_peertest_arm(pr, NB_PEER_START_DELAY_MS * NB_MS);
+	for (k = 0; k < n; k++)
+		if (nb_client_flush(nb_client_session_at(pr, k)) != 0)
+			return -1;
+	return 0;
+}
+
+/* Each session's retransmissions and keepalives while the test runs: 0,
+ * -1 when a responder stopped answering, -2 when one ended the test
+ * (its session pr's *gone). */
+static int
+service_all(struct nb_peer *pr, uint64_t *next_ka, struct nb_peer **gone)
+{
+	unsigned int k;
+
+	for (k = 0; k < nb_client_sessions(pr); k++) {
+		struct nb_peer *g = nb_client_session_at(pr, k);
+
+		*gone = g;
+		if (nb_peer_service(g) != 0)
+			return -1;
+		if (g->event == NB_CLI_E_ABORT)
+			return -2;
+		keepalive(g, &next_ka[k]);
+	}
+	return 0;
+}
+
 /* START, then keepalives until the test is over; 1 when interrupted,
  * -1 when the responder is gone (partial results were reported). */
 int
 nb_client_run_test(struct nb_peer *pr, const struct nb_ctl_params *p, int *code)
 {
 	struct nb_app *app = pr->app;
-	uint64_t next_ka, idle_since = 0, last_rx = 0, seen = 0, since = 0;
-	uint64_t next_link = 0;
+	uint64_t next_ka[NB_MESH_MAX_PEERS], idle_since = 0, last_rx = 0;
+	uint64_t next_link = 0, seen = 0, since = 0;
 	int sends = p->direction != NB_CTL_DIR_REVERSE, announced = 0;
-	struct nb_ctl_msg m;
-	int64_t theta;
+	struct nb_peer *gone;
+	char why[160], who[48];
+	unsigned int k;
 
-	if (client_clock(pr, &theta) != 0)
-		goto gone;
-	pr->nap_short = 0; /* the test runs: leave the CPU to workers */
-	/* START at an agreed time: now + the delay, on both sides. */
-	nb_ctl_msg_init(&m, NB_CTL_START, pr->session);
-	/* -theta without overflow at INT64_MIN */
-	m.u.start.rx_offset_ns = (int64_t)(0 - (uint64_t)theta);
-	m.u.start.delay_ms = NB_PEER_START_DELAY_MS;
-	if (nb_peer_send(pr, &m) != 0)
-		goto gone;
-	nb_peertest_arm(pr, NB_PEER_START_DELAY_MS * NB_MS);
-	if (nb_client_flush(pr) != 0)
+	if (start_all(pr) != 0)
 		goto gone;
 	nb_app_phase(NB_PHASE_RUNNING);
 	if (pr->tcp != NULL)
 		return run_tcp(pr, code);
-	/* Running: keepalives both prove the responder alive and carry
+	/* Running: keepalives both prove the responders alive and carry
 	 * RTT. */
-	next_ka = nb_peer_now(pr) + NB_PEER_KEEPALIVE_NS;
+	for (k = 0; k < nb_client_sessions(pr); k++)
+		next_ka[k] = nb_peer_now(pr) + NB_PEER_KEEPALIVE_NS;
 	for (;;) {
 		uint64_t tsc = rte_get_tsc_cycles();
+		int rc;
 
-		nb_ctlio_poll(&pr->io);
-		if (nb_peer_service(pr) != 0) {
-			*code = nb_client_partial(pr,
-						  "the responder stopped "
-						  "answering during the test");
+		nb_ctlio_poll(pr->io);
+		rc = service_all(pr, next_ka, &gone);
+		if (rc == -1) {
+			snprintf(why, sizeof(why),
+				 "%sthe responder stopped answering during "
+				 "the test",
+				 nb_client_who(gone, who, sizeof(who)));
+			*code = nb_client_partial(pr, why);
+			return -1;
+		}
+		if (rc == -2) {
+			if (gone != pr) /* its ERROR is the reason */
+				pr->inbox = gone->inbox;
+			pr->event = NB_CLI_E_ABORT;
+			*code = nb_client_partial(pr, "");
 			return -1;
 		}
 		/* say so when the test has started on both ends */
@@ -260,11 +319,6 @@ nb_client_run_test(struct nb_peer *pr, const struct nb_ctl_params *p, int *code)
 		}
 		if (nb_force_quit)
 			return 1;
-		if (pr->event == NB_CLI_E_ABORT) {
-			*code = nb_client_partial(pr, "");
-			return -1;
-		}
-		keepalive(pr, &next_ka);
 		if (test_over(pr, p, tsc, &last_rx, &idle_since)) {
 			nb_peer_iv_io_sample(pr); /* the edge at the end */
 			return 0;

@@ -60,7 +60,7 @@ flush(struct nb_ip3c *x)
 static void
 pump(struct nb_ip3c *x)
 {
-	nb_ctlio_poll(&x->pr.io);
+	nb_ctlio_poll(x->pr.io);
 	flush(x);
 }
 
@@ -233,7 +233,7 @@ turn(struct nb_ip3c *x, uint64_t t0)
 {
 	uint64_t now;
 
-	nb_ctlio_poll(&x->pr.io);
+	nb_ctlio_poll(x->pr.io);
 	/* the bytes before a RST first: a busy server's ACCESS_DENIED comes
 	 * with one (it closes with our cookie unread) */
 	if (!x->done)
@@ -281,7 +281,7 @@ close_conn(struct nb_ip3c *x)
 	       nb_peer_now(&x->pr) - t0 < IP3C_CLOSE_NS) {
 		uint8_t junk[4096];
 
-		nb_ctlio_poll(&x->pr.io);
+		nb_ctlio_poll(x->pr.io);
 		while (nb_tcp_app_read(&x->c, &x->tapp, junk, sizeof(junk)))
 			;
 		if (nb_tcp_app_eof(&x->c, &x->tapp))
@@ -352,12 +352,12 @@ conn_setup(struct nb_ip3c *x)
 		return -EIO;
 	nb_ip3_conn_params(cfg, &p);
 	memcpy(x->flow.dst_mac, x->pr.peer_mac, 6);
-	memcpy(x->flow.src_mac, x->pr.io.mac, 6);
+	memcpy(x->flow.src_mac, x->pr.io->mac, 6);
 	x->flow.vlan_id = cfg->vlan_id;
 	x->flow.proto = NB_IPPROTO_TCP;
 	x->flow.ttl = 64;
 	x->flow.family = 4;
-	x->flow.src_ip = x->pr.io.ip;
+	x->flow.src_ip = x->pr.io->ip;
 	x->flow.dst_ip = cfg->ip3_host;
 	/* an ephemeral port, as Linux picks them (32768..60999) */
 	x->flow.src_port = (uint16_t)(32768 + (rnd[36] | rnd[37] << 8) % 28232);
@@ -400,8 +400,8 @@ nb_ip3client_main(struct nb_app *app)
 	if (ret != 0)
 		goto out;
 	x.pr.peer_ip = cfg->ip3_host;
-	x.pr.io.on_other = on_frame;
-	x.pr.io.other_ctx = &x;
+	x.pr.io->on_other = on_frame;
+	x.pr.io->other_ctx = &x;
 	x.pump = pump;
 	nb_app_phase(NB_PHASE_CONNECTING);
 	if (nb_peer_resolve(&x.pr) != 0) {

@@ -20,7 +20,7 @@ nb_ip3_conn_flush(struct nb_peer *pr, struct nb_tcp_conn *c,
 	while (nb_tcp_output(c, now, &s)) {
 		n = nb_tcp_frame_build_app(buf, sizeof(buf), f, &s, a);
 		if (n > 0)
-			nb_ctlio_send_frame(&pr->io, buf, (uint16_t)n);
+			nb_ctlio_send_frame(pr->io, buf, (uint16_t)n);
 	}
 }
 

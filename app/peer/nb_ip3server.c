@@ -126,7 +126,7 @@ send_rst(struct nb_ip3s *x, const struct nb_flow *f, const struct nb_tcp_seg *s)
 	o.ttl = 64;
 	n = nb_tcp_frame_build(buf, sizeof(buf), &o, &r, NULL);
 	if (n > 0)
-		nb_ctlio_send_frame(&x->pr.io, buf, (uint16_t)n);
+		nb_ctlio_send_frame(x->pr.io, buf, (uint16_t)n);
 }
 
 static int
@@ -181,7 +181,7 @@ on_frame(void *ctx, const uint8_t *p, uint32_t len)
 
 	if (nb_udp_frame_parse(p, len, &u) == 0) {
 		if (x->active && x->nstreams && x->p.udp &&
-		    u.dst_ip == x->pr.io.ip && nb_ip3s_udp_frame(x, &u) < 0 &&
+		    u.dst_ip == x->pr.io->ip && nb_ip3s_udp_frame(x, &u) < 0 &&
 		    !x->ending) {
 			struct nb_ip3_step st;
 
@@ -193,7 +193,7 @@ on_frame(void *ctx, const uint8_t *p, uint32_t len)
 		return;
 	}
 	if (nb_tcp_frame_parse(p, len, 1, &f, &s) != 0 || f.family == 6 ||
-	    f.dst_ip != x->pr.io.ip || f.dst_port != port)
+	    f.dst_ip != x->pr.io->ip || f.dst_port != port)
 		return;
 	if (x->active && conn_is(&x->ctl, &f)) {
 		nb_tcp_input(&x->ctl.c, &s, nb_peer_now(&x->pr));
@@ -436,7 +436,7 @@ session_reap(struct nb_ip3s *x)
 static void
 pump(struct nb_ip3s *x)
 {
-	nb_ctlio_poll(&x->pr.io);
+	nb_ctlio_poll(x->pr.io);
 	nb_ip3_conn_flush(&x->pr, &x->ctl.c, &x->ctl.flow, &x->ctl.app);
 }
 
@@ -446,7 +446,7 @@ turn(struct nb_ip3s *x)
 {
 	uint64_t now;
 
-	nb_ctlio_poll(&x->pr.io);
+	nb_ctlio_poll(x->pr.io);
 	if (x->active && !x->ending) {
 		drive(x);
 		if (x->ctl.c.error != NB_TCP_OK)
@@ -501,10 +501,10 @@ nb_ip3server_main(struct nb_app *app)
 			   cfg->have_ip ? cfg->ip : NB_DEFAULT_DST_IP, NULL);
 	if (ret != 0)
 		goto out;
-	x.pr.io.on_other = on_frame;
+	x.pr.io->on_other = on_frame;
 	nb_tokens_init(&x.refuse_tok, IP3S_REFUSE_RATE, IP3S_REFUSE_BURST,
 		       nb_peer_now(&x.pr));
-	x.pr.io.other_ctx = &x;
+	x.pr.io->other_ctx = &x;
 	/* a stock iperf3 client holds no key */
 	printf("iperf3 clients hold no key: any host on this segment may run "
 	       "tests here, up to %g %s for %g s (--max-rate, --max-time), "
@@ -518,7 +518,7 @@ nb_ip3server_main(struct nb_app *app)
 	printf("dpdk-nbench iperf3 server on port %u (%s) ip %s, TCP and UDP "
 	       "port %u\n",
 	       cfg->port, app->ports[0].desc.name,
-	       nb_addr_text(x.pr.io.ip, NULL).s, cfg->ip3_port);
+	       nb_addr_text(x.pr.io->ip, NULL).s, cfg->ip3_port);
 	fflush(stdout);
 	nb_app_phase(NB_PHASE_LISTENING);
 	while (!nb_force_quit && !x.pr.quit)

@@ -31,9 +31,9 @@ reply(struct nb_ip3s *x, const struct nb_udp_info *u)
 
 	memset(&h, 0, sizeof(h));
 	memcpy(h.dst_mac, x->pr.peer_mac, 6);
-	memcpy(h.src_mac, x->pr.io.mac, 6);
+	memcpy(h.src_mac, x->pr.io->mac, 6);
 	h.vlan_id = x->pr.app->cfg.vlan_id;
-	h.src_ip = x->pr.io.ip;
+	h.src_ip = x->pr.io->ip;
 	h.dst_ip = u->src_ip;
 	h.src_port = u->dst_port;
 	h.dst_port = u->src_port;
@@ -41,7 +41,7 @@ reply(struct nb_ip3s *x, const struct nb_udp_info *u)
 	n = nb_udp_frame_build(frame, sizeof(frame), &h, msg, sizeof(msg));
 	if (n < 0)
 		return n;
-	return nb_ctlio_send_frame(&x->pr.io, frame, (uint16_t)n);
+	return nb_ctlio_send_frame(x->pr.io, frame, (uint16_t)n);
 }
 
 /* All streams in: the test on the runtime, its sinks or senders' ports;
@@ -82,7 +82,7 @@ setup(struct nb_ip3s *x)
 
 		memset(&k, 0, sizeof(k));
 		k.peer_ip = x->client_ip;
-		k.my_ip = x->pr.io.ip;
+		k.my_ip = x->pr.io->ip;
 		k.fixed_port = app->cfg.ip3_port;
 		k.by_src = 1;
 		k.c64 = (uint8_t)x->p.udp64;

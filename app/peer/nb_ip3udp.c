@@ -77,7 +77,7 @@ send_connect(struct nb_ip3c *x, unsigned int i)
 	n = nb_udp_frame_build(frame, sizeof(frame), &h, msg, sizeof(msg));
 	if (n < 0)
 		return n;
-	return nb_ctlio_send_frame(&x->pr.io, frame, (uint16_t)n);
+	return nb_ctlio_send_frame(x->pr.io, frame, (uint16_t)n);
 }
 
 /*

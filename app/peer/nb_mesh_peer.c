@@ -14,12 +14,6 @@
 #include "nb_pacer.h"
 #include "nb_run.h"
 
-static int
-self(const struct nb_peer *pr)
-{
-	return pr->client ? NB_MESH_CLIENT : NB_MESH_RESPONDER;
-}
-
 int
 nb_mesh_peer_join(struct nb_peer *pr, char *why, size_t len)
 {
@@ -27,13 +21,20 @@ nb_mesh_peer_join(struct nb_peer *pr, char *why, size_t len)
 	struct nb_config *cfg = &app->cfg;
 	uint16_t i;
 
+	const struct nb_ctl_offer *offers[NB_MESH_MAX_PEERS];
+
 	/* our ports were set up in --ports order */
 	for (i = 0; i < cfg->mesh.nb_local; i++) {
 		memcpy(cfg->mesh.macs[i], app->ports[i].desc.mac, 6);
 		cfg->mesh.speed_mbps[i] = app->ports[i].desc.link_speed;
 	}
-	return nb_mesh_join(cfg, &pr->theirs.offer, why, len) != 0 ? -EINVAL
-								   : 0;
+	/* the responders in --peer's order: owners 1..R */
+	offers[0] = &pr->theirs.offer;
+	for (i = 0; i < pr->nb_group; i++)
+		offers[i + 1] = &pr->group[i]->theirs.offer;
+	return nb_mesh_join(cfg, offers, 1u + pr->nb_group, why, len) != 0
+		       ? -EINVAL
+		       : 0;
 }
 
 /* --rate N%: of the line rate of the mesh's sending ports, both ends'
@@ -92,6 +93,7 @@ nb_mesh_peer_cfg(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 		 size_t errlen)
 {
 	struct nb_config *cfg = &pr->app->cfg;
+	int self = NB_MESH_CLIENT;
 
 	/* the client names MACs for its ports that no cookie proves are
 	 * its own: only a key holder may point this responder's frames at
@@ -103,10 +105,21 @@ nb_mesh_peer_cfg(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 			"takes one from key holders only (not with --no-auth)");
 		return -EINVAL;
 	}
-	if (!pr->client && nb_mesh_offer_is(&p->mesh, NB_MESH_RESPONDER,
-					    &pr->mine.offer, err, errlen) != 0)
-		return -EINVAL;
-	nb_mesh_from_wire(cfg, &p->mesh, self(pr));
+	if (!pr->client) {
+		/* which responder of the mesh this one is: the owner of the
+		 * ports it offered */
+		self = nb_mesh_owner_in(&p->mesh, &pr->mine.offer);
+		if (self < 0) {
+			snprintf(err, errlen,
+				 "the mesh has none of the ports this "
+				 "responder offers (--mesh-ports)");
+			return -EINVAL;
+		}
+		if (nb_mesh_offer_is(&p->mesh, self, &pr->mine.offer, err,
+				     errlen) != 0)
+			return -EINVAL;
+	}
+	nb_mesh_from_wire(cfg, &p->mesh, self);
 	/* each pair's frames go to its destination port's MAC */
 	cfg->have_dst_mac = 0;
 	return 0;
@@ -173,14 +186,16 @@ int
 nb_mesh_peer_take(struct nb_peer *pr, const uint8_t *tail, size_t len)
 {
 	const struct nb_mesh_cfg *m = &pr->app->cfg.mesh;
-	uint32_t all = (1u << m->nb_ports) - 1u;
 
 	if (pr->peer_end == NULL)
 		pr->peer_end = malloc(sizeof(*pr->peer_end));
 	if (pr->peer_end == NULL)
 		return -ENOMEM;
-	return nb_mesh_end_read(tail, len, m, all & ~nb_mesh_local_mask(m),
-				pr->peer_end);
+	/* the ports of this session's responder */
+	return nb_mesh_end_read(
+		tail, len, m,
+		nb_mesh_owner_mask(m, pr->mesh_owner ? pr->mesh_owner : 1u),
+		pr->peer_end);
 }
 
 int
@@ -188,13 +203,18 @@ nb_mesh_peer_merge(struct nb_peer *pr, struct nb_result *out)
 {
 	struct nb_mesh_end *ends;
 	char why[160];
+	uint16_t k;
 	int rc;
 
 	if (!nb_mesh_peer_on(pr))
 		return 0;
 	if (pr->mesh_end == NULL || pr->peer_end == NULL)
 		return -EPROTO;
-	ends = malloc(2 * sizeof(*ends));
+	for (k = 0; k < pr->nb_group; k++)
+		if (pr->group[k]->peer_end == NULL)
+			return -EPROTO;
+	/* ours, then each responder's */
+	ends = malloc((2u + pr->nb_group) * sizeof(*ends));
 	if (out->mesh == NULL)
 		out->mesh = malloc(sizeof(*out->mesh));
 	if (ends == NULL || out->mesh == NULL) {
@@ -203,8 +223,10 @@ nb_mesh_peer_merge(struct nb_peer *pr, struct nb_result *out)
 	}
 	ends[0] = *pr->mesh_end;
 	ends[1] = *pr->peer_end;
-	rc = nb_mesh_merge(&pr->app->cfg.mesh, ends, 2, out->mesh, why,
-			   sizeof(why));
+	for (k = 0; k < pr->nb_group; k++)
+		ends[2 + k] = *pr->group[k]->peer_end;
+	rc = nb_mesh_merge(&pr->app->cfg.mesh, ends, 2u + pr->nb_group,
+			   out->mesh, why, sizeof(why));
 	if (rc != 0) {
 		NB_LOG(ERR, "mesh: %s", why);
 		free(out->mesh); /* no half-made pairs in the report */
@@ -217,7 +239,11 @@ nb_mesh_peer_merge(struct nb_peer *pr, struct nb_result *out)
 void
 nb_mesh_peer_free(struct nb_peer *pr)
 {
+	uint16_t k;
+
 	free(pr->mesh_end);
 	free(pr->peer_end);
 	pr->mesh_end = pr->peer_end = NULL;
+	for (k = 0; k < pr->nb_group; k++)
+		nb_mesh_peer_free(pr->group[k]);
 }

@@ -59,15 +59,15 @@ params_to_cfg(struct nb_peer *pr, const struct nb_ctl_params *p)
 	cfg->have_src_mac = 0;
 	cfg->have_dst_mac = 1;
 	memcpy(cfg->dst_mac, pr->peer_mac, 6);
-	cfg->src_ip = pr->io.ip;
+	cfg->src_ip = pr->io->ip;
 	cfg->dst_ip = pr->peer_ip;
 	cfg->mesh.nb_pairs = 0; /* a mesh's comes from PARAMS (setup) */
 	/* the test's family is the control protocol's */
-	cfg->stack.family = pr->io.v6 ? 6 : 4;
-	if (pr->io.v6) {
+	cfg->stack.family = pr->io->v6 ? 6 : 4;
+	if (pr->io->v6) {
 		cfg->stack.src6.family = 6;
 		cfg->stack.dst6.family = 6;
-		memcpy(cfg->stack.src6.a, pr->io.ip6, 16);
+		memcpy(cfg->stack.src6.a, pr->io->ip6, 16);
 		memcpy(cfg->stack.dst6.a, pr->peer_ip6, 16);
 	}
 }
@@ -156,10 +156,10 @@ prober_setup(struct nb_peer *pr, char *err, size_t errlen)
 	memcpy(f.dst_mac, pr->peer_mac, 6);
 	f.vlan_id = cfg->vlan_id;
 	f.proto = cfg->proto;
-	f.src_ip = pr->io.ip;
+	f.src_ip = pr->io->ip;
 	f.dst_ip = pr->peer_ip;
-	f.family = pr->io.v6 ? 6 : 4;
-	memcpy(f.src_ip6, pr->io.ip6, 16);
+	f.family = pr->io->v6 ? 6 : 4;
+	memcpy(f.src_ip6, pr->io->ip6, 16);
 	memcpy(f.dst_ip6, pr->peer_ip6, 16);
 	f.src_port = (uint16_t)(NB_DEFAULT_SPORT_BASE + cfg->streams);
 	f.dst_port = NB_DEFAULT_DPORT;
@@ -195,20 +195,20 @@ static int
 ctltx_setup(struct nb_peer *pr, char *err, size_t errlen)
 {
 	struct nb_jobs *js = &pr->app->jobs;
-	uint16_t q = pr->io.txq;
+	uint16_t q = pr->io->txq;
 	struct nb_worker *owner = NULL;
 	struct nb_ctltx *c;
 	unsigned int i, k;
 
 	pr->ctltx = NULL;
-	if (!pr->io.shared_txq)
+	if (!pr->io->shared_txq)
 		return 0;
 	for (i = 0; i < js->nb_workers && owner == NULL; i++) {
 		struct nb_worker *w = js->workers[i];
 
 		for (k = 0; k < w->nb_tx; k++)
 			if (w->tx[k]->queue == q &&
-			    w->tx[k]->port == pr->io.port)
+			    w->tx[k]->port == pr->io->port)
 				owner = w;
 		for (k = 0; k < w->nb_rx; k++)
 			if (w->rx[k]->reflect_txq == (int)q)
@@ -224,8 +224,8 @@ ctltx_setup(struct nb_peer *pr, char *err, size_t errlen)
 		snprintf(err, errlen, "out of hugepage memory");
 		return -ENOMEM;
 	}
-	c->ring = pr->io.tx_ring;
-	c->port = nb_port_ctl_tx_port(pr->io.port);
+	c->ring = pr->io->tx_ring;
+	c->port = nb_port_ctl_tx_port(pr->io->port);
 	c->queue = q;
 	owner->ctltx = c;
 	pr->ctltx = c;
@@ -244,7 +244,7 @@ ctltx_back(struct nb_peer *pr)
 
 	if (c == NULL)
 		return;
-	nb_ctlio_tx_back(&pr->io, c->pend + c->pend_head, c->nb_pend, c->sent);
+	nb_ctlio_tx_back(pr->io, c->pend + c->pend_head, c->nb_pend, c->sent);
 	rte_free(c);
 	pr->ctltx = NULL;
 }
@@ -261,12 +261,12 @@ hand_over(struct nb_peer *pr)
 
 	for (i = 0; i < pr->app->nb_ports; i++)
 		nb_port_stats_reset(pr->app->port_ids[i]);
-	pr->ctl_tx0 = pr->io.tx_frames;
-	pr->ctl_rx0 = pr->io.rx_polled;
+	pr->ctl_tx0 = pr->io->tx_frames;
+	pr->ctl_rx0 = pr->io->rx_polled;
 	rte_wmb();
-	pr->io.workers_own_rx = 1;
+	pr->io->workers_own_rx = 1;
 	if (pr->ctltx != NULL)
-		nb_ctlio_tx_via_ring(&pr->io);
+		nb_ctlio_tx_via_ring(pr->io);
 }
 
 /* Control's shared TX queue during a TCP test: the TCP worker's. */
@@ -275,14 +275,14 @@ tcp_ctltx(struct nb_peer *pr)
 {
 	struct nb_ctltx *c;
 
-	if (!pr->io.shared_txq)
+	if (!pr->io->shared_txq)
 		return NULL;
 	c = rte_zmalloc("nb_ctltx", sizeof(*c), RTE_CACHE_LINE_SIZE);
 	if (c == NULL)
 		return NULL;
-	c->ring = pr->io.tx_ring;
-	c->port = nb_port_ctl_tx_port(pr->io.port);
-	c->queue = pr->io.txq;
+	c->ring = pr->io->tx_ring;
+	c->port = nb_port_ctl_tx_port(pr->io->port);
+	c->queue = pr->io->txq;
 	return c;
 }
 
@@ -308,10 +308,10 @@ tcp_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 	pp.peer_numa = pr->peer_numa;
 	pp.nb_peer_alt = RTE_MIN(pr->peer_macs.n, NB_TCP_ALT_MACS);
 	memcpy(pp.peer_alt, pr->peer_macs.mac, sizeof(pp.peer_alt));
-	pp.ip = pr->io.ip;
+	pp.ip = pr->io->ip;
 	pp.peer_ip = pr->peer_ip;
-	pp.family = pr->io.v6 ? 6 : 4;
-	memcpy(pp.ip6, pr->io.ip6, 16);
+	pp.family = pr->io->v6 ? 6 : 4;
+	memcpy(pp.ip6, pr->io->ip6, 16);
 	memcpy(pp.peer_ip6, pr->peer_ip6, 16);
 	pp.sport_base = p->sport_base;
 	pp.dport = p->dport;
@@ -326,7 +326,7 @@ tcp_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 	pp.bytes = p->bytes;
 	pp.duration = (double)p->duration_ms / 1000.0;
 	pp.no_header = pr->sweep_later;
-	pp.nb_rxq = pr->io.nb_rxq;
+	pp.nb_rxq = pr->io->nb_rxq;
 	if (!pr->client && pp.r2c &&
 	    nb_policy_tcp_cap(&app->cfg, app->ports[0].desc.link_speed,
 			      &pp.cap_rate, &pp.cap_unit, err, errlen) != 0)
@@ -334,17 +334,17 @@ tcp_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 	pp.prefix = pr->tcp_prefix;
 	pp.prefix_len = pr->tcp_prefix_len;
 	pp.recv_from = pr->tcp_recv_from;
-	pp.ctl_rings = pr->io.rings;
-	pp.ctl_rings_peer = pr->io.peer_rings;
+	pp.ctl_rings = pr->io->rings;
+	pp.ctl_rings_peer = pr->io->peer_rings;
 	pr->ctltx = pp.ctl_tx = tcp_ctltx(pr);
-	if (pr->io.shared_txq && pr->ctltx == NULL) {
+	if (pr->io->shared_txq && pr->ctltx == NULL) {
 		snprintf(err, errlen, "out of hugepage memory");
 		return -ENOMEM;
 	}
 	hand_over(pr);
 	pr->tcp = nb_tcprun_peer_new(app, &pp, err, errlen);
 	if (pr->tcp == NULL) {
-		pr->io.workers_own_rx = 0;
+		pr->io->workers_own_rx = 0;
 		ctltx_back(pr);
 		return -EINVAL;
 	}
@@ -352,7 +352,7 @@ tcp_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 		NB_LOG(DEBUG,
 		       "port %u: the TCP worker sends control's frames on the "
 		       "shared TX queue %u during the test",
-		       pr->io.port, pr->io.txq);
+		       pr->io->port, pr->io->txq);
 	pr->test_ready = 1;
 	return 0;
 }
@@ -371,15 +371,15 @@ rx_jobs_setup(struct nb_peer *pr)
 		/* a mesh: data from any port of it, as in loopback; control
 		 * on the first port only */
 		if (nb_mesh_peer_on(pr)) {
-			if (j->port == pr->io.port) {
-				j->ctl_ring = pr->io.rings[j->queue];
-				j->ctl_ring_peer = pr->io.peer_rings[j->queue];
+			if (j->port == pr->io->port) {
+				j->ctl_ring = pr->io->rings[j->queue];
+				j->ctl_ring_peer = pr->io->peer_rings[j->queue];
 			}
 			continue;
 		}
-		j->ctl_ring = pr->io.rings[j->queue];
-		j->ctl_ring_peer = pr->io.peer_rings[j->queue];
-		j->ctl_foreign = pr->io.on_other != NULL;
+		j->ctl_ring = pr->io->rings[j->queue];
+		j->ctl_ring_peer = pr->io->peer_rings[j->queue];
+		j->ctl_foreign = pr->io->on_other != NULL;
 		/* data, warm-up and probes count only from the peer's MAC */
 		memcpy(want, pr->peer_mac, 6);
 		memset(mask, 0xff, 6);
@@ -447,7 +447,7 @@ nb_peertest_setup(struct nb_peer *pr, const struct nb_ctl_params *p, char *err,
 		nb_mesh_learn(app);
 	hand_over(pr);
 	if (nb_run_launch(app, 0) != 0) {
-		pr->io.workers_own_rx = 0;
+		pr->io->workers_own_rx = 0;
 		ctltx_back(pr);
 		nb_run_free(app);
 		snprintf(err, errlen, "cannot launch workers");
@@ -577,7 +577,7 @@ nb_peertest_stop(struct nb_peer *pr)
 		uint64_t handed, dropped;
 
 		nb_tcprun_peer_stop(pr->tcp);
-		pr->io.workers_own_rx = 0;
+		pr->io->workers_own_rx = 0;
 		ctltx_back(pr);
 		nb_tcprun_peer_ctl(pr->tcp, &handed, &dropped);
 		if (dropped)
@@ -592,7 +592,7 @@ nb_peertest_stop(struct nb_peer *pr)
 	wait_near_end(pr);
 	nb_peer_iv_io_sample(pr);
 	nb_run_drain(app, 1, 0);
-	pr->io.workers_own_rx = 0;
+	pr->io->workers_own_rx = 0;
 	ctltx_back(pr);
 	nb_run_collect(app);
 	if (nb_mesh_peer_read(pr) != 0)
@@ -601,10 +601,10 @@ nb_peertest_stop(struct nb_peer *pr)
 		impair_result(app);
 	log_receivers(&app->jobs, !pr->client);
 	/* the port also carried control frames: count them as ours */
-	port->tool_tx_pkts += pr->io.tx_frames - pr->ctl_tx0;
+	port->tool_tx_pkts += pr->io->tx_frames - pr->ctl_tx0;
 	if (app->jobs.probe != NULL)
 		port->tool_tx_pkts += app->jobs.probe->sent;
-	port->tool_rx_pkts += pr->io.rx_polled - pr->ctl_rx0;
+	port->tool_rx_pkts += pr->io->rx_polled - pr->ctl_rx0;
 	/* the control lcore's frames are counted per port, not per queue:
 	 * no per-queue rows in peer mode */
 	port->nb_queues = 0;

@@ -61,7 +61,7 @@ end_session(struct nb_peer *pr, const char *why)
 	if (pr->app->cfg.one_off)
 		pr->quit = 1;
 	nb_rsp_end(&pr->rsp);
-	nb_ctlio_set_peer(&pr->io, NULL);
+	nb_ctlio_set_peer(pr->io, NULL);
 	pr->session = 0;
 	pr->nap_short = 0;
 	memset(&pr->auth, 0, sizeof(pr->auth));
@@ -374,7 +374,7 @@ open_session(struct nb_peer *pr, const struct nb_udp_info *u,
 	pr->session = m->session;
 	memcpy(pr->peer_mac, u->src_mac, 6);
 	nb_peer_addr_take(pr, u);
-	nb_ctlio_set_peer(&pr->io, pr->peer_mac);
+	nb_ctlio_set_peer(pr->io, pr->peer_mac);
 	nb_app_phase(NB_PHASE_SESSION);
 	pr->opened_ns = now;
 	pr->last_heard = pr->opened_ns;
@@ -427,7 +427,7 @@ setup_test(struct nb_peer *pr, const struct nb_ctl_params *p)
 	nb_ctl_msg_init(&r, NB_CTL_ACCEPT, pr->session);
 	r.u.accept.rx_queues = pr->app->cfg.queues;
 	r.u.accept.responder_macs.n = (uint8_t)nb_port_other_src_macs(
-		pr->io.port, r.u.accept.responder_macs.mac, NB_CTL_MACS_MAX);
+		pr->io->port, r.u.accept.responder_macs.mac, NB_CTL_MACS_MAX);
 	/* as set up for this test (--hw-rate: nb_run_prepare's verdict) */
 	r.u.accept.offload = pr->app->ports[0].offload;
 	nb_setup_numa_brief(pr->app, !p->tcp, &r.u.accept.numa);
@@ -645,7 +645,7 @@ nb_responder_main(struct nb_app *app)
 	printf("dpdk-nbench responder on port %u (%s) mac " NB_MAC_FMT
 	       " ip %s, control UDP port %d\n",
 	       cfg->port, app->ports[0].desc.name, NB_MAC_ARGS(mac),
-	       nb_addr_text(pr.io.ip, pr.io.v6 ? pr.io.ip6 : NULL).s,
+	       nb_addr_text(pr.io->ip, pr.io->v6 ? pr.io->ip6 : NULL).s,
 	       NB_CONTROL_UDP_PORT);
 	if (cfg->impair.active) {
 		char spec[NB_IMPAIR_SPEC_LEN];
@@ -671,7 +671,7 @@ nb_responder_main(struct nb_app *app)
 			nb_peer_nap(&pr);
 			continue;
 		}
-		nb_ctlio_poll(&pr.io);
+		nb_ctlio_poll(pr.io);
 		if (pr.rsp.state != NB_RSP_IDLE &&
 		    (nb_peer_service(&pr) != 0 ||
 		     nb_peer_now(&pr) - pr.last_heard > pr.timeout_ns))

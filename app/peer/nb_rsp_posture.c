@@ -152,7 +152,7 @@ void
 nb_rsp_watch(struct nb_peer *pr)
 {
 	const struct nb_tel_rsp tel = {
-		.io = &pr->io,
+		.io = pr->io,
 		.refusals = &pr->refusals,
 		.session = &pr->session,
 		.opened = &pr->sessions_opened,

@@ -99,7 +99,7 @@ fill_conf(struct nb_peer *pr)
 	c->nb_workers = (uint16_t)app->plan.nb_workers;
 	c->numa_node = (int16_t)(d->numa_node < -1 ? -1 : d->numa_node);
 	memcpy(c->mac, d->mac, 6);
-	c->ipv4 = pr->io.ip;
+	c->ipv4 = pr->io->ip;
 	read_line("/proc/sys/kernel/random/boot_id", NULL, c->boot_id,
 		  sizeof(c->boot_id));
 	/* the ports this end brings to a mesh across hosts (a client's
@@ -137,7 +137,7 @@ nb_peer_send_raw(struct nb_peer *pr, struct nb_ctl_msg *m, const uint8_t mac[6],
 		return n;
 	if (a != NULL)
 		nb_auth_sign(a, buf, (size_t)n);
-	return nb_ctlio_send_msg(&pr->io, mac, ip, ip6, buf, (uint16_t)n);
+	return nb_ctlio_send_msg(pr->io, mac, ip, ip6, buf, (uint16_t)n);
 }
 
 int
@@ -159,7 +159,7 @@ nb_peer_service(struct nb_peer *pr)
 	}
 	switch (nb_link_poll(&pr->link, nb_peer_now(pr), &buf, &len)) {
 	case NB_LINK_TRANSMIT:
-		nb_ctlio_send_msg(&pr->io, pr->peer_mac, pr->peer_ip,
+		nb_ctlio_send_msg(pr->io, pr->peer_mac, pr->peer_ip,
 				  pr->peer_ip6, buf, (uint16_t)len);
 		return 0;
 	case NB_LINK_TIMEOUT:
@@ -177,7 +177,7 @@ nb_peer_send(struct nb_peer *pr, struct nb_ctl_msg *m)
 	m->session = pr->session;
 	m->tagged = pr->auth.on;
 	while ((ret = nb_link_send(&pr->link, m, nb_peer_now(pr))) == -EBUSY) {
-		nb_ctlio_poll(&pr->io);
+		nb_ctlio_poll(pr->io);
 		if (nb_peer_service(pr) != 0)
 			return -ETIMEDOUT;
 		nb_peer_nap(pr);
@@ -265,11 +265,25 @@ version_mismatch(struct nb_peer *pr, const struct nb_udp_info *u,
 	nb_peer_send_raw(pr, &e, u->src_mac, u->src_ip, u->src_ip6, NULL);
 }
 
+/* A client's session whose responder sent u: with several responders
+ * the one at u's IPv4 source, else the first (whose checks drop what is
+ * no responder's). */
+static struct nb_peer *
+route(struct nb_peer *pr, const struct nb_udp_info *u)
+{
+	uint16_t k;
+
+	for (k = 0; k < pr->nb_group; k++)
+		if (!u->v6 && u->src_ip == pr->group[k]->peer_ip)
+			return pr->group[k];
+	return pr;
+}
+
 /* nb_ctlio's callback for every control datagram addressed to us. */
 static void
 on_datagram(void *ctx, const struct nb_udp_info *u)
 {
-	struct nb_peer *pr = ctx;
+	struct nb_peer *pr = route(ctx, u);
 	struct nb_ctl_msg m;
 	int ret;
 
@@ -302,17 +316,41 @@ on_datagram(void *ctx, const struct nb_udp_info *u)
 }
 
 static void
-on_arp(void *ctx, const uint8_t *frame, uint32_t len)
+arp_answer(struct nb_peer *pr, const uint8_t *frame, uint32_t len)
 {
-	struct nb_peer *pr = ctx;
 	uint8_t mac[6];
 
 	if (!pr->arp_done &&
-	    (pr->io.v6 ? nb_ndp_advert_is(frame, len, pr->peer_ip6, mac)
-		       : nb_arp_sender_is(frame, len, pr->peer_ip, mac)) == 1) {
+	    (pr->io->v6
+		     ? nb_ndp_advert_is(frame, len, pr->peer_ip6, mac)
+		     : nb_arp_sender_is(frame, len, pr->peer_ip, mac)) == 1) {
 		memcpy(pr->peer_mac, mac, 6);
 		pr->arp_done = 1;
 	}
+}
+
+/* An answer for the first session's address or a further one's. */
+static void
+on_arp(void *ctx, const uint8_t *frame, uint32_t len)
+{
+	struct nb_peer *pr = ctx;
+	uint16_t k;
+
+	arp_answer(pr, frame, len);
+	for (k = 0; k < pr->nb_group; k++)
+		arp_answer(pr->group[k], frame, len);
+}
+
+void
+nb_peer_join_io(struct nb_peer *g, struct nb_peer *pr)
+{
+	g->app = pr->app;
+	g->client = pr->client;
+	g->io = pr->io;
+	g->on_msg = pr->on_msg;
+	g->timeout_ns = pr->timeout_ns;
+	nb_link_init(&g->link, RTO_MIN_NS, RTO_MAX_NS, g->timeout_ns);
+	g->mine = pr->mine;
 }
 
 int
@@ -320,22 +358,22 @@ nb_peer_resolve(struct nb_peer *pr)
 {
 	uint64_t deadline = nb_peer_now(pr) + pr->timeout_ns, next = 0;
 	uint8_t frame[128];
-	int n = pr->io.v6 ? nb_ndp_solicit(frame, sizeof(frame), pr->io.mac,
-					   pr->io.ip6, pr->io.vlan_id,
-					   pr->peer_ip6)
-			  : nb_arp_request(frame, sizeof(frame), pr->io.mac,
-					   pr->io.ip, pr->io.vlan_id,
-					   pr->peer_ip);
+	int n = pr->io->v6 ? nb_ndp_solicit(frame, sizeof(frame), pr->io->mac,
+					    pr->io->ip6, pr->io->vlan_id,
+					    pr->peer_ip6)
+			   : nb_arp_request(frame, sizeof(frame), pr->io->mac,
+					    pr->io->ip, pr->io->vlan_id,
+					    pr->peer_ip);
 
 	if (n < 0)
 		return n;
-	pr->io.on_arp = on_arp;
+	pr->io->on_arp = on_arp;
 	while (!pr->arp_done) {
 		if (nb_peer_now(pr) >= next) {
-			nb_ctlio_send_frame(&pr->io, frame, (uint16_t)n);
+			nb_ctlio_send_frame(pr->io, frame, (uint16_t)n);
 			next = nb_peer_now(pr) + 200 * NB_MS;
 		}
-		nb_ctlio_poll(&pr->io);
+		nb_ctlio_poll(pr->io);
 		if (nb_peer_now(pr) > deadline || nb_force_quit)
 			return -ETIMEDOUT;
 		nb_peer_nap(pr);
@@ -387,6 +425,7 @@ nb_peer_open(struct nb_peer *pr, struct nb_app *app, int client, uint32_t ip,
 
 	pr->app = app;
 	pr->client = client;
+	pr->io = &pr->io_own;
 	pr->timeout_ns = (uint64_t)(cfg->peer_timeout * 1e9);
 	if (!nb_port_valid(cfg->port)) {
 		char msg[160];
@@ -414,7 +453,7 @@ nb_peer_open(struct nb_peer *pr, struct nb_app *app, int client, uint32_t ip,
 		       "shares queue %u with the workers",
 		       cfg->port, mrx, mtx, req.nb_queues - 1);
 	nb_clock_init(&app->run.clock, nb_tsc_hz(), 0);
-	if (nb_ctlio_init(&pr->io, cfg->port, req.nb_queues,
+	if (nb_ctlio_init(pr->io, cfg->port, req.nb_queues,
 			  (uint16_t)(req.nb_queues - 1), shared,
 			  app->ports[0].desc.mac, ip, cfg->vlan_id) != 0) {
 		nb_app_error(app, "cannot set up control I/O (hugepage "
@@ -422,9 +461,9 @@ nb_peer_open(struct nb_peer *pr, struct nb_app *app, int client, uint32_t ip,
 		return 1;
 	}
 	if (ip6 != NULL)
-		nb_ctlio_set_ip6(&pr->io, ip6);
-	pr->io.on_msg = on_datagram;
-	pr->io.ctx = pr;
+		nb_ctlio_set_ip6(pr->io, ip6);
+	pr->io->on_msg = on_datagram;
+	pr->io->ctx = pr;
 	nb_link_init(&pr->link, RTO_MIN_NS, RTO_MAX_NS, pr->timeout_ns);
 	fill_conf(pr);
 	if (!nb_ctl_offer_ok(&pr->mine.offer)) {
@@ -445,5 +484,7 @@ nb_peer_open(struct nb_peer *pr, struct nb_app *app, int client, uint32_t ip,
 void
 nb_peer_close(struct nb_peer *pr)
 {
-	nb_ctlio_free(&pr->io);
+	/* a session that shares another's control I/O leaves it alone */
+	if (pr->io == &pr->io_own)
+		nb_ctlio_free(pr->io);
 }

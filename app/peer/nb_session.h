@@ -41,7 +41,10 @@ struct tcprun;
 struct nb_mesh_end;
 struct nb_peer {
 	struct nb_app *app;
-	struct nb_ctlio io;
+	/* the control I/O: io_own's, or (a client's second and later
+	 * sessions, one per responder) the first session's */
+	struct nb_ctlio *io;
+	struct nb_ctlio io_own;
 	struct nb_link link;
 	nb_peer_msg_fn on_msg;
 	int client;
@@ -108,6 +111,13 @@ struct nb_peer {
 	/* a mesh across hosts (nb_mesh_peer.h): this end's share of the
 	 * pairs, and (the client) the responder's */
 	struct nb_mesh_end *mesh_end, *peer_end;
+	/* client, --peer IP,IP,...: the sessions with the mesh's further
+	 * responders (this one is the first's; they share its control I/O
+	 * and its test, nb_client_group.c) */
+	struct nb_peer *group[NB_MESH_MAX_PEERS - 1];
+	uint16_t nb_group;
+	uint16_t mesh_owner; /* client: this session's responder's number in
+			      * the mesh (1: the first --peer's) */
 	/* --iperf3: its TCP connections' first bytes (the cookie) */
 	const uint8_t *tcp_prefix;
 	uint32_t tcp_prefix_len;
@@ -143,6 +153,9 @@ void nb_peer_nap(const struct nb_peer *pr);
 int nb_peer_open(struct nb_peer *pr, struct nb_app *app, int client,
 		 uint32_t ip, const uint8_t *ip6);
 void nb_peer_close(struct nb_peer *pr);
+/* Client: g, a further session on pr's control I/O (a mesh's next
+ * responder); its address still to be set and resolved. */
+void nb_peer_join_io(struct nb_peer *g, struct nb_peer *pr);
 
 /* Client, --peer IP: ask by ARP (over IPv6 a neighbour solicitation;
  * every 200 ms) until answered (the MAC goes to pr->peer_mac) or

@@ -59,10 +59,13 @@ static json_t *
 port_id(json_t *o, const char *key, const char *host_key, uint16_t id,
 	const struct nb_mesh_result *m)
 {
-	json_object_set_new(o, key, json_integer(id & ~NB_MESH_REMOTE));
+	char h[16];
+
+	json_object_set_new(o, key, json_integer(nb_mesh_port_id(id)));
 	if (m->across)
-		json_object_set_new(o, host_key,
-				    json_string(nb_mesh_host_of(id)));
+		json_object_set_new(
+			o, host_key,
+			json_string(nb_mesh_host_of(id, h, sizeof(h))));
 	return o;
 }
 

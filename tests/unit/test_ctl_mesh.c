@@ -87,6 +87,14 @@ test_mesh_bytes(void **state)
 			    "\x01\x00\x01\x01\x00", 5);
 	assert_int_equal(buf[H + MESH_OFF + 164 + 4 * 16], 0);
 	free(buf);
+	/* two responders (ports 2 and 3 owners 1 and 2): both send, so
+	 * the test is still both ways */
+	mesh_params(&m);
+	m.u.params.mesh.owner[3] = 2;
+	roundtrip(&m);
+	buf = encode_exact(&m, &len);
+	assert_int_equal(buf[H + MESH_OFF + 4 + 30], 2);
+	free(buf);
 	/* the client's ports only send: a forward test */
 	mesh_params(&m);
 	memset(m.u.params.mesh.weight[2], 0, 16);
@@ -146,7 +154,9 @@ CHANGE(one_port, x->nb_ports = 1; memset(x->weight, 0, sizeof(x->weight));
 CHANGE(seventeen, x->nb_ports = 17)
 CHANGE(per_pair_0, x->per_pair = 0)
 CHANGE(one_owner, x->owner[2] = x->owner[3] = 0)
-CHANGE(owner_2, x->owner[3] = 2)
+/* responders 1 and 3 without a 2; responder 16 */
+CHANGE(owner_gap, x->owner[3] = 3)
+CHANGE(owner_16, x->owner[2] = 1; x->owner[3] = 16)
 CHANGE(multicast_mac, x->port[1].mac[0] = 1)
 CHANGE(zero_mac, memset(x->port[1].mac, 0, 6))
 CHANGE(same_mac, memcpy(x->port[3].mac, x->port[0].mac, 6))
@@ -174,7 +184,8 @@ test_mesh_refused(void **state)
 	refused(seventeen, "17 ports");
 	refused(per_pair_0, "per_pair 0");
 	refused(one_owner, "no responder port");
-	refused(owner_2, "owner 2");
+	refused(owner_gap, "owners 0, 1, 3");
+	refused(owner_16, "owner 16");
 	refused(multicast_mac, "multicast MAC");
 	refused(zero_mac, "zero MAC");
 	refused(same_mac, "a MAC twice");

@@ -26,6 +26,9 @@
 
 #include "opt_fixtures.h"
 
+/* one responder's offer, as nb_mesh_join takes a list of them */
+#define ONE(o) ((const struct nb_ctl_offer *const[]){o})
+
 static void
 test_modes(void **state)
 {
@@ -153,7 +156,7 @@ test_line_rate_sources(void **state)
 	memcpy(cfg->mesh.macs[0], "\x02\x00\x00\x00\x00\x0a", 6);
 	cfg->mesh.speed_mbps[0] = 1000;
 	offer(&o, 3, 1); /* speeds 0: none reported */
-	assert_int_equal(nb_mesh_join(cfg, &o, err, sizeof(err)), 0);
+	assert_int_equal(nb_mesh_join(cfg, ONE(&o), 1, err, sizeof(err)), 0);
 	assert_int_equal(cfg->mesh.nb_pairs, 3);
 	assert_true(nb_mesh_line_bps(&cfg->mesh, &u) == 1000000000ull);
 	free(cfg);
@@ -175,7 +178,7 @@ test_join_and_wire(void **state)
 	assert_non_null(rsp);
 	client_cfg(cli, "2");
 	offer(&o, 2, 5); /* the responder's ports 5 and 7 */
-	assert_int_equal(nb_mesh_join(cli, &o, err, sizeof(err)), 0);
+	assert_int_equal(nb_mesh_join(cli, ONE(&o), 1, err, sizeof(err)), 0);
 	/* 4 ports, 12 pairs x 2 streams */
 	assert_int_equal(cli->mesh.nb_ports, 4);
 	assert_int_equal(cli->mesh.ports[2], NB_MESH_REMOTE | 5);
@@ -188,7 +191,7 @@ test_join_and_wire(void **state)
 	assert_int_equal(cli->tx_ports[1], 1);
 	assert_int_equal(nb_mesh_local_mask(&cli->mesh), 3);
 	/* a second session joins again: --streams stays per pair */
-	assert_int_equal(nb_mesh_join(cli, &o, err, sizeof(err)), 0);
+	assert_int_equal(nb_mesh_join(cli, ONE(&o), 1, err, sizeof(err)), 0);
 	assert_int_equal(cli->streams, 24);
 	assert_int_equal(cli->mesh.nb_ports, 4);
 	/* the line rate of the sending ports: all four in a full mesh, the
@@ -196,15 +199,15 @@ test_join_and_wire(void **state)
 	cli->mesh.speed_mbps[0] = cli->mesh.speed_mbps[1] = 10000;
 	o.speed_mbps[0] = 25000;
 	o.speed_mbps[1] = 10000;
-	assert_int_equal(nb_mesh_join(cli, &o, err, sizeof(err)), 0);
+	assert_int_equal(nb_mesh_join(cli, ONE(&o), 1, err, sizeof(err)), 0);
 	assert_int_equal(cli->mesh.speed_mbps[2], 25000);
 	assert_true(nb_mesh_line_bps(&cli->mesh, &i) == 55000000000ull);
 	o.speed_mbps[1] = 0;
-	assert_int_equal(nb_mesh_join(cli, &o, err, sizeof(err)), 0);
+	assert_int_equal(nb_mesh_join(cli, ONE(&o), 1, err, sizeof(err)), 0);
 	assert_true(nb_mesh_line_bps(&cli->mesh, &i) == 0);
 	assert_int_equal(i, NB_MESH_REMOTE | 7);
 	o.speed_mbps[1] = 10000;
-	assert_int_equal(nb_mesh_join(cli, &o, err, sizeof(err)), 0);
+	assert_int_equal(nb_mesh_join(cli, ONE(&o), 1, err, sizeof(err)), 0);
 
 	nb_mesh_to_wire(&cli->mesh, NB_MESH_CLIENT, &w);
 	assert_int_equal(w.nb_ports, 4);
@@ -262,15 +265,19 @@ test_join_and_wire(void **state)
 		-EINVAL);
 	assert_non_null(strstr(err, "offers no ports to a mesh"));
 	/* what the client cannot join */
-	assert_int_equal(nb_mesh_join(cli, &o, err, sizeof(err)), -EINVAL);
+	assert_int_equal(nb_mesh_join(cli, ONE(&o), 1, err, sizeof(err)),
+			 -EINVAL);
 	assert_non_null(strstr(err, "--mesh-ports"));
 	offer(&o, 15, 5);
-	assert_int_equal(nb_mesh_join(cli, &o, err, sizeof(err)), -EINVAL);
+	assert_int_equal(nb_mesh_join(cli, ONE(&o), 1, err, sizeof(err)),
+			 -EINVAL);
 	assert_non_null(strstr(err, "more than 16"));
 	offer(&o, 2, 5);
 	memcpy(o.port[1].mac, cli->mesh.macs[1], 6);
-	assert_int_equal(nb_mesh_join(cli, &o, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "port 7 has the MAC of our port 1"));
+	assert_int_equal(nb_mesh_join(cli, ONE(&o), 1, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(
+		err, "the responder's port 7 has the MAC of port 1 (client)"));
 	free(cli);
 	free(rsp);
 }
@@ -292,7 +299,8 @@ two_ends(struct two_ends *t)
 
 	client_cfg(&t->cfg, "1");
 	offer(&o, 2, 5);
-	assert_int_equal(nb_mesh_join(&t->cfg, &o, err, sizeof(err)), 0);
+	assert_int_equal(nb_mesh_join(&t->cfg, ONE(&o), 1, err, sizeof(err)),
+			 0);
 	memset(&t->cli, 0, sizeof(t->cli));
 	memset(&t->rsp, 0, sizeof(t->rsp));
 	t->cli.owned = 3;
@@ -441,6 +449,162 @@ test_end_bytes(void **state)
 	free(b);
 }
 
+/* The ports' owners in the client's mesh of test_several: 0, 1 ours, 2
+ * the first responder's, 3 and 4 the second's. */
+static unsigned int
+owner_at(unsigned int i)
+{
+	return i < 2 ? 0 : i == 2 ? 1 : 2;
+}
+
+/* Two responders' results as one: each stream's sending counts from its
+ * source port's responder, its receiving counts from its destination's. */
+static void
+check_combine(const struct nb_config *cli)
+{
+	const struct nb_mesh_cfg *m = &cli->mesh;
+	struct nb_ctl_results_hdr h[2], out_h;
+	struct nb_ctl_stream_res *res[2], *out;
+	uint32_t s, n = cli->streams;
+	unsigned int k;
+
+	memset(h, 0, sizeof(h));
+	h[0].tx_seconds_ns = 2000;
+	h[1].tx_seconds_ns = 3000;
+	h[0].tx_dropped = 4;
+	h[1].tx_dropped = 5;
+	out = calloc(n, sizeof(*out));
+	assert_non_null(out);
+	for (k = 0; k < 2; k++) {
+		res[k] = calloc(n, sizeof(*res[k]));
+		assert_non_null(res[k]);
+		for (s = 0; s < n; s++) {
+			res[k][s].tx_pkts = 1000 * (k + 1) + s;
+			res[k][s].rx_pkts = 2000 * (k + 1) + s;
+			res[k][s].hist.count = 3000 * (k + 1) + s;
+		}
+	}
+	nb_mesh_results_combine(m, n, h,
+				(const struct nb_ctl_stream_res *const *)res, 2,
+				&out_h, out);
+	assert_int_equal(out_h.tx_seconds_ns, 3000);
+	assert_int_equal(out_h.tx_dropped, 9);
+	for (s = 0; s < n; s++) {
+		const struct nb_mesh_pair *p =
+			&m->pairs[nb_mesh_stream_pair(m, s)];
+		unsigned int src = owner_at(p->src), dst = owner_at(p->dst);
+
+		assert_int_equal(out[s].tx_pkts, src ? 1000 * src + s : 0);
+		assert_int_equal(out[s].rx_pkts, dst ? 2000 * dst + s : 0);
+		assert_int_equal(out[s].hist.count, dst ? 3000 * dst + s : 0);
+	}
+	free(res[0]);
+	free(res[1]);
+	free(out);
+}
+
+/* --peer A,B with --ports: two responders, one mesh.  Their ports join
+ * after ours in --peer's order, each responder knows its own by its
+ * offer's MACs, and the labels name which responder's a port is. */
+static void
+test_several(void **state)
+{
+	struct nb_config *cli = calloc(1, sizeof(*cli)),
+			 *rsp = calloc(1, sizeof(*rsp));
+	struct nb_ctl_offer a, b;
+	const struct nb_ctl_offer *const both[] = {&a, &b};
+	struct nb_ctl_mesh w;
+	char err[ERRLEN], l[12];
+
+	(void)state;
+	assert_non_null(cli);
+	assert_non_null(rsp);
+	assert_int_equal(CHECK_CFG(cli, err, "--peer", "198.18.0.2,198.18.0.3",
+				   "--ports", "0"),
+			 0);
+	assert_int_equal(cli->peer_ip, 0xc6120002);
+	assert_int_equal(cli->nb_more_peers, 1);
+	assert_int_equal(cli->more_peers[0], 0xc6120003);
+	assert_int_equal(CHECK_CFG(rsp, err, "--peer", "198.18.0.2,198.18.0.2",
+				   "--ports", "0"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "198.18.0.2 is named twice"));
+	assert_int_equal(CHECK_CFG(rsp, err, "--peer",
+				   "198.18.0.2,02:00:00:00:00:01", "--ports",
+				   "0"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "is not an IPv4 address"));
+	assert_int_equal(
+		CHECK_CFG(rsp, err, "--peer", "198.18.0.2,", "--ports", "0"),
+		-EINVAL);
+	assert_non_null(strstr(err, "after the last comma"));
+	assert_int_equal(
+		CHECK_CFG(rsp, err, "--peer",
+			  "1.0.0.1,1.0.0.2,1.0.0.3,"
+			  "1.0.0.4,1.0.0.5,1.0.0.6,1.0.0.7,1.0.0.8,"
+			  "1.0.0.9,1.0.0.10,1.0.0.11,1.0.0.12,1.0.0.13,"
+			  "1.0.0.14,1.0.0.15,1.0.0.16",
+			  "--ports", "0"),
+		-EINVAL);
+	assert_non_null(strstr(err, "at most 15 responders"));
+	assert_int_equal(CHECK(err, "--peer", "198.18.0.2,198.18.0.3"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "it needs --ports"));
+	assert_int_equal(CHECK(err, "--peer", "198.18.0.2,198.18.0.3",
+			       "--ports", "0", "--conf"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "speak to one responder"));
+
+	client_cfg(cli, "1");
+	offer(&a, 1, 5); /* the first responder's port 5 */
+	offer(&b, 2, 5); /* the second's 5 and 7, at first with a's MACs */
+	assert_int_equal(nb_mesh_join(cli, both, 2, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "responder 2 (--peer's 2nd)'s port 5 has "
+				    "the MAC of port r5 (responder)"));
+	b.port[0].mac[4] = b.port[1].mac[4] = 2;
+	b.port[1].id = NB_MESH_ID_MAX;
+	assert_int_equal(nb_mesh_join(cli, both, 2, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "offers port id 1024"));
+	b.port[1].id = 7;
+	assert_int_equal(nb_mesh_join(cli, both, 2, err, sizeof(err)), 0);
+	assert_int_equal(cli->mesh.nb_ports, 5);
+	assert_int_equal(cli->mesh.nb_pairs, 20);
+	assert_int_equal(cli->mesh.ports[2], NB_MESH_REMOTE | 5);
+	assert_int_equal(cli->mesh.ports[4], NB_MESH_REMOTE | 1024 | 7);
+	assert_string_equal(nb_mesh_port_label(cli->mesh.ports[2], l, 12),
+			    "r5");
+	assert_string_equal(nb_mesh_port_label(cli->mesh.ports[4], l, 12),
+			    "r2.7");
+	assert_string_equal(nb_mesh_host_of(cli->mesh.ports[3], l, 12),
+			    "responder2");
+	assert_int_equal(nb_mesh_port_id(cli->mesh.ports[4]), 7);
+	assert_int_equal(nb_mesh_owner_mask(&cli->mesh, 0), 0x3);
+	assert_int_equal(nb_mesh_owner_mask(&cli->mesh, 1), 0x4);
+	assert_int_equal(nb_mesh_owner_mask(&cli->mesh, 2), 0x18);
+
+	/* on the wire: owners 0 0 1 2 2, ids on their hosts */
+	nb_mesh_to_wire(&cli->mesh, NB_MESH_CLIENT, &w);
+	assert_memory_equal(w.owner, "\0\0\1\2\2", 5);
+	assert_int_equal(w.port[4].id, 7);
+	assert_int_equal(nb_ctl_mesh_direction(&w), NB_CTL_DIR_BIDIR);
+	/* each responder finds itself by its offer's MACs */
+	assert_int_equal(nb_mesh_owner_in(&w, &a), 1);
+	assert_int_equal(nb_mesh_owner_in(&w, &b), 2);
+	assert_int_equal(nb_mesh_offer_is(&w, 2, &b, err, sizeof(err)), 0);
+	nb_mesh_from_wire(rsp, &w, 2);
+	assert_int_equal(rsp->mesh.nb_local, 2);
+	assert_int_equal(rsp->mesh.ports[3], 5);
+	assert_int_equal(rsp->mesh.ports[4], 7);
+	assert_int_equal(nb_mesh_local_mask(&rsp->mesh), 0x18);
+	assert_int_equal(rsp->streams, 20);
+	b.port[0].mac[5] = 9; /* an offer not in the mesh */
+	assert_int_equal(nb_mesh_owner_in(&w, &b), -1);
+
+	check_combine(cli);
+	free(cli);
+	free(rsp);
+}
+
 int
 main(void)
 {
@@ -450,6 +614,7 @@ main(void)
 		cmocka_unit_test(test_join_and_wire),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_end_bytes),
+		cmocka_unit_test(test_several),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
