@@ -566,11 +566,15 @@ static int
 client_suite(struct nb_peer *pr, uint64_t link_bps)
 {
 	struct nb_suite_runner run = {peer_trial, peer_trial_done, pr};
+	unsigned int k;
 	int code;
 
 	if (pr->app->cfg.mesh.nb_local && mesh_line(pr, &link_bps, &code))
 		return code;
-	pr->in_suite = 1;
+	/* every responder's: failures go to the suite's report, and DONE
+	 * says another session follows */
+	for (k = 0; k < nb_client_sessions(pr); k++)
+		nb_client_session_at(pr, k)->in_suite = 1;
 	return nb_suite_main(pr->app, link_bps, "peer", &run);
 }
 
