@@ -228,7 +228,7 @@ class Iperf3Client(nbe2e.E2ECase):
     def test_udp_reverse_packets_streams(self):
         srv, log = self.server()
         # iperf3's -k over 2 streams the other way: the server sends
-        # 3000 datagrams in all, the tool ends when all 3000 are in
+        # 3000 datagrams in all, the tool counts every one that came
         run = self.tool(["--iperf3", "%s:%d" % (HOST, self.port),
                          "--reverse", "--rate", "20M", "--size", "1024",
                          "--packets", "3000", "--streams", "2",
@@ -238,7 +238,12 @@ class Iperf3Client(nbe2e.E2ECase):
         with open(log) as f:
             slog = json.load(f)
         self.assertEqual(slog["start"]["test_start"]["blocks"], 3000)
-        self.assertEqual(slog["end"]["sum"]["packets"], 3000, log)
+        # iperf3 3.12's server may send past the count, a datagram a
+        # stream (seen once: 1501 + 1501, the tool under the sanitizers
+        # beside it on the 2 CPUs): whatever it sent, every one counted
+        total = slog["end"]["sum"]["packets"]
+        self.assertGreaterEqual(total, 3000, log)
+        self.assertLessEqual(total, 3002, log)
         per = [s["udp"]["packets"] for s in slog["end"]["streams"]]
         # the text report: the server's sender rows, then ours; per
         # stream and summed, our received counts are the server's sent
@@ -247,10 +252,10 @@ class Iperf3Client(nbe2e.E2ECase):
         # "lost/total" before "(0%)", then "receiver" or "sender (server)"
         recv = [r[-3] for r in rows if r[-1] == "receiver"]
         sent = [r[-4] for r in rows if r[-1] == "(server)"]
-        want = ["0/%d" % n for n in per + [3000]]
+        want = ["0/%d" % n for n in per + [total]]
         self.assertEqual(recv, want, run.out)
         self.assertEqual(sent, want, run.out)
-        self.assertEqual(sum(per), 3000)
+        self.assertEqual(sum(per), total)
 
     def test_busy_server(self):
         srv, _ = self.server()
