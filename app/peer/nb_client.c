@@ -473,6 +473,8 @@ static int
 client_reach(struct nb_peer *pr)
 {
 	const struct nb_config *cfg = &pr->app->cfg;
+	struct nb_peer *g = NULL;
+	char who[48];
 
 	if (cfg->peer_is_ip && nb_peer_resolve(pr) != 0) {
 		const char *how = pr->io->v6 ? "neighbour discovery" : "ARP";
@@ -485,7 +487,16 @@ client_reach(struct nb_peer *pr)
 					    "this link?)",
 			    how);
 	}
-	return cfg->nb_more_peers ? nb_client_group_open(pr) : 0;
+	if (cfg->nb_more_peers == 0 || nb_client_group_open(pr, &g) == 0)
+		return 0;
+	snprintf(who, sizeof(who), NB_IP4_FMT " (responder %u)",
+		 NB_IP4_ARGS(g->peer_ip), g->mesh_owner);
+	return fail(pr,
+		    nb_force_quit ? "interrupted while resolving the --peer "
+				    "address %s"
+				  : "no ARP answer from the --peer address %s: "
+				    "is a responder there, on this link?",
+		    who);
 }
 
 /*

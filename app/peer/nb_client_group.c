@@ -20,7 +20,7 @@
 static struct nb_peer others[NB_MESH_MAX_PEERS - 1];
 
 int
-nb_client_group_open(struct nb_peer *pr)
+nb_client_group_open(struct nb_peer *pr, struct nb_peer **unanswered)
 {
 	const struct nb_config *cfg = &pr->app->cfg;
 	uint16_t k;
@@ -36,19 +36,11 @@ nb_client_group_open(struct nb_peer *pr)
 		pr->group[pr->nb_group++] = g;
 	}
 	/* each answers the ARP of its own address (nb_session.c) */
-	for (k = 0; k < pr->nb_group; k++) {
-		struct nb_peer *g = pr->group[k];
-
-		if (nb_peer_resolve(g) != 0) {
-			nb_app_error(pr->app,
-				     "no ARP answer from the --peer "
-				     "address " NB_IP4_FMT
-				     " (responder %u): is a "
-				     "responder there, on this link?",
-				     NB_IP4_ARGS(g->peer_ip), g->mesh_owner);
-			return 1;
+	for (k = 0; k < pr->nb_group; k++)
+		if (nb_peer_resolve(pr->group[k]) != 0) {
+			*unanswered = pr->group[k];
+			return -ETIMEDOUT;
 		}
-	}
 	return 0;
 }
 

@@ -27,9 +27,9 @@ nb_client_session_at(struct nb_peer *pr, unsigned int k)
 }
 
 /* Client, --peer IP,IP,...: a session for each further responder on the
- * first's control I/O, its address resolved; an exit code (failures
- * reported). */
-int nb_client_group_open(struct nb_peer *pr);
+ * first's control I/O, its address resolved; 0, or -ETIMEDOUT with the
+ * session whose address nobody answered in *unanswered. */
+int nb_client_group_open(struct nb_peer *pr, struct nb_peer **unanswered);
 /* Every responder's results after STOP, as one responder's (a mesh's
  * streams: nb_mesh_results_combine); 0 or -errno. */
 int nb_client_group_fetch(struct nb_peer *pr, struct nb_ctl_results_hdr *h,
